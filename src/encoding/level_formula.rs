@@ -1,0 +1,198 @@
+//! Clauses for "a valid level-k partial of the side-n hexagon with level-k
+//! penalty at most B".
+//!
+//! Variables, numbered in this order (the numbering is part of the encoder
+//! version):
+//! - `ge(c, j)` for every cell `c` and `j` in `2..=k+1`: "value of `c` >= j";
+//!   `ge(c, k+1)` means `c` is `+`. Order clauses `ge(c, j+1) -> ge(c, j)`.
+//! - `eq(c, a)` for `a` in `2..=k`: "value of `c` == a", defined by full
+//!   equivalence with `ge(c, a) & !ge(c, a+1)`; `eq(c, 1)` is the literal
+//!   `!ge(c, 2)`.
+//! - `pen(e)` for every edge `e`: forced true when the edge is a penalty edge.
+//! - auxiliary variables of the cardinality encoding.
+//!
+//! Invariant relied on by decoding: in every model the `ge(c, .)` form a
+//! prefix, so the value of `c` is `1 +` the number of true `ge(c, .)`.
+//! Invariant relied on by the bound: every penalty edge of the decoded partial
+//! has its `pen` variable forced true, so `penalty <= #true pen <= B`. The
+//! converse is not encoded (`pen` may be true spuriously); the cardinality
+//! constraint makes that harmless for "penalty <= B".
+
+use super::cardinality::Cardinality;
+use crate::formula::Cnf;
+use crate::geometry::Hexagon;
+use crate::levels::Partial;
+
+/// What to encode besides the hexagon and the level.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct EncodeOptions {
+    /// Upper bound on the level-k penalty; `None` leaves it free.
+    pub max_penalty: Option<usize>,
+    pub cardinality: Cardinality,
+}
+
+/// A built formula together with the variable map needed to decode models.
+#[derive(Debug, Clone)]
+pub struct LevelEncoding {
+    n: usize,
+    level: u8,
+    pub options: EncodeOptions,
+    pub cnf: Cnf,
+    /// `ge[c][j - 2]` is `ge(c, j)`.
+    ge: Vec<Vec<i32>>,
+    /// `eq[c][a - 1]` is the literal for "value of c == a", `a` in `1..=k`.
+    eq: Vec<Vec<i32>>,
+    /// `penalty[e]` for each edge index `e`.
+    penalty: Vec<i32>,
+}
+
+impl LevelEncoding {
+    /// Builds the formula. Deterministic: same arguments, same clauses in the same order.
+    pub fn new(hex: &Hexagon, level: u8, options: EncodeOptions) -> LevelEncoding {
+        let k = level as usize;
+        let mut cnf = Cnf::new();
+        let cells = hex.cell_count();
+        let ge: Vec<Vec<i32>> = (0..cells).map(|_| (0..k).map(|_| cnf.new_var()).collect()).collect();
+        let eq: Vec<Vec<i32>> = (0..cells)
+            .map(|c| {
+                std::iter::once(-ge[c][0])
+                    .chain((2..=k).map(|_| cnf.new_var()))
+                    .collect()
+            })
+            .collect();
+        let penalty: Vec<i32> = hex.edges().iter().map(|_| cnf.new_var()).collect();
+        let mut enc = LevelEncoding { n: hex.side(), level, options, cnf, ge, eq, penalty };
+        enc.describe();
+        enc.value_clauses(hex);
+        enc.support_clauses(hex);
+        enc.equal_value_penalties(hex);
+        enc.duplicate_support_penalties(hex);
+        if let Some(bound) = options.max_penalty {
+            let pen = enc.penalty.clone();
+            options.cardinality.encode_at_most(&pen, bound, &mut enc.cnf);
+        }
+        enc
+    }
+
+    fn describe(&mut self) {
+        let bound = self.options.max_penalty.map_or("none".to_string(), |b| b.to_string());
+        let line = format!(
+            "{} n={} level={} max-penalty={bound} cardinality={}",
+            super::ENCODER_VERSION,
+            self.n,
+            self.level,
+            self.options.cardinality.name()
+        );
+        self.cnf.add_comment(line);
+    }
+
+    /// `ge(c, j+1) -> ge(c, j)`; `eq` definitions; values above `degree + 1`
+    /// are impossible (a cell of value v needs v-1 distinct neighbours), which
+    /// we state as units: implied by the support clauses, so sound.
+    fn value_clauses(&mut self, hex: &Hexagon) {
+        let k = self.level as usize;
+        for c in 0..hex.cell_count() {
+            for j in 1..k {
+                self.cnf.add_clause(&[-self.ge[c][j], self.ge[c][j - 1]]);
+            }
+            for a in 2..=k {
+                let (eq, at_least, above) = (self.eq[c][a - 1], self.ge[c][a - 2], self.ge_lit(c, a + 1));
+                self.cnf.add_clause(&[-eq, at_least]);
+                self.cnf.add_clause(&[-eq, -above]);
+                self.cnf.add_clause(&[-at_least, above, eq]);
+            }
+            let max_value = hex.neighbours(c).len() + 1;
+            if max_value < k + 1 {
+                self.cnf.add_clause(&[-self.ge[c][max_value - 1]]);
+            }
+        }
+    }
+
+    /// `ge(c, j)` for `j` in `2..=k+1`.
+    fn ge_lit(&self, c: usize, j: usize) -> i32 {
+        self.ge[c][j - 2]
+    }
+
+    /// A cell above `a` (a decided value or `+`) sees a neighbour of value `a`.
+    fn support_clauses(&mut self, hex: &Hexagon) {
+        let k = self.level as usize;
+        for c in 0..hex.cell_count() {
+            for a in 1..=k {
+                let mut clause = vec![-self.ge_lit(c, a + 1)];
+                clause.extend(hex.neighbours(c).iter().map(|&u| self.eq[u][a - 1]));
+                self.cnf.add_clause(&clause);
+            }
+        }
+    }
+
+    /// Both ends decided and equal: penalty. (`+`/`+` edges are not charged.)
+    fn equal_value_penalties(&mut self, hex: &Hexagon) {
+        let k = self.level as usize;
+        for (e, &(u, v)) in hex.edges().iter().enumerate() {
+            for a in 1..=k {
+                self.cnf.add_clause(&[-self.eq[u][a - 1], -self.eq[v][a - 1], self.penalty[e]]);
+            }
+        }
+    }
+
+    /// A cell above `a` with two neighbours `x < y` of value `a`: the edge to
+    /// `x` is a penalty. By induction over pairs, with `m` such neighbours all
+    /// but the highest-indexed are charged: exactly the `m - 1` the
+    /// validator charges.
+    fn duplicate_support_penalties(&mut self, hex: &Hexagon) {
+        let k = self.level as usize;
+        for c in 0..hex.cell_count() {
+            let (ns, es) = (hex.neighbours(c), hex.incident_edges(c));
+            for a in 1..=k {
+                for x in 0..ns.len() {
+                    for y in x + 1..ns.len() {
+                        self.cnf.add_clause(&[
+                            -self.ge_lit(c, a + 1),
+                            -self.eq[ns[x]][a - 1],
+                            -self.eq[ns[y]][a - 1],
+                            self.penalty[es[x]],
+                        ]);
+                    }
+                }
+            }
+        }
+    }
+
+    /// The partial a model describes. `model[v]` is the value of variable `v`
+    /// (index 0 unused).
+    pub fn decode(&self, model: &[bool]) -> Partial {
+        let values = self
+            .ge
+            .iter()
+            .map(|vars| 1 + vars.iter().take_while(|&&v| model[v as usize]).count() as u8)
+            .collect();
+        Partial::new(self.n, self.level, values).expect("decoded values lie in 1..=k+1")
+    }
+
+    /// Number of penalty variables a model sets true (at least the decoded penalty).
+    pub fn penalty_in_model(&self, model: &[bool]) -> usize {
+        self.penalty.iter().filter(|&&v| model[v as usize]).count()
+    }
+
+    /// Literals that fix the cells to the values of `partial` (for blocking
+    /// clauses and for cubes): one `ge` literal per cell and threshold.
+    pub fn cell_literals(&self, partial: &Partial) -> Vec<i32> {
+        let mut lits = Vec::new();
+        for (c, vars) in self.ge.iter().enumerate() {
+            let value = partial.values()[c] as usize;
+            for (i, &var) in vars.iter().enumerate() {
+                lits.push(if i + 2 <= value { var } else { -var });
+            }
+        }
+        lits
+    }
+
+    /// The `ge(c, j)` variable, `j` in `2..=k+1`.
+    pub fn ge_var(&self, cell: usize, j: usize) -> i32 {
+        self.ge_lit(cell, j)
+    }
+
+    pub fn level(&self) -> u8 {
+        self.level
+    }
+}

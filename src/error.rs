@@ -1,0 +1,35 @@
+//! The engine's error type. Input problems carry the file and line they come
+//! from, so the command line can print one line that names them.
+
+use std::path::PathBuf;
+
+/// Everything that can go wrong in the engine.
+#[derive(Debug, thiserror::Error)]
+pub enum HexError {
+    /// A bad argument (size, level, bound out of range).
+    #[error("{0}")]
+    Usage(String),
+    /// A malformed input file; `line` is 1-based, 0 when it concerns the whole file.
+    #[error("{}{}: {message}", file.display(), if *line > 0 { format!(":{line}") } else { String::new() })]
+    Input { file: PathBuf, line: usize, message: String },
+    /// A file could not be read or written.
+    #[error("{}: {source}", path.display())]
+    Io { path: PathBuf, source: std::io::Error },
+    /// The SAT solver failed (not UNSAT: an internal failure).
+    #[error("solver: {0}")]
+    Solver(String),
+    /// An internal consistency check failed: a model the validator rejects.
+    #[error("internal check failed: {0}")]
+    Internal(String),
+}
+
+impl HexError {
+    /// Exit code the command line uses: 2 for bad input or arguments, 3 otherwise.
+    pub fn exit_code(&self) -> i32 {
+        match self {
+            HexError::Usage(_) | HexError::Input { .. } => 2,
+            HexError::Io { .. } => 2,
+            HexError::Solver(_) | HexError::Internal(_) => 3,
+        }
+    }
+}

@@ -1,0 +1,33 @@
+//! Output files that cannot be left half-written: write a temporary sibling,
+//! flush it to disk, then rename it over the target (rename is atomic within
+//! a directory on POSIX file systems).
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use crate::error::HexError;
+
+/// Writes `bytes` to `path` atomically.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), HexError> {
+    let io = |source| HexError::Io { path: path.to_path_buf(), source };
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).map_err(io)?;
+    }
+    let temp = temporary_name(path);
+    let result = (|| {
+        let mut file = std::fs::File::create(&temp)?;
+        file.write_all(bytes)?;
+        file.sync_all()?;
+        std::fs::rename(&temp, path)
+    })();
+    if result.is_err() {
+        let _ = std::fs::remove_file(&temp);
+    }
+    result.map_err(io)
+}
+
+/// `dir/.name.<pid>.tmp`: hidden, unique per process, in the target's directory.
+pub fn temporary_name(path: &Path) -> PathBuf {
+    let name = path.file_name().map_or("out".into(), |n| n.to_string_lossy().into_owned());
+    path.with_file_name(format!(".{name}.{}.tmp", std::process::id()))
+}

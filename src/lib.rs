@@ -1,0 +1,22 @@
+//! hexcert: proofs and exact counts for the Hexagonal Neighbors problem.
+//!
+//! Layering (each module imports only those above it):
+//! - `geometry`: the hexagon, its cells, edges, rings and symmetries;
+//! - `levels`: level-k partials;
+//! - `formats`: grid files (hexcert and published formats);
+//! - `validation`: the plain validator (no SAT code);
+//! - `formula`: CNF and DIMACS;
+//! - `encoding`: the level-k CNF encoder;
+//! - `solving`: CaDiCaL behind a small trait, and the optimisation loop.
+
+pub mod encoding;
+pub mod error;
+pub mod formats;
+pub mod files;
+pub mod formula;
+pub mod geometry;
+pub mod levels;
+pub mod solving;
+pub mod validation;
+
+pub use error::HexError;

@@ -1,0 +1,234 @@
+//! The `hexcert` command line: parses arguments and calls the library.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+use hexcert::encoding::{Cardinality, EncodeOptions, LevelEncoding};
+use hexcert::error::HexError;
+use hexcert::formats::{read_grid_file, to_hexcert_text};
+use hexcert::geometry::Hexagon;
+use hexcert::solving::search::{minimize_through, solve_at_bound, LowerBoundProof, Step};
+use hexcert::validation::evaluate;
+
+#[derive(Parser)]
+#[command(name = "hexcert", version, about = "Certified minimum penalties and exact counts for Hexagonal Neighbors")]
+struct Cli {
+    /// Print one JSON document on stdout instead of text.
+    #[arg(long, global = true)]
+    json: bool,
+    /// No progress lines on stderr.
+    #[arg(long, short, global = true)]
+    quiet: bool,
+    #[command(subcommand)]
+    command: Command,
+}
+
+/// Side of the hexagon, 1..=40.
+fn side(s: &str) -> Result<usize, String> {
+    let n: usize = s.parse().map_err(|_| format!("`{s}` is not a hexagon side"))?;
+    Hexagon::new(n).map(|_| n).map_err(|e| e.to_string())
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Validate a grid or partial file; exit 0 only when it is valid.
+    Verify {
+        file: PathBuf,
+        /// Read the grid at this (lower) level: values above it become `+`.
+        #[arg(long, value_parser = clap::value_parser!(u8).range(1..=6))]
+        level: Option<u8>,
+        /// Reject the file unless its side is this.
+        #[arg(long, value_parser = side)]
+        n: Option<usize>,
+    },
+    /// Write the DIMACS CNF of "valid level-k partial with penalty <= B".
+    Encode {
+        #[arg(long, value_parser = side)]
+        n: usize,
+        #[arg(long, value_parser = clap::value_parser!(u8).range(1..=6))]
+        level: u8,
+        #[arg(long)]
+        max_penalty: usize,
+        #[arg(long, value_enum, default_value_t)]
+        cardinality: Cardinality,
+        /// Output file (default: stdout).
+        #[arg(long, short)]
+        output: Option<PathBuf>,
+    },
+    /// Find a valid level-k partial (with penalty <= B when given).
+    Solve {
+        #[arg(long, value_parser = side)]
+        n: usize,
+        #[arg(long, value_parser = clap::value_parser!(u8).range(1..=6))]
+        level: u8,
+        #[arg(long)]
+        max_penalty: Option<usize>,
+        #[arg(long, value_enum, default_value_t)]
+        cardinality: Cardinality,
+        /// Also write the partial to this file.
+        #[arg(long, short)]
+        output: Option<PathBuf>,
+    },
+    /// Minimum penalty at levels 1..=K, each shown minimal by an UNSAT call or
+    /// by the bound of a lower level.
+    Optimize {
+        #[arg(long, value_parser = side)]
+        n: usize,
+        #[arg(long, value_parser = clap::value_parser!(u8).range(1..=6), default_value_t = 6)]
+        level: u8,
+        #[arg(long, value_enum, default_value_t)]
+        cardinality: Cardinality,
+        /// Write the witness of the top level to this file.
+        #[arg(long, short)]
+        output: Option<PathBuf>,
+    },
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match run(&cli) {
+        Ok(code) => ExitCode::from(code),
+        Err(err) => {
+            eprintln!("hexcert: {err}");
+            ExitCode::from(err.exit_code() as u8)
+        }
+    }
+}
+
+fn run(cli: &Cli) -> Result<u8, HexError> {
+    match &cli.command {
+        Command::Verify { file, level, n } => verify(cli, file, *level, *n),
+        Command::Encode { n, level, max_penalty, cardinality, output } => {
+            let hex = Hexagon::new(*n)?;
+            let options = EncodeOptions { max_penalty: Some(*max_penalty), cardinality: *cardinality };
+            let dimacs = LevelEncoding::new(&hex, *level, options).cnf.to_dimacs();
+            emit(output.as_deref(), &dimacs)?;
+            Ok(0)
+        }
+        Command::Solve { n, level, max_penalty, cardinality, output } => {
+            let hex = Hexagon::new(*n)?;
+            match solve_at_bound(&hex, *level, *max_penalty, *cardinality)? {
+                Some(found) => {
+                    let text = to_hexcert_text(&found.partial);
+                    if let Some(path) = output {
+                        hexcert::files::write_atomic(path, text.as_bytes())?;
+                    }
+                    if cli.json {
+                        let doc = serde_json::json!({"n": n, "level": level, "satisfiable": true,
+                            "penalty": found.evaluation.penalty, "grid": text});
+                        println!("{doc}");
+                    } else {
+                        print!("{text}");
+                        println!("penalty {}", found.evaluation.penalty);
+                    }
+                    Ok(0)
+                }
+                None => {
+                    if cli.json {
+                        println!("{}", serde_json::json!({"n": n, "level": level, "satisfiable": false}));
+                    } else {
+                        println!("unsatisfiable: no valid level-{level} partial with penalty <= {}", max_penalty.unwrap_or(0));
+                    }
+                    Ok(1)
+                }
+            }
+        }
+        Command::Optimize { n, level, cardinality, output } => optimize(cli, *n, *level, *cardinality, output.as_deref()),
+    }
+}
+
+fn verify(cli: &Cli, file: &Path, level: Option<u8>, n: Option<usize>) -> Result<u8, HexError> {
+    let grid = read_grid_file(file, n)?;
+    let partial = match level {
+        Some(k) => grid.partial.truncate(k).map_err(|e| HexError::Input {
+            file: file.into(),
+            line: 0,
+            message: e.to_string(),
+        })?,
+        None => grid.partial.clone(),
+    };
+    let hex = Hexagon::new(partial.side())?;
+    let evaluation = evaluate(&hex, &partial);
+    let sum: u64 = grid.partial.values().iter().map(|&v| u64::from(v)).sum();
+    let score_ok = grid.stated_score.is_none_or(|s| s == sum);
+    let ok = evaluation.is_valid() && score_ok;
+    if cli.json {
+        let doc = serde_json::json!({
+            "file": file, "n": partial.side(), "level": partial.level(), "valid": ok,
+            "penalty": evaluation.penalty, "score": evaluation.score,
+            "stated_sum": grid.stated_score, "sum": sum,
+            "violations": evaluation.violations, "penalty_edges": evaluation.penalty_edges,
+        });
+        println!("{doc}");
+    } else {
+        for v in &evaluation.violations {
+            println!("violation: cell ({}, {}) value {} does not see {:?}", v.row, v.column, show_value(v.value, partial.level()), v.missing);
+        }
+        if !score_ok {
+            println!("stated score {} differs from the sum of values {sum}", grid.stated_score.unwrap_or(0));
+        }
+        let verdict = if ok { "valid" } else { "INVALID" };
+        let score = evaluation.score.map_or(String::new(), |s| format!(" score {s}"));
+        println!("{}: n={} level={} {verdict} penalty {}{score}", file.display(), partial.side(), partial.level(), evaluation.penalty);
+    }
+    Ok(if ok { 0 } else { 1 })
+}
+
+fn show_value(value: u8, level: u8) -> String {
+    if value == level + 1 && level < 6 { "+".into() } else { value.to_string() }
+}
+
+fn optimize(cli: &Cli, n: usize, level: u8, cardinality: Cardinality, output: Option<&Path>) -> Result<u8, HexError> {
+    let hex = Hexagon::new(n)?;
+    let quiet = cli.quiet || cli.json;
+    let mut on_step = |s: &Step| {
+        if !quiet {
+            let bound = s.max_penalty.map_or("free".into(), |b| b.to_string());
+            let answer = match s.found_penalty {
+                Some(p) => format!("SAT, penalty {p}"),
+                None => "UNSAT".into(),
+            };
+            eprintln!("  n={n} level {} bound {bound}: {answer} ({:.2} s)", s.level, s.seconds);
+        }
+    };
+    let minima = minimize_through(&hex, level, cardinality, &mut on_step)?;
+    let top = minima.last().expect("at least level 1");
+    if let Some(path) = output {
+        hexcert::files::write_atomic(path, to_hexcert_text(&top.witness.partial).as_bytes())?;
+    }
+    if cli.json {
+        let levels: Vec<_> = minima
+            .iter()
+            .map(|m| serde_json::json!({"level": m.level, "minimum": m.penalty, "proof": m.proof,
+                "seconds": m.steps.iter().map(|s| s.seconds).sum::<f64>(), "steps": m.steps,
+                "witness": to_hexcert_text(&m.witness.partial)}))
+            .collect();
+        println!("{}", serde_json::json!({"n": n, "levels": levels}));
+        return Ok(0);
+    }
+    println!("n={n}");
+    println!("| level | minimum | shown minimal by | seconds |");
+    println!("|---|---|---|---|");
+    for m in &minima {
+        let why = match &m.proof {
+            LowerBoundProof::UnsatAtLevel { level, max_penalty } => format!("level {level}, penalty <= {max_penalty} UNSAT"),
+            LowerBoundProof::InheritedFromLevel { level } => format!("bound of level {level}"),
+            LowerBoundProof::Zero => "penalty 0".into(),
+        };
+        let secs: f64 = m.steps.iter().map(|s| s.seconds).sum();
+        println!("| {} | {} | {why} | {secs:.2} |", m.level, m.penalty);
+    }
+    print!("{}", to_hexcert_text(&top.witness.partial));
+    Ok(0)
+}
+
+fn emit(output: Option<&Path>, bytes: &[u8]) -> Result<(), HexError> {
+    match output {
+        Some(path) => hexcert::files::write_atomic(path, bytes),
+        None => {
+            use std::io::Write;
+            std::io::stdout().write_all(bytes).map_err(|source| HexError::Io { path: "<stdout>".into(), source })
+        }
+    }
+}
