@@ -9,6 +9,7 @@
 //! - `encoding`: the level-k CNF encoder;
 //! - `solving`: CaDiCaL behind a small trait, and the optimisation loop.
 
+pub mod counting;
 pub mod encoding;
 pub mod error;
 pub mod formats;
@@ -16,6 +17,7 @@ pub mod files;
 pub mod formula;
 pub mod geometry;
 pub mod levels;
+pub mod rendering;
 pub mod solving;
 pub mod validation;
 

@@ -1,0 +1,1 @@
+//! Exact counts of minimum-penalty level-k partials (work in progress).
