@@ -187,6 +187,17 @@ impl LevelEncoding {
         lits
     }
 
+    /// Phase hints that steer the solver towards `partial` (any level; values
+    /// above this level read as `+`) and towards zero penalty.
+    pub fn hint_literals(&self, partial: &Partial) -> Vec<i32> {
+        let plus = self.level + 1;
+        let values: Vec<u8> = partial.values().iter().map(|&v| v.min(plus)).collect();
+        let lifted = Partial::new(self.n, self.level, values).expect("values capped at the level");
+        let mut lits = self.cell_literals(&lifted);
+        lits.extend(self.penalty.iter().map(|&p| -p));
+        lits
+    }
+
     /// The `ge(c, j)` variable, `j` in `2..=k+1`.
     pub fn ge_var(&self, cell: usize, j: usize) -> i32 {
         self.ge_lit(cell, j)

@@ -9,7 +9,7 @@ pub mod search;
 
 use std::path::Path;
 
-use rustsat::solvers::{Solve, SolverResult};
+use rustsat::solvers::{PhaseLit, Solve, SolverResult};
 use rustsat::types::{Lit, TernaryVal, Var};
 use rustsat_cadical::{CaDiCaL, ProofFormat};
 
@@ -51,6 +51,17 @@ impl Cadical {
             .trace_proof(path, ProofFormat::Drat { binary })
             .map_err(|e| HexError::Solver(format!("cannot trace proof to {}: {e}", path.display())))?;
         Ok(cadical)
+    }
+
+    /// Sets the default decision phase of each literal's variable to make the
+    /// literal true. Phases steer the search only: the formula, and so any
+    /// UNSAT answer and its proof, is unaffected.
+    pub fn hint_phases(&mut self, lits: &[i32]) -> Result<(), HexError> {
+        for &l in lits {
+            let lit = Lit::from_ipasir(l).expect("nonzero literal");
+            self.solver.phase_lit(lit).map_err(|e| HexError::Solver(e.to_string()))?;
+        }
+        Ok(())
     }
 
     /// The CaDiCaL version compiled in.

@@ -40,9 +40,25 @@ pub fn solve_at_bound(
     max_penalty: Option<usize>,
     cardinality: Cardinality,
 ) -> Result<Option<Found>, HexError> {
+    solve_hinted(hex, level, max_penalty, cardinality, None)
+}
+
+/// `solve_at_bound`, with the solver's phases set towards `hint` (a partial
+/// of any level). The hint changes where the search looks first, never what
+/// the formula says.
+pub fn solve_hinted(
+    hex: &Hexagon,
+    level: u8,
+    max_penalty: Option<usize>,
+    cardinality: Cardinality,
+    hint: Option<&Partial>,
+) -> Result<Option<Found>, HexError> {
     let encoding = LevelEncoding::new(hex, level, EncodeOptions { max_penalty, cardinality });
     let mut solver = Cadical::new();
     solver.add_cnf(&encoding.cnf)?;
+    if let Some(partial) = hint {
+        solver.hint_phases(&encoding.hint_literals(partial))?;
+    }
     match solver.solve()? {
         Outcome::Unsat => Ok(None),
         Outcome::Sat(model) => accept_model(hex, &encoding, &model).map(Some),
@@ -94,27 +110,26 @@ pub struct Minimum {
     pub steps: Vec<Step>,
 }
 
-/// A lower bound inherited from a lower level: "no level-j partial below `penalty`".
-#[derive(Debug, Clone, Copy)]
-pub struct Inherited {
-    pub level: u8,
-    pub penalty: usize,
-}
-
-/// Finds the minimum level-k penalty. With `inherited`, first tries to meet
-/// that lower bound; otherwise descends from a first model, one SAT call per
-/// improvement, until a bound is UNSAT.
+/// Finds the minimum level-k penalty.
+///
+/// With an inherited lower bound L (a lower level's minimum), climbs: tries
+/// L, L+1, ... until a bound is satisfiable; the gaps between levels are
+/// small, and each UNSAT on the way is the proof for the next bound. Without
+/// one, descends from a first model, one SAT call per improvement, until a
+/// bound is UNSAT. Each call's phases are set towards the best partial known
+/// so far (from this level or the one below, `hint`).
 pub fn minimize(
     hex: &Hexagon,
     level: u8,
     inherited: Option<Inherited>,
     cardinality: Cardinality,
+    hint: Option<&Partial>,
     on_step: &mut dyn FnMut(&Step),
 ) -> Result<Minimum, HexError> {
     let mut steps = Vec::new();
-    let mut call = |bound: Option<usize>, steps: &mut Vec<Step>| -> Result<Option<Found>, HexError> {
+    let mut call = |bound: Option<usize>, hint: Option<&Partial>, steps: &mut Vec<Step>| {
         let start = Instant::now();
-        let found = solve_at_bound(hex, level, bound, cardinality)?;
+        let found = solve_hinted(hex, level, bound, cardinality, hint)?;
         let step = Step {
             level,
             max_penalty: bound,
@@ -124,39 +139,39 @@ pub fn minimize(
         };
         on_step(&step);
         steps.push(step);
-        Ok(found)
+        Ok::<_, HexError>(found)
     };
-    // Largest bound known UNSAT at this level.
-    let mut refuted: Option<usize> = None;
+    let finish = |witness: Found, proof, steps| {
+        let penalty = witness.evaluation.penalty;
+        let proof = if penalty == 0 { LowerBoundProof::Zero } else { proof };
+        Ok(Minimum { level, penalty, witness, proof, steps })
+    };
     if let Some(lower) = inherited {
-        match call(Some(lower.penalty), &mut steps)? {
-            Some(witness) => {
-                let proof = if lower.penalty == 0 {
-                    LowerBoundProof::Zero
-                } else {
-                    LowerBoundProof::InheritedFromLevel { level: lower.level }
-                };
-                return Ok(Minimum { level, penalty: witness.evaluation.penalty, witness, proof, steps });
+        let mut proof = LowerBoundProof::InheritedFromLevel { level: lower.level };
+        for bound in lower.penalty.. {
+            match call(Some(bound), hint, &mut steps)? {
+                Some(witness) => return finish(witness, proof, steps),
+                None => proof = LowerBoundProof::UnsatAtLevel { level, max_penalty: bound },
             }
-            None => refuted = Some(lower.penalty),
         }
     }
-    let mut best = call(None, &mut steps)?
+    let mut best = call(None, hint, &mut steps)?
         .ok_or_else(|| HexError::Internal(format!("no valid level-{level} partial exists")))?;
-    loop {
-        let penalty = best.evaluation.penalty;
-        if penalty == 0 {
-            return Ok(Minimum { level, penalty, witness: best, proof: LowerBoundProof::Zero, steps });
-        }
-        if refuted == Some(penalty - 1) {
-            let proof = LowerBoundProof::UnsatAtLevel { level, max_penalty: penalty - 1 };
-            return Ok(Minimum { level, penalty, witness: best, proof, steps });
-        }
-        match call(Some(penalty - 1), &mut steps)? {
+    while best.evaluation.penalty > 0 {
+        let bound = best.evaluation.penalty - 1;
+        match call(Some(bound), Some(&best.partial), &mut steps)? {
             Some(better) => best = better,
-            None => refuted = Some(penalty - 1),
+            None => return finish(best, LowerBoundProof::UnsatAtLevel { level, max_penalty: bound }, steps),
         }
     }
+    finish(best, LowerBoundProof::Zero, steps)
+}
+
+/// A lower bound inherited from a lower level: "no level-j partial below `penalty`".
+#[derive(Debug, Clone, Copy)]
+pub struct Inherited {
+    pub level: u8,
+    pub penalty: usize,
 }
 
 /// Minimises levels `1..=level` in turn, each starting from the lower bound
@@ -176,7 +191,40 @@ pub fn minimize_through(
             },
             penalty: m.penalty,
         });
-        minima.push(minimize(hex, k, inherited, cardinality, on_step)?);
+        let hint = minima.last().map(|m| m.witness.partial.clone());
+        minima.push(minimize(hex, k, inherited, cardinality, hint.as_ref(), on_step)?);
     }
     Ok(minima)
+}
+
+/// Every valid level-k partial with penalty <= `max_penalty`, by blocking
+/// each decoded cell assignment and solving again (one incremental solver).
+/// Meant for small cases and cross-checks: each solution costs a solver call.
+/// Stops with an error after `limit` solutions.
+pub fn enumerate(
+    hex: &Hexagon,
+    level: u8,
+    max_penalty: usize,
+    cardinality: Cardinality,
+    limit: usize,
+) -> Result<Vec<Found>, HexError> {
+    let encoding = LevelEncoding::new(hex, level, EncodeOptions { max_penalty: Some(max_penalty), cardinality });
+    let mut solver = Cadical::new();
+    solver.add_cnf(&encoding.cnf)?;
+    let mut found = Vec::new();
+    while let Outcome::Sat(model) = solver.solve()? {
+        let next = accept_model(hex, &encoding, &model)?;
+        // Projected onto cell values: the block mentions only `ge` variables,
+        // so two models differing in auxiliary variables count once.
+        let mut block = crate::formula::Cnf::new();
+        block.reserve_vars_up_to(encoding.cnf.num_vars());
+        let negated: Vec<i32> = encoding.cell_literals(&next.partial).iter().map(|l| -l).collect();
+        block.add_clause(&negated);
+        solver.add_cnf(&block)?;
+        found.push(next);
+        if found.len() > limit {
+            return Err(HexError::Usage(format!("more than {limit} solutions; enumeration stopped")));
+        }
+    }
+    Ok(found)
 }
