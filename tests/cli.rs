@@ -15,7 +15,7 @@ fn scratch(name: &str) -> PathBuf {
 }
 
 fn published(n: usize, sum: usize) -> String {
-    format!("{}/../shared/reference/rokicki-solutions/CLEAN-{n}-{sum}", env!("CARGO_MANIFEST_DIR"))
+    format!("{}/tests/data/published/CLEAN-{n}-{sum}", env!("CARGO_MANIFEST_DIR"))
 }
 
 #[test]

@@ -8,7 +8,7 @@ use hexcert::levels::Partial;
 
 /// The published grids shipped beside the repository, `(n, path)`, sorted by n.
 pub fn published_grids() -> Vec<(usize, PathBuf)> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/reference/rokicki-solutions");
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/published");
     let mut grids: Vec<(usize, PathBuf)> = std::fs::read_dir(&dir)
         .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
         .map(|entry| entry.unwrap().path())
