@@ -13,7 +13,7 @@ fn encode(c: &mut Criterion) {
     let hex = Hexagon::new(7).unwrap();
     let mut group = c.benchmark_group("encode n7 level2 bound14");
     for cardinality in CHOICES {
-        let options = EncodeOptions { max_penalty: Some(14), cardinality };
+        let options = EncodeOptions { cardinality, ..EncodeOptions::bounded(Some(14)) };
         group.bench_function(BenchmarkId::from_parameter(cardinality.name()), |b| {
             b.iter(|| LevelEncoding::new(&hex, 2, options).cnf.clauses().len())
         });
@@ -27,7 +27,7 @@ fn small_unsat(c: &mut Criterion) {
     group.sample_size(10);
     for cardinality in CHOICES {
         group.bench_function(BenchmarkId::from_parameter(cardinality.name()), |b| {
-            b.iter(|| assert!(solve_at_bound(&hex, 3, Some(8), cardinality).unwrap().is_none()))
+            b.iter(|| assert!(solve_at_bound(&hex, 3, EncodeOptions { cardinality, ..EncodeOptions::bounded(Some(8)) }).unwrap().is_none()))
         });
     }
     group.finish();

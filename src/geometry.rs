@@ -134,9 +134,17 @@ impl Hexagon {
         (a, b - a, -b)
     }
 
-    fn cell_from_cube(&self, (x, _y, z): (i32, i32, i32)) -> usize {
+    /// The cell at cube coordinates `(x, y, z)` (centre at the origin), if any.
+    pub fn cell_at_cube(&self, (x, y, z): (i32, i32, i32)) -> Option<usize> {
+        if x + y + z != 0 {
+            return None;
+        }
         let c = self.n as i32 - 1;
-        self.cell_at(x + c, -z + c).expect("symmetries map the hexagon onto itself")
+        self.cell_at(x + c, -z + c)
+    }
+
+    fn cell_from_cube(&self, cube: (i32, i32, i32)) -> usize {
+        self.cell_at_cube(cube).expect("symmetries map the hexagon onto itself")
     }
 
     /// Ring of a cell: 1 on the perimeter, `n` at the centre.

@@ -4,7 +4,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-use hexcert::encoding::{Cardinality, EncodeOptions, LevelEncoding};
+use hexcert::encoding::{Cardinality, EncodeOptions, LevelEncoding, SymmetryBreaking};
 use hexcert::error::HexError;
 use hexcert::formats::{read_grid_file, to_hexcert_text};
 use hexcert::geometry::Hexagon;
@@ -52,6 +52,9 @@ enum Command {
         max_penalty: usize,
         #[arg(long, value_enum, default_value_t)]
         cardinality: Cardinality,
+        /// Symmetry breaking that provably keeps a member of every symmetry class.
+        #[arg(long, value_enum, default_value_t)]
+        symmetry: SymmetryBreaking,
         /// Output file (default: stdout).
         #[arg(long, short)]
         output: Option<PathBuf>,
@@ -99,16 +102,17 @@ fn main() -> ExitCode {
 fn run(cli: &Cli) -> Result<u8, HexError> {
     match &cli.command {
         Command::Verify { file, level, n } => verify(cli, file, *level, *n),
-        Command::Encode { n, level, max_penalty, cardinality, output } => {
+        Command::Encode { n, level, max_penalty, cardinality, symmetry, output } => {
             let hex = Hexagon::new(*n)?;
-            let options = EncodeOptions { max_penalty: Some(*max_penalty), cardinality: *cardinality };
+            let options = EncodeOptions { max_penalty: Some(*max_penalty), cardinality: *cardinality, symmetry: *symmetry };
             let dimacs = LevelEncoding::new(&hex, *level, options).cnf.to_dimacs();
             emit(output.as_deref(), &dimacs)?;
             Ok(0)
         }
         Command::Solve { n, level, max_penalty, cardinality, output } => {
             let hex = Hexagon::new(*n)?;
-            match solve_at_bound(&hex, *level, *max_penalty, *cardinality)? {
+            let options = EncodeOptions { max_penalty: *max_penalty, cardinality: *cardinality, symmetry: SymmetryBreaking::None };
+            match solve_at_bound(&hex, *level, options)? {
                 Some(found) => {
                     let text = to_hexcert_text(&found.partial);
                     if let Some(path) = output {
@@ -192,7 +196,8 @@ fn optimize(cli: &Cli, n: usize, level: u8, cardinality: Cardinality, output: Op
             eprintln!("  n={n} level {} bound {bound}: {answer} ({:.2} s)", s.level, s.seconds);
         }
     };
-    let minima = minimize_through(&hex, level, cardinality, &mut on_step)?;
+    let template = EncodeOptions { max_penalty: None, cardinality, symmetry: SymmetryBreaking::None };
+    let minima = minimize_through(&hex, level, template, &mut on_step)?;
     let top = minima.last().expect("at least level 1");
     if let Some(path) = output {
         hexcert::files::write_atomic(path, to_hexcert_text(&top.witness.partial).as_bytes())?;

@@ -15,6 +15,10 @@ use proptest::prelude::*;
 
 const CARDINALITIES: [Cardinality; 2] = [Cardinality::SequentialCounter, Cardinality::Totalizer];
 
+fn with(cardinality: Cardinality, max_penalty: Option<usize>) -> EncodeOptions {
+    EncodeOptions { cardinality, ..EncodeOptions::bounded(max_penalty) }
+}
+
 /// Every level-k assignment of the side-n hexagon: (k+1)^cells of them.
 fn all_partials(n: usize, level: u8) -> impl Iterator<Item = Partial> {
     let cells = hexcert::geometry::cell_count(n);
@@ -54,11 +58,11 @@ fn brute_force_minimum(n: usize, level: u8) -> (usize, usize) {
 fn n2_minimum_and_count_agree_with_brute_force_at_every_level() {
     let hex = Hexagon::new(2).unwrap();
     for cardinality in CARDINALITIES {
-        let minima = minimize_through(&hex, 6, cardinality, &mut |_| {}).unwrap();
+        let minima = minimize_through(&hex, 6, with(cardinality, None), &mut |_| {}).unwrap();
         for level in 1..=6u8 {
             let (min, count) = brute_force_minimum(2, level);
             assert_eq!(minima[level as usize - 1].penalty, min, "level {level}");
-            let found = enumerate(&hex, level, min, cardinality, 100_000).unwrap();
+            let found = enumerate(&hex, level, with(cardinality, Some(min)), 100_000).unwrap();
             let at_min = found.iter().filter(|f| f.evaluation.penalty == min).count();
             assert_eq!(at_min, count, "level {level} {cardinality:?}");
             assert_eq!(found.len(), count, "nothing below the minimum");
@@ -79,7 +83,7 @@ fn n2_enumeration_matches_brute_force_for_every_bound() {
     for bound in 0..=8 {
         let mut expected: Vec<Vec<u8>> =
             evaluated.iter().filter(|(_, pen)| *pen <= bound).map(|(p, _)| p.values().to_vec()).collect();
-        let mut got: Vec<Vec<u8>> = enumerate(&hex, 2, bound, Cardinality::SequentialCounter, 100_000)
+        let mut got: Vec<Vec<u8>> = enumerate(&hex, 2, EncodeOptions::bounded(Some(bound)), 100_000)
             .unwrap()
             .into_iter()
             .map(|f| f.partial.values().to_vec())
@@ -94,7 +98,7 @@ fn n2_enumeration_matches_brute_force_for_every_bound() {
 fn formula_accepts(partial: &Partial, bound: usize, cardinality: Cardinality) -> bool {
     let hex = Hexagon::new(partial.side()).unwrap();
     let encoding =
-        LevelEncoding::new(&hex, partial.level(), EncodeOptions { max_penalty: Some(bound), cardinality });
+        LevelEncoding::new(&hex, partial.level(), EncodeOptions { cardinality, ..EncodeOptions::bounded(Some(bound)) });
     let mut fixed = Cnf::new();
     fixed.reserve_vars_up_to(encoding.cnf.num_vars());
     for lit in encoding.cell_literals(partial) {
@@ -140,7 +144,7 @@ proptest! {
     #[test]
     fn models_decode_to_valid_partials_within_the_bound(n in 2usize..=4, level in 1u8..=6, bound in 0usize..=10) {
         let hex = Hexagon::new(n).unwrap();
-        if let Some(found) = solve_at_bound(&hex, level, Some(bound), Cardinality::SequentialCounter).unwrap() {
+        if let Some(found) = solve_at_bound(&hex, level, EncodeOptions::bounded(Some(bound))).unwrap() {
             prop_assert!(found.evaluation.is_valid());
             prop_assert!(found.evaluation.penalty <= bound);
             let again = evaluate(&hex, &found.partial);
@@ -156,7 +160,7 @@ fn minimum_penalty_table_n3_to_n6() {
     let mut table = String::from("| n | L1 | L2 | L3 | L4 | L5 | L6 |\n|---|---|---|---|---|---|---|\n");
     for n in 3..=6 {
         let hex = Hexagon::new(n).unwrap();
-        let minima = minimize_through(&hex, 6, Cardinality::SequentialCounter, &mut |_| {}).unwrap();
+        let minima = minimize_through(&hex, 6, EncodeOptions::bounded(None), &mut |_| {}).unwrap();
         let row: Vec<String> = minima.iter().map(|m| m.penalty.to_string()).collect();
         table.push_str(&format!("| {n} | {} |\n", row.join(" | ")));
         for m in &minima {

@@ -19,6 +19,7 @@
 //! constraint makes that harmless for "penalty <= B".
 
 use super::cardinality::Cardinality;
+use super::symmetry::{add_ring1_lex_leader, SymmetryBreaking, ValueLiterals};
 use crate::formula::Cnf;
 use crate::geometry::Hexagon;
 use crate::levels::Partial;
@@ -29,6 +30,15 @@ pub struct EncodeOptions {
     /// Upper bound on the level-k penalty; `None` leaves it free.
     pub max_penalty: Option<usize>,
     pub cardinality: Cardinality,
+    /// Only constraints that keep a member of every symmetry class.
+    pub symmetry: SymmetryBreaking,
+}
+
+impl EncodeOptions {
+    /// Bound `max_penalty`, default cardinality encoding, no symmetry breaking.
+    pub fn bounded(max_penalty: Option<usize>) -> EncodeOptions {
+        EncodeOptions { max_penalty, cardinality: Cardinality::default(), symmetry: SymmetryBreaking::None }
+    }
 }
 
 /// A built formula together with the variable map needed to decode models.
@@ -67,6 +77,9 @@ impl LevelEncoding {
         enc.support_clauses(hex);
         enc.equal_value_penalties(hex);
         enc.duplicate_support_penalties(hex);
+        if options.symmetry == SymmetryBreaking::Ring1LexLeader {
+            enc.symmetry_clauses(hex);
+        }
         if let Some(bound) = options.max_penalty {
             let pen = enc.penalty.clone();
             options.cardinality.encode_at_most(&pen, bound, &mut enc.cnf);
@@ -74,14 +87,27 @@ impl LevelEncoding {
         enc
     }
 
+    fn symmetry_clauses(&mut self, hex: &Hexagon) {
+        let k = self.level as usize;
+        let (ge, eq) = (self.ge.clone(), self.eq.clone());
+        let ge_lit = move |c: usize, j: usize| ge[c][j - 2];
+        let eq_lit = {
+            let ge_lit = ge_lit.clone();
+            move |c: usize, a: usize| if a == k + 1 { ge_lit(c, k + 1) } else { eq[c][a - 1] }
+        };
+        let lits = ValueLiterals { level: self.level, ge: &ge_lit, eq: &eq_lit };
+        add_ring1_lex_leader(hex, &lits, &mut self.cnf);
+    }
+
     fn describe(&mut self) {
         let bound = self.options.max_penalty.map_or("none".to_string(), |b| b.to_string());
         let line = format!(
-            "{} n={} level={} max-penalty={bound} cardinality={}",
+            "{} n={} level={} max-penalty={bound} cardinality={} symmetry={}",
             super::ENCODER_VERSION,
             self.n,
             self.level,
-            self.options.cardinality.name()
+            self.options.cardinality.name(),
+            self.options.symmetry.name()
         );
         self.cnf.add_comment(line);
     }

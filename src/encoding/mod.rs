@@ -7,9 +7,11 @@
 
 pub mod cardinality;
 pub mod level_formula;
+pub mod symmetry;
 
 pub use cardinality::Cardinality;
-pub use level_formula::{LevelEncoding, EncodeOptions};
+pub use level_formula::{EncodeOptions, LevelEncoding};
+pub use symmetry::SymmetryBreaking;
 
 /// Bumped whenever the clauses produced for the same arguments change.
-pub const ENCODER_VERSION: &str = "hexcert-level-cnf/1";
+pub const ENCODER_VERSION: &str = "hexcert-level-cnf/2";

@@ -7,7 +7,7 @@
 use std::time::Instant;
 
 use super::{Cadical, Outcome, SatSolver};
-use crate::encoding::{Cardinality, EncodeOptions, LevelEncoding};
+use crate::encoding::{EncodeOptions, LevelEncoding};
 use crate::error::HexError;
 use crate::geometry::Hexagon;
 use crate::levels::Partial;
@@ -34,13 +34,8 @@ pub struct Step {
 
 /// Solves "valid level-k partial with penalty <= max_penalty" once.
 /// Returns the validated partial, or `None` when the formula is unsatisfiable.
-pub fn solve_at_bound(
-    hex: &Hexagon,
-    level: u8,
-    max_penalty: Option<usize>,
-    cardinality: Cardinality,
-) -> Result<Option<Found>, HexError> {
-    solve_hinted(hex, level, max_penalty, cardinality, None)
+pub fn solve_at_bound(hex: &Hexagon, level: u8, options: EncodeOptions) -> Result<Option<Found>, HexError> {
+    solve_hinted(hex, level, options, None)
 }
 
 /// `solve_at_bound`, with the solver's phases set towards `hint` (a partial
@@ -49,11 +44,10 @@ pub fn solve_at_bound(
 pub fn solve_hinted(
     hex: &Hexagon,
     level: u8,
-    max_penalty: Option<usize>,
-    cardinality: Cardinality,
+    options: EncodeOptions,
     hint: Option<&Partial>,
 ) -> Result<Option<Found>, HexError> {
-    let encoding = LevelEncoding::new(hex, level, EncodeOptions { max_penalty, cardinality });
+    let encoding = LevelEncoding::new(hex, level, options);
     let mut solver = Cadical::new();
     solver.add_cnf(&encoding.cnf)?;
     if let Some(partial) = hint {
@@ -122,14 +116,14 @@ pub fn minimize(
     hex: &Hexagon,
     level: u8,
     inherited: Option<Inherited>,
-    cardinality: Cardinality,
+    template: EncodeOptions,
     hint: Option<&Partial>,
     on_step: &mut dyn FnMut(&Step),
 ) -> Result<Minimum, HexError> {
     let mut steps = Vec::new();
     let mut call = |bound: Option<usize>, hint: Option<&Partial>, steps: &mut Vec<Step>| {
         let start = Instant::now();
-        let found = solve_hinted(hex, level, bound, cardinality, hint)?;
+        let found = solve_hinted(hex, level, EncodeOptions { max_penalty: bound, ..template }, hint)?;
         let step = Step {
             level,
             max_penalty: bound,
@@ -179,7 +173,7 @@ pub struct Inherited {
 pub fn minimize_through(
     hex: &Hexagon,
     level: u8,
-    cardinality: Cardinality,
+    template: EncodeOptions,
     on_step: &mut dyn FnMut(&Step),
 ) -> Result<Vec<Minimum>, HexError> {
     let mut minima: Vec<Minimum> = Vec::new();
@@ -192,7 +186,7 @@ pub fn minimize_through(
             penalty: m.penalty,
         });
         let hint = minima.last().map(|m| m.witness.partial.clone());
-        minima.push(minimize(hex, k, inherited, cardinality, hint.as_ref(), on_step)?);
+        minima.push(minimize(hex, k, inherited, template, hint.as_ref(), on_step)?);
     }
     Ok(minima)
 }
@@ -201,14 +195,8 @@ pub fn minimize_through(
 /// each decoded cell assignment and solving again (one incremental solver).
 /// Meant for small cases and cross-checks: each solution costs a solver call.
 /// Stops with an error after `limit` solutions.
-pub fn enumerate(
-    hex: &Hexagon,
-    level: u8,
-    max_penalty: usize,
-    cardinality: Cardinality,
-    limit: usize,
-) -> Result<Vec<Found>, HexError> {
-    let encoding = LevelEncoding::new(hex, level, EncodeOptions { max_penalty: Some(max_penalty), cardinality });
+pub fn enumerate(hex: &Hexagon, level: u8, options: EncodeOptions, limit: usize) -> Result<Vec<Found>, HexError> {
+    let encoding = LevelEncoding::new(hex, level, options);
     let mut solver = Cadical::new();
     solver.add_cnf(&encoding.cnf)?;
     let mut found = Vec::new();

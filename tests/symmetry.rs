@@ -1,0 +1,80 @@
+//! Ring-1 lex-leader symmetry breaking keeps a member of every symmetry
+//! class: checked by enumerating all solutions with and without it.
+
+use std::collections::HashSet;
+
+use hexcert::encoding::symmetry::ring1_cells;
+use hexcert::encoding::{EncodeOptions, SymmetryBreaking};
+use hexcert::geometry::Hexagon;
+use hexcert::levels::Partial;
+use hexcert::solving::search::enumerate;
+use hexcert::validation::evaluate;
+
+fn solutions(hex: &Hexagon, level: u8, bound: usize, symmetry: SymmetryBreaking) -> HashSet<Vec<u8>> {
+    let options = EncodeOptions { symmetry, ..EncodeOptions::bounded(Some(bound)) };
+    enumerate(hex, level, options, 1_000_000).unwrap().into_iter().map(|f| f.partial.values().to_vec()).collect()
+}
+
+/// `(s.P)(c) = P(s^-1(c))`, i.e. `(s.P)(s(c)) = P(c)`.
+fn act(perm: &[usize], values: &[u8]) -> Vec<u8> {
+    let mut image = vec![0; values.len()];
+    for (c, &v) in values.iter().enumerate() {
+        image[perm[c]] = v;
+    }
+    image
+}
+
+fn is_lex_leader(hex: &Hexagon, values: &[u8]) -> bool {
+    let key = ring1_cells(hex);
+    hex.symmetries().iter().all(|perm| {
+        let mine: Vec<u8> = key.iter().map(|&c| values[c]).collect();
+        let theirs: Vec<u8> = key.iter().map(|&c| values[perm[c]]).collect();
+        mine <= theirs
+    })
+}
+
+#[test]
+fn ring1_is_the_centres_neighbourhood_in_rotation_order() {
+    let hex = Hexagon::new(4).unwrap();
+    let ring = ring1_cells(&hex);
+    let mut sorted = ring.clone();
+    sorted.sort_unstable();
+    assert_eq!(sorted, hex.neighbours(hex.centre()));
+    for w in ring.windows(2) {
+        assert!(hex.neighbours(w[0]).contains(&w[1]), "consecutive key cells are adjacent");
+    }
+}
+
+#[test]
+fn every_symmetry_class_keeps_a_member_and_only_lex_leaders_remain() {
+    for (n, level, bound) in [(3, 1, 6), (3, 2, 5), (3, 3, 4), (3, 6, 4), (4, 2, 3)] {
+        let hex = Hexagon::new(n).unwrap();
+        let all = solutions(&hex, level, bound, SymmetryBreaking::None);
+        let kept = solutions(&hex, level, bound, SymmetryBreaking::Ring1LexLeader);
+        assert!(kept.is_subset(&all), "n={n} level={level}");
+        assert!(kept.len() < all.len(), "n={n} level={level}: breaking removed nothing");
+        for values in &kept {
+            assert!(is_lex_leader(&hex, values), "n={n} level={level}: kept a non-leader");
+        }
+        let leaders = all.iter().filter(|v| is_lex_leader(&hex, v)).count();
+        assert_eq!(kept.len(), leaders, "n={n} level={level}: every lex-leader is kept");
+        for values in &all {
+            let orbit_kept = hex.symmetries().iter().any(|perm| kept.contains(&act(perm, values)));
+            assert!(orbit_kept, "n={n} level={level}: a symmetry class lost every member");
+        }
+    }
+}
+
+#[test]
+fn symmetries_preserve_validity_and_penalty() {
+    let hex = Hexagon::new(4).unwrap();
+    let all = solutions(&hex, 3, 4, SymmetryBreaking::None);
+    for values in all.iter().take(200) {
+        let p = Partial::new(4, 3, values.clone()).unwrap();
+        let e = evaluate(&hex, &p);
+        for perm in hex.symmetries() {
+            let image = evaluate(&hex, &Partial::new(4, 3, act(&perm, values)).unwrap());
+            assert_eq!((image.is_valid(), image.penalty), (e.is_valid(), e.penalty));
+        }
+    }
+}
