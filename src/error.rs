@@ -18,6 +18,9 @@ pub enum HexError {
     /// The SAT solver failed (not UNSAT: an internal failure).
     #[error("solver: {0}")]
     Solver(String),
+    /// A solver call was stopped before it answered (Ctrl-C, or a race lost).
+    #[error("interrupted")]
+    Interrupted,
     /// An internal consistency check failed: a model the validator rejects.
     #[error("internal check failed: {0}")]
     Internal(String),
@@ -30,6 +33,7 @@ impl HexError {
             HexError::Usage(_) | HexError::Input { .. } => 2,
             HexError::Io { .. } => 2,
             HexError::Solver(_) | HexError::Internal(_) => 3,
+            HexError::Interrupted => 130,
         }
     }
 }

@@ -9,6 +9,7 @@
 //! - `encoding`: the level-k CNF encoder;
 //! - `solving`: CaDiCaL behind a small trait, and the optimisation loop.
 
+pub mod certification;
 pub mod counting;
 pub mod encoding;
 pub mod error;
@@ -17,6 +18,7 @@ pub mod files;
 pub mod formula;
 pub mod geometry;
 pub mod levels;
+pub mod proofs;
 pub mod rendering;
 pub mod solving;
 pub mod validation;

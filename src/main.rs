@@ -8,8 +8,11 @@ use hexcert::encoding::{Cardinality, EncodeOptions, LevelEncoding, SymmetryBreak
 use hexcert::error::HexError;
 use hexcert::formats::{read_grid_file, to_hexcert_text};
 use hexcert::geometry::Hexagon;
-use hexcert::solving::search::{minimize_through, solve_at_bound, LowerBoundProof, Step};
+use hexcert::solving::search::{minimize_through, solve_at_bound, LowerBoundProof, PlainOracle, Step};
+use hexcert::certification::Settings;
 use hexcert::validation::evaluate;
+
+mod commands;
 
 #[derive(Parser)]
 #[command(name = "hexcert", version, about = "Certified minimum penalties and exact counts for Hexagonal Neighbors")]
@@ -73,6 +76,42 @@ enum Command {
         #[arg(long, short)]
         output: Option<PathBuf>,
     },
+    /// Prove "no valid level-k partial has penalty below B" with a checked DRAT certificate.
+    Prove {
+        #[arg(long, value_parser = side)]
+        n: usize,
+        #[arg(long, value_parser = clap::value_parser!(u8).range(1..=6))]
+        level: u8,
+        #[arg(long)]
+        below: usize,
+        #[command(flatten)]
+        store: StoreArgs,
+    },
+    /// Find, prove and check the optimum for each n; certificates go to the proofs directory.
+    Certify {
+        /// A side or an inclusive range: 7, 3..=11, 3-11.
+        #[arg(long, value_parser = side_range)]
+        n: (usize, usize),
+        #[command(flatten)]
+        store: StoreArgs,
+    },
+    /// Re-check certificates (default: everything under proofs/).
+    Check {
+        paths: Vec<PathBuf>,
+        /// Rebuild proofs that are not stored (re-solves; deterministic) and check them.
+        #[arg(long)]
+        regenerate: bool,
+    },
+    /// Draw a grid or partial as an SVG picture (penalty edges marked).
+    Render {
+        file: PathBuf,
+        /// Output SVG file.
+        #[arg(long, short)]
+        output: PathBuf,
+        /// Draw the grid at this (lower) level: values above it become grey `+` cells.
+        #[arg(long, value_parser = clap::value_parser!(u8).range(1..=6))]
+        level: Option<u8>,
+    },
     /// Minimum penalty at levels 1..=K, each shown minimal by an UNSAT call or
     /// by the bound of a lower level.
     Optimize {
@@ -86,6 +125,54 @@ enum Command {
         #[arg(long, short)]
         output: Option<PathBuf>,
     },
+}
+
+/// Where certificates go and how they are made.
+#[derive(clap::Args)]
+struct StoreArgs {
+    /// Root of the certificate tree.
+    #[arg(long, default_value = "proofs")]
+    proofs: PathBuf,
+    /// Store proofs up to this many compressed bytes (CNF + proof); larger ones keep claim.json only.
+    #[arg(long, default_value_t = hexcert::certification::DEFAULT_STORE_LIMIT)]
+    store_limit: u64,
+    /// Solve only the symmetry-broken formula instead of racing it against the plain one.
+    #[arg(long)]
+    no_race: bool,
+    #[arg(long, value_enum, default_value_t)]
+    cardinality: Cardinality,
+}
+
+impl StoreArgs {
+    fn settings(&self) -> Settings {
+        let mut settings = Settings::new(self.proofs.clone());
+        settings.store_limit = self.store_limit;
+        settings.race = !self.no_race;
+        settings.cardinality = self.cardinality;
+        let abort = settings.abort.clone();
+        // Ctrl-C stops the solvers; work directories are removed on the way out.
+        let _ = ctrlc::set_handler(move || abort.store(true, std::sync::atomic::Ordering::Relaxed));
+        settings
+    }
+}
+
+/// `7`, `3..=11`, `3-11` (inclusive) or `3..11` (exclusive, as in Rust).
+fn side_range(s: &str) -> Result<(usize, usize), String> {
+    let (a, b) = if let Some((a, b)) = s.split_once("..=") {
+        (side(a)?, side(b)?)
+    } else if let Some((a, b)) = s.split_once("..") {
+        let b = side(b)?;
+        (side(a)?, b.checked_sub(1).ok_or("empty range")?)
+    } else if let Some((a, b)) = s.split_once('-') {
+        (side(a)?, side(b)?)
+    } else {
+        let n = side(s)?;
+        (n, n)
+    };
+    if a > b {
+        return Err(format!("empty range `{s}`"));
+    }
+    Ok((a, b))
 }
 
 fn main() -> ExitCode {
@@ -138,20 +225,17 @@ fn run(cli: &Cli) -> Result<u8, HexError> {
                 }
             }
         }
+        Command::Prove { n, level, below, store } => commands::prove(cli.json, *n, *level, *below, &store.settings()),
+        Command::Certify { n, store } => commands::certify(cli.json, cli.quiet, *n, &store.settings()),
+        Command::Check { paths, regenerate } => commands::check(cli.json, paths, *regenerate),
+        Command::Render { file, output, level } => commands::render(cli.json, file, output, *level),
         Command::Optimize { n, level, cardinality, output } => optimize(cli, *n, *level, *cardinality, output.as_deref()),
     }
 }
 
 fn verify(cli: &Cli, file: &Path, level: Option<u8>, n: Option<usize>) -> Result<u8, HexError> {
     let grid = read_grid_file(file, n)?;
-    let partial = match level {
-        Some(k) => grid.partial.truncate(k).map_err(|e| HexError::Input {
-            file: file.into(),
-            line: 0,
-            message: e.to_string(),
-        })?,
-        None => grid.partial.clone(),
-    };
+    let partial = commands::read_at_level(file, level, n)?;
     let hex = Hexagon::new(partial.side())?;
     let evaluation = evaluate(&hex, &partial);
     let sum: u64 = grid.partial.values().iter().map(|&v| u64::from(v)).sum();
@@ -197,7 +281,7 @@ fn optimize(cli: &Cli, n: usize, level: u8, cardinality: Cardinality, output: Op
         }
     };
     let template = EncodeOptions { max_penalty: None, cardinality, symmetry: SymmetryBreaking::None };
-    let minima = minimize_through(&hex, level, template, &mut on_step)?;
+    let minima = minimize_through(&hex, level, &mut PlainOracle { template }, &mut on_step)?;
     let top = minima.last().expect("at least level 1");
     if let Some(path) = output {
         hexcert::files::write_atomic(path, to_hexcert_text(&top.witness.partial).as_bytes())?;

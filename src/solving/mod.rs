@@ -5,11 +5,14 @@
 //! be switched on before the first clause (`Cadical::with_proof`), so that the
 //! trace covers every clause the solver ever saw.
 
+pub mod race;
 pub mod search;
 
 use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 
-use rustsat::solvers::{PhaseLit, Solve, SolverResult};
+use rustsat::solvers::{ControlSignal, PhaseLit, Solve, SolverResult, Terminate};
 use rustsat::types::{Lit, TernaryVal, Var};
 use rustsat_cadical::{CaDiCaL, ProofFormat};
 
@@ -64,6 +67,22 @@ impl Cadical {
         Ok(())
     }
 
+    /// Makes `solve` give up (with `HexError::Interrupted`) once `flag` is set.
+    pub fn stop_when(&mut self, flag: Arc<AtomicBool>) {
+        self.stop_when_any(move || flag.load(Ordering::Relaxed));
+    }
+
+    /// Makes `solve` give up once `should_stop` returns true (polled regularly).
+    pub fn stop_when_any(&mut self, should_stop: impl Fn() -> bool + 'static) {
+        self.solver.attach_terminator(move || {
+            if should_stop() {
+                ControlSignal::Terminate
+            } else {
+                ControlSignal::Continue
+            }
+        });
+    }
+
     /// The CaDiCaL version compiled in.
     pub fn version() -> String {
         CaDiCaL::default().signature().to_string()
@@ -99,7 +118,7 @@ impl SatSolver for Cadical {
                 }
                 Ok(Outcome::Sat(model))
             }
-            SolverResult::Interrupted => Err(HexError::Solver("interrupted".into())),
+            SolverResult::Interrupted => Err(HexError::Interrupted),
         }
     }
 }

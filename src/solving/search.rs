@@ -104,6 +104,31 @@ pub struct Minimum {
     pub steps: Vec<Step>,
 }
 
+/// How a search answers "a valid level-k partial with penalty <= bound?".
+/// The plain oracle solves one formula; the certifying one races
+/// formulations and keeps DRAT proofs of its UNSAT answers.
+pub trait Oracle {
+    /// `None` when no such partial exists; `hint` only steers the search.
+    fn query(
+        &mut self,
+        hex: &Hexagon,
+        level: u8,
+        max_penalty: Option<usize>,
+        hint: Option<&Partial>,
+    ) -> Result<Option<Found>, HexError>;
+}
+
+/// One CaDiCaL call on the formula `template` describes.
+pub struct PlainOracle {
+    pub template: EncodeOptions,
+}
+
+impl Oracle for PlainOracle {
+    fn query(&mut self, hex: &Hexagon, level: u8, max_penalty: Option<usize>, hint: Option<&Partial>) -> Result<Option<Found>, HexError> {
+        solve_hinted(hex, level, EncodeOptions { max_penalty, ..self.template }, hint)
+    }
+}
+
 /// Finds the minimum level-k penalty.
 ///
 /// With an inherited lower bound L (a lower level's minimum), climbs: tries
@@ -116,14 +141,14 @@ pub fn minimize(
     hex: &Hexagon,
     level: u8,
     inherited: Option<Inherited>,
-    template: EncodeOptions,
+    oracle: &mut dyn Oracle,
     hint: Option<&Partial>,
     on_step: &mut dyn FnMut(&Step),
 ) -> Result<Minimum, HexError> {
     let mut steps = Vec::new();
     let mut call = |bound: Option<usize>, hint: Option<&Partial>, steps: &mut Vec<Step>| {
         let start = Instant::now();
-        let found = solve_hinted(hex, level, EncodeOptions { max_penalty: bound, ..template }, hint)?;
+        let found = oracle.query(hex, level, bound, hint)?;
         let step = Step {
             level,
             max_penalty: bound,
@@ -173,7 +198,7 @@ pub struct Inherited {
 pub fn minimize_through(
     hex: &Hexagon,
     level: u8,
-    template: EncodeOptions,
+    oracle: &mut dyn Oracle,
     on_step: &mut dyn FnMut(&Step),
 ) -> Result<Vec<Minimum>, HexError> {
     let mut minima: Vec<Minimum> = Vec::new();
@@ -186,7 +211,7 @@ pub fn minimize_through(
             penalty: m.penalty,
         });
         let hint = minima.last().map(|m| m.witness.partial.clone());
-        minima.push(minimize(hex, k, inherited, template, hint.as_ref(), on_step)?);
+        minima.push(minimize(hex, k, inherited, oracle, hint.as_ref(), on_step)?);
     }
     Ok(minima)
 }

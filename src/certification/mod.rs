@@ -1,0 +1,64 @@
+//! Certification: proving claims with traced DRAT proofs, certifying optima,
+//! and re-checking stored certificates.
+//!
+//! This layer joins the solver (`solving`) and the certificate records
+//! (`proofs`); `proofs` itself never sees the solver. Nothing is written to a
+//! certificate directory before the external checker printed `s VERIFIED`,
+//! and a directory appears whole or not at all (built under a temporary name,
+//! then renamed).
+
+pub mod check;
+pub mod optimum;
+pub mod prove;
+
+use std::path::PathBuf;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+
+use crate::encoding::Cardinality;
+
+/// Proofs whose compressed CNF and proof together exceed this are not stored;
+/// `claim.json` alone is committed and `hexcert check --regenerate` rebuilds them.
+pub const DEFAULT_STORE_LIMIT: u64 = 2 * 1024 * 1024;
+
+/// Settings shared by `prove`, `certify` and `check`.
+#[derive(Debug, Clone)]
+pub struct Settings {
+    /// Root of the certificate tree, usually `proofs/`.
+    pub root: PathBuf,
+    pub cardinality: Cardinality,
+    /// Race the plain formula against the symmetry-broken one on two threads.
+    pub race: bool,
+    pub store_limit: u64,
+    /// Set by Ctrl-C: solver calls stop, nothing half-written is left behind.
+    pub abort: Arc<AtomicBool>,
+}
+
+impl Settings {
+    pub fn new(root: PathBuf) -> Settings {
+        Settings {
+            root,
+            cardinality: Cardinality::default(),
+            race: true,
+            store_limit: DEFAULT_STORE_LIMIT,
+            abort: Arc::new(AtomicBool::new(false)),
+        }
+    }
+}
+
+/// A scratch directory removed when dropped (also on errors and Ctrl-C).
+pub struct WorkDir(pub PathBuf);
+
+impl WorkDir {
+    pub fn create(path: PathBuf) -> Result<WorkDir, crate::HexError> {
+        let _ = std::fs::remove_dir_all(&path);
+        std::fs::create_dir_all(&path).map_err(|source| crate::HexError::Io { path: path.clone(), source })?;
+        Ok(WorkDir(path))
+    }
+}
+
+impl Drop for WorkDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}

@@ -1,0 +1,138 @@
+//! `hexcert certify`: the optimum of a side-n hexagon, with a witness grid
+//! the engine found itself and a checked lower-bound certificate.
+//!
+//! The levels are minimised in turn (each from the bound of the one below).
+//! Every bounded query races the plain formula against the symmetry-broken
+//! one, both tracing DRAT proofs; the proof of the UNSAT answer that
+//! establishes the final lower bound is checked and stored, the others are
+//! deleted. Rerunning skips an n whose `optimum.json` exists.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use super::prove::{certify_refutation, refute, Refutation};
+use super::{Settings, WorkDir};
+use crate::error::HexError;
+use crate::formats::to_hexcert_text;
+use crate::geometry::Hexagon;
+use crate::levels::Partial;
+use crate::proofs::claim::{read_json, this_build};
+use crate::proofs::{sha256_hex, Claim, Optimum};
+use crate::solving::search::{minimize_through, Found, LowerBoundProof, Oracle, PlainOracle, Step};
+use crate::encoding::EncodeOptions;
+
+/// What `certify` reports for one n.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct OptimumReport {
+    pub n: usize,
+    pub optimum: usize,
+    pub level: u8,
+    pub level_minima: Vec<usize>,
+    pub solve_seconds: f64,
+    pub check_seconds: f64,
+    pub proof_bytes: u64,
+    pub proof_stored: bool,
+    pub directory: PathBuf,
+    /// True when an earlier run had already certified this n.
+    pub resumed: bool,
+}
+
+/// Races formulations for bounded queries and keeps each UNSAT answer's proof.
+struct CertifyingOracle<'a> {
+    settings: &'a Settings,
+    work: PathBuf,
+    refutations: HashMap<(u8, usize), Refutation>,
+}
+
+impl Oracle for CertifyingOracle<'_> {
+    fn query(&mut self, hex: &Hexagon, level: u8, max_penalty: Option<usize>, hint: Option<&Partial>) -> Result<Option<Found>, HexError> {
+        let Some(bound) = max_penalty else {
+            let template = EncodeOptions { cardinality: self.settings.cardinality, ..EncodeOptions::bounded(None) };
+            return PlainOracle { template }.query(hex, level, None, hint);
+        };
+        match refute(hex, level, bound + 1, self.settings, &self.work, hint)? {
+            Ok(refutation) => {
+                self.refutations.insert((level, bound + 1), refutation);
+                Ok(None)
+            }
+            Err(found) => Ok(Some(found)),
+        }
+    }
+}
+
+/// Certifies the optimum of the side-n hexagon under `settings.root`.
+pub fn certify_optimum(n: usize, settings: &Settings, on_step: &mut dyn FnMut(&Step)) -> Result<OptimumReport, HexError> {
+    let hex = Hexagon::new(n)?;
+    let dir = settings.root.join(format!("n{n}"));
+    let record_path = dir.join("optimum.json");
+    if record_path.exists() {
+        return resumed_report(&record_path);
+    }
+    let start = Instant::now();
+    let work = WorkDir::create(dir.join(format!(".work-certify-{}", std::process::id())))?;
+    let mut oracle = CertifyingOracle { settings, work: work.0.clone(), refutations: HashMap::new() };
+    let minima = minimize_through(&hex, 6, &mut oracle, on_step)?;
+    let top = minima.last().expect("six levels");
+    let (level, below) = match top.proof {
+        LowerBoundProof::UnsatAtLevel { level, max_penalty } => (level, max_penalty + 1),
+        LowerBoundProof::InheritedFromLevel { level } => (level, top.penalty),
+        LowerBoundProof::Zero => return Err(HexError::Internal(format!("n={n}: optimum 0 needs no proof"))),
+    };
+    let refutation = oracle
+        .refutations
+        .remove(&(level, below))
+        .ok_or_else(|| HexError::Internal(format!("n={n}: no traced proof for level {level} below {below}")))?;
+    let solve_seconds = start.elapsed().as_secs_f64();
+    let (claim_dir, claim) = certify_refutation(&hex, &refutation, settings, &work.0)?;
+    let witness_text = to_hexcert_text(&top.witness.partial);
+    crate::files::write_atomic(&dir.join("witness.txt"), witness_text.as_bytes())?;
+    let record = Optimum {
+        format: Optimum::new_format(),
+        n,
+        optimum: top.penalty,
+        witness: "witness.txt".into(),
+        witness_sha256: sha256_hex(witness_text.as_bytes()),
+        lower_bound: relative(&claim_dir, &dir),
+        lower_bound_level: level,
+        level_minima: minima.iter().map(|m| m.penalty).collect(),
+        seconds: start.elapsed().as_secs_f64(),
+        hexcert: this_build(),
+    };
+    // The record is written last: its presence means the n is done.
+    crate::files::write_atomic(&record_path, &serde_json::to_vec_pretty(&record).expect("serialises"))?;
+    Ok(OptimumReport {
+        n,
+        optimum: record.optimum,
+        level,
+        level_minima: record.level_minima,
+        solve_seconds,
+        check_seconds: claim.checker.seconds,
+        proof_bytes: claim.proof.compressed_bytes.unwrap_or(claim.proof.bytes),
+        proof_stored: claim.proof.stored_as.is_some(),
+        directory: claim_dir,
+        resumed: false,
+    })
+}
+
+fn relative(path: &Path, base: &Path) -> String {
+    path.strip_prefix(base).unwrap_or(path).to_string_lossy().into_owned()
+}
+
+fn resumed_report(record_path: &Path) -> Result<OptimumReport, HexError> {
+    let record: Optimum = read_json(record_path)?;
+    let dir = record_path.parent().unwrap_or(Path::new("."));
+    let claim: Claim = read_json(&dir.join(&record.lower_bound).join("claim.json"))?;
+    Ok(OptimumReport {
+        n: record.n,
+        optimum: record.optimum,
+        level: record.lower_bound_level,
+        level_minima: record.level_minima,
+        solve_seconds: claim.solver.seconds,
+        check_seconds: claim.checker.seconds,
+        proof_bytes: claim.proof.compressed_bytes.unwrap_or(claim.proof.bytes),
+        proof_stored: claim.proof.stored_as.is_some(),
+        directory: dir.join(&record.lower_bound),
+        resumed: true,
+    })
+}

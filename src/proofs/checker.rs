@@ -1,0 +1,130 @@
+//! The independent DRAT checker: drat-trim when it is on PATH, otherwise
+//! `rate` (`cargo install rate`, run with `-d`, drat-trim's treatment of unit
+//! deletions). A proof is accepted only on the exact line `s VERIFIED` and no
+//! `s NOT VERIFIED`: drat-trim exits 0 on some failures (time-outs, memory),
+//! so the exit code alone proves nothing.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::Instant;
+
+use crate::error::HexError;
+
+/// A checker program found on this machine.
+#[derive(Debug, Clone)]
+pub struct Checker {
+    /// `drat-trim` or `rate`.
+    pub name: String,
+    pub program: PathBuf,
+    /// What the program says of its version, or the binary's SHA-256 when it says nothing.
+    pub version: String,
+}
+
+/// What a checker run said.
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
+pub struct Verdict {
+    pub verified: bool,
+    /// The checker's `s ...` line (or its last line when it printed none).
+    pub line: String,
+    pub command: String,
+    pub seconds: f64,
+    pub peak_memory_kb: u64,
+}
+
+impl Checker {
+    /// drat-trim if on PATH, else rate; `HEXCERT_CHECKER=rate|drat-trim` forces one.
+    pub fn find() -> Result<Checker, HexError> {
+        let wanted = std::env::var("HEXCERT_CHECKER").ok();
+        let order: Vec<&str> = match wanted.as_deref() {
+            Some(name) => vec![name],
+            None => vec!["drat-trim", "rate"],
+        };
+        for name in order {
+            if let Some(program) = on_path(name) {
+                let version = version_of(name, &program);
+                return Ok(Checker { name: name.to_string(), program, version });
+            }
+        }
+        Err(HexError::Usage(
+            "no DRAT checker found: put drat-trim on PATH, or run `cargo install rate`".into(),
+        ))
+    }
+
+    /// Checks `proof` (DRAT, text or binary) against the plain DIMACS `cnf`.
+    pub fn check(&self, cnf: &Path, proof: &Path) -> Result<Verdict, HexError> {
+        let mut command = Command::new(&self.program);
+        if self.name == "rate" {
+            command.arg("-d");
+        }
+        command.arg(cnf).arg(proof).stdout(Stdio::piped()).stderr(Stdio::piped());
+        // Recorded with bare file names: the command as a reader re-runs it
+        // on the decompressed `formula.cnf` and `proof.drat` of a certificate.
+        let flags = if self.name == "rate" { "-d " } else { "" };
+        let shown = format!("{} {flags}formula.cnf proof.drat", self.name);
+        let start = Instant::now();
+        let child = command.spawn().map_err(|source| HexError::Io { path: self.program.clone(), source })?;
+        let (output, peak_memory_kb) = wait_with_peak_memory(child)?;
+        let seconds = start.elapsed().as_secs_f64();
+        let text = String::from_utf8_lossy(&output);
+        let status_lines: Vec<&str> = text.lines().map(str::trim).filter(|l| l.starts_with("s ")).collect();
+        let verified = status_lines.contains(&"s VERIFIED") && !status_lines.contains(&"s NOT VERIFIED");
+        let line = status_lines
+            .last()
+            .copied()
+            .or_else(|| text.lines().rev().find(|l| !l.trim().is_empty()))
+            .unwrap_or("(no output)")
+            .to_string();
+        Ok(Verdict { verified, line, command: shown, seconds, peak_memory_kb })
+    }
+}
+
+fn on_path(name: &str) -> Option<PathBuf> {
+    let path = std::env::var_os("PATH")?;
+    let mut dirs: Vec<PathBuf> = std::env::split_paths(&path).collect();
+    if let Some(home) = std::env::var_os("HOME") {
+        dirs.push(PathBuf::from(home).join(".cargo/bin"));
+    }
+    dirs.into_iter().map(|d| d.join(name)).find(|p| is_executable(p))
+}
+
+fn is_executable(path: &Path) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::metadata(path).map(|m| m.is_file() && m.permissions().mode() & 0o111 != 0).unwrap_or(false)
+}
+
+fn version_of(name: &str, program: &Path) -> String {
+    let answer = Command::new(program).arg("--version").stdin(Stdio::null()).output();
+    match answer {
+        Ok(out) if name == "rate" && out.status.success() => String::from_utf8_lossy(&out.stdout).trim().to_string(),
+        _ => match super::sha256_file(program) {
+            Ok(hash) => format!("{name} binary sha256 {hash}"),
+            Err(_) => format!("{name} (unknown version)"),
+        },
+    }
+}
+
+/// Reads the child's stdout and stderr to the end, reaps it with `wait4` to
+/// learn its own peak resident memory (KiB).
+fn wait_with_peak_memory(mut child: std::process::Child) -> Result<(Vec<u8>, u64), HexError> {
+    use std::io::Read;
+    let mut stdout = child.stdout.take().expect("piped");
+    let mut stderr = child.stderr.take().expect("piped");
+    let err_reader = std::thread::spawn(move || {
+        let mut buf = Vec::new();
+        let _ = stderr.read_to_end(&mut buf);
+        buf
+    });
+    let mut output = Vec::new();
+    let _ = stdout.read_to_end(&mut output);
+    output.extend(err_reader.join().unwrap_or_default());
+    let pid = child.id() as libc::pid_t;
+    let mut status = 0;
+    // SAFETY: rusage is plain data; wait4 fills it for our own child, which
+    // std has not reaped (we never call child.wait()).
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    let reaped = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
+    if reaped != pid {
+        return Err(HexError::Solver(format!("could not wait for the checker: {}", std::io::Error::last_os_error())));
+    }
+    Ok((output, usage.ru_maxrss.max(0) as u64))
+}

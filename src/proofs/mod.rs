@@ -1,0 +1,44 @@
+//! Certificates: the claim record, proof compression, and the external DRAT
+//! checker.
+//!
+//! This module imports nothing from `solving`: what a certificate proves must
+//! not depend on the code that found the proof. A certificate directory
+//! `proofs/n<N>/level<K>-below<B>/` holds `claim.json`, and when small enough
+//! `formula.cnf.gz` and `proof.drat.gz`. The claim is accepted only on the
+//! checker's exact `s VERIFIED` line for the pair (CNF, proof), where the CNF
+//! re-encoded from the claim's parameters has the recorded hash.
+
+pub mod checker;
+pub mod claim;
+pub mod compress;
+
+pub use checker::{Checker, Verdict};
+pub use claim::{Claim, Optimum};
+
+use sha2::{Digest, Sha256};
+
+/// Lowercase hex SHA-256 of `bytes`.
+pub fn sha256_hex(bytes: &[u8]) -> String {
+    let digest = Sha256::digest(bytes);
+    digest.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// SHA-256 of a file, streamed.
+pub fn sha256_file(path: &std::path::Path) -> std::io::Result<String> {
+    let mut file = std::fs::File::open(path)?;
+    let mut hasher = Sha256::new();
+    std::io::copy(&mut file, &mut hasher)?;
+    Ok(hasher.finalize().iter().map(|b| format!("{b:02x}")).collect())
+}
+
+/// Peak resident memory of this process so far, in KiB (Linux; 0 elsewhere).
+pub fn own_peak_memory_kb() -> u64 {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("VmHWM:"))
+                .and_then(|l| l.split_whitespace().nth(1)?.parse().ok())
+        })
+        .unwrap_or(0)
+}
