@@ -8,7 +8,7 @@ use hexcert::encoding::{Cardinality, EncodeOptions, LevelEncoding};
 use hexcert::formula::Cnf;
 use hexcert::geometry::Hexagon;
 use hexcert::levels::Partial;
-use hexcert::solving::search::{enumerate, minimize_through, solve_at_bound};
+use hexcert::solving::search::{enumerate, minimize_through, solve_at_bound, PlainOracle};
 use hexcert::solving::{Cadical, Outcome, SatSolver};
 use hexcert::validation::evaluate;
 use proptest::prelude::*;
@@ -58,7 +58,7 @@ fn brute_force_minimum(n: usize, level: u8) -> (usize, usize) {
 fn n2_minimum_and_count_agree_with_brute_force_at_every_level() {
     let hex = Hexagon::new(2).unwrap();
     for cardinality in CARDINALITIES {
-        let minima = minimize_through(&hex, 6, with(cardinality, None), &mut |_| {}).unwrap();
+        let minima = minimize_through(&hex, 6, &mut PlainOracle { template: with(cardinality, None) }, &mut |_| {}).unwrap();
         for level in 1..=6u8 {
             let (min, count) = brute_force_minimum(2, level);
             assert_eq!(minima[level as usize - 1].penalty, min, "level {level}");
@@ -160,7 +160,7 @@ fn minimum_penalty_table_n3_to_n6() {
     let mut table = String::from("| n | L1 | L2 | L3 | L4 | L5 | L6 |\n|---|---|---|---|---|---|---|\n");
     for n in 3..=6 {
         let hex = Hexagon::new(n).unwrap();
-        let minima = minimize_through(&hex, 6, EncodeOptions::bounded(None), &mut |_| {}).unwrap();
+        let minima = minimize_through(&hex, 6, &mut PlainOracle { template: EncodeOptions::bounded(None) }, &mut |_| {}).unwrap();
         let row: Vec<String> = minima.iter().map(|m| m.penalty.to_string()).collect();
         table.push_str(&format!("| {n} | {} |\n", row.join(" | ")));
         for m in &minima {
