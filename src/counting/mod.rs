@@ -19,6 +19,7 @@
 mod chains;
 mod enumerate;
 mod frontier;
+mod guide;
 mod hashing;
 mod sweep;
 mod tally;
@@ -144,7 +145,8 @@ pub fn for_each_partial(
     check_level(level)?;
     check_bound(max_penalty)?;
     let schedule = Schedule::new(hex, level)?;
-    enumerate::for_each_partial(&schedule, max_penalty, visit);
+    let table = guide_for(hex, level, max_penalty)?.expect("levels start at 1");
+    enumerate::for_each_partial(&schedule, &table, max_penalty, visit);
     Ok(())
 }
 
@@ -157,11 +159,23 @@ fn check_bound(max_penalty: usize) -> Result<(), HexError> {
     Ok(())
 }
 
+/// The exact cost-to-finish table of `level` (built on those of the levels
+/// below), or `None` at level 0.
+fn guide_for(hex: &Hexagon, level: u8, bound: usize) -> Result<Option<guide::Guide>, HexError> {
+    let mut table = None;
+    for j in 1..=level {
+        let schedule = Schedule::new(hex, j)?;
+        table = Some(guide::build(&schedule, bound, table.as_ref()));
+    }
+    Ok(table)
+}
+
 fn frontier_counts(hex: &Hexagon, level: u8, bound: usize) -> Result<Vec<BigUint>, HexError> {
     let schedule = Schedule::new(hex, level)?;
-    let counts = match sweep::sweep::<u128>(&schedule, bound, None, false) {
+    let lower = guide_for(hex, level - 1, bound)?;
+    let counts = match sweep::sweep::<u128>(&schedule, bound, lower.as_ref(), false) {
         Ok(done) => done.by_penalty.into_iter().map(BigUint::from).collect(),
-        Err(tally::Overflow) => sweep::sweep::<BigUint>(&schedule, bound, None, false)
+        Err(tally::Overflow) => sweep::sweep::<BigUint>(&schedule, bound, lower.as_ref(), false)
             .map_err(|_| HexError::Internal("big-integer count overflowed".into()))?
             .by_penalty,
     };
@@ -199,9 +213,10 @@ pub fn sweep_stats(hex: &Hexagon, level: u8, bound: usize) -> Result<SweepStats,
     check_level(level)?;
     check_bound(bound)?;
     let schedule = Schedule::new(hex, level)?;
-    let peak_keys = match sweep::sweep::<u128>(&schedule, bound, None, false) {
+    let lower = guide_for(hex, level - 1, bound)?;
+    let peak_keys = match sweep::sweep::<u128>(&schedule, bound, lower.as_ref(), false) {
         Ok(done) => done.peak_keys,
-        Err(tally::Overflow) => sweep::sweep::<BigUint>(&schedule, bound, None, false)
+        Err(tally::Overflow) => sweep::sweep::<BigUint>(&schedule, bound, lower.as_ref(), false)
             .map_err(|_| HexError::Internal("big-integer count overflowed".into()))?
             .peak_keys,
     };

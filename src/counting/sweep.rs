@@ -1,18 +1,20 @@
 //! The forward sweep: layer `t` maps (frontier state, penalty so far) after
 //! placing cells `0..t` to the number of ways to get there.
 //!
-//! Invariant relied on (pruning by a lower bound on the future): the
-//! row-major order reversed is the order of the hexagon rotated by 180
-//! degrees, so the cells still to place after `t` cells form, up to that
-//! rotation, the *first* `N - t` cells. Everything charged after step `t`
-//! includes the penalty of the edges among those cells, which is at least the
-//! smallest penalty so far of any surviving layer-`(N - t)` state
-//! (`layer_minimum[N - t]`, see `transfer`: charges are never negative and a
-//! solution's prefix state always survives). The minima also grow with `t`, so
-//! before layer `N - t` is reached, `layer_minimum[t']` for any computed
-//! `t' <= N - t` is a weaker but still valid bound.
+//! Invariants relied on (pruning is exact): charges are never negative (see
+//! `transfer`), so a key is dropped only when its penalty so far plus a valid
+//! lower bound on what is still to come exceeds the bound. Two lower bounds
+//! are used, the larger wins:
+//! - the lower level's exact cost-to-finish table (`guide`), when given;
+//! - the layer minima: the row-major order reversed is the order of the
+//!   hexagon rotated by 180 degrees, so the cells still to place after `t`
+//!   cells form, up to that rotation, the first `N - t` cells; what is still to
+//!   come includes the penalty among them, at least the smallest penalty so far
+//!   of any surviving layer-`(N - t)` key. The minima grow with the layer, so
+//!   before layer `N - t` is reached the latest minimum is a weaker valid bound.
 
 use super::frontier::Schedule;
+use super::guide::Guide;
 use super::hashing::{KeyMap, KeySet};
 use super::tally::{Overflow, Tally};
 use super::transfer::{for_each_successor, join_key, split_key};
@@ -31,12 +33,12 @@ pub struct Sweep<T> {
     pub layers: Option<Vec<KeySet>>,
 }
 
-/// Runs the sweep with penalty bound `bound`. `future[t]`, when given, is a
-/// lower bound on what is charged after `t` cells are placed (length `N + 1`).
+/// Runs the sweep with penalty bound `bound`, pruned by a lower-level table
+/// when one is given.
 pub fn sweep<T: Tally>(
     schedule: &Schedule,
     bound: usize,
-    future: Option<&[usize]>,
+    guide: Option<&Guide>,
     keep_layers: bool,
 ) -> Result<Sweep<T>, Overflow> {
     let cells = schedule.cells;
@@ -49,7 +51,7 @@ pub fn sweep<T: Tally>(
         if let Some(kept) = layers.as_mut() {
             kept.push(layer.keys().copied().collect());
         }
-        let still_to_come = future_bound(&minima, future, cells, t + 1);
+        let still_to_come = minimum_bound(&minima, cells, t + 1);
         let limit = bound.checked_sub(still_to_come);
         let mut next: KeyMap<T> = KeyMap::default();
         if let Some(limit) = limit {
@@ -59,7 +61,14 @@ pub fn sweep<T: Tally>(
                 let mut failure = Ok(());
                 for_each_successor(schedule, t, state, |_, next_state, charge| {
                     let total = penalty + charge;
-                    if total <= limit {
+                    let guided = match guide {
+                        Some(g) => match g.still_to_come(schedule, t + 1, next_state) {
+                            Some(to_come) => total + to_come <= bound,
+                            None => false,
+                        },
+                        None => true,
+                    };
+                    if total <= limit && guided {
                         let slot = next.entry(join_key(next_state, total)).or_insert_with(T::zero);
                         if slot.try_add(count).is_err() {
                             failure = Err(Overflow);
@@ -71,6 +80,9 @@ pub fn sweep<T: Tally>(
         }
         minima.push(next.keys().map(|&k| split_key(k).1).min());
         peak_keys = peak_keys.max(next.len());
+        if std::env::var_os("HEXCERT_TRACE").is_some() {
+            eprintln!("t={} keys={} min={:?} limit={:?}", t + 1, next.len(), minima.last(), limit);
+        }
         layer = next;
     }
     if let Some(kept) = layers.as_mut() {
@@ -83,19 +95,12 @@ pub fn sweep<T: Tally>(
     Ok(Sweep { by_penalty, layer_minimum: minima, peak_keys, layers })
 }
 
-/// Lower bound on the penalty charged after `placed` cells, from the given
-/// array and from the layer minima computed so far (see the module header).
-fn future_bound(
-    minima: &[Option<usize>],
-    future: Option<&[usize]>,
-    cells: usize,
-    placed: usize,
-) -> usize {
-    let given = future.map_or(0, |f| f[placed]);
+/// Lower bound on the penalty charged after `placed` cells, from the layer
+/// minima computed so far (see the module header).
+fn minimum_bound(minima: &[Option<usize>], cells: usize, placed: usize) -> usize {
     let mirror = cells - placed;
     let known = mirror.min(minima.len() - 1);
     // An empty layer means nothing survives; any bound is then valid, but the
     // sweep is over anyway, so the weakest one (0) is used.
-    let from_minima = minima[known].unwrap_or(0);
-    given.max(from_minima)
+    minima[known].unwrap_or(0)
 }
