@@ -1,0 +1,199 @@
+//! Certificates end to end: prove, store, re-check; every committed
+//! certificate re-checks; tampering with any part of a certificate is caught;
+//! a regenerated proof is byte-identical (CaDiCaL is deterministic).
+//!
+//! Needs a DRAT checker (drat-trim on PATH, or `cargo install rate`); CI installs rate.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use hexcert::certification::check::check_record;
+use hexcert::certification::optimum::certify_optimum;
+use hexcert::certification::prove::{prove, ProveOutcome};
+use hexcert::certification::Settings;
+use hexcert::geometry::Hexagon;
+use hexcert::proofs::claim::read_json;
+use hexcert::proofs::{compress, sha256_hex, Claim, Optimum};
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("hexcert-cert-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn prove_into(root: &Path, n: usize, level: u8, below: usize, store_limit: u64) -> PathBuf {
+    let mut settings = Settings::new(root.to_path_buf());
+    settings.store_limit = store_limit;
+    settings.race = false;
+    match prove(&Hexagon::new(n).unwrap(), level, below, &settings).unwrap() {
+        ProveOutcome::Certified { directory, .. } => directory,
+        ProveOutcome::Counterexample(_) => panic!("n={n} level={level} below={below} is true"),
+    }
+}
+
+fn passes(record: &Path) -> Option<bool> {
+    let report = check_record(record, false);
+    report.passed
+}
+
+fn rewrite_json<T: serde::Serialize + for<'de> serde::Deserialize<'de>>(path: &Path, edit: impl FnOnce(&mut T)) {
+    let mut value: T = read_json(path).unwrap();
+    edit(&mut value);
+    std::fs::write(path, serde_json::to_vec_pretty(&value).unwrap()).unwrap();
+}
+
+/// Decompresses a stored file, edits its bytes, stores it again; returns the new plain hash.
+fn edit_stored(path: &Path, edit: impl FnOnce(&mut Vec<u8>)) -> String {
+    let mut bytes = compress::gunzip_bytes(&std::fs::read(path).unwrap(), path).unwrap();
+    edit(&mut bytes);
+    std::fs::write(path, compress::gzip_bytes(&bytes)).unwrap();
+    sha256_hex(&bytes)
+}
+
+/// Byte offsets of the first literal of each added lemma in a binary DRAT proof.
+fn lemma_literal_offsets(proof: &[u8]) -> Vec<usize> {
+    let mut offsets = Vec::new();
+    let mut i = 0;
+    while i < proof.len() {
+        let added = proof[i] == b'a';
+        i += 1;
+        if added && proof[i] != 0 {
+            offsets.push(i);
+        }
+        while proof[i] != 0 {
+            i += 1; // continuation bytes have the high bit set; a literal ends on a byte without it
+        }
+        i += 1;
+    }
+    offsets
+}
+
+#[test]
+fn a_certificate_passes_and_every_kind_of_tampering_fails() {
+    let root = scratch("tamper");
+    let dir = prove_into(&root, 4, 3, 3, u64::MAX);
+    let claim_path = dir.join("claim.json");
+    assert_eq!(passes(&claim_path), Some(true));
+    let pristine = |name: &str| std::fs::read(dir.join(name)).unwrap();
+    let (claim_bytes, cnf_bytes, proof_bytes) = (pristine("claim.json"), pristine("formula.cnf.gz"), pristine("proof.drat.gz"));
+    let restore = || {
+        std::fs::write(dir.join("claim.json"), &claim_bytes).unwrap();
+        std::fs::write(dir.join("formula.cnf.gz"), &cnf_bytes).unwrap();
+        std::fs::write(dir.join("proof.drat.gz"), &proof_bytes).unwrap();
+    };
+
+    // One literal of the proof flipped (its sign is the low bit of its first byte).
+    edit_stored(&dir.join("proof.drat.gz"), |p| {
+        let at = lemma_literal_offsets(p)[0];
+        p[at] ^= 1;
+    });
+    assert_eq!(passes(&claim_path), Some(false), "flipped proof literal");
+    restore();
+
+    // The proof cut short and the claim re-hashed to match: the checker itself refuses.
+    let new_hash = edit_stored(&dir.join("proof.drat.gz"), |p| {
+        let cut = lemma_literal_offsets(p)[2] - 1;
+        p.truncate(cut);
+    });
+    rewrite_json::<Claim>(&claim_path, |c| c.proof.sha256 = new_hash);
+    let report = check_record(&claim_path, false);
+    assert_eq!(report.passed, Some(false), "truncated proof: {:?}", report.messages);
+    assert!(report.messages.iter().any(|m| m.contains("did not verify")), "{:?}", report.messages);
+    restore();
+
+    // One clause of the CNF changed (the last literal of the first clause negated).
+    edit_stored(&dir.join("formula.cnf.gz"), |cnf| {
+        let text = String::from_utf8(cnf.clone()).unwrap();
+        let header = text.find("p cnf").unwrap();
+        let line_start = text[header..].find('\n').unwrap() + header + 1;
+        let line_end = text[line_start..].find('\n').unwrap() + line_start;
+        let clause: Vec<i64> = text[line_start..line_end].split_whitespace().map(|t| t.parse().unwrap()).collect();
+        let mut changed = clause.clone();
+        let last = changed.len() - 2;
+        changed[last] = -changed[last];
+        let line: Vec<String> = changed.iter().map(|l| l.to_string()).collect();
+        *cnf = format!("{}{}{}", &text[..line_start], line.join(" "), &text[line_end..]).into_bytes();
+    });
+    assert_eq!(passes(&claim_path), Some(false), "changed CNF clause");
+    restore();
+
+    // The bound in claim.json changed, consistently or not.
+    rewrite_json::<Claim>(&claim_path, |c| c.below = 4);
+    assert_eq!(passes(&claim_path), Some(false), "bound changed alone");
+    restore();
+    rewrite_json::<Claim>(&claim_path, |c| {
+        c.below = 4;
+        c.encoder.max_penalty = 3;
+        c.statement = Claim::statement_for(4, 3, 4);
+    });
+    let report = check_record(&claim_path, false);
+    assert_eq!(report.passed, Some(false), "bound changed everywhere");
+    assert!(report.messages.iter().any(|m| m.contains("re-encoded")), "{:?}", report.messages);
+    restore();
+
+    assert_eq!(passes(&claim_path), Some(true), "restored certificate passes again");
+}
+
+#[test]
+fn an_optimum_with_a_worse_witness_is_rejected() {
+    let root = scratch("optimum");
+    let report = certify_optimum(3, &Settings::new(root.clone()), &mut |_| {}).unwrap();
+    assert_eq!(report.optimum, 3);
+    let record = root.join("n3/optimum.json");
+    assert_eq!(passes(&record), Some(true));
+    let lower: Optimum = read_json(&record).unwrap();
+    assert_eq!(passes(&root.join("n3").join(&lower.lower_bound).join("claim.json")), Some(true));
+
+    // A valid grid with a higher penalty (the report's n=3 grid with its 7 lowered to 1).
+    let worse = "hexcert n=3 level=6\n  3 1 4\n 4 2 3 2\n1 6 5 1 4\n 3 1 4 3\n  2 1 2\n";
+    let witness = root.join("n3/witness.txt");
+    let original = std::fs::read(&witness).unwrap();
+    std::fs::write(&witness, worse).unwrap();
+    assert_eq!(passes(&record), Some(false), "swapped witness, old hash");
+    rewrite_json::<Optimum>(&record, |o| o.witness_sha256 = sha256_hex(worse.as_bytes()));
+    let report = check_record(&record, false);
+    assert_eq!(report.passed, Some(false));
+    assert!(report.messages.iter().any(|m| m.contains("the witness has penalty 9")), "{:?}", report.messages);
+    std::fs::write(&witness, original).unwrap();
+}
+
+#[test]
+fn regenerated_proofs_are_byte_identical() {
+    let root = scratch("regenerate");
+    let dir = prove_into(&root, 5, 3, 9, 0);
+    let claim: Claim = read_json(&dir.join("claim.json")).unwrap();
+    assert!(claim.proof.stored_as.is_none(), "limit 0 stores nothing");
+    assert!(!dir.join("proof.drat.gz").exists());
+    assert_eq!(check_record(&dir.join("claim.json"), false).passed, None, "skipped without --regenerate");
+    for _ in 0..2 {
+        let report = check_record(&dir.join("claim.json"), true);
+        assert_eq!(report.passed, Some(true), "{:?}", report.messages);
+    }
+}
+
+#[test]
+fn every_committed_certificate_checks() {
+    let out = Command::new(env!("CARGO_BIN_EXE_hexcert"))
+        .args(["check", "proofs"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{text}{}", String::from_utf8_lossy(&out.stderr));
+    assert!(text.contains(" 0 failed"), "{text}");
+}
+
+#[test]
+fn a_false_claim_yields_a_validated_counterexample() {
+    let root = scratch("false");
+    let settings = Settings::new(root.clone());
+    match prove(&Hexagon::new(4).unwrap(), 2, 3, &settings).unwrap() {
+        ProveOutcome::Counterexample(found) => {
+            assert!(found.evaluation.is_valid());
+            assert!(found.evaluation.penalty <= 2);
+        }
+        ProveOutcome::Certified { .. } => panic!("n=4 level 2 reaches penalty 2"),
+    }
+    assert!(!root.join("n4/level2-below3").exists(), "no certificate for a false claim");
+}
