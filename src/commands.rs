@@ -45,7 +45,7 @@ pub fn prove(json: bool, n: usize, level: u8, below: usize, settings: &Settings)
 pub fn certify(json: bool, quiet: bool, (first, last): (usize, usize), settings: &Settings) -> Result<u8, HexError> {
     let mut reports = Vec::new();
     if !json {
-        println!("| n | optimum | level | level minima | solve s | check s | proof bytes (gz) | stored |");
+        println!("| n | optimum | level | best per level | solve s | check s | proof bytes (gz) | stored |");
         println!("|---|---|---|---|---|---|---|---|");
     }
     for n in first..=last {
@@ -58,7 +58,7 @@ pub fn certify(json: bool, quiet: bool, (first, last): (usize, usize), settings:
         };
         let report = certify_optimum(n, settings, &mut on_step)?;
         if !json {
-            let minima: Vec<String> = report.level_minima.iter().map(|m| m.to_string()).collect();
+            let minima: Vec<String> = report.best_by_level.iter().map(|m| m.map_or("-".into(), |p| p.to_string())).collect();
             let resumed = if report.resumed { " (earlier run)" } else { "" };
             println!(
                 "| {} | {} | {} | {} | {:.1}{resumed} | {:.1} | {} | {} |",
