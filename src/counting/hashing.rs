@@ -4,7 +4,7 @@
 //! a multiplicative hash (no DoS resistance) is fine; it only needs to spread
 //! both halves of the key.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
 /// Multiply-rotate hasher for integer keys.
@@ -37,4 +37,3 @@ impl Hasher for KeyHasher {
 }
 
 pub type KeyMap<V> = HashMap<u128, V, BuildHasherDefault<KeyHasher>>;
-pub type KeySet = HashSet<u128, BuildHasherDefault<KeyHasher>>;

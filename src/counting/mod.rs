@@ -117,13 +117,35 @@ pub fn minimum_and_count(hex: &Hexagon, level: u8) -> Result<(usize, BigUint), H
     check_level(level)?;
     let mut bound = match level {
         1 => 0,
-        _ => minimum_and_count(hex, level - 1)?.0,
+        _ => minimum_penalty(hex, (level - 1).min(4))?,
     };
     loop {
         check_bound(bound)?;
         let counts = count_by_penalty(hex, level, bound)?;
         if let Some(minimum) = counts.minimum() {
             return Ok((minimum, counts.counts[minimum].clone()));
+        }
+        bound += 1;
+    }
+}
+
+/// The minimum level-k penalty for `k <= 4`, from the cost-to-finish tables
+/// alone (no counting): the table's entry for the empty start state is the
+/// least penalty of a complete assignment, when it is within the bound.
+pub fn minimum_penalty(hex: &Hexagon, level: u8) -> Result<usize, HexError> {
+    check_level(level)?;
+    if level > 4 {
+        return minimum_and_count(hex, level).map(|(minimum, _)| minimum);
+    }
+    let mut bound = match level {
+        1 => 0,
+        _ => minimum_penalty(hex, level - 1)?,
+    };
+    loop {
+        check_bound(bound)?;
+        let table = guide_for(hex, level, bound)?.expect("levels start at 1");
+        if let Some(&minimum) = table.future[0].get(&0) {
+            return Ok(usize::from(minimum));
         }
         bound += 1;
     }
@@ -173,9 +195,9 @@ fn guide_for(hex: &Hexagon, level: u8, bound: usize) -> Result<Option<guide::Gui
 fn frontier_counts(hex: &Hexagon, level: u8, bound: usize) -> Result<Vec<BigUint>, HexError> {
     let schedule = Schedule::new(hex, level)?;
     let lower = guide_for(hex, level - 1, bound)?;
-    let counts = match sweep::sweep::<u128>(&schedule, bound, lower.as_ref(), false) {
+    let counts = match sweep::sweep::<u128>(&schedule, bound, lower.as_ref()) {
         Ok(done) => done.by_penalty.into_iter().map(BigUint::from).collect(),
-        Err(tally::Overflow) => sweep::sweep::<BigUint>(&schedule, bound, lower.as_ref(), false)
+        Err(tally::Overflow) => sweep::sweep::<BigUint>(&schedule, bound, lower.as_ref())
             .map_err(|_| HexError::Internal("big-integer count overflowed".into()))?
             .by_penalty,
     };
@@ -204,7 +226,11 @@ fn chain_counts(hex: &Hexagon, level: u8, bound: usize) -> Result<Vec<BigUint>, 
 /// Statistics of one frontier sweep, for benchmarks and reports.
 #[derive(Debug, Clone)]
 pub struct SweepStats {
+    /// Largest number of cells in the frontier.
     pub frontier_width: usize,
+    /// States in the lower level's cost-to-finish table, over all layers.
+    pub guide_states: usize,
+    /// Largest number of (state, penalty) keys in one layer of the sweep.
     pub peak_keys: usize,
 }
 
@@ -214,11 +240,12 @@ pub fn sweep_stats(hex: &Hexagon, level: u8, bound: usize) -> Result<SweepStats,
     check_bound(bound)?;
     let schedule = Schedule::new(hex, level)?;
     let lower = guide_for(hex, level - 1, bound)?;
-    let peak_keys = match sweep::sweep::<u128>(&schedule, bound, lower.as_ref(), false) {
+    let peak_keys = match sweep::sweep::<u128>(&schedule, bound, lower.as_ref()) {
         Ok(done) => done.peak_keys,
-        Err(tally::Overflow) => sweep::sweep::<BigUint>(&schedule, bound, lower.as_ref(), false)
+        Err(tally::Overflow) => sweep::sweep::<BigUint>(&schedule, bound, lower.as_ref())
             .map_err(|_| HexError::Internal("big-integer count overflowed".into()))?
             .peak_keys,
     };
-    Ok(SweepStats { frontier_width: schedule.width(), peak_keys })
+    let guide_states = lower.as_ref().map_or(0, guide::Guide::size);
+    Ok(SweepStats { frontier_width: schedule.width(), guide_states, peak_keys })
 }

@@ -15,7 +15,7 @@
 
 use super::frontier::Schedule;
 use super::guide::Guide;
-use super::hashing::{KeyMap, KeySet};
+use super::hashing::KeyMap;
 use super::tally::{Overflow, Tally};
 use super::transfer::{for_each_successor, join_key, split_key};
 
@@ -24,13 +24,8 @@ use super::transfer::{for_each_successor, join_key, split_key};
 pub struct Sweep<T> {
     /// `by_penalty[p]`: valid assignments of penalty `p`, for `p <= bound`.
     pub by_penalty: Vec<T>,
-    /// Smallest penalty so far among the surviving states of each layer
-    /// (`None` once a layer is empty).
-    pub layer_minimum: Vec<Option<usize>>,
     /// Largest number of (state, penalty) keys in one layer.
     pub peak_keys: usize,
-    /// The keys of every layer, when asked for (for enumeration).
-    pub layers: Option<Vec<KeySet>>,
 }
 
 /// Runs the sweep with penalty bound `bound`, pruned by a lower-level table
@@ -39,18 +34,13 @@ pub fn sweep<T: Tally>(
     schedule: &Schedule,
     bound: usize,
     guide: Option<&Guide>,
-    keep_layers: bool,
 ) -> Result<Sweep<T>, Overflow> {
     let cells = schedule.cells;
     let mut layer: KeyMap<T> = KeyMap::default();
     layer.insert(0, T::one());
     let mut minima = vec![Some(0)];
-    let mut layers = keep_layers.then(Vec::new);
     let mut peak_keys = 1;
     for t in 0..cells {
-        if let Some(kept) = layers.as_mut() {
-            kept.push(layer.keys().copied().collect());
-        }
         let still_to_come = minimum_bound(&minima, cells, t + 1);
         let limit = bound.checked_sub(still_to_come);
         let mut next: KeyMap<T> = KeyMap::default();
@@ -80,19 +70,13 @@ pub fn sweep<T: Tally>(
         }
         minima.push(next.keys().map(|&k| split_key(k).1).min());
         peak_keys = peak_keys.max(next.len());
-        if std::env::var_os("HEXCERT_TRACE").is_some() {
-            eprintln!("t={} keys={} min={:?} limit={:?}", t + 1, next.len(), minima.last(), limit);
-        }
         layer = next;
-    }
-    if let Some(kept) = layers.as_mut() {
-        kept.push(layer.keys().copied().collect());
     }
     let mut by_penalty = vec![T::zero(); bound + 1];
     for (key, count) in layer {
         by_penalty[split_key(key).1].try_add(&count)?;
     }
-    Ok(Sweep { by_penalty, layer_minimum: minima, peak_keys, layers })
+    Ok(Sweep { by_penalty, peak_keys })
 }
 
 /// Lower bound on the penalty charged after `placed` cells, from the layer

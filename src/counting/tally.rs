@@ -17,7 +17,6 @@ pub trait Tally: Clone + Send + Sync {
     fn one() -> Self;
     /// `self += other`, or `Overflow` if the result is not representable.
     fn try_add(&mut self, other: &Self) -> Result<(), Overflow>;
-    fn to_big(&self) -> BigUint;
 }
 
 impl Tally for u128 {
@@ -31,9 +30,6 @@ impl Tally for u128 {
         *self = self.checked_add(*other).ok_or(Overflow)?;
         Ok(())
     }
-    fn to_big(&self) -> BigUint {
-        BigUint::from(*self)
-    }
 }
 
 impl Tally for BigUint {
@@ -46,8 +42,5 @@ impl Tally for BigUint {
     fn try_add(&mut self, other: &Self) -> Result<(), Overflow> {
         *self += other;
         Ok(())
-    }
-    fn to_big(&self) -> BigUint {
-        self.clone()
     }
 }

@@ -1,0 +1,35 @@
+//! Criterion benchmarks of the counting hot paths: the frontier sweep at
+//! levels 1..4 (lower-level tables included) and the chain-and-cycle counts
+//! at levels 5 and 6, at the known minimum penalty (found by the library, not
+//! hard-coded), for sides small enough to sample repeatedly.
+//!
+//! Run: `CARGO_TARGET_DIR=/work/target-counting cargo bench --bench counting`.
+
+use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
+use hexcert::counting::{count_by_penalty, minimum_penalty};
+use hexcert::geometry::Hexagon;
+
+fn counts_at_the_minimum(c: &mut Criterion) {
+    let mut group = c.benchmark_group("count_by_penalty");
+    group.sample_size(10);
+    for n in [5usize, 6] {
+        let hex = Hexagon::new(n).expect("valid side");
+        let minimum = minimum_penalty(&hex, 4).expect("minimum");
+        for level in 1..=6u8 {
+            let bound = if level <= 4 {
+                minimum_penalty(&hex, level).expect("minimum")
+            } else {
+                minimum
+            };
+            group.bench_with_input(
+                BenchmarkId::new(format!("n{n}"), format!("level{level}")),
+                &(level, bound),
+                |b, &(level, bound)| b.iter(|| count_by_penalty(&hex, level, bound).expect("counts")),
+            );
+        }
+    }
+    group.finish();
+}
+
+criterion_group!(benches, counts_at_the_minimum);
+criterion_main!(benches);
