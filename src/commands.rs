@@ -10,6 +10,7 @@ use hexcert::certification::Settings;
 use hexcert::error::HexError;
 use hexcert::formats::{read_grid_file, to_hexcert_text};
 use hexcert::geometry::Hexagon;
+use hexcert::levels::Partial;
 use hexcert::proofs::claim::read_json;
 use hexcert::proofs::Optimum;
 use hexcert::solving::search::Step;
@@ -45,7 +46,7 @@ pub fn prove(json: bool, n: usize, level: u8, below: usize, settings: &Settings)
 pub fn certify(json: bool, quiet: bool, (first, last): (usize, usize), settings: &Settings) -> Result<u8, HexError> {
     let mut reports = Vec::new();
     if !json {
-        println!("| n | optimum | level | best per level | solve s | check s | proof bytes (gz) | stored |");
+        println!("| n | optimum | level | level minima | solve s | check s | proof bytes (gz) | stored |");
         println!("|---|---|---|---|---|---|---|---|");
     }
     for n in first..=last {
@@ -58,7 +59,7 @@ pub fn certify(json: bool, quiet: bool, (first, last): (usize, usize), settings:
         };
         let report = certify_optimum(n, settings, &mut on_step)?;
         if !json {
-            let minima: Vec<String> = report.best_by_level.iter().map(|m| m.map_or("-".into(), |p| p.to_string())).collect();
+            let minima: Vec<String> = report.level_minima.iter().map(|m| m.to_string()).collect();
             let resumed = if report.resumed { " (earlier run)" } else { "" };
             println!(
                 "| {} | {} | {} | {} | {:.1}{resumed} | {:.1} | {} | {} |",
@@ -121,7 +122,7 @@ fn show(paths: &[PathBuf]) -> String {
 }
 
 pub fn render(json: bool, file: &Path, output: &Path, level: Option<u8>) -> Result<u8, HexError> {
-    let partial = read_at_level(file, level, None)?;
+    let partial = at_level(file, &read_grid_file(file, None)?.partial, level)?;
     let hex = Hexagon::new(partial.side())?;
     hexcert::files::write_atomic(output, hexcert::rendering::render_svg(&hex, &partial).as_bytes())?;
     let evaluation = evaluate(&hex, &partial);
@@ -136,11 +137,10 @@ pub fn render(json: bool, file: &Path, output: &Path, level: Option<u8>) -> Resu
     Ok(0)
 }
 
-/// Reads a grid file, optionally seen at a lower level.
-pub fn read_at_level(file: &Path, level: Option<u8>, n: Option<usize>) -> Result<hexcert::levels::Partial, HexError> {
-    let grid = read_grid_file(file, n)?;
+/// A partial read from `file`, optionally seen at a lower level.
+pub fn at_level(file: &Path, partial: &Partial, level: Option<u8>) -> Result<Partial, HexError> {
     match level {
-        Some(k) => grid.partial.truncate(k).map_err(|e| HexError::Input { file: file.into(), line: 0, message: e.to_string() }),
-        None => Ok(grid.partial),
+        Some(k) => partial.truncate(k).map_err(|e| HexError::Input { file: file.into(), line: 0, message: e.to_string() }),
+        None => Ok(partial.clone()),
     }
 }

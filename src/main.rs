@@ -235,7 +235,7 @@ fn run(cli: &Cli) -> Result<u8, HexError> {
 
 fn verify(cli: &Cli, file: &Path, level: Option<u8>, n: Option<usize>) -> Result<u8, HexError> {
     let grid = read_grid_file(file, n)?;
-    let partial = commands::read_at_level(file, level, n)?;
+    let partial = commands::at_level(file, &grid.partial, level)?;
     let hex = Hexagon::new(partial.side())?;
     let evaluation = evaluate(&hex, &partial);
     let sum: u64 = grid.partial.values().iter().map(|&v| u64::from(v)).sum();

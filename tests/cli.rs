@@ -100,3 +100,13 @@ fn solve_prints_a_valid_grid_and_reports_unsat_with_exit_1() {
     let out = hexcert(&["solve", "--n", "3", "--level", "2", "--max-penalty", "2"]);
     assert_eq!(out.status.code(), Some(1));
 }
+
+#[test]
+fn render_writes_the_readme_picture_byte_for_byte() {
+    let dir = scratch("render");
+    let svg = dir.join("optimum.svg");
+    let out = hexcert(&["render", &published(8, 611), "-o", svg.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let committed = std::fs::read(format!("{}/docs/optimum-n8.svg", env!("CARGO_MANIFEST_DIR"))).unwrap();
+    assert_eq!(std::fs::read(&svg).unwrap(), committed, "README picture is what the command draws");
+}

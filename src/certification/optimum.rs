@@ -19,7 +19,7 @@ use crate::geometry::Hexagon;
 use crate::levels::Partial;
 use crate::proofs::claim::{read_json, this_build};
 use crate::proofs::{sha256_hex, Claim, Optimum};
-use crate::solving::search::{settle_optimum, Found, Oracle, PlainOracle, Step};
+use crate::solving::search::{minimize_through, Found, LowerBoundProof, Oracle, PlainOracle, Step};
 use crate::encoding::EncodeOptions;
 
 /// What `certify` reports for one n.
@@ -28,7 +28,7 @@ pub struct OptimumReport {
     pub n: usize,
     pub optimum: usize,
     pub level: u8,
-    pub best_by_level: Vec<Option<usize>>,
+    pub level_minima: Vec<usize>,
     pub solve_seconds: f64,
     pub check_seconds: f64,
     pub proof_bytes: u64,
@@ -72,28 +72,30 @@ pub fn certify_optimum(n: usize, settings: &Settings, on_step: &mut dyn FnMut(&S
     let start = Instant::now();
     let work = WorkDir::create(dir.join(format!(".work-certify-{}", std::process::id())))?;
     let mut oracle = CertifyingOracle { settings, work: work.0.clone(), refutations: HashMap::new() };
-    let settled = settle_optimum(&hex, &mut oracle, on_step)?;
-    let (level, below) = (settled.refuted_level, settled.witness.evaluation.penalty);
-    if below == 0 {
-        return Err(HexError::Internal(format!("n={n}: optimum 0 needs no proof")));
-    }
+    let minima = minimize_through(&hex, 6, &mut oracle, on_step)?;
+    let top = minima.last().expect("six levels");
+    let (level, below) = match top.proof {
+        LowerBoundProof::UnsatAtLevel { level, max_penalty } => (level, max_penalty + 1),
+        LowerBoundProof::InheritedFromLevel { level } => (level, top.penalty),
+        LowerBoundProof::Zero => return Err(HexError::Internal(format!("n={n}: optimum 0 needs no proof"))),
+    };
     let refutation = oracle
         .refutations
         .remove(&(level, below))
         .ok_or_else(|| HexError::Internal(format!("n={n}: no traced proof for level {level} below {below}")))?;
     let solve_seconds = start.elapsed().as_secs_f64();
     let (claim_dir, claim) = certify_refutation(&hex, &refutation, settings, &work.0)?;
-    let witness_text = to_hexcert_text(&settled.witness.partial);
+    let witness_text = to_hexcert_text(&top.witness.partial);
     crate::files::write_atomic(&dir.join("witness.txt"), witness_text.as_bytes())?;
     let record = Optimum {
         format: Optimum::new_format(),
         n,
-        optimum: below,
+        optimum: top.penalty,
         witness: "witness.txt".into(),
         witness_sha256: sha256_hex(witness_text.as_bytes()),
         lower_bound: relative(&claim_dir, &dir),
         lower_bound_level: level,
-        best_by_level: settled.best_by_level,
+        level_minima: minima.iter().map(|m| m.penalty).collect(),
         seconds: start.elapsed().as_secs_f64(),
         hexcert: this_build(),
     };
@@ -103,7 +105,7 @@ pub fn certify_optimum(n: usize, settings: &Settings, on_step: &mut dyn FnMut(&S
         n,
         optimum: record.optimum,
         level,
-        best_by_level: record.best_by_level,
+        level_minima: record.level_minima,
         solve_seconds,
         check_seconds: claim.checker.seconds,
         proof_bytes: claim.proof.compressed_bytes.unwrap_or(claim.proof.bytes),
@@ -125,7 +127,7 @@ fn resumed_report(record_path: &Path) -> Result<OptimumReport, HexError> {
         n: record.n,
         optimum: record.optimum,
         level: record.lower_bound_level,
-        best_by_level: record.best_by_level,
+        level_minima: record.level_minima,
         solve_seconds: claim.solver.seconds,
         check_seconds: claim.checker.seconds,
         proof_bytes: claim.proof.compressed_bytes.unwrap_or(claim.proof.bytes),

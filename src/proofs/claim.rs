@@ -135,9 +135,9 @@ pub struct Optimum {
     pub lower_bound: String,
     /// Lowest level whose minimum already equals the optimum.
     pub lower_bound_level: u8,
-    /// Smallest penalty of a validated partial seen at each level 1..=6 on
-    /// the way (level 1: its minimum); only the final lower bound is certified.
-    pub best_by_level: Vec<Option<usize>>,
+    /// Minimum penalty found at each level 1..=6 on the way (the witness of
+    /// each is validated; only the final lower bound is certified).
+    pub level_minima: Vec<usize>,
     pub seconds: f64,
     pub hexcert: BuildRecord,
 }

@@ -131,9 +131,8 @@ impl Oracle for PlainOracle {
 
 /// Finds the minimum level-k penalty.
 ///
-/// With an inherited lower bound L (a lower level's minimum), climbs: tries
-/// L, L+1, ... until a bound is satisfiable; the gaps between levels are
-/// small, and each UNSAT on the way is the proof for the next bound. Without
+/// With an inherited lower bound L (a lower level's minimum), gallops up from
+/// L until a bound is satisfiable, then descends to the minimum. Without
 /// one, descends from a first model, one SAT call per improvement, until a
 /// bound is UNSAT. Each call's phases are set towards the best partial known
 /// so far (from this level or the one below, `hint`).
@@ -166,11 +165,34 @@ pub fn minimize(
         Ok(Minimum { level, penalty, witness, proof, steps })
     };
     if let Some(lower) = inherited {
-        let mut proof = LowerBoundProof::InheritedFromLevel { level: lower.level };
-        for bound in lower.penalty.. {
+        // Gallop up from the inherited bound (steps 1, 2, 4, ...) until a
+        // bound is satisfiable, then descend from that model: O(log gap)
+        // refutations instead of one per unit of gap.
+        let (mut bound, mut step, mut refuted) = (lower.penalty, 1, None);
+        let mut best = loop {
             match call(Some(bound), hint, &mut steps)? {
-                Some(witness) => return finish(witness, proof, steps),
-                None => proof = LowerBoundProof::UnsatAtLevel { level, max_penalty: bound },
+                Some(found) => break found,
+                None => {
+                    refuted = Some(bound);
+                    bound += step;
+                    step *= 2;
+                }
+            }
+        };
+        loop {
+            let penalty = best.evaluation.penalty;
+            match refuted {
+                None if penalty == lower.penalty => {
+                    return finish(best, LowerBoundProof::InheritedFromLevel { level: lower.level }, steps)
+                }
+                Some(r) if r + 1 == penalty => {
+                    return finish(best, LowerBoundProof::UnsatAtLevel { level, max_penalty: r }, steps)
+                }
+                _ => {}
+            }
+            match call(Some(penalty - 1), Some(&best.partial), &mut steps)? {
+                Some(better) => best = better,
+                None => refuted = Some(penalty - 1),
             }
         }
     }
@@ -240,67 +262,4 @@ pub fn enumerate(hex: &Hexagon, level: u8, options: EncodeOptions, limit: usize)
         }
     }
     Ok(found)
-}
-
-/// The optimum of the full problem and the level whose refutation shows it.
-#[derive(Debug, Clone)]
-pub struct Settled {
-    /// A full grid (level 6) with the optimum penalty.
-    pub witness: Found,
-    /// Lowest level found with "penalty <= optimum - 1" UNSAT.
-    pub refuted_level: u8,
-    /// Smallest penalty seen at each level 1..=6 (level 1: its exact minimum).
-    pub best_by_level: Vec<Option<usize>>,
-}
-
-/// Settles the optimum with as few refutations as possible: only the final
-/// bound needs one. Minimises level 1 (cheap), takes a first full grid of
-/// penalty U steered by it, then asks levels 2..=6 in turn for a partial of
-/// penalty <= U-1: the first UNSAT proves the optimum is U (refinement never
-/// lowers the penalty); a level-6 answer lowers U and starts the round
-/// again. A level already known to reach U-1 is not asked again.
-pub fn settle_optimum(hex: &Hexagon, oracle: &mut dyn Oracle, on_step: &mut dyn FnMut(&Step)) -> Result<Settled, HexError> {
-    let level1 = minimize(hex, 1, None, oracle, None, on_step)?;
-    let mut best: Vec<Option<usize>> = vec![None; 6];
-    best[0] = Some(level1.penalty);
-    let mut hint = level1.witness.partial.clone();
-    let mut ask = |level: u8, bound: Option<usize>, hint: &Partial| {
-        let start = Instant::now();
-        let found = oracle.query(hex, level, bound, Some(hint))?;
-        let step = Step {
-            level,
-            max_penalty: bound,
-            satisfiable: found.is_some(),
-            found_penalty: found.as_ref().map(|f| f.evaluation.penalty),
-            seconds: start.elapsed().as_secs_f64(),
-        };
-        on_step(&step);
-        Ok::<_, HexError>(found)
-    };
-    let mut witness = ask(6, None, &hint)?.ok_or_else(|| HexError::Internal("no valid grid exists".into()))?;
-    best[5] = Some(witness.evaluation.penalty);
-    'rounds: loop {
-        let target = witness.evaluation.penalty;
-        if target == level1.penalty {
-            // Level 1's own refutation (penalty <= target-1 UNSAT) settles it.
-            return Ok(Settled { witness, refuted_level: 1, best_by_level: best });
-        }
-        for level in 2..=6u8 {
-            if best[level as usize - 1].is_some_and(|p| p < target) {
-                continue;
-            }
-            match ask(level, Some(target - 1), &hint)? {
-                None => return Ok(Settled { witness, refuted_level: level, best_by_level: best }),
-                Some(found) => {
-                    best[level as usize - 1] = Some(found.evaluation.penalty);
-                    hint = found.partial.clone();
-                    if level == 6 {
-                        witness = found;
-                        continue 'rounds;
-                    }
-                }
-            }
-        }
-        unreachable!("level 6 either refutes or lowers the target");
-    }
 }
