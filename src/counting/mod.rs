@@ -21,6 +21,7 @@ mod enumerate;
 mod frontier;
 mod guide;
 mod hashing;
+mod ladder;
 mod sweep;
 mod tally;
 mod transfer;
@@ -36,6 +37,7 @@ use crate::levels::check_level;
 
 pub use chains::{components, shape_polynomial, Shape};
 pub use frontier::Schedule;
+use ladder::Ladder;
 
 /// Largest penalty bound the packed sweep keys can hold.
 pub const MAX_PENALTY_BOUND: usize = 255;
@@ -106,8 +108,19 @@ pub fn count_by_penalty_with(
     check_level(level)?;
     check_bound(max_penalty)?;
     let counts = match method {
-        Method::Frontier => frontier_counts(hex, level, max_penalty)?,
-        Method::Chains => chain_counts(hex, level, max_penalty)?,
+        Method::Frontier => {
+            let ladder = Ladder::up_to(hex, level - 1, max_penalty)?;
+            frontier_counts(&ladder, level, max_penalty)?
+        }
+        Method::Chains => {
+            if level < 5 {
+                return Err(HexError::Usage(format!(
+                    "the chain-and-cycle method counts levels 5 and 6, not {level}"
+                )));
+            }
+            let ladder = Ladder::up_to(hex, 4, max_penalty)?;
+            chain_counts(&ladder, level, max_penalty)?
+        }
     };
     Ok(PenaltyCounts { side: hex.side(), level, counts })
 }
@@ -115,40 +128,70 @@ pub fn count_by_penalty_with(
 /// The minimum level-k penalty and the number of partials that reach it.
 pub fn minimum_and_count(hex: &Hexagon, level: u8) -> Result<(usize, BigUint), HexError> {
     check_level(level)?;
-    let mut bound = match level {
-        1 => 0,
-        _ => minimum_penalty(hex, (level - 1).min(4))?,
-    };
-    loop {
-        check_bound(bound)?;
-        let counts = count_by_penalty(hex, level, bound)?;
-        if let Some(minimum) = counts.minimum() {
-            return Ok((minimum, counts.counts[minimum].clone()));
-        }
-        bound += 1;
+    let (ladder, minimum) = ladder_to_minimum(hex, level.min(4))?;
+    if level <= 4 {
+        let counts = frontier_counts(&ladder, level, minimum)?;
+        return Ok((minimum, counts[minimum].clone()));
     }
+    chain_minimum(ladder, level)
 }
 
-/// The minimum level-k penalty for `k <= 4`, from the cost-to-finish tables
-/// alone (no counting): the table's entry for the empty start state is the
-/// least penalty of a complete assignment, when it is within the bound.
+/// The minimum level-k penalty. For `k <= 4` it comes from the cost-to-finish
+/// tables alone (no counting).
 pub fn minimum_penalty(hex: &Hexagon, level: u8) -> Result<usize, HexError> {
     check_level(level)?;
     if level > 4 {
         return minimum_and_count(hex, level).map(|(minimum, _)| minimum);
     }
-    let mut bound = match level {
-        1 => 0,
-        _ => minimum_penalty(hex, level - 1)?,
-    };
-    loop {
-        check_bound(bound)?;
-        let table = guide_for(hex, level, bound)?.expect("levels start at 1");
-        if let Some(&minimum) = table.future[0].get(&0) {
-            return Ok(usize::from(minimum));
-        }
-        bound += 1;
+    Ok(ladder_to_minimum(hex, level)?.1)
+}
+
+/// One cell of a table row: a level's minimum, its count, and the time spent
+/// on this level (the work shared with lower levels is charged to them).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RowEntry {
+    pub level: u8,
+    pub minimum: usize,
+    pub count: BigUint,
+    pub elapsed: std::time::Duration,
+}
+
+/// Minimum and count at every level `1..=top`, sharing the tables between
+/// levels (cheaper than `top` calls of `minimum_and_count`).
+pub fn count_row(hex: &Hexagon, top: u8) -> Result<Vec<RowEntry>, HexError> {
+    check_level(top)?;
+    let mut row = Vec::new();
+    let mut ladder = Ladder::new(hex, 0);
+    for level in 1..=top.min(4) {
+        let started = std::time::Instant::now();
+        let minimum;
+        (ladder, minimum) = raise_to_minimum(ladder, level)?;
+        let count = frontier_counts(&ladder, level, minimum)?.swap_remove(minimum);
+        row.push(RowEntry { level, minimum, count, elapsed: started.elapsed() });
     }
+    let mut groups = None;
+    for level in 5..=top {
+        let started = std::time::Instant::now();
+        // The level-6 minimum is at least the level-5 one: keep the bound.
+        loop {
+            let bound = ladder.bound();
+            let listed = match groups.take() {
+                Some(listed) => listed,
+                None => chain_groups(&ladder, bound)?,
+            };
+            let counts = chains::combine(level, bound, &listed);
+            groups = Some(listed);
+            if let Some(minimum) = counts.iter().position(|c| !c.is_zero()) {
+                let count = counts[minimum].clone();
+                row.push(RowEntry { level, minimum, count, elapsed: started.elapsed() });
+                break;
+            }
+            check_bound(bound + 1)?;
+            ladder = Ladder::up_to(hex, 4, bound + 1)?;
+            groups = None;
+        }
+    }
+    Ok(row)
 }
 
 /// The number of valid level-k partials of penalty exactly `penalty`.
@@ -166,13 +209,14 @@ pub fn for_each_partial(
 ) -> Result<(), HexError> {
     check_level(level)?;
     check_bound(max_penalty)?;
+    let ladder = Ladder::up_to(hex, level, max_penalty)?;
     let schedule = Schedule::new(hex, level)?;
-    let table = guide_for(hex, level, max_penalty)?.expect("levels start at 1");
-    enumerate::for_each_partial(&schedule, &table, max_penalty, visit);
+    let table = ladder.guide(level).expect("the ladder reaches the level");
+    enumerate::for_each_partial(&schedule, table, max_penalty, visit);
     Ok(())
 }
 
-fn check_bound(max_penalty: usize) -> Result<(), HexError> {
+pub(crate) fn check_bound(max_penalty: usize) -> Result<(), HexError> {
     if max_penalty > MAX_PENALTY_BOUND {
         return Err(HexError::Usage(format!(
             "penalty bound {max_penalty} is above the counter's limit {MAX_PENALTY_BOUND}"
@@ -181,47 +225,90 @@ fn check_bound(max_penalty: usize) -> Result<(), HexError> {
     Ok(())
 }
 
-/// The exact cost-to-finish table of `level` (built on those of the levels
-/// below), or `None` at level 0.
-fn guide_for(hex: &Hexagon, level: u8, bound: usize) -> Result<Option<guide::Guide>, HexError> {
-    let mut table = None;
+/// The ladder up to `level <= 4` at the bound equal to the level's minimum,
+/// found level by level (each minimum is at least the one below).
+fn ladder_to_minimum(hex: &Hexagon, level: u8) -> Result<(Ladder<'_>, usize), HexError> {
+    let mut ladder = Ladder::new(hex, 0);
+    let mut minimum = 0;
     for j in 1..=level {
-        let schedule = Schedule::new(hex, j)?;
-        table = Some(guide::build(&schedule, bound, table.as_ref()));
+        (ladder, minimum) = raise_to_minimum(ladder, j)?;
     }
-    Ok(table)
+    Ok((ladder, minimum))
 }
 
-fn frontier_counts(hex: &Hexagon, level: u8, bound: usize) -> Result<Vec<BigUint>, HexError> {
-    let schedule = Schedule::new(hex, level)?;
-    let lower = guide_for(hex, level - 1, bound)?;
-    let counts = match sweep::sweep::<u128>(&schedule, bound, lower.as_ref()) {
+/// Extends a ladder (whose bound is at most the level's minimum) to `level`
+/// and raises its bound until the level's minimum is within it. On return
+/// the bound equals the minimum.
+fn raise_to_minimum(mut ladder: Ladder<'_>, level: u8) -> Result<(Ladder<'_>, usize), HexError> {
+    while ladder.top() < level {
+        ladder.extend()?;
+    }
+    loop {
+        if let Some(minimum) = ladder.minimum(level) {
+            return Ok((ladder, minimum));
+        }
+        check_bound(ladder.bound() + 1)?;
+        ladder = Ladder::up_to(ladder.hex(), level, ladder.bound() + 1)?;
+    }
+}
+
+/// Counts at level 5 or 6 by chains, raising the bound from the ladder's
+/// (the level-4 minimum) until some partial is within it.
+fn chain_minimum(mut ladder: Ladder<'_>, level: u8) -> Result<(usize, BigUint), HexError> {
+    loop {
+        let bound = ladder.bound();
+        let counts = chain_counts(&ladder, level, bound)?;
+        if let Some(minimum) = counts.iter().position(|c| !c.is_zero()) {
+            return Ok((minimum, counts[minimum].clone()));
+        }
+        check_bound(bound + 1)?;
+        ladder = Ladder::up_to(ladder.hex(), 4, bound + 1)?;
+    }
+}
+
+/// Level-k counts `0..=bound` by the frontier sweep, pruned by the ladder's
+/// highest table at or below `level` (the ladder's bound must be `>= bound`).
+fn frontier_counts(ladder: &Ladder<'_>, level: u8, bound: usize) -> Result<Vec<BigUint>, HexError> {
+    let schedule = Schedule::new(ladder.hex(), level)?;
+    let table = ladder.guide(ladder.top().min(level));
+    let counts = match sweep::sweep::<u128>(&schedule, bound, table) {
         Ok(done) => done.by_penalty.into_iter().map(BigUint::from).collect(),
-        Err(tally::Overflow) => sweep::sweep::<BigUint>(&schedule, bound, lower.as_ref())
+        Err(tally::Overflow) => sweep::sweep::<BigUint>(&schedule, bound, table)
             .map_err(|_| HexError::Internal("big-integer count overflowed".into()))?
             .by_penalty,
     };
     Ok(counts)
 }
 
-fn chain_counts(hex: &Hexagon, level: u8, bound: usize) -> Result<Vec<BigUint>, HexError> {
-    if level < 5 {
-        return Err(HexError::Usage(format!(
-            "the chain-and-cycle method refines level 4 and counts levels 5 and 6, not {level}"
-        )));
-    }
-    // One enumerated partial adds 1, so a u64 cannot overflow here.
-    let mut groups: HashMap<(usize, Vec<Shape>), u64> = HashMap::new();
-    let mut failure = None;
-    for_each_partial(hex, 4, bound, |values, penalty| match components(hex, values) {
-        Ok(shapes) => *groups.entry((penalty, shapes)).or_insert(0) += 1,
-        Err(e) => failure = Some(e),
-    })?;
-    if let Some(e) = failure {
-        return Err(e);
-    }
-    Ok(chains::combine(level, bound, &groups))
+/// Level-5 or level-6 counts `0..=bound` by chains over the level-4 partials
+/// listed with the ladder's level-4 table.
+fn chain_counts(ladder: &Ladder<'_>, level: u8, bound: usize) -> Result<Vec<BigUint>, HexError> {
+    Ok(chains::combine(level, bound, &chain_groups(ladder, bound)?))
 }
+
+/// The level-4 partials of penalty `<= bound`, grouped by (penalty, shapes
+/// of the components of their `+` cells).
+fn chain_groups(ladder: &Ladder<'_>, bound: usize) -> Result<ChainGroups, HexError> {
+    let hex = ladder.hex();
+    let schedule = Schedule::new(hex, 4)?;
+    let table = ladder.guide(4).expect("the ladder reaches level 4");
+    // One listed partial adds 1, so a u64 cannot overflow here.
+    let mut groups: ChainGroups = HashMap::new();
+    let mut failure = None;
+    enumerate::for_each_partial(&schedule, table, bound, |values, penalty| {
+        match components(hex, values) {
+            Ok(shapes) => *groups.entry((penalty, shapes)).or_insert(0) += 1,
+            Err(e) => failure = Some(e),
+        }
+    });
+    match failure {
+        Some(e) => Err(e),
+        None => Ok(groups),
+    }
+}
+
+/// Level-4 partials counted by (penalty, component shapes).
+type ChainGroups = HashMap<(usize, Vec<Shape>), u64>;
 
 /// Statistics of one frontier sweep, for benchmarks and reports.
 #[derive(Debug, Clone)]
@@ -239,13 +326,14 @@ pub fn sweep_stats(hex: &Hexagon, level: u8, bound: usize) -> Result<SweepStats,
     check_level(level)?;
     check_bound(bound)?;
     let schedule = Schedule::new(hex, level)?;
-    let lower = guide_for(hex, level - 1, bound)?;
-    let peak_keys = match sweep::sweep::<u128>(&schedule, bound, lower.as_ref()) {
+    let ladder = Ladder::up_to(hex, level - 1, bound)?;
+    let lower = ladder.guide(level - 1);
+    let peak_keys = match sweep::sweep::<u128>(&schedule, bound, lower) {
         Ok(done) => done.peak_keys,
-        Err(tally::Overflow) => sweep::sweep::<BigUint>(&schedule, bound, lower.as_ref())
+        Err(tally::Overflow) => sweep::sweep::<BigUint>(&schedule, bound, lower)
             .map_err(|_| HexError::Internal("big-integer count overflowed".into()))?
             .peak_keys,
     };
-    let guide_states = lower.as_ref().map_or(0, guide::Guide::size);
+    let guide_states = lower.map_or(0, guide::Guide::size);
     Ok(SweepStats { frontier_width: schedule.width(), guide_states, peak_keys })
 }

@@ -1,0 +1,69 @@
+//! The cost-to-finish tables of levels `1..=top`, all for one penalty bound.
+//!
+//! Invariants relied on:
+//! - the level-j table is built on the level-(j-1) table of the same bound
+//!   (`guide`), so a ladder is extended one level at a time without rebuilding;
+//! - a table built for bound `B` is exact on every state of a valid
+//!   assignment of penalty `<= B`, hence also usable for any bound `<= B`;
+//! - its entry for the empty start state is the least penalty of a valid
+//!   complete assignment, when that is `<= B` (and absent otherwise).
+
+use super::frontier::Schedule;
+use super::guide::{self, Guide};
+use crate::error::HexError;
+use crate::geometry::Hexagon;
+
+/// Tables of levels `1..=top()` for one bound.
+pub struct Ladder<'h> {
+    hex: &'h Hexagon,
+    bound: usize,
+    guides: Vec<Guide>,
+}
+
+impl<'h> Ladder<'h> {
+    /// An empty ladder (level 0) for `bound`.
+    pub fn new(hex: &'h Hexagon, bound: usize) -> Ladder<'h> {
+        Ladder { hex, bound, guides: Vec::new() }
+    }
+
+    /// The ladder of levels `1..=top` for `bound`.
+    pub fn up_to(hex: &'h Hexagon, top: u8, bound: usize) -> Result<Ladder<'h>, HexError> {
+        let mut ladder = Ladder::new(hex, bound);
+        while ladder.top() < top {
+            ladder.extend()?;
+        }
+        Ok(ladder)
+    }
+
+    pub fn hex(&self) -> &'h Hexagon {
+        self.hex
+    }
+
+    pub fn bound(&self) -> usize {
+        self.bound
+    }
+
+    /// The highest level with a table (0 for none).
+    pub fn top(&self) -> u8 {
+        self.guides.len() as u8
+    }
+
+    /// Adds the table of level `top() + 1`.
+    pub fn extend(&mut self) -> Result<(), HexError> {
+        let schedule = Schedule::new(self.hex, self.top() + 1)?;
+        let table = guide::build(&schedule, self.bound, self.guides.last());
+        self.guides.push(table);
+        Ok(())
+    }
+
+    /// The table of `level`, if built (`None` for level 0).
+    pub fn guide(&self, level: u8) -> Option<&Guide> {
+        level.checked_sub(1).and_then(|j| self.guides.get(usize::from(j)))
+    }
+
+    /// The minimum level-k penalty, when it is `<= bound()`; `level <= top()`.
+    pub fn minimum(&self, level: u8) -> Option<usize> {
+        let table = self.guide(level).expect("the ladder reaches this level");
+        table.future[0].get(&0).map(|&m| usize::from(m))
+    }
+}
