@@ -14,11 +14,13 @@
 //!   level-j charge from state `f` after `t` cells to a complete valid
 //!   assignment, computed backwards over every state the forward pass kept.
 //!   The forward pass keeps every state on a valid level-j assignment of
-//!   penalty `<= bound` (its own pruning is by a valid lower bound), so a
+//!   penalty `<= bound` (its own pruning is by valid lower bounds: the lower
+//!   level's table and the layer minima of `sweep`), so a
 //!   projection missing from the table cannot be completed within the bound.
 
 use super::frontier::{code_value, Schedule};
 use super::hashing::KeyMap;
+use super::sweep::minimum_bound;
 use super::transfer::{for_each_successor, unpack};
 
 /// `future[t]`: level-j state after `t` placed cells -> least charge to finish.
@@ -75,7 +77,10 @@ pub fn build(schedule: &Schedule, bound: usize, lower: Option<&Guide>) -> Guide 
 fn forward(schedule: &Schedule, bound: usize, lower: Option<&Guide>) -> Vec<KeyMap<u8>> {
     let mut layers: Vec<KeyMap<u8>> = Vec::with_capacity(schedule.cells + 1);
     layers.push(KeyMap::from_iter([(0u128, 0u8)]));
+    let mut minima = vec![Some(0)];
     for t in 0..schedule.cells {
+        // Layer minima bound the future too (see `sweep`'s header).
+        let by_minima = minimum_bound(&minima, schedule.cells, t + 1);
         let mut next: KeyMap<u8> = KeyMap::default();
         for (&state, &so_far) in &layers[t] {
             for_each_successor(schedule, t, state, |_, s, charge| {
@@ -90,12 +95,13 @@ fn forward(schedule: &Schedule, bound: usize, lower: Option<&Guide>) -> Vec<KeyM
                     },
                     None => 0,
                 };
-                if total + to_come <= bound {
+                if total + to_come.max(by_minima) <= bound {
                     let slot = next.entry(s).or_insert(u8::MAX);
                     *slot = (*slot).min(total as u8);
                 }
             });
         }
+        minima.push(next.values().map(|&p| usize::from(p)).min());
         layers.push(next);
     }
     layers

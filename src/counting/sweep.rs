@@ -81,7 +81,7 @@ pub fn sweep<T: Tally>(
 
 /// Lower bound on the penalty charged after `placed` cells, from the layer
 /// minima computed so far (see the module header).
-fn minimum_bound(minima: &[Option<usize>], cells: usize, placed: usize) -> usize {
+pub(super) fn minimum_bound(minima: &[Option<usize>], cells: usize, placed: usize) -> usize {
     let mirror = cells - placed;
     let known = mirror.min(minima.len() - 1);
     // An empty layer means nothing survives; any bound is then valid, but the
