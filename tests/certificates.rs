@@ -197,3 +197,45 @@ fn a_false_claim_yields_a_validated_counterexample() {
     }
     assert!(!root.join("n4/level2-below3").exists(), "no certificate for a false claim");
 }
+
+/// Ctrl-C during `certify` leaves only complete certificates, and the rerun
+/// resumes from them (the level-1 claim is not proved again) and finishes.
+#[test]
+fn an_interrupted_certify_resumes_from_its_certificates() {
+    let root = scratch("interrupt");
+    let run = || {
+        Command::new(env!("CARGO_BIN_EXE_hexcert"))
+            .args(["certify", "--n", "6", "--proofs", root.to_str().unwrap(), "-q"])
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap()
+    };
+    let first_claim = root.join("n6/level1-below10/claim.json");
+    let mut child = run();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(120);
+    while !first_claim.exists() {
+        assert!(std::time::Instant::now() < deadline, "no level-1 certificate within 2 minutes");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    // SAFETY: sending a signal to our own child process.
+    unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGINT) };
+    let status = child.wait().unwrap();
+    assert!(!root.join("n6/optimum.json").exists() || status.success(), "interrupted run left an optimum record");
+    let leftovers: Vec<_> = std::fs::read_dir(root.join("n6"))
+        .unwrap()
+        .flatten()
+        .filter(|e| e.file_name().to_string_lossy().starts_with('.'))
+        .map(|e| e.path())
+        .collect();
+    assert!(leftovers.is_empty(), "work directories left behind: {leftovers:?}");
+    let stamp = std::fs::metadata(&first_claim).unwrap().modified().unwrap();
+    assert_eq!(passes(&first_claim), Some(true), "the certificate written before Ctrl-C is complete");
+
+    let rerun = run().wait_with_output().unwrap();
+    assert!(rerun.status.success(), "{}", String::from_utf8_lossy(&rerun.stderr));
+    assert_eq!(std::fs::metadata(&first_claim).unwrap().modified().unwrap(), stamp, "the rerun reused the level-1 certificate");
+    let optimum: Optimum = read_json(&root.join("n6/optimum.json")).unwrap();
+    assert_eq!(optimum.optimum, 13);
+    assert_eq!(passes(&root.join("n6/optimum.json")), Some(true));
+}

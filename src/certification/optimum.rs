@@ -3,15 +3,15 @@
 //!
 //! The levels are minimised in turn (each from the bound of the one below).
 //! Every bounded query races the plain formula against the symmetry-broken
-//! one, both tracing DRAT proofs; the proof of the UNSAT answer that
-//! establishes the final lower bound is checked and stored, the others are
-//! deleted. Rerunning skips an n whose `optimum.json` exists.
+//! one; every UNSAT answer becomes a checked certificate at once (so each
+//! level's minimum is certified, not only the optimum's), and a rerun resumes
+//! from the certificates already on disk. Rerunning skips an n whose
+//! `optimum.json` exists.
 
-use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use super::prove::{certify_refutation, refute, Refutation};
+use super::prove::{certify_refutation, refute};
 use super::{Settings, WorkDir};
 use crate::error::HexError;
 use crate::formats::to_hexcert_text;
@@ -29,7 +29,8 @@ pub struct OptimumReport {
     pub optimum: usize,
     pub level: u8,
     pub level_minima: Vec<usize>,
-    pub solve_seconds: f64,
+    /// Wall time for this n (all queries, intermediate checks included).
+    pub seconds: f64,
     pub check_seconds: f64,
     pub proof_bytes: u64,
     pub proof_stored: bool,
@@ -38,11 +39,20 @@ pub struct OptimumReport {
     pub resumed: bool,
 }
 
-/// Races formulations for bounded queries and keeps each UNSAT answer's proof.
+/// Races formulations for bounded queries; every UNSAT answer is checked
+/// and stored as a certificate at once, so an interrupted run resumes claim
+/// by claim: a query whose certificate already exists is answered UNSAT from
+/// it (and `hexcert check` re-verifies that certificate on its own).
 struct CertifyingOracle<'a> {
     settings: &'a Settings,
     work: PathBuf,
-    refutations: HashMap<(u8, usize), Refutation>,
+}
+
+impl CertifyingOracle<'_> {
+    fn already_certified(&self, n: usize, level: u8, below: usize) -> bool {
+        let path = Claim::directory(&self.settings.root, n, level, below).join("claim.json");
+        read_json::<Claim>(&path).is_ok_and(|c| c.n == n && c.level == level && c.below == below)
+    }
 }
 
 impl Oracle for CertifyingOracle<'_> {
@@ -51,9 +61,13 @@ impl Oracle for CertifyingOracle<'_> {
             let template = EncodeOptions { cardinality: self.settings.cardinality, ..EncodeOptions::bounded(None) };
             return PlainOracle { template }.query(hex, level, None, hint);
         };
+        if self.already_certified(hex.side(), level, bound + 1) {
+            return Ok(None);
+        }
         match refute(hex, level, bound + 1, self.settings, &self.work, hint)? {
             Ok(refutation) => {
-                self.refutations.insert((level, bound + 1), refutation);
+                certify_refutation(hex, &refutation, self.settings, &self.work)?;
+                let _ = std::fs::remove_file(&refutation.proof);
                 Ok(None)
             }
             Err(found) => Ok(Some(found)),
@@ -71,7 +85,7 @@ pub fn certify_optimum(n: usize, settings: &Settings, on_step: &mut dyn FnMut(&S
     }
     let start = Instant::now();
     let work = WorkDir::create(dir.join(format!(".work-certify-{}", std::process::id())))?;
-    let mut oracle = CertifyingOracle { settings, work: work.0.clone(), refutations: HashMap::new() };
+    let mut oracle = CertifyingOracle { settings, work: work.0.clone() };
     let minima = minimize_through(&hex, 6, &mut oracle, on_step)?;
     let top = minima.last().expect("six levels");
     let (level, below) = match top.proof {
@@ -79,12 +93,8 @@ pub fn certify_optimum(n: usize, settings: &Settings, on_step: &mut dyn FnMut(&S
         LowerBoundProof::InheritedFromLevel { level } => (level, top.penalty),
         LowerBoundProof::Zero => return Err(HexError::Internal(format!("n={n}: optimum 0 needs no proof"))),
     };
-    let refutation = oracle
-        .refutations
-        .remove(&(level, below))
-        .ok_or_else(|| HexError::Internal(format!("n={n}: no traced proof for level {level} below {below}")))?;
-    let solve_seconds = start.elapsed().as_secs_f64();
-    let (claim_dir, claim) = certify_refutation(&hex, &refutation, settings, &work.0)?;
+    let claim_dir = Claim::directory(&settings.root, n, level, below);
+    let claim: Claim = read_json(&claim_dir.join("claim.json"))?;
     let witness_text = to_hexcert_text(&top.witness.partial);
     crate::files::write_atomic(&dir.join("witness.txt"), witness_text.as_bytes())?;
     let record = Optimum {
@@ -106,7 +116,7 @@ pub fn certify_optimum(n: usize, settings: &Settings, on_step: &mut dyn FnMut(&S
         optimum: record.optimum,
         level,
         level_minima: record.level_minima,
-        solve_seconds,
+        seconds: start.elapsed().as_secs_f64(),
         check_seconds: claim.checker.seconds,
         proof_bytes: claim.proof.compressed_bytes.unwrap_or(claim.proof.bytes),
         proof_stored: claim.proof.stored_as.is_some(),
@@ -128,7 +138,7 @@ fn resumed_report(record_path: &Path) -> Result<OptimumReport, HexError> {
         optimum: record.optimum,
         level: record.lower_bound_level,
         level_minima: record.level_minima,
-        solve_seconds: claim.solver.seconds,
+        seconds: record.seconds,
         check_seconds: claim.checker.seconds,
         proof_bytes: claim.proof.compressed_bytes.unwrap_or(claim.proof.bytes),
         proof_stored: claim.proof.stored_as.is_some(),

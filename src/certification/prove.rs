@@ -122,6 +122,10 @@ pub fn certify_refutation(hex: &Hexagon, refutation: &Refutation, settings: &Set
     crate::files::write_atomic(&cnf_path, &dimacs)?;
     let checker = Checker::find()?;
     let verdict = checker.check(&cnf_path, &refutation.proof)?;
+    if settings.abort.load(std::sync::atomic::Ordering::Relaxed) {
+        // Ctrl-C reaches the checker too; its failure then says nothing.
+        return Err(HexError::Interrupted);
+    }
     if !verdict.verified {
         return Err(HexError::Internal(format!("{} rejected the proof of {}: {}", checker.name, Claim::statement_for(n, level, below), verdict.line)));
     }
