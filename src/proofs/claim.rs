@@ -17,6 +17,7 @@ pub const OPTIMUM_FORMAT: &str = "hexcert-optimum/1";
 
 /// "No valid level-k partial of the side-n hexagon has penalty below B."
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
 pub struct Claim {
     pub format: String,
     pub statement: String,
@@ -34,6 +35,7 @@ pub struct Claim {
 
 /// How the CNF was produced: enough to re-encode it byte for byte.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
 pub struct EncoderRecord {
     pub version: String,
     /// The CNF says "penalty <= max_penalty", i.e. `below - 1`.
@@ -45,6 +47,7 @@ pub struct EncoderRecord {
 
 /// The engine build that wrote the certificate.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
 pub struct BuildRecord {
     pub version: String,
     pub git_commit: String,
@@ -53,6 +56,7 @@ pub struct BuildRecord {
 /// A CNF or proof file: where it is stored (if it is) and what its
 /// uncompressed bytes hash to.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
 pub struct FileRecord {
     /// File name inside the certificate directory; `None` when not stored
     /// (regenerate it with `hexcert check --regenerate`).
@@ -64,6 +68,7 @@ pub struct FileRecord {
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
 pub struct SolverRecord {
     pub name: String,
     pub version: String,
@@ -73,6 +78,7 @@ pub struct SolverRecord {
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
 pub struct CheckerRecord {
     pub name: String,
     pub version: String,
@@ -124,6 +130,7 @@ impl Claim {
 /// "The minimum penalty of the side-n hexagon is B": a witness grid and the
 /// lower-bound claim.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
 pub struct Optimum {
     pub format: String,
     pub n: usize,
