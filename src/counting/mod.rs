@@ -4,7 +4,9 @@
 //! values only, not reduced by symmetry) with exactly that level-k penalty, as
 //! defined by `validation` (SPEC section 2). Two independent methods produce it:
 //! - `frontier` (any level): a transfer-matrix sweep over the cells in
-//!   row-major order (`sweep`, `transfer`, `frontier`);
+//!   row-major order (`sweep`, `transfer`, `frontier`), pruned by the exact
+//!   cost-to-finish tables of the levels below (`guide`, stacked in a
+//!   `ladder`, all built for the same penalty bound);
 //! - `chains` (levels 5 and 6): the level-4 partials of penalty `<= B`, listed
 //!   by the same sweep (`enumerate`), each refined by the chain-and-cycle
 //!   analysis of its `+` cells (`chains`).
