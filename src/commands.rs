@@ -50,13 +50,8 @@ pub fn certify(json: bool, quiet: bool, (first, last): (usize, usize), settings:
         println!("|---|---|---|---|---|---|---|---|");
     }
     for n in first..=last {
-        let mut on_step = |s: &Step| {
-            if !quiet && !json {
-                let bound = s.max_penalty.map_or("free".into(), |b| b.to_string());
-                let answer = s.found_penalty.map_or("UNSAT".into(), |p| format!("SAT, penalty {p}"));
-                eprintln!("  n={n} level {} bound {bound}: {answer} ({:.2} s)", s.level, s.seconds);
-            }
-        };
+        let progress = crate::progress::Progress::new(quiet || json);
+        let mut on_step = |s: &Step| progress.step(n, s);
         let report = certify_optimum(n, settings, &mut on_step)?;
         if !json {
             let minima: Vec<String> = report.level_minima.iter().map(|m| m.to_string()).collect();
@@ -143,4 +138,80 @@ pub fn at_level(file: &Path, partial: &Partial, level: Option<u8>) -> Result<Par
         Some(k) => partial.truncate(k).map_err(|e| HexError::Input { file: file.into(), line: 0, message: e.to_string() }),
         None => Ok(partial.clone()),
     }
+}
+
+/// Which table `hexcert table` prints.
+#[derive(Debug, Clone, Copy, clap::ValueEnum)]
+pub enum TableKind {
+    /// Number of minimum-penalty partials at each level.
+    Counts,
+    /// Minimum penalty at each level.
+    Penalties,
+}
+
+pub fn count(json: bool, n: usize, level: u8, penalty: Option<usize>, max_penalty: Option<usize>) -> Result<u8, HexError> {
+    use hexcert::counting::{count_at, count_by_penalty, minimum_and_count};
+    let hex = Hexagon::new(n)?;
+    let started = std::time::Instant::now();
+    if let Some(bound) = max_penalty {
+        let counts = count_by_penalty(&hex, level, bound)?;
+        let seconds = started.elapsed().as_secs_f64();
+        let list: Vec<String> = counts.counts.iter().map(|c| c.to_string()).collect();
+        if json {
+            println!("{}", serde_json::json!({"n": n, "level": level, "counts_by_penalty": list, "minimum": counts.minimum(), "seconds": seconds}));
+        } else {
+            for (p, c) in list.iter().enumerate() {
+                println!("n={n} level={level} penalty {p}: {c}");
+            }
+        }
+        return Ok(0);
+    }
+    let at_minimum = penalty.is_none();
+    let (penalty, count) = match penalty {
+        Some(p) => (p, count_at(&hex, level, p)?),
+        None => minimum_and_count(&hex, level)?,
+    };
+    let seconds = started.elapsed().as_secs_f64();
+    if json {
+        println!("{}", serde_json::json!({"n": n, "level": level, "penalty": penalty, "is_minimum": at_minimum,
+            "count": count.to_string(), "seconds": seconds}));
+    } else {
+        let what = if at_minimum { "minimum penalty" } else { "penalty" };
+        println!("n={n} level={level} {what} {penalty}: {count} partials ({seconds:.2} s)");
+    }
+    Ok(0)
+}
+
+pub fn table(json: bool, quiet: bool, kind: TableKind, (first, last): (usize, usize)) -> Result<u8, HexError> {
+    use hexcert::counting::count_row;
+    let mut rows = Vec::new();
+    if !json {
+        println!("| n | L1 | L2 | L3 | L4 | L5 | L6 | seconds per level |");
+        println!("|---|---|---|---|---|---|---|---|");
+    }
+    for n in first..=last {
+        let row = count_row(&Hexagon::new(n)?, 6)?;
+        let cells: Vec<String> = row
+            .iter()
+            .map(|e| match kind {
+                TableKind::Counts => e.count.to_string(),
+                TableKind::Penalties => e.minimum.to_string(),
+            })
+            .collect();
+        let times: Vec<String> = row.iter().map(|e| format!("{:.2}", e.elapsed.as_secs_f64())).collect();
+        if json {
+            rows.push(serde_json::json!({"n": n, "levels": row.iter().map(|e| serde_json::json!({
+                "level": e.level, "minimum": e.minimum, "count": e.count.to_string(),
+                "seconds": e.elapsed.as_secs_f64()})).collect::<Vec<_>>()}));
+        } else {
+            println!("| {n} | {} | {} |", cells.join(" | "), times.join(" "));
+        }
+        if !quiet && !json {
+            eprintln!("  n={n} done");
+        }
+    }
+    if json {
+        println!("{}", serde_json::json!({"table": match kind { TableKind::Counts => "counts", TableKind::Penalties => "penalties" }, "rows": rows}));
+    }
+    Ok(0)
 }

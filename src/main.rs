@@ -13,6 +13,7 @@ use hexcert::certification::Settings;
 use hexcert::validation::evaluate;
 
 mod commands;
+mod progress;
 
 #[derive(Parser)]
 #[command(name = "hexcert", version, about = "Certified minimum penalties and exact counts for Hexagonal Neighbors")]
@@ -102,6 +103,28 @@ enum Command {
         #[arg(long)]
         regenerate: bool,
     },
+    /// Count valid level-k partials exactly: at the minimum penalty (default),
+    /// at one penalty, or every penalty up to a bound.
+    Count {
+        #[arg(long, value_parser = side)]
+        n: usize,
+        #[arg(long, value_parser = clap::value_parser!(u8).range(1..=6))]
+        level: u8,
+        /// Count the partials of exactly this penalty.
+        #[arg(long, conflicts_with = "max_penalty")]
+        penalty: Option<usize>,
+        /// Print the count of every penalty 0..=B.
+        #[arg(long)]
+        max_penalty: Option<usize>,
+    },
+    /// Print the minimum-penalty or solution-count table as Markdown (or JSON).
+    Table {
+        #[arg(value_enum)]
+        kind: commands::TableKind,
+        /// A side or an inclusive range: 3..=8.
+        #[arg(long, value_parser = side_range)]
+        n: (usize, usize),
+    },
     /// Draw a grid or partial as an SVG picture (penalty edges marked).
     Render {
         file: PathBuf,
@@ -190,10 +213,19 @@ fn run(cli: &Cli) -> Result<u8, HexError> {
     match &cli.command {
         Command::Verify { file, level, n } => verify(cli, file, *level, *n),
         Command::Encode { n, level, max_penalty, cardinality, symmetry, output } => {
+            if cli.json && output.is_none() {
+                return Err(HexError::Usage("--json describes the formula on stdout: give the DIMACS file with -o".into()));
+            }
             let hex = Hexagon::new(*n)?;
             let options = EncodeOptions { max_penalty: Some(*max_penalty), cardinality: *cardinality, symmetry: *symmetry };
-            let dimacs = LevelEncoding::new(&hex, *level, options).cnf.to_dimacs();
+            let cnf = LevelEncoding::new(&hex, *level, options).cnf;
+            let dimacs = cnf.to_dimacs();
             emit(output.as_deref(), &dimacs)?;
+            if cli.json {
+                println!("{}", serde_json::json!({"n": n, "level": level, "max_penalty": max_penalty,
+                    "cardinality": cardinality, "symmetry": symmetry, "variables": cnf.num_vars(),
+                    "clauses": cnf.clauses().len(), "output": output, "sha256": hexcert::proofs::sha256_hex(&dimacs)}));
+            }
             Ok(0)
         }
         Command::Solve { n, level, max_penalty, cardinality, output } => {
@@ -228,6 +260,8 @@ fn run(cli: &Cli) -> Result<u8, HexError> {
         Command::Prove { n, level, below, store } => commands::prove(cli.json, *n, *level, *below, &store.settings()),
         Command::Certify { n, store } => commands::certify(cli.json, cli.quiet, *n, &store.settings()),
         Command::Check { paths, regenerate } => commands::check(cli.json, paths, *regenerate),
+        Command::Count { n, level, penalty, max_penalty } => commands::count(cli.json, *n, *level, *penalty, *max_penalty),
+        Command::Table { kind, n } => commands::table(cli.json, cli.quiet, *kind, *n),
         Command::Render { file, output, level } => commands::render(cli.json, file, output, *level),
         Command::Optimize { n, level, cardinality, output } => optimize(cli, *n, *level, *cardinality, output.as_deref()),
     }
@@ -269,17 +303,8 @@ fn show_value(value: u8, level: u8) -> String {
 
 fn optimize(cli: &Cli, n: usize, level: u8, cardinality: Cardinality, output: Option<&Path>) -> Result<u8, HexError> {
     let hex = Hexagon::new(n)?;
-    let quiet = cli.quiet || cli.json;
-    let mut on_step = |s: &Step| {
-        if !quiet {
-            let bound = s.max_penalty.map_or("free".into(), |b| b.to_string());
-            let answer = match s.found_penalty {
-                Some(p) => format!("SAT, penalty {p}"),
-                None => "UNSAT".into(),
-            };
-            eprintln!("  n={n} level {} bound {bound}: {answer} ({:.2} s)", s.level, s.seconds);
-        }
-    };
+    let progress = progress::Progress::new(cli.quiet || cli.json);
+    let mut on_step = |s: &Step| progress.step(n, s);
     let template = EncodeOptions { max_penalty: None, cardinality, symmetry: SymmetryBreaking::None };
     let minima = minimize_through(&hex, level, &mut PlainOracle { template }, &mut on_step)?;
     let top = minima.last().expect("at least level 1");

@@ -110,3 +110,17 @@ fn render_writes_the_readme_picture_byte_for_byte() {
     let committed = std::fs::read(format!("{}/docs/optimum-n8.svg", env!("CARGO_MANIFEST_DIR"))).unwrap();
     assert_eq!(std::fs::read(&svg).unwrap(), committed, "README picture is what the command draws");
 }
+
+#[test]
+fn count_and_table_commands_print_exact_counts() {
+    let out = hexcert(&["count", "--n", "4", "--level", "6", "--json"]);
+    assert_eq!(out.status.code(), Some(0));
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(doc["penalty"], 3);
+    assert_eq!(doc["count"], "1152");
+    let out = hexcert(&["table", "penalties", "--n", "3..=4", "-q"]);
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("| 4 | 0 | 2 | 3 | 3 | 3 | 3 |"), "{text}");
+    let out = hexcert(&["count", "--n", "4", "--level", "9"]);
+    assert_eq!(out.status.code(), Some(2));
+}

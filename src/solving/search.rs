@@ -23,6 +23,8 @@ pub struct Found {
 /// One solver call of a search, for progress and reports.
 #[derive(Debug, Clone, serde::Serialize)]
 pub struct Step {
+    /// False when the call starts (for progress displays), true once answered.
+    pub answered: bool,
     pub level: u8,
     /// The bound tried; `None` for an unbounded call.
     pub max_penalty: Option<usize>,
@@ -147,8 +149,11 @@ pub fn minimize(
     let mut steps = Vec::new();
     let mut call = |bound: Option<usize>, hint: Option<&Partial>, steps: &mut Vec<Step>| {
         let start = Instant::now();
+        let asking = Step { answered: false, level, max_penalty: bound, satisfiable: false, found_penalty: None, seconds: 0.0 };
+        on_step(&asking);
         let found = oracle.query(hex, level, bound, hint)?;
         let step = Step {
+            answered: true,
             level,
             max_penalty: bound,
             satisfiable: found.is_some(),
