@@ -199,6 +199,9 @@ fn side_range(s: &str) -> Result<(usize, usize), String> {
 }
 
 fn main() -> ExitCode {
+    // Die quietly on a closed pipe (`hexcert table ... | head`), like other Unix tools.
+    // SAFETY: restoring the default disposition of SIGPIPE before any thread starts.
+    unsafe { libc::signal(libc::SIGPIPE, libc::SIG_DFL) };
     let cli = Cli::parse();
     match run(&cli) {
         Ok(code) => ExitCode::from(code),
