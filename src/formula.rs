@@ -60,7 +60,7 @@ impl Cnf {
         for clause in &self.clauses {
             buf.clear();
             for lit in clause {
-                buf.push_str(itoa(*lit).as_str());
+                buf.push_str(&lit.to_string());
                 buf.push(' ');
             }
             buf.push_str("0\n");
@@ -82,8 +82,4 @@ impl Cnf {
             .iter()
             .all(|c| c.iter().any(|&l| assignment[l.unsigned_abs() as usize] == (l > 0)))
     }
-}
-
-fn itoa(lit: i32) -> String {
-    lit.to_string()
 }

@@ -223,13 +223,4 @@ impl LevelEncoding {
         lits.extend(self.penalty.iter().map(|&p| -p));
         lits
     }
-
-    /// The `ge(c, j)` variable, `j` in `2..=k+1`.
-    pub fn ge_var(&self, cell: usize, j: usize) -> i32 {
-        self.ge_lit(cell, j)
-    }
-
-    pub fn level(&self) -> u8 {
-        self.level
-    }
 }
