@@ -16,9 +16,13 @@ use hexcert::proofs::Optimum;
 use hexcert::solving::search::Step;
 use hexcert::validation::evaluate;
 
-pub fn prove(json: bool, n: usize, level: u8, below: usize, settings: &Settings) -> Result<u8, HexError> {
+pub fn prove(json: bool, quiet: bool, n: usize, level: u8, below: usize, settings: &Settings) -> Result<u8, HexError> {
     let hex = Hexagon::new(n)?;
-    match prove_claim(&hex, level, below, settings)? {
+    let progress = crate::progress::Progress::new(quiet || json);
+    progress.working(format!("n={n}: proving no level-{level} partial below {below}, then checking"));
+    let outcome = prove_claim(&hex, level, below, settings)?;
+    drop(progress);
+    match outcome {
         ProveOutcome::Certified { directory, claim } => {
             if json {
                 println!("{}", serde_json::json!({"certified": true, "directory": directory, "claim": claim}));
@@ -149,12 +153,15 @@ pub enum TableKind {
     Penalties,
 }
 
-pub fn count(json: bool, n: usize, level: u8, penalty: Option<usize>, max_penalty: Option<usize>) -> Result<u8, HexError> {
+pub fn count(json: bool, quiet: bool, n: usize, level: u8, penalty: Option<usize>, max_penalty: Option<usize>) -> Result<u8, HexError> {
     use hexcert::counting::{count_at, count_by_penalty, minimum_and_count};
     let hex = Hexagon::new(n)?;
+    let progress = crate::progress::Progress::new(quiet || json);
+    progress.working(format!("n={n}: counting level-{level} partials"));
     let started = std::time::Instant::now();
     if let Some(bound) = max_penalty {
         let counts = count_by_penalty(&hex, level, bound)?;
+        drop(progress);
         let seconds = started.elapsed().as_secs_f64();
         let list: Vec<String> = counts.counts.iter().map(|c| c.to_string()).collect();
         if json {
@@ -171,6 +178,7 @@ pub fn count(json: bool, n: usize, level: u8, penalty: Option<usize>, max_penalt
         Some(p) => (p, count_at(&hex, level, p)?),
         None => minimum_and_count(&hex, level)?,
     };
+    drop(progress);
     let seconds = started.elapsed().as_secs_f64();
     if json {
         println!("{}", serde_json::json!({"n": n, "level": level, "penalty": penalty, "is_minimum": at_minimum,
@@ -189,8 +197,11 @@ pub fn table(json: bool, quiet: bool, kind: TableKind, (first, last): (usize, us
         println!("| n | L1 | L2 | L3 | L4 | L5 | L6 | seconds per level |");
         println!("|---|---|---|---|---|---|---|---|");
     }
+    let progress = crate::progress::Progress::new(quiet || json);
     for n in first..=last {
+        progress.working(format!("n={n}: counting levels 1..6"));
         let row = count_row(&Hexagon::new(n)?, 6)?;
+        progress.working(String::new());
         let cells: Vec<String> = row
             .iter()
             .map(|e| match kind {
@@ -205,9 +216,6 @@ pub fn table(json: bool, quiet: bool, kind: TableKind, (first, last): (usize, us
                 "seconds": e.elapsed.as_secs_f64()})).collect::<Vec<_>>()}));
         } else {
             println!("| {n} | {} | {} |", cells.join(" | "), times.join(" "));
-        }
-        if !quiet && !json {
-            eprintln!("  n={n} done");
         }
     }
     if json {

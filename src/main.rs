@@ -260,10 +260,10 @@ fn run(cli: &Cli) -> Result<u8, HexError> {
                 }
             }
         }
-        Command::Prove { n, level, below, store } => commands::prove(cli.json, *n, *level, *below, &store.settings()),
+        Command::Prove { n, level, below, store } => commands::prove(cli.json, cli.quiet, *n, *level, *below, &store.settings()),
         Command::Certify { n, store } => commands::certify(cli.json, cli.quiet, *n, &store.settings()),
         Command::Check { paths, regenerate } => commands::check(cli.json, paths, *regenerate),
-        Command::Count { n, level, penalty, max_penalty } => commands::count(cli.json, *n, *level, *penalty, *max_penalty),
+        Command::Count { n, level, penalty, max_penalty } => commands::count(cli.json, cli.quiet, *n, *level, *penalty, *max_penalty),
         Command::Table { kind, n } => commands::table(cli.json, cli.quiet, *kind, *n),
         Command::Render { file, output, level } => commands::render(cli.json, file, output, *level),
         Command::Optimize { n, level, cardinality, output } => optimize(cli, *n, *level, *cardinality, output.as_deref()),

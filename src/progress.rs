@@ -24,6 +24,14 @@ impl Progress {
         Progress { spinner, quiet }
     }
 
+    /// Shows what a long single task is doing (the spinner's elapsed time runs).
+    pub fn working(&self, message: String) {
+        if let Some(bar) = &self.spinner {
+            bar.set_message(message);
+            bar.reset_elapsed();
+        }
+    }
+
     /// Reports one solver call of the search for side `n`.
     pub fn step(&self, n: usize, step: &Step) {
         if self.quiet {
