@@ -47,14 +47,14 @@ pub fn prove(json: bool, quiet: bool, n: usize, level: u8, below: usize, setting
     }
 }
 
-pub fn certify(json: bool, quiet: bool, (first, last): (usize, usize), settings: &Settings) -> Result<u8, HexError> {
+pub fn certify(json: bool, quiet: bool, verbose: bool, (first, last): (usize, usize), settings: &Settings) -> Result<u8, HexError> {
     let mut reports = Vec::new();
     if !json {
         println!("| n | optimum | level | level minima | wall s | final check s | proof bytes (gz) | stored |");
         println!("|---|---|---|---|---|---|---|---|");
     }
     for n in first..=last {
-        let progress = crate::progress::Progress::new(quiet || json);
+        let progress = crate::progress::Progress::with_lines(quiet || json, verbose);
         let mut on_step = |s: &Step| progress.step(n, s);
         let report = certify_optimum(n, settings, &mut on_step)?;
         if !json {

@@ -21,9 +21,12 @@ struct Cli {
     /// Print one JSON document on stdout instead of text.
     #[arg(long, global = true)]
     json: bool,
-    /// No progress lines on stderr.
+    /// No progress display on stderr.
     #[arg(long, short, global = true)]
     quiet: bool,
+    /// One stderr line per solver call (with its answer and time), for logs.
+    #[arg(long, short, global = true)]
+    verbose: bool,
     #[command(subcommand)]
     command: Command,
 }
@@ -261,7 +264,7 @@ fn run(cli: &Cli) -> Result<u8, HexError> {
             }
         }
         Command::Prove { n, level, below, store } => commands::prove(cli.json, cli.quiet, *n, *level, *below, &store.settings()),
-        Command::Certify { n, store } => commands::certify(cli.json, cli.quiet, *n, &store.settings()),
+        Command::Certify { n, store } => commands::certify(cli.json, cli.quiet, cli.verbose, *n, &store.settings()),
         Command::Check { paths, regenerate } => commands::check(cli.json, paths, *regenerate),
         Command::Count { n, level, penalty, max_penalty } => commands::count(cli.json, cli.quiet, *n, *level, *penalty, *max_penalty),
         Command::Table { kind, n } => commands::table(cli.json, cli.quiet, *kind, *n),
@@ -306,7 +309,7 @@ fn show_value(value: u8, level: u8) -> String {
 
 fn optimize(cli: &Cli, n: usize, level: u8, cardinality: Cardinality, output: Option<&Path>) -> Result<u8, HexError> {
     let hex = Hexagon::new(n)?;
-    let progress = progress::Progress::new(cli.quiet || cli.json);
+    let progress = progress::Progress::with_lines(cli.quiet || cli.json, cli.verbose);
     let mut on_step = |s: &Step| progress.step(n, s);
     let template = EncodeOptions { max_penalty: None, cardinality, symmetry: SymmetryBreaking::None };
     let minima = minimize_through(&hex, level, &mut PlainOracle { template }, &mut on_step)?;

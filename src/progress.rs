@@ -1,6 +1,7 @@
-//! Progress on stderr for long commands: a spinner with the running solver
-//! call and its elapsed time on a terminal, one line per answered call
-//! otherwise, nothing with `--quiet` or `--json`.
+//! Progress on stderr for long commands: on a terminal, a spinner with the
+//! running task and its elapsed time; nothing when stderr is not a terminal
+//! or with `--quiet` / `--json`. `--verbose` adds one line per answered
+//! solver call (on a terminal or not), for logs of long runs.
 
 use std::io::IsTerminal;
 use std::time::Duration;
@@ -10,18 +11,22 @@ use indicatif::{ProgressBar, ProgressStyle};
 
 pub struct Progress {
     spinner: Option<ProgressBar>,
-    quiet: bool,
+    lines: bool,
 }
 
 impl Progress {
     pub fn new(quiet: bool) -> Progress {
+        Progress::with_lines(quiet, false)
+    }
+
+    pub fn with_lines(quiet: bool, lines: bool) -> Progress {
         let spinner = (!quiet && std::io::stderr().is_terminal()).then(|| {
             let bar = ProgressBar::new_spinner();
             bar.set_style(ProgressStyle::with_template("{spinner} [{elapsed_precise}] {msg}").expect("valid template"));
             bar.enable_steady_tick(Duration::from_millis(200));
             bar
         });
-        Progress { spinner, quiet }
+        Progress { spinner, lines }
     }
 
     /// Shows what a long single task is doing (the spinner's elapsed time runs).
@@ -34,15 +39,15 @@ impl Progress {
 
     /// Reports one solver call of the search for side `n`.
     pub fn step(&self, n: usize, step: &Step) {
-        if self.quiet {
-            return;
-        }
         let bound = step.max_penalty.map_or("free".into(), |b| b.to_string());
         if !step.answered {
             if let Some(bar) = &self.spinner {
                 bar.set_message(format!("n={n} level {} penalty <= {bound}: solving", step.level));
                 bar.reset_elapsed();
             }
+            return;
+        }
+        if !self.lines {
             return;
         }
         let answer = step.found_penalty.map_or("UNSAT".into(), |p| format!("SAT, penalty {p}"));
