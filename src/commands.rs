@@ -1,5 +1,5 @@
-//! Output of the certificate and picture commands: call the library, print
-//! text or one JSON document, pick the exit code.
+//! The commands: call the library, print text or one JSON document, pick
+//! the exit code. `main.rs` only parses arguments and dispatches here.
 
 use std::path::{Path, PathBuf};
 
@@ -14,6 +14,8 @@ use hexcert::levels::Partial;
 use hexcert::proofs::claim::read_json;
 use hexcert::proofs::Optimum;
 use hexcert::solving::search::Step;
+use hexcert::encoding::{Cardinality, EncodeOptions, LevelEncoding, SymmetryBreaking};
+use hexcert::solving::search::{minimize_through, solve_at_bound, LowerBoundProof, PlainOracle};
 use hexcert::validation::evaluate;
 
 pub fn prove(json: bool, quiet: bool, n: usize, level: u8, below: usize, settings: &Settings) -> Result<u8, HexError> {
@@ -222,4 +224,124 @@ pub fn table(json: bool, quiet: bool, kind: TableKind, (first, last): (usize, us
         println!("{}", serde_json::json!({"table": match kind { TableKind::Counts => "counts", TableKind::Penalties => "penalties" }, "rows": rows}));
     }
     Ok(0)
+}
+
+pub fn encode(json: bool, n: usize, level: u8, options: EncodeOptions, output: Option<&Path>) -> Result<u8, HexError> {
+    if json && output.is_none() {
+        return Err(HexError::Usage("--json describes the formula on stdout: give the DIMACS file with -o".into()));
+    }
+    let hex = Hexagon::new(n)?;
+    let cnf = LevelEncoding::new(&hex, level, options).cnf;
+    let dimacs = cnf.to_dimacs();
+    emit(output, &dimacs)?;
+    if json {
+        println!("{}", serde_json::json!({"n": n, "level": level, "max_penalty": options.max_penalty,
+            "cardinality": options.cardinality, "symmetry": options.symmetry, "variables": cnf.num_vars(),
+            "clauses": cnf.clauses().len(), "output": output, "sha256": hexcert::proofs::sha256_hex(&dimacs)}));
+    }
+    Ok(0)
+}
+
+pub fn solve(json: bool, n: usize, level: u8, options: EncodeOptions, output: Option<&Path>) -> Result<u8, HexError> {
+    let hex = Hexagon::new(n)?;
+    let Some(found) = solve_at_bound(&hex, level, options)? else {
+        if json {
+            println!("{}", serde_json::json!({"n": n, "level": level, "satisfiable": false}));
+        } else {
+            println!("unsatisfiable: no valid level-{level} partial with penalty <= {}", options.max_penalty.unwrap_or(0));
+        }
+        return Ok(1);
+    };
+    let text = to_hexcert_text(&found.partial);
+    if let Some(path) = output {
+        hexcert::files::write_atomic(path, text.as_bytes())?;
+    }
+    if json {
+        println!("{}", serde_json::json!({"n": n, "level": level, "satisfiable": true,
+            "penalty": found.evaluation.penalty, "grid": text}));
+    } else {
+        print!("{text}");
+        println!("penalty {}", found.evaluation.penalty);
+    }
+    Ok(0)
+}
+
+pub fn verify(json: bool, file: &Path, level: Option<u8>, n: Option<usize>) -> Result<u8, HexError> {
+    let grid = read_grid_file(file, n)?;
+    let partial = at_level(file, &grid.partial, level)?;
+    let hex = Hexagon::new(partial.side())?;
+    let evaluation = evaluate(&hex, &partial);
+    let sum: u64 = grid.partial.values().iter().map(|&v| u64::from(v)).sum();
+    let score_ok = grid.stated_score.is_none_or(|s| s == sum);
+    let ok = evaluation.is_valid() && score_ok;
+    if json {
+        let doc = serde_json::json!({
+            "file": file, "n": partial.side(), "level": partial.level(), "valid": ok,
+            "penalty": evaluation.penalty, "score": evaluation.score,
+            "stated_sum": grid.stated_score, "sum": sum,
+            "violations": evaluation.violations, "penalty_edges": evaluation.penalty_edges,
+        });
+        println!("{doc}");
+    } else {
+        for v in &evaluation.violations {
+            println!("violation: cell ({}, {}) value {} does not see {:?}", v.row, v.column, show_value(v.value, partial.level()), v.missing);
+        }
+        if !score_ok {
+            println!("stated score {} differs from the sum of values {sum}", grid.stated_score.unwrap_or(0));
+        }
+        let verdict = if ok { "valid" } else { "INVALID" };
+        let score = evaluation.score.map_or(String::new(), |s| format!(" score {s}"));
+        println!("{}: n={} level={} {verdict} penalty {}{score}", file.display(), partial.side(), partial.level(), evaluation.penalty);
+    }
+    Ok(if ok { 0 } else { 1 })
+}
+
+fn show_value(value: u8, level: u8) -> String {
+    if value == level + 1 && level < 6 { "+".into() } else { value.to_string() }
+}
+
+pub fn optimize(json: bool, quiet: bool, verbose: bool, n: usize, level: u8, cardinality: Cardinality, output: Option<&Path>) -> Result<u8, HexError> {
+    let hex = Hexagon::new(n)?;
+    let progress = crate::progress::Progress::with_lines(quiet || json, verbose);
+    let mut on_step = |s: &Step| progress.step(n, s);
+    let template = EncodeOptions { max_penalty: None, cardinality, symmetry: SymmetryBreaking::None };
+    let minima = minimize_through(&hex, level, &mut PlainOracle { template }, &mut on_step)?;
+    let top = minima.last().expect("at least level 1");
+    if let Some(path) = output {
+        hexcert::files::write_atomic(path, to_hexcert_text(&top.witness.partial).as_bytes())?;
+    }
+    if json {
+        let levels: Vec<_> = minima
+            .iter()
+            .map(|m| serde_json::json!({"level": m.level, "minimum": m.penalty, "proof": m.proof,
+                "seconds": m.steps.iter().map(|s| s.seconds).sum::<f64>(), "steps": m.steps,
+                "witness": to_hexcert_text(&m.witness.partial)}))
+            .collect();
+        println!("{}", serde_json::json!({"n": n, "levels": levels}));
+        return Ok(0);
+    }
+    println!("n={n}");
+    println!("| level | minimum | shown minimal by | seconds |");
+    println!("|---|---|---|---|");
+    for m in &minima {
+        let why = match &m.proof {
+            LowerBoundProof::UnsatAtLevel { level, max_penalty } => format!("level {level}, penalty <= {max_penalty} UNSAT"),
+            LowerBoundProof::InheritedFromLevel { level } => format!("bound of level {level}"),
+            LowerBoundProof::Zero => "penalty 0".into(),
+        };
+        let secs: f64 = m.steps.iter().map(|s| s.seconds).sum();
+        println!("| {} | {} | {why} | {secs:.2} |", m.level, m.penalty);
+    }
+    print!("{}", to_hexcert_text(&top.witness.partial));
+    Ok(0)
+}
+
+fn emit(output: Option<&Path>, bytes: &[u8]) -> Result<(), HexError> {
+    match output {
+        Some(path) => hexcert::files::write_atomic(path, bytes),
+        None => {
+            use std::io::Write;
+            std::io::stdout().write_all(bytes).map_err(|source| HexError::Io { path: "<stdout>".into(), source })
+        }
+    }
 }

@@ -1,16 +1,13 @@
 //! The `hexcert` command line: parses arguments and calls the library.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-use hexcert::encoding::{Cardinality, EncodeOptions, LevelEncoding, SymmetryBreaking};
+use hexcert::encoding::{Cardinality, EncodeOptions, SymmetryBreaking};
 use hexcert::error::HexError;
-use hexcert::formats::{read_grid_file, to_hexcert_text};
 use hexcert::geometry::Hexagon;
-use hexcert::solving::search::{minimize_through, solve_at_bound, LowerBoundProof, PlainOracle, Step};
 use hexcert::certification::Settings;
-use hexcert::validation::evaluate;
 
 mod commands;
 mod progress;
@@ -217,51 +214,14 @@ fn main() -> ExitCode {
 
 fn run(cli: &Cli) -> Result<u8, HexError> {
     match &cli.command {
-        Command::Verify { file, level, n } => verify(cli, file, *level, *n),
+        Command::Verify { file, level, n } => commands::verify(cli.json, file, *level, *n),
         Command::Encode { n, level, max_penalty, cardinality, symmetry, output } => {
-            if cli.json && output.is_none() {
-                return Err(HexError::Usage("--json describes the formula on stdout: give the DIMACS file with -o".into()));
-            }
-            let hex = Hexagon::new(*n)?;
             let options = EncodeOptions { max_penalty: Some(*max_penalty), cardinality: *cardinality, symmetry: *symmetry };
-            let cnf = LevelEncoding::new(&hex, *level, options).cnf;
-            let dimacs = cnf.to_dimacs();
-            emit(output.as_deref(), &dimacs)?;
-            if cli.json {
-                println!("{}", serde_json::json!({"n": n, "level": level, "max_penalty": max_penalty,
-                    "cardinality": cardinality, "symmetry": symmetry, "variables": cnf.num_vars(),
-                    "clauses": cnf.clauses().len(), "output": output, "sha256": hexcert::proofs::sha256_hex(&dimacs)}));
-            }
-            Ok(0)
+            commands::encode(cli.json, *n, *level, options, output.as_deref())
         }
         Command::Solve { n, level, max_penalty, cardinality, output } => {
-            let hex = Hexagon::new(*n)?;
             let options = EncodeOptions { max_penalty: *max_penalty, cardinality: *cardinality, symmetry: SymmetryBreaking::None };
-            match solve_at_bound(&hex, *level, options)? {
-                Some(found) => {
-                    let text = to_hexcert_text(&found.partial);
-                    if let Some(path) = output {
-                        hexcert::files::write_atomic(path, text.as_bytes())?;
-                    }
-                    if cli.json {
-                        let doc = serde_json::json!({"n": n, "level": level, "satisfiable": true,
-                            "penalty": found.evaluation.penalty, "grid": text});
-                        println!("{doc}");
-                    } else {
-                        print!("{text}");
-                        println!("penalty {}", found.evaluation.penalty);
-                    }
-                    Ok(0)
-                }
-                None => {
-                    if cli.json {
-                        println!("{}", serde_json::json!({"n": n, "level": level, "satisfiable": false}));
-                    } else {
-                        println!("unsatisfiable: no valid level-{level} partial with penalty <= {}", max_penalty.unwrap_or(0));
-                    }
-                    Ok(1)
-                }
-            }
+            commands::solve(cli.json, *n, *level, options, output.as_deref())
         }
         Command::Prove { n, level, below, store } => commands::prove(cli.json, cli.quiet, *n, *level, *below, &store.settings()),
         Command::Certify { n, store } => commands::certify(cli.json, cli.quiet, cli.verbose, *n, &store.settings()),
@@ -269,86 +229,9 @@ fn run(cli: &Cli) -> Result<u8, HexError> {
         Command::Count { n, level, penalty, max_penalty } => commands::count(cli.json, cli.quiet, *n, *level, *penalty, *max_penalty),
         Command::Table { kind, n } => commands::table(cli.json, cli.quiet, *kind, *n),
         Command::Render { file, output, level } => commands::render(cli.json, file, output, *level),
-        Command::Optimize { n, level, cardinality, output } => optimize(cli, *n, *level, *cardinality, output.as_deref()),
-    }
-}
-
-fn verify(cli: &Cli, file: &Path, level: Option<u8>, n: Option<usize>) -> Result<u8, HexError> {
-    let grid = read_grid_file(file, n)?;
-    let partial = commands::at_level(file, &grid.partial, level)?;
-    let hex = Hexagon::new(partial.side())?;
-    let evaluation = evaluate(&hex, &partial);
-    let sum: u64 = grid.partial.values().iter().map(|&v| u64::from(v)).sum();
-    let score_ok = grid.stated_score.is_none_or(|s| s == sum);
-    let ok = evaluation.is_valid() && score_ok;
-    if cli.json {
-        let doc = serde_json::json!({
-            "file": file, "n": partial.side(), "level": partial.level(), "valid": ok,
-            "penalty": evaluation.penalty, "score": evaluation.score,
-            "stated_sum": grid.stated_score, "sum": sum,
-            "violations": evaluation.violations, "penalty_edges": evaluation.penalty_edges,
-        });
-        println!("{doc}");
-    } else {
-        for v in &evaluation.violations {
-            println!("violation: cell ({}, {}) value {} does not see {:?}", v.row, v.column, show_value(v.value, partial.level()), v.missing);
-        }
-        if !score_ok {
-            println!("stated score {} differs from the sum of values {sum}", grid.stated_score.unwrap_or(0));
-        }
-        let verdict = if ok { "valid" } else { "INVALID" };
-        let score = evaluation.score.map_or(String::new(), |s| format!(" score {s}"));
-        println!("{}: n={} level={} {verdict} penalty {}{score}", file.display(), partial.side(), partial.level(), evaluation.penalty);
-    }
-    Ok(if ok { 0 } else { 1 })
-}
-
-fn show_value(value: u8, level: u8) -> String {
-    if value == level + 1 && level < 6 { "+".into() } else { value.to_string() }
-}
-
-fn optimize(cli: &Cli, n: usize, level: u8, cardinality: Cardinality, output: Option<&Path>) -> Result<u8, HexError> {
-    let hex = Hexagon::new(n)?;
-    let progress = progress::Progress::with_lines(cli.quiet || cli.json, cli.verbose);
-    let mut on_step = |s: &Step| progress.step(n, s);
-    let template = EncodeOptions { max_penalty: None, cardinality, symmetry: SymmetryBreaking::None };
-    let minima = minimize_through(&hex, level, &mut PlainOracle { template }, &mut on_step)?;
-    let top = minima.last().expect("at least level 1");
-    if let Some(path) = output {
-        hexcert::files::write_atomic(path, to_hexcert_text(&top.witness.partial).as_bytes())?;
-    }
-    if cli.json {
-        let levels: Vec<_> = minima
-            .iter()
-            .map(|m| serde_json::json!({"level": m.level, "minimum": m.penalty, "proof": m.proof,
-                "seconds": m.steps.iter().map(|s| s.seconds).sum::<f64>(), "steps": m.steps,
-                "witness": to_hexcert_text(&m.witness.partial)}))
-            .collect();
-        println!("{}", serde_json::json!({"n": n, "levels": levels}));
-        return Ok(0);
-    }
-    println!("n={n}");
-    println!("| level | minimum | shown minimal by | seconds |");
-    println!("|---|---|---|---|");
-    for m in &minima {
-        let why = match &m.proof {
-            LowerBoundProof::UnsatAtLevel { level, max_penalty } => format!("level {level}, penalty <= {max_penalty} UNSAT"),
-            LowerBoundProof::InheritedFromLevel { level } => format!("bound of level {level}"),
-            LowerBoundProof::Zero => "penalty 0".into(),
-        };
-        let secs: f64 = m.steps.iter().map(|s| s.seconds).sum();
-        println!("| {} | {} | {why} | {secs:.2} |", m.level, m.penalty);
-    }
-    print!("{}", to_hexcert_text(&top.witness.partial));
-    Ok(0)
-}
-
-fn emit(output: Option<&Path>, bytes: &[u8]) -> Result<(), HexError> {
-    match output {
-        Some(path) => hexcert::files::write_atomic(path, bytes),
-        None => {
-            use std::io::Write;
-            std::io::stdout().write_all(bytes).map_err(|source| HexError::Io { path: "<stdout>".into(), source })
+        Command::Optimize { n, level, cardinality, output } => {
+            commands::optimize(cli.json, cli.quiet, cli.verbose, *n, *level, *cardinality, output.as_deref())
         }
     }
 }
+
