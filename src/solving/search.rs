@@ -134,10 +134,10 @@ impl Oracle for PlainOracle {
 /// Finds the minimum level-k penalty.
 ///
 /// With an inherited lower bound L (a lower level's minimum; refinement
-/// never lowers the penalty), first asks for penalty <= L: usually satisfiable
-/// (levels 4..6), and then done. Otherwise, and without L, descends from a
-/// first model, one SAT call per improvement, until a bound is UNSAT. So a
-/// level costs at most two refutations (at L and at its minimum minus one),
+/// never lowers the penalty), levels 4..6 first ask for penalty <= L, usually
+/// satisfiable, and are then done. Otherwise a level descends from a first
+/// model, one SAT call per improvement, until a bound is UNSAT or a model
+/// reaches L. So a level costs at most one refutation (two from level 4 on),
 /// however far its minimum lies above L; climbing from L one bound at a time
 /// cost n=9 level 2 three extra refutations (490 s).
 /// Each call's phases are set towards the best partial known so far (from
@@ -174,9 +174,12 @@ pub fn minimize(
         let proof = if penalty == 0 { LowerBoundProof::Zero } else { proof };
         Ok(Minimum { level, penalty, witness, proof, steps })
     };
-    // The common case (levels 4..6) is a minimum equal to the inherited
-    // bound: one SAT call settles it.
-    if let Some(lower) = inherited {
+    // From level 4 on the minimum almost always equals the inherited bound
+    // (SPEC table: levels 4..6 are identical, level 4 differs from level 3
+    // once), so one SAT call settles it. At levels 2 and 3 it almost never
+    // does, and asking would waste a refutation: descend instead, stopping
+    // if a model reaches the bound.
+    if let Some(lower) = inherited.filter(|_| level >= 4) {
         match call(Some(lower.penalty), hint, &mut steps)? {
             Some(found) => return finish(found, LowerBoundProof::InheritedFromLevel { level: lower.level }, steps),
             None if lower.penalty == 0 => {}
@@ -186,6 +189,9 @@ pub fn minimize(
     let mut best = call(None, hint, &mut steps)?
         .ok_or_else(|| HexError::Internal(format!("no valid level-{level} partial exists")))?;
     while best.evaluation.penalty > 0 {
+        if let Some(lower) = inherited.filter(|l| l.penalty == best.evaluation.penalty) {
+            return finish(best, LowerBoundProof::InheritedFromLevel { level: lower.level }, steps);
+        }
         if inherited_refuted == Some(best.evaluation.penalty - 1) {
             let proof = LowerBoundProof::UnsatAtLevel { level, max_penalty: best.evaluation.penalty - 1 };
             return finish(best, proof, steps);
