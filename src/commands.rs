@@ -4,7 +4,9 @@
 use std::path::{Path, PathBuf};
 
 use hexcert::certification::check::{check_record, find_records, CheckReport};
-use hexcert::certification::optimum::certify_optimum;
+use hexcert::certification::optimum::{certify_optimum_queued, OnReport, OptimumReport};
+use hexcert::certification::verifier::Verifier;
+use std::sync::{Arc, Mutex};
 use hexcert::certification::prove::{prove as prove_claim, ProveOutcome};
 use hexcert::certification::Settings;
 use hexcert::error::HexError;
@@ -50,30 +52,45 @@ pub fn prove(json: bool, quiet: bool, n: usize, level: u8, below: usize, setting
 }
 
 pub fn certify(json: bool, quiet: bool, verbose: bool, (first, last): (usize, usize), settings: &Settings) -> Result<u8, HexError> {
-    let mut reports = Vec::new();
     if !json {
         println!("| n | optimum | level | level minima | wall s | final check s | proof bytes (gz) | stored |");
         println!("|---|---|---|---|---|---|---|---|");
     }
+    // Checks run on the verifier thread while the search goes on; each n's
+    // row is printed when its optimum record has been written.
+    let verifier = Verifier::start(settings.abort.clone());
+    let reports = Arc::new(Mutex::new(Vec::new()));
     for n in first..=last {
         let progress = crate::progress::Progress::with_lines(quiet || json, verbose);
         let mut on_step = |s: &Step| progress.step(n, s);
-        let report = certify_optimum(n, settings, &mut on_step)?;
-        if !json {
-            let minima: Vec<String> = report.level_minima.iter().map(|m| m.to_string()).collect();
-            let resumed = if report.resumed { " (earlier run)" } else { "" };
-            println!(
-                "| {} | {} | {} | {} | {:.1}{resumed} | {:.1} | {} | {} |",
-                report.n, report.optimum, report.level, minima.join(" "), report.seconds,
-                report.check_seconds, report.proof_bytes, if report.proof_stored { "yes" } else { "claim only" }
-            );
-        }
-        reports.push(report);
+        let collected = Arc::clone(&reports);
+        let on_report: OnReport = Box::new(move |report: OptimumReport| {
+            if !json {
+                print_certify_row(&report);
+            }
+            collected.lock().expect("reports").push(report);
+        });
+        certify_optimum_queued(n, settings, &verifier, &mut on_step, on_report)?;
     }
+    if verifier.pending() > 0 && !quiet && !json {
+        eprintln!("waiting for {} queued check(s)...", verifier.pending());
+    }
+    verifier.finish()?;
     if json {
-        println!("{}", serde_json::json!({"optima": reports}));
+        let reports = reports.lock().expect("reports");
+        println!("{}", serde_json::json!({"optima": *reports}));
     }
     Ok(0)
+}
+
+fn print_certify_row(report: &OptimumReport) {
+    let minima: Vec<String> = report.level_minima.iter().map(|m| m.to_string()).collect();
+    let resumed = if report.resumed { " (earlier run)" } else { "" };
+    println!(
+        "| {} | {} | {} | {} | {:.1}{resumed} | {:.1} | {} | {} |",
+        report.n, report.optimum, report.level, minima.join(" "), report.seconds,
+        report.check_seconds, report.proof_bytes, if report.proof_stored { "yes" } else { "claim only" }
+    );
 }
 
 pub fn check(json: bool, paths: &[PathBuf], regenerate: bool) -> Result<u8, HexError> {

@@ -10,6 +10,7 @@
 pub mod check;
 pub mod optimum;
 pub mod prove;
+pub mod verifier;
 
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
@@ -60,5 +61,23 @@ impl WorkDir {
 impl Drop for WorkDir {
     fn drop(&mut self) {
         let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// Removes `.work-*` and `.check-*` scratch directories under `dir` left by
+/// runs that were killed outright (a session's end, SIGKILL): their owner,
+/// named by the pid that ends the name, is no longer running. Directories of
+/// live processes are left alone.
+pub fn remove_stale_work_dirs(dir: &std::path::Path) {
+    let Ok(entries) = std::fs::read_dir(dir) else { return };
+    for entry in entries.flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if !(name.starts_with(".work-") || name.starts_with(".check-")) {
+            continue;
+        }
+        let owner = name.rsplit('-').next().and_then(|pid| pid.parse::<u32>().ok());
+        if owner.is_some_and(|pid| !std::path::Path::new(&format!("/proc/{pid}")).exists()) {
+            let _ = std::fs::remove_dir_all(entry.path());
+        }
     }
 }

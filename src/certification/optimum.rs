@@ -8,10 +8,13 @@
 //! from the certificates already on disk. Rerunning skips an n whose
 //! `optimum.json` exists.
 
+use std::collections::HashSet;
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use super::prove::{certify_refutation, refute};
+use super::verifier::Verifier;
 use super::{Settings, WorkDir};
 use crate::error::HexError;
 use crate::formats::to_hexcert_text;
@@ -39,24 +42,32 @@ pub struct OptimumReport {
     pub resumed: bool,
 }
 
-/// Races formulations for bounded queries; every UNSAT answer is checked
-/// and stored as a certificate at once, so an interrupted run resumes claim
-/// by claim: a query whose certificate already exists is answered UNSAT from
-/// it (and `hexcert check` re-verifies that certificate on its own).
+/// Races formulations for bounded queries. Every UNSAT answer is handed to
+/// the verifier, which checks it and stores the certificate while the
+/// search goes on, so an interrupted run resumes claim by claim: a query
+/// whose certificate already exists is answered UNSAT from it (and `hexcert
+/// check` re-verifies that certificate on its own).
 struct CertifyingOracle<'a> {
     settings: &'a Settings,
+    verifier: &'a Verifier,
     work: PathBuf,
+    /// Claims `(level, below)` refuted in this run, checked or in the queue.
+    refuted: HashSet<(u8, usize)>,
 }
 
 impl CertifyingOracle<'_> {
     fn already_certified(&self, n: usize, level: u8, below: usize) -> bool {
         let path = Claim::directory(&self.settings.root, n, level, below).join("claim.json");
-        read_json::<Claim>(&path).is_ok_and(|c| c.n == n && c.level == level && c.below == below)
+        self.refuted.contains(&(level, below))
+            || read_json::<Claim>(&path).is_ok_and(|c| c.n == n && c.level == level && c.below == below)
     }
 }
 
 impl Oracle for CertifyingOracle<'_> {
     fn query(&mut self, hex: &Hexagon, level: u8, max_penalty: Option<usize>, hint: Option<&Partial>) -> Result<Option<Found>, HexError> {
+        if let Some(message) = self.verifier.failure() {
+            return Err(HexError::Internal(format!("an earlier certificate failed: {message}")));
+        }
         let Some(bound) = max_penalty else {
             let template = EncodeOptions { cardinality: self.settings.cardinality, ..EncodeOptions::bounded(None) };
             return PlainOracle { template }.query(hex, level, None, hint);
@@ -66,8 +77,13 @@ impl Oracle for CertifyingOracle<'_> {
         }
         match refute(hex, level, bound + 1, self.settings, &self.work, hint)? {
             Ok(refutation) => {
-                certify_refutation(hex, &refutation, self.settings, &self.work)?;
-                let _ = std::fs::remove_file(&refutation.proof);
+                let (hex, settings, work) = (hex.clone(), self.settings.clone(), self.work.clone());
+                self.verifier.submit(Box::new(move || {
+                    certify_refutation(&hex, &refutation, &settings, &work)?;
+                    let _ = std::fs::remove_file(&refutation.proof);
+                    Ok(())
+                }));
+                self.refuted.insert((level, bound + 1));
                 Ok(None)
             }
             Err(found) => Ok(Some(found)),
@@ -75,48 +91,99 @@ impl Oracle for CertifyingOracle<'_> {
     }
 }
 
-/// Certifies the optimum of the side-n hexagon under `settings.root`.
+/// Certifies the optimum of the side-n hexagon under `settings.root`, with
+/// the checks in line: returns once `optimum.json` is written.
 pub fn certify_optimum(n: usize, settings: &Settings, on_step: &mut dyn FnMut(&Step)) -> Result<OptimumReport, HexError> {
+    let verifier = Verifier::start(settings.abort.clone());
+    let report = Arc::new(Mutex::new(None));
+    let slot = Arc::clone(&report);
+    certify_optimum_queued(n, settings, &verifier, on_step, Box::new(move |r| *slot.lock().expect("report slot") = Some(r)))?;
+    verifier.finish()?;
+    let report = report.lock().expect("report slot").take();
+    report.ok_or_else(|| HexError::Internal(format!("n={n}: the optimum record was not written")))
+}
+
+/// What to do with a finished n's report (called on the verifier thread).
+pub type OnReport = Box<dyn FnOnce(OptimumReport) + Send>;
+
+/// Runs the search for n's optimum and queues, behind the checks of its
+/// claims, the task that writes `optimum.json` and reports. Returns when the
+/// search is done; the record appears once the verifier reaches that task.
+pub fn certify_optimum_queued(
+    n: usize,
+    settings: &Settings,
+    verifier: &Verifier,
+    on_step: &mut dyn FnMut(&Step),
+    on_report: OnReport,
+) -> Result<(), HexError> {
     let hex = Hexagon::new(n)?;
     let dir = settings.root.join(format!("n{n}"));
     let record_path = dir.join("optimum.json");
     if record_path.exists() {
-        return resumed_report(&record_path);
+        on_report(resumed_report(&record_path)?);
+        return Ok(());
     }
     let start = Instant::now();
+    super::remove_stale_work_dirs(&dir);
     let work = WorkDir::create(dir.join(format!(".work-certify-{}", std::process::id())))?;
-    let mut oracle = CertifyingOracle { settings, work: work.0.clone() };
-    let minima = minimize_through(&hex, 6, &mut oracle, on_step)?;
+    let mut oracle = CertifyingOracle { settings, verifier, work: work.0.clone(), refuted: HashSet::new() };
+    let minima = match minimize_through(&hex, 6, &mut oracle, on_step) {
+        Ok(minima) => minima,
+        Err(error) => {
+            // Queued checks read their proofs from `work`: let them finish
+            // (or be skipped, after Ctrl-C) before it is removed.
+            verifier.wait();
+            return Err(error);
+        }
+    };
     let top = minima.last().expect("six levels");
     let (level, below) = match top.proof {
         LowerBoundProof::UnsatAtLevel { level, max_penalty } => (level, max_penalty + 1),
         LowerBoundProof::InheritedFromLevel { level } => (level, top.penalty),
         LowerBoundProof::Zero => return Err(HexError::Internal(format!("n={n}: optimum 0 needs no proof"))),
     };
-    let claim_dir = Claim::directory(&settings.root, n, level, below);
+    if top.penalty != below {
+        return Err(HexError::Internal(format!("n={n}: witness penalty {} but lower bound {below}", top.penalty)));
+    }
+    let witness = top.witness.partial.clone();
+    let level_minima: Vec<usize> = minima.iter().map(|m| m.penalty).collect();
+    verifier.submit(Box::new(move || {
+        // Owning the scratch directory here keeps the queued proofs alive
+        // until their checks ran; it is removed when this task ends.
+        let _work = work;
+        let report = write_optimum(&dir, n, (level, below), &witness, level_minima, start)?;
+        on_report(report);
+        Ok(())
+    }));
+    Ok(())
+}
+
+/// Writes the witness and `optimum.json` (last: its presence means n is
+/// done). Runs after the checks of n's claims, so the claim it names exists.
+fn write_optimum(dir: &Path, n: usize, (level, below): (u8, usize), witness: &Partial, level_minima: Vec<usize>, start: Instant) -> Result<OptimumReport, HexError> {
+    let claim_dir = Claim::directory(dir.parent().unwrap_or(Path::new(".")), n, level, below);
     let claim: Claim = read_json(&claim_dir.join("claim.json"))?;
-    let witness_text = to_hexcert_text(&top.witness.partial);
+    let witness_text = to_hexcert_text(witness);
     crate::files::write_atomic(&dir.join("witness.txt"), witness_text.as_bytes())?;
     let record = Optimum {
         format: Optimum::new_format(),
         n,
-        optimum: top.penalty,
+        optimum: below,
         witness: "witness.txt".into(),
         witness_sha256: sha256_hex(witness_text.as_bytes()),
-        lower_bound: relative(&claim_dir, &dir),
+        lower_bound: relative(&claim_dir, dir),
         lower_bound_level: level,
-        level_minima: minima.iter().map(|m| m.penalty).collect(),
+        level_minima,
         seconds: start.elapsed().as_secs_f64(),
         hexcert: this_build(),
     };
-    // The record is written last: its presence means the n is done.
-    crate::files::write_atomic(&record_path, &serde_json::to_vec_pretty(&record).expect("serialises"))?;
+    crate::files::write_atomic(&dir.join("optimum.json"), &serde_json::to_vec_pretty(&record).expect("serialises"))?;
     Ok(OptimumReport {
         n,
         optimum: record.optimum,
         level,
         level_minima: record.level_minima,
-        seconds: start.elapsed().as_secs_f64(),
+        seconds: record.seconds,
         check_seconds: claim.checker.seconds,
         proof_bytes: claim.proof.compressed_bytes.unwrap_or(claim.proof.bytes),
         proof_stored: claim.proof.stored_as.is_some(),

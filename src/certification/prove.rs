@@ -47,6 +47,7 @@ pub fn prove(hex: &Hexagon, level: u8, below: usize, settings: &Settings) -> Res
         return Err(HexError::Usage("--below 0 holds trivially: penalties are never negative".into()));
     }
     let n = hex.side();
+    super::remove_stale_work_dirs(&settings.root.join(format!("n{n}")));
     let work = WorkDir::create(settings.root.join(format!("n{n}")).join(format!(".work-level{level}-below{below}-{}", std::process::id())))?;
     match refute(hex, level, below, settings, &work.0, None)? {
         Err(found) => Ok(ProveOutcome::Counterexample(Box::new(found))),
