@@ -9,7 +9,8 @@ use std::process::Command;
 
 use hexcert::certification::check::check_record;
 use hexcert::certification::optimum::certify_optimum;
-use hexcert::certification::prove::{prove, ProveOutcome};
+use hexcert::certification::prove::{prove, refute, ProveOutcome};
+use hexcert::certification::resume::ResumeDir;
 use hexcert::certification::Settings;
 use hexcert::geometry::Hexagon;
 use hexcert::proofs::claim::read_json;
@@ -198,8 +199,9 @@ fn a_false_claim_yields_a_validated_counterexample() {
     assert!(!root.join("n4/level2-below3").exists(), "no certificate for a false claim");
 }
 
-/// Ctrl-C during `certify` leaves only complete certificates, and the rerun
-/// resumes from them (the level-1 claim is not proved again) and finishes.
+/// Ctrl-C during `certify` leaves only complete certificates (and the resume
+/// state), and the rerun resumes from them (the level-1 claim is not proved
+/// again) and finishes.
 #[test]
 fn an_interrupted_certify_resumes_from_its_certificates() {
     let root = scratch("interrupt");
@@ -225,10 +227,11 @@ fn an_interrupted_certify_resumes_from_its_certificates() {
     let leftovers: Vec<_> = std::fs::read_dir(root.join("n6"))
         .unwrap()
         .flatten()
-        .filter(|e| e.file_name().to_string_lossy().starts_with('.'))
+        .filter(|e| e.file_name().to_string_lossy().starts_with('.') && e.file_name() != ".resume")
         .map(|e| e.path())
         .collect();
     assert!(leftovers.is_empty(), "work directories left behind: {leftovers:?}");
+    assert!(root.join("n6/.resume/level1.txt").exists(), "the best level-1 partial is kept for the rerun");
     let stamp = std::fs::metadata(&first_claim).unwrap().modified().unwrap();
     assert_eq!(passes(&first_claim), Some(true), "the certificate written before Ctrl-C is complete");
 
@@ -238,4 +241,68 @@ fn an_interrupted_certify_resumes_from_its_certificates() {
     let optimum: Optimum = read_json(&root.join("n6/optimum.json")).unwrap();
     assert_eq!(optimum.optimum, 13);
     assert_eq!(passes(&root.join("n6/optimum.json")), Some(true));
+    assert!(!root.join("n6/.resume").exists(), "resume state is removed once the optimum is recorded");
+}
+
+/// A refutation whose solve finished but whose check did not (the run was
+/// stopped) is checked by the next run instead of solved again; a parked
+/// proof that the checker rejects is thrown away and the claim solved afresh.
+#[test]
+fn a_parked_refutation_is_checked_on_resume_and_a_bad_one_is_solved_again() {
+    let hex = Hexagon::new(5).unwrap();
+    let park = |root: &Path, damage: bool| {
+        let mut settings = Settings::new(root.to_path_buf());
+        settings.race = false;
+        let work = root.join("scratch");
+        std::fs::create_dir_all(&work).unwrap();
+        let Ok(mut refutation) = refute(&hex, 3, 9, &settings, &work, None).unwrap() else { panic!("n=5 level 3 below 9 is true") };
+        refutation.solve_seconds = 4242.0; // a mark: the claim must carry it
+        if damage {
+            let bytes = std::fs::read(&refutation.proof).unwrap();
+            std::fs::write(&refutation.proof, &bytes[..bytes.len() / 2]).unwrap();
+        }
+        ResumeDir::new(&root.join("n5")).park(refutation).unwrap();
+        std::fs::remove_dir_all(&work).unwrap();
+    };
+    let claim_path = |root: &Path| root.join("n5/level3-below9/claim.json");
+
+    let root = scratch("parked");
+    park(&root, false);
+    let report = certify_optimum(5, &Settings::new(root.clone()), &mut |_| {}).unwrap();
+    assert_eq!(report.optimum, 9);
+    let claim: Claim = read_json(&claim_path(&root)).unwrap();
+    assert_eq!(claim.solver.seconds, 4242.0, "the parked proof was checked, not re-solved");
+    assert!(!root.join("n5/.resume").exists(), "resume state is removed once the optimum is recorded");
+    assert_eq!(passes(&root.join("n5/optimum.json")), Some(true));
+    assert_eq!(passes(&claim_path(&root)), Some(true));
+
+    let root = scratch("parked-bad");
+    park(&root, true);
+    let error = certify_optimum(5, &Settings::new(root.clone()), &mut |_| {}).unwrap_err();
+    assert!(error.to_string().contains("rejected"), "{error}");
+    assert!(!claim_path(&root).exists() && !root.join("n5/optimum.json").exists());
+    assert!(ResumeDir::new(&root.join("n5")).parked(3, 9).is_none(), "a rejected proof is not kept");
+    certify_optimum(5, &Settings::new(root.clone()), &mut |_| {}).unwrap();
+    let claim: Claim = read_json(&claim_path(&root)).unwrap();
+    assert_ne!(claim.solver.seconds, 4242.0, "the claim was solved afresh");
+}
+
+/// The saved best partial of a level only ever improves, and a file that is
+/// not a valid partial of that level is ignored.
+#[test]
+fn the_saved_best_partial_only_improves_and_is_validated() {
+    let root = scratch("best");
+    let hex = Hexagon::new(4).unwrap();
+    let resume = ResumeDir::new(&root.join("n4"));
+    let solve = |bound: Option<usize>| {
+        hexcert::solving::search::solve_at_bound(&hex, 2, hexcert::encoding::EncodeOptions::bounded(bound)).unwrap().unwrap()
+    };
+    let (good, bad) = (solve(Some(2)), solve(None));
+    assert!(good.evaluation.penalty < bad.evaluation.penalty);
+    resume.offer(&hex, &good).unwrap();
+    resume.offer(&hex, &bad).unwrap();
+    assert_eq!(resume.best(&hex, 2).unwrap().partial, good.partial);
+    assert!(resume.best(&hex, 3).is_none());
+    std::fs::write(root.join("n4/.resume/level2.txt"), "hexcert n=4 level=2\n not a grid\n").unwrap();
+    assert!(resume.best(&hex, 2).is_none(), "an unreadable file is ignored");
 }

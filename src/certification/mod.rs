@@ -10,6 +10,7 @@
 pub mod check;
 pub mod optimum;
 pub mod prove;
+pub mod resume;
 pub mod verifier;
 
 use std::path::PathBuf;

@@ -13,7 +13,8 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
-use super::prove::{certify_refutation, refute};
+use super::prove::{certify_refutation, refute, Refutation};
+use super::resume::ResumeDir;
 use super::verifier::Verifier;
 use super::{Settings, WorkDir};
 use crate::error::HexError;
@@ -51,6 +52,8 @@ struct CertifyingOracle<'a> {
     settings: &'a Settings,
     verifier: &'a Verifier,
     work: PathBuf,
+    /// Best partials and unchecked refutations, kept across stops.
+    resume: ResumeDir,
     /// Claims `(level, below)` refuted in this run, checked or in the queue.
     refuted: HashSet<(u8, usize)>,
 }
@@ -61,6 +64,21 @@ impl CertifyingOracle<'_> {
         self.refuted.contains(&(level, below))
             || read_json::<Claim>(&path).is_ok_and(|c| c.n == n && c.level == level && c.below == below)
     }
+
+    /// Queues the check of a parked refutation; the parked files go either way
+    /// (stored as a certificate, or rejected and to be solved afresh).
+    fn submit_check(&mut self, hex: &Hexagon, refutation: Refutation) {
+        let (level, below) = (refutation.level, refutation.below);
+        let (hex, settings, work, resume) = (hex.clone(), self.settings.clone(), self.work.clone(), self.resume.clone());
+        self.verifier.submit(Box::new(move || {
+            let outcome = certify_refutation(&hex, &refutation, &settings, &work);
+            if !matches!(outcome, Err(HexError::Interrupted)) {
+                resume.unpark(level, below);
+            }
+            outcome.map(|_| ())
+        }));
+        self.refuted.insert((level, below));
+    }
 }
 
 impl Oracle for CertifyingOracle<'_> {
@@ -69,24 +87,33 @@ impl Oracle for CertifyingOracle<'_> {
             return Err(HexError::Internal(format!("an earlier certificate failed: {message}")));
         }
         let Some(bound) = max_penalty else {
+            if let Some(best) = self.resume.best(hex, level) {
+                return Ok(Some(best));
+            }
             let template = EncodeOptions { cardinality: self.settings.cardinality, ..EncodeOptions::bounded(None) };
-            return PlainOracle { template }.query(hex, level, None, hint);
+            let found = PlainOracle { template }.query(hex, level, None, hint)?;
+            if let Some(found) = &found {
+                self.resume.offer(hex, found)?;
+            }
+            return Ok(found);
         };
         if self.already_certified(hex.side(), level, bound + 1) {
             return Ok(None);
         }
+        if let Some(parked) = self.resume.parked(level, bound + 1) {
+            self.submit_check(hex, parked);
+            return Ok(None);
+        }
         match refute(hex, level, bound + 1, self.settings, &self.work, hint)? {
             Ok(refutation) => {
-                let (hex, settings, work) = (hex.clone(), self.settings.clone(), self.work.clone());
-                self.verifier.submit(Box::new(move || {
-                    certify_refutation(&hex, &refutation, &settings, &work)?;
-                    let _ = std::fs::remove_file(&refutation.proof);
-                    Ok(())
-                }));
-                self.refuted.insert((level, bound + 1));
+                let parked = self.resume.park(refutation)?;
+                self.submit_check(hex, parked);
                 Ok(None)
             }
-            Err(found) => Ok(Some(found)),
+            Err(found) => {
+                self.resume.offer(hex, &found)?;
+                Ok(Some(found))
+            }
         }
     }
 }
@@ -126,7 +153,8 @@ pub fn certify_optimum_queued(
     let start = Instant::now();
     super::remove_stale_work_dirs(&dir);
     let work = WorkDir::create(dir.join(format!(".work-certify-{}", std::process::id())))?;
-    let mut oracle = CertifyingOracle { settings, verifier, work: work.0.clone(), refuted: HashSet::new() };
+    let resume = ResumeDir::new(&dir);
+    let mut oracle = CertifyingOracle { settings, verifier, work: work.0.clone(), resume: resume.clone(), refuted: HashSet::new() };
     let minima = match minimize_through(&hex, 6, &mut oracle, on_step) {
         Ok(minima) => minima,
         Err(error) => {
@@ -152,6 +180,7 @@ pub fn certify_optimum_queued(
         // until their checks ran; it is removed when this task ends.
         let _work = work;
         let report = write_optimum(&dir, n, (level, below), &witness, level_minima, start)?;
+        resume.remove();
         on_report(report);
         Ok(())
     }));
