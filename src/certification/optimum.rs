@@ -35,6 +35,8 @@ pub struct OptimumReport {
     pub level_minima: Vec<usize>,
     /// Wall time for this n (all queries, intermediate checks included).
     pub seconds: f64,
+    /// Solve and check time of the claim the optimum rests on.
+    pub solve_seconds: f64,
     pub check_seconds: f64,
     pub proof_bytes: u64,
     pub proof_stored: bool,
@@ -213,6 +215,7 @@ fn write_optimum(dir: &Path, n: usize, (level, below): (u8, usize), witness: &Pa
         level,
         level_minima: record.level_minima,
         seconds: record.seconds,
+        solve_seconds: claim.solver.seconds,
         check_seconds: claim.checker.seconds,
         proof_bytes: claim.proof.compressed_bytes.unwrap_or(claim.proof.bytes),
         proof_stored: claim.proof.stored_as.is_some(),
@@ -235,6 +238,7 @@ fn resumed_report(record_path: &Path) -> Result<OptimumReport, HexError> {
         level: record.lower_bound_level,
         level_minima: record.level_minima,
         seconds: record.seconds,
+        solve_seconds: claim.solver.seconds,
         check_seconds: claim.checker.seconds,
         proof_bytes: claim.proof.compressed_bytes.unwrap_or(claim.proof.bytes),
         proof_stored: claim.proof.stored_as.is_some(),
