@@ -3,9 +3,10 @@
 //!
 //! The levels are minimised in turn (each from the bound of the one below).
 //! Every bounded query races the plain formula against the symmetry-broken
-//! one; every UNSAT answer becomes a checked certificate at once (so each
-//! level's minimum is certified, not only the optimum's), and a rerun resumes
-//! from the certificates already on disk. Rerunning skips an n whose
+//! one; every UNSAT answer becomes a checked certificate (so each level's
+//! minimum is certified, not only the optimum's), checked on the verifier
+//! thread while the search goes on. A rerun resumes from the certificates on
+//! disk and from `.resume/` (see `resume`); it skips an n whose
 //! `optimum.json` exists.
 
 use std::collections::HashSet;
@@ -209,19 +210,7 @@ fn write_optimum(dir: &Path, n: usize, (level, below): (u8, usize), witness: &Pa
         hexcert: this_build(),
     };
     crate::files::write_atomic(&dir.join("optimum.json"), &serde_json::to_vec_pretty(&record).expect("serialises"))?;
-    Ok(OptimumReport {
-        n,
-        optimum: record.optimum,
-        level,
-        level_minima: record.level_minima,
-        seconds: record.seconds,
-        solve_seconds: claim.solver.seconds,
-        check_seconds: claim.checker.seconds,
-        proof_bytes: claim.proof.compressed_bytes.unwrap_or(claim.proof.bytes),
-        proof_stored: claim.proof.stored_as.is_some(),
-        directory: claim_dir,
-        resumed: false,
-    })
+    Ok(OptimumReport::new(record, &claim, claim_dir, false))
 }
 
 fn relative(path: &Path, base: &Path) -> String {
@@ -230,19 +219,25 @@ fn relative(path: &Path, base: &Path) -> String {
 
 fn resumed_report(record_path: &Path) -> Result<OptimumReport, HexError> {
     let record: Optimum = read_json(record_path)?;
-    let dir = record_path.parent().unwrap_or(Path::new("."));
-    let claim: Claim = read_json(&dir.join(&record.lower_bound).join("claim.json"))?;
-    Ok(OptimumReport {
-        n: record.n,
-        optimum: record.optimum,
-        level: record.lower_bound_level,
-        level_minima: record.level_minima,
-        seconds: record.seconds,
-        solve_seconds: claim.solver.seconds,
-        check_seconds: claim.checker.seconds,
-        proof_bytes: claim.proof.compressed_bytes.unwrap_or(claim.proof.bytes),
-        proof_stored: claim.proof.stored_as.is_some(),
-        directory: dir.join(&record.lower_bound),
-        resumed: true,
-    })
+    let claim_dir = record_path.parent().unwrap_or(Path::new(".")).join(&record.lower_bound);
+    let claim: Claim = read_json(&claim_dir.join("claim.json"))?;
+    Ok(OptimumReport::new(record, &claim, claim_dir, true))
+}
+
+impl OptimumReport {
+    fn new(record: Optimum, claim: &Claim, directory: PathBuf, resumed: bool) -> OptimumReport {
+        OptimumReport {
+            n: record.n,
+            optimum: record.optimum,
+            level: record.lower_bound_level,
+            level_minima: record.level_minima,
+            seconds: record.seconds,
+            solve_seconds: claim.solver.seconds,
+            check_seconds: claim.checker.seconds,
+            proof_bytes: claim.proof.compressed_bytes.unwrap_or(claim.proof.bytes),
+            proof_stored: claim.proof.stored_as.is_some(),
+            directory,
+            resumed,
+        }
+    }
 }
