@@ -50,7 +50,11 @@ impl Progress {
         if !self.lines {
             return;
         }
-        let answer = step.found_penalty.map_or("UNSAT".into(), |p| format!("SAT, penalty {p}"));
+        let answer = match step.found_penalty {
+            None => "UNSAT".to_string(),
+            Some(p) if step.completed => format!("penalty {p} by completing level 4, no solver call"),
+            Some(p) => format!("SAT, penalty {p}"),
+        };
         let line = format!("  n={n} level {} bound {bound}: {answer} ({:.2} s)", step.level, step.seconds);
         match &self.spinner {
             Some(bar) => bar.println(line),

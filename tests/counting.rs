@@ -237,3 +237,50 @@ fn count_at_is_one_entry_of_the_distribution() {
         assert_eq!(&hexcert::counting::count_at(&hex, 3, p).expect("count"), all.at(p).expect("in range"));
     }
 }
+
+/// The completion's labelling of each shape costs exactly the lowest degree
+/// of the shape's transfer polynomial, and matches the report's remark:
+/// paths complete for free, cycles for free when their length is a multiple
+/// of 3 and at cost 1 otherwise.
+#[test]
+fn cheapest_labels_cost_the_lowest_degree_of_the_shape_polynomial() {
+    use hexcert::counting::cheapest_labels;
+    let shapes = (1..=14).map(Shape::Path).chain((3..=14).map(Shape::Cycle));
+    for shape in shapes {
+        let (cost, labels) = cheapest_labels(shape).expect("every shape has a labelling");
+        let poly = shape_polynomial(6, shape, 4);
+        let lowest = poly.iter().position(|c| *c != BigUint::from(0u8)).expect("a term within degree 4");
+        assert_eq!(cost, lowest, "{shape:?}: labels {labels:?}");
+        let remark = match shape {
+            Shape::Path(_) => 0,
+            Shape::Cycle(len) => usize::from(len % 3 != 0),
+        };
+        assert_eq!(cost, remark, "{shape:?}");
+    }
+}
+
+/// Completing every optimal level-4 partial gives a valid full grid (plain
+/// validator) costing the level-4 penalty plus its cycles' surcharges, and
+/// the cheapest completion reaches the level-6 minimum of the sweep.
+#[test]
+fn completions_of_level_four_partials_are_valid_and_reach_the_optimum() {
+    use hexcert::counting::{cheapest_completion, cheapest_labels, components};
+    for n in 3..=5 {
+        let hex = hexagon(n);
+        let (minimum4, _) = minimum_and_count(&hex, 4).expect("counts");
+        let mut best = usize::MAX;
+        for_each_partial(&hex, 4, minimum4 + 1, |values, penalty| {
+            let partial = Partial::new(n, 4, values.to_vec()).expect("values in range");
+            let full = cheapest_completion(&hex, &partial).expect("completes");
+            assert_eq!(full.truncate(4).expect("truncates").values(), values, "a refinement of the partial");
+            let e = evaluate(&hex, &full);
+            let surcharge: usize = components(&hex, values).expect("paths and cycles").into_iter()
+                .map(|shape| cheapest_labels(shape).expect("labelling").0).sum();
+            assert!(e.is_valid(), "n={n}: completion invalid");
+            assert_eq!(e.penalty, penalty + surcharge, "n={n}");
+            best = best.min(e.penalty);
+        })
+        .expect("enumerates");
+        assert_eq!(best, minimum_penalty(&hex, 6).expect("minimum"), "n={n}");
+    }
+}

@@ -105,7 +105,7 @@ fn explore(
 /// Added penalty of a cell labelled `label` whose component neighbours carry
 /// `neighbours`, at `level` (5 or 6; `level + 1` is `+`), or `None` when the
 /// cell lacks a required value (rules 2 and 3 of the module header).
-fn cell_cost(label: u8, neighbours: &[u8]) -> Option<usize> {
+pub(super) fn cell_cost(label: u8, neighbours: &[u8]) -> Option<usize> {
     let mut cost = 0;
     for wanted in 5..label {
         let m = neighbours.iter().filter(|&&l| l == wanted).count();
@@ -118,7 +118,7 @@ fn cell_cost(label: u8, neighbours: &[u8]) -> Option<usize> {
 }
 
 /// Added penalty of a component edge: equal decided labels.
-fn edge_cost(a: u8, b: u8, level: u8) -> usize {
+pub(super) fn edge_cost(a: u8, b: u8, level: u8) -> usize {
     usize::from(a == b && a != level + 1)
 }
 

@@ -19,6 +19,7 @@
 //! level-k minimum, and the search at level `k + 1` starts there.
 
 mod chains;
+mod completion;
 mod enumerate;
 mod frontier;
 mod guide;
@@ -38,6 +39,7 @@ use crate::geometry::Hexagon;
 use crate::levels::check_level;
 
 pub use chains::{components, shape_polynomial, Shape};
+pub use completion::{cheapest_completion, cheapest_labels};
 pub use frontier::Schedule;
 use ladder::Ladder;
 

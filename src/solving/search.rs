@@ -32,6 +32,9 @@ pub struct Step {
     /// Penalty of the validated model, when satisfiable.
     pub found_penalty: Option<usize>,
     pub seconds: f64,
+    /// Answered without a solver: the level-4 witness below was completed
+    /// chain by chain (`counting::cheapest_completion`).
+    pub completed: bool,
 }
 
 /// Solves "valid level-k partial with penalty <= max_penalty" once.
@@ -153,7 +156,7 @@ pub fn minimize(
     let mut steps = Vec::new();
     let mut call = |bound: Option<usize>, hint: Option<&Partial>, steps: &mut Vec<Step>| {
         let start = Instant::now();
-        let asking = Step { answered: false, level, max_penalty: bound, satisfiable: false, found_penalty: None, seconds: 0.0 };
+        let asking = Step { answered: false, level, max_penalty: bound, satisfiable: false, found_penalty: None, seconds: 0.0, completed: false };
         on_step(&asking);
         let found = oracle.query(hex, level, bound, hint)?;
         let step = Step {
@@ -163,6 +166,7 @@ pub fn minimize(
             satisfiable: found.is_some(),
             found_penalty: found.as_ref().map(|f| f.evaluation.penalty),
             seconds: start.elapsed().as_secs_f64(),
+            completed: false,
         };
         on_step(&step);
         steps.push(step);
@@ -179,6 +183,25 @@ pub fn minimize(
     // once), so one SAT call settles it. At levels 2 and 3 it almost never
     // does, and asking would waste a refutation: descend instead, stopping
     // if a model reaches the bound.
+    // Levels 5 and 6 refine level 4 chain by chain: completing the witness
+    // below often reaches the bound with no solver call at all.
+    if let (Some(lower), Some(partial)) = (inherited.filter(|_| level >= 5), hint.filter(|h| h.level() >= 4)) {
+        let start = Instant::now();
+        if let Some(found) = complete(hex, level, partial).filter(|f| f.evaluation.penalty <= lower.penalty) {
+            let step = Step {
+                answered: true,
+                level,
+                max_penalty: Some(lower.penalty),
+                satisfiable: true,
+                found_penalty: Some(found.evaluation.penalty),
+                seconds: start.elapsed().as_secs_f64(),
+                completed: true,
+            };
+            on_step(&step);
+            steps.push(step);
+            return finish(found, LowerBoundProof::InheritedFromLevel { level: lower.level }, steps);
+        }
+    }
     if let Some(lower) = inherited.filter(|_| level >= 4) {
         match call(Some(lower.penalty), hint, &mut steps)? {
             Some(found) => return finish(found, LowerBoundProof::InheritedFromLevel { level: lower.level }, steps),
@@ -203,6 +226,14 @@ pub fn minimize(
         }
     }
     finish(best, LowerBoundProof::Zero, steps)
+}
+
+/// The cheapest refinement of `partial` (level >= 4) at `level`, accepted
+/// only if the plain validator passes it.
+fn complete(hex: &Hexagon, level: u8, partial: &Partial) -> Option<Found> {
+    let refined = crate::counting::cheapest_completion(hex, partial).ok()?.truncate(level).ok()?;
+    let evaluation = evaluate(hex, &refined);
+    evaluation.is_valid().then_some(Found { partial: refined, evaluation })
 }
 
 /// A lower bound inherited from a lower level: "no level-j partial below `penalty`".
