@@ -6,7 +6,7 @@
 use std::io::IsTerminal;
 use std::time::Duration;
 
-use hexcert::solving::search::Step;
+use hexcert::solving::search::{Step, Via};
 use indicatif::{ProgressBar, ProgressStyle};
 
 pub struct Progress {
@@ -50,10 +50,13 @@ impl Progress {
         if !self.lines {
             return;
         }
-        let answer = match step.found_penalty {
-            None => "UNSAT".to_string(),
-            Some(p) if step.completed => format!("penalty {p} by completing level 4, no solver call"),
-            Some(p) => format!("SAT, penalty {p}"),
+        let answer = match (step.found_penalty, step.via) {
+            (Some(p), Via::Completion) => format!("penalty {p} by completing level 4, no solver call"),
+            (None, Via::Completion) => "level-4 completion missed the bound".to_string(),
+            (Some(p), Via::Refinement) => format!("penalty {p} refining the level below"),
+            (None, Via::Refinement) => "no better refinement of the level below".to_string(),
+            (Some(p), Via::Oracle) => format!("SAT, penalty {p}"),
+            (None, Via::Oracle) => "UNSAT".to_string(),
         };
         let line = format!("  n={n} level {} bound {bound}: {answer} ({:.2} s)", step.level, step.seconds);
         match &self.spinner {

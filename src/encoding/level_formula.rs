@@ -213,6 +213,26 @@ impl LevelEncoding {
         lits
     }
 
+    /// Units that make every model refine `lower` (a partial of a lower
+    /// level): its decided values are fixed, its `+` cells stay above its
+    /// level and are otherwise free.
+    pub fn refinement_literals(&self, lower: &Partial) -> Vec<i32> {
+        let plus = lower.plus() as usize;
+        let mut lits = Vec::new();
+        for (c, vars) in self.ge.iter().enumerate() {
+            let value = lower.values()[c] as usize;
+            for (i, &var) in vars.iter().enumerate() {
+                let threshold = i + 2;
+                if threshold <= value {
+                    lits.push(var);
+                } else if value < plus {
+                    lits.push(-var);
+                }
+            }
+        }
+        lits
+    }
+
     /// Phase hints that steer the solver towards `partial` (any level; values
     /// above this level read as `+`) and towards zero penalty.
     pub fn hint_literals(&self, partial: &Partial) -> Vec<i32> {
