@@ -159,7 +159,9 @@ impl Oracle for PlainOracle {
 /// however far its minimum lies above L; climbing from L one bound at a time
 /// cost n=9 level 2 three extra refutations (490 s).
 /// Each call's phases are set towards the best partial known so far (from
-/// this level or the one below, `hint`).
+/// this level or the one below, `hint`). Before any oracle call, a level
+/// tries a quick start from the witness below (`quick_start`), which may
+/// settle it or give the descent its first model.
 pub fn minimize(
     hex: &Hexagon,
     level: u8,
@@ -175,23 +177,9 @@ pub fn minimize(
         let proof = if penalty == 0 { LowerBoundProof::Zero } else { proof };
         Ok(Minimum { level, penalty, witness, proof, steps })
     };
-    // Cheap starts first, from the witness of the level below. Levels 5 and
-    // 6 refine level 4 chain by chain, so completing it often reaches the
-    // bound with no solver call; otherwise the best refinement of that
-    // witness (small SAT calls with it fixed) is a far better first model
-    // than a free one (n=10 level 3: penalty 31 against 756, which took
-    // fifteen descent steps and about six minutes to leave behind).
     let mut start_from = None;
     if let Some(lower_witness) = hint.filter(|h| h.level() < level) {
-        let quick = match inherited.filter(|_| level >= 5 && lower_witness.level() >= 4) {
-            Some(_) => timed(on_step, &mut steps, level, Via::Completion, None, || Ok(complete(hex, level, lower_witness)))?,
-            None => None,
-        };
-        let quick = match quick {
-            Some(found) => Some(found),
-            None => best_refinement(hex, level, lower_witness, on_step, &mut steps)?,
-        };
-        if let Some(found) = quick {
+        if let Some(found) = quick_start(hex, level, inherited.is_some(), lower_witness, on_step, &mut steps)? {
             if let Some(lower) = inherited.filter(|l| found.evaluation.penalty <= l.penalty) {
                 return finish(found, LowerBoundProof::InheritedFromLevel { level: lower.level }, steps);
             }
@@ -199,22 +187,7 @@ pub fn minimize(
         }
     }
     let mut call = |bound: Option<usize>, hint: Option<&Partial>, steps: &mut Vec<Step>| {
-        let start = Instant::now();
-        let asking = Step { answered: false, level, max_penalty: bound, satisfiable: false, found_penalty: None, seconds: 0.0, via: Via::Oracle };
-        on_step(&asking);
-        let found = oracle.query(hex, level, bound, hint)?;
-        let step = Step {
-            answered: true,
-            level,
-            max_penalty: bound,
-            satisfiable: found.is_some(),
-            found_penalty: found.as_ref().map(|f| f.evaluation.penalty),
-            seconds: start.elapsed().as_secs_f64(),
-            via: Via::Oracle,
-        };
-        on_step(&step);
-        steps.push(step);
-        Ok::<_, HexError>(found)
+        timed(on_step, steps, level, Via::Oracle, bound, || oracle.query(hex, level, bound, hint))
     };
     // From level 4 on the minimum almost always equals the inherited bound
     // (SPEC table: levels 4..6 are identical, level 4 differs from level 3
@@ -251,7 +224,32 @@ pub fn minimize(
     finish(best, LowerBoundProof::Zero, steps)
 }
 
-/// Runs `answer` as one step of the search (timed and reported).
+/// A first level-k partial built from the witness of the level below,
+/// without touching the oracle. Levels 5 and 6 refine level 4 chain by
+/// chain, so completing the witness often reaches the inherited bound with no
+/// solver call; otherwise the best refinement of the witness (small SAT
+/// calls with it fixed) is a far better first model than a free one (n=10
+/// level 3: a free model had penalty 756, and fifteen descent steps, about
+/// six minutes, went into leaving it behind).
+fn quick_start(
+    hex: &Hexagon,
+    level: u8,
+    has_bound: bool,
+    lower_witness: &Partial,
+    on_step: &mut dyn FnMut(&Step),
+    steps: &mut Vec<Step>,
+) -> Result<Option<Found>, HexError> {
+    if has_bound && level >= 5 && lower_witness.level() >= 4 {
+        let completed = timed(on_step, steps, level, Via::Completion, None, || Ok(complete(hex, level, lower_witness)))?;
+        if completed.is_some() {
+            return Ok(completed);
+        }
+    }
+    best_refinement(hex, level, lower_witness, on_step, steps)
+}
+
+/// Runs `answer` as one step of the search, reported when it starts (for
+/// progress displays) and when it is answered.
 fn timed(
     on_step: &mut dyn FnMut(&Step),
     steps: &mut Vec<Step>,
@@ -260,6 +258,7 @@ fn timed(
     max_penalty: Option<usize>,
     answer: impl FnOnce() -> Result<Option<Found>, HexError>,
 ) -> Result<Option<Found>, HexError> {
+    on_step(&Step { answered: false, level, max_penalty, satisfiable: false, found_penalty: None, seconds: 0.0, via });
     let start = Instant::now();
     let found = answer()?;
     let step = Step {
