@@ -73,7 +73,7 @@ pub fn certify(json: bool, quiet: bool, verbose: bool, (first, last): (usize, us
         certify_optimum_queued(n, settings, &verifier, &mut on_step, on_report)?;
     }
     if verifier.pending() > 0 && !quiet && !json {
-        eprintln!("waiting for {} queued check(s)...", verifier.pending());
+        eprintln!("waiting for {} queued task(s): proof checks and optimum records...", verifier.pending());
     }
     verifier.finish()?;
     if json {
