@@ -202,15 +202,11 @@ impl LevelEncoding {
 
     /// Literals that fix the cells to the values of `partial` (for blocking
     /// clauses and for cubes): one `ge` literal per cell and threshold.
+    /// A partial of this level has no cell above its `+`, so refining it
+    /// fixes every `ge` literal.
     pub fn cell_literals(&self, partial: &Partial) -> Vec<i32> {
-        let mut lits = Vec::new();
-        for (c, vars) in self.ge.iter().enumerate() {
-            let value = partial.values()[c] as usize;
-            for (i, &var) in vars.iter().enumerate() {
-                lits.push(if i + 2 <= value { var } else { -var });
-            }
-        }
-        lits
+        debug_assert_eq!(partial.level(), self.level);
+        self.refinement_literals(partial)
     }
 
     /// Units that make every model refine `lower` (a partial of a lower
