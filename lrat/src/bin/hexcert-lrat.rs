@@ -1,0 +1,57 @@
+//! `hexcert-lrat FORMULA.cnf PROOF.lrat`: checks one LRAT proof.
+//!
+//! Invariant: the exit code is the verdict: 0 verified, 1 not verified
+//! (with the checker's one-line reason), 2 usage or unreadable files.
+
+use std::fs::File;
+use std::process::ExitCode;
+use std::time::Instant;
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let [formula_path, proof_path] = args.as_slice() else {
+        eprintln!("usage: hexcert-lrat FORMULA.cnf PROOF.lrat");
+        eprintln!("Checks an LRAT proof (text or binary, RUP steps only) of FORMULA's unsatisfiability.");
+        eprintln!("Prints 's VERIFIED' and exits 0, or 's NOT VERIFIED' and the reason and exits 1.");
+        return ExitCode::from(2);
+    };
+    let formula = match std::fs::read(formula_path) {
+        Ok(bytes) => bytes,
+        Err(e) => {
+            eprintln!("hexcert-lrat: cannot read {formula_path}: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let proof = match File::open(proof_path) {
+        Ok(file) => file,
+        Err(e) => {
+            eprintln!("hexcert-lrat: cannot read {proof_path}: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let start = Instant::now();
+    match hexcert_lrat::check(&formula, proof) {
+        Ok(summary) => {
+            println!("s VERIFIED");
+            println!(
+                "c {} original, {} added, {} deleted, {} hints, empty clause {}, {:.3} s",
+                summary.original,
+                summary.added,
+                summary.deleted,
+                summary.hints,
+                summary.empty_clause_id,
+                start.elapsed().as_secs_f64()
+            );
+            ExitCode::SUCCESS
+        }
+        Err(e @ hexcert_lrat::CheckError::Io { .. }) => {
+            eprintln!("hexcert-lrat: cannot read {proof_path}: {e}");
+            ExitCode::from(2)
+        }
+        Err(e) => {
+            println!("s NOT VERIFIED");
+            println!("c {e}");
+            ExitCode::from(1)
+        }
+    }
+}

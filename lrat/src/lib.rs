@@ -1,0 +1,38 @@
+//! hexcert-lrat: a standalone checker of LRAT proofs (RUP steps only).
+//!
+//! Invariant: this crate depends on nothing from hexcert, so a bug in the
+//! solver, encoder or search cannot also hide in the checker of its proofs.
+//! A proof is accepted only by `Checker::finish` after a checked step has
+//! derived the empty clause.
+
+#![forbid(unsafe_code)]
+
+mod assignment;
+mod checker;
+mod clauses;
+mod dimacs;
+mod error;
+pub mod format;
+
+use std::io::Read;
+
+pub use checker::{Checker, Summary};
+pub use error::{CheckError, Position};
+pub use format::{Reader, Step, StepBuf};
+
+/// Parses and checks a whole LRAT proof (text or binary, told apart by its
+/// first bytes) against a DIMACS formula. Every step is checked, also those
+/// after the empty clause.
+pub fn check(formula: &[u8], proof: impl Read) -> Result<Summary, CheckError> {
+    let mut checker = Checker::from_dimacs(formula)?;
+    let mut reader = Reader::new(proof);
+    let mut step = StepBuf::default();
+    while reader.read_step(&mut step)? {
+        if step.delete {
+            checker.delete_all(&step.ids)?;
+        } else {
+            checker.add(step.id, &step.lits, &step.hints)?;
+        }
+    }
+    checker.finish()
+}
