@@ -32,7 +32,13 @@ pub fn prove(json: bool, quiet: bool, n: usize, level: u8, below: usize, setting
                 println!("{}", serde_json::json!({"certified": true, "directory": directory, "claim": claim}));
             } else {
                 println!("proved: {}", claim.statement);
-                println!("  solver {:.2} s, {} `{}` in {:.2} s", claim.solver.seconds, claim.checker.name, claim.checker.verdict, claim.checker.seconds);
+                println!(
+                    "  solver {:.2} s; {} `{}` {:.2} s after the solver's answer ({:.2} s of CPU)",
+                    claim.solver.seconds, claim.lrat.checker, claim.lrat.verdict, claim.lrat.seconds_after_solve, claim.lrat.cpu_seconds
+                );
+                for check in &claim.drat_checks {
+                    println!("  {} `{}` in {:.2} s", check.name, check.verdict, check.seconds);
+                }
                 let stored = if claim.proof.stored_as.is_some() { "stored" } else { "not stored (over the limit; regenerable)" };
                 println!("  proof {} bytes compressed, {stored}; certificate in {}", claim.proof.compressed_bytes.unwrap_or(0), directory.display());
             }

@@ -156,9 +156,12 @@ struct StoreArgs {
     /// Root of the certificate tree.
     #[arg(long, default_value = "proofs")]
     proofs: PathBuf,
-    /// Store proofs up to this many compressed bytes (CNF + proof); larger ones keep claim.json only.
+    /// Store proofs up to this many compressed bytes (CNF + DRAT + LRAT); larger ones keep claim.json only.
     #[arg(long, default_value_t = hexcert::certification::DEFAULT_STORE_LIMIT)]
     store_limit: u64,
+    /// When drat-trim or rate (those on PATH) also check a new proof; the LRAT checker checks every one.
+    #[arg(long, value_enum, default_value_t)]
+    external_check: hexcert::certification::ExternalCheck,
     /// Solve only the symmetry-broken formula instead of racing it against the plain one.
     #[arg(long)]
     no_race: bool,
@@ -171,6 +174,7 @@ impl StoreArgs {
         let mut settings = Settings::new(self.proofs.clone());
         settings.store_limit = self.store_limit;
         settings.race = !self.no_race;
+        settings.external_check = self.external_check;
         settings.cardinality = self.cardinality;
         let abort = settings.abort.clone();
         // Ctrl-C stops the solvers; work directories are removed on the way out.

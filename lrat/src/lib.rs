@@ -20,6 +20,9 @@ pub use checker::{Checker, Summary};
 pub use error::{CheckError, Position};
 pub use format::{Reader, Step, StepBuf};
 
+/// This checker's version, recorded beside each verdict it gives.
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");
+
 /// Parses and checks a whole LRAT proof (text or binary, told apart by its
 /// first bytes) against a DIMACS formula. Every step is checked, also those
 /// after the empty clause.

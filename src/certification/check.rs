@@ -104,7 +104,10 @@ fn check_claim(path: &Path, regenerate: bool, report: &mut CheckReport) -> Resul
         }
         _ if regenerate => {
             let hex = Hexagon::new(claim.n)?;
-            let (cnf_path, proof_path, seconds) = regenerate_proof(&hex, &claim, &work.0)?;
+            let (cnf_path, proof_path, lrat, seconds) = regenerate_proof(&hex, &claim, &work.0)?;
+            if !lrat.verified {
+                return Err(mismatch(path, format!("the regenerated proof was rejected: {}", lrat.verdict)));
+            }
             expect_hash(&proof_path, &claim.proof.sha256, "regenerated proof")?;
             report.messages.push(format!("regenerated the proof in {seconds:.1} s; it matches the recorded hash"));
             (cnf_path, proof_path)

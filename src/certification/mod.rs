@@ -8,6 +8,7 @@
 //! then renamed).
 
 pub mod check;
+pub mod online;
 pub mod optimum;
 pub mod prove;
 pub mod resume;
@@ -32,6 +33,8 @@ pub struct Settings {
     /// Race the plain formula against the symmetry-broken one on two threads.
     pub race: bool,
     pub store_limit: u64,
+    /// When to run drat-trim or rate on a proof beside the LRAT checker.
+    pub external_check: ExternalCheck,
     /// Set by Ctrl-C: solver calls stop, nothing half-written is left behind.
     pub abort: Arc<AtomicBool>,
 }
@@ -43,7 +46,33 @@ impl Settings {
             cardinality: Cardinality::default(),
             race: true,
             store_limit: DEFAULT_STORE_LIMIT,
+            external_check: ExternalCheck::default(),
             abort: Arc::new(AtomicBool::new(false)),
+        }
+    }
+}
+
+/// When a new proof is also checked by an external DRAT checker (drat-trim
+/// or rate, those on PATH). The LRAT checker judges every proof as it is
+/// written; a DRAT check costs about the solve time again, so by default it
+/// runs only on proofs small enough to be stored, where it is cheap.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum ExternalCheck {
+    /// Never.
+    Never,
+    /// Proofs under the store limit (committed with their CNF).
+    #[default]
+    Stored,
+    /// Every proof.
+    Always,
+}
+
+impl ExternalCheck {
+    pub fn name(self) -> &'static str {
+        match self {
+            ExternalCheck::Never => "never",
+            ExternalCheck::Stored => "stored",
+            ExternalCheck::Always => "always",
         }
     }
 }

@@ -36,7 +36,8 @@ pub struct OptimumReport {
     pub level_minima: Vec<usize>,
     /// Wall time for this n (all queries, intermediate checks included).
     pub seconds: f64,
-    /// Solve and check time of the claim the optimum rests on.
+    /// Solve time of the claim the optimum rests on, and how long after the
+    /// solver's answer its LRAT verdict came.
     pub solve_seconds: f64,
     pub check_seconds: f64,
     pub proof_bytes: u64,
@@ -68,18 +69,12 @@ impl CertifyingOracle<'_> {
             || read_json::<Claim>(&path).is_ok_and(|c| c.n == n && c.level == level && c.below == below)
     }
 
-    /// Queues the check of a parked refutation; the parked files go either way
-    /// (stored as a certificate, or rejected and to be solved afresh).
+    /// Queues the storing of a refutation whose proof the LRAT checker has
+    /// already judged (and, when asked, its external DRAT check).
     fn submit_check(&mut self, hex: &Hexagon, refutation: Refutation) {
         let (level, below) = (refutation.level, refutation.below);
-        let (hex, settings, work, resume) = (hex.clone(), self.settings.clone(), self.work.clone(), self.resume.clone());
-        self.verifier.submit(Box::new(move || {
-            let outcome = certify_refutation(&hex, &refutation, &settings, &work);
-            if !matches!(outcome, Err(HexError::Interrupted)) {
-                resume.unpark(level, below);
-            }
-            outcome.map(|_| ())
-        }));
+        let (hex, settings, work) = (hex.clone(), self.settings.clone(), self.work.clone());
+        self.verifier.submit(Box::new(move || certify_refutation(&hex, &refutation, &settings, &work).map(|_| ())));
         self.refuted.insert((level, below));
     }
 }
@@ -103,14 +98,9 @@ impl Oracle for CertifyingOracle<'_> {
         if self.already_certified(hex.side(), level, bound + 1) {
             return Ok(None);
         }
-        if let Some(parked) = self.resume.parked(level, bound + 1) {
-            self.submit_check(hex, parked);
-            return Ok(None);
-        }
         match refute(hex, level, bound + 1, self.settings, &self.work, hint)? {
             Ok(refutation) => {
-                let parked = self.resume.park(refutation)?;
-                self.submit_check(hex, parked);
+                self.submit_check(hex, refutation);
                 Ok(None)
             }
             Err(found) => {
@@ -233,7 +223,7 @@ impl OptimumReport {
             level_minima: record.level_minima,
             seconds: record.seconds,
             solve_seconds: claim.solver.seconds,
-            check_seconds: claim.checker.seconds,
+            check_seconds: claim.lrat.seconds_after_solve,
             proof_bytes: claim.proof.compressed_bytes.unwrap_or(claim.proof.bytes),
             proof_stored: claim.proof.stored_as.is_some(),
             directory,

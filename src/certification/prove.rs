@@ -1,18 +1,20 @@
 //! `hexcert prove`: one claim "no valid level-k partial below B", solved
-//! with a traced DRAT proof, checked, and stored as a certificate.
+//! with its proof checked by the LRAT checker as it is written, and stored
+//! as a certificate with the DRAT twin of that proof for drat-trim.
 
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use super::{Settings, WorkDir};
+use super::online::OnlineCheck;
+use super::{ExternalCheck, Settings, WorkDir};
 use crate::encoding::{EncodeOptions, LevelEncoding, SymmetryBreaking, ENCODER_VERSION};
 use crate::error::HexError;
 use crate::geometry::Hexagon;
-use crate::proofs::claim::{CheckerRecord, EncoderRecord, FileRecord, SolverRecord, CLAIM_FORMAT};
+use crate::proofs::claim::{CheckerRecord, EncoderRecord, FileRecord, LratRecord, SolverRecord, CLAIM_FORMAT};
 use crate::proofs::{compress, own_peak_memory_kb, sha256_file, Checker, Claim};
 use crate::solving::race::{race, Entrant};
 use crate::solving::search::{accept_model, Found};
-use crate::solving::{Cadical, Outcome};
+use crate::solving::{Cadical, Outcome, SatSolver};
 
 /// What `prove` ended with.
 pub enum ProveOutcome {
@@ -21,13 +23,16 @@ pub enum ProveOutcome {
     Counterexample(Box<Found>),
 }
 
-/// An UNSAT answer with its traced proof, not yet checked.
+/// An UNSAT answer whose traced proof the LRAT checker accepted.
 pub struct Refutation {
     pub level: u8,
     pub below: usize,
     pub options: EncodeOptions,
+    /// The binary DRAT twin of the checked trace.
     pub proof: PathBuf,
     pub solve_seconds: f64,
+    /// The LRAT checker's verdict on the trace (verified).
+    pub lrat: LratRecord,
 }
 
 /// The formulations raced for a claim: symmetry-broken first (it traces the
@@ -58,12 +63,12 @@ pub fn prove(hex: &Hexagon, level: u8, below: usize, settings: &Settings) -> Res
     }
 }
 
-/// Races the formulations of the claim in `work`. The symmetry-broken one
-/// always traces a proof. The plain one traces too unless it is steered by
-/// `hint` (phases would make its proof unreproducible by `check
-/// --regenerate`); if that untraced entrant wins with UNSAT, the traced one is
-/// run alone to obtain the proof.
-/// `Ok(refutation)` on UNSAT, `Err(found)` on a counterexample.
+/// Races the formulations of the claim. Only the symmetry-broken one traces
+/// its proof, which the LRAT checker judges while it is written (`online`);
+/// the plain one, free to be steered by `hint`, races untraced, and if it
+/// wins with UNSAT the traced one is run alone to obtain the proof.
+/// `Ok(refutation)` on UNSAT (its proof checked), `Err(found)` on a
+/// counterexample.
 pub fn refute(
     hex: &Hexagon,
     level: u8,
@@ -74,65 +79,70 @@ pub fn refute(
 ) -> Result<Result<Refutation, Found>, HexError> {
     let options = formulations(settings, below - 1);
     let encodings: Vec<LevelEncoding> = options.iter().map(|o| LevelEncoding::new(hex, level, *o)).collect();
+    let dimacs = encodings[0].cnf.to_dimacs();
+    let drat = work.join(format!("level{level}-below{below}.drat"));
+    let mut online = OnlineCheck::start(dimacs.clone(), &drat)?;
     let entrants: Vec<Entrant> = encodings
         .iter()
         .enumerate()
-        .map(|(i, encoding)| {
-            let steered = i > 0 && hint.is_some();
-            Entrant {
-                encoding,
-                proof: (!steered).then(|| work.join(format!("level{level}-below{below}-{i}.drat"))),
-                phases: if steered { encoding.hint_literals(hint.expect("steered")) } else { Vec::new() },
-            }
+        .map(|(i, encoding)| Entrant {
+            encoding,
+            trace: (i == 0).then(|| online.sender()),
+            phases: match hint {
+                Some(partial) if i > 0 => encoding.hint_literals(partial),
+                _ => Vec::new(),
+            },
         })
         .collect();
-    let mut finish = race(&entrants, &settings.abort)?;
-    for (i, entrant) in entrants.iter().enumerate() {
-        if i != finish.winner || matches!(finish.outcome, Outcome::Sat(_)) {
-            if let Some(proof) = &entrant.proof {
-                let _ = std::fs::remove_file(proof);
-            }
-        }
-    }
+    let mut finish = race(entrants, &settings.abort)?;
     if let Outcome::Sat(model) = &finish.outcome {
+        let _ = online.finish(Instant::now());
+        let _ = std::fs::remove_file(&drat);
         return Ok(Err(accept_model(hex, &encodings[finish.winner], model)?));
     }
-    if entrants[finish.winner].proof.is_none() {
+    if finish.winner != 0 {
+        // The traced entrant was stopped: its trace ends without the empty
+        // clause and is thrown away.
+        let _ = online.finish(Instant::now());
         let earlier = finish.seconds;
-        finish = race(&entrants[..1], &settings.abort)?;
+        online = OnlineCheck::start(dimacs, &drat)?;
+        let alone = vec![Entrant { encoding: &encodings[0], trace: Some(online.sender()), phases: Vec::new() }];
+        finish = race(alone, &settings.abort)?;
         finish.seconds += earlier;
         if !matches!(finish.outcome, Outcome::Unsat) {
             return Err(HexError::Internal("the two formulations disagree on satisfiability".into()));
         }
     }
-    Ok(Ok(Refutation {
-        level,
-        below,
-        options: options[finish.winner],
-        proof: entrants[finish.winner].proof.clone().expect("the winner traced its proof"),
-        solve_seconds: finish.seconds,
-    }))
+    let (lrat, proof) = online.finish(Instant::now())?;
+    if !lrat.verified {
+        return Err(HexError::Internal(format!(
+            "the LRAT checker rejected the proof of {}: {}",
+            Claim::statement_for(hex.side(), level, below),
+            lrat.verdict
+        )));
+    }
+    Ok(Ok(Refutation { level, below, options: options[0], proof, solve_seconds: finish.seconds, lrat }))
 }
 
-/// Writes the claim's CNF, runs the checker on (CNF, proof), and on
-/// `s VERIFIED` stores the certificate directory. Returns it and the claim.
+/// Writes the claim's CNF, runs the external DRAT checkers the settings ask
+/// for, and stores the certificate directory. The proof's LRAT verdict is
+/// already in `refutation`: a refutation the checker rejected never gets
+/// here. Returns the directory and the claim.
 pub fn certify_refutation(hex: &Hexagon, refutation: &Refutation, settings: &Settings, work: &Path) -> Result<(PathBuf, Claim), HexError> {
     let (n, level, below) = (hex.side(), refutation.level, refutation.below);
+    if !refutation.lrat.verified {
+        return Err(HexError::Internal(format!("refusing to store an unverified proof: {}", refutation.lrat.verdict)));
+    }
     let cnf_path = work.join(format!("level{level}-below{below}.cnf"));
     let dimacs = LevelEncoding::new(hex, level, refutation.options).cnf.to_dimacs();
     crate::files::write_atomic(&cnf_path, &dimacs)?;
-    let checker = Checker::find()?;
-    let verdict = checker.check(&cnf_path, &refutation.proof)?;
-    if settings.abort.load(std::sync::atomic::Ordering::Relaxed) {
-        // Ctrl-C reaches the checker too; its failure then says nothing.
-        return Err(HexError::Interrupted);
-    }
-    if !verdict.verified {
-        return Err(HexError::Internal(format!("{} rejected the proof of {}: {}", checker.name, Claim::statement_for(n, level, below), verdict.line)));
-    }
     let staging = work.join(format!("certificate-level{level}-below{below}"));
     std::fs::create_dir_all(&staging).map_err(|source| HexError::Io { path: staging.clone(), source })?;
-    let (cnf, proof) = store_files(&cnf_path, &refutation.proof, &staging, settings.store_limit)?;
+    let lrat_path = refutation.proof.with_extension("lrat");
+    let lrat_kept = lrat_path.exists().then_some(lrat_path.as_path());
+    let Stored { cnf, proof, lrat_proof } = store_files(&cnf_path, &refutation.proof, lrat_kept, &staging, settings.store_limit)?;
+    let (drat_checks, not_checked_externally) =
+        external_checks(&cnf_path, &refutation.proof, settings, proof.stored_as.is_some(), &Claim::statement_for(n, level, below))?;
     let claim = Claim {
         format: CLAIM_FORMAT.into(),
         statement: Claim::statement_for(n, level, below),
@@ -149,22 +159,18 @@ pub fn certify_refutation(hex: &Hexagon, refutation: &Refutation, settings: &Set
         hexcert: crate::proofs::claim::this_build(),
         cnf,
         proof,
+        lrat_proof,
         solver: SolverRecord {
-            name: "CaDiCaL (rustsat-cadical)".into(),
+            name: "CaDiCaL (cadical-sys)".into(),
             version: Cadical::version(),
-            options: "default options, single-threaded, binary DRAT traced from the first clause".into(),
+            options: SOLVER_OPTIONS.into(),
             seconds: refutation.solve_seconds,
             peak_memory_kb: own_peak_memory_kb(),
         },
-        checker: CheckerRecord {
-            name: checker.name.clone(),
-            version: checker.version.clone(),
-            command: verdict.command.clone(),
-            verdict: verdict.line.clone(),
-            seconds: verdict.seconds,
-            peak_memory_kb: verdict.peak_memory_kb,
-        },
-        trust_base: trust_base(&refutation.options, &checker.name),
+        lrat: refutation.lrat.clone(),
+        trust_base: trust_base(&refutation.options, &drat_checks),
+        drat_checks,
+        not_checked_externally,
     };
     let json = serde_json::to_vec_pretty(&claim).expect("claims serialise");
     crate::files::write_atomic(&staging.join("claim.json"), &json)?;
@@ -173,54 +179,132 @@ pub fn certify_refutation(hex: &Hexagon, refutation: &Refutation, settings: &Set
     Ok((directory, claim))
 }
 
-/// The short list of what a reader must trust besides the checker's verdict.
-pub fn trust_base(options: &EncodeOptions, checker: &str) -> Vec<String> {
+/// How the solver ran; part of what makes `check --regenerate` reproduce the
+/// proof byte for byte.
+pub const SOLVER_OPTIONS: &str = "default options, single-threaded; every step traced with its antecedents \
+     (LRAT) from the first clause; the binary DRAT proof is that trace without hints";
+
+/// Runs drat-trim and rate, those on PATH, on (CNF, DRAT) when `settings`
+/// asks for it; a rejection is an error (the LRAT checker accepted the same
+/// solve, so the two disagree). Returns the verdicts, or why none ran.
+fn external_checks(
+    cnf: &Path,
+    proof: &Path,
+    settings: &Settings,
+    stored: bool,
+    statement: &str,
+) -> Result<(Vec<CheckerRecord>, Option<String>), HexError> {
+    let wanted = match settings.external_check {
+        ExternalCheck::Always => true,
+        ExternalCheck::Stored => stored,
+        ExternalCheck::Never => false,
+    };
+    if !wanted {
+        return Ok((Vec::new(), Some(format!("not run (--external-check {}): check the regenerated DRAT with drat-trim or rate", settings.external_check.name()))));
+    }
+    let checkers = Checker::present();
+    if checkers.is_empty() {
+        return Ok((Vec::new(), Some("no DRAT checker on PATH (drat-trim, rate)".into())));
+    }
+    let mut records = Vec::new();
+    for checker in checkers {
+        let verdict = checker.check(cnf, proof)?;
+        if settings.abort.load(std::sync::atomic::Ordering::Relaxed) {
+            // Ctrl-C reaches the checker too; its failure then says nothing.
+            return Err(HexError::Interrupted);
+        }
+        if !verdict.verified {
+            return Err(HexError::Internal(format!("{} rejected the DRAT proof of {statement}: {}", checker.name, verdict.line)));
+        }
+        records.push(CheckerRecord {
+            name: checker.name.clone(),
+            version: checker.version.clone(),
+            command: verdict.command.clone(),
+            verdict: verdict.line.clone(),
+            seconds: verdict.seconds,
+            peak_memory_kb: verdict.peak_memory_kb,
+        });
+    }
+    Ok((records, None))
+}
+
+/// The short list of what a reader must trust besides the checkers' verdicts.
+pub fn trust_base(options: &EncodeOptions, drat_checks: &[CheckerRecord]) -> Vec<String> {
     let mut base = vec![
-        format!("the encoder {ENCODER_VERSION} (src/encoding): the CNF says 'valid level-k partial with penalty <= B-1'; \
-                 cross-checked against the independent validator and brute force (tests/sat.rs)"),
-        "refinement never lowers the penalty (SPEC section 2; tests/validation.rs)".into(),
-        format!("the DRAT checker {checker} and its verdict line"),
+        format!("the encoder {ENCODER_VERSION} (src/encoding): the CNF says 'valid level-k partial with penalty <= B-1' \
+                 (docs/PROBLEM.md); cross-checked against the independent validator and brute force (tests/sat.rs)"),
+        "refinement never lowers the penalty (docs/PROBLEM.md; tests/validation.rs)".into(),
+        "the LRAT checker hexcert-lrat (lrat/ in this repository, which imports nothing from the solver, \
+         the encoder or the search) and its verdict"
+            .into(),
     ];
+    for check in drat_checks {
+        base.push(format!("or, independently, the DRAT checker {} and its verdict line", check.name));
+    }
     if options.symmetry != SymmetryBreaking::None {
         base.push(format!("symmetry breaking: {}", options.symmetry.soundness()));
     }
     base
 }
 
-/// Hashes the plain CNF and proof; stores gzip copies in `staging` when the
-/// two together stay within `limit`.
-fn store_files(cnf: &Path, proof: &Path, staging: &Path, limit: u64) -> Result<(FileRecord, FileRecord), HexError> {
+/// Raw bytes beyond this multiple of the store limit are not even
+/// compressed: binary proofs shrink about 2.6 times under gzip, so they
+/// could not be stored anyway, and compressing gigabytes costs minutes.
+const HOPELESS_RATIO: u64 = 8;
+
+/// A certificate's files: the CNF, the DRAT proof, and the LRAT proof when
+/// one was kept (`online::LRAT_FILE_CAP`).
+pub struct Stored {
+    pub cnf: FileRecord,
+    pub proof: FileRecord,
+    pub lrat_proof: Option<FileRecord>,
+}
+
+/// Hashes the plain CNF and proofs; stores gzip copies of all of them in
+/// `staging` when together they stay within `limit`, else none.
+fn store_files(cnf: &Path, proof: &Path, lrat: Option<&Path>, staging: &Path, limit: u64) -> Result<Stored, HexError> {
     let io = |path: &Path| {
         let path = path.to_path_buf();
         move |source| HexError::Io { path, source }
     };
-    let record = |path: &Path, description: &str| -> Result<FileRecord, HexError> {
-        Ok(FileRecord {
+    let mut files: Vec<(&Path, &str, &str)> = vec![
+        (cnf, "formula.cnf.gz", "DIMACS CNF, as written by `hexcert encode` with the encoder options above"),
+        (proof, "proof.drat.gz", "binary DRAT proof of unsatisfiability (drat-trim reads it directly): the LRAT trace of the solve without its hints"),
+    ];
+    if let Some(lrat) = lrat {
+        files.push((lrat, "proof.lrat.gz", "binary LRAT proof of the same solve (hexcert-lrat, lrat-check, lrat-trim and cake_lpr read it)"));
+    }
+    let mut records = Vec::new();
+    for (path, _, description) in &files {
+        records.push(FileRecord {
             stored_as: None,
             sha256: sha256_file(path).map_err(io(path))?,
             bytes: std::fs::metadata(path).map_err(io(path))?.len(),
             compressed_bytes: None,
-            description: description.into(),
-        })
-    };
-    let mut cnf_record = record(cnf, "DIMACS CNF, as written by `hexcert encode` with the encoder options above")?;
-    let mut proof_record = record(proof, "binary DRAT proof of unsatisfiability (drat-trim reads it directly)")?;
-    let cnf_gz = staging.join("formula.cnf.gz");
-    let proof_gz = staging.join("proof.drat.gz");
-    compress::gzip_file(cnf, &cnf_gz)?;
-    compress::gzip_file(proof, &proof_gz)?;
-    let size = |p: &Path| std::fs::metadata(p).map(|m| m.len()).map_err(io(p));
-    let (cnf_size, proof_size) = (size(&cnf_gz)?, size(&proof_gz)?);
-    cnf_record.compressed_bytes = Some(cnf_size);
-    proof_record.compressed_bytes = Some(proof_size);
-    if cnf_size + proof_size <= limit {
-        cnf_record.stored_as = Some("formula.cnf.gz".into());
-        proof_record.stored_as = Some("proof.drat.gz".into());
-    } else {
-        let _ = std::fs::remove_file(&cnf_gz);
-        let _ = std::fs::remove_file(&proof_gz);
+            description: description.to_string(),
+        });
     }
-    Ok((cnf_record, proof_record))
+    let raw: u64 = records.iter().map(|r| r.bytes).sum();
+    if raw <= HOPELESS_RATIO * limit {
+        let mut total = 0;
+        for ((path, name, _), record) in files.iter().zip(records.iter_mut()) {
+            let gz = staging.join(name);
+            compress::gzip_file(path, &gz)?;
+            let size = std::fs::metadata(&gz).map_err(io(&gz))?.len();
+            record.compressed_bytes = Some(size);
+            total += size;
+        }
+        for ((_, name, _), record) in files.iter().zip(records.iter_mut()) {
+            if total <= limit {
+                record.stored_as = Some(name.to_string());
+            } else {
+                let _ = std::fs::remove_file(staging.join(name));
+            }
+        }
+    }
+    let mut records = records.into_iter();
+    let (cnf, proof) = (records.next().expect("cnf"), records.next().expect("proof"));
+    Ok(Stored { cnf, proof, lrat_proof: records.next() })
 }
 
 /// Moves the finished `staging` directory to `target`, replacing an older
@@ -240,20 +324,25 @@ fn replace_directory(staging: &Path, target: &Path) -> Result<(), HexError> {
 }
 
 /// Re-solves a stored claim's exact formula alone (single thread, the
-/// recorded options) with a traced proof in `work`; for `check --regenerate`.
-pub fn regenerate_proof(hex: &Hexagon, claim: &Claim, work: &Path) -> Result<(PathBuf, PathBuf, f64), HexError> {
+/// recorded options) in `work`, its trace checked by the LRAT checker as it
+/// is written; for `check --regenerate` and for `certify` building on a
+/// claim whose proof is not stored. Returns the CNF, the DRAT proof, the
+/// LRAT record and the solve seconds.
+pub fn regenerate_proof(hex: &Hexagon, claim: &Claim, work: &Path) -> Result<(PathBuf, PathBuf, LratRecord, f64), HexError> {
     let encoding = LevelEncoding::new(hex, claim.level, claim.encode_options());
     let cnf_path = work.join("formula.cnf");
-    crate::files::write_atomic(&cnf_path, &encoding.cnf.to_dimacs())?;
-    let proof_path = work.join("proof.drat");
+    let dimacs = encoding.cnf.to_dimacs();
+    crate::files::write_atomic(&cnf_path, &dimacs)?;
+    let mut online = OnlineCheck::start(dimacs, &work.join("proof.drat"))?;
     let start = Instant::now();
-    let mut solver = Cadical::with_proof(&proof_path, true)?;
-    use crate::solving::SatSolver;
+    let mut solver = Cadical::with_trace(online.sender());
     solver.add_cnf(&encoding.cnf)?;
     let outcome = solver.solve()?;
+    let seconds = start.elapsed().as_secs_f64();
     drop(solver);
+    let (lrat, proof_path) = online.finish(Instant::now())?;
     match outcome {
-        Outcome::Unsat => Ok((cnf_path, proof_path, start.elapsed().as_secs_f64())),
+        Outcome::Unsat => Ok((cnf_path, proof_path, lrat, seconds)),
         Outcome::Sat(_) => Err(HexError::Internal(format!("regenerating `{}`: the formula is satisfiable", claim.statement))),
     }
 }

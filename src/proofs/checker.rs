@@ -50,6 +50,21 @@ impl Checker {
         ))
     }
 
+    /// Every DRAT checker on this machine, drat-trim first;
+    /// `HEXCERT_CHECKER=rate|drat-trim` keeps only that one.
+    pub fn present() -> Vec<Checker> {
+        let wanted = std::env::var("HEXCERT_CHECKER").ok();
+        ["drat-trim", "rate"]
+            .into_iter()
+            .filter(|name| wanted.as_deref().is_none_or(|w| w == *name))
+            .filter_map(|name| {
+                let program = on_path(name)?;
+                let version = version_of(name, &program);
+                Some(Checker { name: name.to_string(), program, version })
+            })
+            .collect()
+    }
+
     /// Checks `proof` (DRAT, text or binary) against the plain DIMACS `cnf`.
     pub fn check(&self, cnf: &Path, proof: &Path) -> Result<Verdict, HexError> {
         let mut command = Command::new(&self.program);

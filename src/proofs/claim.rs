@@ -11,7 +11,7 @@ use crate::encoding::{Cardinality, EncodeOptions, SymmetryBreaking, ENCODER_VERS
 use crate::error::HexError;
 
 /// Format tag of `claim.json`.
-pub const CLAIM_FORMAT: &str = "hexcert-claim/1";
+pub const CLAIM_FORMAT: &str = "hexcert-claim/2";
 /// Format tag of `optimum.json`.
 pub const OPTIMUM_FORMAT: &str = "hexcert-optimum/1";
 
@@ -27,9 +27,18 @@ pub struct Claim {
     pub encoder: EncoderRecord,
     pub hexcert: BuildRecord,
     pub cnf: FileRecord,
+    /// The binary DRAT proof (always recorded; stored when small).
     pub proof: FileRecord,
+    /// The binary LRAT proof of the same solve, when it was small enough to
+    /// keep (then `hexcert check` re-checks it without a solver).
+    pub lrat_proof: Option<FileRecord>,
     pub solver: SolverRecord,
-    pub checker: CheckerRecord,
+    /// The LRAT checker's verdict on the solve that produced `proof`.
+    pub lrat: LratRecord,
+    /// External DRAT checkers run on (CNF, proof): drat-trim or rate, when
+    /// on PATH. Empty when none ran (`not_checked_externally` says why).
+    pub drat_checks: Vec<CheckerRecord>,
+    pub not_checked_externally: Option<String>,
     pub trust_base: Vec<String>,
 }
 
@@ -75,6 +84,28 @@ pub struct SolverRecord {
     pub options: String,
     pub seconds: f64,
     pub peak_memory_kb: u64,
+}
+
+/// The verdict of hexcert's own LRAT checker (`lrat/`), run on the solver's
+/// trace with the antecedents of every derived clause.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct LratRecord {
+    pub checker: String,
+    pub version: String,
+    pub how: String,
+    pub verified: bool,
+    /// `s VERIFIED`, or `s NOT VERIFIED: ` and the step that failed.
+    pub verdict: String,
+    /// Steps of the trace: original clauses, additions and deletions.
+    pub steps: u64,
+    pub added: u64,
+    pub deleted: u64,
+    pub hints: u64,
+    /// CPU time of the checking thread.
+    pub cpu_seconds: f64,
+    /// From the solver's answer to the verdict.
+    pub seconds_after_solve: f64,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]

@@ -2,22 +2,24 @@
 //!
 //! The engine only needs "add these clauses, answer SAT with a model or
 //! UNSAT". Proof tracing is an extra ability of the CaDiCaL backend and must
-//! be switched on before the first clause (`Cadical::with_proof`), so that the
+//! be switched on before the first clause (`Cadical::with_trace`), so that the
 //! trace covers every clause the solver ever saw.
+//!
+//! CaDiCaL comes through `cadical-sys` (CaDiCaL 3.0.1 bound with cxx), which
+//! builds with cargo and a C++ compiler alone: no bindgen, no libclang.
 
 pub mod race;
 pub mod search;
+pub mod tracer;
 
-use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
-use rustsat::solvers::{ControlSignal, PhaseLit, Solve, SolverResult, Terminate};
-use rustsat::types::{Lit, TernaryVal, Var};
-use rustsat_cadical::{CaDiCaL, ProofFormat};
+use cadical_sys::{CaDiCal, Status, Terminator};
 
 use crate::error::HexError;
 use crate::formula::Cnf;
+pub use tracer::{ProofStep, TraceSender};
 
 /// The answer of one solver call.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -33,27 +35,47 @@ pub trait SatSolver {
     fn solve(&mut self) -> Result<Outcome, HexError>;
 }
 
-/// CaDiCaL through RustSAT, single-threaded and with fixed options, hence
-/// deterministic for a given clause sequence.
+/// CaDiCaL, single-threaded and with fixed options, hence deterministic for
+/// a given clause sequence (and so is its proof trace).
 pub struct Cadical {
-    solver: CaDiCaL<'static, 'static>,
+    solver: CaDiCal,
     num_vars: u32,
+}
+
+/// Polls a closure for CaDiCaL's terminate callback.
+struct StopWhen(Box<dyn Fn() -> bool>);
+
+impl Terminator for StopWhen {
+    fn terminated(&mut self) -> bool {
+        (self.0)()
+    }
 }
 
 impl Cadical {
     /// A fresh solver with default options.
     pub fn new() -> Cadical {
-        Cadical { solver: CaDiCaL::default(), num_vars: 0 }
+        Cadical { solver: CaDiCal::new(), num_vars: 0 }
     }
 
-    /// A fresh solver that writes a binary DRAT proof to `path` from its first clause on.
-    pub fn with_proof(path: &Path, binary: bool) -> Result<Cadical, HexError> {
+    /// A fresh solver whose every proof step, with the antecedents of each
+    /// derived clause (LRAT hints), goes to `trace` from its first clause on.
+    /// The stream ends (the sender is dropped) when the solver is dropped.
+    pub fn with_trace(trace: TraceSender) -> Cadical {
         let mut cadical = Cadical::new();
+        cadical.solver.connect_proof_tracer1(tracer::Tracer::new(trace), true, false);
         cadical
-            .solver
-            .trace_proof(path, ProofFormat::Drat { binary })
-            .map_err(|e| HexError::Solver(format!("cannot trace proof to {}: {e}", path.display())))?;
-        Ok(cadical)
+    }
+
+    /// Also lets CaDiCaL's own writer put its binary DRAT proof in `path`
+    /// (before the first clause). Only tests use it: they compare its bytes
+    /// with the DRAT file hexcert writes from the trace of the same solve.
+    pub fn also_trace_drat_file(&mut self, path: &std::path::Path) -> Result<(), HexError> {
+        let name = path.to_str().ok_or_else(|| HexError::Usage(format!("{}: not a UTF-8 path", path.display())))?;
+        if self.solver.trace_proof2(name) {
+            Ok(())
+        } else {
+            Err(HexError::Solver(format!("cannot trace a proof to {name}")))
+        }
     }
 
     /// Sets the default decision phase of each literal's variable to make the
@@ -61,8 +83,10 @@ impl Cadical {
     /// UNSAT answer and its proof, is unaffected.
     pub fn hint_phases(&mut self, lits: &[i32]) -> Result<(), HexError> {
         for &l in lits {
-            let lit = Lit::from_ipasir(l).expect("nonzero literal");
-            self.solver.phase_lit(lit).map_err(|e| HexError::Solver(e.to_string()))?;
+            if l == 0 {
+                return Err(HexError::Internal("phase hint with literal 0".into()));
+            }
+            self.solver.phase(l);
         }
         Ok(())
     }
@@ -74,18 +98,12 @@ impl Cadical {
 
     /// Makes `solve` give up once `should_stop` returns true (polled regularly).
     pub fn stop_when_any(&mut self, should_stop: impl Fn() -> bool + 'static) {
-        self.solver.attach_terminator(move || {
-            if should_stop() {
-                ControlSignal::Terminate
-            } else {
-                ControlSignal::Continue
-            }
-        });
+        self.solver.connect_terminator(StopWhen(Box::new(should_stop)));
     }
 
     /// The CaDiCaL version compiled in.
     pub fn version() -> String {
-        CaDiCaL::default().signature().to_string()
+        format!("CaDiCaL {} (cadical-sys 0.8)", CaDiCal::version())
     }
 }
 
@@ -98,27 +116,32 @@ impl Default for Cadical {
 impl SatSolver for Cadical {
     fn add_cnf(&mut self, cnf: &Cnf) -> Result<(), HexError> {
         for clause in cnf.clauses() {
-            let lits: rustsat::types::Clause =
-                clause.iter().map(|&l| Lit::from_ipasir(l).expect("nonzero literal")).collect();
-            self.solver.add_clause(lits).map_err(|e| HexError::Solver(e.to_string()))?;
+            if clause.contains(&0) {
+                return Err(HexError::Internal("clause with literal 0".into()));
+            }
+            for &lit in clause {
+                self.solver.add(lit);
+            }
+            self.solver.add(0);
         }
         self.num_vars = self.num_vars.max(cnf.num_vars());
         Ok(())
     }
 
     fn solve(&mut self) -> Result<Outcome, HexError> {
-        match self.solver.solve().map_err(|e| HexError::Solver(e.to_string()))? {
-            SolverResult::Unsat => Ok(Outcome::Unsat),
-            SolverResult::Sat => {
+        match self.solver.solve() {
+            Status::UNSATISFIABLE => Ok(Outcome::Unsat),
+            Status::SATISFIABLE => {
+                let known = self.solver.vars().max(0) as u32;
                 let mut model = vec![false; self.num_vars as usize + 1];
                 for (v, slot) in model.iter_mut().enumerate().skip(1) {
-                    let var = Var::new(v as u32 - 1);
-                    let value = self.solver.var_val(var).map_err(|e| HexError::Solver(e.to_string()))?;
-                    *slot = value == TernaryVal::True;
+                    // A variable the solver never saw occurs in no clause:
+                    // either value satisfies the formula.
+                    *slot = v as u32 <= known && self.solver.val(v as i32) > 0;
                 }
                 Ok(Outcome::Sat(model))
             }
-            SolverResult::Interrupted => Err(HexError::Interrupted),
+            Status::UNKNOWN => Err(HexError::Interrupted),
         }
     }
 }

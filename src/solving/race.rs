@@ -4,24 +4,23 @@
 //! model; the plain formula is the reverse. Racing them gives each answer at
 //! the speed of the better formulation. Both formulas mean the same thing for
 //! satisfiability (the lex-leader argument in `encoding::symmetry`), so
-//! whichever answers first answers for both. Each entrant may trace a DRAT
-//! proof; the trace of an entrant that was stopped is incomplete and must be
-//! discarded by the caller (only the winner's trace is complete).
+//! whichever answers first answers for both. An entrant may trace its proof
+//! (`tracer`); the trace of an entrant that was stopped ends without the
+//! empty clause, so its consumer rejects it (only a winner's trace is whole).
 
-use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Arc};
 use std::time::Instant;
 
-use super::{Cadical, Outcome, SatSolver};
+use super::{Cadical, Outcome, SatSolver, TraceSender};
 use crate::encoding::LevelEncoding;
 use crate::error::HexError;
 
 /// One formulation in a race.
 pub struct Entrant<'a> {
     pub encoding: &'a LevelEncoding,
-    /// Where to trace a binary DRAT proof, if anywhere.
-    pub proof: Option<PathBuf>,
+    /// Where to send the proof trace, if anywhere.
+    pub trace: Option<TraceSender>,
     /// Phase hints (literals to prefer).
     pub phases: Vec<i32>,
 }
@@ -36,12 +35,12 @@ pub struct Finish {
 
 /// Runs every entrant on its own thread; returns the first answer and stops
 /// the rest. `abort` (e.g. set by Ctrl-C) stops everyone and yields `Interrupted`.
-pub fn race(entrants: &[Entrant], abort: &Arc<AtomicBool>) -> Result<Finish, HexError> {
+pub fn race(entrants: Vec<Entrant>, abort: &Arc<AtomicBool>) -> Result<Finish, HexError> {
     let start = Instant::now();
     let done = Arc::new(AtomicBool::new(false));
     let (send, receive) = mpsc::channel();
     std::thread::scope(|scope| {
-        for (index, entrant) in entrants.iter().enumerate() {
+        for (index, entrant) in entrants.into_iter().enumerate() {
             let (send, done, abort) = (send.clone(), done.clone(), abort.clone());
             scope.spawn(move || {
                 let result = run_entrant(entrant, &done, &abort);
@@ -67,9 +66,9 @@ pub fn race(entrants: &[Entrant], abort: &Arc<AtomicBool>) -> Result<Finish, Hex
     })
 }
 
-fn run_entrant(entrant: &Entrant, done: &Arc<AtomicBool>, abort: &Arc<AtomicBool>) -> Result<Outcome, HexError> {
-    let mut solver = match &entrant.proof {
-        Some(path) => Cadical::with_proof(path, true)?,
+fn run_entrant(entrant: Entrant, done: &Arc<AtomicBool>, abort: &Arc<AtomicBool>) -> Result<Outcome, HexError> {
+    let mut solver = match entrant.trace {
+        Some(trace) => Cadical::with_trace(trace),
         None => Cadical::new(),
     };
     let (done, abort) = (done.clone(), abort.clone());
@@ -79,7 +78,7 @@ fn run_entrant(entrant: &Entrant, done: &Arc<AtomicBool>, abort: &Arc<AtomicBool
     solver.add_cnf(&entrant.encoding.cnf)?;
     solver.hint_phases(&entrant.phases)?;
     let outcome = solver.solve();
-    // Dropping the solver closes and flushes its proof file.
+    // Dropping the solver ends its proof trace.
     drop(solver);
     outcome
 }

@@ -1,0 +1,184 @@
+//! Checking a refutation while the solver writes it.
+//!
+//! One thread consumes the solver's trace (`solving::tracer`): every derived
+//! clause goes through the LRAT checker of `lrat/` (hexcert-lrat, which
+//! shares no code with the solver, the search or the encoder) and into the
+//! binary DRAT file kept for drat-trim. The checker is built from the exact
+//! DIMACS bytes of the claim, and every original clause the solver reports
+//! must be the formula's clause of that id, so a proof of another formula
+//! fails. The verdict is `verified` only when the stream ended with a checked
+//! derivation of the empty clause; a trace cut short (a race lost, Ctrl-C)
+//! is never accepted.
+
+use std::path::{Path, PathBuf};
+use std::sync::mpsc;
+use std::thread::JoinHandle;
+use std::time::Instant;
+
+use std::io::{BufWriter, Write};
+
+use hexcert_lrat::{format, Checker as LratChecker};
+
+use crate::error::HexError;
+use crate::proofs::claim::LratRecord;
+use crate::proofs::drat::DratWriter;
+use crate::solving::tracer::{Batch, ProofStep};
+use crate::solving::TraceSender;
+
+/// The LRAT file beside the DRAT one is kept only while it stays under this
+/// many bytes: small proofs are stored with their certificate (checked again
+/// by `hexcert check` without a solver); large ones are checked online only.
+pub const LRAT_FILE_CAP: u64 = 256 << 20;
+
+/// Batches in flight between the solver and the checker; beyond this the
+/// solver waits, so a slow checker costs time, never unbounded memory.
+const QUEUE: usize = 8;
+
+/// A checking thread waiting for a solver's trace.
+pub struct OnlineCheck {
+    send: Option<TraceSender>,
+    handle: JoinHandle<Result<LratRecord, HexError>>,
+    drat: PathBuf,
+}
+
+impl OnlineCheck {
+    /// Starts the checker on the formula `dimacs`; the DRAT twin of the
+    /// proof is written to `drat`, and the binary LRAT proof to `drat` with
+    /// the extension `lrat` unless it outgrows `LRAT_FILE_CAP`.
+    pub fn start(dimacs: Vec<u8>, drat: &Path) -> Result<OnlineCheck, HexError> {
+        let writer = DratWriter::create(drat)?;
+        let lrat = LratFile::create(&drat.with_extension("lrat"))?;
+        let (send, receive) = mpsc::sync_channel::<Batch>(QUEUE);
+        let handle = std::thread::Builder::new()
+            .name("lrat-check".into())
+            .spawn(move || consume(&dimacs, receive, writer, lrat))
+            .map_err(|e| HexError::Internal(format!("cannot start the LRAT checker thread: {e}")))?;
+        Ok(OnlineCheck { send: Some(send), handle, drat: drat.into() })
+    }
+
+    /// The sender for the solver's tracer (once).
+    pub fn sender(&mut self) -> TraceSender {
+        self.send.take().expect("one solver per online check")
+    }
+
+    /// Waits for the end of the trace and returns the checker's record
+    /// (its `verified` field false when the proof was rejected or cut short)
+    /// and the DRAT file. `solved` is when the solver answered: the record
+    /// says how long after it the verdict came.
+    pub fn finish(mut self, solved: Instant) -> Result<(LratRecord, PathBuf), HexError> {
+        drop(self.send.take());
+        let mut record = self
+            .handle
+            .join()
+            .map_err(|_| HexError::Internal("the LRAT checker thread panicked".into()))??;
+        record.seconds_after_solve = solved.elapsed().as_secs_f64();
+        Ok((record, self.drat))
+    }
+}
+
+/// The binary LRAT file, abandoned (deleted) once it outgrows the cap.
+struct LratFile {
+    path: PathBuf,
+    out: Option<BufWriter<std::fs::File>>,
+    bytes: u64,
+    step: Vec<u8>,
+}
+
+impl LratFile {
+    fn create(path: &Path) -> Result<LratFile, HexError> {
+        let file = std::fs::File::create(path).map_err(|source| HexError::Io { path: path.into(), source })?;
+        Ok(LratFile { path: path.into(), out: Some(BufWriter::with_capacity(1 << 20, file)), bytes: 0, step: Vec::new() })
+    }
+
+    fn write(&mut self, step: ProofStep) -> Result<(), String> {
+        if self.out.is_none() {
+            return Ok(());
+        }
+        self.step.clear();
+        match step {
+            ProofStep::Original { .. } => return Ok(()),
+            ProofStep::Derived { id, lits, hints } => format::write_binary_add(&mut self.step, id, lits, hints),
+            ProofStep::Deleted { id, .. } => format::write_binary_delete(&mut self.step, &[id]),
+        }
+        self.bytes += self.step.len() as u64;
+        if self.bytes > LRAT_FILE_CAP {
+            self.out = None;
+            let _ = std::fs::remove_file(&self.path);
+            return Ok(());
+        }
+        let out = self.out.as_mut().expect("open");
+        out.write_all(&self.step).map_err(|e| format!("{}: {e}", self.path.display()))
+    }
+
+    fn finish(self) -> Result<(), HexError> {
+        match self.out {
+            Some(mut out) => out.flush().map_err(|source| HexError::Io { path: self.path, source }),
+            None => Ok(()),
+        }
+    }
+}
+
+fn consume(dimacs: &[u8], receive: mpsc::Receiver<Batch>, mut drat: DratWriter, mut lrat: LratFile) -> Result<LratRecord, HexError> {
+    let cpu_start = thread_cpu_seconds();
+    let mut checker = LratChecker::from_dimacs(dimacs).map_err(|e| HexError::Internal(format!("the claim's own CNF: {e}")))?;
+    let mut failure: Option<String> = None;
+    let mut steps = 0u64;
+    for batch in receive.iter() {
+        if failure.is_some() {
+            continue; // drain, so the solver is never blocked by a dead consumer
+        }
+        let result = batch.for_each(|step| {
+            steps += 1;
+            match step {
+                ProofStep::Original { id, lits } => checker.confirm_original(id, lits).map_err(|e| e.to_string()),
+                ProofStep::Derived { id, lits, hints } => {
+                    lrat.write(step)?;
+                    drat.add(lits).map_err(|e| e.to_string())?;
+                    checker.add(id, lits, hints).map_err(|e| e.to_string())
+                }
+                ProofStep::Deleted { id, lits } => {
+                    lrat.write(step)?;
+                    drat.delete(lits).map_err(|e| e.to_string())?;
+                    checker.delete(id).map_err(|e| e.to_string())
+                }
+            }
+        });
+        if let Err(message) = result {
+            failure = Some(message);
+        }
+    }
+    drat.finish()?;
+    lrat.finish()?;
+    let verdict = match failure {
+        Some(message) => Err(message),
+        None => checker.finish().map_err(|e| e.to_string()),
+    };
+    let cpu_seconds = thread_cpu_seconds() - cpu_start;
+    let (verified, line, summary) = match verdict {
+        Ok(summary) => (true, "s VERIFIED".to_string(), Some(summary)),
+        Err(message) => (false, format!("s NOT VERIFIED: {message}"), None),
+    };
+    Ok(LratRecord {
+        checker: "hexcert-lrat".into(),
+        version: hexcert_lrat::VERSION.into(),
+        how: "online: every step checked as CaDiCaL traced it (connect_proof_tracer with antecedents)".into(),
+        verified,
+        verdict: line,
+        steps,
+        added: summary.as_ref().map_or(0, |s| s.added),
+        deleted: summary.as_ref().map_or(0, |s| s.deleted),
+        hints: summary.as_ref().map_or(0, |s| s.hints),
+        cpu_seconds,
+        seconds_after_solve: 0.0,
+    })
+}
+
+/// CPU time of the calling thread (Linux; 0 elsewhere).
+fn thread_cpu_seconds() -> f64 {
+    // SAFETY: timespec is plain data, filled by the kernel for this thread.
+    let mut t: libc::timespec = unsafe { std::mem::zeroed() };
+    if unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut t) } != 0 {
+        return 0.0;
+    }
+    t.tv_sec as f64 + t.tv_nsec as f64 * 1e-9
+}

@@ -1,0 +1,149 @@
+//! CaDiCaL's proof, as a stream of clause steps with their antecedents.
+//!
+//! The tracer runs inside the solver's thread and must cost little: it only
+//! copies each step into a flat batch and hands full batches to whoever
+//! checks and stores the proof, on another thread, through a bounded channel
+//! (a slow consumer holds the solver back rather than letting memory grow).
+//! Batches arrive in the solver's order, and the stream ends when the solver
+//! (and with it the tracer, which flushes its last batch) is dropped.
+//!
+//! Only the three steps that make up a clausal proof are kept: original
+//! clauses (so a consumer can confirm the solver refutes the formula it was
+//! meant to), derived clauses with their LRAT hints, and deletions. Like
+//! CaDiCaL's own DRAT and LRAT writers, the tracer ignores clauses moved to
+//! the reconstruction stack (`weaken_minus`): they stay alive in the proof.
+
+use std::sync::mpsc::SyncSender;
+
+/// A batch of steps: `ints` holds, per step, its kind, its literal count and
+/// its literals (then, for derived clauses, the hint count); `ids` holds its
+/// clause id (then, for derived clauses, its hints).
+#[derive(Debug, Default)]
+pub struct Batch {
+    ints: Vec<i32>,
+    ids: Vec<i64>,
+}
+
+/// Where the tracer sends its batches.
+pub type TraceSender = SyncSender<Batch>;
+
+const ORIGINAL: i32 = 0;
+const DERIVED: i32 = 1;
+const DELETED: i32 = 2;
+/// A batch is sent once it holds this many literals and kinds.
+const BATCH_INTS: usize = 1 << 20;
+
+/// One step of the proof, borrowed from its batch.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ProofStep<'a> {
+    Original { id: u64, lits: &'a [i32] },
+    Derived { id: u64, lits: &'a [i32], hints: &'a [i64] },
+    Deleted { id: u64, lits: &'a [i32] },
+}
+
+impl Batch {
+    fn push(&mut self, kind: i32, id: i64, lits: &[i32]) {
+        self.ints.push(kind);
+        self.ints.push(lits.len() as i32);
+        self.ints.extend_from_slice(lits);
+        self.ids.push(id);
+    }
+
+    /// Calls `visit` on each step in order; stops at the first error.
+    pub fn for_each<E>(&self, mut visit: impl FnMut(ProofStep) -> Result<(), E>) -> Result<(), E> {
+        let (mut i, mut j) = (0, 0);
+        while i < self.ints.len() {
+            let kind = self.ints[i];
+            let count = self.ints[i + 1] as usize;
+            let lits = &self.ints[i + 2..i + 2 + count];
+            let id = self.ids[j] as u64;
+            i += 2 + count;
+            j += 1;
+            let step = match kind {
+                ORIGINAL => ProofStep::Original { id, lits },
+                DELETED => ProofStep::Deleted { id, lits },
+                _ => {
+                    let hints = self.ints[i] as usize;
+                    i += 1;
+                    let hints_slice = &self.ids[j..j + hints];
+                    j += hints;
+                    ProofStep::Derived { id, lits, hints: hints_slice }
+                }
+            };
+            visit(step)?;
+        }
+        Ok(())
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.ints.is_empty()
+    }
+}
+
+/// The `cadical_sys::ProofTracer` that fills batches.
+pub(super) struct Tracer {
+    batch: Batch,
+    send: Option<TraceSender>,
+}
+
+impl Tracer {
+    pub(super) fn new(send: TraceSender) -> Tracer {
+        Tracer { batch: Batch::default(), send: Some(send) }
+    }
+
+    fn sent_if_full(&mut self) {
+        if self.batch.ints.len() >= BATCH_INTS {
+            self.flush();
+        }
+    }
+
+    fn flush(&mut self) {
+        if self.batch.is_empty() {
+            return;
+        }
+        let full = std::mem::take(&mut self.batch);
+        if let Some(send) = &self.send {
+            // A consumer that hung up has given up on this proof (the solve
+            // was abandoned); the solver just goes on without it.
+            if send.send(full).is_err() {
+                self.send = None;
+            }
+        }
+    }
+}
+
+impl Drop for Tracer {
+    fn drop(&mut self) {
+        self.flush();
+    }
+}
+
+impl cadical_sys::ProofTracer for Tracer {
+    fn add_original_clause(&mut self, id: i64, _redundant: bool, clause: &[i32], _restored: bool) {
+        self.batch.push(ORIGINAL, id, clause);
+        self.sent_if_full();
+    }
+
+    fn add_derived_clause(&mut self, id: i64, _redundant: bool, _witness: i32, clause: &[i32], antecedents: &[i64]) {
+        self.batch.push(DERIVED, id, clause);
+        self.batch.ints.push(antecedents.len() as i32);
+        self.batch.ids.extend_from_slice(antecedents);
+        self.sent_if_full();
+    }
+
+    fn delete_clause(&mut self, id: i64, _redundant: bool, clause: &[i32]) {
+        self.batch.push(DELETED, id, clause);
+        self.sent_if_full();
+    }
+
+    fn weaken_minus(&mut self, _id: i64, _clause: &[i32]) {}
+    fn strengthen(&mut self, _id: i64) {}
+    fn finalize_clause(&mut self, _id: i64, _clause: &[i32]) {}
+    fn add_assumption(&mut self, _lit: i32) {}
+    fn add_constraint(&mut self, _clause: &[i32]) {}
+    fn reset_assumptions(&mut self) {}
+    fn add_assumption_clause(&mut self, _id: i64, _clause: &[i32], _antecedents: &[i64]) {}
+    fn conclude_sat(&mut self, _conclusion_type: i32, _model: &[i32]) {}
+    fn conclude_unsat(&mut self, _conclusion_type: i32, _clause_ids: &[i64]) {}
+    fn conclude_unknown(&mut self, _trail: &[i32]) {}
+}
