@@ -195,24 +195,28 @@ impl Checker {
                 Lookup::Deleted => return Err(CheckError::DeletedHint { step, id, hint: h }),
                 Lookup::Absent => return Err(CheckError::UnknownHint { step, id, hint }),
             };
+            // A hint must have at most one literal that is not false. That
+            // literal may already be true (CaDiCaL's chains contain such
+            // hints, and its own LRAT checker accepts them): the hint then
+            // adds nothing, which is harmless.
             let mut unit = 0;
-            let mut unassigned = 0usize;
+            let mut open = 0usize;
             for &lit in clause {
-                match self.assignment.value(lit) {
-                    0 => {
-                        unassigned += 1;
-                        unit = lit;
-                        if unassigned > 1 {
-                            break;
-                        }
+                if self.assignment.value(lit) >= 0 {
+                    open += 1;
+                    unit = lit;
+                    if open > 1 {
+                        break;
                     }
-                    1 => return Err(CheckError::HintSatisfied { step, id, hint: h }),
-                    _ => {}
                 }
             }
-            match unassigned {
+            match open {
                 0 => return Ok(()),
-                1 => self.assignment.set_true(unit),
+                1 => {
+                    if self.assignment.value(unit) == 0 {
+                        self.assignment.set_true(unit);
+                    }
+                }
                 _ => return Err(self.not_unit(step, id, h, clause)),
             }
         }
