@@ -126,3 +126,11 @@ fn compaction_keeps_live_clauses_intact() {
     checker.add(id + 1, &[], &[id as i64, 3, 4]).unwrap();
     assert!(checker.finish().is_ok());
 }
+
+#[test]
+fn implication_chains_are_verified() {
+    let (clauses, steps) = common::implication_chain(500, 2000, 30, 7);
+    let summary = verify_both(&clauses, &steps);
+    assert_eq!(summary.added, 2001);
+    assert_eq!(summary.hints, 2000 * 30 + 501);
+}

@@ -193,3 +193,33 @@ pub fn to_binary(steps: &[Step]) -> Vec<u8> {
 pub fn last_add(steps: &[Step]) -> usize {
     steps.iter().rposition(|s| matches!(s, Step::Add { .. })).unwrap() + 1
 }
+
+/// Implications x_i → x_{i+1} for i < n, then (x_1) and (¬x_n): clause i
+/// is the i-th implication, n is (x_1), n+1 is (¬x_n). The proof derives
+/// `steps` random shortcuts x_i → x_{i+span} (each a chain of `span`
+/// hints), deletes each one a few steps later, and ends with the empty
+/// clause from the whole chain. A stand-in for the checker's hot loop.
+pub fn implication_chain(n: i32, steps: usize, span: i32, seed: u64) -> (Vec<Vec<i32>>, Vec<Step>) {
+    let mut clauses: Vec<Vec<i32>> = (1..n).map(|i| vec![-i, i + 1]).collect();
+    clauses.push(vec![1]);
+    clauses.push(vec![-n]);
+    let mut rng = Rng::new(seed);
+    let mut proof = Vec::new();
+    let mut id = clauses.len() as u64;
+    let mut pending = std::collections::VecDeque::new();
+    for _ in 0..steps {
+        let i = 1 + rng.below((n - span) as u64) as i32;
+        id += 1;
+        let hints = (i..i + span).map(|k| k as i64).collect();
+        proof.push(Step::Add { id, lits: vec![-i, i + span], hints });
+        pending.push_back(id);
+        if pending.len() > 8 {
+            proof.push(Step::Delete { ids: vec![pending.pop_front().unwrap()] });
+        }
+    }
+    let mut hints: Vec<i64> = vec![n as i64];
+    hints.extend(1..n as i64);
+    hints.push(n as i64 + 1);
+    proof.push(Step::Add { id: id + 1, lits: vec![], hints });
+    (clauses, proof)
+}
