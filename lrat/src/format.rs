@@ -178,7 +178,28 @@ impl<R: Read> Reader<R> {
 
     // ---- binary ----
 
+    #[inline]
     fn varint(&mut self) -> Result<u64, CheckError> {
+        // Fast path: a whole varint (at most 10 bytes) is in the buffer, so
+        // no per-byte refill check.
+        if let Some(bytes) = self.buf[..self.end].get(self.pos..self.pos + 10) {
+            let mut value = 0u64;
+            for (i, &b) in bytes.iter().enumerate() {
+                value |= ((b & 0x7f) as u64) << (7 * i);
+                if b & 0x80 == 0 {
+                    if i == 9 && b > 1 {
+                        break;
+                    }
+                    self.pos += i + 1;
+                    return Ok(value);
+                }
+            }
+            return Err(self.syntax("varint overflows 64 bits"));
+        }
+        self.varint_slow()
+    }
+
+    fn varint_slow(&mut self) -> Result<u64, CheckError> {
         let mut value = 0u64;
         let mut shift = 0u32;
         loop {
