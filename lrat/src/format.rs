@@ -92,12 +92,13 @@ impl<R: Read> Reader<R> {
     /// The next step, allocating its vectors; `read_step` reuses a buffer.
     pub fn next_step(&mut self) -> Result<Option<Step>, CheckError> {
         let mut buf = StepBuf::default();
-        Ok(self.read_step(&mut buf)?.then(|| {
-            if buf.delete {
-                Step::Delete { ids: buf.ids }
-            } else {
-                Step::Add { id: buf.id, lits: buf.lits, hints: buf.hints }
-            }
+        if !self.read_step(&mut buf)? {
+            return Ok(None);
+        }
+        Ok(Some(if buf.delete {
+            Step::Delete { ids: buf.ids }
+        } else {
+            Step::Add { id: buf.id, lits: buf.lits, hints: buf.hints }
         }))
     }
 
