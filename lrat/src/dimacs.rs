@@ -6,6 +6,7 @@
 //! span lines, and a SATLIB-style '%' line ends the formula.
 
 use crate::error::CheckError;
+use crate::format::append_digit;
 
 pub(crate) struct Dimacs<'a> {
     bytes: &'a [u8],
@@ -103,10 +104,7 @@ impl<'a> Dimacs<'a> {
             if !b.is_ascii_digit() {
                 break;
             }
-            value = value
-                .checked_mul(10)
-                .and_then(|v| v.checked_add((b - b'0') as i64))
-                .ok_or_else(|| self.error("number out of range"))?;
+            value = append_digit(value, b).ok_or_else(|| self.error("number out of range"))?;
             end += 1;
         }
         if end == digits_start || self.bytes.get(end).is_some_and(|&b| !is_space(b)) {

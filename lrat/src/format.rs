@@ -1,4 +1,5 @@
-//! LRAT proof files, text and binary: the streaming `Reader` and the writers.
+//! LRAT proof files, text and binary: the streaming `Reader` (the writers
+//! live in `writers.rs` and are re-exported here).
 //!
 //! Text: `id lit* 0 hint* 0` per addition line, `id d id* 0` per deletion
 //! line (that leading id is ignored); a step must end on its own line.
@@ -12,6 +13,8 @@
 use std::io::Read;
 
 use crate::error::{CheckError, Position};
+
+pub use crate::writers::{write_binary_add, write_binary_delete, write_text_add, write_text_delete};
 
 /// One proof step, owning its numbers.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -89,12 +92,13 @@ impl<R: Read> Reader<R> {
     /// The next step, allocating its vectors; `read_step` reuses a buffer.
     pub fn next_step(&mut self) -> Result<Option<Step>, CheckError> {
         let mut buf = StepBuf::default();
-        Ok(self.read_step(&mut buf)?.then(|| {
-            if buf.delete {
-                Step::Delete { ids: buf.ids }
-            } else {
-                Step::Add { id: buf.id, lits: buf.lits, hints: buf.hints }
-            }
+        if !self.read_step(&mut buf)? {
+            return Ok(None);
+        }
+        Ok(Some(if buf.delete {
+            Step::Delete { ids: buf.ids }
+        } else {
+            Step::Add { id: buf.id, lits: buf.lits, hints: buf.hints }
         }))
     }
 
@@ -178,7 +182,28 @@ impl<R: Read> Reader<R> {
 
     // ---- binary ----
 
+    #[inline]
     fn varint(&mut self) -> Result<u64, CheckError> {
+        // Fast path: a whole varint (at most 10 bytes) is in the buffer, so
+        // no per-byte refill check.
+        if let Some(bytes) = self.buf[..self.end].get(self.pos..self.pos + 10) {
+            let mut value = 0u64;
+            for (i, &b) in bytes.iter().enumerate() {
+                value |= ((b & 0x7f) as u64) << (7 * i);
+                if b & 0x80 == 0 {
+                    if i == 9 && b > 1 {
+                        break;
+                    }
+                    self.pos += i + 1;
+                    return Ok(value);
+                }
+            }
+            return Err(self.syntax("varint overflows 64 bits"));
+        }
+        self.varint_slow()
+    }
+
+    fn varint_slow(&mut self) -> Result<u64, CheckError> {
         let mut value = 0u64;
         let mut shift = 0u32;
         loop {
@@ -195,67 +220,78 @@ impl<R: Read> Reader<R> {
         }
     }
 
-    /// A clause id: 2*id, so odd codes are negative ids.
-    fn binary_id(&mut self) -> Result<u64, CheckError> {
-        let code = self.varint()?;
-        if code & 1 == 1 {
-            return Err(self.syntax("negative clause id"));
-        }
-        Ok(code >> 1)
-    }
-
     fn binary_step(&mut self, step: &mut StepBuf) -> Result<bool, CheckError> {
         let kind = match self.peek()? {
             None => return Ok(false),
             Some(kind) => kind,
         };
+        if kind != b'a' && kind != b'd' {
+            return Err(self.syntax("expected 'a' or 'd' at the start of a binary step"));
+        }
         self.pos += 1;
         step.delete = kind == b'd';
-        match kind {
-            b'a' => {
-                step.id = self.binary_id()?;
-                if step.id == 0 {
-                    return Err(self.syntax("clause id 0"));
+        if !step.delete {
+            step.id = self.id()?;
+        }
+        self.step_body(step)?;
+        Ok(true)
+    }
+
+    // ---- both ----
+
+    /// The next signed number of a step: in binary a varint of
+    /// 2*|x| + (x < 0), in text a decimal on the current line.
+    #[inline]
+    fn number(&mut self) -> Result<i64, CheckError> {
+        if self.mode != Mode::Binary {
+            return self.text_number();
+        }
+        let code = self.varint()?;
+        let magnitude = (code >> 1) as i64;
+        match (code & 1, magnitude) {
+            (0, _) => Ok(magnitude),
+            (_, 0) => Err(self.syntax("negative zero")),
+            _ => Ok(-magnitude),
+        }
+    }
+
+    fn id(&mut self) -> Result<u64, CheckError> {
+        match self.number()? {
+            id if id < 0 => Err(self.syntax("negative clause id")),
+            id => Ok(id as u64),
+        }
+    }
+
+    /// What follows the id (and the 'd' of a deletion): the deleted ids,
+    /// or the literals and hints, each list ending in 0.
+    fn step_body(&mut self, step: &mut StepBuf) -> Result<(), CheckError> {
+        if step.delete {
+            step.ids.clear();
+            loop {
+                match self.id()? {
+                    0 => return Ok(()),
+                    id => step.ids.push(id),
                 }
-                step.lits.clear();
-                loop {
-                    match self.varint()? {
-                        0 => break,
-                        code if code >> 1 > i32::MAX as u64 || code == 1 => {
-                            return Err(self.syntax("literal out of range"))
-                        }
-                        code => {
-                            let var = (code >> 1) as i32;
-                            step.lits.push(if code & 1 == 1 { -var } else { var });
-                        }
-                    }
-                }
-                step.hints.clear();
-                loop {
-                    match self.varint()? {
-                        0 => break,
-                        code => {
-                            let id = (code >> 1) as i64;
-                            step.hints.push(if code & 1 == 1 { -id } else { id });
-                        }
-                    }
-                }
-            }
-            b'd' => {
-                step.ids.clear();
-                loop {
-                    match self.binary_id()? {
-                        0 => break,
-                        id => step.ids.push(id),
-                    }
-                }
-            }
-            _ => {
-                self.pos -= 1;
-                return Err(self.syntax("expected 'a' or 'd' at the start of a binary step"));
             }
         }
-        Ok(true)
+        if step.id == 0 {
+            return Err(self.syntax("clause id 0"));
+        }
+        step.lits.clear();
+        loop {
+            match self.number()? {
+                0 => break,
+                lit if lit.unsigned_abs() > i32::MAX as u64 => return Err(self.syntax("literal out of range")),
+                lit => step.lits.push(lit as i32),
+            }
+        }
+        step.hints.clear();
+        loop {
+            match self.number()? {
+                0 => return Ok(()),
+                hint => step.hints.push(hint),
+            }
+        }
     }
 
     // ---- text ----
@@ -277,10 +313,7 @@ impl<R: Read> Reader<R> {
             if !b.is_ascii_digit() {
                 break;
             }
-            value = value
-                .checked_mul(10)
-                .and_then(|v| v.checked_add((b - b'0') as i64))
-                .ok_or_else(|| self.syntax("number out of range"))?;
+            value = append_digit(value, b).ok_or_else(|| self.syntax("number out of range"))?;
             digits += 1;
             self.pos += 1;
         }
@@ -292,53 +325,17 @@ impl<R: Read> Reader<R> {
         }
     }
 
-    fn text_id(&mut self) -> Result<u64, CheckError> {
-        match self.text_number()? {
-            id if id < 0 => Err(self.syntax("negative clause id")),
-            id => Ok(id as u64),
-        }
-    }
-
     fn text_step(&mut self, step: &mut StepBuf) -> Result<bool, CheckError> {
         if self.skip_whitespace()?.is_none() {
             return Ok(false);
         }
-        step.id = self.text_id()?;
+        step.id = self.id()?;
         while self.peek()?.is_some_and(is_blank) {
             self.pos += 1;
         }
         step.delete = self.peek()? == Some(b'd');
-        if step.delete {
-            self.pos += 1;
-            step.ids.clear();
-            loop {
-                match self.text_id()? {
-                    0 => break,
-                    id => step.ids.push(id),
-                }
-            }
-        } else {
-            if step.id == 0 {
-                return Err(self.syntax("clause id 0"));
-            }
-            step.lits.clear();
-            loop {
-                match self.text_number()? {
-                    0 => break,
-                    lit if lit > i32::MAX as i64 || lit < -(i32::MAX as i64) => {
-                        return Err(self.syntax("literal out of range"))
-                    }
-                    lit => step.lits.push(lit as i32),
-                }
-            }
-            step.hints.clear();
-            loop {
-                match self.text_number()? {
-                    0 => break,
-                    hint => step.hints.push(hint),
-                }
-            }
-        }
+        self.pos += step.delete as usize;
+        self.step_body(step)?;
         // The rest of the line must be empty: a second step on the same
         // line would hide a lost newline.
         while let Some(b) = self.peek()? {
@@ -352,87 +349,8 @@ impl<R: Read> Reader<R> {
     }
 }
 
-// ---- writers ----
-
-fn push_varint(out: &mut Vec<u8>, mut value: u64) {
-    while value >= 0x80 {
-        out.push((value as u8) | 0x80);
-        value >>= 7;
-    }
-    out.push(value as u8);
-}
-
-fn push_signed_varint(out: &mut Vec<u8>, value: i64) {
-    push_varint(out, (value.unsigned_abs() << 1) | (value < 0) as u64);
-}
-
-/// Appends a binary addition step.
-pub fn write_binary_add(out: &mut Vec<u8>, id: u64, lits: &[i32], hints: &[i64]) {
-    out.push(b'a');
-    push_varint(out, id << 1);
-    for &lit in lits {
-        push_signed_varint(out, lit as i64);
-    }
-    out.push(0);
-    for &hint in hints {
-        push_signed_varint(out, hint);
-    }
-    out.push(0);
-}
-
-/// Appends a binary deletion step.
-pub fn write_binary_delete(out: &mut Vec<u8>, ids: &[u64]) {
-    out.push(b'd');
-    for &id in ids {
-        push_varint(out, id << 1);
-    }
-    out.push(0);
-}
-
-/// Appends `magnitude` in decimal, after a '-' if `negative`, then a space.
-fn push_decimal(out: &mut Vec<u8>, negative: bool, magnitude: u64) {
-    if negative {
-        out.push(b'-');
-    }
-    let mut digits = [0u8; 20];
-    let mut rest = magnitude;
-    let mut i = digits.len();
-    loop {
-        i -= 1;
-        digits[i] = b'0' + (rest % 10) as u8;
-        rest /= 10;
-        if rest == 0 {
-            break;
-        }
-    }
-    out.extend_from_slice(&digits[i..]);
-    out.push(b' ');
-}
-
-fn push_signed_decimal(out: &mut Vec<u8>, value: i64) {
-    push_decimal(out, value < 0, value.unsigned_abs());
-}
-
-/// Appends a text addition line.
-pub fn write_text_add(out: &mut Vec<u8>, id: u64, lits: &[i32], hints: &[i64]) {
-    push_decimal(out, false, id);
-    for &lit in lits {
-        push_signed_decimal(out, lit as i64);
-    }
-    out.extend_from_slice(b"0 ");
-    for &hint in hints {
-        push_signed_decimal(out, hint);
-    }
-    out.extend_from_slice(b"0\n");
-}
-
-/// Appends a text deletion line. `id` is the line's leading number, which
-/// readers ignore; CaDiCaL writes the latest clause id there.
-pub fn write_text_delete(out: &mut Vec<u8>, id: u64, ids: &[u64]) {
-    push_decimal(out, false, id);
-    out.extend_from_slice(b"d ");
-    for &deleted in ids {
-        push_decimal(out, false, deleted);
-    }
-    out.extend_from_slice(b"0\n");
+/// `value` with decimal digit `b` appended; None on overflow.
+#[inline]
+pub(crate) fn append_digit(value: i64, b: u8) -> Option<i64> {
+    value.checked_mul(10)?.checked_add((b - b'0') as i64)
 }

@@ -13,6 +13,7 @@ mod clauses;
 mod dimacs;
 mod error;
 pub mod format;
+mod writers;
 
 use std::io::Read;
 
