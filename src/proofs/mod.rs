@@ -11,6 +11,7 @@
 pub mod checker;
 pub mod claim;
 pub mod compress;
+pub mod ranges;
 
 pub use checker::{Checker, Verdict};
 pub use claim::{Claim, Optimum};
