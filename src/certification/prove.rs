@@ -4,6 +4,7 @@
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
+use super::check::{Regenerate, Regenerated};
 use super::{Settings, WorkDir};
 use crate::encoding::{EncodeOptions, LevelEncoding, SymmetryBreaking, ENCODER_VERSION};
 use crate::error::HexError;
@@ -255,5 +256,17 @@ pub fn regenerate_proof(hex: &Hexagon, claim: &Claim, work: &Path) -> Result<(Pa
     match outcome {
         Outcome::Unsat => Ok((cnf_path, proof_path, start.elapsed().as_secs_f64())),
         Outcome::Sat(_) => Err(HexError::Internal(format!("regenerating `{}`: the formula is satisfiable", claim.statement))),
+    }
+}
+
+/// Regeneration by re-solving (`regenerate_proof`), handed to
+/// `check::check_record` by `check --regenerate` and by `certify`. `check`
+/// sees only the trait, so checking stored proofs links no solver code.
+pub struct SolveAgain;
+
+impl Regenerate for SolveAgain {
+    fn regenerate(&self, claim: &Claim, work: &Path) -> Result<Regenerated, HexError> {
+        let (cnf, proof, seconds) = regenerate_proof(&Hexagon::new(claim.n)?, claim, work)?;
+        Ok(Regenerated { cnf, proof, seconds })
     }
 }
