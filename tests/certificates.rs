@@ -310,6 +310,37 @@ fn a_parked_refutation_is_checked_on_resume_and_a_bad_one_is_solved_again() {
     assert_ne!(claim.solver.seconds, 4242.0, "the claim was solved afresh");
 }
 
+/// `certify` re-checks what it builds on instead of trusting a `claim.json`
+/// that parses: an existing claim whose proof the checker rejects (re-hashed,
+/// so only the checker can tell) is proved again and replaced, and the
+/// optimum resting on it, which no longer verifies, is certified afresh.
+#[test]
+fn certify_proves_again_an_existing_claim_that_does_not_verify() {
+    let root = scratch("recheck");
+    let mut settings = Settings::new(root.clone());
+    settings.race = false;
+    certify_optimum(4, &settings, &mut |_| {}).unwrap();
+    let record = root.join("n4/optimum.json");
+    let optimum: Optimum = read_json(&record).unwrap();
+    let claim_dir = root.join("n4").join(&optimum.lower_bound);
+    let new_hash = edit_stored(&claim_dir.join("proof.drat.gz"), |p| {
+        let at = lemma_literal_offsets(p)[0];
+        p[at] ^= 1;
+    });
+    rewrite_json::<Claim>(&claim_dir.join("claim.json"), |c| {
+        c.proof.sha256 = new_hash;
+        c.solver.seconds = 4242.0; // a mark: gone once the claim is proved again
+    });
+    assert_eq!(status_of(&record), Status::Failed, "the damaged claim sinks its optimum");
+
+    let report = certify_optimum(4, &settings, &mut |_| {}).unwrap();
+    assert!(!report.resumed, "an optimum that does not verify is not reused");
+    let claim: Claim = read_json(&claim_dir.join("claim.json")).unwrap();
+    assert_ne!(claim.solver.seconds, 4242.0, "the claim was proved again");
+    assert_eq!(status_of(&record), Status::Verified);
+    assert!(certify_optimum(4, &settings, &mut |_| {}).unwrap().resumed, "a verified optimum is reused");
+}
+
 /// The saved best partial of a level only ever improves, and a file that is
 /// not a valid partial of that level is ignored.
 #[test]
