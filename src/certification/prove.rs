@@ -179,7 +179,7 @@ pub fn trust_base(options: &EncodeOptions, checker: &str) -> Vec<String> {
     let mut base = vec![
         format!("the encoder {ENCODER_VERSION} (src/encoding): the CNF says 'valid level-k partial with penalty <= B-1'; \
                  cross-checked against the independent validator and brute force (tests/sat.rs)"),
-        "refinement never lowers the penalty (SPEC section 2; tests/validation.rs)".into(),
+        "refinement never lowers the penalty (docs/PROBLEM.md, section 4; tests/validation.rs)".into(),
         format!("the DRAT checker {checker} and its verdict line"),
     ];
     if options.symmetry != SymmetryBreaking::None {
