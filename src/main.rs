@@ -107,6 +107,7 @@ enum Command {
     /// Exit code: 0 every record verified; 1 some record failed; 4 none
     /// failed but some are unverified; 2 bad arguments.
     Check {
+        /// Record files, or directories searched for claim.json and optimum.json.
         paths: Vec<PathBuf>,
         /// Rebuild proofs that are not stored (re-solves; deterministic) and check them.
         #[arg(long)]

@@ -155,6 +155,22 @@ fn a_committed_claim_only_optimum_is_unverified() {
     assert!(doc["reports"].as_array().unwrap().iter().all(|r| r["status"] == "unverified"), "{json}");
 }
 
+/// The whole committed tree: nothing fails (every claim re-encodes to its
+/// recorded hash, every stored proof verifies, every witness validates), and
+/// what is not verified is exactly what rests on a proof that is not stored.
+#[test]
+fn the_committed_tree_has_no_failure_and_only_claim_only_records_unverified() {
+    let (code, json) = hexcert_check(&["--json", "proofs"]);
+    let doc: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(doc["failed"], 0, "{json}");
+    assert_eq!(code, Some(i32::from(if doc["unverified"] == 0 { 0 } else { EXIT_UNVERIFIED })), "{json}");
+    for report in doc["reports"].as_array().unwrap() {
+        let messages = report["messages"].to_string();
+        let claim_only = messages.contains("proof not stored") || messages.contains("): unverified\"");
+        assert_eq!(report["status"] == "unverified", claim_only, "{report}");
+    }
+}
+
 /// flate2 reads one gzip member; `gunzip` reads them all. A file of two
 /// members (or with anything after the first) would be two different files
 /// to two tools, so it is refused, in memory and in a certificate.
