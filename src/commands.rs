@@ -3,18 +3,16 @@
 
 use std::path::{Path, PathBuf};
 
-use hexcert::certification::check::{check_record, find_records, CheckReport};
+use hexcert::certification::check::{check_paths, Regenerate, Summary};
 use hexcert::certification::optimum::{certify_optimum_queued, OnReport, OptimumReport};
 use hexcert::certification::verifier::Verifier;
 use std::sync::{Arc, Mutex};
-use hexcert::certification::prove::{prove as prove_claim, ProveOutcome};
+use hexcert::certification::prove::{prove as prove_claim, ProveOutcome, SolveAgain};
 use hexcert::certification::Settings;
 use hexcert::error::HexError;
 use hexcert::formats::{read_grid_file, to_hexcert_text};
 use hexcert::geometry::Hexagon;
 use hexcert::levels::Partial;
-use hexcert::proofs::claim::read_json;
-use hexcert::proofs::Optimum;
 use hexcert::solving::search::Step;
 use hexcert::encoding::{Cardinality, EncodeOptions, LevelEncoding, SymmetryBreaking};
 use hexcert::solving::search::{minimize_through, solve_at_bound, LowerBoundProof, PlainOracle};
@@ -101,44 +99,26 @@ fn print_certify_row(report: &OptimumReport) {
 
 pub fn check(json: bool, paths: &[PathBuf], regenerate: bool) -> Result<u8, HexError> {
     let paths = if paths.is_empty() { vec![PathBuf::from("proofs")] } else { paths.to_vec() };
-    let mut records = find_records(&paths)?;
-    // An optimum is only as good as its lower bound: check that claim too.
-    for record in records.clone() {
-        if record.file_name().is_some_and(|n| n == "optimum.json") {
-            if let Ok(optimum) = read_json::<Optimum>(&record) {
-                let claim = record.parent().unwrap_or(Path::new(".")).join(&optimum.lower_bound).join("claim.json");
-                if !records.iter().any(|r| same_file(r, &claim)) {
-                    records.push(claim);
-                }
-            }
-        }
-    }
-    if records.is_empty() {
+    // The solver enters the check only here, and only when asked for.
+    let regenerator: Option<&dyn Regenerate> = if regenerate { Some(&SolveAgain) } else { None };
+    let reports = check_paths(&paths, regenerator)?;
+    if reports.is_empty() {
         return Err(HexError::Usage(format!("no claim.json or optimum.json under {}", show(&paths))));
     }
-    let reports: Vec<CheckReport> = records.iter().map(|r| check_record(r, regenerate)).collect();
-    let failed = reports.iter().filter(|r| r.passed == Some(false)).count();
-    let skipped = reports.iter().filter(|r| r.passed.is_none()).count();
+    let summary = Summary::of(&reports);
     if json {
-        println!("{}", serde_json::json!({"reports": reports, "failed": failed, "skipped": skipped}));
+        println!("{}", serde_json::json!({"reports": reports, "verified": summary.verified,
+            "failed": summary.failed, "unverified": summary.unverified, "exit_code": summary.exit_code()}));
     } else {
         for r in &reports {
-            let tag = match r.passed { Some(true) => "ok", Some(false) => "FAILED", None => "skipped" };
-            println!("{tag}: {}", r.path.display());
+            println!("{}: {}", r.status.name(), r.path.display());
             for m in &r.messages {
                 println!("    {m}");
             }
         }
-        println!("{} checked, {failed} failed, {skipped} skipped", reports.len());
+        println!("{} records: {} verified, {} failed, {} unverified", reports.len(), summary.verified, summary.failed, summary.unverified);
     }
-    Ok(if failed > 0 { 1 } else { 0 })
-}
-
-fn same_file(a: &Path, b: &Path) -> bool {
-    match (a.canonicalize(), b.canonicalize()) {
-        (Ok(x), Ok(y)) => x == y,
-        _ => a == b,
-    }
+    Ok(summary.exit_code())
 }
 
 fn show(paths: &[PathBuf]) -> String {

@@ -96,8 +96,18 @@ enum Command {
         #[command(flatten)]
         store: StoreArgs,
     },
-    /// Re-check certificates (default: everything under proofs/).
+    /// Re-check certificates (default: everything under proofs/); each record
+    /// is reported `verified`, `failed` or `unverified`.
+    ///
+    /// A claim is verified only when its proof was checked in this run; a
+    /// claim whose proof is not stored is unverified unless --regenerate
+    /// re-solves it. An optimum is verified only when its witness validates
+    /// and its lower-bound claim (always checked with it) was verified.
+    ///
+    /// Exit code: 0 every record verified; 1 some record failed; 4 none
+    /// failed but some are unverified; 2 bad arguments.
     Check {
+        /// Record files, or directories searched for claim.json and optimum.json.
         paths: Vec<PathBuf>,
         /// Rebuild proofs that are not stored (re-solves; deterministic) and check them.
         #[arg(long)]

@@ -30,9 +30,9 @@ const MIN_WIDTH: f64 = 600.0;
 /// Width of a penalty-edge stroke: wide enough to see, narrow enough to leave the digits clear.
 const PENALTY_STROKE: f64 = 4.5;
 
-/// Fill of a decided value 1..=4 (the report's black, green, blue, purple).
+/// Fill of a decided value 1..=4 (black, green, blue, purple).
 pub const VALUE_FILLS: [&str; 4] = ["#1b1b1b", "#238b45", "#2563eb", "#7e3fb0"];
-/// Fill of the values 5..=7: one light colour, as in the report; the digit tells them apart.
+/// Fill of the values 5..=7: one light colour; the digit tells them apart.
 pub const HIGH_FILL: &str = "#fdf3d8";
 /// Fill of a `+` cell of a partial below the full level.
 pub const PLUS_FILL: &str = "#bdbdbd";

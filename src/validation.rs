@@ -2,13 +2,13 @@
 //! its score, with every violation and every penalty edge named.
 //!
 //! This module deliberately shares nothing with the encoder or the solver: it
-//! reads the definitions of `SPEC.md` section 2 directly, so that every model
+//! reads the definitions of `docs/PROBLEM.md` (sections 2-4) directly, so that every model
 //! the SAT path produces is checked by a second, independent path.
 //!
 //! Duplicate support is charged, for a cell `v` and a lower value `a` it sees
 //! `m > 1` times, to the edges towards all but the highest-indexed of those
-//! `m` neighbours. The choice of which edges is arbitrary (the report orders
-//! edges "in some arbitrary order"); the count `m - 1` is not.
+//! `m` neighbours. The choice of which edges is arbitrary (docs/PROBLEM.md,
+//! section 3, defines only the count); the count `m - 1` is not.
 
 use crate::geometry::Hexagon;
 use crate::levels::Partial;

@@ -7,9 +7,9 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use hexcert::certification::check::check_record;
+use hexcert::certification::check::{check_record, Status};
 use hexcert::certification::optimum::certify_optimum;
-use hexcert::certification::prove::{prove, refute, ProveOutcome};
+use hexcert::certification::prove::{prove, refute, ProveOutcome, SolveAgain};
 use hexcert::certification::resume::ResumeDir;
 use hexcert::certification::Settings;
 use hexcert::geometry::Hexagon;
@@ -33,9 +33,15 @@ fn prove_into(root: &Path, n: usize, level: u8, below: usize, store_limit: u64) 
     }
 }
 
-fn passes(record: &Path) -> Option<bool> {
-    let report = check_record(record, false);
-    report.passed
+fn status_of(record: &Path) -> Status {
+    check_record(record, None).status
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap().flatten() {
+        std::fs::copy(entry.path(), to.join(entry.file_name())).unwrap();
+    }
 }
 
 fn rewrite_json<T: serde::Serialize + for<'de> serde::Deserialize<'de>>(path: &Path, edit: impl FnOnce(&mut T)) {
@@ -75,7 +81,7 @@ fn a_certificate_passes_and_every_kind_of_tampering_fails() {
     let root = scratch("tamper");
     let dir = prove_into(&root, 4, 3, 3, u64::MAX);
     let claim_path = dir.join("claim.json");
-    assert_eq!(passes(&claim_path), Some(true));
+    assert_eq!(status_of(&claim_path), Status::Verified);
     let pristine = |name: &str| std::fs::read(dir.join(name)).unwrap();
     let (claim_bytes, cnf_bytes, proof_bytes) = (pristine("claim.json"), pristine("formula.cnf.gz"), pristine("proof.drat.gz"));
     let restore = || {
@@ -89,7 +95,7 @@ fn a_certificate_passes_and_every_kind_of_tampering_fails() {
         let at = lemma_literal_offsets(p)[0];
         p[at] ^= 1;
     });
-    assert_eq!(passes(&claim_path), Some(false), "flipped proof literal");
+    assert_eq!(status_of(&claim_path), Status::Failed, "flipped proof literal");
     restore();
 
     // The proof cut short and the claim re-hashed to match: the checker itself refuses.
@@ -98,8 +104,8 @@ fn a_certificate_passes_and_every_kind_of_tampering_fails() {
         p.truncate(cut);
     });
     rewrite_json::<Claim>(&claim_path, |c| c.proof.sha256 = new_hash);
-    let report = check_record(&claim_path, false);
-    assert_eq!(report.passed, Some(false), "truncated proof: {:?}", report.messages);
+    let report = check_record(&claim_path, None);
+    assert_eq!(report.status, Status::Failed, "truncated proof: {:?}", report.messages);
     assert!(report.messages.iter().any(|m| m.contains("did not verify")), "{:?}", report.messages);
     restore();
 
@@ -116,24 +122,32 @@ fn a_certificate_passes_and_every_kind_of_tampering_fails() {
         let line: Vec<String> = changed.iter().map(|l| l.to_string()).collect();
         *cnf = format!("{}{}{}", &text[..line_start], line.join(" "), &text[line_end..]).into_bytes();
     });
-    assert_eq!(passes(&claim_path), Some(false), "changed CNF clause");
+    assert_eq!(status_of(&claim_path), Status::Failed, "changed CNF clause");
     restore();
 
     // The bound in claim.json changed, consistently or not.
     rewrite_json::<Claim>(&claim_path, |c| c.below = 4);
-    assert_eq!(passes(&claim_path), Some(false), "bound changed alone");
-    restore();
-    rewrite_json::<Claim>(&claim_path, |c| {
+    assert_eq!(status_of(&claim_path), Status::Failed, "bound changed alone");
+    let report = check_record(&claim_path, None);
+    assert!(report.messages.iter().any(|m| m.contains("bound mismatch")), "{:?}", report.messages);
+    // Consistently, directory name included: only the re-encoded CNF's hash tells.
+    let moved = dir.with_file_name("level3-below4");
+    copy_dir(&dir, &moved);
+    rewrite_json::<Claim>(&moved.join("claim.json"), |c| {
         c.below = 4;
         c.encoder.max_penalty = 3;
         c.statement = Claim::statement_for(4, 3, 4);
     });
-    let report = check_record(&claim_path, false);
-    assert_eq!(report.passed, Some(false), "bound changed everywhere");
+    let report = check_record(&moved.join("claim.json"), None);
+    assert_eq!(report.status, Status::Failed, "bound changed everywhere");
     assert!(report.messages.iter().any(|m| m.contains("re-encoded")), "{:?}", report.messages);
+    // In its old directory the raised bound contradicts the directory name.
+    std::fs::copy(moved.join("claim.json"), &claim_path).unwrap();
+    let report = check_record(&claim_path, None);
+    assert!(report.messages.iter().any(|m| m.contains("lies in the directory level3-below3, not level3-below4")), "{:?}", report.messages);
     restore();
 
-    assert_eq!(passes(&claim_path), Some(true), "restored certificate passes again");
+    assert_eq!(status_of(&claim_path), Status::Verified, "restored certificate passes again");
 }
 
 #[test]
@@ -142,19 +156,19 @@ fn an_optimum_with_a_worse_witness_is_rejected() {
     let report = certify_optimum(3, &Settings::new(root.clone()), &mut |_| {}).unwrap();
     assert_eq!(report.optimum, 3);
     let record = root.join("n3/optimum.json");
-    assert_eq!(passes(&record), Some(true));
+    assert_eq!(status_of(&record), Status::Verified);
     let lower: Optimum = read_json(&record).unwrap();
-    assert_eq!(passes(&root.join("n3").join(&lower.lower_bound).join("claim.json")), Some(true));
+    assert_eq!(status_of(&root.join("n3").join(&lower.lower_bound).join("claim.json")), Status::Verified);
 
-    // A valid grid with a higher penalty (the report's n=3 grid with its 7 lowered to 1).
+    // A valid grid with a higher penalty (the published n=3 grid with its 7 lowered to 1).
     let worse = "hexcert n=3 level=6\n  3 1 4\n 4 2 3 2\n1 6 5 1 4\n 3 1 4 3\n  2 1 2\n";
     let witness = root.join("n3/witness.txt");
     let original = std::fs::read(&witness).unwrap();
     std::fs::write(&witness, worse).unwrap();
-    assert_eq!(passes(&record), Some(false), "swapped witness, old hash");
+    assert_eq!(status_of(&record), Status::Failed, "swapped witness, old hash");
     rewrite_json::<Optimum>(&record, |o| o.witness_sha256 = sha256_hex(worse.as_bytes()));
-    let report = check_record(&record, false);
-    assert_eq!(report.passed, Some(false));
+    let report = check_record(&record, None);
+    assert_eq!(report.status, Status::Failed);
     assert!(report.messages.iter().any(|m| m.contains("the witness has penalty 9")), "{:?}", report.messages);
     std::fs::write(&witness, original).unwrap();
 }
@@ -166,23 +180,13 @@ fn regenerated_proofs_are_byte_identical() {
     let claim: Claim = read_json(&dir.join("claim.json")).unwrap();
     assert!(claim.proof.stored_as.is_none(), "limit 0 stores nothing");
     assert!(!dir.join("proof.drat.gz").exists());
-    assert_eq!(check_record(&dir.join("claim.json"), false).passed, None, "skipped without --regenerate");
+    let report = check_record(&dir.join("claim.json"), None);
+    assert_eq!(report.status, Status::Unverified, "not passed without --regenerate");
+    assert!(report.messages.iter().any(|m| m.contains("proof not stored")), "{:?}", report.messages);
     for _ in 0..2 {
-        let report = check_record(&dir.join("claim.json"), true);
-        assert_eq!(report.passed, Some(true), "{:?}", report.messages);
+        let report = check_record(&dir.join("claim.json"), Some(&SolveAgain));
+        assert_eq!(report.status, Status::Verified, "{:?}", report.messages);
     }
-}
-
-#[test]
-fn every_committed_certificate_checks() {
-    let out = Command::new(env!("CARGO_BIN_EXE_hexcert"))
-        .args(["check", "proofs"])
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .unwrap();
-    let text = String::from_utf8_lossy(&out.stdout);
-    assert_eq!(out.status.code(), Some(0), "{text}{}", String::from_utf8_lossy(&out.stderr));
-    assert!(text.contains(" 0 failed"), "{text}");
 }
 
 /// The smallest committed claim-only certificate (n=7, level 4 below 17:
@@ -196,10 +200,11 @@ fn a_committed_claim_only_certificate_regenerates_and_checks() {
     let claim: Claim = read_json(&source).unwrap();
     assert!(claim.proof.stored_as.is_none(), "n=7's proof is over the size limit, so only its claim is committed");
     let root = scratch("regenerate-n7");
-    let copy = root.join("claim.json");
+    let copy = root.join("n7/level4-below17/claim.json");
+    std::fs::create_dir_all(copy.parent().unwrap()).unwrap();
     std::fs::copy(&source, &copy).unwrap();
-    let report = check_record(&copy, true);
-    assert_eq!(report.passed, Some(true), "{:?}", report.messages);
+    let report = check_record(&copy, Some(&SolveAgain));
+    assert_eq!(report.status, Status::Verified, "{:?}", report.messages);
     assert!(report.messages.iter().any(|m| m.contains("matches the recorded hash")), "{:?}", report.messages);
 }
 
@@ -251,14 +256,14 @@ fn an_interrupted_certify_resumes_from_its_certificates() {
     assert!(leftovers.is_empty(), "work directories left behind: {leftovers:?}");
     assert!(root.join("n6/.resume/level1.txt").exists(), "the best level-1 partial is kept for the rerun");
     let stamp = std::fs::metadata(&first_claim).unwrap().modified().unwrap();
-    assert_eq!(passes(&first_claim), Some(true), "the certificate written before Ctrl-C is complete");
+    assert_eq!(status_of(&first_claim), Status::Verified, "the certificate written before Ctrl-C is complete");
 
     let rerun = run().wait_with_output().unwrap();
     assert!(rerun.status.success(), "{}", String::from_utf8_lossy(&rerun.stderr));
     assert_eq!(std::fs::metadata(&first_claim).unwrap().modified().unwrap(), stamp, "the rerun reused the level-1 certificate");
     let optimum: Optimum = read_json(&root.join("n6/optimum.json")).unwrap();
     assert_eq!(optimum.optimum, 13);
-    assert_eq!(passes(&root.join("n6/optimum.json")), Some(true));
+    assert_eq!(status_of(&root.join("n6/optimum.json")), Status::Verified);
     assert!(!root.join("n6/.resume").exists(), "resume state is removed once the optimum is recorded");
 }
 
@@ -291,8 +296,8 @@ fn a_parked_refutation_is_checked_on_resume_and_a_bad_one_is_solved_again() {
     let claim: Claim = read_json(&claim_path(&root)).unwrap();
     assert_eq!(claim.solver.seconds, 4242.0, "the parked proof was checked, not re-solved");
     assert!(!root.join("n5/.resume").exists(), "resume state is removed once the optimum is recorded");
-    assert_eq!(passes(&root.join("n5/optimum.json")), Some(true));
-    assert_eq!(passes(&claim_path(&root)), Some(true));
+    assert_eq!(status_of(&root.join("n5/optimum.json")), Status::Verified);
+    assert_eq!(status_of(&claim_path(&root)), Status::Verified);
 
     let root = scratch("parked-bad");
     park(&root, true);
@@ -303,6 +308,37 @@ fn a_parked_refutation_is_checked_on_resume_and_a_bad_one_is_solved_again() {
     certify_optimum(5, &Settings::new(root.clone()), &mut |_| {}).unwrap();
     let claim: Claim = read_json(&claim_path(&root)).unwrap();
     assert_ne!(claim.solver.seconds, 4242.0, "the claim was solved afresh");
+}
+
+/// `certify` re-checks what it builds on instead of trusting a `claim.json`
+/// that parses: an existing claim whose proof the checker rejects (re-hashed,
+/// so only the checker can tell) is proved again and replaced, and the
+/// optimum resting on it, which no longer verifies, is certified afresh.
+#[test]
+fn certify_proves_again_an_existing_claim_that_does_not_verify() {
+    let root = scratch("recheck");
+    let mut settings = Settings::new(root.clone());
+    settings.race = false;
+    certify_optimum(4, &settings, &mut |_| {}).unwrap();
+    let record = root.join("n4/optimum.json");
+    let optimum: Optimum = read_json(&record).unwrap();
+    let claim_dir = root.join("n4").join(&optimum.lower_bound);
+    let new_hash = edit_stored(&claim_dir.join("proof.drat.gz"), |p| {
+        let at = lemma_literal_offsets(p)[0];
+        p[at] ^= 1;
+    });
+    rewrite_json::<Claim>(&claim_dir.join("claim.json"), |c| {
+        c.proof.sha256 = new_hash;
+        c.solver.seconds = 4242.0; // a mark: gone once the claim is proved again
+    });
+    assert_eq!(status_of(&record), Status::Failed, "the damaged claim sinks its optimum");
+
+    let report = certify_optimum(4, &settings, &mut |_| {}).unwrap();
+    assert!(!report.resumed, "an optimum that does not verify is not reused");
+    let claim: Claim = read_json(&claim_dir.join("claim.json")).unwrap();
+    assert_ne!(claim.solver.seconds, 4242.0, "the claim was proved again");
+    assert_eq!(status_of(&record), Status::Verified);
+    assert!(certify_optimum(4, &settings, &mut |_| {}).unwrap().resumed, "a verified optimum is reused");
 }
 
 /// The saved best partial of a level only ever improves, and a file that is

@@ -124,3 +124,49 @@ fn count_and_table_commands_print_exact_counts() {
     let out = hexcert(&["count", "--n", "4", "--level", "9"]);
     assert_eq!(out.status.code(), Some(2));
 }
+
+/// Records whose numbers are out of range, or that disagree with their
+/// directories, each fail with one line naming the file, and the run goes
+/// on to the next record (a level-0 claim used to panic the encoder and stop
+/// the whole run). The good record is claim-only here, so this test needs
+/// no DRAT checker: it is reported `unverified`, which shows the run reached it.
+#[test]
+fn check_rejects_out_of_range_records_one_line_each_and_goes_on() {
+    let root = scratch("ranges");
+    let _ = std::fs::remove_dir_all(&root);
+    let source = format!("{}/proofs/n3/level2-below3/claim.json", env!("CARGO_MANIFEST_DIR"));
+    let mut good: serde_json::Value = serde_json::from_slice(&std::fs::read(&source).unwrap()).unwrap();
+    good["cnf"]["stored_as"] = serde_json::Value::Null;
+    good["proof"]["stored_as"] = serde_json::Value::Null;
+    let place = |dir: &str, edit: &dyn Fn(&mut serde_json::Value)| {
+        let mut claim = good.clone();
+        edit(&mut claim);
+        let path = root.join(dir).join("claim.json");
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(&path, serde_json::to_vec_pretty(&claim).unwrap()).unwrap();
+        path
+    };
+    let ok = place("n3/level2-below3", &|_| {});
+    let bad = [
+        (place("n3/level0-below3", &|c| c["level"] = 0.into()), "level 0 is out of range 1..=6"),
+        (place("n41/level2-below3", &|c| c["n"] = 41.into()), "hexagon side 41 is out of range"),
+        (place("n3/level2-below0", &|c| c["below"] = 0.into()), "below 0 is out of range"),
+        (place("n4/level2-below3", &|_| {}), "the record states n = 3 but lies in the directory n4"),
+        (place("n3/level2-below4", &|_| {}), "lies in the directory level2-below4, not level2-below3"),
+    ];
+    let out = hexcert(&["check", root.to_str().unwrap()]);
+    let text = String::from_utf8(out.stdout).unwrap();
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(out.status.code(), Some(1), "{text}{err}");
+    assert!(!err.contains("panicked"), "{err}");
+    let lines: Vec<&str> = text.lines().collect();
+    for (path, problem) in &bad {
+        let shown = path.display().to_string();
+        let at = lines.iter().position(|l| *l == format!("failed: {shown}")).unwrap_or_else(|| panic!("{shown} not failed:\n{text}"));
+        let message = lines[at + 1].trim();
+        assert!(message.starts_with(&shown) && message.contains(problem), "{message}");
+        assert!(!lines.get(at + 2).is_some_and(|l| l.starts_with("    ")), "one line per error:\n{text}");
+    }
+    assert!(lines.contains(&format!("unverified: {}", ok.display()).as_str()), "{text}");
+    assert!(text.contains("6 records: 0 verified, 5 failed, 1 unverified"), "{text}");
+}

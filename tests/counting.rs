@@ -2,7 +2,7 @@
 //! brute force with the plain validator (n = 2), the validator on every
 //! enumerated partial, the frontier sweep against the chain-and-cycle method
 //! (levels 5 and 6), an insta snapshot of the n = 3..6 table, and (ignored,
-//! slow) the report's n = 7, 8 rows.
+//! slow) the published n = 7, 8 rows (docs/PROBLEM.md, section 6).
 //!
 //! Run: `CARGO_TARGET_DIR=/work/target-counting cargo test --release --test counting`;
 //! the slow rows: add `-- --ignored`.
@@ -105,7 +105,7 @@ fn enumerated_partials_pass_the_validator() {
     }
 }
 
-/// SPEC section 2: refining never lowers the penalty, and after level 4 (5)
+/// docs/PROBLEM.md, sections 4 and 5: refining never lowers the penalty, and after level 4 (5)
 /// the `+` cells induce maximum degree 2 (1).
 #[test]
 fn refinement_never_lowers_the_penalty_and_plus_degrees_shrink() {
@@ -151,11 +151,11 @@ fn chains_agree_with_the_direct_sweep() {
     }
 }
 
-/// The report's remarks, which the code does not assume: chains complete at
+/// The remarks of docs/PROBLEM.md, section 5, which the code does not assume: chains complete at
 /// no cost, cycles of length divisible by 3 at no cost, others at cost 1; a
 /// 3-cycle takes 5, 6, 7 in 6 ways.
 #[test]
-fn component_polynomials_match_the_report() {
+fn component_polynomials_match_the_remarks_on_components() {
     for len in 1..=12 {
         let path = shape_polynomial(6, Shape::Path(len), 3);
         assert!(path[0] > big(0), "path {len}");
@@ -192,7 +192,7 @@ fn count_table_for_sides_three_to_six() {
     });
 }
 
-/// The report's table (SPEC section 3): minimum penalties and counts, n = 3..8.
+/// The published table (docs/PROBLEM.md, section 6): minimum penalties and counts, n = 3..8.
 const KNOWN: [(usize, [(usize, u64); 6]); 6] = [
     (3, [(2, 6), (3, 48), (3, 36), (3, 24), (3, 72), (3, 144)]),
     (4, [(0, 2), (2, 6), (3, 28), (3, 48), (3, 288), (3, 1152)]),
@@ -239,7 +239,7 @@ fn count_at_is_one_entry_of_the_distribution() {
 }
 
 /// The completion's labelling of each shape costs exactly the lowest degree
-/// of the shape's transfer polynomial, and matches the report's remark:
+/// of the shape's transfer polynomial, and matches the remark of docs/PROBLEM.md, section 5:
 /// paths complete for free, cycles for free when their length is a multiple
 /// of 3 and at cost 1 otherwise.
 #[test]

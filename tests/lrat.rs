@@ -12,7 +12,7 @@
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use hexcert::certification::online::OnlineCheck;
+use hexcert::proofs::online::OnlineCheck;
 use hexcert::encoding::{EncodeOptions, LevelEncoding, SymmetryBreaking};
 use hexcert::geometry::Hexagon;
 use hexcert::proofs::Checker;

@@ -74,7 +74,7 @@ fn every_cell_of_a_full_grid_has_its_value_colour() {
 
 #[test]
 fn level_2_partial_draws_plus_cells_grey_and_penalty_edges_red_and_orange() {
-    // The report's n = 8 figure has two equal-value edges, 2-2 and 1-1: both decided at level 2.
+    // The published n = 8 grid has two equal-value edges, 2-2 and 1-1: both decided at level 2.
     let partial = solution("CLEAN-8-611").truncate(2).unwrap();
     let hex = Hexagon::new(8).unwrap();
     let layout = Layout::new(&hex);

@@ -155,7 +155,7 @@ proptest! {
 
 /// Minimum penalty at each level for n = 3..6, recomputed by SAT, checked
 /// against the frontier sweep (no SAT code), and compared with the committed
-/// snapshot (which agrees with the report's table).
+/// snapshot (which agrees with the table of docs/PROBLEM.md, section 6).
 #[test]
 fn minimum_penalty_table_n3_to_n6() {
     let mut table = String::from("| n | L1 | L2 | L3 | L4 | L5 | L6 |\n|---|---|---|---|---|---|---|\n");
@@ -180,7 +180,7 @@ fn minimum_penalty_table_n3_to_n6() {
 
 #[test]
 fn published_grids_are_models_of_their_own_bound() {
-    // The encoder accepts the report's optima at their penalty, and not below.
+    // The encoder accepts the published optima (tests/data/published) at their penalty, and not below.
     for n in 3..=5 {
         let full = common::published(n);
         let hex = Hexagon::new(n).unwrap();

@@ -1,5 +1,5 @@
-//! The plain validator against the report: every published grid, the worked
-//! n=3 example, and the level facts of SPEC section 2 as properties.
+//! The plain validator against the published grids, the worked n=3 example,
+//! and the level facts of docs/PROBLEM.md, section 4, as properties.
 
 mod common;
 
@@ -10,7 +10,7 @@ use hexcert::validation::{evaluate, PenaltyKind};
 use proptest::prelude::*;
 use std::path::Path;
 
-/// Penalties of the published grids, n = 3..27, from the report's table.
+/// Penalties of the published grids, n = 3..27 (tests/data/published, docs/PROBLEM.md section 6).
 const REPORT_PENALTIES: [usize; 25] =
     [3, 3, 9, 13, 17, 20, 24, 28, 28, 32, 40, 43, 45, 47, 55, 50, 60, 66, 65, 71, 76, 75, 81, 87, 85];
 
@@ -107,7 +107,7 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(300))]
 
     /// Refining a level-k partial to level k+1 never lowers the penalty, and
-    /// validity at level k+1 implies validity at level k (SPEC section 2).
+    /// validity at level k+1 implies validity at level k (docs/PROBLEM.md, section 4).
     #[test]
     fn refinement_never_lowers_the_penalty(full in any_full_grid()) {
         let hex = Hexagon::new(full.side()).unwrap();

@@ -1,33 +1,122 @@
-//! `hexcert check`: re-checks stored certificates from scratch.
+//! `hexcert check`: says, for every record, what this run verified.
 //!
-//! For a claim: the record is self-consistent; the CNF re-encoded from the
-//! recorded parameters hashes to the recorded value (so a changed bound or a
-//! changed encoder is caught); stored files decompress to the recorded
-//! hashes (so an edited clause or proof is caught); and the checker prints
-//! `s VERIFIED` on the pair. For an optimum: the witness hashes to the
-//! record, the plain validator accepts it with exactly the optimum penalty,
-//! and the lower-bound claim it names is for the same n and bound.
+//! Invariant: a record is `Verified` only when everything it states was
+//! checked in this run. For a claim: its numbers are in range and agree with
+//! its directory; the CNF re-encoded from its parameters hashes to the
+//! recorded value (a changed bound or encoder is caught); the CNF and proofs,
+//! stored or regenerated, hash to the recorded values; and a checker run in
+//! this run verified the proof: the LRAT checker of `lrat/` on the stored
+//! LRAT proof or on the regenerated trace, and every DRAT checker on PATH
+//! on the DRAT twin (`external_drat_checks`). A claim whose proof is not stored and
+//! not regenerated is `Unverified`, never passed: its hash agreeing proves
+//! nothing about its proof. For an optimum: its witness validates with
+//! exactly the optimum penalty, and its lower-bound claim, which must state
+//! exactly the bound the optimum needs, was itself verified in this run (an
+//! optimum is never stronger than its claim).
+//!
+//! This module owns no solver code. Regeneration is handed in by the caller
+//! as a `&dyn Regenerate` (`prove::SolveAgain` re-solves with CaDiCaL) that
+//! only emits a trace; `check` judges it with its own LRAT checker, so what
+//! `check` verifies does not depend on the code that found the proofs.
 
 use std::path::{Path, PathBuf};
+use std::time::Instant;
 
-use super::{prove::regenerate_proof, WorkDir};
+use super::WorkDir;
 use crate::encoding::LevelEncoding;
 use crate::error::HexError;
 use crate::formats::read_grid_file;
 use crate::geometry::Hexagon;
 use crate::levels::FULL_LEVEL;
 use crate::proofs::claim::read_json;
+use crate::proofs::ranges::{check_claim_directory, check_claim_ranges, check_n_directory, check_optimum_ranges};
+use crate::proofs::online::OnlineCheck;
+use crate::proofs::trace::TraceSender;
 use crate::proofs::{compress, sha256_file, sha256_hex, Checker, Claim, Optimum};
 use crate::validation::evaluate;
+
+/// What a run established about one record.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Status {
+    /// Everything the record states was checked in this run.
+    Verified,
+    /// Something the record states is false, inconsistent or unreadable.
+    Failed,
+    /// Nothing was found wrong, but not everything was checked (a proof not stored).
+    Unverified,
+}
+
+impl Status {
+    pub fn name(self) -> &'static str {
+        match self {
+            Status::Verified => "verified",
+            Status::Failed => "failed",
+            Status::Unverified => "unverified",
+        }
+    }
+
+    /// The status of a record resting on two parts: the weaker of the two.
+    fn and(self, other: Status) -> Status {
+        match (self, other) {
+            (Status::Failed, _) | (_, Status::Failed) => Status::Failed,
+            (Status::Unverified, _) | (_, Status::Unverified) => Status::Unverified,
+            _ => Status::Verified,
+        }
+    }
+}
 
 /// The result of checking one record.
 #[derive(Debug, Clone, serde::Serialize)]
 pub struct CheckReport {
     pub path: PathBuf,
-    /// `Some(true)` passed, `Some(false)` failed, `None` skipped (proof not stored).
-    pub passed: Option<bool>,
+    pub status: Status,
     pub messages: Vec<String>,
 }
+
+/// Exit codes of `hexcert check` (2 remains bad arguments, as everywhere).
+pub const EXIT_VERIFIED: u8 = 0;
+pub const EXIT_FAILED: u8 = 1;
+pub const EXIT_UNVERIFIED: u8 = 4;
+
+/// How many records of a run ended in each status.
+#[derive(Debug, Clone, Copy, Default, serde::Serialize)]
+pub struct Summary {
+    pub verified: usize,
+    pub failed: usize,
+    pub unverified: usize,
+}
+
+impl Summary {
+    pub fn of(reports: &[CheckReport]) -> Summary {
+        let count = |s: Status| reports.iter().filter(|r| r.status == s).count();
+        Summary { verified: count(Status::Verified), failed: count(Status::Failed), unverified: count(Status::Unverified) }
+    }
+
+    /// 0 only when every record was verified; 1 when any failed; else 4.
+    pub fn exit_code(&self) -> u8 {
+        if self.failed > 0 {
+            EXIT_FAILED
+        } else if self.unverified > 0 {
+            EXIT_UNVERIFIED
+        } else {
+            EXIT_VERIFIED
+        }
+    }
+}
+
+/// Rebuilds the proof of a claim whose proof is not stored: re-solves the
+/// claim's formula and sends every proof step, with its antecedents, to
+/// `trace`; returns the solve seconds. It is trusted with nothing: `check`
+/// feeds the trace to its own LRAT checker, built from the CNF it encoded
+/// itself (so a solve of another formula fails), and requires the DRAT twin
+/// written from that trace to hash to the claim's record.
+pub trait Regenerate {
+    fn regenerate(&self, claim: &Claim, trace: TraceSender) -> Result<f64, HexError>;
+}
+
+/// The message of a claim-only certificate checked without regeneration.
+pub const NOT_STORED: &str = "proof not stored; run with --regenerate to re-solve and check it";
 
 /// Every `claim.json` and `optimum.json` under the given paths (files or directories).
 pub fn find_records(paths: &[PathBuf]) -> Result<Vec<PathBuf>, HexError> {
@@ -61,70 +150,179 @@ fn collect(path: &Path, found: &mut Vec<PathBuf>) -> Result<(), HexError> {
     Ok(())
 }
 
-/// Checks one record file.
-pub fn check_record(path: &Path, regenerate: bool) -> CheckReport {
-    let mut report = CheckReport { path: path.to_path_buf(), passed: Some(true), messages: Vec::new() };
-    let result = if path.file_name().is_some_and(|n| n == "optimum.json") {
-        check_optimum(path, &mut report)
-    } else {
-        check_claim(path, regenerate, &mut report)
-    };
-    if let Err(e) = result {
-        report.passed = Some(false);
-        report.messages.push(e.to_string());
+/// Checks every record under `paths` and every record they depend on (an
+/// optimum's lower-bound claim), each once. The reports list a dependency
+/// before the optimum that needs it.
+pub fn check_paths(paths: &[PathBuf], regenerate: Option<&dyn Regenerate>) -> Result<Vec<CheckReport>, HexError> {
+    let mut run = CheckRun::new(regenerate);
+    for record in find_records(paths)? {
+        run.check(&record);
     }
-    report
+    Ok(run.reports)
+}
+
+/// Checks one record (for an optimum, its lower-bound claim too).
+pub fn check_record(path: &Path, regenerate: Option<&dyn Regenerate>) -> CheckReport {
+    CheckRun::new(regenerate).check(path)
+}
+
+/// One run of checks. A record reached twice (an optimum's claim that was
+/// also given by itself) is checked once: re-checking would cost a second
+/// regeneration and could not change the answer.
+pub struct CheckRun<'a> {
+    regenerate: Option<&'a dyn Regenerate>,
+    reports: Vec<CheckReport>,
+    /// Canonical path of each report, to recognise a record reached again.
+    keys: Vec<PathBuf>,
+}
+
+impl<'a> CheckRun<'a> {
+    pub fn new(regenerate: Option<&'a dyn Regenerate>) -> CheckRun<'a> {
+        CheckRun { regenerate, reports: Vec::new(), keys: Vec::new() }
+    }
+
+    /// The report of `path`, checking it unless this run already did.
+    pub fn check(&mut self, path: &Path) -> CheckReport {
+        let key = path.canonicalize().unwrap_or_else(|_| path.to_path_buf());
+        if let Some(i) = self.keys.iter().position(|k| *k == key) {
+            return self.reports[i].clone();
+        }
+        let mut report = CheckReport { path: path.to_path_buf(), status: Status::Verified, messages: Vec::new() };
+        let outcome = if path.file_name().is_some_and(|n| n == "optimum.json") {
+            self.check_optimum(path, &mut report.messages)
+        } else {
+            check_claim(path, self.regenerate, &mut report.messages)
+        };
+        report.status = outcome.unwrap_or_else(|error| {
+            report.messages.push(error.to_string());
+            Status::Failed
+        });
+        self.keys.push(key);
+        self.reports.push(report.clone());
+        report
+    }
+
+    fn check_optimum(&mut self, path: &Path, messages: &mut Vec<String>) -> Result<Status, HexError> {
+        let optimum: Optimum = read_json(path)?;
+        check_optimum_ranges(&optimum, path)?;
+        check_n_directory(path, optimum.n)?;
+        let dir = path.parent().unwrap_or(Path::new("."));
+        // The claim is checked (and reported) whatever the witness turns out to be.
+        let claim_path = dir.join(&optimum.lower_bound).join("claim.json");
+        let claim_status = self.check(&claim_path).status;
+        check_witness(dir, &optimum, messages)?;
+        let claim: Claim = read_json(&claim_path)?;
+        if claim.n != optimum.n || claim.below != optimum.optimum || claim.level != optimum.lower_bound_level {
+            return Err(mismatch(&claim_path, format!("the lower bound proves `{}`, not the bound the optimum needs", claim.statement)));
+        }
+        messages.push(format!("lower bound {} ({}): {}", claim_path.display(), claim.statement, claim_status.name()));
+        Ok(Status::Verified.and(claim_status))
+    }
 }
 
 fn mismatch(path: &Path, message: String) -> HexError {
     HexError::Input { file: path.into(), line: 0, message }
 }
 
-fn check_claim(path: &Path, regenerate: bool, report: &mut CheckReport) -> Result<(), HexError> {
+fn check_claim(path: &Path, regenerate: Option<&dyn Regenerate>, messages: &mut Vec<String>) -> Result<Status, HexError> {
     let claim: Claim = read_json(path)?;
+    // Ranges first: nothing out of range may reach the encoder.
+    check_claim_ranges(&claim, path)?;
     claim.check_consistency(path)?;
+    check_n_directory(path, claim.n)?;
+    check_claim_directory(path, &claim)?;
     let hex = Hexagon::new(claim.n)?;
     let dimacs = LevelEncoding::new(&hex, claim.level, claim.encode_options()).cnf.to_dimacs();
     if sha256_hex(&dimacs) != claim.cnf.sha256 {
         return Err(mismatch(path, "the CNF re-encoded from the claim's parameters does not match the recorded hash".into()));
     }
-    report.messages.push("re-encoded CNF matches the recorded hash".into());
+    messages.push("re-encoded CNF matches the recorded hash".into());
     let dir = path.parent().unwrap_or(Path::new("."));
-    let work = WorkDir::create(dir.join(format!(".check-{}", std::process::id())))?;
-    let (cnf_path, proof_path) = match (&claim.cnf.stored_as, &claim.proof.stored_as) {
-        (Some(cnf_name), Some(proof_name)) => {
-            let cnf_path = work.0.join("formula.cnf");
-            let proof_path = work.0.join("proof.drat");
-            compress::gunzip_file(&dir.join(cnf_name), &cnf_path)?;
-            compress::gunzip_file(&dir.join(proof_name), &proof_path)?;
-            expect_hash(&cnf_path, &claim.cnf.sha256, "stored CNF")?;
-            expect_hash(&proof_path, &claim.proof.sha256, "stored proof")?;
-            report.messages.push("stored CNF and proof match their recorded hashes".into());
-            (cnf_path, proof_path)
-        }
-        _ if regenerate => {
-            let hex = Hexagon::new(claim.n)?;
-            let (cnf_path, proof_path, lrat, seconds) = regenerate_proof(&hex, &claim, &work.0)?;
-            if !lrat.verified {
-                return Err(mismatch(path, format!("the regenerated proof was rejected: {}", lrat.verdict)));
+    let stored = claim.cnf.stored_as.as_ref().zip(claim.proof.stored_as.as_ref());
+    // Created only when there is something to check: a claim-only record in a
+    // read-only checkout is then still reported as unverified, not failed.
+    let work = || WorkDir::create(dir.join(format!(".check-{}", std::process::id())));
+    let (_work, cnf_path, proof_path, lrat) = if let Some((cnf_name, proof_name)) = stored {
+        let work = work()?;
+        let (cnf_path, proof_path) = (work.0.join("formula.cnf"), work.0.join("proof.drat"));
+        compress::gunzip_file(&dir.join(cnf_name), &cnf_path)?;
+        compress::gunzip_file(&dir.join(proof_name), &proof_path)?;
+        expect_hash(&cnf_path, &claim.cnf.sha256, "stored CNF")?;
+        expect_hash(&proof_path, &claim.proof.sha256, "stored DRAT proof")?;
+        messages.push("stored CNF and DRAT proof match their recorded hashes".into());
+        let lrat = match claim.lrat_proof.as_ref().and_then(|r| r.stored_as.as_ref().map(|name| (r, name))) {
+            Some((record, name)) => {
+                let lrat_path = work.0.join("proof.lrat");
+                compress::gunzip_file(&dir.join(name), &lrat_path)?;
+                expect_hash(&lrat_path, &record.sha256, "stored LRAT proof")?;
+                Some(check_lrat_file(&cnf_path, &lrat_path, path)?)
             }
-            expect_hash(&proof_path, &claim.proof.sha256, "regenerated proof")?;
-            report.messages.push(format!("regenerated the proof in {seconds:.1} s; it matches the recorded hash"));
-            (cnf_path, proof_path)
+            None => None,
+        };
+        (work, cnf_path, proof_path, lrat)
+    } else if let Some(regenerate) = regenerate {
+        let work = work()?;
+        let cnf_path = work.0.join("formula.cnf");
+        crate::files::write_atomic(&cnf_path, &dimacs)?;
+        let mut online = OnlineCheck::start(dimacs, &work.0.join("proof.drat"))?;
+        let seconds = regenerate.regenerate(&claim, online.sender())?;
+        let (record, proof_path) = online.finish(Instant::now())?;
+        if !record.verified {
+            return Err(mismatch(path, format!("the LRAT checker rejected the regenerated proof: {}", record.verdict)));
         }
-        _ => {
-            report.passed = None;
-            report.messages.push("proof not stored (over the size limit): run `hexcert check --regenerate` to rebuild and check it".into());
-            return Ok(());
-        }
+        expect_hash(&proof_path, &claim.proof.sha256, "regenerated DRAT proof")?;
+        messages.push(format!("regenerated the proof in {seconds:.1} s; its DRAT twin matches the recorded hash"));
+        let verdict = format!(
+            "hexcert-lrat {}: {} on the regenerated trace ({} steps, {:.1} s of CPU)",
+            record.version, record.verdict, record.steps, record.cpu_seconds
+        );
+        (work, cnf_path, proof_path, Some(verdict))
+    } else {
+        messages.push(NOT_STORED.into());
+        return Ok(Status::Unverified);
     };
-    let checker = Checker::find()?;
-    let verdict = checker.check(&cnf_path, &proof_path)?;
-    if !verdict.verified {
-        return Err(mismatch(path, format!("{} did not verify the proof: {}", checker.name, verdict.line)));
+    let external = external_drat_checks(&cnf_path, &proof_path, path)?;
+    let verified = lrat.is_some() || !external.is_empty();
+    messages.extend(lrat);
+    messages.extend(external);
+    if !verified {
+        messages.push("no LRAT proof stored and no DRAT checker (drat-trim, rate) on PATH: nothing checked the proof".into());
+        return Ok(Status::Unverified);
     }
-    report.messages.push(format!("{}: {} ({:.1} s)", checker.name, verdict.line, verdict.seconds));
-    Ok(())
+    Ok(Status::Verified)
+}
+
+/// Checks a stored LRAT proof with the LRAT checker of `lrat/`; returns the
+/// line to report. A rejection is an error naming `claim_path` and the step.
+fn check_lrat_file(cnf: &Path, lrat: &Path, claim_path: &Path) -> Result<String, HexError> {
+    let formula = std::fs::read(cnf).map_err(|source| HexError::Io { path: cnf.into(), source })?;
+    let proof = std::fs::File::open(lrat).map_err(|source| HexError::Io { path: lrat.into(), source })?;
+    let start = Instant::now();
+    match hexcert_lrat::check(&formula, std::io::BufReader::new(proof)) {
+        Ok(summary) => Ok(format!(
+            "hexcert-lrat {}: s VERIFIED on the stored LRAT proof ({} additions, {} hints, {:.2} s)",
+            hexcert_lrat::VERSION,
+            summary.added,
+            summary.hints,
+            start.elapsed().as_secs_f64()
+        )),
+        Err(e) => Err(mismatch(claim_path, format!("the LRAT checker rejected the stored LRAT proof: {e}"))),
+    }
+}
+
+/// The one place where `check` runs external DRAT checkers: every one on
+/// PATH (drat-trim, rate) on (CNF, DRAT); returns the lines to report, none
+/// when no checker is present. A rejection is an error naming `claim_path`.
+pub fn external_drat_checks(cnf: &Path, proof: &Path, claim_path: &Path) -> Result<Vec<String>, HexError> {
+    let mut lines = Vec::new();
+    for checker in Checker::present() {
+        let verdict = checker.check(cnf, proof)?;
+        if !verdict.verified {
+            return Err(mismatch(claim_path, format!("{} did not verify the DRAT proof: {}", checker.name, verdict.line)));
+        }
+        lines.push(format!("{}: {} on the DRAT proof ({:.1} s)", checker.name, verdict.line, verdict.seconds));
+    }
+    Ok(lines)
 }
 
 fn expect_hash(file: &Path, expected: &str, what: &str) -> Result<(), HexError> {
@@ -135,9 +333,9 @@ fn expect_hash(file: &Path, expected: &str, what: &str) -> Result<(), HexError> 
     Ok(())
 }
 
-fn check_optimum(path: &Path, report: &mut CheckReport) -> Result<(), HexError> {
-    let optimum: Optimum = read_json(path)?;
-    let dir = path.parent().unwrap_or(Path::new("."));
+/// The witness hashes to the record, is a full grid, and the plain validator
+/// accepts it with exactly the optimum penalty.
+fn check_witness(dir: &Path, optimum: &Optimum, messages: &mut Vec<String>) -> Result<(), HexError> {
     let witness_path = dir.join(&optimum.witness);
     expect_hash(&witness_path, &optimum.witness_sha256, "witness grid")?;
     let grid = read_grid_file(&witness_path, Some(optimum.n))?;
@@ -151,13 +349,6 @@ fn check_optimum(path: &Path, report: &mut CheckReport) -> Result<(), HexError> 
     if evaluation.penalty != optimum.optimum {
         return Err(mismatch(&witness_path, format!("the witness has penalty {}, the record claims {}", evaluation.penalty, optimum.optimum)));
     }
-    report.messages.push(format!("witness valid with penalty {}", evaluation.penalty));
-    let claim_path = dir.join(&optimum.lower_bound).join("claim.json");
-    let claim: Claim = read_json(&claim_path)?;
-    if claim.n != optimum.n || claim.below != optimum.optimum || claim.level != optimum.lower_bound_level {
-        return Err(mismatch(&claim_path, format!(
-            "the lower bound proves `{}`, not the bound the optimum needs", claim.statement)));
-    }
-    report.messages.push(format!("lower bound: {}", claim.statement));
+    messages.push(format!("witness valid with penalty {}", evaluation.penalty));
     Ok(())
 }

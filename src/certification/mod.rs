@@ -8,7 +8,6 @@
 //! then renamed).
 
 pub mod check;
-pub mod online;
 pub mod optimum;
 pub mod prove;
 pub mod resume;

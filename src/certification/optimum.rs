@@ -6,15 +6,16 @@
 //! one; every UNSAT answer becomes a checked certificate (so each level's
 //! minimum is certified, not only the optimum's), checked on the verifier
 //! thread while the search goes on. A rerun resumes from the certificates on
-//! disk and from `.resume/` (see `resume`); it skips an n whose
-//! `optimum.json` exists.
+//! disk and from `.resume/` (see `resume`), each re-checked before it is
+//! used; it skips an n whose `optimum.json` exists and verifies.
 
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
-use super::prove::{certify_refutation, refute, Refutation};
+use super::check::{check_record, Status};
+use super::prove::{certify_refutation, refute, Refutation, SolveAgain};
 use super::resume::ResumeDir;
 use super::verifier::Verifier;
 use super::{Settings, WorkDir};
@@ -50,23 +51,35 @@ pub struct OptimumReport {
 /// Races formulations for bounded queries. Every UNSAT answer is handed to
 /// the verifier, which checks it and stores the certificate while the
 /// search goes on, so an interrupted run resumes claim by claim: a query
-/// whose certificate already exists is answered UNSAT from it (and `hexcert
-/// check` re-verifies that certificate on its own).
+/// whose certificate already exists is answered UNSAT from it once that
+/// certificate verifies in this run (`already_certified`).
 struct CertifyingOracle<'a> {
     settings: &'a Settings,
     verifier: &'a Verifier,
     work: PathBuf,
     /// Best partials and unchecked refutations, kept across stops.
     resume: ResumeDir,
-    /// Claims `(level, below)` refuted in this run, checked or in the queue.
+    /// Claims `(level, below)` refuted in this run (checked or in the queue),
+    /// or found already certified and verified in this run.
     refuted: HashSet<(u8, usize)>,
 }
 
 impl CertifyingOracle<'_> {
-    fn already_certified(&self, n: usize, level: u8, below: usize) -> bool {
+    /// A claim refuted in this run, or certified by an earlier run and
+    /// verified now. An earlier certificate is re-checked (`check_record`,
+    /// regenerating a claim-only proof) rather than trusted because its
+    /// `claim.json` parses: an optimum built on it would inherit whatever is
+    /// wrong with it. One that does not verify is proved again (and replaced).
+    fn already_certified(&mut self, n: usize, level: u8, below: usize) -> bool {
+        if self.refuted.contains(&(level, below)) {
+            return true;
+        }
         let path = Claim::directory(&self.settings.root, n, level, below).join("claim.json");
-        self.refuted.contains(&(level, below))
-            || read_json::<Claim>(&path).is_ok_and(|c| c.n == n && c.level == level && c.below == below)
+        let verified = path.exists() && check_record(&path, Some(&SolveAgain)).status == Status::Verified;
+        if verified {
+            self.refuted.insert((level, below)); // checked once per run
+        }
+        verified
     }
 
     /// Queues the storing of a refutation whose proof the LRAT checker has
@@ -139,7 +152,11 @@ pub fn certify_optimum_queued(
     let hex = Hexagon::new(n)?;
     let dir = settings.root.join(format!("n{n}"));
     let record_path = dir.join("optimum.json");
-    if record_path.exists() {
+    // An earlier run's optimum is reused only when it verifies now, with its
+    // claim (regenerated if claim-only); otherwise n is certified afresh and
+    // the record replaced. This can cost a re-solve, which is the price of
+    // not trusting a record because it parses.
+    if record_path.exists() && check_record(&record_path, Some(&SolveAgain)).status == Status::Verified {
         on_report(resumed_report(&record_path)?);
         return Ok(());
     }

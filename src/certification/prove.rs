@@ -5,7 +5,8 @@
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use super::online::OnlineCheck;
+use super::check::Regenerate;
+use crate::proofs::online::OnlineCheck;
 use super::{ExternalCheck, Settings, WorkDir};
 use crate::encoding::{EncodeOptions, LevelEncoding, SymmetryBreaking, ENCODER_VERSION};
 use crate::error::HexError;
@@ -14,7 +15,7 @@ use crate::proofs::claim::{CheckerRecord, EncoderRecord, FileRecord, LratRecord,
 use crate::proofs::{compress, own_peak_memory_kb, sha256_file, Checker, Claim};
 use crate::solving::race::{race, Entrant};
 use crate::solving::search::{accept_model, Found};
-use crate::solving::{Cadical, Outcome, SatSolver};
+use crate::solving::{Cadical, Outcome, SatSolver, TraceSender};
 
 /// What `prove` ended with.
 pub enum ProveOutcome {
@@ -233,7 +234,7 @@ pub fn trust_base(options: &EncodeOptions, drat_checks: &[CheckerRecord]) -> Vec
     let mut base = vec![
         format!("the encoder {ENCODER_VERSION} (src/encoding): the CNF says 'valid level-k partial with penalty <= B-1' \
                  (docs/PROBLEM.md); cross-checked against the independent validator and brute force (tests/sat.rs)"),
-        "refinement never lowers the penalty (docs/PROBLEM.md; tests/validation.rs)".into(),
+        "refinement never lowers the penalty (docs/PROBLEM.md, section 4; tests/validation.rs)".into(),
         "the LRAT checker hexcert-lrat (lrat/ in this repository, which imports nothing from the solver, \
          the encoder or the search) and its verdict"
             .into(),
@@ -324,25 +325,28 @@ fn replace_directory(staging: &Path, target: &Path) -> Result<(), HexError> {
 }
 
 /// Re-solves a stored claim's exact formula alone (single thread, the
-/// recorded options) in `work`, its trace checked by the LRAT checker as it
-/// is written; for `check --regenerate` and for `certify` building on a
-/// claim whose proof is not stored. Returns the CNF, the DRAT proof, the
-/// LRAT record and the solve seconds.
-pub fn regenerate_proof(hex: &Hexagon, claim: &Claim, work: &Path) -> Result<(PathBuf, PathBuf, LratRecord, f64), HexError> {
+/// recorded options, so the same trace as when it was proved), sending every
+/// step to `trace`; returns the solve seconds. The caller checks the trace:
+/// this function judges nothing.
+pub fn solve_claim_traced(hex: &Hexagon, claim: &Claim, trace: TraceSender) -> Result<f64, HexError> {
     let encoding = LevelEncoding::new(hex, claim.level, claim.encode_options());
-    let cnf_path = work.join("formula.cnf");
-    let dimacs = encoding.cnf.to_dimacs();
-    crate::files::write_atomic(&cnf_path, &dimacs)?;
-    let mut online = OnlineCheck::start(dimacs, &work.join("proof.drat"))?;
     let start = Instant::now();
-    let mut solver = Cadical::with_trace(online.sender());
+    let mut solver = Cadical::with_trace(trace);
     solver.add_cnf(&encoding.cnf)?;
     let outcome = solver.solve()?;
-    let seconds = start.elapsed().as_secs_f64();
-    drop(solver);
-    let (lrat, proof_path) = online.finish(Instant::now())?;
     match outcome {
-        Outcome::Unsat => Ok((cnf_path, proof_path, lrat, seconds)),
+        Outcome::Unsat => Ok(start.elapsed().as_secs_f64()),
         Outcome::Sat(_) => Err(HexError::Internal(format!("regenerating `{}`: the formula is satisfiable", claim.statement))),
+    }
+}
+
+/// Regeneration by re-solving (`solve_claim_traced`), handed to
+/// `check::check_record` by `check --regenerate` and by `certify`. `check`
+/// sees only the trait, so checking stored proofs links no solver code.
+pub struct SolveAgain;
+
+impl Regenerate for SolveAgain {
+    fn regenerate(&self, claim: &Claim, trace: TraceSender) -> Result<f64, HexError> {
+        solve_claim_traced(&Hexagon::new(claim.n)?, claim, trace)
     }
 }

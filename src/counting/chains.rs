@@ -1,7 +1,7 @@
 //! Levels 5 and 6 from level 4: the chain-and-cycle analysis.
 //!
 //! Let `Q` be a valid level-4 partial of penalty `P4` and `G` the graph the `+`
-//! cells of `Q` induce. The rules below follow from SPEC section 2 alone.
+//! cells of `Q` induce. The rules below follow from docs/PROBLEM.md, section 4, alone.
 //!
 //! 1. **`G` has maximum degree 2.** A `+` cell must see 1, 2, 3 and 4, so at
 //!    least four of its at most six neighbours are decided: at most two are `+`.
@@ -36,7 +36,7 @@
 //!
 //! Consequences that the tests cross-check against direct enumeration (they
 //! are not used by the code): at level 6 a `7` needs one 5 and one 6 among two
-//! `G`-neighbours, and the report's remarks (paths complete at no cost, cycles
+//! `G`-neighbours, and the remarks of docs/PROBLEM.md, section 5 (paths complete at no cost, cycles
 //! of length divisible by 3 at no cost, other cycles at cost 1).
 
 use std::collections::HashMap;

@@ -2,7 +2,7 @@
 //!
 //! Invariant relied on: a count is the number of valid level-k partials (cell
 //! values only, not reduced by symmetry) with exactly that level-k penalty, as
-//! defined by `validation` (SPEC section 2). Two independent methods produce it:
+//! defined by `validation` (docs/PROBLEM.md, section 4). Two independent methods produce it:
 //! - `frontier` (any level): a transfer-matrix sweep over the cells in
 //!   row-major order (`sweep`, `transfer`, `frontier`), pruned by the exact
 //!   cost-to-finish tables of the levels below (`guide`, stacked in a

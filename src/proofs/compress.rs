@@ -1,10 +1,16 @@
 //! gzip for stored CNFs and proofs. drat-trim reads plain files only, so
 //! checking always decompresses to a temporary file first.
+//!
+//! Invariant: a stored file is exactly one gzip member and nothing after it.
+//! `gunzip` tools concatenate members, while a reader that stops after the
+//! first (flate2's decoder) would hash and check only part of the file: two
+//! tools would then see two different formulas or proofs in the same bytes.
+//! So trailing bytes or a second member are an error, not ignored.
 
-use std::io::{Read, Write};
+use std::io::{BufRead, Write};
 use std::path::Path;
 
-use flate2::read::GzDecoder;
+use flate2::bufread::GzDecoder;
 use flate2::write::GzEncoder;
 use flate2::Compression;
 
@@ -12,6 +18,10 @@ use crate::error::HexError;
 
 fn io_error(path: &Path) -> impl FnOnce(std::io::Error) -> HexError + '_ {
     move |source| HexError::Io { path: path.into(), source }
+}
+
+fn not_gzip(origin: &Path, problem: String) -> HexError {
+    HexError::Input { file: origin.into(), line: 0, message: problem }
 }
 
 /// Compresses `source` into `target` (gzip, best compression).
@@ -25,16 +35,25 @@ pub fn gzip_file(source: &Path, target: &Path) -> Result<(), HexError> {
     Ok(())
 }
 
-/// Decompresses gzip `source` into `target`.
+/// Copies the one gzip member of `input` into `output`, then requires that
+/// nothing follows it. `bufread::GzDecoder` consumes exactly the member from
+/// our buffered reader, so what is left in it is what follows the member.
+fn gunzip_one_member<R: BufRead>(input: R, output: &mut impl Write, origin: &Path) -> Result<(), HexError> {
+    let mut decoder = GzDecoder::new(input);
+    std::io::copy(&mut decoder, output).map_err(|e| not_gzip(origin, format!("not a valid gzip file: {e}")))?;
+    let mut rest = decoder.into_inner();
+    let trailing = rest.fill_buf().map_err(io_error(origin))?;
+    if !trailing.is_empty() {
+        return Err(not_gzip(origin, "not a single gzip member: bytes follow the first member".into()));
+    }
+    Ok(())
+}
+
+/// Decompresses gzip `source` (exactly one member) into `target`.
 pub fn gunzip_file(source: &Path, target: &Path) -> Result<(), HexError> {
     let input = std::fs::File::open(source).map_err(io_error(source))?;
-    let mut decoder = GzDecoder::new(std::io::BufReader::new(input));
     let mut output = std::io::BufWriter::new(std::fs::File::create(target).map_err(io_error(target))?);
-    std::io::copy(&mut decoder, &mut output).map_err(|e| HexError::Input {
-        file: source.into(),
-        line: 0,
-        message: format!("not a valid gzip file: {e}"),
-    })?;
+    gunzip_one_member(std::io::BufReader::new(input), &mut output, source)?;
     output.flush().map_err(io_error(target))?;
     Ok(())
 }
@@ -46,13 +65,9 @@ pub fn gzip_bytes(bytes: &[u8]) -> Vec<u8> {
     encoder.finish().expect("writing to memory cannot fail")
 }
 
-/// Decompresses bytes in memory.
+/// Decompresses bytes in memory (exactly one gzip member).
 pub fn gunzip_bytes(bytes: &[u8], origin: &Path) -> Result<Vec<u8>, HexError> {
     let mut out = Vec::new();
-    GzDecoder::new(bytes).read_to_end(&mut out).map_err(|e| HexError::Input {
-        file: origin.into(),
-        line: 0,
-        message: format!("not a valid gzip file: {e}"),
-    })?;
+    gunzip_one_member(bytes, &mut out, origin)?;
     Ok(out)
 }

@@ -12,6 +12,9 @@ pub mod checker;
 pub mod claim;
 pub mod compress;
 pub mod drat;
+pub mod online;
+pub mod ranges;
+pub mod trace;
 
 pub use checker::{Checker, Verdict};
 pub use claim::{Claim, Optimum};

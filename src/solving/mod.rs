@@ -19,7 +19,7 @@ use cadical_sys::{CaDiCal, Status, Terminator};
 
 use crate::error::HexError;
 use crate::formula::Cnf;
-pub use tracer::{ProofStep, TraceSender};
+pub use crate::proofs::trace::TraceSender;
 
 /// The answer of one solver call.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -1,4 +1,5 @@
-//! CaDiCaL's proof, as a stream of clause steps with their antecedents.
+//! CaDiCaL's proof, as a stream of clause steps with their antecedents
+//! (the batches of `proofs::trace`).
 //!
 //! The tracer runs inside the solver's thread and must cost little: it only
 //! copies each step into a flat batch and hands full batches to whoever
@@ -13,72 +14,7 @@
 //! CaDiCaL's own DRAT and LRAT writers, the tracer ignores clauses moved to
 //! the reconstruction stack (`weaken_minus`): they stay alive in the proof.
 
-use std::sync::mpsc::SyncSender;
-
-/// A batch of steps: `ints` holds, per step, its kind, its literal count and
-/// its literals (then, for derived clauses, the hint count); `ids` holds its
-/// clause id (then, for derived clauses, its hints).
-#[derive(Debug, Default)]
-pub struct Batch {
-    ints: Vec<i32>,
-    ids: Vec<i64>,
-}
-
-/// Where the tracer sends its batches.
-pub type TraceSender = SyncSender<Batch>;
-
-const ORIGINAL: i32 = 0;
-const DERIVED: i32 = 1;
-const DELETED: i32 = 2;
-/// A batch is sent once it holds this many literals and kinds.
-const BATCH_INTS: usize = 1 << 20;
-
-/// One step of the proof, borrowed from its batch.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ProofStep<'a> {
-    Original { id: u64, lits: &'a [i32] },
-    Derived { id: u64, lits: &'a [i32], hints: &'a [i64] },
-    Deleted { id: u64, lits: &'a [i32] },
-}
-
-impl Batch {
-    fn push(&mut self, kind: i32, id: i64, lits: &[i32]) {
-        self.ints.push(kind);
-        self.ints.push(lits.len() as i32);
-        self.ints.extend_from_slice(lits);
-        self.ids.push(id);
-    }
-
-    /// Calls `visit` on each step in order; stops at the first error.
-    pub fn for_each<E>(&self, mut visit: impl FnMut(ProofStep) -> Result<(), E>) -> Result<(), E> {
-        let (mut i, mut j) = (0, 0);
-        while i < self.ints.len() {
-            let kind = self.ints[i];
-            let count = self.ints[i + 1] as usize;
-            let lits = &self.ints[i + 2..i + 2 + count];
-            let id = self.ids[j] as u64;
-            i += 2 + count;
-            j += 1;
-            let step = match kind {
-                ORIGINAL => ProofStep::Original { id, lits },
-                DELETED => ProofStep::Deleted { id, lits },
-                _ => {
-                    let hints = self.ints[i] as usize;
-                    i += 1;
-                    let hints_slice = &self.ids[j..j + hints];
-                    j += hints;
-                    ProofStep::Derived { id, lits, hints: hints_slice }
-                }
-            };
-            visit(step)?;
-        }
-        Ok(())
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.ints.is_empty()
-    }
-}
+use crate::proofs::trace::{Batch, TraceSender, BATCH_INTS, DELETED, ORIGINAL};
 
 /// The `cadical_sys::ProofTracer` that fills batches.
 pub(super) struct Tracer {
@@ -92,7 +28,7 @@ impl Tracer {
     }
 
     fn sent_if_full(&mut self) {
-        if self.batch.ints.len() >= BATCH_INTS {
+        if self.batch.len() >= BATCH_INTS {
             self.flush();
         }
     }
@@ -125,9 +61,7 @@ impl cadical_sys::ProofTracer for Tracer {
     }
 
     fn add_derived_clause(&mut self, id: i64, _redundant: bool, _witness: i32, clause: &[i32], antecedents: &[i64]) {
-        self.batch.push(DERIVED, id, clause);
-        self.batch.ints.push(antecedents.len() as i32);
-        self.batch.ids.extend_from_slice(antecedents);
+        self.batch.push_derived(id, clause, antecedents);
         self.sent_if_full();
     }
 

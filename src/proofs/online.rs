@@ -1,6 +1,6 @@
 //! Checking a refutation while the solver writes it.
 //!
-//! One thread consumes the solver's trace (`solving::tracer`): every derived
+//! One thread consumes a solver's trace (`trace`): every derived
 //! clause goes through the LRAT checker of `lrat/` (hexcert-lrat, which
 //! shares no code with the solver, the search or the encoder) and into the
 //! binary DRAT file kept for drat-trim. The checker is built from the exact
@@ -20,10 +20,9 @@ use std::io::{BufWriter, Write};
 use hexcert_lrat::{format, Checker as LratChecker};
 
 use crate::error::HexError;
-use crate::proofs::claim::LratRecord;
-use crate::proofs::drat::DratWriter;
-use crate::solving::tracer::{Batch, ProofStep};
-use crate::solving::TraceSender;
+use super::claim::LratRecord;
+use super::drat::DratWriter;
+use super::trace::{Batch, ProofStep, TraceSender};
 
 /// The LRAT file beside the DRAT one is kept only while it stays under this
 /// many bytes: small proofs are stored with their certificate (checked again

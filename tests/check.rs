@@ -1,0 +1,200 @@
+//! What `hexcert check` reports: a record is `verified` only when this run
+//! checked everything it states. A claim-only fraud (bound raised
+//! consistently, a worse witness) is `unverified`, never passed; the
+//! committed tree is verified where its proofs are stored and unverified
+//! where they are not; a gzip file of two members is rejected.
+//!
+//! Needs a DRAT checker (drat-trim on PATH, or `cargo install rate`); CI installs rate.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use hexcert::certification::check::{check_record, Status, EXIT_FAILED, EXIT_UNVERIFIED};
+use hexcert::encoding::LevelEncoding;
+use hexcert::formats::{read_grid_file, to_hexcert_text};
+use hexcert::geometry::Hexagon;
+use hexcert::levels::Partial;
+use hexcert::proofs::claim::read_json;
+use hexcert::proofs::{compress, sha256_hex, Claim, Optimum};
+use hexcert::validation::evaluate;
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("hexcert-check-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn committed(relative: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join(relative)
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap().flatten() {
+        let target = to.join(entry.file_name());
+        if entry.path().is_dir() {
+            copy_dir(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), target).unwrap();
+        }
+    }
+}
+
+fn rewrite_json<T: serde::Serialize + for<'de> serde::Deserialize<'de>>(path: &Path, edit: impl FnOnce(&mut T)) {
+    let mut value: T = read_json(path).unwrap();
+    edit(&mut value);
+    std::fs::write(path, serde_json::to_vec_pretty(&value).unwrap()).unwrap();
+}
+
+fn hexcert_check(args: &[&str]) -> (Option<i32>, String) {
+    let out: Output = Command::new(env!("CARGO_BIN_EXE_hexcert"))
+        .arg("check")
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .unwrap();
+    let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    (out.status.code(), text)
+}
+
+/// The status `hexcert check` printed for the record whose path ends with `suffix`.
+fn printed_status<'t>(text: &'t str, suffix: &str) -> Vec<&'t str> {
+    text.lines()
+        .filter_map(|l| l.split_once(": "))
+        .filter(|(status, path)| ["verified", "failed", "unverified"].contains(status) && path.ends_with(suffix))
+        .map(|(status, _)| status)
+        .collect()
+}
+
+/// A valid full grid of exactly `penalty`, one cell away from `start` (the
+/// validator alone decides; no solver involved).
+fn one_change_to_penalty(hex: &Hexagon, start: &Partial, penalty: usize) -> Partial {
+    for cell in 0..start.values().len() {
+        for value in 1..=7 {
+            let mut values = start.values().to_vec();
+            values[cell] = value;
+            let grid = Partial::new(hex.side(), 6, values).unwrap();
+            let evaluation = evaluate(hex, &grid);
+            if evaluation.is_valid() && evaluation.penalty == penalty {
+                return grid;
+            }
+        }
+    }
+    panic!("no single change reaches penalty {penalty}");
+}
+
+/// The fraud of issue 9: a copy of proofs/n5 made claim-only, its bound
+/// raised to 10 everywhere (statement, max_penalty, directory name, CNF hash
+/// of the re-encoded formula), and a valid penalty-10 witness recorded as the
+/// optimum. Every hash agrees, so only the unchecked proof stands between it
+/// and a false optimum: `check` must not pass it.
+#[test]
+fn a_claim_only_fraud_with_a_consistent_bound_is_not_verified() {
+    let root = scratch("fraud");
+    let n5 = root.join("n5");
+    copy_dir(&committed("proofs/n5"), &n5);
+    let claim_dir = n5.join("level3-below10");
+    std::fs::rename(n5.join("level3-below9"), &claim_dir).unwrap();
+    std::fs::remove_file(claim_dir.join("formula.cnf.gz")).unwrap();
+    std::fs::remove_file(claim_dir.join("proof.drat.gz")).unwrap();
+    let hex = Hexagon::new(5).unwrap();
+    rewrite_json::<Claim>(&claim_dir.join("claim.json"), |c| {
+        c.below = 10;
+        c.encoder.max_penalty = 9;
+        c.statement = Claim::statement_for(5, 3, 10);
+        c.cnf.stored_as = None;
+        c.proof.stored_as = None;
+        c.cnf.sha256 = sha256_hex(&LevelEncoding::new(&hex, 3, c.encode_options()).cnf.to_dimacs());
+    });
+    let optimal = read_grid_file(&n5.join("witness.txt"), Some(5)).unwrap().partial;
+    let worse = to_hexcert_text(&one_change_to_penalty(&hex, &optimal, 10));
+    std::fs::write(n5.join("witness.txt"), &worse).unwrap();
+    rewrite_json::<Optimum>(&n5.join("optimum.json"), |o| {
+        o.optimum = 10;
+        o.witness_sha256 = sha256_hex(worse.as_bytes());
+        o.lower_bound = "level3-below10".into();
+        o.level_minima = vec![7, 8, 10, 10, 10, 10];
+    });
+
+    let report = check_record(&n5.join("optimum.json"), None);
+    assert_eq!(report.status, Status::Unverified, "{:?}", report.messages);
+    let (code, text) = hexcert_check(&[n5.to_str().unwrap()]);
+    assert_eq!(code, Some(i32::from(EXIT_UNVERIFIED)), "{text}");
+    assert_eq!(printed_status(&text, "level3-below10/claim.json"), ["unverified"], "{text}");
+    assert_eq!(printed_status(&text, "optimum.json"), ["unverified"], "{text}");
+    assert!(text.contains("proof not stored; run with --regenerate"), "{text}");
+    assert!(text.contains("2 records: 0 verified, 0 failed, 2 unverified"), "{text}");
+
+    // Regenerating re-solves the formula: it is satisfiable, so the claim fails.
+    let (code, text) = hexcert_check(&["--regenerate", n5.to_str().unwrap()]);
+    assert_eq!(code, Some(i32::from(EXIT_FAILED)), "{text}");
+    assert_eq!(printed_status(&text, "optimum.json"), ["failed"], "{text}");
+}
+
+/// Where proofs are stored (n = 3..6) everything verifies and check exits 0.
+#[test]
+fn the_committed_stored_certificates_verify() {
+    let (code, text) = hexcert_check(&["proofs/n3", "proofs/n4", "proofs/n5", "proofs/n6"]);
+    assert_eq!(code, Some(0), "{text}");
+    assert!(text.contains("8 records: 8 verified, 0 failed, 0 unverified"), "{text}");
+}
+
+/// n = 8 is claim-only: its claim is unverified and so is its optimum, exit 4.
+/// The claim is checked once although the optimum needs it and the path names it.
+#[test]
+fn a_committed_claim_only_optimum_is_unverified() {
+    let (code, text) = hexcert_check(&["proofs/n8"]);
+    assert_eq!(code, Some(i32::from(EXIT_UNVERIFIED)), "{text}");
+    assert_eq!(printed_status(&text, "n8/level3-below20/claim.json"), ["unverified"], "{text}");
+    assert_eq!(printed_status(&text, "n8/optimum.json"), ["unverified"], "{text}");
+    let (_, json) = hexcert_check(&["--json", "proofs/n8"]);
+    let doc: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(doc["unverified"], 2, "{json}");
+    assert_eq!(doc["exit_code"], 4, "{json}");
+    assert!(doc["reports"].as_array().unwrap().iter().all(|r| r["status"] == "unverified"), "{json}");
+}
+
+/// The whole committed tree: nothing fails (every claim re-encodes to its
+/// recorded hash, every stored proof verifies, every witness validates), and
+/// what is not verified is exactly what rests on a proof that is not stored.
+#[test]
+fn the_committed_tree_has_no_failure_and_only_claim_only_records_unverified() {
+    let (code, json) = hexcert_check(&["--json", "proofs"]);
+    let doc: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(doc["failed"], 0, "{json}");
+    assert_eq!(code, Some(i32::from(if doc["unverified"] == 0 { 0 } else { EXIT_UNVERIFIED })), "{json}");
+    for report in doc["reports"].as_array().unwrap() {
+        let messages = report["messages"].to_string();
+        let claim_only = messages.contains("proof not stored") || messages.contains("): unverified\"");
+        assert_eq!(report["status"] == "unverified", claim_only, "{report}");
+    }
+}
+
+/// flate2 reads one gzip member; `gunzip` reads them all. A file of two
+/// members (or with anything after the first) would be two different files
+/// to two tools, so it is refused, in memory and in a certificate.
+#[test]
+fn a_gzip_file_of_two_members_is_rejected() {
+    let origin = Path::new("test.gz");
+    let mut two = compress::gzip_bytes(b"p cnf 1 1\n1 0\n");
+    assert_eq!(compress::gunzip_bytes(&two, origin).unwrap(), b"p cnf 1 1\n1 0\n");
+    two.extend(compress::gzip_bytes(b"-1 0\n"));
+    let error = compress::gunzip_bytes(&two, origin).unwrap_err().to_string();
+    assert!(error.contains("not a single gzip member"), "{error}");
+    let mut trailing = compress::gzip_bytes(b"1 0\n");
+    trailing.push(0);
+    assert!(compress::gunzip_bytes(&trailing, origin).unwrap_err().to_string().contains("not a single gzip member"));
+
+    let root = scratch("two-members");
+    let dir = root.join("n3/level2-below3");
+    copy_dir(&committed("proofs/n3/level2-below3"), &dir);
+    assert_eq!(check_record(&dir.join("claim.json"), None).status, Status::Verified);
+    let proof = dir.join("proof.drat.gz");
+    let mut bytes = std::fs::read(&proof).unwrap();
+    bytes.extend(compress::gzip_bytes(b"d 1 0\n"));
+    std::fs::write(&proof, bytes).unwrap();
+    let report = check_record(&dir.join("claim.json"), None);
+    assert_eq!(report.status, Status::Failed);
+    assert!(report.messages.iter().any(|m| m.contains("proof.drat.gz: not a single gzip member")), "{:?}", report.messages);
+}
