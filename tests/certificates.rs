@@ -9,7 +9,7 @@ use std::process::Command;
 
 use hexcert::certification::check::{check_record, Status};
 use hexcert::certification::optimum::certify_optimum;
-use hexcert::certification::prove::{prove, refute, ProveOutcome, SolveAgain};
+use hexcert::certification::prove::{certify_refutation, prove, refute, ProveOutcome, SolveAgain};
 use hexcert::certification::resume::ResumeDir;
 use hexcert::certification::Settings;
 use hexcert::geometry::Hexagon;
@@ -267,47 +267,23 @@ fn an_interrupted_certify_resumes_from_its_certificates() {
     assert!(!root.join("n6/.resume").exists(), "resume state is removed once the optimum is recorded");
 }
 
-/// A refutation whose solve finished but whose check did not (the run was
-/// stopped) is checked by the next run instead of solved again; a parked
-/// proof that the checker rejects is thrown away and the claim solved afresh.
+/// Nothing is stored without the LRAT checker's verdict: a refutation whose
+/// trace was not verified is refused by `certify_refutation`, and no
+/// certificate directory appears.
 #[test]
-fn a_parked_refutation_is_checked_on_resume_and_a_bad_one_is_solved_again() {
+fn a_refutation_without_a_verified_trace_is_never_stored() {
     let hex = Hexagon::new(5).unwrap();
-    let park = |root: &Path, damage: bool| {
-        let mut settings = Settings::new(root.to_path_buf());
-        settings.race = false;
-        let work = root.join("scratch");
-        std::fs::create_dir_all(&work).unwrap();
-        let Ok(mut refutation) = refute(&hex, 3, 9, &settings, &work, None).unwrap() else { panic!("n=5 level 3 below 9 is true") };
-        refutation.solve_seconds = 4242.0; // a mark: the claim must carry it
-        if damage {
-            let bytes = std::fs::read(&refutation.proof).unwrap();
-            std::fs::write(&refutation.proof, &bytes[..bytes.len() / 2]).unwrap();
-        }
-        ResumeDir::new(&root.join("n5")).park(refutation).unwrap();
-        std::fs::remove_dir_all(&work).unwrap();
-    };
-    let claim_path = |root: &Path| root.join("n5/level3-below9/claim.json");
-
-    let root = scratch("parked");
-    park(&root, false);
-    let report = certify_optimum(5, &Settings::new(root.clone()), &mut |_| {}).unwrap();
-    assert_eq!(report.optimum, 9);
-    let claim: Claim = read_json(&claim_path(&root)).unwrap();
-    assert_eq!(claim.solver.seconds, 4242.0, "the parked proof was checked, not re-solved");
-    assert!(!root.join("n5/.resume").exists(), "resume state is removed once the optimum is recorded");
-    assert_eq!(status_of(&root.join("n5/optimum.json")), Status::Verified);
-    assert_eq!(status_of(&claim_path(&root)), Status::Verified);
-
-    let root = scratch("parked-bad");
-    park(&root, true);
-    let error = certify_optimum(5, &Settings::new(root.clone()), &mut |_| {}).unwrap_err();
-    assert!(error.to_string().contains("rejected"), "{error}");
-    assert!(!claim_path(&root).exists() && !root.join("n5/optimum.json").exists());
-    assert!(ResumeDir::new(&root.join("n5")).parked(3, 9).is_none(), "a rejected proof is not kept");
-    certify_optimum(5, &Settings::new(root.clone()), &mut |_| {}).unwrap();
-    let claim: Claim = read_json(&claim_path(&root)).unwrap();
-    assert_ne!(claim.solver.seconds, 4242.0, "the claim was solved afresh");
+    let root = scratch("unverified-trace");
+    let mut settings = Settings::new(root.clone());
+    settings.race = false;
+    let work = root.join("scratch");
+    std::fs::create_dir_all(&work).unwrap();
+    let Ok(mut refutation) = refute(&hex, 3, 9, &settings, &work, None).unwrap() else { panic!("n=5 level 3 below 9 is true") };
+    assert!(refutation.lrat.verified);
+    refutation.lrat.verified = false;
+    let error = certify_refutation(&hex, &refutation, &settings, &work).unwrap_err();
+    assert!(error.to_string().contains("unverified"), "{error}");
+    assert!(!root.join("n5/level3-below9").exists());
 }
 
 /// `certify` re-checks what it builds on instead of trusting a `claim.json`

@@ -174,3 +174,22 @@ fn tampering_with_a_real_lrat_proof_is_caught_and_the_step_named() {
 
     assert!(!rejected(&formula, &steps[..empty_at]).is_empty(), "a proof without the empty clause");
 }
+
+/// A trace cut short (the solver stopped before its answer: a race lost,
+/// Ctrl-C) never ends in a checked empty clause, so it is never verified.
+#[test]
+fn a_trace_cut_short_is_not_verified() {
+    let dir = scratch("cut");
+    let encoding = claim_encoding(6, 3, 13);
+    let mut online = OnlineCheck::start(encoding.cnf.to_dimacs(), &dir.join("proof.drat")).unwrap();
+    let mut solver = Cadical::with_trace(online.sender());
+    let calls = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let counter = calls.clone();
+    solver.stop_when_any(move || counter.fetch_add(1, std::sync::atomic::Ordering::Relaxed) > 20);
+    solver.add_cnf(&encoding.cnf).unwrap();
+    assert!(solver.solve().is_err(), "the solver was stopped");
+    drop(solver);
+    let (record, _) = online.finish(Instant::now()).unwrap();
+    assert!(!record.verified, "{}", record.verdict);
+    assert!(record.verdict.contains("NOT VERIFIED"), "{}", record.verdict);
+}
