@@ -47,3 +47,19 @@ fn unreadable_files_and_bad_usage_exit_2() {
     assert_eq!(run(&[missing.as_os_str(), f.as_os_str()]).0, 2);
     assert_eq!(run(&[f.as_os_str()]).0, 2);
 }
+
+/// `--text` turns the binary proof into text LRAT that checks the same way,
+/// and the text form of a text proof is the same text.
+#[test]
+fn binary_proof_rewritten_as_text_still_verifies() {
+    let binary = [b'a', 10, 2, 0, 2, 4, 0, b'd', 2, 4, 0, b'a', 12, 0, 10, 6, 8, 0];
+    let (f, p) = scratch("text", common::FOUR, &binary);
+    let out = Command::new(env!("CARGO_BIN_EXE_hexcert-lrat")).arg("--text").arg(&p).output().unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(text, "5 1 0 1 2 0\n5 d 1 2 0\n6 0 5 3 4 0\n");
+    let (f2, p2) = scratch("text2", common::FOUR, text.as_bytes());
+    let (code, stdout) = run(&[f2.as_os_str(), p2.as_os_str()]);
+    assert_eq!(code, 0, "{stdout}");
+    let _ = f;
+}
