@@ -48,12 +48,16 @@ enum Command {
     },
     /// Write the DIMACS CNF of "valid level-k partial with penalty <= B".
     Encode {
+        /// Side of the hexagon (1..=40).
         #[arg(long, value_parser = side)]
         n: usize,
+        /// Level k (1..=6): values above k are `+`; level 6 is the full problem.
         #[arg(long, value_parser = clap::value_parser!(u8).range(1..=6))]
         level: u8,
+        /// Penalty bound B of the formula (penalty <= B).
         #[arg(long)]
         max_penalty: usize,
+        /// Cardinality encoding of the penalty bound.
         #[arg(long, value_enum, default_value_t)]
         cardinality: Cardinality,
         /// Symmetry breaking that provably keeps a member of every symmetry class.
@@ -65,12 +69,16 @@ enum Command {
     },
     /// Find a valid level-k partial (with penalty <= B when given).
     Solve {
+        /// Side of the hexagon (1..=40).
         #[arg(long, value_parser = side)]
         n: usize,
+        /// Level k (1..=6): values above k are `+`; level 6 is the full problem.
         #[arg(long, value_parser = clap::value_parser!(u8).range(1..=6))]
         level: u8,
+        /// Penalty bound B of the formula (penalty <= B).
         #[arg(long)]
         max_penalty: Option<usize>,
+        /// Cardinality encoding of the penalty bound.
         #[arg(long, value_enum, default_value_t)]
         cardinality: Cardinality,
         /// Also write the partial to this file.
@@ -79,10 +87,13 @@ enum Command {
     },
     /// Prove "no valid level-k partial has penalty below B" with a checked DRAT certificate.
     Prove {
+        /// Side of the hexagon (1..=40).
         #[arg(long, value_parser = side)]
         n: usize,
+        /// Level k (1..=6): values above k are `+`; level 6 is the full problem.
         #[arg(long, value_parser = clap::value_parser!(u8).range(1..=6))]
         level: u8,
+        /// The claim: no valid partial has penalty below this bound.
         #[arg(long)]
         below: usize,
         #[command(flatten)]
@@ -116,8 +127,10 @@ enum Command {
     /// Count valid level-k partials exactly: at the minimum penalty (default),
     /// at one penalty, or every penalty up to a bound.
     Count {
+        /// Side of the hexagon (1..=40).
         #[arg(long, value_parser = side)]
         n: usize,
+        /// Level k (1..=6): values above k are `+`; level 6 is the full problem.
         #[arg(long, value_parser = clap::value_parser!(u8).range(1..=6))]
         level: u8,
         /// Count the partials of exactly this penalty.
@@ -129,6 +142,7 @@ enum Command {
     },
     /// Print the minimum-penalty or solution-count table as Markdown (or JSON).
     Table {
+        /// Which table: `counts` (solutions at the minimum) or `penalties` (minimum per level).
         #[arg(value_enum)]
         kind: commands::TableKind,
         /// A side or an inclusive range: 3..=8.
@@ -148,10 +162,13 @@ enum Command {
     /// Minimum penalty at levels 1..=K, each shown minimal by an UNSAT call or
     /// by the bound of a lower level.
     Optimize {
+        /// Side of the hexagon (1..=40).
         #[arg(long, value_parser = side)]
         n: usize,
+        /// Level k (1..=6): values above k are `+`; level 6 is the full problem.
         #[arg(long, value_parser = clap::value_parser!(u8).range(1..=6), default_value_t = 6)]
         level: u8,
+        /// Cardinality encoding of the penalty bound.
         #[arg(long, value_enum, default_value_t)]
         cardinality: Cardinality,
         /// Write the witness of the top level to this file.
@@ -175,6 +192,7 @@ struct StoreArgs {
     /// Solve only the symmetry-broken formula instead of racing it against the plain one.
     #[arg(long)]
     no_race: bool,
+    /// Cardinality encoding of the penalty bound.
     #[arg(long, value_enum, default_value_t)]
     cardinality: Cardinality,
 }
