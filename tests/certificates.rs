@@ -14,7 +14,7 @@ use hexcert::certification::resume::ResumeDir;
 use hexcert::certification::Settings;
 use hexcert::geometry::Hexagon;
 use hexcert::proofs::claim::read_json;
-use hexcert::proofs::{compress, sha256_hex, Claim, Optimum};
+use hexcert::proofs::{compress, sha256_hex, Checker, Claim, Optimum};
 
 fn scratch(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("hexcert-cert-{}-{name}", std::process::id()));
@@ -83,31 +83,49 @@ fn a_certificate_passes_and_every_kind_of_tampering_fails() {
     let claim_path = dir.join("claim.json");
     assert_eq!(status_of(&claim_path), Status::Verified);
     let pristine = |name: &str| std::fs::read(dir.join(name)).unwrap();
-    let (claim_bytes, cnf_bytes, proof_bytes) = (pristine("claim.json"), pristine("formula.cnf.gz"), pristine("proof.drat.gz"));
+    let files = ["claim.json", "formula.cnf.gz", "proof.drat.gz", "proof.lrat.gz"];
+    let saved: Vec<Vec<u8>> = files.iter().map(|name| pristine(name)).collect();
     let restore = || {
-        std::fs::write(dir.join("claim.json"), &claim_bytes).unwrap();
-        std::fs::write(dir.join("formula.cnf.gz"), &cnf_bytes).unwrap();
-        std::fs::write(dir.join("proof.drat.gz"), &proof_bytes).unwrap();
+        for (name, bytes) in files.iter().zip(&saved) {
+            std::fs::write(dir.join(name), bytes).unwrap();
+        }
     };
 
-    // One literal of the proof flipped (its sign is the low bit of its first byte).
+    // One literal of either proof flipped: the recorded hash tells.
     edit_stored(&dir.join("proof.drat.gz"), |p| {
         let at = lemma_literal_offsets(p)[0];
         p[at] ^= 1;
     });
-    assert_eq!(status_of(&claim_path), Status::Failed, "flipped proof literal");
+    assert_eq!(status_of(&claim_path), Status::Failed, "flipped DRAT literal");
+    restore();
+    edit_stored(&dir.join("proof.lrat.gz"), |p| *p.last_mut().unwrap() ^= 2);
+    assert_eq!(status_of(&claim_path), Status::Failed, "changed LRAT byte");
     restore();
 
-    // The proof cut short and the claim re-hashed to match: the checker itself refuses.
-    let new_hash = edit_stored(&dir.join("proof.drat.gz"), |p| {
-        let cut = lemma_literal_offsets(p)[2] - 1;
-        p.truncate(cut);
-    });
-    rewrite_json::<Claim>(&claim_path, |c| c.proof.sha256 = new_hash);
+    // The LRAT proof cut short and the claim re-hashed to match: the LRAT
+    // checker itself refuses, naming what is wrong.
+    let new_hash = edit_stored(&dir.join("proof.lrat.gz"), |p| p.truncate(p.len() * 2 / 3));
+    rewrite_json::<Claim>(&claim_path, |c| c.lrat_proof.as_mut().unwrap().sha256 = new_hash);
     let report = check_record(&claim_path, None);
-    assert_eq!(report.status, Status::Failed, "truncated proof: {:?}", report.messages);
-    assert!(report.messages.iter().any(|m| m.contains("did not verify")), "{:?}", report.messages);
+    assert_eq!(report.status, Status::Failed, "truncated LRAT proof: {:?}", report.messages);
+    assert!(report.messages.iter().any(|m| m.contains("the LRAT checker rejected")), "{:?}", report.messages);
     restore();
+
+    // The DRAT proof cut short and re-hashed: the external checker refuses
+    // (where one is on PATH; CI installs rate).
+    if Checker::present().is_empty() {
+        eprintln!("no DRAT checker on PATH: the truncated-DRAT case is not exercised here");
+    } else {
+        let new_hash = edit_stored(&dir.join("proof.drat.gz"), |p| {
+            let cut = lemma_literal_offsets(p)[2] - 1;
+            p.truncate(cut);
+        });
+        rewrite_json::<Claim>(&claim_path, |c| c.proof.sha256 = new_hash);
+        let report = check_record(&claim_path, None);
+        assert_eq!(report.status, Status::Failed, "truncated DRAT proof: {:?}", report.messages);
+        assert!(report.messages.iter().any(|m| m.contains("did not verify")), "{:?}", report.messages);
+        restore();
+    }
 
     // One clause of the CNF changed (the last literal of the first clause negated).
     edit_stored(&dir.join("formula.cnf.gz"), |cnf| {
@@ -299,12 +317,10 @@ fn certify_proves_again_an_existing_claim_that_does_not_verify() {
     let record = root.join("n4/optimum.json");
     let optimum: Optimum = read_json(&record).unwrap();
     let claim_dir = root.join("n4").join(&optimum.lower_bound);
-    let new_hash = edit_stored(&claim_dir.join("proof.drat.gz"), |p| {
-        let at = lemma_literal_offsets(p)[0];
-        p[at] ^= 1;
-    });
+    // The stored LRAT proof cut in half, re-hashed: only the checker can tell.
+    let new_hash = edit_stored(&claim_dir.join("proof.lrat.gz"), |p| p.truncate(p.len() / 2));
     rewrite_json::<Claim>(&claim_dir.join("claim.json"), |c| {
-        c.proof.sha256 = new_hash;
+        c.lrat_proof.as_mut().expect("a stored LRAT proof").sha256 = new_hash;
         c.solver.seconds = 4242.0; // a mark: gone once the claim is proved again
     });
     assert_eq!(status_of(&record), Status::Failed, "the damaged claim sinks its optimum");
