@@ -122,6 +122,8 @@ fn consume(dimacs: &[u8], receive: mpsc::Receiver<Batch>, mut drat: DratWriter, 
     let mut checker = LratChecker::from_dimacs(dimacs).map_err(|e| HexError::Internal(format!("the claim's own CNF: {e}")))?;
     let mut failure: Option<String> = None;
     let mut steps = 0u64;
+    let mut ids = StandardIds::new(checker.original_count());
+    let mut hints_buffer = Vec::new();
     for batch in receive.iter() {
         if failure.is_some() {
             continue; // drain, so the solver is never blocked by a dead consumer
@@ -129,14 +131,18 @@ fn consume(dimacs: &[u8], receive: mpsc::Receiver<Batch>, mut drat: DratWriter, 
         let result = batch.for_each(|step| {
             steps += 1;
             match step {
-                ProofStep::Original { id, lits } => checker.confirm_original(id, lits).map_err(|e| e.to_string()),
+                ProofStep::Original { id, lits } => checker.confirm_original(ids.original(id), lits).map_err(|e| e.to_string()),
                 ProofStep::Derived { id, lits, hints } => {
+                    let id = ids.derived(id);
+                    ids.translate(hints, &mut hints_buffer);
+                    let step = ProofStep::Derived { id, lits, hints: &hints_buffer };
                     lrat.write(step)?;
                     drat.add(lits).map_err(|e| e.to_string())?;
-                    checker.add(id, lits, hints).map_err(|e| e.to_string())
+                    checker.add(id, lits, &hints_buffer).map_err(|e| e.to_string())
                 }
                 ProofStep::Deleted { id, lits } => {
-                    lrat.write(step)?;
+                    let id = ids.get(id);
+                    lrat.write(ProofStep::Deleted { id, lits })?;
                     drat.delete(lits).map_err(|e| e.to_string())?;
                     checker.delete(id).map_err(|e| e.to_string())
                 }
@@ -180,4 +186,58 @@ fn thread_cpu_seconds() -> f64 {
         return 0.0;
     }
     t.tv_sec as f64 + t.tv_nsec as f64 * 1e-9
+}
+
+/// Clause ids as LRAT files have them: originals `1..=m` in formula order,
+/// derived clauses after them.
+///
+/// CaDiCaL numbers clauses as it meets them, and it propagates a unit clause
+/// as soon as it is added, so clauses it derives while the formula is still
+/// being added (a formula with units among its last clauses: a cube) take ids
+/// between the originals'. Those are renumbered: the k-th original becomes
+/// `k`, the d-th clause derived while adding becomes `m + d`. CaDiCaL has
+/// used exactly `m + d` ids when adding ends, so every later id keeps its
+/// number, and only ids met while adding sit in the map.
+struct StandardIds {
+    /// Original clauses of the formula, `m`.
+    formula: u64,
+    originals: u64,
+    derived_while_adding: u64,
+    /// Solver ids that differ from their standard number.
+    moved: std::collections::HashMap<u64, u64>,
+}
+
+impl StandardIds {
+    fn new(formula: u64) -> StandardIds {
+        StandardIds { formula, originals: 0, derived_while_adding: 0, moved: Default::default() }
+    }
+
+    fn original(&mut self, solver_id: u64) -> u64 {
+        self.originals += 1;
+        self.record(solver_id, self.originals)
+    }
+
+    fn derived(&mut self, solver_id: u64) -> u64 {
+        if self.originals >= self.formula {
+            return self.get(solver_id);
+        }
+        self.derived_while_adding += 1;
+        self.record(solver_id, self.formula + self.derived_while_adding)
+    }
+
+    fn record(&mut self, solver_id: u64, standard: u64) -> u64 {
+        if solver_id != standard {
+            self.moved.insert(solver_id, standard);
+        }
+        standard
+    }
+
+    fn get(&self, solver_id: u64) -> u64 {
+        self.moved.get(&solver_id).copied().unwrap_or(solver_id)
+    }
+
+    fn translate(&self, hints: &[i64], out: &mut Vec<i64>) {
+        out.clear();
+        out.extend(hints.iter().map(|&h| if h > 0 { self.get(h as u64) as i64 } else { -(self.get(h.unsigned_abs()) as i64) }));
+    }
 }
