@@ -9,6 +9,8 @@ use hexcert::certification::verifier::Verifier;
 use std::sync::{Arc, Mutex};
 use hexcert::certification::prove::{prove as prove_claim, ProveOutcome, SolveAgain};
 use hexcert::certification::Settings;
+use hexcert::certification::cubes::{plan_hash, run_all, run_cube, CubeResult, CubeVerdict};
+use hexcert::cubes::Plan;
 use hexcert::error::HexError;
 use hexcert::formats::{read_grid_file, to_hexcert_text};
 use hexcert::geometry::Hexagon;
@@ -57,7 +59,7 @@ pub fn prove(json: bool, quiet: bool, n: usize, level: u8, below: usize, setting
 
 pub fn certify(json: bool, quiet: bool, verbose: bool, (first, last): (usize, usize), settings: &Settings) -> Result<u8, HexError> {
     if !json {
-        println!("| n | optimum | level | level minima | wall s | final solve s | final check s | proof bytes (gz) | stored |");
+        println!("| n | optimum | level | level minima | wall s | final solve s | verdict after solve s | proof bytes (gz) | stored |");
         println!("|---|---|---|---|---|---|---|---|---|");
     }
     // Checks run on the verifier thread while the search goes on; each n's
@@ -91,7 +93,7 @@ fn print_certify_row(report: &OptimumReport) {
     let minima: Vec<String> = report.level_minima.iter().map(|m| m.to_string()).collect();
     let resumed = if report.resumed { " (earlier run)" } else { "" };
     println!(
-        "| {} | {} | {} | {} | {:.1}{resumed} | {:.1} | {:.1} | {} | {} |",
+        "| {} | {} | {} | {} | {:.1}{resumed} | {:.1} | {:.2} | {} | {} |",
         report.n, report.optimum, report.level, minima.join(" "), report.seconds,
         report.solve_seconds, report.check_seconds, report.proof_bytes, if report.proof_stored { "yes" } else { "claim only" }
     );
@@ -347,4 +349,57 @@ fn emit(output: Option<&Path>, bytes: &[u8]) -> Result<(), HexError> {
             std::io::stdout().write_all(bytes).map_err(|source| HexError::Io { path: "<stdout>".into(), source })
         }
     }
+}
+
+#[allow(clippy::too_many_arguments)]
+pub fn cubes_plan(json: bool, n: usize, level: u8, below: usize, radius: usize, depth: u8, cardinality: Cardinality, output: &Path) -> Result<u8, HexError> {
+    let plan = Plan::new(n, level, below, radius, depth, cardinality)?;
+    // The file is written only once the cover holds, checked from the cube list alone.
+    plan.check_cover().map_err(|e| HexError::Internal(format!("the planned cubes do not cover the split: {e}")))?;
+    hexcert::files::write_atomic(output, &serde_json::to_vec_pretty(&plan).expect("plans serialise"))?;
+    let hash = plan_hash(output)?;
+    if json {
+        println!("{}", serde_json::json!({"plan": output, "sha256": hash, "cubes": plan.cubes.len(), "cells": plan.cells.len(), "cover": plan.cover}));
+    } else {
+        println!("{}: {} cubes for `{}`", output.display(), plan.cubes.len(), plan.statement);
+        println!(
+            "  split: {} cells within radius {radius} of the centre, values 1..={depth} and more; {} projections, {} refuted locally, {} covered by the cubes and their images",
+            plan.cells.len(), plan.cover.projections, plan.cover.refuted, plan.cover.covered
+        );
+        println!("  plan sha256 {hash}");
+    }
+    Ok(0)
+}
+
+pub fn cubes_run(json: bool, quiet: bool, plan_path: &Path, index: Option<usize>, jobs: usize, results: &Path, abort: Arc<std::sync::atomic::AtomicBool>) -> Result<u8, HexError> {
+    let plan = Plan::read(plan_path)?;
+    let hash = plan_hash(plan_path)?;
+    let done: Vec<CubeResult> = match index {
+        Some(index) => vec![run_cube(&plan, &hash, index, results, &abort)?],
+        None => {
+            let finished = std::sync::atomic::AtomicUsize::new(0);
+            let report = |result: &CubeResult, pending: usize| {
+                let count = finished.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+                if !quiet && !json {
+                    eprintln!("cube {} ({count}/{pending} of this run): {:?} in {:.2} s", result.index, result.verdict, result.solve_seconds);
+                }
+            };
+            run_all(&plan, &hash, results, jobs, &abort, &report)?
+        }
+    };
+    let counterexample = done.iter().find(|r| r.verdict == CubeVerdict::Counterexample);
+    if json {
+        println!("{}", serde_json::json!({"solved": done.len(), "results": results, "counterexample": counterexample.map(|r| r.index)}));
+    } else {
+        let seconds: f64 = done.iter().map(|r| r.solve_seconds).sum();
+        println!("{} cube(s) solved in this run ({seconds:.1} s of solving); records in {}", done.len(), results.display());
+        if let Some(found) = counterexample {
+            println!("cube {} has a counterexample: the claim is false", found.index);
+            print!("{}", found.counterexample.as_deref().unwrap_or(""));
+        }
+    }
+    if abort.load(std::sync::atomic::Ordering::Relaxed) && counterexample.is_none() {
+        return Err(HexError::Interrupted);
+    }
+    Ok(if counterexample.is_some() { 1 } else { 0 })
 }

@@ -11,6 +11,7 @@
 
 pub mod certification;
 pub mod counting;
+pub mod cubes;
 pub mod encoding;
 pub mod error;
 pub mod formats;

@@ -87,15 +87,8 @@ enum Command {
     },
     /// Prove "no valid level-k partial has penalty below B" with a checked DRAT certificate.
     Prove {
-        /// Side of the hexagon (1..=40).
-        #[arg(long, value_parser = side)]
-        n: usize,
-        /// Level k (1..=6): values above k are `+`; level 6 is the full problem.
-        #[arg(long, value_parser = clap::value_parser!(u8).range(1..=6))]
-        level: u8,
-        /// The claim: no valid partial has penalty below this bound.
-        #[arg(long)]
-        below: usize,
+        #[command(flatten)]
+        claim: StatementArgs,
         #[command(flatten)]
         store: StoreArgs,
     },
@@ -159,6 +152,11 @@ enum Command {
         #[arg(long, value_parser = clap::value_parser!(u8).range(1..=6))]
         level: Option<u8>,
     },
+    /// Split one claim into cubes (plan), solve them (run), anywhere and in any order.
+    Cubes {
+        #[command(subcommand)]
+        action: CubesCommand,
+    },
     /// Minimum penalty at levels 1..=K, each shown minimal by an UNSAT call or
     /// by the bound of a lower level.
     Optimize {
@@ -175,6 +173,61 @@ enum Command {
         #[arg(long, short)]
         output: Option<PathBuf>,
     },
+}
+
+#[derive(Subcommand)]
+enum CubesCommand {
+    /// Write the plan of "no valid level-k partial below B": the values of the
+    /// cells around the centre, one cube per symmetry orbit, locally refuted
+    /// ones dropped; the cover is checked before the file is written.
+    Plan {
+        #[command(flatten)]
+        claim: StatementArgs,
+        /// Split the cells within this distance of the centre (1: the centre and its 6 neighbours).
+        #[arg(long, default_value_t = 1)]
+        radius: usize,
+        /// Cube values 1..=D and "more than D" (D at most the level).
+        #[arg(long, default_value_t = 2)]
+        depth: u8,
+        /// Cardinality encoding of the penalty bound.
+        #[arg(long, value_enum, default_value_t)]
+        cardinality: Cardinality,
+        /// The plan file to write.
+        #[arg(long, short)]
+        output: PathBuf,
+    },
+    /// Solve cubes of a plan, each proof checked by the LRAT checker as it is
+    /// written; one result record per cube in the results directory.
+    Run {
+        /// The plan file.
+        plan: PathBuf,
+        /// Solve this cube only (what one job of a job engine runs).
+        #[arg(long, conflicts_with = "all", required_unless_present = "all")]
+        index: Option<usize>,
+        /// Solve every cube that has no record yet.
+        #[arg(long)]
+        all: bool,
+        /// Cubes solved at once with --all.
+        #[arg(long, default_value_t = 2)]
+        jobs: usize,
+        /// Directory of result records (shared by every run of the plan).
+        #[arg(long, default_value = "cube-results")]
+        results: PathBuf,
+    },
+}
+
+/// The statement "no valid level-k partial of the side-n hexagon has penalty below B".
+#[derive(clap::Args)]
+struct StatementArgs {
+    /// Side of the hexagon (1..=40).
+    #[arg(long, value_parser = side)]
+    n: usize,
+    /// Level k (1..=6): values above k are `+`; level 6 is the full problem.
+    #[arg(long, value_parser = clap::value_parser!(u8).range(1..=6))]
+    level: u8,
+    /// The claim: no valid partial has penalty below this bound.
+    #[arg(long)]
+    below: usize,
 }
 
 /// Where certificates go and how they are made.
@@ -204,11 +257,17 @@ impl StoreArgs {
         settings.race = !self.no_race;
         settings.external_check = self.external_check;
         settings.cardinality = self.cardinality;
-        let abort = settings.abort.clone();
-        // Ctrl-C stops the solvers; work directories are removed on the way out.
-        let _ = ctrlc::set_handler(move || abort.store(true, std::sync::atomic::Ordering::Relaxed));
+        settings.abort = interrupt_flag();
         settings
     }
+}
+
+/// A flag Ctrl-C sets: solvers stop, work directories are removed on the way out.
+fn interrupt_flag() -> std::sync::Arc<std::sync::atomic::AtomicBool> {
+    let abort = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let flag = abort.clone();
+    let _ = ctrlc::set_handler(move || flag.store(true, std::sync::atomic::Ordering::Relaxed));
+    abort
 }
 
 /// `7`, `3..=11`, `3-11` (inclusive) or `3..11` (exclusive, as in Rust).
@@ -255,12 +314,18 @@ fn run(cli: &Cli) -> Result<u8, HexError> {
             let options = EncodeOptions { max_penalty: *max_penalty, cardinality: *cardinality, symmetry: SymmetryBreaking::None };
             commands::solve(cli.json, *n, *level, options, output.as_deref())
         }
-        Command::Prove { n, level, below, store } => commands::prove(cli.json, cli.quiet, *n, *level, *below, &store.settings()),
+        Command::Prove { claim, store } => commands::prove(cli.json, cli.quiet, claim.n, claim.level, claim.below, &store.settings()),
         Command::Certify { n, store } => commands::certify(cli.json, cli.quiet, cli.verbose, *n, &store.settings()),
         Command::Check { paths, regenerate } => commands::check(cli.json, paths, *regenerate),
         Command::Count { n, level, penalty, max_penalty } => commands::count(cli.json, cli.quiet, *n, *level, *penalty, *max_penalty),
         Command::Table { kind, n } => commands::table(cli.json, cli.quiet, *kind, *n),
         Command::Render { file, output, level } => commands::render(cli.json, file, output, *level),
+        Command::Cubes { action: CubesCommand::Plan { claim, radius, depth, cardinality, output } } => {
+            commands::cubes_plan(cli.json, claim.n, claim.level, claim.below, *radius, *depth, *cardinality, output)
+        }
+        Command::Cubes { action: CubesCommand::Run { plan, index, all: _, jobs, results } } => {
+            commands::cubes_run(cli.json, cli.quiet, plan, *index, *jobs, results, interrupt_flag())
+        }
         Command::Optimize { n, level, cardinality, output } => {
             commands::optimize(cli.json, cli.quiet, cli.verbose, *n, *level, *cardinality, output.as_deref())
         }

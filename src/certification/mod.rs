@@ -8,6 +8,7 @@
 //! then renamed).
 
 pub mod check;
+pub mod cubes;
 pub mod optimum;
 pub mod prove;
 pub mod resume;

@@ -213,20 +213,34 @@ impl LevelEncoding {
     /// level): its decided values are fixed, its `+` cells stay above its
     /// level and are otherwise free.
     pub fn refinement_literals(&self, lower: &Partial) -> Vec<i32> {
-        let plus = lower.plus() as usize;
         let mut lits = Vec::new();
-        for (c, vars) in self.ge.iter().enumerate() {
-            let value = lower.values()[c] as usize;
-            for (i, &var) in vars.iter().enumerate() {
-                let threshold = i + 2;
-                if threshold <= value {
-                    lits.push(var);
-                } else if value < plus {
-                    lits.push(-var);
-                }
-            }
+        for (c, &value) in lower.values().iter().enumerate() {
+            self.push_projected(c, value, lower.plus(), &mut lits);
         }
         lits
+    }
+
+    /// Units that fix `cells` to projected values (a cube): a value up to
+    /// `depth` is decided, `depth + 1` means "more than `depth`".
+    pub fn projection_literals(&self, cells: &[usize], values: &[u8], depth: u8) -> Vec<i32> {
+        let mut lits = Vec::new();
+        for (&c, &value) in cells.iter().zip(values) {
+            self.push_projected(c, value, depth + 1, &mut lits);
+        }
+        lits
+    }
+
+    /// The `ge` literals of cell `c` implied by "value is `value`" when
+    /// `above` stands for every value from `above` up.
+    fn push_projected(&self, c: usize, value: u8, above: u8, lits: &mut Vec<i32>) {
+        for (i, &var) in self.ge[c].iter().enumerate() {
+            let threshold = i + 2;
+            if threshold <= value as usize {
+                lits.push(var);
+            } else if value < above {
+                lits.push(-var);
+            }
+        }
     }
 
     /// Phase hints that steer the solver towards `partial` (any level; values

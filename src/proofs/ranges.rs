@@ -54,16 +54,23 @@ fn seconds_in_range(field: &str, seconds: f64, origin: &Path) -> Result<(), HexE
 /// edges+1" is the largest bound with any content) and the recorded times.
 /// (max_penalty = below-1 is `Claim::check_consistency`'s.)
 pub fn check_claim_ranges(claim: &Claim, origin: &Path) -> Result<(), HexError> {
-    let edges = edges_of(claim.n, origin)?;
-    level_in_range("level", claim.level, origin)?;
-    if claim.below == 0 || claim.below > edges + 1 {
-        return Err(reject(origin, format!("below {} is out of range 1..={}", claim.below, edges + 1)));
-    }
+    check_statement_numbers(claim.n, claim.level, claim.below, origin)?;
     seconds_in_range("solver seconds", claim.solver.seconds, origin)?;
     seconds_in_range("LRAT checker CPU seconds", claim.lrat.cpu_seconds, origin)?;
     seconds_in_range("LRAT verdict seconds", claim.lrat.seconds_after_solve, origin)?;
     for check in &claim.drat_checks {
         seconds_in_range("DRAT checker seconds", check.seconds, origin)?;
+    }
+    Ok(())
+}
+
+/// The numbers of a statement "no valid level-k partial of the side-n
+/// hexagon has penalty below B" (a claim's, a cube plan's).
+pub fn check_statement_numbers(n: usize, level: u8, below: usize, origin: &Path) -> Result<(), HexError> {
+    let edges = edges_of(n, origin)?;
+    level_in_range("level", level, origin)?;
+    if below == 0 || below > edges + 1 {
+        return Err(reject(origin, format!("below {below} is out of range 1..={}", edges + 1)));
     }
     Ok(())
 }

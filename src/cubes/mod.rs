@@ -1,0 +1,69 @@
+//! Cube-and-conquer for one claim, "no valid level-k partial of the side-n
+//! hexagon has penalty below B", split by the values of the cells around the
+//! centre and reduced by the hexagon's 12 symmetries.
+//!
+//! - `split`: the split cells (closed under the symmetries) and projections;
+//! - `local`: projections refuted by the split cells alone (no solver);
+//! - `cover`: the check, by enumeration, that the kept cubes cover the split.
+//!
+//! Why one cube per orbit is enough (docs/SOUNDNESS.md, section 7): if a
+//! valid partial with penalty below B exists, so does its image under every
+//! symmetry, with the same validity and penalty; its projection is refuted by
+//! no local rule (the rules are sound), so the cover check has found a
+//! symmetry mapping that projection onto a kept cube, and the image of the
+//! partial under it is a model of that cube's formula. So if every kept cube's
+//! formula (the plain level-k encoding, no symmetry breaking, plus the cube's
+//! units) is unsatisfiable, the claim holds.
+
+pub mod cover;
+pub mod local;
+pub mod plan;
+pub mod split;
+
+pub use cover::{check_cover, Cover};
+pub use local::{refute, Refutation};
+pub use plan::Plan;
+pub use split::Split;
+
+use crate::error::HexError;
+use crate::geometry::Hexagon;
+
+/// The kept cubes of a split: one representative per orbit of projections
+/// that no local rule refutes, in increasing order.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Cubes {
+    pub split: Split,
+    pub cubes: Vec<Vec<u8>>,
+    /// Projections refuted by the local rules (dropped, with their orbits).
+    pub refuted: u64,
+}
+
+/// Splits "level-`level` penalty below `below`" on the cells within `radius`
+/// of the centre, projected at `depth`.
+pub fn value_cubes(hex: &Hexagon, level: u8, below: usize, radius: usize, depth: u8) -> Result<Cubes, HexError> {
+    let split = Split::new(hex, level, radius, depth)?;
+    let mut cubes = Vec::new();
+    let mut refuted = 0;
+    for index in 0..split.projection_count() {
+        let values = split.projection(index);
+        if refute(hex, &split, below, &values).is_some() {
+            refuted += 1;
+        } else if split.representative(&values) == values {
+            cubes.push(values);
+        }
+    }
+    Ok(Cubes { split, cubes, refuted })
+}
+
+/// The formula of one cube: the claim's plain formula (no symmetry
+/// breaking: the orbit reduction already uses the symmetries) followed by one
+/// unit clause per literal of the cube.
+pub fn cube_formula(encoding: &crate::encoding::LevelEncoding, split: &Split, cube: &[u8]) -> crate::formula::Cnf {
+    debug_assert_eq!(encoding.options.symmetry, crate::encoding::SymmetryBreaking::None);
+    let mut cnf = encoding.cnf.clone();
+    cnf.add_comment(format!("cube: cells {:?} projected at depth {} to {cube:?}", split.cells, split.depth));
+    for lit in encoding.projection_literals(&split.cells, cube, split.depth) {
+        cnf.add_clause(&[lit]);
+    }
+    cnf
+}

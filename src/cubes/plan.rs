@@ -1,0 +1,122 @@
+//! The plan file: one claim, its formula, its split and its kept cubes.
+//!
+//! A plan is data only; `cubes run` solves its cubes one by one, and the
+//! cover is re-checked from the file (never trusted from the planner) by
+//! `Plan::check_cover` before any result is merged.
+
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+
+use super::{check_cover, value_cubes, Cover, Split};
+use crate::encoding::{Cardinality, EncodeOptions, LevelEncoding, SymmetryBreaking, ENCODER_VERSION};
+use crate::error::HexError;
+use crate::geometry::Hexagon;
+use crate::proofs::ranges;
+
+/// Format tag of a plan file.
+pub const PLAN_FORMAT: &str = "hexcert-cube-plan/1";
+
+/// Why solving the kept cubes decides the claim; copied into every plan.
+pub const COVER_ARGUMENT: &str = "every projection of the split cells (values 1..=depth, depth+1 for more) is either refuted by \
+     the local rules of src/cubes/local.rs or the image under one of the 12 hexagon symmetries of a kept cube \
+     (checked by enumeration, src/cubes/cover.rs); a symmetry maps valid partials to valid partials of the same \
+     penalty, so a partial below the bound would give a model of some kept cube's formula (docs/SOUNDNESS.md, section 7)";
+
+/// A plan as stored.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct Plan {
+    pub format: String,
+    pub statement: String,
+    pub n: usize,
+    pub level: u8,
+    pub below: usize,
+    /// The plain formula every cube extends (no symmetry breaking).
+    pub encoder: String,
+    pub cardinality: Cardinality,
+    pub formula_sha256: String,
+    pub radius: usize,
+    pub depth: u8,
+    pub cells: Vec<usize>,
+    /// The planner's enumeration, re-done by `check_cover`.
+    pub cover: Cover,
+    pub cover_argument: String,
+    /// Kept cubes: projected values of `cells`, one cube per orbit.
+    pub cubes: Vec<Vec<u8>>,
+}
+
+impl Plan {
+    /// Plans the claim "no valid level-`level` partial has penalty below `below`".
+    pub fn new(n: usize, level: u8, below: usize, radius: usize, depth: u8, cardinality: Cardinality) -> Result<Plan, HexError> {
+        ranges::check_statement_numbers(n, level, below, Path::new("--n/--level/--below"))?;
+        let hex = Hexagon::new(n)?;
+        let planned = value_cubes(&hex, level, below, radius, depth)?;
+        let covered = planned.split.projection_count() - planned.refuted;
+        let plan = Plan {
+            format: PLAN_FORMAT.into(),
+            statement: crate::proofs::Claim::statement_for(n, level, below),
+            n,
+            level,
+            below,
+            encoder: ENCODER_VERSION.into(),
+            cardinality,
+            formula_sha256: String::new(),
+            radius,
+            depth,
+            cells: planned.split.cells.clone(),
+            cover: Cover { projections: planned.split.projection_count(), refuted: planned.refuted, covered },
+            cover_argument: COVER_ARGUMENT.into(),
+            cubes: planned.cubes,
+        };
+        let formula_sha256 = crate::proofs::sha256_hex(&plan.encoding()?.cnf.to_dimacs());
+        Ok(Plan { formula_sha256, ..plan })
+    }
+
+    /// Reads and range-checks a plan file.
+    pub fn read(path: &Path) -> Result<Plan, HexError> {
+        let bad = |message: String| HexError::Input { file: path.to_path_buf(), line: 0, message };
+        let bytes = std::fs::read(path).map_err(|source| HexError::Io { path: path.to_path_buf(), source })?;
+        let plan: Plan = serde_json::from_slice(&bytes).map_err(|e| bad(format!("not a cube plan: {e}")))?;
+        if plan.format != PLAN_FORMAT {
+            return Err(bad(format!("format `{}` is not {PLAN_FORMAT}", plan.format)));
+        }
+        ranges::check_statement_numbers(plan.n, plan.level, plan.below, path)?;
+        let split = plan.split().map_err(|e| bad(e.to_string()))?;
+        if split.cells != plan.cells {
+            return Err(bad(format!("the cells {:?} are not those within radius {} of the centre", plan.cells, plan.radius)));
+        }
+        Ok(plan)
+    }
+
+    /// The split the plan names.
+    pub fn split(&self) -> Result<Split, HexError> {
+        Split::new(&Hexagon::new(self.n)?, self.level, self.radius, self.depth)
+    }
+
+    /// The plain formula "valid level-k partial with penalty <= below - 1".
+    pub fn encoding(&self) -> Result<LevelEncoding, HexError> {
+        let options = EncodeOptions { max_penalty: Some(self.below - 1), cardinality: self.cardinality, symmetry: SymmetryBreaking::None };
+        Ok(LevelEncoding::new(&Hexagon::new(self.n)?, self.level, options))
+    }
+
+    /// Re-checks the cover from the cube list and requires the recorded
+    /// enumeration figures to match; the error says what does not hold.
+    pub fn check_cover(&self) -> Result<Cover, String> {
+        let hex = Hexagon::new(self.n).map_err(|e| e.to_string())?;
+        let split = self.split().map_err(|e| e.to_string())?;
+        let cover = check_cover(&hex, &split, self.below, &self.cubes)?;
+        if cover != self.cover {
+            return Err(format!("the plan records {:?} but the enumeration finds {cover:?}", self.cover));
+        }
+        Ok(cover)
+    }
+
+    /// The formula of cube `index`, with its DIMACS bytes.
+    pub fn cube_dimacs(&self, index: usize) -> Result<Vec<u8>, HexError> {
+        let cube = self.cubes.get(index).ok_or_else(|| {
+            HexError::Usage(format!("cube index {index} is out of range: the plan has {} cubes", self.cubes.len()))
+        })?;
+        Ok(super::cube_formula(&self.encoding()?, &self.split()?, cube).to_dimacs())
+    }
+}

@@ -1,0 +1,101 @@
+//! The split: a set of cells closed under the hexagon's 12 symmetries, and
+//! the projections of a level-k partial onto it.
+//!
+//! A *projection* gives each split cell a value in `1..=j` or `j + 1`
+//! ("more than j"), where `j <= k` is the split's depth in values. The
+//! projection of a level-k partial replaces every value above `j` by `j + 1`.
+//! Invariant relied on by the cover argument: the split cells are exactly the
+//! cells within `radius` of the centre, so every symmetry (all fix the
+//! centre) maps the split onto itself, and the image of a partial's
+//! projection is the projection of the partial's image.
+
+use crate::error::HexError;
+use crate::geometry::Hexagon;
+
+/// Largest number of projections a split may have (they are enumerated one by one).
+pub const MAX_PROJECTIONS: u64 = 1 << 26;
+
+/// The split cells and the values a projection gives them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Split {
+    /// Cells within this distance of the centre.
+    pub radius: usize,
+    /// Projected values are `1..=depth` and `depth + 1` ("more than depth").
+    pub depth: u8,
+    /// The split cells, in increasing cell index.
+    pub cells: Vec<usize>,
+    /// `images[g][i]`: position in `cells` of the image of `cells[i]` under symmetry `g`.
+    pub images: Vec<Vec<usize>>,
+}
+
+impl Split {
+    /// The cells within `radius` of the centre, projected at `depth`.
+    pub fn new(hex: &Hexagon, level: u8, radius: usize, depth: u8) -> Result<Split, HexError> {
+        if radius >= hex.side() {
+            return Err(HexError::Usage(format!(
+                "a split radius of {radius} leaves the side-{} hexagon (use 0..={})",
+                hex.side(),
+                hex.side() - 1
+            )));
+        }
+        if depth == 0 || depth > level {
+            return Err(HexError::Usage(format!("split depth {depth} must lie in 1..={level} (the level)")));
+        }
+        let cells: Vec<usize> =
+            (0..hex.cell_count()).filter(|&c| hex.side() - hex.ring(c) <= radius).collect();
+        let projections = u64::from(depth + 1).checked_pow(cells.len() as u32).unwrap_or(u64::MAX);
+        if projections > MAX_PROJECTIONS {
+            return Err(HexError::Usage(format!(
+                "a split of {} cells at depth {depth} has {projections} projections, more than {MAX_PROJECTIONS}: lower the radius or the depth",
+                cells.len()
+            )));
+        }
+        let position = |cell: usize| cells.binary_search(&cell).expect("symmetries map the split onto itself");
+        let images = hex
+            .symmetries()
+            .iter()
+            .map(|perm| cells.iter().map(|&c| position(perm[c])).collect())
+            .collect();
+        Ok(Split { radius, depth, cells, images })
+    }
+
+    /// The value standing for "more than `depth`".
+    pub fn above(&self) -> u8 {
+        self.depth + 1
+    }
+
+    /// Number of projections, `(depth + 1) ^ cells`.
+    pub fn projection_count(&self) -> u64 {
+        u64::from(self.above()).pow(self.cells.len() as u32)
+    }
+
+    /// The projection with this index (base `depth + 1`, first cell most significant).
+    pub fn projection(&self, mut index: u64) -> Vec<u8> {
+        let base = u64::from(self.above());
+        let mut values = vec![0u8; self.cells.len()];
+        for slot in values.iter_mut().rev() {
+            *slot = (index % base) as u8 + 1;
+            index /= base;
+        }
+        values
+    }
+
+    /// The image of a projection under symmetry `g`.
+    pub fn image(&self, g: usize, values: &[u8]) -> Vec<u8> {
+        let mut image = vec![0u8; values.len()];
+        for (i, &target) in self.images[g].iter().enumerate() {
+            image[target] = values[i];
+        }
+        image
+    }
+
+    /// The lexicographically least image of a projection: the representative of its orbit.
+    pub fn representative(&self, values: &[u8]) -> Vec<u8> {
+        (0..self.images.len()).map(|g| self.image(g, values)).min().expect("12 symmetries")
+    }
+
+    /// The projection of a level-k partial's values onto the split.
+    pub fn project(&self, values: &[u8]) -> Vec<u8> {
+        self.cells.iter().map(|&c| values[c].min(self.above())).collect()
+    }
+}
