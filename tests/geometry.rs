@@ -83,8 +83,8 @@ fn symmetries_preserve_adjacency_and_rings() {
             let (a, b) = (perm[u], perm[v]);
             assert!(edges.contains(&(a.min(b), a.max(b))));
         }
-        for c in 0..hex.cell_count() {
-            assert_eq!(hex.ring(perm[c]), hex.ring(c));
+        for (c, &image) in perm.iter().enumerate() {
+            assert_eq!(hex.ring(image), hex.ring(c));
         }
     }
 }

@@ -108,12 +108,15 @@ pub fn cheapest_completion(hex: &Hexagon, partial: &Partial) -> Result<Partial, 
     let mut values = base.values().to_vec();
     let mut labelled: HashMap<Shape, Vec<u8>> = HashMap::new();
     for (cells, shape) in ordered_components(hex, base.values())? {
-        if !labelled.contains_key(&shape) {
-            let (_, labels) = cheapest_labels(shape)
-                .ok_or_else(|| HexError::Internal(format!("no valid labelling of {shape:?}")))?;
-            labelled.insert(shape, labels);
-        }
-        for (&cell, &label) in cells.iter().zip(&labelled[&shape]) {
+        let labels = match labelled.entry(shape) {
+            std::collections::hash_map::Entry::Occupied(known) => known.into_mut(),
+            std::collections::hash_map::Entry::Vacant(slot) => {
+                let (_, labels) = cheapest_labels(shape)
+                    .ok_or_else(|| HexError::Internal(format!("no valid labelling of {shape:?}")))?;
+                slot.insert(labels)
+            }
+        };
+        for (&cell, &label) in cells.iter().zip(labels.iter()) {
             values[cell] = label;
         }
     }
