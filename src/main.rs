@@ -192,9 +192,15 @@ enum CubesCommand {
         /// Cardinality encoding of the penalty bound.
         #[arg(long, value_enum, default_value_t)]
         cardinality: Cardinality,
-        /// The plan file to write.
+        /// The plan file to write; its job list goes beside it as PLAN.jobs.
         #[arg(long, short)]
         output: PathBuf,
+        /// Results directory the job list's commands write to.
+        #[arg(long, default_value = "cube-results")]
+        results: PathBuf,
+        /// How the job list's commands call hexcert (a path, or a name on PATH).
+        #[arg(long, default_value = "hexcert")]
+        hexcert: String,
     },
     /// Solve cubes of a plan, each proof checked by the LRAT checker as it is
     /// written; one result record per cube in the results directory.
@@ -320,8 +326,9 @@ fn run(cli: &Cli) -> Result<u8, HexError> {
         Command::Count { n, level, penalty, max_penalty } => commands::count(cli.json, cli.quiet, *n, *level, *penalty, *max_penalty),
         Command::Table { kind, n } => commands::table(cli.json, cli.quiet, *kind, *n),
         Command::Render { file, output, level } => commands::render(cli.json, file, output, *level),
-        Command::Cubes { action: CubesCommand::Plan { claim, radius, depth, cardinality, output } } => {
-            commands::cubes_plan(cli.json, claim.n, claim.level, claim.below, *radius, *depth, *cardinality, output)
+        Command::Cubes { action: CubesCommand::Plan { claim, radius, depth, cardinality, output, results, hexcert } } => {
+            let plan = hexcert::cubes::Plan::new(claim.n, claim.level, claim.below, *radius, *depth, *cardinality)?;
+            commands::cubes_plan(cli.json, &plan, output, results, hexcert)
         }
         Command::Cubes { action: CubesCommand::Run { plan, index, all: _, jobs, results } } => {
             commands::cubes_run(cli.json, cli.quiet, plan, *index, *jobs, results, interrupt_flag())

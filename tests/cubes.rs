@@ -169,3 +169,40 @@ fn every_cube_of_a_true_claim_is_refuted_with_a_checked_proof_and_recorded_once(
     assert!(again.is_empty(), "a rerun solved recorded cubes again");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The plan's job list, run unchanged by GNU parallel (CI installs it), fills
+/// the results directory with one refuted, LRAT-verified record per cube.
+#[test]
+fn the_job_list_runs_under_gnu_parallel() {
+    use hexcert::certification::cubes::{plan_hash, result_path, CubeResult, CubeVerdict};
+    use std::process::Command;
+    if Command::new("parallel").arg("--version").output().is_err() {
+        assert!(std::env::var_os("CI").is_none(), "CI is set but GNU parallel is not on PATH");
+        eprintln!("GNU parallel not on PATH: the job-list test is not exercised here");
+        return;
+    }
+    let dir = std::env::temp_dir().join(format!("hexcert-cubes-parallel-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let hexcert = env!("CARGO_BIN_EXE_hexcert");
+    let planned = Command::new(hexcert)
+        .current_dir(&dir)
+        .args(["cubes", "plan", "--n", "5", "--level", "3", "--below", "9", "--radius", "1", "--depth", "1", "-o", "plan.json", "--hexcert", hexcert])
+        .output()
+        .unwrap();
+    assert!(planned.status.success(), "{}", String::from_utf8_lossy(&planned.stderr));
+    let jobs = std::fs::read_to_string(dir.join("plan.json.jobs")).unwrap();
+    let plan = hexcert::cubes::Plan::read(&dir.join("plan.json")).unwrap();
+    assert_eq!(jobs.lines().count(), plan.cubes.len());
+    let recipe = concat!(env!("CARGO_MANIFEST_DIR"), "/recipes/parallel.sh");
+    let ran = Command::new("bash").current_dir(&dir).args([recipe, "plan.json.jobs", "2"]).output().unwrap();
+    assert!(ran.status.success(), "parallel: {}", String::from_utf8_lossy(&ran.stderr));
+    let hash = plan_hash(&dir.join("plan.json")).unwrap();
+    for index in 0..plan.cubes.len() {
+        let record: CubeResult = serde_json::from_slice(&std::fs::read(result_path(&dir.join("cube-results"), &hash, index)).unwrap()).unwrap();
+        assert_eq!((record.index, record.verdict), (index, CubeVerdict::Refuted));
+        assert!(record.lrat.unwrap().verified);
+        assert_eq!(record.plan_sha256, hash);
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
