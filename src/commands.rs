@@ -9,7 +9,7 @@ use hexcert::certification::verifier::Verifier;
 use std::sync::{Arc, Mutex};
 use hexcert::certification::prove::{prove as prove_claim, ProveOutcome, SolveAgain};
 use hexcert::certification::Settings;
-use hexcert::certification::cubes::{plan_hash, run_all, run_cube, CubeResult, CubeVerdict};
+use hexcert::certification::cubes::{plan_hash, progress, run_all, run_cube, CubeResult, CubeVerdict};
 use hexcert::cubes::Plan;
 use hexcert::error::HexError;
 use hexcert::formats::{read_grid_file, to_hexcert_text};
@@ -424,4 +424,44 @@ pub fn cubes_run(json: bool, quiet: bool, plan_path: &Path, index: Option<usize>
         return Err(HexError::Interrupted);
     }
     Ok(if counterexample.is_some() { 1 } else { 0 })
+}
+
+pub fn cubes_status(json: bool, plan_path: &Path, results: &Path, machines: usize) -> Result<u8, HexError> {
+    let plan = Plan::read(plan_path)?;
+    let cover = plan.check_cover();
+    let hash = plan_hash(plan_path)?;
+    let found = progress(&plan, &hash, results)?;
+    let mut sorted = found.seconds.clone();
+    sorted.sort_by(f64::total_cmp);
+    let total: f64 = sorted.iter().sum();
+    let percentile = |p: f64| if sorted.is_empty() { 0.0 } else { sorted[((sorted.len() - 1) as f64 * p).round() as usize] };
+    let slowest = sorted.last().copied().unwrap_or(0.0);
+    // Remaining cubes estimated at the mean so far; a machine never does less than the slowest cube.
+    let mean = if sorted.is_empty() { 0.0 } else { total / sorted.len() as f64 };
+    let remaining = found.missing.len() as f64 * mean;
+    let predicted = ((total + remaining) / machines.max(1) as f64).max(slowest);
+    let failed = cover.is_err() || !found.rejected.is_empty() || !found.counterexamples.is_empty();
+    if json {
+        println!("{}", serde_json::json!({
+            "plan": plan_path, "sha256": hash, "cover": cover.as_ref().map(|c| serde_json::json!(c)).unwrap_or_else(|e| serde_json::json!({"error": e})),
+            "progress": found, "solve_seconds_total": total, "median": percentile(0.5), "p90": percentile(0.9), "p99": percentile(0.99),
+            "slowest": slowest, "machines": machines, "predicted_wall_seconds": predicted,
+        }));
+    } else {
+        match &cover {
+            Ok(c) => println!("cover: verified ({} projections: {} refuted locally, {} images of the {} cubes)", c.projections, c.refuted, c.covered, plan.cubes.len()),
+            Err(e) => println!("cover: FAILED: {e}"),
+        }
+        println!("cubes: {} refuted and checked, {} without a record, {} rejected, {} with a counterexample (of {})",
+            found.refuted.len(), found.missing.len(), found.rejected.len(), found.counterexamples.len(), found.cubes);
+        for (index, why) in &found.rejected {
+            println!("  cube {index}: rejected: {why}");
+        }
+        for index in &found.counterexamples {
+            println!("  cube {index}: counterexample (the claim is false)");
+        }
+        println!("solve seconds: total {total:.1}, median {:.2}, p90 {:.2}, p99 {:.2}, slowest {slowest:.2}", percentile(0.5), percentile(0.9), percentile(0.99));
+        println!("predicted wall on {machines} machines: {predicted:.0} s{}", if found.missing.is_empty() { "" } else { " (unsolved cubes at the mean so far)" });
+    }
+    Ok(if failed { 1 } else if !found.missing.is_empty() { 4 } else { 0 })
 }

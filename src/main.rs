@@ -220,6 +220,21 @@ enum CubesCommand {
         #[arg(long, default_value = "cube-results")]
         results: PathBuf,
     },
+    /// Check a plan's cover and every cube record in the results directory;
+    /// report what is done, what remains, and the time distribution.
+    ///
+    /// Exit code: 0 every cube refuted with a checked record; 1 a record
+    /// failed a check or holds a counterexample; 4 cubes still unsolved.
+    Status {
+        /// The plan file.
+        plan: PathBuf,
+        /// Directory of result records.
+        #[arg(long, default_value = "cube-results")]
+        results: PathBuf,
+        /// Machines to predict the remaining wall time for.
+        #[arg(long, default_value_t = 100)]
+        machines: usize,
+    },
 }
 
 /// The statement "no valid level-k partial of the side-n hexagon has penalty below B".
@@ -333,6 +348,7 @@ fn run(cli: &Cli) -> Result<u8, HexError> {
         Command::Cubes { action: CubesCommand::Run { plan, index, all: _, jobs, results } } => {
             commands::cubes_run(cli.json, cli.quiet, plan, *index, *jobs, results, interrupt_flag())
         }
+        Command::Cubes { action: CubesCommand::Status { plan, results, machines } } => commands::cubes_status(cli.json, plan, results, *machines),
         Command::Optimize { n, level, cardinality, output } => {
             commands::optimize(cli.json, cli.quiet, cli.verbose, *n, *level, *cardinality, output.as_deref())
         }

@@ -149,7 +149,7 @@ fn cubes_decide_the_claim_as_the_whole_formula_does() {
 /// record per cube, and a rerun skips what is recorded.
 #[test]
 fn every_cube_of_a_true_claim_is_refuted_with_a_checked_proof_and_recorded_once() {
-    use hexcert::certification::cubes::{result_path, run_all, CubeVerdict};
+    use hexcert::certification::cubes::{progress, result_path, run_all, CubeVerdict};
     use std::sync::atomic::AtomicBool;
     use std::sync::Arc;
     let dir = std::env::temp_dir().join(format!("hexcert-cubes-run-{}", std::process::id()));
@@ -167,6 +167,31 @@ fn every_cube_of_a_true_claim_is_refuted_with_a_checked_proof_and_recorded_once(
     }
     let again = run_all(&plan, "0123456789abcdef-test", &dir, 2, &abort, &|_, _| {}).unwrap();
     assert!(again.is_empty(), "a rerun solved recorded cubes again");
+
+    // Every record re-checked: all refuted; then each kind of damage is seen.
+    let hash = "0123456789abcdef-test";
+    let all = progress(&plan, hash, &dir).unwrap();
+    assert_eq!((all.refuted.len(), all.missing.len(), all.rejected.len()), (plan.cubes.len(), 0, 0));
+    let record = |i: usize| result_path(&dir, hash, i);
+    let edit = |i: usize, change: &dyn Fn(&mut serde_json::Value)| {
+        let mut value: serde_json::Value = serde_json::from_slice(&std::fs::read(record(i)).unwrap()).unwrap();
+        change(&mut value);
+        std::fs::write(record(i), serde_json::to_vec(&value).unwrap()).unwrap();
+    };
+    std::fs::remove_file(record(0)).unwrap();
+    edit(1, &|v| v["cnf_sha256"] = "00".into());
+    edit(2, &|v| v["lrat"]["verified"] = false.into());
+    let other_cube = serde_json::json!(plan.cubes[5]);
+    edit(3, &|v| v["cube"] = other_cube.clone());
+    edit(4, &|v| v["proof_sha256"] = serde_json::Value::Null);
+    let damaged = progress(&plan, hash, &dir).unwrap();
+    assert_eq!(damaged.missing, vec![0]);
+    let rejected: Vec<usize> = damaged.rejected.iter().map(|(i, _)| *i).collect();
+    assert_eq!(rejected, vec![1, 2, 3, 4], "{:?}", damaged.rejected);
+    // A plan with a cube dropped no longer covers the split.
+    let mut dropped = plan.clone();
+    dropped.cubes.pop();
+    assert!(dropped.check_cover().is_err());
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -169,3 +169,95 @@ pub fn run_all(
     });
     outcomes.into_iter().collect()
 }
+
+/// What the results directory says about a plan, every record re-checked.
+#[derive(Debug, Clone, Serialize)]
+pub struct Progress {
+    pub cubes: usize,
+    /// Cubes refuted by a record that passed every check.
+    pub refuted: Vec<usize>,
+    /// Cubes without a record.
+    pub missing: Vec<usize>,
+    /// Records that fail a check, with why.
+    pub rejected: Vec<(usize, String)>,
+    /// Cubes with a validated counterexample.
+    pub counterexamples: Vec<usize>,
+    /// Solve seconds of the refuted cubes, in index order.
+    pub seconds: Vec<f64>,
+}
+
+/// Reads every cube's record and checks it against the plan: the plan hash,
+/// the cube, the hash of the cube's formula (re-encoded here), a refutation
+/// with the LRAT checker's `verified` verdict and a proof hash. The plan's
+/// cover is the caller's to check (`Plan::check_cover`).
+pub fn progress(plan: &Plan, plan_sha256: &str, results: &Path) -> Result<Progress, HexError> {
+    let mut progress = Progress {
+        cubes: plan.cubes.len(),
+        refuted: Vec::new(),
+        missing: Vec::new(),
+        rejected: Vec::new(),
+        counterexamples: Vec::new(),
+        seconds: Vec::new(),
+    };
+    for index in 0..plan.cubes.len() {
+        let path = result_path(results, plan_sha256, index);
+        let bytes = match std::fs::read(&path) {
+            Ok(bytes) => bytes,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                progress.missing.push(index);
+                continue;
+            }
+            Err(source) => return Err(HexError::Io { path, source }),
+        };
+        match judge(plan, plan_sha256, index, &bytes) {
+            Ok(record) if record.verdict == CubeVerdict::Counterexample => progress.counterexamples.push(index),
+            Ok(record) => {
+                progress.refuted.push(index);
+                progress.seconds.push(record.solve_seconds);
+            }
+            Err(why) => progress.rejected.push((index, why)),
+        }
+    }
+    Ok(progress)
+}
+
+/// One record, checked; the error says which check failed.
+fn judge(plan: &Plan, plan_sha256: &str, index: usize, bytes: &[u8]) -> Result<CubeResult, String> {
+    let record: CubeResult = serde_json::from_slice(bytes).map_err(|e| format!("not a cube record: {e}"))?;
+    if record.format != RESULT_FORMAT {
+        return Err(format!("format `{}` is not {RESULT_FORMAT}", record.format));
+    }
+    if record.plan_sha256 != plan_sha256 || record.index != index {
+        return Err("the record answers another plan or cube".into());
+    }
+    if record.cube != plan.cubes[index] {
+        return Err("the record's cube is not the plan's".into());
+    }
+    let dimacs = plan.cube_dimacs(index).map_err(|e| e.to_string())?;
+    if record.cnf_sha256 != sha256_hex(&dimacs) {
+        return Err("the record's formula hash is not that of the cube's formula".into());
+    }
+    if !(record.solve_seconds.is_finite() && record.solve_seconds >= 0.0) {
+        return Err(format!("solve seconds {} is not a duration", record.solve_seconds));
+    }
+    match record.verdict {
+        CubeVerdict::Refuted => {
+            let verified = record.lrat.as_ref().is_some_and(|l| l.verified && l.verdict == "s VERIFIED");
+            if !verified || record.proof_sha256.is_none() {
+                return Err("a refutation without a verified LRAT verdict and a proof hash".into());
+            }
+        }
+        CubeVerdict::Counterexample => {
+            let text = record.counterexample.as_deref().ok_or("a counterexample without its grid")?;
+            let partial = crate::formats::parse_grid(text.as_bytes(), Path::new("counterexample"), Some(plan.n))
+                .map_err(|e| e.to_string())?
+                .partial;
+            let hex = Hexagon::new(plan.n).map_err(|e| e.to_string())?;
+            let evaluation = crate::validation::evaluate(&hex, &partial);
+            if partial.level() != plan.level || !evaluation.is_valid() || evaluation.penalty >= plan.below {
+                return Err("the counterexample does not validate below the bound".into());
+            }
+        }
+    }
+    Ok(record)
+}
