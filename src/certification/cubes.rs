@@ -18,7 +18,8 @@ use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use super::WorkDir;
-use crate::cubes::Plan;
+use crate::cubes::{cube_formula, Plan, Split};
+use crate::encoding::LevelEncoding;
 use crate::error::HexError;
 use crate::geometry::Hexagon;
 use crate::proofs::claim::LratRecord;
@@ -80,11 +81,12 @@ pub fn run_cube(plan: &Plan, plan_sha256: &str, index: usize, results: &Path, ab
         .clone();
     let hex = Hexagon::new(plan.n)?;
     let encoding = plan.encoding()?;
-    let cnf = crate::cubes::cube_formula(&encoding, &plan.split()?, &cube);
+    let cnf = cube_formula(&encoding, &plan.split()?, &cube);
     let dimacs = cnf.to_dimacs();
     let cnf_sha256 = sha256_hex(&dimacs);
     std::fs::create_dir_all(results).map_err(|source| HexError::Io { path: results.into(), source })?;
-    let work = WorkDir::create(results.join(format!(".work-{index}-{}-{:?}", std::process::id(), std::thread::current().id()).replace(['(', ')'], "")))?;
+    // Named by cube and process: the pid last, so `remove_stale_work_dirs` finds those of dead runs.
+    let work = WorkDir::create(results.join(format!(".work-cube{index}-{}", std::process::id())))?;
     let drat = work.0.join("cube.drat");
     let mut online = OnlineCheck::start(dimacs, &drat)?;
     let start = Instant::now();
@@ -140,6 +142,7 @@ pub fn run_all(
     abort: &Arc<AtomicBool>,
     on_done: &(dyn Fn(&CubeResult, usize) + Sync),
 ) -> Result<Vec<CubeResult>, HexError> {
+    super::remove_stale_work_dirs(results);
     let pending: Vec<usize> = (0..plan.cubes.len()).filter(|&i| !result_path(results, plan_sha256, i).exists()).collect();
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads.max(1))
@@ -191,6 +194,15 @@ pub struct Progress {
 /// with the LRAT checker's `verified` verdict and a proof hash. The plan's
 /// cover is the caller's to check (`Plan::check_cover`).
 pub fn progress(plan: &Plan, plan_sha256: &str, results: &Path) -> Result<Progress, HexError> {
+    // Encoded once: every cube's formula is this one plus the cube's units.
+    let encoding = plan.encoding()?;
+    if sha256_hex(&encoding.cnf.to_dimacs()) != plan.formula_sha256 {
+        return Err(HexError::Internal(format!(
+            "the plan's formula hash is not that of `{}` as this build encodes it (another encoder version?)",
+            plan.statement
+        )));
+    }
+    let split = plan.split()?;
     let mut progress = Progress {
         cubes: plan.cubes.len(),
         refuted: Vec::new(),
@@ -209,7 +221,7 @@ pub fn progress(plan: &Plan, plan_sha256: &str, results: &Path) -> Result<Progre
             }
             Err(source) => return Err(HexError::Io { path, source }),
         };
-        match judge(plan, plan_sha256, index, &bytes) {
+        match judge(plan, &encoding, &split, plan_sha256, index, &bytes) {
             Ok(record) if record.verdict == CubeVerdict::Counterexample => progress.counterexamples.push(index),
             Ok(record) => {
                 progress.refuted.push(index);
@@ -222,7 +234,7 @@ pub fn progress(plan: &Plan, plan_sha256: &str, results: &Path) -> Result<Progre
 }
 
 /// One record, checked; the error says which check failed.
-fn judge(plan: &Plan, plan_sha256: &str, index: usize, bytes: &[u8]) -> Result<CubeResult, String> {
+fn judge(plan: &Plan, encoding: &LevelEncoding, split: &Split, plan_sha256: &str, index: usize, bytes: &[u8]) -> Result<CubeResult, String> {
     let record: CubeResult = serde_json::from_slice(bytes).map_err(|e| format!("not a cube record: {e}"))?;
     if record.format != RESULT_FORMAT {
         return Err(format!("format `{}` is not {RESULT_FORMAT}", record.format));
@@ -233,7 +245,7 @@ fn judge(plan: &Plan, plan_sha256: &str, index: usize, bytes: &[u8]) -> Result<C
     if record.cube != plan.cubes[index] {
         return Err("the record's cube is not the plan's".into());
     }
-    let dimacs = plan.cube_dimacs(index).map_err(|e| e.to_string())?;
+    let dimacs = cube_formula(encoding, split, &plan.cubes[index]).to_dimacs();
     if record.cnf_sha256 != sha256_hex(&dimacs) {
         return Err("the record's formula hash is not that of the cube's formula".into());
     }

@@ -111,12 +111,4 @@ impl Plan {
         }
         Ok(cover)
     }
-
-    /// The formula of cube `index`, with its DIMACS bytes.
-    pub fn cube_dimacs(&self, index: usize) -> Result<Vec<u8>, HexError> {
-        let cube = self.cubes.get(index).ok_or_else(|| {
-            HexError::Usage(format!("cube index {index} is out of range: the plan has {} cubes", self.cubes.len()))
-        })?;
-        Ok(super::cube_formula(&self.encoding()?, &self.split()?, cube).to_dimacs())
-    }
 }
