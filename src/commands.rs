@@ -9,7 +9,7 @@ use hexcert::certification::verifier::Verifier;
 use std::sync::{Arc, Mutex};
 use hexcert::certification::prove::{prove as prove_claim, ProveOutcome, SolveAgain};
 use hexcert::certification::Settings;
-use hexcert::certification::cubes::{plan_hash, progress, run_all, run_cube, CubeResult, CubeVerdict};
+use hexcert::certification::cubes::{merge, plan_hash, progress, run_all, run_cube, CubeResult, CubeVerdict, RunLimits};
 use hexcert::cubes::Plan;
 use hexcert::error::HexError;
 use hexcert::formats::{read_grid_file, to_hexcert_text};
@@ -393,30 +393,39 @@ fn job_list(cubes: usize, hexcert: &str, plan: &Path, results: &Path) -> String 
     (0..cubes).map(|i| format!("{prefix} {i}\n")).collect()
 }
 
-pub fn cubes_run(json: bool, quiet: bool, plan_path: &Path, index: Option<usize>, jobs: usize, results: &Path, abort: Arc<std::sync::atomic::AtomicBool>) -> Result<u8, HexError> {
+pub fn cubes_run(
+    json: bool,
+    quiet: bool,
+    plan_path: &Path,
+    index: Option<usize>,
+    jobs: usize,
+    results: &Path,
+    limits: RunLimits,
+    abort: Arc<std::sync::atomic::AtomicBool>,
+) -> Result<u8, HexError> {
     let plan = Plan::read(plan_path)?;
-    let hash = plan_hash(plan_path)?;
-    let done: Vec<CubeResult> = match index {
-        Some(index) => vec![run_cube(&plan, &hash, index, results, &abort)?],
+    let done: Vec<(usize, CubeResult)> = match index {
+        Some(index) => vec![(index, run_cube(&plan, index, results, limits, &abort)?)],
         None => {
             let finished = std::sync::atomic::AtomicUsize::new(0);
-            let report = |result: &CubeResult, pending: usize| {
+            let report = |index: usize, result: &CubeResult, pending: usize| {
                 let count = finished.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
                 if !quiet && !json {
-                    eprintln!("cube {} ({count}/{pending} of this run): {:?} in {:.2} s", result.index, result.verdict, result.solve_seconds);
+                    eprintln!("cube {index} ({count}/{pending} of this run): {:?} in {:.2} s", result.verdict, result.solve_seconds);
                 }
             };
-            run_all(&plan, &hash, results, jobs, &abort, &report)?
+            run_all(&plan, results, jobs, limits, &abort, &report)?
         }
     };
-    let counterexample = done.iter().find(|r| r.verdict == CubeVerdict::Counterexample);
+    let counterexample = done.iter().find(|(_, r)| r.verdict == CubeVerdict::Counterexample);
+    let unfinished = done.iter().filter(|(_, r)| r.verdict == CubeVerdict::Unfinished).count();
     if json {
-        println!("{}", serde_json::json!({"solved": done.len(), "results": results, "counterexample": counterexample.map(|r| r.index)}));
+        println!("{}", serde_json::json!({"solved": done.len(), "unfinished": unfinished, "results": results, "counterexample": counterexample.map(|(i, _)| i)}));
     } else {
-        let seconds: f64 = done.iter().map(|r| r.solve_seconds).sum();
-        println!("{} cube(s) solved in this run ({seconds:.1} s of solving); records in {}", done.len(), results.display());
-        if let Some(found) = counterexample {
-            println!("cube {} has a counterexample: the claim is false", found.index);
+        let seconds: f64 = done.iter().map(|(_, r)| r.solve_seconds).sum();
+        println!("{} cube(s) run in this run ({seconds:.1} s of solving, {unfinished} stopped by the time limit); records in {}", done.len(), results.display());
+        if let Some((index, found)) = counterexample {
+            println!("cube {index} has a counterexample: the claim is false");
             print!("{}", found.counterexample.as_deref().unwrap_or(""));
         }
     }
@@ -426,11 +435,37 @@ pub fn cubes_run(json: bool, quiet: bool, plan_path: &Path, index: Option<usize>
     Ok(if counterexample.is_some() { 1 } else { 0 })
 }
 
+/// Writes `plan` refined at `which` (or at every unfinished cube) to `output`, with its job list.
+pub fn cubes_refine(json: bool, plan_path: &Path, which: &[usize], results: &Path, output: &Path, hexcert: &str) -> Result<u8, HexError> {
+    let plan = Plan::read(plan_path)?;
+    let which = if which.is_empty() { progress(&plan, results)?.unfinished } else { which.to_vec() };
+    if which.is_empty() {
+        return Err(HexError::Usage(format!("no cube of {} is unfinished in {}: name cubes with --cube", plan_path.display(), results.display())));
+    }
+    let (refined, refuted) = plan.refine(&which)?;
+    if !json {
+        println!("refined {} cube(s) one value deeper ({refuted} refinements refuted locally): {} cubes become {}", which.len(), plan.cubes.len(), refined.cubes.len());
+    }
+    cubes_plan(json, &refined, output, results, hexcert)
+}
+
+/// Checks a finished plan and writes its claim.
+pub fn cubes_merge(json: bool, plan_path: &Path, results: &Path, root: &Path) -> Result<u8, HexError> {
+    let plan = Plan::read(plan_path)?;
+    let claim = merge(&plan, results, root)?;
+    if json {
+        println!("{}", serde_json::json!({"claim": claim, "cubes": plan.cubes.len()}));
+    } else {
+        println!("{}: `{}` from {} refuted cubes; check it with `hexcert check {}`", claim.display(), plan.statement, plan.cubes.len(), claim.display());
+    }
+    Ok(0)
+}
+
 pub fn cubes_status(json: bool, plan_path: &Path, results: &Path, machines: usize) -> Result<u8, HexError> {
     let plan = Plan::read(plan_path)?;
     let cover = plan.check_cover();
     let hash = plan_hash(plan_path)?;
-    let found = progress(&plan, &hash, results)?;
+    let found = progress(&plan, results)?;
     let mut sorted = found.seconds.clone();
     sorted.sort_by(f64::total_cmp);
     let total: f64 = sorted.iter().sum();
@@ -438,7 +473,7 @@ pub fn cubes_status(json: bool, plan_path: &Path, results: &Path, machines: usiz
     let slowest = sorted.last().copied().unwrap_or(0.0);
     // Remaining cubes estimated at the mean so far; a machine never does less than the slowest cube.
     let mean = if sorted.is_empty() { 0.0 } else { total / sorted.len() as f64 };
-    let remaining = found.missing.len() as f64 * mean;
+    let remaining = (found.missing.len() + found.unfinished.len()) as f64 * mean;
     let predicted = ((total + remaining) / machines.max(1) as f64).max(slowest);
     let failed = cover.is_err() || !found.rejected.is_empty() || !found.counterexamples.is_empty();
     if json {
@@ -452,8 +487,11 @@ pub fn cubes_status(json: bool, plan_path: &Path, results: &Path, machines: usiz
             Ok(c) => println!("cover: verified ({} projections: {} refuted locally, {} images of the {} cubes)", c.projections, c.refuted, c.covered, plan.cubes.len()),
             Err(e) => println!("cover: FAILED: {e}"),
         }
-        println!("cubes: {} refuted and checked, {} without a record, {} rejected, {} with a counterexample (of {})",
-            found.refuted.len(), found.missing.len(), found.rejected.len(), found.counterexamples.len(), found.cubes);
+        println!("cubes: {} refuted and checked, {} without a record, {} unfinished, {} rejected, {} with a counterexample (of {})",
+            found.refuted.len(), found.missing.len(), found.unfinished.len(), found.rejected.len(), found.counterexamples.len(), found.cubes);
+        if !found.unfinished.is_empty() {
+            println!("  unfinished (stopped by a time limit; `cubes refine` splits them): {:?}", found.unfinished);
+        }
         for (index, why) in &found.rejected {
             println!("  cube {index}: rejected: {why}");
         }
@@ -463,5 +501,5 @@ pub fn cubes_status(json: bool, plan_path: &Path, results: &Path, machines: usiz
         println!("solve seconds: total {total:.1}, median {:.2}, p90 {:.2}, p99 {:.2}, slowest {slowest:.2}", percentile(0.5), percentile(0.9), percentile(0.99));
         println!("predicted wall on {machines} machines: {predicted:.0} s{}", if found.missing.is_empty() { "" } else { " (unsolved cubes at the mean so far)" });
     }
-    Ok(if failed { 1 } else if !found.missing.is_empty() { 4 } else { 0 })
+    Ok(if failed { 1 } else if !found.missing.is_empty() || !found.unfinished.is_empty() { 4 } else { 0 })
 }

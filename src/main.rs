@@ -219,6 +219,49 @@ enum CubesCommand {
         /// Directory of result records (shared by every run of the plan).
         #[arg(long, default_value = "cube-results")]
         results: PathBuf,
+        /// Stop a cube after this many seconds and record it as unfinished
+        /// (`cubes refine` then splits it); --all skips cubes already
+        /// unfinished under at least this limit.
+        #[arg(long, value_parser = positive_seconds)]
+        time_limit: Option<f64>,
+        /// Keep a cube's gzipped LRAT proof beside its record when it is at
+        /// most this many bytes (0: keep none); merged claims carry them, and
+        /// `check` verifies them without a solver.
+        #[arg(long, default_value_t = 0)]
+        store_limit: u64,
+    },
+    /// Replace hard cubes by their cubes one value deeper (one per orbit
+    /// under the symmetries that fix the cube, locally refuted ones
+    /// dropped); the cover is checked again and the records of the other
+    /// cubes stay valid.
+    Refine {
+        /// The plan file.
+        plan: PathBuf,
+        /// Refine these cubes (indices in PLAN); default: every cube unfinished in --results.
+        #[arg(long = "cube")]
+        cubes: Vec<usize>,
+        /// Directory of result records.
+        #[arg(long, default_value = "cube-results")]
+        results: PathBuf,
+        /// The refined plan to write; its job list goes beside it as OUTPUT.jobs.
+        #[arg(long, short)]
+        output: PathBuf,
+        /// How the job list's commands call hexcert (a path, or a name on PATH).
+        #[arg(long, default_value = "hexcert")]
+        hexcert: String,
+    },
+    /// Check a finished plan (its cover and every cube's record, stored
+    /// proofs re-checked) and write its claim.json, which `hexcert check`
+    /// verifies like any other claim.
+    Merge {
+        /// The plan file.
+        plan: PathBuf,
+        /// Directory of result records.
+        #[arg(long, default_value = "cube-results")]
+        results: PathBuf,
+        /// Certificate root: the claim goes to PROOFS/nN/levelK-belowB/claim.json.
+        #[arg(long, default_value = "proofs")]
+        proofs: PathBuf,
     },
     /// Check a plan's cover and every cube record in the results directory;
     /// report what is done, what remains, and the time distribution.
@@ -235,6 +278,13 @@ enum CubesCommand {
         #[arg(long, default_value_t = 100)]
         machines: usize,
     },
+}
+
+fn positive_seconds(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(s) if s.is_finite() && s > 0.0 => Ok(s),
+        _ => Err(format!("`{text}` is not a positive number of seconds")),
+    }
 }
 
 /// The statement "no valid level-k partial of the side-n hexagon has penalty below B".
@@ -345,9 +395,14 @@ fn run(cli: &Cli) -> Result<u8, HexError> {
             let plan = hexcert::cubes::Plan::new(claim.n, claim.level, claim.below, *radius, *depth, *cardinality)?;
             commands::cubes_plan(cli.json, &plan, output, results, hexcert)
         }
-        Command::Cubes { action: CubesCommand::Run { plan, index, all: _, jobs, results } } => {
-            commands::cubes_run(cli.json, cli.quiet, plan, *index, *jobs, results, interrupt_flag())
+        Command::Cubes { action: CubesCommand::Run { plan, index, all: _, jobs, results, time_limit, store_limit } } => {
+            let limits = hexcert::certification::cubes::RunLimits { time_limit: *time_limit, store_limit: *store_limit };
+            commands::cubes_run(cli.json, cli.quiet, plan, *index, *jobs, results, limits, interrupt_flag())
         }
+        Command::Cubes { action: CubesCommand::Refine { plan, cubes, results, output, hexcert } } => {
+            commands::cubes_refine(cli.json, plan, cubes, results, output, hexcert)
+        }
+        Command::Cubes { action: CubesCommand::Merge { plan, results, proofs } } => commands::cubes_merge(cli.json, plan, results, proofs),
         Command::Cubes { action: CubesCommand::Status { plan, results, machines } } => commands::cubes_status(cli.json, plan, results, *machines),
         Command::Optimize { n, level, cardinality, output } => {
             commands::optimize(cli.json, cli.quiet, cli.verbose, *n, *level, *cardinality, output.as_deref())

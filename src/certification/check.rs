@@ -22,10 +22,13 @@
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
+use super::cubes::{check_stored_lrat, cube_trust_base, CubeClaim, CubeVerdict, CUBE_CLAIM_FORMAT};
 use super::WorkDir;
+use crate::cubes::cube_formula;
 use crate::encoding::LevelEncoding;
 use crate::error::HexError;
 use crate::formats::read_grid_file;
+use crate::formula::Cnf;
 use crate::geometry::Hexagon;
 use crate::levels::FULL_LEVEL;
 use crate::proofs::claim::read_json;
@@ -113,6 +116,8 @@ impl Summary {
 /// written from that trace to hash to the claim's record.
 pub trait Regenerate {
     fn regenerate(&self, claim: &Claim, trace: TraceSender) -> Result<f64, HexError>;
+    /// The same for any formula that must be unsatisfiable (a cube's), named by `what`.
+    fn regenerate_formula(&self, cnf: &Cnf, what: &str, trace: TraceSender) -> Result<f64, HexError>;
 }
 
 /// Claims written before proofs were traced with LRAT (CaDiCaL 2.2.1, a
@@ -239,16 +244,20 @@ fn mismatch(path: &Path, message: String) -> HexError {
 
 fn check_claim(path: &Path, regenerate: Option<&dyn Regenerate>, messages: &mut Vec<String>) -> Result<Status, HexError> {
     let format: serde_json::Value = read_json(path)?;
-    if format.get("format").and_then(|f| f.as_str()) == Some(LEGACY_CLAIM_FORMAT) {
-        messages.push(LEGACY.into());
-        return Ok(Status::Unverified);
+    match format.get("format").and_then(|f| f.as_str()) {
+        Some(LEGACY_CLAIM_FORMAT) => {
+            messages.push(LEGACY.into());
+            return Ok(Status::Unverified);
+        }
+        Some(CUBE_CLAIM_FORMAT) => return check_cube_claim(path, regenerate, messages),
+        _ => {}
     }
     let claim: Claim = read_json(path)?;
     // Ranges first: nothing out of range may reach the encoder.
     check_claim_ranges(&claim, path)?;
     claim.check_consistency(path)?;
     check_n_directory(path, claim.n)?;
-    check_claim_directory(path, &claim)?;
+    check_claim_directory(path, claim.level, claim.below)?;
     let hex = Hexagon::new(claim.n)?;
     let dimacs = LevelEncoding::new(&hex, claim.level, claim.encode_options()).cnf.to_dimacs();
     if sha256_hex(&dimacs) != claim.cnf.sha256 {
@@ -305,6 +314,94 @@ fn check_claim(path: &Path, regenerate: Option<&dyn Regenerate>, messages: &mut 
     messages.extend(external);
     if !verified {
         messages.push("no LRAT proof stored and no DRAT checker (drat-trim, rate) on PATH: nothing checked the proof".into());
+        return Ok(Status::Unverified);
+    }
+    Ok(Status::Verified)
+}
+
+/// A claim merged from cubes (`cubes merge`): the plan's cover enumerated
+/// again, every cube's record checked against its re-encoded formula, and
+/// every cube's proof checked in this run: its stored LRAT proof by the LRAT
+/// checker, or (with `--regenerate`) the cube re-solved, its trace checked
+/// and its DRAT twin required to hash to the record. A cube whose proof is
+/// neither stored nor regenerated leaves the claim unverified.
+fn check_cube_claim(path: &Path, regenerate: Option<&dyn Regenerate>, messages: &mut Vec<String>) -> Result<Status, HexError> {
+    let claim: CubeClaim = read_json(path)?;
+    crate::proofs::ranges::check_statement_numbers(claim.n, claim.level, claim.below, path)?;
+    if claim.statement != Claim::statement_for(claim.n, claim.level, claim.below) {
+        return Err(mismatch(path, "statement does not match n, level and bound".into()));
+    }
+    check_n_directory(path, claim.n)?;
+    check_claim_directory(path, claim.level, claim.below)?;
+    let plan = &claim.plan;
+    plan.validate(path)?;
+    if (plan.n, plan.level, plan.below) != (claim.n, claim.level, claim.below) {
+        return Err(mismatch(path, format!("the plan is for `{}`, not the claim's statement", plan.statement)));
+    }
+    if claim.trust_base != cube_trust_base(plan) {
+        return Err(mismatch(path, "the trust base is not the one this build states for a cube claim".into()));
+    }
+    let encoding = plan.encoding()?;
+    if sha256_hex(&encoding.cnf.to_dimacs()) != plan.formula_sha256 {
+        return Err(mismatch(path, "the formula re-encoded from the plan does not match the recorded hash".into()));
+    }
+    messages.push("re-encoded formula matches the plan's hash".into());
+    let cover = plan.check_cover().map_err(|e| mismatch(path, format!("the plan's cover does not hold: {e}")))?;
+    messages.push(format!(
+        "cover enumerated: {} projections, {} refuted locally, {} images of the {} cubes",
+        cover.projections, cover.refuted, cover.covered, plan.cubes.len()
+    ));
+    if claim.cubes.len() != plan.cubes.len() {
+        return Err(mismatch(path, format!("{} cube records for the plan's {} cubes", claim.cubes.len(), plan.cubes.len())));
+    }
+    let split = plan.split()?;
+    let dir = path.parent().unwrap_or(Path::new("."));
+    let mut work = None;
+    let (mut stored, mut regenerated, mut unchecked) = (0, 0, 0);
+    for (index, (cube, record)) in plan.cubes.iter().zip(&claim.cubes).enumerate() {
+        let bad = |why: String| mismatch(path, format!("cube {index}: {why}"));
+        if record.cube != *cube || record.formula_sha256 != plan.formula_sha256 || record.cells != plan.cells {
+            return Err(bad("the record answers another cube or formula".into()));
+        }
+        let cnf = cube_formula(&encoding, &split, cube);
+        let dimacs = cnf.to_dimacs();
+        if record.cnf_sha256 != sha256_hex(&dimacs) {
+            return Err(bad("the record's formula hash is not that of the cube's formula".into()));
+        }
+        let refuted = record.verdict == CubeVerdict::Refuted && record.lrat.as_ref().is_some_and(|l| l.verified && l.verdict == "s VERIFIED");
+        let Some(proof_sha256) = record.proof_sha256.as_deref().filter(|_| refuted) else {
+            return Err(bad("not a refutation with a verified LRAT verdict and a proof hash".into()));
+        };
+        let stored_proof = record.lrat_proof.as_ref().and_then(|f| f.stored_as.as_ref().map(|name| (f, name)));
+        if stored_proof.is_none() && regenerate.is_none() {
+            unchecked += 1;
+            continue;
+        }
+        if work.is_none() {
+            work = Some(WorkDir::create(dir.join(format!(".check-{}", std::process::id())))?);
+        }
+        let work_dir = &work.as_ref().expect("created").0;
+        if let Some((file, name)) = stored_proof {
+            check_stored_lrat(&dimacs, &dir.join(name), &file.sha256, work_dir).map_err(bad)?;
+            stored += 1;
+        } else if let Some(regenerate) = regenerate {
+            let mut online = OnlineCheck::start(dimacs, &work_dir.join("cube.drat"))?;
+            regenerate.regenerate_formula(&cnf, &format!("cube {index} of `{}`", claim.statement), online.sender())?;
+            let (lrat, drat) = online.finish(Instant::now())?;
+            if !lrat.verified {
+                return Err(bad(format!("the LRAT checker rejected the regenerated proof: {}", lrat.verdict)));
+            }
+            expect_hash(&drat, proof_sha256, &format!("cube {index}'s regenerated DRAT proof"))?;
+            regenerated += 1;
+        }
+    }
+    messages.push(format!(
+        "{} cubes: {stored} stored LRAT proofs verified by hexcert-lrat {}, {regenerated} re-solved with their traces verified and DRAT hashes matched, {unchecked} not checked",
+        plan.cubes.len(),
+        hexcert_lrat::VERSION
+    ));
+    if unchecked > 0 {
+        messages.push(format!("{unchecked} cube proofs are not stored; run with --regenerate to re-solve and check them"));
         return Ok(Status::Unverified);
     }
     Ok(Status::Verified)

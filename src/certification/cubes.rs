@@ -1,13 +1,15 @@
-//! `hexcert cubes run`: the cubes of a plan solved one by one, each proof
-//! checked by the LRAT checker while CaDiCaL writes it, each answer written
-//! as one result record.
+//! `hexcert cubes run` and `cubes merge`: the cubes of a plan solved one by
+//! one, each proof checked by the LRAT checker while CaDiCaL writes it, each
+//! answer written as one result record; and the records of a finished plan
+//! merged into one claim that `hexcert check` verifies.
 //!
 //! The results directory is the only state shared between runs, processes
 //! and machines: a record is written atomically (temporary name, rename)
-//! under a name made of the plan's hash and the cube's index, so a stopped
-//! run loses only its cubes in flight and a rerun skips every cube whose
-//! record exists. Any job engine that runs `hexcert cubes run PLAN --index I`
-//! for each index fills the same directory.
+//! under a name made from the cube and the formula it extends
+//! (`Plan::cube_key`), so a stopped run loses only its cubes in flight, a
+//! rerun skips every cube whose record exists, and a refined plan keeps the
+//! records of the cubes it did not refine. Any job engine that runs
+//! `hexcert cubes run PLAN --index I` for each index fills the same directory.
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -17,19 +19,22 @@ use std::time::Instant;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
+use super::prove::solve_traced;
 use super::WorkDir;
-use crate::cubes::{cube_formula, Plan, Split};
+use crate::cubes::{cube_formula, Cube, Plan, Split};
 use crate::encoding::LevelEncoding;
 use crate::error::HexError;
 use crate::geometry::Hexagon;
-use crate::proofs::claim::LratRecord;
+use crate::proofs::claim::{BuildRecord, FileRecord, LratRecord};
 use crate::proofs::online::OnlineCheck;
-use crate::proofs::{own_peak_memory_kb, sha256_file, sha256_hex};
+use crate::proofs::{compress, own_peak_memory_kb, sha256_file, sha256_hex};
 use crate::solving::search::accept_model;
-use crate::solving::{Cadical, Outcome, SatSolver};
+use crate::solving::{Cadical, Outcome};
 
 /// Format tag of a cube's result record.
-pub const RESULT_FORMAT: &str = "hexcert-cube-result/1";
+pub const RESULT_FORMAT: &str = "hexcert-cube-result/2";
+/// Format tag of a claim merged from cubes (a `claim.json` like any other).
+pub const CUBE_CLAIM_FORMAT: &str = "hexcert-cube-claim/1";
 
 /// What a cube's formula turned out to be.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -39,6 +44,8 @@ pub enum CubeVerdict {
     Refuted,
     /// Satisfiable: the claim is false (the counterexample is validated).
     Counterexample,
+    /// Not decided within the run's time limit: a cube to refine.
+    Unfinished,
 }
 
 /// One cube's answer.
@@ -46,34 +53,50 @@ pub enum CubeVerdict {
 #[serde(deny_unknown_fields)]
 pub struct CubeResult {
     pub format: String,
-    pub plan_sha256: String,
-    pub index: usize,
-    pub cube: Vec<u8>,
-    /// SHA-256 of the cube's DIMACS formula (the plan's formula and the cube's units).
+    /// SHA-256 of the claim's plain formula, which the cube extends.
+    pub formula_sha256: String,
+    /// The split cells the cube gives values to.
+    pub cells: Vec<usize>,
+    pub cube: Cube,
+    /// SHA-256 of the cube's DIMACS formula (the plain formula and the cube's units).
     pub cnf_sha256: String,
     pub verdict: CubeVerdict,
     /// SHA-256 of the binary DRAT twin of the checked proof (regenerable by solving the cube again).
     pub proof_sha256: Option<String>,
     pub lrat: Option<LratRecord>,
+    /// The binary LRAT proof, gzipped beside the record when it was small
+    /// enough to keep (`--store-limit`): checked again by `cubes merge` and `check`.
+    pub lrat_proof: Option<FileRecord>,
     /// The validated counterexample, in hexcert format.
     pub counterexample: Option<String>,
+    /// Seconds of solving (for an unfinished cube: until the time limit stopped it).
     pub solve_seconds: f64,
     /// Peak resident memory of the process that solved it (all cubes it ran so far).
     pub peak_memory_kb: u64,
 }
 
-/// Where cube `index` of the plan with this hash records its answer.
-pub fn result_path(results: &Path, plan_sha256: &str, index: usize) -> PathBuf {
-    results.join(format!("{}-{index:06}.json", &plan_sha256[..16.min(plan_sha256.len())]))
+/// How `cubes run` solves its cubes.
+#[derive(Debug, Clone, Copy)]
+pub struct RunLimits {
+    /// Stop a cube after this many seconds and record it as unfinished.
+    pub time_limit: Option<f64>,
+    /// Keep a cube's gzipped LRAT proof when it is at most this many bytes.
+    pub store_limit: u64,
 }
 
-/// The plan file's hash: results name the exact plan they answer.
+/// Where the record of cube `index` of `plan` lies.
+pub fn result_path(results: &Path, plan: &Plan, index: usize) -> PathBuf {
+    results.join(format!("{}.json", plan.cube_key(index)))
+}
+
+/// The plan file's hash (reported, so runs can tell which plan they served).
 pub fn plan_hash(plan_path: &Path) -> Result<String, HexError> {
     sha256_file(plan_path).map_err(|source| HexError::Io { path: plan_path.into(), source })
 }
 
-/// Solves cube `index` and writes its record; returns it. Errors leave no record.
-pub fn run_cube(plan: &Plan, plan_sha256: &str, index: usize, results: &Path, abort: &Arc<AtomicBool>) -> Result<CubeResult, HexError> {
+/// Solves cube `index` and writes its record; returns it. Errors (and
+/// Ctrl-C) leave no record.
+pub fn run_cube(plan: &Plan, index: usize, results: &Path, limits: RunLimits, abort: &Arc<AtomicBool>) -> Result<CubeResult, HexError> {
     let cube = plan
         .cubes
         .get(index)
@@ -85,88 +108,130 @@ pub fn run_cube(plan: &Plan, plan_sha256: &str, index: usize, results: &Path, ab
     let dimacs = cnf.to_dimacs();
     let cnf_sha256 = sha256_hex(&dimacs);
     std::fs::create_dir_all(results).map_err(|source| HexError::Io { path: results.into(), source })?;
+    let key = plan.cube_key(index);
     // Named by cube and process: the pid last, so `remove_stale_work_dirs` finds those of dead runs.
-    let work = WorkDir::create(results.join(format!(".work-cube{index}-{}", std::process::id())))?;
-    let drat = work.0.join("cube.drat");
-    let mut online = OnlineCheck::start(dimacs, &drat)?;
+    let work = WorkDir::create(results.join(format!(".work-{key}-{}", std::process::id())))?;
+    let mut online = OnlineCheck::start(dimacs, &work.0.join("cube.drat"))?;
     let start = Instant::now();
-    let outcome = {
-        let mut solver = Cadical::with_trace(online.sender());
-        let flag = Arc::clone(abort);
-        solver.stop_when_any(move || flag.load(Ordering::Relaxed));
-        solver.add_cnf(&cnf)?;
-        solver.solve()
+    let timed_out = {
+        let limit = limits.time_limit;
+        move || limit.is_some_and(|l| start.elapsed().as_secs_f64() > l)
     };
+    let flag = Arc::clone(abort);
+    let outcome = solve_traced(&cnf, online.sender(), move || flag.load(Ordering::Relaxed) || timed_out());
     let solve_seconds = start.elapsed().as_secs_f64();
     let (lrat, proof) = online.finish(Instant::now())?;
     let mut result = CubeResult {
         format: RESULT_FORMAT.into(),
-        plan_sha256: plan_sha256.into(),
-        index,
+        formula_sha256: plan.formula_sha256.clone(),
+        cells: plan.cells.clone(),
         cube,
         cnf_sha256,
         verdict: CubeVerdict::Refuted,
         proof_sha256: None,
         lrat: None,
+        lrat_proof: None,
         counterexample: None,
         solve_seconds,
         peak_memory_kb: own_peak_memory_kb(),
     };
-    match outcome? {
-        Outcome::Unsat => {
+    match outcome {
+        Ok((Outcome::Unsat, _)) => {
             if !lrat.verified {
                 return Err(HexError::Internal(format!("the LRAT checker rejected the proof of cube {index}: {}", lrat.verdict)));
             }
             result.proof_sha256 = Some(sha256_file(&proof).map_err(|source| HexError::Io { path: proof.clone(), source })?);
             result.lrat = Some(lrat);
+            result.lrat_proof = store_lrat(&proof.with_extension("lrat"), results, &key, limits.store_limit)?;
         }
-        Outcome::Sat(model) => {
+        Ok((Outcome::Sat(model), _)) => {
             let found = accept_model(&hex, &encoding, &model)?;
             result.verdict = CubeVerdict::Counterexample;
             result.counterexample = Some(crate::formats::to_hexcert_text(&found.partial));
         }
+        Err(HexError::Interrupted) if !abort.load(Ordering::Relaxed) && limits.time_limit.is_some() => {
+            result.verdict = CubeVerdict::Unfinished;
+        }
+        Err(e) => return Err(e),
     }
     let json = serde_json::to_vec_pretty(&result).expect("results serialise");
-    crate::files::write_atomic(&result_path(results, plan_sha256, index), &json)?;
+    crate::files::write_atomic(&result_path(results, plan, index), &json)?;
     Ok(result)
 }
 
-/// Runs every cube without a record, `threads` at a time (rayon); `on_done`
-/// hears of each finished cube. Stops starting new cubes after Ctrl-C or a
-/// counterexample. Returns the records written by this run.
+/// Gzips the LRAT proof beside the record when it fits in `limit` bytes.
+fn store_lrat(lrat: &Path, results: &Path, key: &str, limit: u64) -> Result<Option<FileRecord>, HexError> {
+    if limit == 0 || !lrat.exists() {
+        return Ok(None); // not asked for, or abandoned by the online check for its size
+    }
+    let io = |path: &Path| {
+        let path = path.to_path_buf();
+        move |source| HexError::Io { path, source }
+    };
+    let name = format!("{key}.lrat.gz");
+    let staged = lrat.with_extension("lrat.gz");
+    compress::gzip_file(lrat, &staged)?;
+    let compressed = std::fs::metadata(&staged).map_err(io(&staged))?.len();
+    if compressed > limit {
+        return Ok(None);
+    }
+    let record = FileRecord {
+        stored_as: Some(name.clone()),
+        sha256: sha256_file(lrat).map_err(io(lrat))?,
+        bytes: std::fs::metadata(lrat).map_err(io(lrat))?.len(),
+        compressed_bytes: Some(compressed),
+        description: "binary LRAT proof of the cube's formula, gzipped".into(),
+    };
+    std::fs::rename(&staged, results.join(&name)).map_err(io(&staged))?;
+    Ok(Some(record))
+}
+
+/// Whether `run --all` still has to solve cube `index`: it has no record,
+/// or its record is unfinished under a shorter limit than this run's.
+fn pending(plan: &Plan, index: usize, results: &Path, limits: RunLimits) -> bool {
+    let Ok(bytes) = std::fs::read(result_path(results, plan, index)) else { return true };
+    match serde_json::from_slice::<CubeResult>(&bytes) {
+        Ok(record) if record.verdict == CubeVerdict::Unfinished => limits.time_limit.is_none_or(|l| record.solve_seconds < l),
+        _ => false, // decided, or damaged: `status` reports it, a rerun does not overwrite it
+    }
+}
+
+/// Runs every pending cube, `threads` at a time (rayon); `on_done` hears of
+/// each finished cube. Stops starting new cubes after Ctrl-C or a
+/// counterexample. Returns the records written by this run, with their cubes' indices.
 pub fn run_all(
     plan: &Plan,
-    plan_sha256: &str,
     results: &Path,
     threads: usize,
+    limits: RunLimits,
     abort: &Arc<AtomicBool>,
-    on_done: &(dyn Fn(&CubeResult, usize) + Sync),
-) -> Result<Vec<CubeResult>, HexError> {
+    on_done: &(dyn Fn(usize, &CubeResult, usize) + Sync),
+) -> Result<Vec<(usize, CubeResult)>, HexError> {
     super::remove_stale_work_dirs(results);
-    let pending: Vec<usize> = (0..plan.cubes.len()).filter(|&i| !result_path(results, plan_sha256, i).exists()).collect();
+    let pending: Vec<usize> = (0..plan.cubes.len()).filter(|&i| pending(plan, i, results, limits)).collect();
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads.max(1))
         .build()
         .map_err(|e| HexError::Internal(format!("cannot start {threads} worker threads: {e}")))?;
-    let outcomes: Vec<Result<CubeResult, HexError>> = pool.install(|| {
+    let outcomes: Vec<Result<(usize, CubeResult), HexError>> = pool.install(|| {
         pending
             .par_iter()
             .filter_map(|&index| {
                 if abort.load(Ordering::Relaxed) {
                     return None;
                 }
-                let outcome = run_cube(plan, plan_sha256, index, results, abort);
+                let outcome = run_cube(plan, index, results, limits, abort);
                 match &outcome {
                     Ok(result) => {
                         if result.verdict == CubeVerdict::Counterexample {
                             abort.store(true, Ordering::Relaxed);
                         }
-                        on_done(result, pending.len());
+                        on_done(index, result, pending.len());
                     }
                     Err(HexError::Interrupted) => return None,
                     Err(_) => {}
                 }
-                Some(outcome)
+                Some(outcome.map(|result| (index, result)))
             })
             .collect()
     });
@@ -181,20 +246,22 @@ pub struct Progress {
     pub refuted: Vec<usize>,
     /// Cubes without a record.
     pub missing: Vec<usize>,
+    /// Cubes stopped by a time limit: refine them (`cubes refine`) or run them longer.
+    pub unfinished: Vec<usize>,
     /// Records that fail a check, with why.
     pub rejected: Vec<(usize, String)>,
     /// Cubes with a validated counterexample.
     pub counterexamples: Vec<usize>,
     /// Solve seconds of the refuted cubes, in index order.
     pub seconds: Vec<f64>,
+    /// The refuted cubes' checked records, in index order.
+    #[serde(skip)]
+    pub records: Vec<CubeResult>,
 }
 
-/// Reads every cube's record and checks it against the plan: the plan hash,
-/// the cube, the hash of the cube's formula (re-encoded here), a refutation
-/// with the LRAT checker's `verified` verdict and a proof hash. The plan's
-/// cover is the caller's to check (`Plan::check_cover`).
-pub fn progress(plan: &Plan, plan_sha256: &str, results: &Path) -> Result<Progress, HexError> {
-    // Encoded once: every cube's formula is this one plus the cube's units.
+/// The plan's formula, encoded by this build and required to hash to the
+/// plan's record (another encoder would make every cube another formula).
+fn plan_encoding(plan: &Plan) -> Result<LevelEncoding, HexError> {
     let encoding = plan.encoding()?;
     if sha256_hex(&encoding.cnf.to_dimacs()) != plan.formula_sha256 {
         return Err(HexError::Internal(format!(
@@ -202,17 +269,29 @@ pub fn progress(plan: &Plan, plan_sha256: &str, results: &Path) -> Result<Progre
             plan.statement
         )));
     }
+    Ok(encoding)
+}
+
+/// Reads every cube's record and checks it against the plan: the formula
+/// and cube it answers, the hash of the cube's formula (re-encoded here), a
+/// refutation with the LRAT checker's `verified` verdict and a proof hash.
+/// The plan's cover is the caller's to check (`Plan::check_cover`).
+pub fn progress(plan: &Plan, results: &Path) -> Result<Progress, HexError> {
+    // Encoded once: every cube's formula is this one plus the cube's units.
+    let encoding = plan_encoding(plan)?;
     let split = plan.split()?;
     let mut progress = Progress {
         cubes: plan.cubes.len(),
         refuted: Vec::new(),
         missing: Vec::new(),
+        unfinished: Vec::new(),
         rejected: Vec::new(),
         counterexamples: Vec::new(),
         seconds: Vec::new(),
+        records: Vec::new(),
     };
     for index in 0..plan.cubes.len() {
-        let path = result_path(results, plan_sha256, index);
+        let path = result_path(results, plan, index);
         let bytes = match std::fs::read(&path) {
             Ok(bytes) => bytes,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
@@ -221,29 +300,30 @@ pub fn progress(plan: &Plan, plan_sha256: &str, results: &Path) -> Result<Progre
             }
             Err(source) => return Err(HexError::Io { path, source }),
         };
-        match judge(plan, &encoding, &split, plan_sha256, index, &bytes) {
-            Ok(record) if record.verdict == CubeVerdict::Counterexample => progress.counterexamples.push(index),
-            Ok(record) => {
-                progress.refuted.push(index);
-                progress.seconds.push(record.solve_seconds);
-            }
+        let record = serde_json::from_slice(&bytes).map_err(|e| format!("not a cube record: {e}"));
+        match record.and_then(|r| judge(plan, &encoding, &split, index, r)) {
+            Ok(record) => match record.verdict {
+                CubeVerdict::Counterexample => progress.counterexamples.push(index),
+                CubeVerdict::Unfinished => progress.unfinished.push(index),
+                CubeVerdict::Refuted => {
+                    progress.refuted.push(index);
+                    progress.seconds.push(record.solve_seconds);
+                    progress.records.push(record);
+                }
+            },
             Err(why) => progress.rejected.push((index, why)),
         }
     }
     Ok(progress)
 }
 
-/// One record, checked; the error says which check failed.
-fn judge(plan: &Plan, encoding: &LevelEncoding, split: &Split, plan_sha256: &str, index: usize, bytes: &[u8]) -> Result<CubeResult, String> {
-    let record: CubeResult = serde_json::from_slice(bytes).map_err(|e| format!("not a cube record: {e}"))?;
+/// One record of cube `index`, checked; the error says which check failed.
+fn judge(plan: &Plan, encoding: &LevelEncoding, split: &Split, index: usize, record: CubeResult) -> Result<CubeResult, String> {
     if record.format != RESULT_FORMAT {
         return Err(format!("format `{}` is not {RESULT_FORMAT}", record.format));
     }
-    if record.plan_sha256 != plan_sha256 || record.index != index {
-        return Err("the record answers another plan or cube".into());
-    }
-    if record.cube != plan.cubes[index] {
-        return Err("the record's cube is not the plan's".into());
+    if record.formula_sha256 != plan.formula_sha256 || record.cells != plan.cells || record.cube != plan.cubes[index] {
+        return Err("the record answers another formula or cube".into());
     }
     let dimacs = cube_formula(encoding, split, &plan.cubes[index]).to_dimacs();
     if record.cnf_sha256 != sha256_hex(&dimacs) {
@@ -270,6 +350,118 @@ fn judge(plan: &Plan, encoding: &LevelEncoding, split: &Split, plan_sha256: &str
                 return Err("the counterexample does not validate below the bound".into());
             }
         }
+        CubeVerdict::Unfinished => {}
     }
     Ok(record)
+}
+
+/// A claim proved as cubes: the plan (its cover re-checked by `check`) and
+/// one refutation record per cube, in the plan's order.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct CubeClaim {
+    pub format: String,
+    pub statement: String,
+    pub n: usize,
+    pub level: u8,
+    pub below: usize,
+    pub plan: Plan,
+    /// Each cube's record; a stored LRAT proof lies in `cubes/` beside the claim.
+    pub cubes: Vec<CubeResult>,
+    pub solver: String,
+    /// Sum of the cubes' solve seconds, and the slowest cube's.
+    pub solve_seconds: f64,
+    pub slowest_cube_seconds: f64,
+    /// Sum of the LRAT checker's CPU seconds over the cubes.
+    pub lrat_cpu_seconds: f64,
+    pub hexcert: BuildRecord,
+    pub trust_base: Vec<String>,
+}
+
+/// Where a merged claim keeps its cubes' stored LRAT proofs.
+pub const CUBE_PROOFS: &str = "cubes";
+
+/// What a cube claim rests on.
+pub fn cube_trust_base(plan: &Plan) -> Vec<String> {
+    vec![
+        format!("the encoder {} (src/encoding), without symmetry breaking: the CNF says 'valid level-k partial with penalty <= B-1' (docs/PROBLEM.md); cross-checked against the independent validator and brute force (tests/sat.rs)", plan.encoder),
+        "each cube's formula is that CNF plus the unit clauses of the cube's projected values (src/cubes/mod.rs, cube_formula); its hash is re-computed by `hexcert check`".into(),
+        format!("the cover: {} (re-checked by `hexcert check`)", plan.cover_argument),
+        "the LRAT checker hexcert-lrat (lrat/ in this repository, which imports nothing from the solver, the encoder or the search) and its verdict on every cube".into(),
+    ]
+}
+
+/// Checks the plan's cover and every cube's record (each must be a checked
+/// refutation; stored LRAT proofs are checked again here) and writes the
+/// claim to `root/nN/levelK-belowB/claim.json`, replacing an older one.
+pub fn merge(plan: &Plan, results: &Path, root: &Path) -> Result<PathBuf, HexError> {
+    let fail = |message: String| HexError::Input { file: results.to_path_buf(), line: 0, message };
+    plan.check_cover().map_err(|e| fail(format!("the plan's cover does not hold: {e}")))?;
+    let found = progress(plan, results)?;
+    if let Some((index, why)) = found.rejected.first() {
+        return Err(fail(format!("the record of cube {index} is rejected: {why}")));
+    }
+    if let Some(index) = found.counterexamples.first() {
+        return Err(fail(format!("cube {index} has a counterexample: the claim is false")));
+    }
+    let open: Vec<usize> = found.missing.iter().chain(&found.unfinished).copied().collect();
+    if !open.is_empty() {
+        return Err(fail(format!("{} of {} cubes are not refuted yet (first: cube {})", open.len(), plan.cubes.len(), open[0])));
+    }
+    let directory = crate::proofs::Claim::directory(root, plan.n, plan.level, plan.below);
+    let parent = directory.parent().expect("a claim directory has a parent");
+    std::fs::create_dir_all(parent).map_err(|source| HexError::Io { path: parent.into(), source })?;
+    let staging = WorkDir::create(parent.join(format!(".work-merge-{}", std::process::id())))?;
+    let stored_dir = staging.0.join(CUBE_PROOFS);
+    std::fs::create_dir_all(&stored_dir).map_err(|source| HexError::Io { path: stored_dir.clone(), source })?;
+    let encoding = plan_encoding(plan)?;
+    let split = plan.split()?;
+    let mut cubes = Vec::with_capacity(found.records.len());
+    for (index, mut record) in found.refuted.iter().copied().zip(found.records) {
+        if let Some(file) = record.lrat_proof.as_mut().filter(|f| f.stored_as.is_some()) {
+            let source = results.join(file.stored_as.as_deref().expect("stored"));
+            let dimacs = cube_formula(&encoding, &split, &plan.cubes[index]).to_dimacs();
+            check_stored_lrat(&dimacs, &source, &file.sha256, &staging.0).map_err(|e| fail(format!("cube {index}: {e}")))?;
+            let name = format!("{CUBE_PROOFS}/{}", source.file_name().and_then(|n| n.to_str()).unwrap_or("cube.lrat.gz"));
+            std::fs::copy(&source, staging.0.join(&name)).map_err(|s| HexError::Io { path: source.clone(), source: s })?;
+            file.stored_as = Some(name);
+        }
+        cubes.push(record);
+    }
+    let seconds: Vec<f64> = cubes.iter().map(|c| c.solve_seconds).collect();
+    let claim = CubeClaim {
+        format: CUBE_CLAIM_FORMAT.into(),
+        statement: plan.statement.clone(),
+        n: plan.n,
+        level: plan.level,
+        below: plan.below,
+        plan: plan.clone(),
+        solver: Cadical::version(),
+        solve_seconds: seconds.iter().sum(),
+        slowest_cube_seconds: seconds.iter().copied().fold(0.0, f64::max),
+        lrat_cpu_seconds: cubes.iter().filter_map(|c| c.lrat.as_ref()).map(|l| l.cpu_seconds).sum(),
+        cubes,
+        hexcert: crate::proofs::claim::this_build(),
+        trust_base: cube_trust_base(plan),
+    };
+    let json = serde_json::to_vec_pretty(&claim).expect("claims serialise");
+    crate::files::write_atomic(&staging.0.join("claim.json"), &json)?;
+    super::prove::replace_directory(&staging.0, &directory)?;
+    Ok(directory.join("claim.json"))
+}
+
+/// Unzips a stored LRAT proof into `work`, checks its hash and has the LRAT
+/// checker verify it against the cube's formula; the error says what failed.
+pub fn check_stored_lrat(dimacs: &[u8], gz: &Path, sha256: &str, work: &Path) -> Result<(u64, u64), String> {
+    let plain = work.join("cube.lrat");
+    compress::gunzip_file(gz, &plain).map_err(|e| e.to_string())?;
+    let actual = sha256_file(&plain).map_err(|e| format!("{}: {e}", plain.display()))?;
+    if actual != sha256 {
+        let _ = std::fs::remove_file(&plain);
+        return Err(format!("the stored LRAT proof {} has sha256 {actual}, the record says {sha256}", gz.display()));
+    }
+    let file = std::fs::File::open(&plain).map_err(|e| format!("{}: {e}", plain.display()))?;
+    let verdict = hexcert_lrat::check(dimacs, std::io::BufReader::new(file));
+    let _ = std::fs::remove_file(&plain);
+    verdict.map(|s| (s.added, s.hints)).map_err(|e| format!("the LRAT checker rejected the stored proof {}: {e}", gz.display()))
 }

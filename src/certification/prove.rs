@@ -10,6 +10,7 @@ use crate::proofs::online::OnlineCheck;
 use super::{ExternalCheck, Settings, WorkDir};
 use crate::encoding::{EncodeOptions, LevelEncoding, SymmetryBreaking, ENCODER_VERSION};
 use crate::error::HexError;
+use crate::formula::Cnf;
 use crate::geometry::Hexagon;
 use crate::proofs::claim::{CheckerRecord, EncoderRecord, FileRecord, LratRecord, SolverRecord, CLAIM_FORMAT};
 use crate::proofs::{compress, own_peak_memory_kb, sha256_file, Checker, Claim};
@@ -310,7 +311,7 @@ fn store_files(cnf: &Path, proof: &Path, lrat: Option<&Path>, staging: &Path, li
 
 /// Moves the finished `staging` directory to `target`, replacing an older
 /// certificate there. The target never holds a partial directory.
-fn replace_directory(staging: &Path, target: &Path) -> Result<(), HexError> {
+pub(super) fn replace_directory(staging: &Path, target: &Path) -> Result<(), HexError> {
     let io = |source| HexError::Io { path: target.to_path_buf(), source };
     if let Some(parent) = target.parent() {
         std::fs::create_dir_all(parent).map_err(io)?;
@@ -330,13 +331,26 @@ fn replace_directory(staging: &Path, target: &Path) -> Result<(), HexError> {
 /// this function judges nothing.
 pub fn solve_claim_traced(hex: &Hexagon, claim: &Claim, trace: TraceSender) -> Result<f64, HexError> {
     let encoding = LevelEncoding::new(hex, claim.level, claim.encode_options());
+    refute_traced(&encoding.cnf, trace, &claim.statement)
+}
+
+/// Solves `cnf` alone with default options, every step traced to `trace`,
+/// polling `stop`; returns the outcome and the solve seconds. The same
+/// formula gives the same trace: this is how a cube is solved and re-solved.
+pub fn solve_traced(cnf: &Cnf, trace: TraceSender, stop: impl Fn() -> bool + 'static) -> Result<(Outcome, f64), HexError> {
     let start = Instant::now();
     let mut solver = Cadical::with_trace(trace);
-    solver.add_cnf(&encoding.cnf)?;
+    solver.stop_when_any(stop);
+    solver.add_cnf(cnf)?;
     let outcome = solver.solve()?;
-    match outcome {
-        Outcome::Unsat => Ok(start.elapsed().as_secs_f64()),
-        Outcome::Sat(_) => Err(HexError::Internal(format!("regenerating `{}`: the formula is satisfiable", claim.statement))),
+    Ok((outcome, start.elapsed().as_secs_f64()))
+}
+
+/// `solve_traced` of a formula that must be unsatisfiable (`what` names it).
+fn refute_traced(cnf: &Cnf, trace: TraceSender, what: &str) -> Result<f64, HexError> {
+    match solve_traced(cnf, trace, || false)? {
+        (Outcome::Unsat, seconds) => Ok(seconds),
+        (Outcome::Sat(_), _) => Err(HexError::Internal(format!("regenerating `{what}`: the formula is satisfiable"))),
     }
 }
 
@@ -348,5 +362,9 @@ pub struct SolveAgain;
 impl Regenerate for SolveAgain {
     fn regenerate(&self, claim: &Claim, trace: TraceSender) -> Result<f64, HexError> {
         solve_claim_traced(&Hexagon::new(claim.n)?, claim, trace)
+    }
+
+    fn regenerate_formula(&self, cnf: &Cnf, what: &str, trace: TraceSender) -> Result<f64, HexError> {
+        refute_traced(cnf, trace, what)
     }
 }

@@ -4,16 +4,18 @@
 //! This is the whole argument that solving only the kept cubes decides the
 //! claim (docs/SOUNDNESS.md, section 7), so it is checked from the plan's
 //! cube list alone, by enumeration, sharing nothing with the planner but the
-//! split's geometry and the local rules: every projection is either refuted
-//! by `local::refute` or has some image (under one of the 12 symmetries) that
-//! is a kept cube. It never calls a solver and never computes an orbit
-//! representative, so a planner that drops, merges or mislabels an orbit is
-//! caught.
+//! split's geometry and the local rules: every projection at the split's
+//! depth (the deepest cube's) is either refuted by `local::refute` or has
+//! some image, under one of the 12 symmetries, whose coarsening to some kept
+//! cube's depth is that cube. It never calls a solver and never computes an
+//! orbit representative, so a planner that drops, merges or mislabels an
+//! orbit, or refines a cube into too few, is caught.
 
 use std::collections::HashSet;
 
 use super::local::refute;
 use super::split::Split;
+use super::Cube;
 use crate::geometry::Hexagon;
 
 /// What the enumeration saw.
@@ -23,30 +25,41 @@ pub struct Cover {
     pub projections: u64,
     /// Projections refuted by the local rules.
     pub refuted: u64,
-    /// Projections that are the image of a kept cube.
+    /// Projections whose image, read at a kept cube's depth, is that cube.
     pub covered: u64,
 }
 
 /// Checks that `cubes` cover the split; the error names the first projection left out.
-pub fn check_cover(hex: &Hexagon, split: &Split, below: usize, cubes: &[Vec<u8>]) -> Result<Cover, String> {
+pub fn check_cover(hex: &Hexagon, split: &Split, below: usize, cubes: &[Cube]) -> Result<Cover, String> {
     let mut kept = HashSet::with_capacity(cubes.len());
     for (index, cube) in cubes.iter().enumerate() {
-        if cube.len() != split.cells.len() || cube.iter().any(|&v| v == 0 || v > split.above()) {
-            return Err(format!("cube {index} is not a projection onto the {} split cells", split.cells.len()));
+        let fits = cube.depth >= 1
+            && cube.depth <= split.depth
+            && cube.values.len() == split.cells.len()
+            && cube.values.iter().all(|&v| v >= 1 && v <= cube.depth + 1);
+        if !fits {
+            return Err(format!("cube {index} is not a projection onto the {} split cells at a depth in 1..={}", split.cells.len(), split.depth));
         }
-        if !kept.insert(cube.as_slice()) {
+        if !kept.insert(cube) {
             return Err(format!("cube {index} appears twice"));
         }
     }
+    let mut depths: Vec<u8> = cubes.iter().map(|c| c.depth).collect();
+    depths.sort_unstable();
+    depths.dedup();
+    let covers = |image: &[u8]| depths.iter().any(|&d| kept.contains(&Cube { depth: d, values: Split::coarsen(image, d) }));
     let mut cover = Cover { projections: split.projection_count(), refuted: 0, covered: 0 };
     for index in 0..cover.projections {
         let values = split.projection(index);
         if refute(hex, split, below, &values).is_some() {
             cover.refuted += 1;
-        } else if (0..split.images.len()).any(|g| kept.contains(split.image(g, &values).as_slice())) {
+        } else if (0..split.images.len()).any(|g| covers(&split.image(g, &values))) {
             cover.covered += 1;
         } else {
-            return Err(format!("projection {values:?} of the split cells {:?} is neither refuted nor the image of a cube", split.cells));
+            return Err(format!(
+                "projection {values:?} (depth {}) of the split cells {:?} is neither refuted nor the image of a cube",
+                split.depth, split.cells
+            ));
         }
     }
     Ok(cover)

@@ -4,7 +4,8 @@
 //!
 //! - `split`: the split cells (closed under the symmetries) and projections;
 //! - `local`: projections refuted by the split cells alone (no solver);
-//! - `cover`: the check, by enumeration, that the kept cubes cover the split.
+//! - `cover`: the check, by enumeration, that the kept cubes cover the split;
+//! - `refine`: a hard cube replaced by its cubes one value deeper.
 //!
 //! Why one cube per orbit is enough (docs/SOUNDNESS.md, section 7): if a
 //! valid partial with penalty below B exists, so does its image under every
@@ -18,22 +19,36 @@
 pub mod cover;
 pub mod local;
 pub mod plan;
+pub mod refine;
 pub mod split;
 
 pub use cover::{check_cover, Cover};
 pub use local::{refute, Refutation};
 pub use plan::Plan;
+pub use refine::{refine, Refined};
 pub use split::Split;
+
+use serde::{Deserialize, Serialize};
 
 use crate::error::HexError;
 use crate::geometry::Hexagon;
+
+/// One cube: the split cells' values projected at `depth` (values
+/// `1..=depth`, and `depth + 1` for "more than `depth`"). A plan may mix
+/// depths: a cube found hard is replaced by its cubes one value deeper.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Cube {
+    pub depth: u8,
+    pub values: Vec<u8>,
+}
 
 /// The kept cubes of a split: one representative per orbit of projections
 /// that no local rule refutes, in increasing order.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Cubes {
     pub split: Split,
-    pub cubes: Vec<Vec<u8>>,
+    pub cubes: Vec<Cube>,
     /// Projections refuted by the local rules (dropped, with their orbits).
     pub refuted: u64,
 }
@@ -49,7 +64,7 @@ pub fn value_cubes(hex: &Hexagon, level: u8, below: usize, radius: usize, depth:
         if refute(hex, &split, below, &values).is_some() {
             refuted += 1;
         } else if split.representative(&values) == values {
-            cubes.push(values);
+            cubes.push(Cube { depth, values });
         }
     }
     Ok(Cubes { split, cubes, refuted })
@@ -58,11 +73,11 @@ pub fn value_cubes(hex: &Hexagon, level: u8, below: usize, radius: usize, depth:
 /// The formula of one cube: the claim's plain formula (no symmetry
 /// breaking: the orbit reduction already uses the symmetries) followed by one
 /// unit clause per literal of the cube.
-pub fn cube_formula(encoding: &crate::encoding::LevelEncoding, split: &Split, cube: &[u8]) -> crate::formula::Cnf {
+pub fn cube_formula(encoding: &crate::encoding::LevelEncoding, split: &Split, cube: &Cube) -> crate::formula::Cnf {
     debug_assert_eq!(encoding.options.symmetry, crate::encoding::SymmetryBreaking::None);
     let mut cnf = encoding.cnf.clone();
-    cnf.add_comment(format!("cube: cells {:?} projected at depth {} to {cube:?}", split.cells, split.depth));
-    for lit in encoding.projection_literals(&split.cells, cube, split.depth) {
+    cnf.add_comment(format!("cube: cells {:?} projected at depth {} to {:?}", split.cells, cube.depth, cube.values));
+    for lit in encoding.projection_literals(&split.cells, &cube.values, cube.depth) {
         cnf.add_clause(&[lit]);
     }
     cnf

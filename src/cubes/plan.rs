@@ -8,20 +8,21 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-use super::{check_cover, value_cubes, Cover, Split};
+use super::{check_cover, refine, value_cubes, Cover, Cube, Split};
 use crate::encoding::{Cardinality, EncodeOptions, LevelEncoding, SymmetryBreaking, ENCODER_VERSION};
 use crate::error::HexError;
 use crate::geometry::Hexagon;
 use crate::proofs::ranges;
 
 /// Format tag of a plan file.
-pub const PLAN_FORMAT: &str = "hexcert-cube-plan/1";
+pub const PLAN_FORMAT: &str = "hexcert-cube-plan/2";
 
 /// Why solving the kept cubes decides the claim; copied into every plan.
-pub const COVER_ARGUMENT: &str = "every projection of the split cells (values 1..=depth, depth+1 for more) is either refuted by \
-     the local rules of src/cubes/local.rs or the image under one of the 12 hexagon symmetries of a kept cube \
-     (checked by enumeration, src/cubes/cover.rs); a symmetry maps valid partials to valid partials of the same \
-     penalty, so a partial below the bound would give a model of some kept cube's formula (docs/SOUNDNESS.md, section 7)";
+pub const COVER_ARGUMENT: &str = "every projection of the split cells (values 1..=depth, depth+1 for more, at the deepest cube's \
+     depth) is either refuted by the local rules of src/cubes/local.rs or has an image under one of the 12 hexagon \
+     symmetries that reads, at some kept cube's depth, as that cube (checked by enumeration, src/cubes/cover.rs); a \
+     symmetry maps valid partials to valid partials of the same penalty, so a partial below the bound would give a \
+     model of some kept cube's formula (docs/SOUNDNESS.md, section 7)";
 
 /// A plan as stored.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
@@ -37,13 +38,14 @@ pub struct Plan {
     pub cardinality: Cardinality,
     pub formula_sha256: String,
     pub radius: usize,
+    /// The deepest cube's depth: the cover is enumerated at it.
     pub depth: u8,
     pub cells: Vec<usize>,
     /// The planner's enumeration, re-done by `check_cover`.
     pub cover: Cover,
     pub cover_argument: String,
     /// Kept cubes: projected values of `cells`, one cube per orbit.
-    pub cubes: Vec<Vec<u8>>,
+    pub cubes: Vec<Cube>,
 }
 
 impl Plan {
@@ -78,15 +80,63 @@ impl Plan {
         let bad = |message: String| HexError::Input { file: path.to_path_buf(), line: 0, message };
         let bytes = std::fs::read(path).map_err(|source| HexError::Io { path: path.to_path_buf(), source })?;
         let plan: Plan = serde_json::from_slice(&bytes).map_err(|e| bad(format!("not a cube plan: {e}")))?;
-        if plan.format != PLAN_FORMAT {
-            return Err(bad(format!("format `{}` is not {PLAN_FORMAT}", plan.format)));
-        }
-        ranges::check_statement_numbers(plan.n, plan.level, plan.below, path)?;
-        let split = plan.split().map_err(|e| bad(e.to_string()))?;
-        if split.cells != plan.cells {
-            return Err(bad(format!("the cells {:?} are not those within radius {} of the centre", plan.cells, plan.radius)));
-        }
+        plan.validate(path)?;
         Ok(plan)
+    }
+
+    /// Checks the format, the statement's numbers and that the cells are the
+    /// split's (a plan read from a file or inside a merged claim at `origin`).
+    pub fn validate(&self, origin: &Path) -> Result<(), HexError> {
+        let bad = |message: String| HexError::Input { file: origin.to_path_buf(), line: 0, message };
+        if self.format != PLAN_FORMAT {
+            return Err(bad(format!("plan format `{}` is not {PLAN_FORMAT}", self.format)));
+        }
+        ranges::check_statement_numbers(self.n, self.level, self.below, origin)?;
+        if self.statement != crate::proofs::Claim::statement_for(self.n, self.level, self.below) {
+            return Err(bad("the plan's statement does not match its n, level and bound".into()));
+        }
+        if self.encoder != ENCODER_VERSION {
+            return Err(bad(format!("the plan was made by encoder `{}`, this build has `{ENCODER_VERSION}`", self.encoder)));
+        }
+        let split = self.split().map_err(|e| bad(e.to_string()))?;
+        if split.cells != self.cells {
+            return Err(bad(format!("the cells {:?} are not those within radius {} of the centre", self.cells, self.radius)));
+        }
+        Ok(())
+    }
+
+    /// The plan with cubes `which` replaced by their refinements one value
+    /// deeper (`refine`); the other cubes keep their place and, since a
+    /// cube's record is named by the cube (`cube_key`), their results.
+    pub fn refine(&self, which: &[usize]) -> Result<(Plan, u64), HexError> {
+        let hex = Hexagon::new(self.n)?;
+        let mut cubes = Vec::with_capacity(self.cubes.len());
+        let mut refuted = 0;
+        for (index, cube) in self.cubes.iter().enumerate() {
+            if which.contains(&index) {
+                let refined = refine(&hex, self.level, self.radius, self.below, cube)?;
+                refuted += refined.refuted;
+                cubes.extend(refined.cubes);
+            } else {
+                cubes.push(cube.clone());
+            }
+        }
+        if let Some(&bad) = which.iter().find(|&&i| i >= self.cubes.len()) {
+            return Err(HexError::Usage(format!("cube index {bad} is out of range: the plan has {} cubes", self.cubes.len())));
+        }
+        let depth = cubes.iter().map(|c| c.depth).max().unwrap_or(self.depth).max(self.depth);
+        let mut plan = Plan { depth, cubes, ..self.clone() };
+        plan.cover = plan.enumerate_cover().map_err(|e| HexError::Internal(format!("the refined cubes do not cover the split: {e}")))?;
+        Ok((plan, refuted))
+    }
+
+    /// The name of cube `index`'s result record: the cube and the formula
+    /// it extends, hashed, so that a record answers that cube whatever plan
+    /// (refined or not) lists it.
+    pub fn cube_key(&self, index: usize) -> String {
+        let cube = &self.cubes[index];
+        let text = format!("{} cells {:?} depth {} values {:?}", self.formula_sha256, self.cells, cube.depth, cube.values);
+        crate::proofs::sha256_hex(text.as_bytes())[..16].to_string()
     }
 
     /// The split the plan names.
@@ -100,12 +150,17 @@ impl Plan {
         Ok(LevelEncoding::new(&Hexagon::new(self.n)?, self.level, options))
     }
 
+    /// The cover enumeration of the plan's cubes (`cover::check_cover`).
+    fn enumerate_cover(&self) -> Result<Cover, String> {
+        let hex = Hexagon::new(self.n).map_err(|e| e.to_string())?;
+        let split = self.split().map_err(|e| e.to_string())?;
+        check_cover(&hex, &split, self.below, &self.cubes)
+    }
+
     /// Re-checks the cover from the cube list and requires the recorded
     /// enumeration figures to match; the error says what does not hold.
     pub fn check_cover(&self) -> Result<Cover, String> {
-        let hex = Hexagon::new(self.n).map_err(|e| e.to_string())?;
-        let split = self.split().map_err(|e| e.to_string())?;
-        let cover = check_cover(&hex, &split, self.below, &self.cubes)?;
+        let cover = self.enumerate_cover()?;
         if cover != self.cover {
             return Err(format!("the plan records {:?} but the enumeration finds {cover:?}", self.cover));
         }

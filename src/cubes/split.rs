@@ -2,7 +2,8 @@
 //! the projections of a level-k partial onto it.
 //!
 //! A *projection* gives each split cell a value in `1..=j` or `j + 1`
-//! ("more than j"), where `j <= k` is the split's depth in values. The
+//! ("more than j"), where `j <= k` is the split's depth in values (for a
+//! plan, the deepest of its cubes' depths). The
 //! projection of a level-k partial replaces every value above `j` by `j + 1`.
 //! Invariant relied on by the cover argument: the split cells are exactly the
 //! cells within `radius` of the centre, so every symmetry (all fix the
@@ -92,6 +93,13 @@ impl Split {
     /// The lexicographically least image of a projection: the representative of its orbit.
     pub fn representative(&self, values: &[u8]) -> Vec<u8> {
         (0..self.images.len()).map(|g| self.image(g, values)).min().expect("12 symmetries")
+    }
+
+    /// A projection at this split's depth, read at a depth `d` no deeper:
+    /// every value above `d` becomes `d + 1`. The projection of a partial at
+    /// depth `d` is the coarsening of its projection at any greater depth.
+    pub fn coarsen(values: &[u8], d: u8) -> Vec<u8> {
+        values.iter().map(|&v| v.min(d + 1)).collect()
     }
 
     /// The projection of a level-k partial's values onto the split.

@@ -117,14 +117,13 @@ fn n_directory(name: &str) -> Option<usize> {
 
 /// A claim lives in `level<K>-below<B>/` of its own level and bound (the name
 /// an optimum's `lower_bound` refers to it by).
-pub fn check_claim_directory(path: &Path, claim: &Claim) -> Result<(), HexError> {
-    let expected = format!("level{}-below{}", claim.level, claim.below);
+pub fn check_claim_directory(path: &Path, level: u8, below: usize) -> Result<(), HexError> {
+    let expected = format!("level{level}-below{below}");
     let absolute = path.canonicalize().unwrap_or_else(|_| path.to_path_buf());
     let actual = absolute.parent().and_then(|d| d.file_name()).map(|s| s.to_string_lossy().into_owned());
     if actual.as_deref() != Some(expected.as_str()) {
         let shown = actual.unwrap_or_else(|| "(none)".into());
-        return Err(reject(path, format!("the claim states level {} below {} but lies in the directory {shown}, not {expected}",
-            claim.level, claim.below)));
+        return Err(reject(path, format!("the claim states level {level} below {below} but lies in the directory {shown}, not {expected}")));
     }
     Ok(())
 }
