@@ -319,6 +319,13 @@ struct StoreArgs {
     /// Cardinality encoding of the penalty bound.
     #[arg(long, value_enum, default_value_t)]
     cardinality: Cardinality,
+    /// When a bounded query is split into symmetry-reduced cubes (solved on
+    /// --jobs cores, resumable by cube, merged into a cube claim).
+    #[arg(long, value_enum, default_value_t)]
+    cubes: hexcert::certification::CubeUse,
+    /// Cubes solved at once when a query is split.
+    #[arg(long, default_value_t = 2)]
+    jobs: usize,
 }
 
 impl StoreArgs {
@@ -328,6 +335,8 @@ impl StoreArgs {
         settings.race = !self.no_race;
         settings.external_check = self.external_check;
         settings.cardinality = self.cardinality;
+        settings.cubes = self.cubes;
+        settings.jobs = self.jobs;
         settings.abort = interrupt_flag();
         settings
     }

@@ -213,18 +213,21 @@ pub fn run_all(
         .num_threads(threads.max(1))
         .build()
         .map_err(|e| HexError::Internal(format!("cannot start {threads} worker threads: {e}")))?;
+    // A counterexample decides the claim: no new cube starts after one (the
+    // cubes in flight finish). Ctrl-C (`abort`) also stops those in flight.
+    let decided = AtomicBool::new(false);
     let outcomes: Vec<Result<(usize, CubeResult), HexError>> = pool.install(|| {
         pending
             .par_iter()
             .filter_map(|&index| {
-                if abort.load(Ordering::Relaxed) {
+                if abort.load(Ordering::Relaxed) || decided.load(Ordering::Relaxed) {
                     return None;
                 }
                 let outcome = run_cube(plan, index, results, limits, abort);
                 match &outcome {
                     Ok(result) => {
                         if result.verdict == CubeVerdict::Counterexample {
-                            abort.store(true, Ordering::Relaxed);
+                            decided.store(true, Ordering::Relaxed);
                         }
                         on_done(index, result, pending.len());
                     }
@@ -353,6 +356,15 @@ fn judge(plan: &Plan, encoding: &LevelEncoding, split: &Split, index: usize, rec
         CubeVerdict::Unfinished => {}
     }
     Ok(record)
+}
+
+/// The validated counterexample recorded for cube `index`.
+pub fn read_counterexample(plan: &Plan, results: &Path, index: usize) -> Result<crate::levels::Partial, HexError> {
+    let path = result_path(results, plan, index);
+    let bytes = std::fs::read(&path).map_err(|source| HexError::Io { path: path.clone(), source })?;
+    let record: CubeResult = serde_json::from_slice(&bytes).map_err(|e| HexError::Input { file: path.clone(), line: e.line(), message: e.to_string() })?;
+    let text = record.counterexample.unwrap_or_default();
+    Ok(crate::formats::parse_grid(text.as_bytes(), &path, Some(plan.n))?.partial)
 }
 
 /// A claim proved as cubes: the plan (its cover re-checked by `check`) and

@@ -39,6 +39,10 @@ pub struct Settings {
     pub external_check: ExternalCheck,
     /// Set by Ctrl-C: solver calls stop, nothing half-written is left behind.
     pub abort: Arc<AtomicBool>,
+    /// When `certify` splits a bounded query into cubes.
+    pub cubes: CubeUse,
+    /// Cubes solved at once when it does.
+    pub jobs: usize,
 }
 
 impl Settings {
@@ -50,6 +54,34 @@ impl Settings {
             store_limit: DEFAULT_STORE_LIMIT,
             external_check: ExternalCheck::default(),
             abort: Arc::new(AtomicBool::new(false)),
+            cubes: CubeUse::default(),
+            jobs: 2,
+        }
+    }
+}
+
+/// When `certify` answers a bounded query with cubes (`cubes`: ring-1
+/// value cubes, one per orbit, run on `jobs` cores and merged into a cube
+/// claim) instead of one CaDiCaL call.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum CubeUse {
+    /// Always one call.
+    Never,
+    /// Queries predicted long: level 2 and up from n = 12 (n = 11's longest
+    /// query, level 2, took 13 minutes as one call; n = 12's are past what
+    /// was measured as one call).
+    #[default]
+    Auto,
+    /// Every bounded query.
+    Always,
+}
+
+impl CubeUse {
+    pub fn applies(self, n: usize, level: u8) -> bool {
+        match self {
+            CubeUse::Never => false,
+            CubeUse::Auto => n >= 12 && level >= 2,
+            CubeUse::Always => true,
         }
     }
 }

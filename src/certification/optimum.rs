@@ -15,6 +15,8 @@ use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use super::check::{check_record, Status};
+use super::cubes::{merge, progress, read_counterexample, run_all, CubeResult, RunLimits, CUBE_CLAIM_FORMAT};
+use crate::cubes::Plan;
 use super::prove::{certify_refutation, refute, Refutation, SolveAgain};
 use super::resume::ResumeDir;
 use super::verifier::Verifier;
@@ -75,11 +77,44 @@ impl CertifyingOracle<'_> {
             return true;
         }
         let path = Claim::directory(&self.settings.root, n, level, below).join("claim.json");
-        let verified = path.exists() && check_record(&path, Some(&SolveAgain)).status == Status::Verified;
+        let verified = path.exists() && earlier_claim_holds(&path);
         if verified {
             self.refuted.insert((level, below)); // checked once per run
         }
         verified
+    }
+
+    /// Answers "level-k penalty below `below`" with ring-1 value cubes run
+    /// on `settings.jobs` cores: a counterexample from any cube is the
+    /// model; all refuted, they are merged into the cube claim. Records go to
+    /// `nN/.cubes/` and are named by cube and formula, so a stopped run
+    /// resumes cube by cube.
+    fn query_cubes(&mut self, hex: &Hexagon, level: u8, below: usize) -> Result<Option<Found>, HexError> {
+        let n = hex.side();
+        let plan = Plan::new(n, level, below, 1, 1, self.settings.cardinality)?;
+        let results = self.settings.root.join(format!("n{n}")).join(".cubes");
+        // The store limit is the whole claim's: shared among its cubes.
+        let limits = RunLimits { time_limit: None, store_limit: self.settings.store_limit / plan.cubes.len().max(1) as u64 };
+        let start = Instant::now();
+        let report = |index: usize, result: &CubeResult, pending: usize| {
+            eprintln!("  n={n} level {level} below {below}: cube {index} of {pending} pending: {:?} in {:.1} s ({:.0} s into the query)",
+                result.verdict, result.solve_seconds, start.elapsed().as_secs_f64());
+        };
+        run_all(&plan, &results, self.settings.jobs, limits, &self.settings.abort, &report)?;
+        if self.settings.abort.load(std::sync::atomic::Ordering::Relaxed) {
+            return Err(HexError::Interrupted);
+        }
+        let found = progress(&plan, &results)?;
+        if let Some(&index) = found.counterexamples.first() {
+            let partial = read_counterexample(&plan, &results, index)?;
+            let evaluation = crate::validation::evaluate(hex, &partial);
+            let found = Found { partial, evaluation };
+            self.resume.offer(hex, &found)?;
+            return Ok(Some(found));
+        }
+        merge(&plan, &results, &self.settings.root)?;
+        self.refuted.insert((level, below));
+        Ok(None)
     }
 
     /// Queues the storing of a refutation whose proof the LRAT checker has
@@ -111,6 +146,9 @@ impl Oracle for CertifyingOracle<'_> {
         if self.already_certified(hex.side(), level, bound + 1) {
             return Ok(None);
         }
+        if self.settings.cubes.applies(hex.side(), level) {
+            return self.query_cubes(hex, level, bound + 1);
+        }
         match refute(hex, level, bound + 1, self.settings, &self.work, hint)? {
             Ok(refutation) => {
                 self.submit_check(hex, refutation);
@@ -122,6 +160,20 @@ impl Oracle for CertifyingOracle<'_> {
             }
         }
     }
+}
+
+/// Whether an earlier run's claim can stand under an optimum without being
+/// proved again: it verifies now (a claim-only proof regenerated). A cube
+/// claim whose cube proofs are not stored is accepted when everything else
+/// verifies (cover, formula hashes, every cube's recorded LRAT verdict):
+/// regenerating would re-solve every cube, and `hexcert check --regenerate`
+/// does exactly that for whoever wants it.
+fn earlier_claim_holds(path: &Path) -> bool {
+    let format = read_json::<serde_json::Value>(path).ok().and_then(|v| v.get("format").and_then(|f| f.as_str()).map(String::from));
+    if format.as_deref() == Some(CUBE_CLAIM_FORMAT) {
+        return check_record(path, None).status != Status::Failed;
+    }
+    check_record(path, Some(&SolveAgain)).status == Status::Verified
 }
 
 /// Certifies the optimum of the side-n hexagon under `settings.root`, with
@@ -201,7 +253,7 @@ pub fn certify_optimum_queued(
 /// done). Runs after the checks of n's claims, so the claim it names exists.
 fn write_optimum(dir: &Path, n: usize, (level, below): (u8, usize), witness: &Partial, level_minima: Vec<usize>, start: Instant) -> Result<OptimumReport, HexError> {
     let claim_dir = Claim::directory(dir.parent().unwrap_or(Path::new(".")), n, level, below);
-    let claim: Claim = read_json(&claim_dir.join("claim.json"))?;
+    let claim = ClaimFigures::read(&claim_dir.join("claim.json"))?;
     let witness_text = to_hexcert_text(witness);
     crate::files::write_atomic(&dir.join("witness.txt"), witness_text.as_bytes())?;
     let record = Optimum {
@@ -227,22 +279,49 @@ fn relative(path: &Path, base: &Path) -> String {
 fn resumed_report(record_path: &Path) -> Result<OptimumReport, HexError> {
     let record: Optimum = read_json(record_path)?;
     let claim_dir = record_path.parent().unwrap_or(Path::new(".")).join(&record.lower_bound);
-    let claim: Claim = read_json(&claim_dir.join("claim.json"))?;
+    let claim = ClaimFigures::read(&claim_dir.join("claim.json"))?;
     Ok(OptimumReport::new(record, &claim, claim_dir, true))
 }
 
+/// What the report says of the claim under an optimum, either kind.
+struct ClaimFigures {
+    solve_seconds: f64,
+    check_seconds: f64,
+    proof_bytes: u64,
+    proof_stored: bool,
+}
+
+impl ClaimFigures {
+    fn read(path: &Path) -> Result<ClaimFigures, HexError> {
+        let value: serde_json::Value = read_json(path)?;
+        if value.get("format").and_then(|f| f.as_str()) == Some(CUBE_CLAIM_FORMAT) {
+            let claim: super::cubes::CubeClaim = read_json(path)?;
+            let stored = claim.cubes.iter().all(|c| c.lrat_proof.as_ref().is_some_and(|f| f.stored_as.is_some()));
+            let bytes = claim.cubes.iter().filter_map(|c| c.lrat_proof.as_ref()).map(|f| f.compressed_bytes.unwrap_or(f.bytes)).sum();
+            return Ok(ClaimFigures { solve_seconds: claim.solve_seconds, check_seconds: claim.lrat_cpu_seconds, proof_bytes: bytes, proof_stored: stored });
+        }
+        let claim: Claim = read_json(path)?;
+        Ok(ClaimFigures {
+            solve_seconds: claim.solver.seconds,
+            check_seconds: claim.lrat.seconds_after_solve,
+            proof_bytes: claim.proof.compressed_bytes.unwrap_or(claim.proof.bytes),
+            proof_stored: claim.proof.stored_as.is_some(),
+        })
+    }
+}
+
 impl OptimumReport {
-    fn new(record: Optimum, claim: &Claim, directory: PathBuf, resumed: bool) -> OptimumReport {
+    fn new(record: Optimum, claim: &ClaimFigures, directory: PathBuf, resumed: bool) -> OptimumReport {
         OptimumReport {
             n: record.n,
             optimum: record.optimum,
             level: record.lower_bound_level,
             level_minima: record.level_minima,
             seconds: record.seconds,
-            solve_seconds: claim.solver.seconds,
-            check_seconds: claim.lrat.seconds_after_solve,
-            proof_bytes: claim.proof.compressed_bytes.unwrap_or(claim.proof.bytes),
-            proof_stored: claim.proof.stored_as.is_some(),
+            solve_seconds: claim.solve_seconds,
+            check_seconds: claim.check_seconds,
+            proof_bytes: claim.proof_bytes,
+            proof_stored: claim.proof_stored,
             directory,
             resumed,
         }
