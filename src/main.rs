@@ -326,6 +326,10 @@ struct StoreArgs {
     /// Cubes solved at once when a query is split.
     #[arg(long, default_value_t = 2)]
     jobs: usize,
+    /// Seconds a splittable query runs as one call before it is split
+    /// (satisfiable queries mostly answer by then; 0 splits at once).
+    #[arg(long, default_value_t = 300.0)]
+    cubes_after: f64,
 }
 
 impl StoreArgs {
@@ -337,6 +341,7 @@ impl StoreArgs {
         settings.cardinality = self.cardinality;
         settings.cubes = self.cubes;
         settings.jobs = self.jobs;
+        settings.cubes_after = self.cubes_after;
         settings.abort = interrupt_flag();
         settings
     }

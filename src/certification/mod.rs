@@ -43,6 +43,8 @@ pub struct Settings {
     pub cubes: CubeUse,
     /// Cubes solved at once when it does.
     pub jobs: usize,
+    /// Seconds a splittable query runs whole before it is split.
+    pub cubes_after: f64,
 }
 
 impl Settings {
@@ -56,6 +58,7 @@ impl Settings {
             abort: Arc::new(AtomicBool::new(false)),
             cubes: CubeUse::default(),
             jobs: 2,
+            cubes_after: 300.0,
         }
     }
 }
@@ -69,7 +72,8 @@ pub enum CubeUse {
     Never,
     /// Queries predicted long: level 2 and up from n = 12 (n = 11's longest
     /// query, level 2, took 13 minutes as one call; n = 12's are past what
-    /// was measured as one call).
+    /// was measured as one call), and only once they have run whole for
+    /// `cubes_after` seconds without an answer.
     #[default]
     Auto,
     /// Every bounded query.

@@ -11,6 +11,7 @@
 
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
@@ -101,7 +102,7 @@ impl CertifyingOracle<'_> {
                 result.verdict, result.solve_seconds, start.elapsed().as_secs_f64());
         };
         run_all(&plan, &results, self.settings.jobs, limits, &self.settings.abort, &report)?;
-        if self.settings.abort.load(std::sync::atomic::Ordering::Relaxed) {
+        if self.settings.abort.load(Ordering::Relaxed) {
             return Err(HexError::Interrupted);
         }
         let found = progress(&plan, &results)?;
@@ -146,10 +147,23 @@ impl Oracle for CertifyingOracle<'_> {
         if self.already_certified(hex.side(), level, bound + 1) {
             return Ok(None);
         }
-        if self.settings.cubes.applies(hex.side(), level) {
-            return self.query_cubes(hex, level, bound + 1);
+        let split = self.settings.cubes.applies(hex.side(), level);
+        // A query that may be split runs whole first, for `cubes_after`
+        // seconds: most satisfiable queries end by then, and cubes pay only
+        // on long refutations (a satisfiable query split into cubes refutes
+        // cube after cube until one holds a model).
+        let deadline = split.then(|| Deadline::start(&self.settings.abort, self.settings.cubes_after));
+        let settings = match &deadline {
+            Some(deadline) => Settings { abort: Arc::clone(&deadline.flag), ..self.settings.clone() },
+            None => self.settings.clone(),
+        };
+        let answer = refute(hex, level, bound + 1, &settings, &self.work, hint);
+        if let Some(deadline) = deadline {
+            if deadline.stop() && matches!(answer, Err(HexError::Interrupted)) {
+                return self.query_cubes(hex, level, bound + 1);
+            }
         }
-        match refute(hex, level, bound + 1, self.settings, &self.work, hint)? {
+        match answer? {
             Ok(refutation) => {
                 self.submit_check(hex, refutation);
                 Ok(None)
@@ -159,6 +173,45 @@ impl Oracle for CertifyingOracle<'_> {
                 Ok(Some(found))
             }
         }
+    }
+}
+
+/// An abort flag for one query: raised by Ctrl-C (the outer flag) or once
+/// `seconds` have passed, whichever comes first.
+struct Deadline {
+    flag: Arc<AtomicBool>,
+    expired: Arc<AtomicBool>,
+    done: Arc<AtomicBool>,
+    watcher: std::thread::JoinHandle<()>,
+}
+
+impl Deadline {
+    fn start(outer: &Arc<AtomicBool>, seconds: f64) -> Deadline {
+        let (flag, expired, done) = (Arc::new(AtomicBool::new(false)), Arc::new(AtomicBool::new(false)), Arc::new(AtomicBool::new(false)));
+        let (outer, f, e, d) = (Arc::clone(outer), Arc::clone(&flag), Arc::clone(&expired), Arc::clone(&done));
+        let start = Instant::now();
+        let watcher = std::thread::spawn(move || {
+            while !d.load(Ordering::Relaxed) {
+                if outer.load(Ordering::Relaxed) {
+                    f.store(true, Ordering::Relaxed);
+                    return;
+                }
+                if start.elapsed().as_secs_f64() > seconds {
+                    e.store(true, Ordering::Relaxed);
+                    f.store(true, Ordering::Relaxed);
+                    return;
+                }
+                std::thread::sleep(std::time::Duration::from_millis(50));
+            }
+        });
+        Deadline { flag, expired, done, watcher }
+    }
+
+    /// Ends the watch; true when the time ran out (not Ctrl-C).
+    fn stop(self) -> bool {
+        self.done.store(true, Ordering::Relaxed);
+        let _ = self.watcher.join();
+        self.expired.load(Ordering::Relaxed)
     }
 }
 
