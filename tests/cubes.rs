@@ -395,3 +395,29 @@ fn the_job_list_runs_under_gnu_parallel_and_merges_into_a_checked_claim() {
     assert_eq!(checked.status.code(), Some(0), "{text}{}", String::from_utf8_lossy(&checked.stderr));
     assert!(text.contains("re-solved"), "{text}");
 }
+
+/// `certify --cubes always --cubes-after 0`: every bounded query split into
+/// cubes at once (satisfiable ones answered by a cube's model, the others
+/// merged into cube claims); the optimum is the known one and `check`
+/// verifies every record, the cubes' proofs from their stored LRAT files.
+#[test]
+fn certify_through_cubes_reaches_the_known_optimum_and_checks() {
+    use std::process::Command;
+    let scratch = Scratch::new("cubes-certify");
+    let hexcert = env!("CARGO_BIN_EXE_hexcert");
+    let proofs = scratch.0.join("proofs");
+    let proofs_arg = proofs.to_str().unwrap();
+    let certified = Command::new(hexcert)
+        .args(["certify", "--n", "5", "--cubes", "always", "--cubes-after", "0", "--proofs", proofs_arg])
+        .output()
+        .unwrap();
+    assert!(certified.status.success(), "{}", String::from_utf8_lossy(&certified.stderr));
+    let optimum: serde_json::Value = serde_json::from_slice(&std::fs::read(proofs.join("n5/optimum.json")).unwrap()).unwrap();
+    assert_eq!(optimum["optimum"], 9);
+    let claim: serde_json::Value = serde_json::from_slice(&std::fs::read(proofs.join("n5/level3-below9/claim.json")).unwrap()).unwrap();
+    assert_eq!(claim["format"], "hexcert-cube-claim/1");
+    let checked = Command::new(hexcert).args(["check", proofs_arg]).output().unwrap();
+    let text = String::from_utf8_lossy(&checked.stdout);
+    assert_eq!(checked.status.code(), Some(0), "{text}");
+    assert!(text.contains("stored LRAT proofs verified"), "{text}");
+}
