@@ -354,10 +354,8 @@ fn emit(output: Option<&Path>, bytes: &[u8]) -> Result<(), HexError> {
 pub fn cubes_plan(json: bool, plan: &Plan, output: &Path, results: &Path, hexcert: &str) -> Result<u8, HexError> {
     // The file is written only once the cover holds, checked from the cube list alone.
     plan.check_cover().map_err(|e| HexError::Internal(format!("the planned cubes do not cover the split: {e}")))?;
-    hexcert::files::write_atomic(output, &serde_json::to_vec_pretty(plan).expect("plans serialise"))?;
+    let jobs = plan.write(output, results, hexcert)?;
     let hash = plan_hash(output)?;
-    let jobs = jobs_path(output);
-    hexcert::files::write_atomic(&jobs, job_list(plan.cubes.len(), hexcert, output, results).as_bytes())?;
     let (radius, depth) = (plan.radius, plan.depth);
     if json {
         println!("{}", serde_json::json!({"plan": output, "jobs": jobs, "sha256": hash, "cubes": plan.cubes.len(), "cells": plan.cells.len(), "cover": plan.cover}));
@@ -371,26 +369,6 @@ pub fn cubes_plan(json: bool, plan: &Plan, output: &Path, results: &Path, hexcer
         println!("  job list {} (one `cubes run --index I` per line; recipes/ runs it with GNU parallel, Slurm or Kubernetes)", jobs.display());
     }
     Ok(0)
-}
-
-/// `PLAN.jobs`, beside the plan.
-fn jobs_path(plan: &Path) -> PathBuf {
-    let mut name = plan.as_os_str().to_owned();
-    name.push(".jobs");
-    PathBuf::from(name)
-}
-
-/// One shell command per cube, differing only in the index.
-fn job_list(cubes: usize, hexcert: &str, plan: &Path, results: &Path) -> String {
-    let quote = |s: &str| {
-        if !s.is_empty() && s.chars().all(|c| c.is_ascii_alphanumeric() || "/._-+=:,".contains(c)) {
-            s.to_string()
-        } else {
-            format!("'{}'", s.replace('\'', "'\\''"))
-        }
-    };
-    let prefix = format!("{} cubes run {} --results {} -q --index", quote(hexcert), quote(&plan.to_string_lossy()), quote(&results.to_string_lossy()));
-    (0..cubes).map(|i| format!("{prefix} {i}\n")).collect()
 }
 
 pub fn cubes_run(

@@ -228,6 +228,9 @@ pub fn run_all(
                 if abort.load(Ordering::Relaxed) || decided.load(Ordering::Relaxed) {
                     return;
                 }
+                if !self::pending(plan, index, results, limits) {
+                    continue; // recorded meanwhile by another process sharing `results`
+                }
                 let outcome = run_cube(plan, index, results, limits, abort);
                 match &outcome {
                     Ok(result) => {

@@ -94,6 +94,14 @@ impl CertifyingOracle<'_> {
         let n = hex.side();
         let plan = Plan::new(n, level, below, 1, 1, self.settings.cardinality)?;
         let results = self.settings.root.join(format!("n{n}")).join(".cubes");
+        // The plan and its job list, for other machines sharing `results`
+        // to help: every cube one of them records is one this run skips.
+        let plan_path = results.join(format!("level{level}-below{below}.plan.json"));
+        std::fs::create_dir_all(&results).map_err(|source| HexError::Io { path: results.clone(), source })?;
+        let hexcert = std::env::current_exe().map(|p| p.to_string_lossy().into_owned()).unwrap_or_else(|_| "hexcert".into());
+        let jobs = plan.write(&plan_path, &results, &hexcert)?;
+        eprintln!("  n={n} level {level} below {below}: split into {} cubes ({}); other machines can run lines of {}",
+            plan.cubes.len(), plan_path.display(), jobs.display());
         // The store limit is the whole claim's: shared among its cubes.
         let limits = RunLimits { time_limit: None, store_limit: self.settings.store_limit / plan.cubes.len().max(1) as u64 };
         let start = Instant::now();

@@ -105,6 +105,27 @@ impl Plan {
         Ok(())
     }
 
+    /// Writes the plan to `path` and its job list beside it (`PLAN.jobs`,
+    /// one `cubes run` per cube writing to `results`, hexcert called as
+    /// `hexcert`); returns the job list's path.
+    pub fn write(&self, path: &Path, results: &Path, hexcert: &str) -> Result<std::path::PathBuf, HexError> {
+        crate::files::write_atomic(path, &serde_json::to_vec_pretty(self).expect("plans serialise"))?;
+        let mut name = path.as_os_str().to_owned();
+        name.push(".jobs");
+        let jobs = std::path::PathBuf::from(name);
+        let quote = |s: &str| {
+            if !s.is_empty() && s.chars().all(|c| c.is_ascii_alphanumeric() || "/._-+=:,".contains(c)) {
+                s.to_string()
+            } else {
+                format!("'{}'", s.replace('\'', "'\\''"))
+            }
+        };
+        let prefix = format!("{} cubes run {} --results {} -q --index", quote(hexcert), quote(&path.to_string_lossy()), quote(&results.to_string_lossy()));
+        let lines: String = (0..self.cubes.len()).map(|i| format!("{prefix} {i}\n")).collect();
+        crate::files::write_atomic(&jobs, lines.as_bytes())?;
+        Ok(jobs)
+    }
+
     /// The plan with cubes `which` replaced by their refinements one value
     /// deeper (`refine`); the other cubes keep their place and, since a
     /// cube's record is named by the cube (`cube_key`), their results.
