@@ -160,14 +160,22 @@ pub enum TableKind {
     Penalties,
 }
 
-pub fn count(json: bool, quiet: bool, n: usize, level: u8, penalty: Option<usize>, max_penalty: Option<usize>) -> Result<u8, HexError> {
-    use hexcert::counting::{count_at, count_by_penalty, minimum_and_count};
+pub fn count(
+    json: bool,
+    quiet: bool,
+    n: usize,
+    level: u8,
+    penalty: Option<usize>,
+    max_penalty: Option<usize>,
+    layers: hexcert::counting::Layers,
+) -> Result<u8, HexError> {
+    use hexcert::counting::{count_at_in, count_by_penalty_in, minimum_and_count_in, Method};
     let hex = Hexagon::new(n)?;
     let progress = crate::progress::Progress::new(quiet || json);
     progress.working(format!("n={n}: counting level-{level} partials"));
     let started = std::time::Instant::now();
     if let Some(bound) = max_penalty {
-        let counts = count_by_penalty(&hex, level, bound)?;
+        let counts = count_by_penalty_in(&hex, level, bound, Method::default_for(level), layers)?;
         drop(progress);
         let seconds = started.elapsed().as_secs_f64();
         let list: Vec<String> = counts.counts.iter().map(|c| c.to_string()).collect();
@@ -182,8 +190,8 @@ pub fn count(json: bool, quiet: bool, n: usize, level: u8, penalty: Option<usize
     }
     let at_minimum = penalty.is_none();
     let (penalty, count) = match penalty {
-        Some(p) => (p, count_at(&hex, level, p)?),
-        None => minimum_and_count(&hex, level)?,
+        Some(p) => (p, count_at_in(&hex, level, p, layers)?),
+        None => minimum_and_count_in(&hex, level, layers)?,
     };
     drop(progress);
     let seconds = started.elapsed().as_secs_f64();
@@ -197,8 +205,14 @@ pub fn count(json: bool, quiet: bool, n: usize, level: u8, penalty: Option<usize
     Ok(0)
 }
 
-pub fn table(json: bool, quiet: bool, kind: TableKind, (first, last): (usize, usize)) -> Result<u8, HexError> {
-    use hexcert::counting::count_row;
+pub fn table(
+    json: bool,
+    quiet: bool,
+    kind: TableKind,
+    (first, last): (usize, usize),
+    layers: hexcert::counting::Layers,
+) -> Result<u8, HexError> {
+    use hexcert::counting::count_row_in;
     let mut rows = Vec::new();
     if !json {
         println!("| n | L1 | L2 | L3 | L4 | L5 | L6 | seconds per level |");
@@ -207,7 +221,7 @@ pub fn table(json: bool, quiet: bool, kind: TableKind, (first, last): (usize, us
     let progress = crate::progress::Progress::new(quiet || json);
     for n in first..=last {
         progress.working(format!("n={n}: counting levels 1..6"));
-        let row = count_row(&Hexagon::new(n)?, 6)?;
+        let row = count_row_in(&Hexagon::new(n)?, 6, layers)?;
         progress.working(String::new());
         let cells: Vec<String> = row
             .iter()

@@ -4,6 +4,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
+use hexcert::counting::Layers;
 use hexcert::encoding::{Cardinality, EncodeOptions, SymmetryBreaking};
 use hexcert::error::HexError;
 use hexcert::geometry::Hexagon;
@@ -132,6 +133,11 @@ enum Command {
         /// Print the count of every penalty 0..=B.
         #[arg(long)]
         max_penalty: Option<usize>,
+        /// Bytes the counting sweep may hold in memory for one layer and the
+        /// successors buffered for the next; beyond it sorted runs go to a scratch
+        /// directory in TMPDIR (removed when done). Cost-to-finish tables are extra.
+        #[arg(long, default_value_t = hexcert::counting::DEFAULT_MEMORY_LIMIT)]
+        memory_limit: u64,
     },
     /// Print the minimum-penalty or solution-count table as Markdown (or JSON).
     Table {
@@ -141,6 +147,11 @@ enum Command {
         /// A side or an inclusive range: 3..=8.
         #[arg(long, value_parser = side_range)]
         n: (usize, usize),
+        /// Bytes the counting sweep may hold in memory for one layer and the
+        /// successors buffered for the next; beyond it sorted runs go to a scratch
+        /// directory in TMPDIR (removed when done). Cost-to-finish tables are extra.
+        #[arg(long, default_value_t = hexcert::counting::DEFAULT_MEMORY_LIMIT)]
+        memory_limit: u64,
     },
     /// Draw a grid or partial as an SVG picture (penalty edges marked).
     Render {
@@ -402,8 +413,13 @@ fn run(cli: &Cli) -> Result<u8, HexError> {
         Command::Prove { claim, store } => commands::prove(cli.json, cli.quiet, claim.n, claim.level, claim.below, &store.settings()),
         Command::Certify { n, store } => commands::certify(cli.json, cli.quiet, cli.verbose, *n, &store.settings()),
         Command::Check { paths, regenerate } => commands::check(cli.json, paths, *regenerate),
-        Command::Count { n, level, penalty, max_penalty } => commands::count(cli.json, cli.quiet, *n, *level, *penalty, *max_penalty),
-        Command::Table { kind, n } => commands::table(cli.json, cli.quiet, *kind, *n),
+        Command::Count { n, level, penalty, max_penalty, memory_limit } => {
+            let layers = Layers::Sorted { memory_limit: *memory_limit };
+            commands::count(cli.json, cli.quiet, *n, *level, *penalty, *max_penalty, layers)
+        }
+        Command::Table { kind, n, memory_limit } => {
+            commands::table(cli.json, cli.quiet, *kind, *n, Layers::Sorted { memory_limit: *memory_limit })
+        }
         Command::Render { file, output, level } => commands::render(cli.json, file, output, *level),
         Command::Cubes { action: CubesCommand::Plan { claim, radius, depth, cardinality, output, results, hexcert } } => {
             let plan = hexcert::cubes::Plan::new(claim.n, claim.level, claim.below, *radius, *depth, *cardinality)?;

@@ -10,8 +10,8 @@
 use std::collections::{BTreeMap, HashSet};
 
 use hexcert::counting::{
-    count_by_penalty, count_by_penalty_with, count_row, for_each_partial, minimum_and_count,
-    minimum_penalty, shape_polynomial, Method, Shape,
+    count_by_penalty, count_by_penalty_with, count_row, count_row_in, for_each_partial,
+    minimum_and_count, minimum_penalty, shape_polynomial, sweep_stats, Layers, Method, Shape,
 };
 use hexcert::geometry::Hexagon;
 use hexcert::levels::Partial;
@@ -283,4 +283,42 @@ fn completions_of_level_four_partials_are_valid_and_reach_the_optimum() {
         .expect("enumerates");
         assert_eq!(best, minimum_penalty(&hex, 6).expect("minimum"), "n={n}");
     }
+}
+
+/// The sorted sweep on every core, the same sweep spilling to scratch files
+/// under a tiny memory limit, and the hash-map reference give the same counts,
+/// and each path is really taken: several shards per layer, runs spilled.
+#[test]
+fn sorted_spilled_and_hashed_sweeps_agree() {
+    let spilling = Layers::Sorted { memory_limit: 64 << 10 };
+    for (n, top) in [(5, 4), (6, 4), (7, 3)] {
+        let hex = hexagon(n);
+        for level in 1..=top {
+            // One penalty above the minimum, so the counts are a distribution.
+            let bound = minimum_penalty(&hex, level).expect("minimum") + 1;
+            let hashed = sweep_stats(&hex, level, bound, Layers::Hashed).expect("hashed");
+            let sorted = sweep_stats(&hex, level, bound, Layers::default()).expect("sorted");
+            let spilled = sweep_stats(&hex, level, bound, spilling).expect("spilled");
+            assert!(hashed.counts.iter().any(|c| *c > big(0)), "n={n} level={level}: nothing counted");
+            assert_eq!(sorted.counts, hashed.counts, "n={n} level={level}: sorted");
+            assert_eq!(spilled.counts, hashed.counts, "n={n} level={level}: spilled");
+            assert_eq!((sorted.peak_keys, spilled.peak_keys), (hashed.peak_keys, hashed.peak_keys));
+            assert!(sorted.shards > 1, "n={n} level={level}: one shard");
+            assert_eq!(sorted.spilled_runs, 0, "n={n} level={level}: spilled within 16 GiB");
+            assert!(spilled.spilled_runs > 0, "n={n} level={level}: nothing spilled");
+        }
+    }
+}
+
+/// The spilling sweep reproduces a whole table row (the minima found level by
+/// level, each level pruned by its own table).
+#[test]
+fn spilled_row_matches_the_reference_row() {
+    let hex = hexagon(6);
+    let spilled = count_row_in(&hex, 4, Layers::Sorted { memory_limit: 64 << 10 }).expect("spilled");
+    let hashed = count_row_in(&hex, 4, Layers::Hashed).expect("hashed");
+    let key = |row: &[hexcert::counting::RowEntry]| -> Vec<(usize, BigUint)> {
+        row.iter().map(|e| (e.minimum, e.count.clone())).collect()
+    };
+    assert_eq!(key(&spilled), key(&hashed));
 }

@@ -25,6 +25,8 @@ mod frontier;
 mod guide;
 mod hashing;
 mod ladder;
+mod layer;
+mod spill;
 mod sweep;
 mod tally;
 mod transfer;
@@ -42,6 +44,8 @@ pub use chains::{components, shape_polynomial, Shape};
 pub use completion::{cheapest_completion, cheapest_labels};
 pub use frontier::Schedule;
 use ladder::Ladder;
+pub use sweep::{Layers, DEFAULT_MEMORY_LIMIT};
+use sweep::SweepError;
 
 /// Largest penalty bound the packed sweep keys can hold.
 pub const MAX_PENALTY_BOUND: usize = 255;
@@ -109,12 +113,23 @@ pub fn count_by_penalty_with(
     max_penalty: usize,
     method: Method,
 ) -> Result<PenaltyCounts, HexError> {
+    count_by_penalty_in(hex, level, max_penalty, method, Layers::default())
+}
+
+/// As `count_by_penalty_with`, with the frontier sweep's layers chosen.
+pub fn count_by_penalty_in(
+    hex: &Hexagon,
+    level: u8,
+    max_penalty: usize,
+    method: Method,
+    layers: Layers,
+) -> Result<PenaltyCounts, HexError> {
     check_level(level)?;
     check_bound(max_penalty)?;
     let counts = match method {
         Method::Frontier => {
             let ladder = Ladder::up_to(hex, level - 1, max_penalty)?;
-            frontier_counts(&ladder, level, max_penalty)?
+            frontier_counts(&ladder, level, max_penalty, layers)?
         }
         Method::Chains => {
             if level < 5 {
@@ -131,10 +146,15 @@ pub fn count_by_penalty_with(
 
 /// The minimum level-k penalty and the number of partials that reach it.
 pub fn minimum_and_count(hex: &Hexagon, level: u8) -> Result<(usize, BigUint), HexError> {
+    minimum_and_count_in(hex, level, Layers::default())
+}
+
+/// As `minimum_and_count`, with the frontier sweep's layers chosen.
+pub fn minimum_and_count_in(hex: &Hexagon, level: u8, layers: Layers) -> Result<(usize, BigUint), HexError> {
     check_level(level)?;
     let (ladder, minimum) = ladder_to_minimum(hex, level.min(4))?;
     if level <= 4 {
-        let counts = frontier_counts(&ladder, level, minimum)?;
+        let counts = frontier_counts(&ladder, level, minimum, layers)?;
         return Ok((minimum, counts[minimum].clone()));
     }
     chain_minimum(ladder, level)
@@ -163,6 +183,11 @@ pub struct RowEntry {
 /// Minimum and count at every level `1..=top`, sharing the tables between
 /// levels (cheaper than `top` calls of `minimum_and_count`).
 pub fn count_row(hex: &Hexagon, top: u8) -> Result<Vec<RowEntry>, HexError> {
+    count_row_in(hex, top, Layers::default())
+}
+
+/// As `count_row`, with the frontier sweep's layers chosen.
+pub fn count_row_in(hex: &Hexagon, top: u8, layers: Layers) -> Result<Vec<RowEntry>, HexError> {
     check_level(top)?;
     let mut row = Vec::new();
     let mut ladder = Ladder::new(hex, 0);
@@ -170,7 +195,7 @@ pub fn count_row(hex: &Hexagon, top: u8) -> Result<Vec<RowEntry>, HexError> {
         let started = std::time::Instant::now();
         let minimum;
         (ladder, minimum) = raise_to_minimum(ladder, level)?;
-        let count = frontier_counts(&ladder, level, minimum)?.swap_remove(minimum);
+        let count = frontier_counts(&ladder, level, minimum, layers)?.swap_remove(minimum);
         row.push(RowEntry { level, minimum, count, elapsed: started.elapsed() });
     }
     let mut groups = None;
@@ -200,7 +225,13 @@ pub fn count_row(hex: &Hexagon, top: u8) -> Result<Vec<RowEntry>, HexError> {
 
 /// The number of valid level-k partials of penalty exactly `penalty`.
 pub fn count_at(hex: &Hexagon, level: u8, penalty: usize) -> Result<BigUint, HexError> {
-    Ok(count_by_penalty(hex, level, penalty)?.counts.swap_remove(penalty))
+    count_at_in(hex, level, penalty, Layers::default())
+}
+
+/// As `count_at`, with the frontier sweep's layers chosen.
+pub fn count_at_in(hex: &Hexagon, level: u8, penalty: usize, layers: Layers) -> Result<BigUint, HexError> {
+    let method = Method::default_for(level);
+    Ok(count_by_penalty_in(hex, level, penalty, method, layers)?.counts.swap_remove(penalty))
 }
 
 /// Calls `visit(values, penalty)` for every valid level-k partial of penalty
@@ -272,16 +303,27 @@ fn chain_minimum(mut ladder: Ladder<'_>, level: u8) -> Result<(usize, BigUint), 
 
 /// Level-k counts `0..=bound` by the frontier sweep, pruned by the ladder's
 /// highest table at or below `level` (the ladder's bound must be `>= bound`).
-fn frontier_counts(ladder: &Ladder<'_>, level: u8, bound: usize) -> Result<Vec<BigUint>, HexError> {
+fn frontier_counts(ladder: &Ladder<'_>, level: u8, bound: usize, layers: Layers) -> Result<Vec<BigUint>, HexError> {
     let schedule = Schedule::new(ladder.hex(), level)?;
     let table = ladder.guide(ladder.top().min(level));
-    let counts = match sweep::sweep::<u128>(&schedule, bound, table) {
-        Ok(done) => done.by_penalty.into_iter().map(BigUint::from).collect(),
-        Err(tally::Overflow) => sweep::sweep::<BigUint>(&schedule, bound, table)
-            .map_err(|_| HexError::Internal("big-integer count overflowed".into()))?
-            .by_penalty,
-    };
-    Ok(counts)
+    Ok(exact_sweep(&schedule, bound, table, layers)?.by_penalty)
+}
+
+/// The sweep in `u128`, rerun in `BigUint` when a count overflows.
+fn exact_sweep(schedule: &Schedule, bound: usize, table: Option<&guide::Guide>, layers: Layers) -> Result<sweep::Sweep<BigUint>, HexError> {
+    let scratch = |path: std::path::PathBuf, source| HexError::Io { path, source };
+    match sweep::sweep::<u128>(schedule, bound, table, layers) {
+        Ok(done) => {
+            let sweep::Sweep { by_penalty, peak_keys, peak_bytes, shards, spilled_runs } = done;
+            let by_penalty = by_penalty.into_iter().map(BigUint::from).collect();
+            Ok(sweep::Sweep { by_penalty, peak_keys, peak_bytes, shards, spilled_runs })
+        }
+        Err(SweepError::Overflow) => sweep::sweep::<BigUint>(schedule, bound, table, layers).map_err(|e| match e {
+            SweepError::Overflow => HexError::Internal("big-integer count overflowed".into()),
+            SweepError::Scratch { path, source } => scratch(path, source),
+        }),
+        Err(SweepError::Scratch { path, source }) => Err(scratch(path, source)),
+    }
 }
 
 /// Level-5 or level-6 counts `0..=bound` by chains over the level-4 partials
@@ -323,21 +365,32 @@ pub struct SweepStats {
     pub guide_states: usize,
     /// Largest number of (state, penalty) keys in one layer of the sweep.
     pub peak_keys: usize,
+    /// Largest number of bytes of keys and counts the sweep held at once.
+    pub peak_bytes: usize,
+    /// Largest number of shards one layer was split into (1 for `Layers::Hashed`).
+    pub shards: usize,
+    /// Sorted runs the sweep wrote to scratch files.
+    pub spilled_runs: usize,
+    /// The counts by penalty `0..=bound`.
+    pub counts: Vec<BigUint>,
 }
 
-/// Runs the frontier sweep and reports its size.
-pub fn sweep_stats(hex: &Hexagon, level: u8, bound: usize) -> Result<SweepStats, HexError> {
+/// Runs the frontier sweep (pruned by the lower level's table, as
+/// `count_by_penalty_in` with `Method::Frontier`) and reports its size.
+pub fn sweep_stats(hex: &Hexagon, level: u8, bound: usize, layers: Layers) -> Result<SweepStats, HexError> {
     check_level(level)?;
     check_bound(bound)?;
     let schedule = Schedule::new(hex, level)?;
     let ladder = Ladder::up_to(hex, level - 1, bound)?;
     let lower = ladder.guide(level - 1);
-    let peak_keys = match sweep::sweep::<u128>(&schedule, bound, lower) {
-        Ok(done) => done.peak_keys,
-        Err(tally::Overflow) => sweep::sweep::<BigUint>(&schedule, bound, lower)
-            .map_err(|_| HexError::Internal("big-integer count overflowed".into()))?
-            .peak_keys,
-    };
-    let guide_states = lower.map_or(0, guide::Guide::size);
-    Ok(SweepStats { frontier_width: schedule.width(), guide_states, peak_keys })
+    let done = exact_sweep(&schedule, bound, lower, layers)?;
+    Ok(SweepStats {
+        frontier_width: schedule.width(),
+        guide_states: lower.map_or(0, guide::Guide::size),
+        peak_keys: done.peak_keys,
+        peak_bytes: done.peak_bytes,
+        shards: done.shards,
+        spilled_runs: done.spilled_runs,
+        counts: done.by_penalty,
+    })
 }
