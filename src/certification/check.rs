@@ -22,7 +22,7 @@
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use super::cubes::{check_stored_lrat, cube_trust_base, CubeClaim, CubeVerdict, CUBE_CLAIM_FORMAT};
+use super::cubes::{check_stored_lrat, cube_trust_base, judge, CubeClaim, CubeVerdict, CUBE_CLAIM_FORMAT};
 use super::WorkDir;
 use crate::cubes::cube_formula;
 use crate::encoding::LevelEncoding;
@@ -360,17 +360,11 @@ fn check_cube_claim(path: &Path, regenerate: Option<&dyn Regenerate>, messages: 
     let (mut stored, mut regenerated, mut unchecked) = (0, 0, 0);
     for (index, (cube, record)) in plan.cubes.iter().zip(&claim.cubes).enumerate() {
         let bad = |why: String| mismatch(path, format!("cube {index}: {why}"));
-        if record.cube != *cube || record.formula_sha256 != plan.formula_sha256 || record.cells != plan.cells {
-            return Err(bad("the record answers another cube or formula".into()));
-        }
         let cnf = cube_formula(&encoding, &split, cube);
         let dimacs = cnf.to_dimacs();
-        if record.cnf_sha256 != sha256_hex(&dimacs) {
-            return Err(bad("the record's formula hash is not that of the cube's formula".into()));
-        }
-        let refuted = record.verdict == CubeVerdict::Refuted && record.lrat.as_ref().is_some_and(|l| l.verified && l.verdict == "s VERIFIED");
-        let Some(proof_sha256) = record.proof_sha256.as_deref().filter(|_| refuted) else {
-            return Err(bad("not a refutation with a verified LRAT verdict and a proof hash".into()));
+        let record = judge(plan, index, &dimacs, record.clone()).map_err(bad)?;
+        let Some(proof_sha256) = record.proof_sha256.as_deref().filter(|_| record.verdict == CubeVerdict::Refuted) else {
+            return Err(bad("not a refutation".into()));
         };
         let stored_proof = record.lrat_proof.as_ref().and_then(|f| f.stored_as.as_ref().map(|name| (f, name)));
         if stored_proof.is_none() && regenerate.is_none() {

@@ -20,7 +20,7 @@ use serde::{Deserialize, Serialize};
 
 use super::prove::solve_traced;
 use super::WorkDir;
-use crate::cubes::{cube_formula, Cube, Plan, Split};
+use crate::cubes::{cube_formula, Cube, Plan};
 use crate::encoding::LevelEncoding;
 use crate::error::HexError;
 use crate::geometry::Hexagon;
@@ -326,7 +326,8 @@ pub fn progress(plan: &Plan, results: &Path) -> Result<Progress, HexError> {
             Err(source) => return Err(HexError::Io { path, source }),
         };
         let record = serde_json::from_slice(&bytes).map_err(|e| format!("not a cube record: {e}"));
-        match record.and_then(|r| judge(plan, &encoding, &split, index, r)) {
+        let dimacs = cube_formula(&encoding, &split, &plan.cubes[index]).to_dimacs();
+        match record.and_then(|r| judge(plan, index, &dimacs, r)) {
             Ok(record) => match record.verdict {
                 CubeVerdict::Counterexample => progress.counterexamples.push(index),
                 CubeVerdict::Unfinished => progress.unfinished.push(index),
@@ -342,16 +343,16 @@ pub fn progress(plan: &Plan, results: &Path) -> Result<Progress, HexError> {
     Ok(progress)
 }
 
-/// One record of cube `index`, checked; the error says which check failed.
-fn judge(plan: &Plan, encoding: &LevelEncoding, split: &Split, index: usize, record: CubeResult) -> Result<CubeResult, String> {
+/// One record of cube `index` of `plan`, checked against the cube's formula
+/// `dimacs` (re-encoded by the caller); the error says which check failed.
+pub fn judge(plan: &Plan, index: usize, dimacs: &[u8], record: CubeResult) -> Result<CubeResult, String> {
     if record.format != RESULT_FORMAT {
         return Err(format!("format `{}` is not {RESULT_FORMAT}", record.format));
     }
     if record.formula_sha256 != plan.formula_sha256 || record.cells != plan.cells || record.cube != plan.cubes[index] {
         return Err("the record answers another formula or cube".into());
     }
-    let dimacs = cube_formula(encoding, split, &plan.cubes[index]).to_dimacs();
-    if record.cnf_sha256 != sha256_hex(&dimacs) {
+    if record.cnf_sha256 != sha256_hex(dimacs) {
         return Err("the record's formula hash is not that of the cube's formula".into());
     }
     if !(record.solve_seconds.is_finite() && record.solve_seconds >= 0.0) {
