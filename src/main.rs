@@ -414,10 +414,12 @@ fn run(cli: &Cli) -> Result<u8, HexError> {
         Command::Certify { n, store } => commands::certify(cli.json, cli.quiet, cli.verbose, *n, &store.settings()),
         Command::Check { paths, regenerate } => commands::check(cli.json, paths, *regenerate),
         Command::Count { n, level, penalty, max_penalty, memory_limit } => {
+            hexcert::counting::set_verbose(cli.verbose);
             let layers = Layers::Sorted { memory_limit: *memory_limit };
             commands::count(cli.json, cli.quiet, *n, *level, *penalty, *max_penalty, layers)
         }
         Command::Table { kind, n, memory_limit } => {
+            hexcert::counting::set_verbose(cli.verbose);
             commands::table(cli.json, cli.quiet, *kind, *n, Layers::Sorted { memory_limit: *memory_limit })
         }
         Command::Render { file, output, level } => commands::render(cli.json, file, output, *level),

@@ -10,6 +10,7 @@
 
 use super::frontier::Schedule;
 use super::guide::{self, Guide};
+use super::sweep::Layers;
 use crate::error::HexError;
 use crate::geometry::Hexagon;
 
@@ -17,18 +18,20 @@ use crate::geometry::Hexagon;
 pub struct Ladder<'h> {
     hex: &'h Hexagon,
     bound: usize,
+    layers: Layers,
     guides: Vec<Guide>,
+    builds: Vec<guide::BuildStats>,
 }
 
 impl<'h> Ladder<'h> {
     /// An empty ladder (level 0) for `bound`.
-    pub fn new(hex: &'h Hexagon, bound: usize) -> Ladder<'h> {
-        Ladder { hex, bound, guides: Vec::new() }
+    pub fn new(hex: &'h Hexagon, bound: usize, layers: Layers) -> Ladder<'h> {
+        Ladder { hex, bound, layers, guides: Vec::new(), builds: Vec::new() }
     }
 
-    /// The ladder of levels `1..=top` for `bound`.
-    pub fn up_to(hex: &'h Hexagon, top: u8, bound: usize) -> Result<Ladder<'h>, HexError> {
-        let mut ladder = Ladder::new(hex, bound);
+    /// The ladder of levels `1..=top` for `bound`, its tables built as `layers` says.
+    pub fn up_to(hex: &'h Hexagon, top: u8, bound: usize, layers: Layers) -> Result<Ladder<'h>, HexError> {
+        let mut ladder = Ladder::new(hex, bound, layers);
         while ladder.top() < top {
             ladder.extend()?;
         }
@@ -43,6 +46,11 @@ impl<'h> Ladder<'h> {
         self.bound
     }
 
+    /// The same ladder for another bound, rebuilt to the same top.
+    pub fn rebuilt(&self, top: u8, bound: usize) -> Result<Ladder<'h>, HexError> {
+        Ladder::up_to(self.hex, top, bound, self.layers)
+    }
+
     /// The highest level with a table (0 for none).
     pub fn top(&self) -> u8 {
         self.guides.len() as u8
@@ -51,9 +59,16 @@ impl<'h> Ladder<'h> {
     /// Adds the table of level `top() + 1`.
     pub fn extend(&mut self) -> Result<(), HexError> {
         let schedule = Schedule::new(self.hex, self.top() + 1)?;
-        let table = guide::build(&schedule, self.bound, self.guides.last());
+        let (table, stats) = guide::build(&schedule, self.bound, self.guides.last(), self.layers).map_err(super::sweep_failure)?;
+        super::report(&stats);
+        self.builds.push(stats);
         self.guides.push(table);
         Ok(())
+    }
+
+    /// What building each table held and took, level by level.
+    pub fn builds(&self) -> &[guide::BuildStats] {
+        &self.builds
     }
 
     /// The table of `level`, if built (`None` for level 0).

@@ -26,6 +26,7 @@ mod guide;
 mod hashing;
 mod ladder;
 mod layer;
+mod reach;
 mod spill;
 mod sweep;
 mod tally;
@@ -128,7 +129,7 @@ pub fn count_by_penalty_in(
     check_bound(max_penalty)?;
     let counts = match method {
         Method::Frontier => {
-            let ladder = Ladder::up_to(hex, level - 1, max_penalty)?;
+            let ladder = Ladder::up_to(hex, level - 1, max_penalty, layers)?;
             frontier_counts(&ladder, level, max_penalty, layers)?
         }
         Method::Chains => {
@@ -137,7 +138,7 @@ pub fn count_by_penalty_in(
                     "the chain-and-cycle method counts levels 5 and 6, not {level}"
                 )));
             }
-            let ladder = Ladder::up_to(hex, 4, max_penalty)?;
+            let ladder = Ladder::up_to(hex, 4, max_penalty, layers)?;
             chain_counts(&ladder, level, max_penalty)?
         }
     };
@@ -152,7 +153,7 @@ pub fn minimum_and_count(hex: &Hexagon, level: u8) -> Result<(usize, BigUint), H
 /// As `minimum_and_count`, with the frontier sweep's layers chosen.
 pub fn minimum_and_count_in(hex: &Hexagon, level: u8, layers: Layers) -> Result<(usize, BigUint), HexError> {
     check_level(level)?;
-    let (ladder, minimum) = ladder_to_minimum(hex, level.min(4))?;
+    let (ladder, minimum) = ladder_to_minimum(hex, level.min(4), layers)?;
     if level <= 4 {
         let counts = frontier_counts(&ladder, level, minimum, layers)?;
         return Ok((minimum, counts[minimum].clone()));
@@ -167,7 +168,7 @@ pub fn minimum_penalty(hex: &Hexagon, level: u8) -> Result<usize, HexError> {
     if level > 4 {
         return minimum_and_count(hex, level).map(|(minimum, _)| minimum);
     }
-    Ok(ladder_to_minimum(hex, level)?.1)
+    Ok(ladder_to_minimum(hex, level, Layers::default())?.1)
 }
 
 /// One cell of a table row: a level's minimum, its count, and the time spent
@@ -190,7 +191,7 @@ pub fn count_row(hex: &Hexagon, top: u8) -> Result<Vec<RowEntry>, HexError> {
 pub fn count_row_in(hex: &Hexagon, top: u8, layers: Layers) -> Result<Vec<RowEntry>, HexError> {
     check_level(top)?;
     let mut row = Vec::new();
-    let mut ladder = Ladder::new(hex, 0);
+    let mut ladder = Ladder::new(hex, 0, layers);
     for level in 1..=top.min(4) {
         let started = std::time::Instant::now();
         let minimum;
@@ -216,7 +217,7 @@ pub fn count_row_in(hex: &Hexagon, top: u8, layers: Layers) -> Result<Vec<RowEnt
                 break;
             }
             check_bound(bound + 1)?;
-            ladder = Ladder::up_to(hex, 4, bound + 1)?;
+            ladder = ladder.rebuilt(4, bound + 1)?;
             groups = None;
         }
     }
@@ -244,7 +245,7 @@ pub fn for_each_partial(
 ) -> Result<(), HexError> {
     check_level(level)?;
     check_bound(max_penalty)?;
-    let ladder = Ladder::up_to(hex, level, max_penalty)?;
+    let ladder = Ladder::up_to(hex, level, max_penalty, Layers::default())?;
     let schedule = Schedule::new(hex, level)?;
     let table = ladder.guide(level).expect("the ladder reaches the level");
     enumerate::for_each_partial(&schedule, table, max_penalty, visit);
@@ -262,8 +263,8 @@ pub(crate) fn check_bound(max_penalty: usize) -> Result<(), HexError> {
 
 /// The ladder up to `level <= 4` at the bound equal to the level's minimum,
 /// found level by level (each minimum is at least the one below).
-fn ladder_to_minimum(hex: &Hexagon, level: u8) -> Result<(Ladder<'_>, usize), HexError> {
-    let mut ladder = Ladder::new(hex, 0);
+fn ladder_to_minimum(hex: &Hexagon, level: u8, layers: Layers) -> Result<(Ladder<'_>, usize), HexError> {
+    let mut ladder = Ladder::new(hex, 0, layers);
     let mut minimum = 0;
     for j in 1..=level {
         (ladder, minimum) = raise_to_minimum(ladder, j)?;
@@ -283,7 +284,7 @@ fn raise_to_minimum(mut ladder: Ladder<'_>, level: u8) -> Result<(Ladder<'_>, us
             return Ok((ladder, minimum));
         }
         check_bound(ladder.bound() + 1)?;
-        ladder = Ladder::up_to(ladder.hex(), level, ladder.bound() + 1)?;
+        ladder = ladder.rebuilt(level, ladder.bound() + 1)?;
     }
 }
 
@@ -297,7 +298,7 @@ fn chain_minimum(mut ladder: Ladder<'_>, level: u8) -> Result<(usize, BigUint), 
             return Ok((minimum, counts[minimum].clone()));
         }
         check_bound(bound + 1)?;
-        ladder = Ladder::up_to(ladder.hex(), 4, bound + 1)?;
+        ladder = ladder.rebuilt(4, bound + 1)?;
     }
 }
 
@@ -309,20 +310,42 @@ fn frontier_counts(ladder: &Ladder<'_>, level: u8, bound: usize, layers: Layers)
     Ok(exact_sweep(&schedule, bound, table, layers)?.by_penalty)
 }
 
+/// A sweep's failure as the engine's error; `Overflow` only reaches here
+/// from a big-integer sweep, where it cannot happen.
+fn sweep_failure(e: SweepError) -> HexError {
+    match e {
+        SweepError::Overflow => HexError::Internal("big-integer count overflowed".into()),
+        SweepError::Scratch { path, source } => HexError::Io { path, source },
+    }
+}
+
+static VERBOSE: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Turns on a stderr line per cost-to-finish table built (`--verbose`).
+pub fn set_verbose(on: bool) {
+    VERBOSE.store(on, std::sync::atomic::Ordering::Relaxed);
+}
+
+fn report(stats: &guide::BuildStats) {
+    if VERBOSE.load(std::sync::atomic::Ordering::Relaxed) {
+        let guide::BuildStats { level, bound, forward_states, widest_layer, peak_bytes, spilled_layers, table_states, forward_seconds, backward_seconds } = stats;
+        eprintln!(
+            "table level {level} bound {bound}: forward {forward_states} states (widest layer {} at step {}, peak {:.2} GB held, {spilled_layers} layers spilled) {forward_seconds:.2} s; backward -> {table_states} states {backward_seconds:.2} s",
+            widest_layer.0, widest_layer.1, *peak_bytes as f64 / 1e9
+        );
+    }
+}
+
 /// The sweep in `u128`, rerun in `BigUint` when a count overflows.
 fn exact_sweep(schedule: &Schedule, bound: usize, table: Option<&guide::Guide>, layers: Layers) -> Result<sweep::Sweep<BigUint>, HexError> {
-    let scratch = |path: std::path::PathBuf, source| HexError::Io { path, source };
     match sweep::sweep::<u128>(schedule, bound, table, layers) {
         Ok(done) => {
             let sweep::Sweep { by_penalty, peak_keys, peak_bytes, shards, spilled_runs } = done;
             let by_penalty = by_penalty.into_iter().map(BigUint::from).collect();
             Ok(sweep::Sweep { by_penalty, peak_keys, peak_bytes, shards, spilled_runs })
         }
-        Err(SweepError::Overflow) => sweep::sweep::<BigUint>(schedule, bound, table, layers).map_err(|e| match e {
-            SweepError::Overflow => HexError::Internal("big-integer count overflowed".into()),
-            SweepError::Scratch { path, source } => scratch(path, source),
-        }),
-        Err(SweepError::Scratch { path, source }) => Err(scratch(path, source)),
+        Err(SweepError::Overflow) => sweep::sweep::<BigUint>(schedule, bound, table, layers).map_err(sweep_failure),
+        Err(e) => Err(sweep_failure(e)),
     }
 }
 
@@ -381,7 +404,7 @@ pub fn sweep_stats(hex: &Hexagon, level: u8, bound: usize, layers: Layers) -> Re
     check_level(level)?;
     check_bound(bound)?;
     let schedule = Schedule::new(hex, level)?;
-    let ladder = Ladder::up_to(hex, level - 1, bound)?;
+    let ladder = Ladder::up_to(hex, level - 1, bound, layers)?;
     let lower = ladder.guide(level - 1);
     let done = exact_sweep(&schedule, bound, lower, layers)?;
     Ok(SweepStats {

@@ -54,7 +54,6 @@ impl Scratch {
             Ok(())
         })?;
         out.flush().map_err(|e| SweepError::scratch(&path, e))?;
-        self.files += 1;
         Ok(Spilled { path, len })
     }
 
@@ -77,7 +76,8 @@ impl Scratch {
         self.files
     }
 
-    fn next_path(&mut self) -> Result<PathBuf, SweepError> {
+    /// A fresh file name in the scratch directory (created on first use).
+    pub fn next_path(&mut self) -> Result<PathBuf, SweepError> {
         if self.dir.is_none() {
             let dir = tempfile::Builder::new()
                 .prefix("hexcert-sweep-")
@@ -86,6 +86,7 @@ impl Scratch {
             self.dir = Some(dir);
         }
         let dir = self.dir.as_ref().expect("created above");
+        self.files += 1;
         Ok(dir.path().join(format!("run-{}", self.files)))
     }
 }
