@@ -67,6 +67,7 @@ impl<'h> Ladder<'h> {
     }
 
     /// What building each table held and took, level by level.
+    #[cfg(test)]
     pub fn builds(&self) -> &[guide::BuildStats] {
         &self.builds
     }

@@ -28,7 +28,7 @@ pub type Source<'a, T, E> = Box<dyn Iterator<Item = Result<Entry<T>, E>> + Send 
 
 /// Bytes of entries a run holds, counting big-integer digits too.
 pub fn run_bytes<T: Tally>(run: &[Entry<T>]) -> usize {
-    run.len() * std::mem::size_of::<Entry<T>>() + run.iter().map(|e| e.1.heap_bytes()).sum::<usize>()
+    std::mem::size_of_val(run) + run.iter().map(|e| e.1.heap_bytes()).sum::<usize>()
 }
 
 /// Sorts entries into a run, adding the counts of equal keys.
