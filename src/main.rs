@@ -134,10 +134,16 @@ enum Command {
         #[arg(long)]
         max_penalty: Option<usize>,
         /// Bytes the counting sweep may hold in memory for one layer and the
-        /// successors buffered for the next; beyond it sorted runs go to a scratch
-        /// directory in TMPDIR (removed when done). Cost-to-finish tables are extra.
+        /// successors buffered for the next, and each cost-to-finish table for its
+        /// forward layers; beyond it they go to a scratch directory in TMPDIR
+        /// (removed when done). The finished tables themselves are extra.
         #[arg(long, default_value_t = hexcert::counting::DEFAULT_MEMORY_LIMIT)]
         memory_limit: u64,
+        /// How to count: `sweep` (the frontier sweep) or `sat` (the solver lists the
+        /// ring-1 lex-leaders, each validated, and the 12 symmetries close them;
+        /// needs --penalty or --max-penalty; for small counts).
+        #[arg(long, value_enum, default_value = "sweep")]
+        road: commands::Road,
     },
     /// Print the minimum-penalty or solution-count table as Markdown (or JSON).
     Table {
@@ -413,10 +419,13 @@ fn run(cli: &Cli) -> Result<u8, HexError> {
         Command::Prove { claim, store } => commands::prove(cli.json, cli.quiet, claim.n, claim.level, claim.below, &store.settings()),
         Command::Certify { n, store } => commands::certify(cli.json, cli.quiet, cli.verbose, *n, &store.settings()),
         Command::Check { paths, regenerate } => commands::check(cli.json, paths, *regenerate),
-        Command::Count { n, level, penalty, max_penalty, memory_limit } => {
+        Command::Count { n, level, penalty, max_penalty, memory_limit, road: commands::Road::Sweep } => {
             hexcert::counting::set_verbose(cli.verbose);
             let layers = Layers::Sorted { memory_limit: *memory_limit };
             commands::count(cli.json, cli.quiet, *n, *level, *penalty, *max_penalty, layers)
+        }
+        Command::Count { n, level, penalty, max_penalty, road: commands::Road::Sat, .. } => {
+            commands::count_sat(cli.json, cli.quiet, *n, *level, *penalty, *max_penalty)
         }
         Command::Table { kind, n, memory_limit } => {
             hexcert::counting::set_verbose(cli.verbose);
