@@ -168,6 +168,7 @@ pub fn count(
     penalty: Option<usize>,
     max_penalty: Option<usize>,
     layers: hexcert::counting::Layers,
+    start: usize,
 ) -> Result<u8, HexError> {
     use hexcert::counting::{count_at_in, count_by_penalty_in, minimum_and_count_in, Method};
     let hex = Hexagon::new(n)?;
@@ -191,7 +192,7 @@ pub fn count(
     let at_minimum = penalty.is_none();
     let (penalty, count) = match penalty {
         Some(p) => (p, count_at_in(&hex, level, p, layers)?),
-        None => minimum_and_count_in(&hex, level, layers)?,
+        None => minimum_and_count_in(&hex, level, layers, start)?,
     };
     drop(progress);
     let seconds = started.elapsed().as_secs_f64();
@@ -250,6 +251,7 @@ pub fn table(
     kind: TableKind,
     (first, last): (usize, usize),
     layers: hexcert::counting::Layers,
+    start: usize,
 ) -> Result<u8, HexError> {
     use hexcert::counting::count_row_in;
     let mut rows = Vec::new();
@@ -260,7 +262,7 @@ pub fn table(
     let progress = crate::progress::Progress::new(quiet || json);
     for n in first..=last {
         progress.working(format!("n={n}: counting levels 1..6"));
-        let row = count_row_in(&Hexagon::new(n)?, 6, layers)?;
+        let row = count_row_in(&Hexagon::new(n)?, 6, layers, start)?;
         progress.working(String::new());
         let cells: Vec<String> = row
             .iter()

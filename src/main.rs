@@ -13,6 +13,31 @@ use hexcert::certification::Settings;
 mod commands;
 mod progress;
 
+/// How the counting commands hold their layers and where their tables start.
+#[derive(clap::Args, Debug)]
+struct CountingArgs {
+    /// Bytes the counting sweep may hold in memory for one layer and the
+    /// successors buffered for the next, and each cost-to-finish table for its
+    /// forward layers; beyond it they go to a scratch directory in TMPDIR
+    /// (removed when done). The finished tables themselves are extra.
+    #[arg(long, default_value_t = hexcert::counting::DEFAULT_MEMORY_LIMIT)]
+    memory_limit: u64,
+    /// Penalty bound the cost-to-finish tables are first built for. Counts and
+    /// minima do not depend on it (a table built at or above a level's minimum
+    /// finds it exactly; below, the bound is raised one step at a time, rebuilding
+    /// the tables each time); a value at the top level's minimum (e.g. from a
+    /// certified optimum.json) builds each table once. With a range of sides,
+    /// every side starts there.
+    #[arg(long, default_value_t = 0)]
+    start_bound: usize,
+}
+
+impl CountingArgs {
+    fn layers(&self) -> Layers {
+        Layers::Sorted { memory_limit: self.memory_limit }
+    }
+}
+
 #[derive(Parser)]
 #[command(name = "hexcert", version, about = "Certified minimum penalties and exact counts for Hexagonal Neighbors")]
 struct Cli {
@@ -133,17 +158,13 @@ enum Command {
         /// Print the count of every penalty 0..=B.
         #[arg(long)]
         max_penalty: Option<usize>,
-        /// Bytes the counting sweep may hold in memory for one layer and the
-        /// successors buffered for the next, and each cost-to-finish table for its
-        /// forward layers; beyond it they go to a scratch directory in TMPDIR
-        /// (removed when done). The finished tables themselves are extra.
-        #[arg(long, default_value_t = hexcert::counting::DEFAULT_MEMORY_LIMIT)]
-        memory_limit: u64,
         /// How to count: `sweep` (the frontier sweep) or `sat` (the solver lists the
         /// ring-1 lex-leaders, each validated, and the 12 symmetries close them;
         /// needs --penalty or --max-penalty; for small counts).
         #[arg(long, value_enum, default_value = "sweep")]
         road: commands::Road,
+        #[command(flatten)]
+        counting: CountingArgs,
     },
     /// Print the minimum-penalty or solution-count table as Markdown (or JSON).
     Table {
@@ -153,11 +174,8 @@ enum Command {
         /// A side or an inclusive range: 3..=8.
         #[arg(long, value_parser = side_range)]
         n: (usize, usize),
-        /// Bytes the counting sweep may hold in memory for one layer and the
-        /// successors buffered for the next; beyond it sorted runs go to a scratch
-        /// directory in TMPDIR (removed when done). Cost-to-finish tables are extra.
-        #[arg(long, default_value_t = hexcert::counting::DEFAULT_MEMORY_LIMIT)]
-        memory_limit: u64,
+        #[command(flatten)]
+        counting: CountingArgs,
     },
     /// Draw a grid or partial as an SVG picture (penalty edges marked).
     Render {
@@ -419,17 +437,16 @@ fn run(cli: &Cli) -> Result<u8, HexError> {
         Command::Prove { claim, store } => commands::prove(cli.json, cli.quiet, claim.n, claim.level, claim.below, &store.settings()),
         Command::Certify { n, store } => commands::certify(cli.json, cli.quiet, cli.verbose, *n, &store.settings()),
         Command::Check { paths, regenerate } => commands::check(cli.json, paths, *regenerate),
-        Command::Count { n, level, penalty, max_penalty, memory_limit, road: commands::Road::Sweep } => {
+        Command::Count { n, level, penalty, max_penalty, counting, road: commands::Road::Sweep } => {
             hexcert::counting::set_verbose(cli.verbose);
-            let layers = Layers::Sorted { memory_limit: *memory_limit };
-            commands::count(cli.json, cli.quiet, *n, *level, *penalty, *max_penalty, layers)
+            commands::count(cli.json, cli.quiet, *n, *level, *penalty, *max_penalty, counting.layers(), counting.start_bound)
         }
         Command::Count { n, level, penalty, max_penalty, road: commands::Road::Sat, .. } => {
             commands::count_sat(cli.json, cli.quiet, *n, *level, *penalty, *max_penalty)
         }
-        Command::Table { kind, n, memory_limit } => {
+        Command::Table { kind, n, counting } => {
             hexcert::counting::set_verbose(cli.verbose);
-            commands::table(cli.json, cli.quiet, *kind, *n, Layers::Sorted { memory_limit: *memory_limit })
+            commands::table(cli.json, cli.quiet, *kind, *n, counting.layers(), counting.start_bound)
         }
         Command::Render { file, output, level } => commands::render(cli.json, file, output, *level),
         Command::Cubes { action: CubesCommand::Plan { claim, radius, depth, cardinality, output, results, hexcert } } => {

@@ -315,10 +315,30 @@ fn sorted_spilled_and_hashed_sweeps_agree() {
 #[test]
 fn spilled_row_matches_the_reference_row() {
     let hex = hexagon(6);
-    let spilled = count_row_in(&hex, 4, Layers::Sorted { memory_limit: 64 << 10 }).expect("spilled");
-    let hashed = count_row_in(&hex, 4, Layers::Hashed).expect("hashed");
-    let key = |row: &[hexcert::counting::RowEntry]| -> Vec<(usize, BigUint)> {
-        row.iter().map(|e| (e.minimum, e.count.clone())).collect()
-    };
-    assert_eq!(key(&spilled), key(&hashed));
+    let spilled = count_row_in(&hex, 4, Layers::Sorted { memory_limit: 64 << 10 }, 0).expect("spilled");
+    let hashed = count_row_in(&hex, 4, Layers::Hashed, 0).expect("hashed");
+    assert_eq!(row_key(&spilled), row_key(&hashed));
+}
+
+fn row_key(row: &[hexcert::counting::RowEntry]) -> Vec<(usize, BigUint)> {
+    row.iter().map(|e| (e.minimum, e.count.clone())).collect()
+}
+
+/// The start bound changes what is built, never what is counted: starting
+/// at, below or above the minima gives the same row, levels 1..6.
+#[test]
+fn the_start_bound_does_not_change_the_row() {
+    for n in [4, 5] {
+        let hex = hexagon(n);
+        let from_zero = count_row_in(&hex, 6, Layers::default(), 0).expect("row");
+        let top = from_zero[3].minimum;
+        for start in [top - 1, top, top + 2] {
+            let row = count_row_in(&hex, 6, Layers::default(), start).expect("row");
+            assert_eq!(row_key(&row), row_key(&from_zero), "n={n} start {start}");
+        }
+        for level in [2, 4, 5] {
+            let (minimum, count) = hexcert::counting::minimum_and_count_in(&hex, level, Layers::default(), top + 2).expect("count");
+            assert_eq!((minimum, count), row_key(&from_zero)[usize::from(level) - 1], "n={n} level {level}");
+        }
+    }
 }

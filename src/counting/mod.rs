@@ -147,18 +147,20 @@ pub fn count_by_penalty_in(
 
 /// The minimum level-k penalty and the number of partials that reach it.
 pub fn minimum_and_count(hex: &Hexagon, level: u8) -> Result<(usize, BigUint), HexError> {
-    minimum_and_count_in(hex, level, Layers::default())
+    minimum_and_count_in(hex, level, Layers::default(), 0)
 }
 
-/// As `minimum_and_count`, with the frontier sweep's layers chosen.
-pub fn minimum_and_count_in(hex: &Hexagon, level: u8, layers: Layers) -> Result<(usize, BigUint), HexError> {
+/// As `minimum_and_count`, with the frontier sweep's layers chosen and the
+/// tables first built for penalty bound `start` (see `count_row_in`).
+pub fn minimum_and_count_in(hex: &Hexagon, level: u8, layers: Layers, start: usize) -> Result<(usize, BigUint), HexError> {
     check_level(level)?;
-    let (ladder, minimum) = ladder_to_minimum(hex, level.min(4), layers)?;
+    check_bound(start)?;
+    let (mut ladder, minimum) = ladder_to_minimum(hex, level.min(4), layers, start)?;
     if level <= 4 {
         let counts = frontier_counts(&ladder, level, minimum, layers)?;
         return Ok((minimum, counts[minimum].clone()));
     }
-    chain_minimum(ladder, level)
+    chain_search(&mut ladder, level, minimum, &mut None)
 }
 
 /// The minimum level-k penalty. For `k <= 4` it comes from the cost-to-finish
@@ -168,7 +170,7 @@ pub fn minimum_penalty(hex: &Hexagon, level: u8) -> Result<usize, HexError> {
     if level > 4 {
         return minimum_and_count(hex, level).map(|(minimum, _)| minimum);
     }
-    Ok(ladder_to_minimum(hex, level, Layers::default())?.1)
+    Ok(ladder_to_minimum(hex, level, Layers::default(), 0)?.1)
 }
 
 /// One cell of a table row: a level's minimum, its count, and the time spent
@@ -184,42 +186,34 @@ pub struct RowEntry {
 /// Minimum and count at every level `1..=top`, sharing the tables between
 /// levels (cheaper than `top` calls of `minimum_and_count`).
 pub fn count_row(hex: &Hexagon, top: u8) -> Result<Vec<RowEntry>, HexError> {
-    count_row_in(hex, top, Layers::default())
+    count_row_in(hex, top, Layers::default(), 0)
 }
 
-/// As `count_row`, with the frontier sweep's layers chosen.
-pub fn count_row_in(hex: &Hexagon, top: u8, layers: Layers) -> Result<Vec<RowEntry>, HexError> {
+/// As `count_row`, with the frontier sweep's layers chosen and the tables
+/// first built for penalty bound `start`. The result does not depend on
+/// `start`: a table built for a bound at or above a level's minimum gives
+/// that minimum exactly, and a bound below it is raised one at a time (each
+/// raise rebuilds every table below). So a `start` at the top level's minimum,
+/// or just above, builds each table once instead of once per bound.
+pub fn count_row_in(hex: &Hexagon, top: u8, layers: Layers, start: usize) -> Result<Vec<RowEntry>, HexError> {
     check_level(top)?;
+    check_bound(start)?;
     let mut row = Vec::new();
-    let mut ladder = Ladder::new(hex, 0, layers);
+    let mut ladder = Ladder::new(hex, start, layers);
+    let mut minimum = 0;
     for level in 1..=top.min(4) {
         let started = std::time::Instant::now();
-        let minimum;
         (ladder, minimum) = raise_to_minimum(ladder, level)?;
         let count = frontier_counts(&ladder, level, minimum, layers)?.swap_remove(minimum);
         row.push(RowEntry { level, minimum, count, elapsed: started.elapsed() });
     }
-    let mut groups = None;
+    let mut listed = None;
     for level in 5..=top {
         let started = std::time::Instant::now();
-        // The level-6 minimum is at least the level-5 one: keep the bound.
-        loop {
-            let bound = ladder.bound();
-            let listed = match groups.take() {
-                Some(listed) => listed,
-                None => chain_groups(&ladder, bound)?,
-            };
-            let counts = chains::combine(level, bound, &listed);
-            groups = Some(listed);
-            if let Some(minimum) = counts.iter().position(|c| !c.is_zero()) {
-                let count = counts[minimum].clone();
-                row.push(RowEntry { level, minimum, count, elapsed: started.elapsed() });
-                break;
-            }
-            check_bound(bound + 1)?;
-            ladder = ladder.rebuilt(4, bound + 1)?;
-            groups = None;
-        }
+        // The level-6 minimum is at least the level-5 one: search from there.
+        let count;
+        (minimum, count) = chain_search(&mut ladder, level, minimum, &mut listed)?;
+        row.push(RowEntry { level, minimum, count, elapsed: started.elapsed() });
     }
     Ok(row)
 }
@@ -261,10 +255,11 @@ pub(crate) fn check_bound(max_penalty: usize) -> Result<(), HexError> {
     Ok(())
 }
 
-/// The ladder up to `level <= 4` at the bound equal to the level's minimum,
-/// found level by level (each minimum is at least the one below).
-fn ladder_to_minimum(hex: &Hexagon, level: u8, layers: Layers) -> Result<(Ladder<'_>, usize), HexError> {
-    let mut ladder = Ladder::new(hex, 0, layers);
+/// The ladder up to `level <= 4` at a bound at least the level's minimum
+/// (equal when `start` is at most the minimum), found level by level (each
+/// minimum is at least the one below).
+fn ladder_to_minimum(hex: &Hexagon, level: u8, layers: Layers, start: usize) -> Result<(Ladder<'_>, usize), HexError> {
+    let mut ladder = Ladder::new(hex, start, layers);
     let mut minimum = 0;
     for j in 1..=level {
         (ladder, minimum) = raise_to_minimum(ladder, j)?;
@@ -272,9 +267,9 @@ fn ladder_to_minimum(hex: &Hexagon, level: u8, layers: Layers) -> Result<(Ladder
     Ok((ladder, minimum))
 }
 
-/// Extends a ladder (whose bound is at most the level's minimum) to `level`
-/// and raises its bound until the level's minimum is within it. On return
-/// the bound equals the minimum.
+/// Extends a ladder to `level` and raises its bound until the level's
+/// minimum is within it. On return the bound is at least the minimum, and
+/// equal to it when the ladder started at or below the minimum.
 fn raise_to_minimum(mut ladder: Ladder<'_>, level: u8) -> Result<(Ladder<'_>, usize), HexError> {
     while ladder.top() < level {
         ladder.extend()?;
@@ -288,17 +283,33 @@ fn raise_to_minimum(mut ladder: Ladder<'_>, level: u8) -> Result<(Ladder<'_>, us
     }
 }
 
-/// Counts at level 5 or 6 by chains, raising the bound from the ladder's
-/// (the level-4 minimum) until some partial is within it.
-fn chain_minimum(mut ladder: Ladder<'_>, level: u8) -> Result<(usize, BigUint), HexError> {
+/// The least level-5 or level-6 penalty `>= from` and its count, by chains:
+/// the level-4 partials are listed at bound `from`, then `from + 1`, ...,
+/// until some refinement is within the bound; the ladder is rebuilt only
+/// when the bound passes its own. `listed` keeps the last listing (and its
+/// bound) for the next level.
+fn chain_search(
+    ladder: &mut Ladder<'_>,
+    level: u8,
+    from: usize,
+    listed: &mut Option<(usize, ChainGroups)>,
+) -> Result<(usize, BigUint), HexError> {
+    let mut bound = from;
     loop {
-        let bound = ladder.bound();
-        let counts = chain_counts(&ladder, level, bound)?;
+        if bound > ladder.bound() {
+            *ladder = ladder.rebuilt(4, bound)?;
+        }
+        let groups = match listed.take() {
+            Some((at, groups)) if at == bound => groups,
+            _ => chain_groups(ladder, bound)?,
+        };
+        let counts = chains::combine(level, bound, &groups);
+        *listed = Some((bound, groups));
         if let Some(minimum) = counts.iter().position(|c| !c.is_zero()) {
             return Ok((minimum, counts[minimum].clone()));
         }
         check_bound(bound + 1)?;
-        ladder = ladder.rebuilt(4, bound + 1)?;
+        bound += 1;
     }
 }
 
