@@ -6,7 +6,7 @@
 //! Run: `CARGO_TARGET_DIR=/work/target-counting cargo bench --bench counting`.
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
-use hexcert::counting::{count_by_penalty, count_by_penalty_in, minimum_penalty, Layers, Method};
+use hexcert::counting::{count_by_penalty, count_by_penalty_in, minimum_penalty, Layers, Method, Settings};
 use hexcert::geometry::Hexagon;
 
 fn counts_at_the_minimum(c: &mut Criterion) {
@@ -43,7 +43,7 @@ fn layers_side_by_side(c: &mut Criterion) {
         let bound = minimum_penalty(&hex, level).expect("minimum");
         for (name, layers) in [("hashed", Layers::Hashed), ("sorted", Layers::default())] {
             group.bench_with_input(BenchmarkId::new(format!("n7-level{level}"), name), &layers, |b, &layers| {
-                b.iter(|| count_by_penalty_in(&hex, level, bound, Method::Frontier, layers).expect("counts"))
+                b.iter(|| count_by_penalty_in(&hex, level, bound, Method::Frontier, &Settings::from(layers)).expect("counts"))
             });
         }
     }

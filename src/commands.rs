@@ -167,8 +167,7 @@ pub fn count(
     level: u8,
     penalty: Option<usize>,
     max_penalty: Option<usize>,
-    layers: hexcert::counting::Layers,
-    start: usize,
+    settings: &hexcert::counting::Settings,
 ) -> Result<u8, HexError> {
     use hexcert::counting::{count_at_in, count_by_penalty_in, minimum_and_count_in, Method};
     let hex = Hexagon::new(n)?;
@@ -176,7 +175,7 @@ pub fn count(
     progress.working(format!("n={n}: counting level-{level} partials"));
     let started = std::time::Instant::now();
     if let Some(bound) = max_penalty {
-        let counts = count_by_penalty_in(&hex, level, bound, Method::default_for(level), layers)?;
+        let counts = count_by_penalty_in(&hex, level, bound, Method::default_for(level), settings)?;
         drop(progress);
         let seconds = started.elapsed().as_secs_f64();
         let list: Vec<String> = counts.counts.iter().map(|c| c.to_string()).collect();
@@ -191,8 +190,8 @@ pub fn count(
     }
     let at_minimum = penalty.is_none();
     let (penalty, count) = match penalty {
-        Some(p) => (p, count_at_in(&hex, level, p, layers)?),
-        None => minimum_and_count_in(&hex, level, layers, start)?,
+        Some(p) => (p, count_at_in(&hex, level, p, settings)?),
+        None => minimum_and_count_in(&hex, level, settings)?,
     };
     drop(progress);
     let seconds = started.elapsed().as_secs_f64();
@@ -250,8 +249,7 @@ pub fn table(
     quiet: bool,
     kind: TableKind,
     (first, last): (usize, usize),
-    layers: hexcert::counting::Layers,
-    start: usize,
+    settings: &hexcert::counting::Settings,
 ) -> Result<u8, HexError> {
     use hexcert::counting::count_row_in;
     let mut rows = Vec::new();
@@ -262,7 +260,7 @@ pub fn table(
     let progress = crate::progress::Progress::new(quiet || json);
     for n in first..=last {
         progress.working(format!("n={n}: counting levels 1..6"));
-        let row = count_row_in(&Hexagon::new(n)?, 6, layers, start)?;
+        let row = count_row_in(&Hexagon::new(n)?, 6, settings)?;
         progress.working(String::new());
         let cells: Vec<String> = row
             .iter()

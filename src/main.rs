@@ -30,11 +30,20 @@ struct CountingArgs {
     /// every side starts there.
     #[arg(long, default_value_t = 0)]
     start_bound: usize,
+    /// Directory for finished cost-to-finish tables, one file per side, level and
+    /// bound (written atomically, checked by hash when read): a rerun loads them
+    /// instead of rebuilding, so a long count stopped by Ctrl-C resumes there.
+    #[arg(long)]
+    checkpoints: Option<PathBuf>,
 }
 
 impl CountingArgs {
-    fn layers(&self) -> Layers {
-        Layers::Sorted { memory_limit: self.memory_limit }
+    fn settings(&self) -> hexcert::counting::Settings {
+        hexcert::counting::Settings {
+            layers: Layers::Sorted { memory_limit: self.memory_limit },
+            start: self.start_bound,
+            checkpoints: self.checkpoints.clone(),
+        }
     }
 }
 
@@ -439,14 +448,14 @@ fn run(cli: &Cli) -> Result<u8, HexError> {
         Command::Check { paths, regenerate } => commands::check(cli.json, paths, *regenerate),
         Command::Count { n, level, penalty, max_penalty, counting, road: commands::Road::Sweep } => {
             hexcert::counting::set_verbose(cli.verbose);
-            commands::count(cli.json, cli.quiet, *n, *level, *penalty, *max_penalty, counting.layers(), counting.start_bound)
+            commands::count(cli.json, cli.quiet, *n, *level, *penalty, *max_penalty, &counting.settings())
         }
         Command::Count { n, level, penalty, max_penalty, road: commands::Road::Sat, .. } => {
             commands::count_sat(cli.json, cli.quiet, *n, *level, *penalty, *max_penalty)
         }
         Command::Table { kind, n, counting } => {
             hexcert::counting::set_verbose(cli.verbose);
-            commands::table(cli.json, cli.quiet, *kind, *n, counting.layers(), counting.start_bound)
+            commands::table(cli.json, cli.quiet, *kind, *n, &counting.settings())
         }
         Command::Render { file, output, level } => commands::render(cli.json, file, output, *level),
         Command::Cubes { action: CubesCommand::Plan { claim, radius, depth, cardinality, output, results, hexcert } } => {

@@ -19,6 +19,7 @@
 //! level-k minimum, and the search at level `k + 1` starts there.
 
 mod chains;
+mod checkpoint;
 mod completion;
 mod enumerate;
 mod frontier;
@@ -46,6 +47,25 @@ pub use completion::{cheapest_completion, cheapest_labels};
 pub use frontier::Schedule;
 use ladder::Ladder;
 pub use sweep::{Layers, DEFAULT_MEMORY_LIMIT};
+
+/// How a count is carried out; never what it counts.
+#[derive(Debug, Clone, Default)]
+pub struct Settings {
+    /// How sweeps and tables hold their layers.
+    pub layers: Layers,
+    /// Penalty bound the tables are first built for (see `count_row_in`).
+    pub start: usize,
+    /// Directory of finished cost-to-finish tables (`checkpoint`): a table
+    /// found there is loaded, checked, and used instead of being rebuilt, and
+    /// every table built is written there.
+    pub checkpoints: Option<std::path::PathBuf>,
+}
+
+impl From<Layers> for Settings {
+    fn from(layers: Layers) -> Settings {
+        Settings { layers, ..Settings::default() }
+    }
+}
 use sweep::SweepError;
 
 /// Largest penalty bound the packed sweep keys can hold.
@@ -114,23 +134,23 @@ pub fn count_by_penalty_with(
     max_penalty: usize,
     method: Method,
 ) -> Result<PenaltyCounts, HexError> {
-    count_by_penalty_in(hex, level, max_penalty, method, Layers::default())
+    count_by_penalty_in(hex, level, max_penalty, method, &Settings::default())
 }
 
-/// As `count_by_penalty_with`, with the frontier sweep's layers chosen.
+/// As `count_by_penalty_with`, with the settings chosen.
 pub fn count_by_penalty_in(
     hex: &Hexagon,
     level: u8,
     max_penalty: usize,
     method: Method,
-    layers: Layers,
+    settings: &Settings,
 ) -> Result<PenaltyCounts, HexError> {
     check_level(level)?;
     check_bound(max_penalty)?;
     let counts = match method {
         Method::Frontier => {
-            let ladder = Ladder::up_to(hex, level - 1, max_penalty, layers)?;
-            frontier_counts(&ladder, level, max_penalty, layers)?
+            let ladder = Ladder::up_to(hex, level - 1, max_penalty, settings)?;
+            frontier_counts(&ladder, level, max_penalty)?
         }
         Method::Chains => {
             if level < 5 {
@@ -138,7 +158,7 @@ pub fn count_by_penalty_in(
                     "the chain-and-cycle method counts levels 5 and 6, not {level}"
                 )));
             }
-            let ladder = Ladder::up_to(hex, 4, max_penalty, layers)?;
+            let ladder = Ladder::up_to(hex, 4, max_penalty, settings)?;
             chain_counts(&ladder, level, max_penalty)?
         }
     };
@@ -147,17 +167,16 @@ pub fn count_by_penalty_in(
 
 /// The minimum level-k penalty and the number of partials that reach it.
 pub fn minimum_and_count(hex: &Hexagon, level: u8) -> Result<(usize, BigUint), HexError> {
-    minimum_and_count_in(hex, level, Layers::default(), 0)
+    minimum_and_count_in(hex, level, &Settings::default())
 }
 
-/// As `minimum_and_count`, with the frontier sweep's layers chosen and the
-/// tables first built for penalty bound `start` (see `count_row_in`).
-pub fn minimum_and_count_in(hex: &Hexagon, level: u8, layers: Layers, start: usize) -> Result<(usize, BigUint), HexError> {
+/// As `minimum_and_count`, with the settings chosen (see `count_row_in` on
+/// the start bound).
+pub fn minimum_and_count_in(hex: &Hexagon, level: u8, settings: &Settings) -> Result<(usize, BigUint), HexError> {
     check_level(level)?;
-    check_bound(start)?;
-    let (mut ladder, minimum) = ladder_to_minimum(hex, level.min(4), layers, start)?;
+    let (mut ladder, minimum) = ladder_to_minimum(hex, level.min(4), settings)?;
     if level <= 4 {
-        let counts = frontier_counts(&ladder, level, minimum, layers)?;
+        let counts = frontier_counts(&ladder, level, minimum)?;
         return Ok((minimum, counts[minimum].clone()));
     }
     chain_search(&mut ladder, level, minimum, &mut None)
@@ -170,7 +189,7 @@ pub fn minimum_penalty(hex: &Hexagon, level: u8) -> Result<usize, HexError> {
     if level > 4 {
         return minimum_and_count(hex, level).map(|(minimum, _)| minimum);
     }
-    Ok(ladder_to_minimum(hex, level, Layers::default(), 0)?.1)
+    Ok(ladder_to_minimum(hex, level, &Settings::default())?.1)
 }
 
 /// One cell of a table row: a level's minimum, its count, and the time spent
@@ -186,25 +205,24 @@ pub struct RowEntry {
 /// Minimum and count at every level `1..=top`, sharing the tables between
 /// levels (cheaper than `top` calls of `minimum_and_count`).
 pub fn count_row(hex: &Hexagon, top: u8) -> Result<Vec<RowEntry>, HexError> {
-    count_row_in(hex, top, Layers::default(), 0)
+    count_row_in(hex, top, &Settings::default())
 }
 
-/// As `count_row`, with the frontier sweep's layers chosen and the tables
-/// first built for penalty bound `start`. The result does not depend on
-/// `start`: a table built for a bound at or above a level's minimum gives
+/// As `count_row`, with the settings chosen. The tables are first built for
+/// penalty bound `settings.start`; the result does not depend on it: a table built for a bound at or above a level's minimum gives
 /// that minimum exactly, and a bound below it is raised one at a time (each
 /// raise rebuilds every table below). So a `start` at the top level's minimum,
 /// or just above, builds each table once instead of once per bound.
-pub fn count_row_in(hex: &Hexagon, top: u8, layers: Layers, start: usize) -> Result<Vec<RowEntry>, HexError> {
+pub fn count_row_in(hex: &Hexagon, top: u8, settings: &Settings) -> Result<Vec<RowEntry>, HexError> {
     check_level(top)?;
-    check_bound(start)?;
+    check_bound(settings.start)?;
     let mut row = Vec::new();
-    let mut ladder = Ladder::new(hex, start, layers);
+    let mut ladder = Ladder::new(hex, settings.start, settings);
     let mut minimum = 0;
     for level in 1..=top.min(4) {
         let started = std::time::Instant::now();
         (ladder, minimum) = raise_to_minimum(ladder, level)?;
-        let count = frontier_counts(&ladder, level, minimum, layers)?.swap_remove(minimum);
+        let count = frontier_counts(&ladder, level, minimum)?.swap_remove(minimum);
         row.push(RowEntry { level, minimum, count, elapsed: started.elapsed() });
     }
     let mut listed = None;
@@ -220,13 +238,13 @@ pub fn count_row_in(hex: &Hexagon, top: u8, layers: Layers, start: usize) -> Res
 
 /// The number of valid level-k partials of penalty exactly `penalty`.
 pub fn count_at(hex: &Hexagon, level: u8, penalty: usize) -> Result<BigUint, HexError> {
-    count_at_in(hex, level, penalty, Layers::default())
+    count_at_in(hex, level, penalty, &Settings::default())
 }
 
-/// As `count_at`, with the frontier sweep's layers chosen.
-pub fn count_at_in(hex: &Hexagon, level: u8, penalty: usize, layers: Layers) -> Result<BigUint, HexError> {
+/// As `count_at`, with the settings chosen.
+pub fn count_at_in(hex: &Hexagon, level: u8, penalty: usize, settings: &Settings) -> Result<BigUint, HexError> {
     let method = Method::default_for(level);
-    Ok(count_by_penalty_in(hex, level, penalty, method, layers)?.counts.swap_remove(penalty))
+    Ok(count_by_penalty_in(hex, level, penalty, method, settings)?.counts.swap_remove(penalty))
 }
 
 /// Calls `visit(values, penalty)` for every valid level-k partial of penalty
@@ -239,7 +257,8 @@ pub fn for_each_partial(
 ) -> Result<(), HexError> {
     check_level(level)?;
     check_bound(max_penalty)?;
-    let ladder = Ladder::up_to(hex, level, max_penalty, Layers::default())?;
+    let settings = Settings::default();
+    let ladder = Ladder::up_to(hex, level, max_penalty, &settings)?;
     let schedule = Schedule::new(hex, level)?;
     let table = ladder.guide(level).expect("the ladder reaches the level");
     enumerate::for_each_partial(&schedule, table, max_penalty, visit);
@@ -256,10 +275,11 @@ pub(crate) fn check_bound(max_penalty: usize) -> Result<(), HexError> {
 }
 
 /// The ladder up to `level <= 4` at a bound at least the level's minimum
-/// (equal when `start` is at most the minimum), found level by level (each
+/// (equal when the start bound is at most the minimum), found level by level (each
 /// minimum is at least the one below).
-fn ladder_to_minimum(hex: &Hexagon, level: u8, layers: Layers, start: usize) -> Result<(Ladder<'_>, usize), HexError> {
-    let mut ladder = Ladder::new(hex, start, layers);
+fn ladder_to_minimum<'h>(hex: &'h Hexagon, level: u8, settings: &'h Settings) -> Result<(Ladder<'h>, usize), HexError> {
+    check_bound(settings.start)?;
+    let mut ladder = Ladder::new(hex, settings.start, settings);
     let mut minimum = 0;
     for j in 1..=level {
         (ladder, minimum) = raise_to_minimum(ladder, j)?;
@@ -315,10 +335,10 @@ fn chain_search(
 
 /// Level-k counts `0..=bound` by the frontier sweep, pruned by the ladder's
 /// highest table at or below `level` (the ladder's bound must be `>= bound`).
-fn frontier_counts(ladder: &Ladder<'_>, level: u8, bound: usize, layers: Layers) -> Result<Vec<BigUint>, HexError> {
+fn frontier_counts(ladder: &Ladder<'_>, level: u8, bound: usize) -> Result<Vec<BigUint>, HexError> {
     let schedule = Schedule::new(ladder.hex(), level)?;
     let table = ladder.guide(ladder.top().min(level));
-    Ok(exact_sweep(&schedule, bound, table, layers)?.by_penalty)
+    Ok(exact_sweep(&schedule, bound, table, ladder.settings().layers)?.by_penalty)
 }
 
 /// A sweep's failure as the engine's error; `Overflow` only reaches here
@@ -344,6 +364,12 @@ fn report(stats: &guide::BuildStats) {
             "table level {level} bound {bound}: forward {forward_states} states (widest layer {} at step {}, peak {:.2} GB held, {spilled_layers} layers spilled) {forward_seconds:.2} s; backward -> {table_states} states {backward_seconds:.2} s",
             widest_layer.0, widest_layer.1, *peak_bytes as f64 / 1e9
         );
+    }
+}
+
+fn report_loaded(level: u8, bound: usize, path: &std::path::Path, states: usize) {
+    if VERBOSE.load(std::sync::atomic::Ordering::Relaxed) {
+        eprintln!("table level {level} bound {bound}: loaded {states} states from {}", path.display());
     }
 }
 
@@ -415,7 +441,8 @@ pub fn sweep_stats(hex: &Hexagon, level: u8, bound: usize, layers: Layers) -> Re
     check_level(level)?;
     check_bound(bound)?;
     let schedule = Schedule::new(hex, level)?;
-    let ladder = Ladder::up_to(hex, level - 1, bound, layers)?;
+    let settings = Settings::from(layers);
+    let ladder = Ladder::up_to(hex, level - 1, bound, &settings)?;
     let lower = ladder.guide(level - 1);
     let done = exact_sweep(&schedule, bound, lower, layers)?;
     Ok(SweepStats {

@@ -19,7 +19,7 @@
 //!   and the tables, not the sum of all layers.
 
 use std::fs::File;
-use std::io::{BufReader, BufWriter, Read, Write};
+use std::io::{BufReader, BufWriter, Write};
 use std::time::Instant;
 
 use rayon::prelude::*;
@@ -28,7 +28,7 @@ use super::frontier::Schedule;
 use super::guide::{Admits, Guide};
 use super::hashing::KeyMap;
 use super::layer::cut_keys;
-use super::spill::Scratch;
+use super::spill::{get_varint, put_varint, Scratch};
 use super::sweep::{minimum_bound, SweepError};
 use super::transfer::for_each_successor;
 
@@ -225,18 +225,9 @@ fn store(scratch: &mut Scratch, parts: &Parts) -> Result<Held, SweepError> {
     let mut previous = 0u128;
     let mut len = 0;
     for &r in parts.iter().flatten() {
-        let mut delta = r - previous;
+        put_varint(&mut out, r - previous).map_err(fail)?;
         previous = r;
         len += 1;
-        loop {
-            let byte = (delta & 0x7f) as u8;
-            delta >>= 7;
-            if delta == 0 {
-                out.write_all(&[byte]).map_err(fail)?;
-                break;
-            }
-            out.write_all(&[byte | 0x80]).map_err(fail)?;
-        }
     }
     out.flush().map_err(fail)?;
     Ok(Held::Disk { path, len })
@@ -252,18 +243,7 @@ fn load(held: Held) -> Result<Parts, SweepError> {
     let mut states = Vec::with_capacity(len);
     let mut previous = 0u128;
     for _ in 0..len {
-        let mut delta = 0u128;
-        let mut shift = 0;
-        loop {
-            let mut byte = [0u8];
-            input.read_exact(&mut byte).map_err(fail)?;
-            delta |= u128::from(byte[0] & 0x7f) << shift;
-            shift += 7;
-            if byte[0] & 0x80 == 0 {
-                break;
-            }
-        }
-        previous += delta;
+        previous += get_varint(&mut input).map_err(fail)?;
         states.push(previous);
     }
     std::fs::remove_file(&path).map_err(fail)?;
@@ -274,6 +254,7 @@ fn load(held: Held) -> Result<Parts, SweepError> {
 mod tests {
     use super::super::ladder::Ladder;
     use super::super::sweep::Layers;
+    use super::super::Settings;
     use crate::geometry::Hexagon;
 
     /// The tables built on every core, in memory or with every forward layer
@@ -283,9 +264,11 @@ mod tests {
         for (n, bound) in [(4, 6), (5, 9), (5, 12), (6, 13), (7, 17)] {
             let hex = Hexagon::new(n).expect("hexagon");
             let top = if n == 7 { 3 } else { 4 };
-            let reference = Ladder::up_to(&hex, top, bound, Layers::Hashed).expect("reference");
+            let hashed = Settings::from(Layers::Hashed);
+            let reference = Ladder::up_to(&hex, top, bound, &hashed).expect("reference");
             for memory_limit in [0, 1 << 30] {
-                let compact = Ladder::up_to(&hex, top, bound, Layers::Sorted { memory_limit }).expect("compact");
+                let sorted = Settings::from(Layers::Sorted { memory_limit });
+                let compact = Ladder::up_to(&hex, top, bound, &sorted).expect("compact");
                 let spilled: usize = compact.builds().iter().map(|b| b.spilled_layers).sum();
                 assert_eq!(spilled > 0, memory_limit == 0, "n={n}: spilled {spilled} layers under limit {memory_limit}");
                 for level in 1..=top {
