@@ -43,6 +43,7 @@ impl CountingArgs {
             layers: Layers::Sorted { memory_limit: self.memory_limit },
             start: self.start_bound,
             checkpoints: self.checkpoints.clone(),
+            stop: interrupt_flag(),
         }
     }
 }

@@ -343,3 +343,30 @@ fn the_start_bound_does_not_change_the_row() {
         }
     }
 }
+
+/// A count stopped by its stop flag (what Ctrl-C raises) returns
+/// `Interrupted` and leaves no file; a finished count leaves one complete
+/// table per level, which a rerun loads (same row, files untouched).
+#[test]
+fn checkpoints_resume_and_a_stop_leaves_nothing_half_written() {
+    let hex = hexagon(6);
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let stopped = Settings { checkpoints: Some(dir.path().to_path_buf()), start: 13, ..Settings::default() };
+    stopped.stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    let error = count_row_in(&hex, 4, &stopped).expect_err("stopped");
+    assert!(matches!(error, hexcert::error::HexError::Interrupted), "{error}");
+    assert_eq!(std::fs::read_dir(dir.path()).expect("listed").count(), 0, "a stopped count wrote files");
+
+    let settings = Settings { checkpoints: Some(dir.path().to_path_buf()), start: 13, ..Settings::default() };
+    let first = count_row_in(&hex, 4, &settings).expect("row");
+    let mut files: Vec<_> = std::fs::read_dir(dir.path()).expect("listed").map(|e| e.expect("entry").path()).collect();
+    files.sort();
+    let names: Vec<String> = files.iter().map(|p| p.file_name().unwrap().to_string_lossy().into_owned()).collect();
+    assert_eq!(names, ["n6-level1-bound13.table", "n6-level2-bound13.table", "n6-level3-bound13.table", "n6-level4-bound13.table"]);
+    let written: Vec<_> = files.iter().map(|p| std::fs::metadata(p).and_then(|m| m.modified()).expect("mtime")).collect();
+    let again = count_row_in(&hex, 4, &settings).expect("row from checkpoints");
+    assert_eq!(row_key(&again), row_key(&first));
+    assert_eq!(row_key(&first), row_key(&count_row_in(&hex, 4, &Settings::default()).expect("row")));
+    let after: Vec<_> = files.iter().map(|p| std::fs::metadata(p).and_then(|m| m.modified()).expect("mtime")).collect();
+    assert_eq!(written, after, "a rerun rewrote its checkpoints instead of loading them");
+}

@@ -70,9 +70,16 @@ pub fn project(schedule: &Schedule, placed: usize, state: u128, to: u8) -> u128 
 /// the forward pass with the table of a lower level when one is given: on
 /// one core in hash maps (`Layers::Hashed`, the reference), or on every core
 /// in compact layers spilled past the memory limit (`reach`).
-pub fn build(schedule: &Schedule, bound: usize, lower: Option<&Guide>, layers: Layers) -> Result<(Guide, BuildStats), SweepError> {
+pub fn build(
+    schedule: &Schedule,
+    bound: usize,
+    lower: Option<&Guide>,
+    layers: Layers,
+    stop: &std::sync::atomic::AtomicBool,
+) -> Result<(Guide, BuildStats), SweepError> {
     match layers {
         Layers::Hashed => {
+            super::sweep::check_stop(stop)?;
             let started = std::time::Instant::now();
             let forward_layers = forward(schedule, bound, lower);
             let forward_states = forward_layers.iter().map(KeyMap::len).sum();
@@ -89,7 +96,7 @@ pub fn build(schedule: &Schedule, bound: usize, lower: Option<&Guide>, layers: L
             };
             Ok((Guide { level: schedule.level, future }, stats))
         }
-        Layers::Sorted { memory_limit } => reach::build(schedule, bound, lower, memory_limit),
+        Layers::Sorted { memory_limit } => reach::build(schedule, bound, lower, memory_limit, stop),
     }
 }
 

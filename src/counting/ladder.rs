@@ -72,7 +72,7 @@ impl<'h> Ladder<'h> {
             self.guides.push(table);
             return Ok(());
         }
-        let (table, stats) = guide::build(&schedule, self.bound, self.guides.last(), self.settings.layers).map_err(super::sweep_failure)?;
+        let (table, stats) = guide::build(&schedule, self.bound, self.guides.last(), self.settings.layers, &self.settings.stop).map_err(super::sweep_failure)?;
         super::report(&stats);
         if let Some(path) = &saved {
             checkpoint::save(path, self.hex.side(), self.bound, &table)?;

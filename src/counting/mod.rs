@@ -59,6 +59,9 @@ pub struct Settings {
     /// found there is loaded, checked, and used instead of being rebuilt, and
     /// every table built is written there.
     pub checkpoints: Option<std::path::PathBuf>,
+    /// Raised (by Ctrl-C) to stop between two layers: scratch files are
+    /// removed, finished checkpoint tables stay, the count returns `Interrupted`.
+    pub stop: std::sync::Arc<std::sync::atomic::AtomicBool>,
 }
 
 impl From<Layers> for Settings {
@@ -338,7 +341,7 @@ fn chain_search(
 fn frontier_counts(ladder: &Ladder<'_>, level: u8, bound: usize) -> Result<Vec<BigUint>, HexError> {
     let schedule = Schedule::new(ladder.hex(), level)?;
     let table = ladder.guide(ladder.top().min(level));
-    Ok(exact_sweep(&schedule, bound, table, ladder.settings().layers)?.by_penalty)
+    Ok(exact_sweep(&schedule, bound, table, ladder.settings())?.by_penalty)
 }
 
 /// A sweep's failure as the engine's error; `Overflow` only reaches here
@@ -347,6 +350,7 @@ fn sweep_failure(e: SweepError) -> HexError {
     match e {
         SweepError::Overflow => HexError::Internal("big-integer count overflowed".into()),
         SweepError::Scratch { path, source } => HexError::Io { path, source },
+        SweepError::Interrupted => HexError::Interrupted,
     }
 }
 
@@ -374,14 +378,15 @@ fn report_loaded(level: u8, bound: usize, path: &std::path::Path, states: usize)
 }
 
 /// The sweep in `u128`, rerun in `BigUint` when a count overflows.
-fn exact_sweep(schedule: &Schedule, bound: usize, table: Option<&guide::Guide>, layers: Layers) -> Result<sweep::Sweep<BigUint>, HexError> {
-    match sweep::sweep::<u128>(schedule, bound, table, layers) {
+fn exact_sweep(schedule: &Schedule, bound: usize, table: Option<&guide::Guide>, settings: &Settings) -> Result<sweep::Sweep<BigUint>, HexError> {
+    let (layers, stop) = (settings.layers, settings.stop.as_ref());
+    match sweep::sweep::<u128>(schedule, bound, table, layers, stop) {
         Ok(done) => {
             let sweep::Sweep { by_penalty, peak_keys, peak_bytes, shards, spilled_runs } = done;
             let by_penalty = by_penalty.into_iter().map(BigUint::from).collect();
             Ok(sweep::Sweep { by_penalty, peak_keys, peak_bytes, shards, spilled_runs })
         }
-        Err(SweepError::Overflow) => sweep::sweep::<BigUint>(schedule, bound, table, layers).map_err(sweep_failure),
+        Err(SweepError::Overflow) => sweep::sweep::<BigUint>(schedule, bound, table, layers, stop).map_err(sweep_failure),
         Err(e) => Err(sweep_failure(e)),
     }
 }
@@ -444,7 +449,7 @@ pub fn sweep_stats(hex: &Hexagon, level: u8, bound: usize, layers: Layers) -> Re
     let settings = Settings::from(layers);
     let ladder = Ladder::up_to(hex, level - 1, bound, &settings)?;
     let lower = ladder.guide(level - 1);
-    let done = exact_sweep(&schedule, bound, lower, layers)?;
+    let done = exact_sweep(&schedule, bound, lower, &settings)?;
     Ok(SweepStats {
         frontier_width: schedule.width(),
         guide_states: lower.map_or(0, guide::Guide::size),

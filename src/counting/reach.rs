@@ -20,6 +20,7 @@
 
 use std::fs::File;
 use std::io::{BufReader, BufWriter, Write};
+use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 use rayon::prelude::*;
@@ -29,7 +30,7 @@ use super::guide::{Admits, Guide};
 use super::hashing::KeyMap;
 use super::layer::cut_keys;
 use super::spill::{get_varint, put_varint, Scratch};
-use super::sweep::{minimum_bound, SweepError};
+use super::sweep::{check_stop, minimum_bound, SweepError};
 use super::transfer::for_each_successor;
 
 /// A forward layer: parts over disjoint, increasing state ranges, each sorted,
@@ -67,13 +68,19 @@ pub struct BuildStats {
 
 /// Builds the level-`schedule.level` table for penalty `<= bound` on every
 /// core, holding at most about `memory_limit` bytes of forward layers.
-pub fn build(schedule: &Schedule, bound: usize, lower: Option<&Guide>, memory_limit: u64) -> Result<(Guide, BuildStats), SweepError> {
+pub fn build(
+    schedule: &Schedule,
+    bound: usize,
+    lower: Option<&Guide>,
+    memory_limit: u64,
+    stop: &AtomicBool,
+) -> Result<(Guide, BuildStats), SweepError> {
     let mut stats = BuildStats { level: schedule.level, bound, ..BuildStats::default() };
     let started = Instant::now();
     let mut scratch = Scratch::default();
-    let layers = forward(schedule, bound, lower, memory_limit, &mut scratch, &mut stats)?;
+    let layers = forward(schedule, bound, lower, (memory_limit, stop), &mut scratch, &mut stats)?;
     stats.forward_seconds = started.elapsed().as_secs_f64();
-    let future = backward(schedule, bound, layers)?;
+    let future = backward(schedule, bound, layers, stop)?;
     stats.backward_seconds = started.elapsed().as_secs_f64() - stats.forward_seconds;
     stats.table_states = future.iter().map(KeyMap::len).sum();
     Ok((Guide { level: schedule.level, future }, stats))
@@ -93,7 +100,7 @@ fn forward(
     schedule: &Schedule,
     bound: usize,
     lower: Option<&Guide>,
-    memory_limit: u64,
+    (memory_limit, stop): (u64, &AtomicBool),
     scratch: &mut Scratch,
     stats: &mut BuildStats,
 ) -> Result<Vec<Held>, SweepError> {
@@ -104,6 +111,7 @@ fn forward(
     let mut layer: Parts = vec![vec![packed(0, 0)]];
     let mut minima = vec![Some(0)];
     for t in 0..schedule.cells {
+        check_stop(stop)?;
         let admits = Admits { schedule, t, bound, by_minima: minimum_bound(&minima, schedule.cells, t + 1), lower };
         let len: usize = layer.iter().map(Vec::len).sum();
         let shard = len.div_ceil(cores * 8).clamp(1 << 10, 1 << 18);
@@ -180,11 +188,12 @@ fn merged(runs: &[Vec<u128>], pieces: usize) -> Parts {
 }
 
 /// Backward pass (the reference's rule, `guide::backward`), on every core.
-fn backward(schedule: &Schedule, bound: usize, mut held: Vec<Held>) -> Result<Vec<KeyMap<u8>>, SweepError> {
+fn backward(schedule: &Schedule, bound: usize, mut held: Vec<Held>, stop: &AtomicBool) -> Result<Vec<KeyMap<u8>>, SweepError> {
     let mut future: Vec<KeyMap<u8>> = Vec::with_capacity(schedule.cells + 1);
     let last = load(held.pop().expect("the last layer is held"))?;
     future.push(last.iter().flatten().map(|&r| (unpacked(r).0, 0u8)).collect());
     for t in (0..schedule.cells).rev() {
+        check_stop(stop)?;
         let layer = load(held.pop().expect("one layer per step"))?;
         let next = future.last().expect("the later table is built");
         let kept: Vec<Vec<(u128, u8)>> = layer

@@ -21,6 +21,7 @@
 //! not depend on the order or grouping the shards impose.
 
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use rayon::prelude::*;
 
@@ -60,6 +61,16 @@ pub enum SweepError {
     Overflow,
     /// A scratch file could not be written or read.
     Scratch { path: PathBuf, source: std::io::Error },
+    /// The stop flag was raised (Ctrl-C) between two layers.
+    Interrupted,
+}
+
+/// The check made between layers: raised means stop, dropping scratch files.
+pub fn check_stop(stop: &AtomicBool) -> Result<(), SweepError> {
+    if stop.load(Ordering::Relaxed) {
+        return Err(SweepError::Interrupted);
+    }
+    Ok(())
 }
 
 impl From<Overflow> for SweepError {
@@ -91,19 +102,26 @@ pub fn sweep<T: Tally>(
     bound: usize,
     guide: Option<&Guide>,
     layers: Layers,
+    stop: &AtomicBool,
 ) -> Result<Sweep<T>, SweepError> {
     let mut done = Sweep { by_penalty: Vec::new(), peak_keys: 1, peak_bytes: 0, shards: 1, spilled_runs: 0 };
     done.by_penalty = match layers {
         Layers::Hashed => {
             let start = KeyMap::from_iter([(0u128, T::one())]);
-            let step = |pruning: Option<Pruning<'_>>, layer| hashed_step(pruning, layer, &mut done);
+            let step = |pruning: Option<Pruning<'_>>, layer| {
+                check_stop(stop)?;
+                hashed_step(pruning, layer, &mut done)
+            };
             let last = run_layers(schedule, bound, guide, start, step, |map| least_penalty(map.keys()))?;
             by_penalty(last.iter(), bound)?
         }
         Layers::Sorted { memory_limit } => {
             let mut scratch = Scratch::default();
             let start = Layer::single(0, T::one());
-            let step = |pruning: Option<Pruning<'_>>, layer| sorted_step(pruning, layer, memory_limit, &mut scratch, &mut done);
+            let step = |pruning: Option<Pruning<'_>>, layer| {
+                check_stop(stop)?;
+                sorted_step(pruning, layer, memory_limit, &mut scratch, &mut done)
+            };
             let last = run_layers(schedule, bound, guide, start, step, |layer| least_penalty(layer.iter().map(|e| &e.0)))?;
             done.spilled_runs = scratch.files();
             by_penalty(last.iter().map(|(key, count)| (key, count)), bound)?
