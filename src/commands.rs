@@ -205,6 +205,15 @@ pub fn count(
     Ok(0)
 }
 
+/// The certified minimum of `level` for side `n` in `dir/nN/optimum.json`,
+/// when the file is there and holds it (a start-bound hint, nothing more).
+pub fn certified_minimum(dir: &Path, n: usize, level: u8) -> Option<usize> {
+    let text = std::fs::read_to_string(dir.join(format!("n{n}")).join("optimum.json")).ok()?;
+    let record: serde_json::Value = serde_json::from_str(&text).ok()?;
+    let minima = record.get("level_minima")?.as_array()?;
+    minima.get(usize::from(level).checked_sub(1)?)?.as_u64().map(|m| m as usize)
+}
+
 /// How `count` counts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Road {
@@ -249,7 +258,7 @@ pub fn table(
     quiet: bool,
     kind: TableKind,
     (first, last): (usize, usize),
-    settings: &hexcert::counting::Settings,
+    settings: &dyn Fn(usize) -> hexcert::counting::Settings,
 ) -> Result<u8, HexError> {
     use hexcert::counting::count_row_in;
     let mut rows = Vec::new();
@@ -260,7 +269,7 @@ pub fn table(
     let progress = crate::progress::Progress::new(quiet || json);
     for n in first..=last {
         progress.working(format!("n={n}: counting levels 1..6"));
-        let row = count_row_in(&Hexagon::new(n)?, 6, settings)?;
+        let row = count_row_in(&Hexagon::new(n)?, 6, &settings(n))?;
         progress.working(String::new());
         let cells: Vec<String> = row
             .iter()

@@ -28,8 +28,13 @@ struct CountingArgs {
     /// the tables each time); a value at the top level's minimum (e.g. from a
     /// certified optimum.json) builds each table once. With a range of sides,
     /// every side starts there.
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = 0, conflicts_with = "start_from")]
     start_bound: usize,
+    /// Take the start bound of side N from DIR/nN/optimum.json (its level minimum
+    /// at the top level counted, at most 4), when that file exists; 0 otherwise.
+    /// Only a hint: counts and minima are the tables' own.
+    #[arg(long, value_name = "DIR")]
+    start_from: Option<PathBuf>,
     /// Directory for finished cost-to-finish tables, one file per side, level and
     /// bound (written atomically, checked by hash when read): a rerun loads them
     /// instead of rebuilding, so a long count stopped by Ctrl-C resumes there.
@@ -38,10 +43,12 @@ struct CountingArgs {
 }
 
 impl CountingArgs {
-    fn settings(&self) -> hexcert::counting::Settings {
+    /// The settings for side `n` counted up to `level`.
+    fn settings(&self, n: usize, level: u8) -> hexcert::counting::Settings {
+        let hinted = self.start_from.as_deref().map(|dir| commands::certified_minimum(dir, n, level.min(4)));
         hexcert::counting::Settings {
             layers: Layers::Sorted { memory_limit: self.memory_limit },
-            start: self.start_bound,
+            start: hinted.flatten().unwrap_or(self.start_bound),
             checkpoints: self.checkpoints.clone(),
             stop: interrupt_flag(),
         }
@@ -449,14 +456,14 @@ fn run(cli: &Cli) -> Result<u8, HexError> {
         Command::Check { paths, regenerate } => commands::check(cli.json, paths, *regenerate),
         Command::Count { n, level, penalty, max_penalty, counting, road: commands::Road::Sweep } => {
             hexcert::counting::set_verbose(cli.verbose);
-            commands::count(cli.json, cli.quiet, *n, *level, *penalty, *max_penalty, &counting.settings())
+            commands::count(cli.json, cli.quiet, *n, *level, *penalty, *max_penalty, &counting.settings(*n, *level))
         }
         Command::Count { n, level, penalty, max_penalty, road: commands::Road::Sat, .. } => {
             commands::count_sat(cli.json, cli.quiet, *n, *level, *penalty, *max_penalty)
         }
         Command::Table { kind, n, counting } => {
             hexcert::counting::set_verbose(cli.verbose);
-            commands::table(cli.json, cli.quiet, *kind, *n, &counting.settings())
+            commands::table(cli.json, cli.quiet, *kind, *n, &|n| counting.settings(n, 6))
         }
         Command::Render { file, output, level } => commands::render(cli.json, file, output, *level),
         Command::Cubes { action: CubesCommand::Plan { claim, radius, depth, cardinality, output, results, hexcert } } => {
