@@ -19,6 +19,7 @@ use hexcert::solving::search::Step;
 use hexcert::encoding::{Cardinality, EncodeOptions, LevelEncoding, SymmetryBreaking};
 use hexcert::solving::search::{minimize_through, solve_at_bound, LowerBoundProof, PlainOracle};
 use hexcert::validation::evaluate;
+use hexcert::statement::Statement;
 
 pub fn prove(json: bool, quiet: bool, n: usize, level: u8, below: usize, settings: &Settings) -> Result<u8, HexError> {
     let hex = Hexagon::new(n)?;
@@ -257,6 +258,30 @@ pub fn encode(json: bool, n: usize, level: u8, options: EncodeOptions, output: O
         println!("{}", serde_json::json!({"n": n, "level": level, "max_penalty": options.max_penalty,
             "cardinality": options.cardinality, "symmetry": options.symmetry, "variables": cnf.num_vars(),
             "clauses": cnf.clauses().len(), "output": output, "sha256": hexcert::proofs::sha256_hex(&dimacs)}));
+    }
+    Ok(0)
+}
+
+pub fn statement(json: bool, n: usize, level: u8, below: usize, output: Option<&Path>) -> Result<u8, HexError> {
+    if json && output.is_none() {
+        return Err(HexError::Usage("--json describes the statement on stdout: give the OPB file with -o".into()));
+    }
+    let hex = Hexagon::new(n)?;
+    let statement = Statement::new(&hex, level, below);
+    match output {
+        Some(path) => hexcert::files::write_atomic_with(path, |out| statement.write(&hex, out))?,
+        None => {
+            let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+            let to_stdout = |source| HexError::Io { path: "<stdout>".into(), source };
+            statement.write(&hex, &mut out).map_err(to_stdout)?;
+            std::io::Write::flush(&mut out).map_err(to_stdout)?;
+        }
+    }
+    if let (true, Some(path)) = (json, output) {
+        println!("{}", serde_json::json!({"n": n, "level": level, "below": below,
+            "version": hexcert::statement::STATEMENT_VERSION, "variables": statement.variables.len(),
+            "constraints": statement.constraints.len(), "output": path,
+            "sha256": hexcert::proofs::sha256_file(path).map_err(|source| HexError::Io { path: path.to_path_buf(), source })?}));
     }
     Ok(0)
 }

@@ -5,6 +5,7 @@
 //! - `levels`: level-k partials;
 //! - `formats`: grid files (hexcert and published formats);
 //! - `validation`: the plain validator (no SAT code);
+//! - `statement`: the problem as a pseudo-Boolean (OPB) file, for VeriPB (no SAT code);
 //! - `formula`: CNF and DIMACS;
 //! - `encoding`: the level-k CNF encoder;
 //! - `solving`: CaDiCaL behind a small trait, and the optimisation loop.
@@ -22,6 +23,7 @@ pub mod levels;
 pub mod proofs;
 pub mod rendering;
 pub mod solving;
+pub mod statement;
 pub mod validation;
 
 pub use error::HexError;

@@ -68,6 +68,16 @@ enum Command {
         #[arg(long, short)]
         output: Option<PathBuf>,
     },
+    /// Write the problem as a pseudo-Boolean (OPB) statement for VeriPB: it
+    /// has a solution iff some valid level-k partial has penalty below B
+    /// (docs/STATEMENT.md explains each constraint).
+    Statement {
+        #[command(flatten)]
+        claim: StatementArgs,
+        /// Output file (default: stdout).
+        #[arg(long, short)]
+        output: Option<PathBuf>,
+    },
     /// Find a valid level-k partial (with penalty <= B when given).
     Solve {
         /// Side of the hexagon (1..=40).
@@ -406,6 +416,7 @@ fn run(cli: &Cli) -> Result<u8, HexError> {
             let options = EncodeOptions { max_penalty: Some(*max_penalty), cardinality: *cardinality, symmetry: *symmetry };
             commands::encode(cli.json, *n, *level, options, output.as_deref())
         }
+        Command::Statement { claim, output } => commands::statement(cli.json, claim.n, claim.level, claim.below, output.as_deref()),
         Command::Solve { n, level, max_penalty, cardinality, output } => {
             let options = EncodeOptions { max_penalty: *max_penalty, cardinality: *cardinality, symmetry: SymmetryBreaking::None };
             commands::solve(cli.json, *n, *level, options, output.as_deref())
