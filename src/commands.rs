@@ -262,7 +262,14 @@ pub fn encode(json: bool, n: usize, level: u8, options: EncodeOptions, output: O
     Ok(0)
 }
 
-pub fn statement(json: bool, n: usize, level: u8, below: usize, output: Option<&Path>) -> Result<u8, HexError> {
+pub fn statement(
+    json: bool,
+    n: usize,
+    level: u8,
+    below: usize,
+    output: Option<&Path>,
+    derivation: Option<(&Path, &Path)>,
+) -> Result<u8, HexError> {
     if json && output.is_none() {
         return Err(HexError::Usage("--json describes the statement on stdout: give the OPB file with -o".into()));
     }
@@ -277,11 +284,21 @@ pub fn statement(json: bool, n: usize, level: u8, below: usize, output: Option<&
             std::io::Write::flush(&mut out).map_err(to_stdout)?;
         }
     }
+    let mut summary = None;
+    if let Some((proof, target)) = derivation {
+        hexcert::files::write_atomic_with(proof, |out| {
+            summary = Some(hexcert::derivation::write_derivation(&hex, level, below, out)?);
+            Ok(())
+        })?;
+        let cnf = hexcert::derivation::target_formula(&hex, level);
+        hexcert::files::write_atomic_with(target, |out| hexcert::derivation::write_cnf_as_opb(&cnf, out))?;
+    }
     if let (true, Some(path)) = (json, output) {
         println!("{}", serde_json::json!({"n": n, "level": level, "below": below,
             "version": hexcert::statement::STATEMENT_VERSION, "variables": statement.variables.len(),
             "constraints": statement.constraints.len(), "output": path,
-            "sha256": hexcert::proofs::sha256_file(path).map_err(|source| HexError::Io { path: path.to_path_buf(), source })?}));
+            "sha256": hexcert::proofs::sha256_file(path).map_err(|source| HexError::Io { path: path.to_path_buf(), source })?,
+            "derivation": summary}));
     }
     Ok(0)
 }

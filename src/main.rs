@@ -77,6 +77,15 @@ enum Command {
         /// Output file (default: stdout).
         #[arg(long, short)]
         output: Option<PathBuf>,
+        /// Also write a VeriPB proof (format 3.0) that derives, from the
+        /// statement, the level CNF without symmetry breaking and without the
+        /// penalty bound (the bound's cardinality clauses are not derived yet).
+        #[arg(long, requires = "target")]
+        derivation: Option<PathBuf>,
+        /// The CNF the derivation reaches, as OPB (DIMACS variable i is named
+        /// x<i>): check with `veripb STATEMENT DERIVATION TARGET`.
+        #[arg(long, requires = "derivation")]
+        target: Option<PathBuf>,
     },
     /// Find a valid level-k partial (with penalty <= B when given).
     Solve {
@@ -416,7 +425,10 @@ fn run(cli: &Cli) -> Result<u8, HexError> {
             let options = EncodeOptions { max_penalty: Some(*max_penalty), cardinality: *cardinality, symmetry: *symmetry };
             commands::encode(cli.json, *n, *level, options, output.as_deref())
         }
-        Command::Statement { claim, output } => commands::statement(cli.json, claim.n, claim.level, claim.below, output.as_deref()),
+        Command::Statement { claim, output, derivation, target } => {
+            let proof = derivation.as_deref().zip(target.as_deref());
+            commands::statement(cli.json, claim.n, claim.level, claim.below, output.as_deref(), proof)
+        }
         Command::Solve { n, level, max_penalty, cardinality, output } => {
             let options = EncodeOptions { max_penalty: *max_penalty, cardinality: *cardinality, symmetry: SymmetryBreaking::None };
             commands::solve(cli.json, *n, *level, options, output.as_deref())
