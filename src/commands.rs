@@ -286,12 +286,12 @@ pub fn statement(
     }
     let mut summary = None;
     if let Some((proof, target)) = derivation {
+        let cnf = hexcert::derivation::target_formula(&hex, level, below)?;
+        hexcert::files::write_atomic_with(target, |out| hexcert::derivation::write_cnf_as_opb(&cnf, out))?;
         hexcert::files::write_atomic_with(proof, |out| {
             summary = Some(hexcert::derivation::write_derivation(&hex, level, below, out)?);
             Ok(())
         })?;
-        let cnf = hexcert::derivation::target_formula(&hex, level);
-        hexcert::files::write_atomic_with(target, |out| hexcert::derivation::write_cnf_as_opb(&cnf, out))?;
     }
     if let (true, Some(path)) = (json, output) {
         println!("{}", serde_json::json!({"n": n, "level": level, "below": below,

@@ -78,8 +78,8 @@ enum Command {
         #[arg(long, short)]
         output: Option<PathBuf>,
         /// Also write a VeriPB proof (format 3.0) that derives, from the
-        /// statement, the level CNF without symmetry breaking and without the
-        /// penalty bound (the bound's cardinality clauses are not derived yet).
+        /// statement, the CNF `prove` solves for this claim without symmetry
+        /// breaking (sequential-counter bound); needs --below 1 or more.
         #[arg(long, requires = "target")]
         derivation: Option<PathBuf>,
         /// The CNF the derivation reaches, as OPB (DIMACS variable i is named
