@@ -1,8 +1,9 @@
 //! The VeriPB derivation from the OPB statement to the level CNF
-//! (src/derivation.rs), checked by VeriPB itself: accepted for every level
-//! at n = 3, rejected when the statement, the target or the derivation is
-//! changed. The target is compared with the encoder's own clauses, so what
-//! VeriPB accepts is the CNF hexcert solves.
+//! (src/derivation/), checked by VeriPB itself: accepted for every level at
+//! n = 3 and several bounds, rejected when the statement, the target or the
+//! derivation is changed. The target is compared with the formula `prove`
+//! builds for the claim (without symmetry breaking), so what VeriPB accepts
+//! is the CNF hexcert solves.
 //!
 //! Needs `veripb` on PATH (`cargo install veripb --locked`; CI installs it);
 //! without it the checks print a note and pass.
@@ -11,7 +12,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use hexcert::derivation::{target_formula, write_cnf_as_opb, write_derivation};
-use hexcert::encoding::{EncodeOptions, LevelEncoding};
+use hexcert::encoding::{EncodeOptions, LevelEncoding, SymmetryBreaking};
 use hexcert::geometry::Hexagon;
 use hexcert::statement::Statement;
 
@@ -41,7 +42,7 @@ fn write_files(name: &str, n: usize, level: u8, below: usize) -> Files {
     write_derivation(&hex, level, below, &mut proof).unwrap();
     std::fs::write(&files.proof, proof).unwrap();
     let mut target = Vec::new();
-    write_cnf_as_opb(&target_formula(&hex, level), &mut target).unwrap();
+    write_cnf_as_opb(&target_formula(&hex, level, below).unwrap(), &mut target).unwrap();
     std::fs::write(&files.target, target).unwrap();
     files
 }
@@ -58,13 +59,18 @@ fn veripb(statement: &Path, proof: &Path, target: &Path) -> Result<String, Strin
 }
 
 #[test]
-fn the_target_is_the_encoders_formula_without_its_bound() {
-    for (n, level, below) in [(3, 1, 2), (3, 4, 3), (4, 2, 2)] {
+fn the_target_is_the_formula_prove_solves_without_symmetry_breaking() {
+    for (n, level, below) in [(3, 1, 2), (3, 4, 3), (4, 2, 2), (4, 1, 1), (3, 2, 100)] {
         let hex = Hexagon::new(n).unwrap();
-        let target = target_formula(&hex, level);
-        let bounded = LevelEncoding::new(&hex, level, EncodeOptions::bounded(Some(below - 1))).cnf;
-        assert!(bounded.clauses().len() > target.clauses().len(), "the bound adds clauses");
-        assert_eq!(&bounded.clauses()[..target.clauses().len()], target.clauses(), "n={n} level={level}");
+        let target = target_formula(&hex, level, below).unwrap();
+        let settings = hexcert::certification::Settings::new("unused".into());
+        let plain = hexcert::certification::prove::formulations(&settings, below - 1)
+            .into_iter()
+            .find(|o| o.symmetry == SymmetryBreaking::None)
+            .expect("prove offers the formula without symmetry breaking");
+        assert_eq!(plain, EncodeOptions::bounded(Some(below - 1)), "prove's default cardinality is the derived one");
+        let solved = LevelEncoding::new(&hex, level, plain).cnf;
+        assert_eq!(solved.to_dimacs(), target.to_dimacs(), "n={n} level={level} below={below}");
         let mut text = Vec::new();
         write_cnf_as_opb(&target, &mut text).unwrap();
         let text = String::from_utf8(text).unwrap();
@@ -97,10 +103,11 @@ fn veripb_accepts_the_derivation_at_every_level() {
     if !veripb_on_path() {
         return;
     }
-    for (n, level) in [(3, 1), (3, 2), (3, 3), (3, 4), (3, 5), (3, 6), (4, 2)] {
-        let files = write_files(&format!("ok-{n}-{level}"), n, level, 3);
+    let cases = [(3, 1, 2), (3, 2, 3), (3, 3, 3), (3, 4, 1), (3, 5, 4), (3, 6, 3), (4, 2, 2), (2, 3, 100)];
+    for (n, level, below) in cases {
+        let files = write_files(&format!("ok-{n}-{level}-{below}"), n, level, below);
         if let Err(why) = veripb(&files.statement, &files.proof, &files.target) {
-            panic!("n={n} level={level}: {why}");
+            panic!("n={n} level={level} below={below}: {why}");
         }
         std::fs::remove_dir_all(&files.dir).unwrap();
     }
@@ -152,6 +159,14 @@ fn veripb_rejects_a_changed_statement_target_or_derivation() {
     let files = write_files("other-level", 3, 2, 3);
     let other = write_files("other-level-3", 3, 3, 3);
     assert!(veripb(&files.statement, &other.proof, &other.target).is_err(), "level-3 proof accepted for level 2");
+    std::fs::remove_dir_all(&files.dir).unwrap();
+    std::fs::remove_dir_all(&other.dir).unwrap();
+
+    // A derivation for another bound: the statement allows one penalty more
+    // than the counter's clauses claim.
+    let files = write_files("other-bound", 3, 2, 4);
+    let other = write_files("other-bound-3", 3, 2, 3);
+    assert!(veripb(&files.statement, &other.proof, &other.target).is_err(), "below-3 proof accepted for below 4");
     std::fs::remove_dir_all(&files.dir).unwrap();
     std::fs::remove_dir_all(&other.dir).unwrap();
 
