@@ -275,6 +275,8 @@ pub fn statement(
     }
     let hex = Hexagon::new(n)?;
     let statement = Statement::new(&hex, level, below);
+    // Built before anything is written: a bad bound leaves no file behind.
+    let target = derivation.map(|_| hexcert::derivation::target_formula(&hex, level, below)).transpose()?;
     match output {
         Some(path) => hexcert::files::write_atomic_with(path, |out| statement.write(&hex, out))?,
         None => {
@@ -285,9 +287,8 @@ pub fn statement(
         }
     }
     let mut summary = None;
-    if let Some((proof, target)) = derivation {
-        let cnf = hexcert::derivation::target_formula(&hex, level, below)?;
-        hexcert::files::write_atomic_with(target, |out| hexcert::derivation::write_cnf_as_opb(&cnf, out))?;
+    if let (Some((proof, target_path)), Some(cnf)) = (derivation, &target) {
+        hexcert::files::write_atomic_with(target_path, |out| hexcert::derivation::write_cnf_as_opb(cnf, out))?;
         hexcert::files::write_atomic_with(proof, |out| {
             summary = Some(hexcert::derivation::write_derivation(&hex, level, below, out)?);
             Ok(())

@@ -296,6 +296,12 @@ fn the_command_writes_the_library_text_and_rejects_bad_input_in_one_line() {
         assert!(first.starts_with("error:"), "{first}");
         assert!(!bad.exists(), "no output file for bad input");
     }
+    let (proof, target) = (dir.join("bad.pbp"), dir.join("bad-target.opb"));
+    let (bad_s, proof_s, target_s) = (bad.to_str().unwrap(), proof.to_str().unwrap(), target.to_str().unwrap());
+    let out = run(&["statement", "--n", "3", "--level", "2", "--below", "0", "-o", bad_s, "--derivation", proof_s, "--target", target_s]);
+    assert_eq!(out.status.code(), Some(2), "a derivation for --below 0");
+    assert_eq!(String::from_utf8_lossy(&out.stderr).lines().count(), 1, "one line");
+    assert!(!bad.exists() && !proof.exists() && !target.exists(), "no file for a bad bound");
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
