@@ -268,7 +268,7 @@ pub fn statement(
     level: u8,
     below: usize,
     output: Option<&Path>,
-    derivation: Option<(&Path, &Path)>,
+    derivation: Option<(&Path, &Path, SymmetryBreaking)>,
 ) -> Result<u8, HexError> {
     if json && output.is_none() {
         return Err(HexError::Usage("--json describes the statement on stdout: give the OPB file with -o".into()));
@@ -276,7 +276,7 @@ pub fn statement(
     let hex = Hexagon::new(n)?;
     let statement = Statement::new(&hex, level, below);
     // Built before anything is written: a bad bound leaves no file behind.
-    let target = derivation.map(|_| hexcert::derivation::target_formula(&hex, level, below)).transpose()?;
+    let target = derivation.map(|(_, _, symmetry)| hexcert::derivation::target_formula(&hex, level, below, symmetry)).transpose()?;
     match output {
         Some(path) => hexcert::files::write_atomic_with(path, |out| statement.write(&hex, out))?,
         None => {
@@ -287,10 +287,10 @@ pub fn statement(
         }
     }
     let mut summary = None;
-    if let (Some((proof, target_path)), Some(cnf)) = (derivation, &target) {
+    if let (Some((proof, target_path, symmetry)), Some(cnf)) = (derivation, &target) {
         hexcert::files::write_atomic_with(target_path, |out| hexcert::derivation::write_cnf_as_opb(cnf, out))?;
         hexcert::files::write_atomic_with(proof, |out| {
-            summary = Some(hexcert::derivation::write_derivation(&hex, level, below, out)?);
+            summary = Some(hexcert::derivation::write_derivation(&hex, level, below, symmetry, out)?);
             Ok(())
         })?;
     }

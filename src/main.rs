@@ -86,6 +86,10 @@ enum Command {
         /// x<i>): check with `veripb STATEMENT DERIVATION TARGET`.
         #[arg(long, requires = "derivation")]
         target: Option<PathBuf>,
+        /// Symmetry breaking of the derived CNF (ring1-lex-leader is what
+        /// `prove` keeps the proof of; it is derived by VeriPB's dominance rule).
+        #[arg(long, value_enum, default_value_t)]
+        symmetry: SymmetryBreaking,
     },
     /// Find a valid level-k partial (with penalty <= B when given).
     Solve {
@@ -425,8 +429,8 @@ fn run(cli: &Cli) -> Result<u8, HexError> {
             let options = EncodeOptions { max_penalty: Some(*max_penalty), cardinality: *cardinality, symmetry: *symmetry };
             commands::encode(cli.json, *n, *level, options, output.as_deref())
         }
-        Command::Statement { claim, output, derivation, target } => {
-            let proof = derivation.as_deref().zip(target.as_deref());
+        Command::Statement { claim, output, derivation, target, symmetry } => {
+            let proof = derivation.as_deref().zip(target.as_deref()).map(|(d, t)| (d, t, *symmetry));
             commands::statement(cli.json, claim.n, claim.level, claim.below, output.as_deref(), proof)
         }
         Command::Solve { n, level, max_penalty, cardinality, output } => {

@@ -29,7 +29,7 @@
 
 use std::io::{self, Write};
 
-use crate::encoding::{EncodeOptions, LevelEncoding};
+use crate::encoding::{EncodeOptions, LevelEncoding, SymmetryBreaking};
 use crate::error::HexError;
 use crate::formula::Cnf;
 use crate::geometry::Hexagon;
@@ -38,6 +38,7 @@ use crate::statement::{Family, Relation, Statement, Variable};
 mod counter;
 mod penalty;
 mod proof;
+mod symmetry;
 
 use proof::{cnf_literal, Proof};
 
@@ -55,10 +56,14 @@ pub struct DerivationSummary {
 }
 
 /// The formula the derivation reaches: the level CNF for "penalty below
-/// `below`" with the default (sequential-counter) bound and no symmetry breaking.
-pub fn target_formula(hex: &Hexagon, level: u8, below: usize) -> Result<Cnf, HexError> {
+/// `below`" with the default (sequential-counter) bound and `symmetry`.
+pub fn target_formula(hex: &Hexagon, level: u8, below: usize, symmetry: SymmetryBreaking) -> Result<Cnf, HexError> {
+    Ok(LevelEncoding::new(hex, level, target_options(below, symmetry)?).cnf)
+}
+
+fn target_options(below: usize, symmetry: SymmetryBreaking) -> Result<EncodeOptions, HexError> {
     let max_penalty = below.checked_sub(1).ok_or_else(|| HexError::Usage("a derivation needs --below 1 or more".into()))?;
-    Ok(LevelEncoding::new(hex, level, EncodeOptions::bounded(Some(max_penalty))).cnf)
+    Ok(EncodeOptions { symmetry, ..EncodeOptions::bounded(Some(max_penalty)) })
 }
 
 /// Writes `cnf` as OPB, variable `i` named `x<i>`: the output file VeriPB
@@ -131,18 +136,31 @@ impl StatementIds {
 /// Writes the derivation from `Statement::new(hex, level, below)` to
 /// `target_formula(hex, level, below)`. Errors: `below == 0` (no formula to
 /// reach: `target_formula` says so) and write failures.
-pub fn write_derivation<W: Write + ?Sized>(hex: &Hexagon, level: u8, below: usize, out: &mut W) -> io::Result<DerivationSummary> {
-    let cnf = target_formula(hex, level, below).map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e.to_string()))?;
-    derive(hex, level, below, &cnf, out)
+pub fn write_derivation<W: Write + ?Sized>(
+    hex: &Hexagon,
+    level: u8,
+    below: usize,
+    symmetry: SymmetryBreaking,
+    out: &mut W,
+) -> io::Result<DerivationSummary> {
+    let cnf = target_formula(hex, level, below, symmetry).map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e.to_string()))?;
+    derive(hex, level, below, symmetry, &cnf, out)
 }
 
-fn derive<W: Write + ?Sized>(hex: &Hexagon, level: u8, below: usize, target: &Cnf, out: &mut W) -> io::Result<DerivationSummary> {
+fn derive<W: Write + ?Sized>(
+    hex: &Hexagon,
+    level: u8,
+    below: usize,
+    symmetry: SymmetryBreaking,
+    target: &Cnf,
+    out: &mut W,
+) -> io::Result<DerivationSummary> {
     let k = level as usize;
     let cells = hex.cell_count();
     let max_penalty = below - 1;
     let statement = Statement::new(hex, level, below);
     let ids = StatementIds::new(&statement, cells);
-    let encoding = LevelEncoding::new(hex, level, EncodeOptions::bounded(None));
+    let encoding = LevelEncoding::new(hex, level, EncodeOptions { symmetry, ..EncodeOptions::bounded(None) });
     let holds = |c: usize, v: usize| -> String {
         if v > k {
             Variable::Plus { cell: c }.to_string()
@@ -153,18 +171,27 @@ fn derive<W: Write + ?Sized>(hex: &Hexagon, level: u8, below: usize, target: &Cn
     let mut proof = Proof::new(out, ids.loaded);
     proof.line("pseudo-Boolean proof version 3.0")?;
     proof.line(&format!("f {};", ids.loaded))?;
+    let mut chains = Vec::new();
+    if symmetry == SymmetryBreaking::Ring1LexLeader && hex.side() >= 2 {
+        let first_equal = LevelEncoding::new(hex, level, EncodeOptions::bounded(None)).cnf.num_vars() as i32 + 1;
+        chains = symmetry::dominance(&mut proof, hex, &statement, first_equal)?;
+    }
 
     proof.line("% ge(c, j) is \"c holds j, ..., k or +\"; eq(c, a) is x_cC_va")?;
-    // ge_upper[c][j - 2]: id of "ge(c, j) implies c holds j, ..., k or +".
+    // ge_upper[c][j - 2]: id of "ge(c, j) implies c holds j, ..., k or +";
+    // ge_lower[c][j - 2][v - j]: id of "c holds v implies ge(c, j)".
     let mut ge_upper = vec![Vec::new(); cells];
+    let mut ge_lower = vec![Vec::new(); cells];
     for c in 0..cells {
         for j in 2..=k + 1 {
             let g = encoding.ge_var(c, j);
             let some: Vec<String> = (j..=k + 1).map(|v| format!("+1 {}", holds(c, v))).collect();
             ge_upper[c].push(proof.step(&format!("red +1 ~x{g} {} >= 1 : x{g} -> 0;", some.join(" ")))?);
+            let mut lower = Vec::new();
             for v in j..=k + 1 {
-                proof.step(&format!("red +1 x{g} +1 ~{} >= 1 : x{g} -> 1;", holds(c, v)))?;
+                lower.push(proof.step(&format!("red +1 x{g} +1 ~{} >= 1 : x{g} -> 1;", holds(c, v)))?);
             }
+            ge_lower[c].push(lower);
         }
         for a in 2..=k {
             let e = encoding.eq_literal(c, a);
@@ -189,18 +216,23 @@ fn derive<W: Write + ?Sized>(hex: &Hexagon, level: u8, below: usize, target: &Cn
         }
     }
 
+    if !chains.is_empty() {
+        let ge = symmetry::GeIds { upper: &ge_upper, lower: &ge_lower };
+        symmetry::define_chains(&mut proof, hex, level, &encoding, &ids, &ge, &mut chains)?;
+    }
     let (pen_upper, lemmas) = penalty::define_penalties(&mut proof, hex, level, &encoding, &ids, &ge_upper)?;
-    proof.line("% the clauses that force pen(e)")?;
+    proof.line("% the clauses that force pen(e) and the equal-so-far variables")?;
     let pens = encoding.penalty_vars();
-    let is_pen: std::collections::HashSet<i32> = pens.iter().copied().collect();
+    let forced: std::collections::HashSet<i32> = pens.iter().copied().chain(symmetry::equal_vars(&chains)).collect();
     let mut line = String::new();
     for clause in encoding.cnf.clauses() {
-        if let Some(&pen) = clause.iter().find(|&&lit| is_pen.contains(&lit)) {
+        if let Some(&var) = clause.iter().find(|&&lit| forced.contains(&lit)) {
             line.clear();
             push_clause(&mut line, clause);
-            proof.step(&format!("red {line} : {} -> 1;", cnf_literal(pen)))?;
+            proof.step(&format!("red {line} : {} -> 1;", cnf_literal(var)))?;
         }
     }
+    symmetry::comparison_helpers(&mut proof, &chains)?;
     if max_penalty < pens.len() {
         let bound = penalty::bound_penalties(&mut proof, &pen_upper, &lemmas, &ids)?;
         if max_penalty >= 1 {

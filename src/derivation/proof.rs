@@ -61,6 +61,22 @@ impl<'a, W: Write + ?Sized> Proof<'a, W> {
     }
 }
 
+impl<W: Write + ?Sized> Proof<'_, W> {
+    /// A `dom` rule with a subproof of one proof goal that adds one
+    /// constraint: the rule's negation, the goal's, the goal's step, then
+    /// the constraint (ids as VeriPB numbers them). Returns its id.
+    pub fn dominance(&mut self, head: &str, subproof: &[&str]) -> io::Result<usize> {
+        self.line(head)?;
+        for line in subproof {
+            self.line(&format!("  {line}"))?;
+        }
+        self.line("qed dom;")?;
+        self.steps += 1;
+        self.next_id += 4;
+        Ok(self.next_id - 1)
+    }
+}
+
 /// `pol` in reverse Polish notation: the sum of `ids`, each times its factor.
 pub fn weighted_sum(ids: &[(usize, usize)]) -> String {
     let mut rpn = String::from("pol");
