@@ -33,16 +33,20 @@ struct Files {
 }
 
 fn write_files(name: &str, n: usize, level: u8, below: usize) -> Files {
+    write_files_with(name, n, level, below, SymmetryBreaking::None)
+}
+
+fn write_files_with(name: &str, n: usize, level: u8, below: usize, symmetry: SymmetryBreaking) -> Files {
     let dir = std::env::temp_dir().join(format!("hexcert-derivation-{}-{name}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let hex = Hexagon::new(n).unwrap();
     let files = Files { statement: dir.join("s.opb"), proof: dir.join("d.pbp"), target: dir.join("t.opb"), dir };
     std::fs::write(&files.statement, Statement::new(&hex, level, below).to_opb(&hex)).unwrap();
     let mut proof = Vec::new();
-    write_derivation(&hex, level, below, &mut proof).unwrap();
+    write_derivation(&hex, level, below, symmetry, &mut proof).unwrap();
     std::fs::write(&files.proof, proof).unwrap();
     let mut target = Vec::new();
-    write_cnf_as_opb(&target_formula(&hex, level, below).unwrap(), &mut target).unwrap();
+    write_cnf_as_opb(&target_formula(&hex, level, below, symmetry).unwrap(), &mut target).unwrap();
     std::fs::write(&files.target, target).unwrap();
     files
 }
@@ -59,18 +63,19 @@ fn veripb(statement: &Path, proof: &Path, target: &Path) -> Result<String, Strin
 }
 
 #[test]
-fn the_target_is_the_formula_prove_solves_without_symmetry_breaking() {
+fn the_targets_are_the_formulas_prove_races() {
     for (n, level, below) in [(3, 1, 2), (3, 4, 3), (4, 2, 2), (4, 1, 1), (3, 2, 100)] {
         let hex = Hexagon::new(n).unwrap();
-        let target = target_formula(&hex, level, below).unwrap();
         let settings = hexcert::certification::Settings::new("unused".into());
-        let plain = hexcert::certification::prove::formulations(&settings, below - 1)
-            .into_iter()
-            .find(|o| o.symmetry == SymmetryBreaking::None)
-            .expect("prove offers the formula without symmetry breaking");
-        assert_eq!(plain, EncodeOptions::bounded(Some(below - 1)), "prove's default cardinality is the derived one");
-        let solved = LevelEncoding::new(&hex, level, plain).cnf;
-        assert_eq!(solved.to_dimacs(), target.to_dimacs(), "n={n} level={level} below={below}");
+        let raced = hexcert::certification::prove::formulations(&settings, below - 1);
+        assert_eq!(raced.len(), 2, "prove races the symmetry-broken and the plain formula");
+        for options in raced {
+            assert_eq!(options, EncodeOptions { symmetry: options.symmetry, ..EncodeOptions::bounded(Some(below - 1)) });
+            let solved = LevelEncoding::new(&hex, level, options).cnf;
+            let target = target_formula(&hex, level, below, options.symmetry).unwrap();
+            assert_eq!(solved.to_dimacs(), target.to_dimacs(), "n={n} level={level} below={below} {options:?}");
+        }
+        let target = target_formula(&hex, level, below, SymmetryBreaking::Ring1LexLeader).unwrap();
         let mut text = Vec::new();
         write_cnf_as_opb(&target, &mut text).unwrap();
         let text = String::from_utf8(text).unwrap();
@@ -105,11 +110,13 @@ fn veripb_accepts_the_derivation_at_every_level() {
     }
     let cases = [(3, 1, 2), (3, 2, 3), (3, 3, 3), (3, 4, 1), (3, 5, 4), (3, 6, 3), (4, 2, 2), (2, 3, 100)];
     for (n, level, below) in cases {
-        let files = write_files(&format!("ok-{n}-{level}-{below}"), n, level, below);
-        if let Err(why) = veripb(&files.statement, &files.proof, &files.target) {
-            panic!("n={n} level={level} below={below}: {why}");
+        for symmetry in [SymmetryBreaking::None, SymmetryBreaking::Ring1LexLeader] {
+            let files = write_files_with(&format!("ok-{n}-{level}-{below}-{symmetry:?}"), n, level, below, symmetry);
+            if let Err(why) = veripb(&files.statement, &files.proof, &files.target) {
+                panic!("n={n} level={level} below={below} {symmetry:?}: {why}");
+            }
+            std::fs::remove_dir_all(&files.dir).unwrap();
         }
-        std::fs::remove_dir_all(&files.dir).unwrap();
     }
 }
 
@@ -169,6 +176,39 @@ fn veripb_rejects_a_changed_statement_target_or_derivation() {
     assert!(veripb(&files.statement, &other.proof, &other.target).is_err(), "below-3 proof accepted for below 4");
     std::fs::remove_dir_all(&files.dir).unwrap();
     std::fs::remove_dir_all(&other.dir).unwrap();
+
+    // A statement with one constraint dropped: it is no longer invariant
+    // under the symmetries, and the dominance steps fail.
+    let files = write_files_with("dropped", 3, 2, 3, SymmetryBreaking::Ring1LexLeader);
+    let statement = std::fs::read_to_string(&files.statement).unwrap();
+    let dropped = statement.replacen("+1 eq_c0_c1 -1 x_c0_v1 -1 x_c1_v1 >= -1 ;\n", "", 1);
+    assert_ne!(dropped, statement, "a constraint was dropped");
+    let count = statement.lines().filter(|l| !l.starts_with('*')).count();
+    std::fs::write(&files.statement, dropped.replacen(&format!("#constraint= {count}"), &format!("#constraint= {}", count - 1), 1)).unwrap();
+    let proof = std::fs::read_to_string(&files.proof).unwrap();
+    let loaded: usize = proof.lines().nth(1).unwrap().trim_start_matches("f ").trim_end_matches(';').parse().unwrap();
+    // The ids that follow shift by one, but the dominance steps come first
+    // and cite none: the first one fails, on the image of a constraint
+    // whose own image was dropped.
+    std::fs::write(&files.proof, proof.replacen(&format!("f {loaded};"), &format!("f {};", loaded - 1), 1)).unwrap();
+    let verdict = veripb(&files.statement, &files.proof, &files.target);
+    assert!(verdict.as_ref().is_err_and(|why| why.contains("could not be autoproven")), "{verdict:?}");
+    std::fs::remove_dir_all(&files.dir).unwrap();
+
+    // A lex-leader constraint that removes whole orbits ("the first key
+    // cell is not 1": no member of the orbit of a grid with 1 all around the
+    // centre survives), claimed by dominance with a symmetry as witness.
+    let files = write_files_with("orbit", 3, 2, 3, SymmetryBreaking::Ring1LexLeader);
+    let hex = Hexagon::new(3).unwrap();
+    let first = hexcert::encoding::symmetry::ring1_cells(&hex)[0];
+    let proof = std::fs::read_to_string(&files.proof).unwrap();
+    let dom = proof.lines().find(|l| l.starts_with("dom ")).unwrap();
+    let witness = dom.split(" : ").nth(1).unwrap();
+    let bad = format!("dom +1 ~x_c{first}_v1 >= 1 : {witness};\n{dom}");
+    std::fs::write(&files.proof, proof.replacen(dom, &bad, 1)).unwrap();
+    let verdict = veripb(&files.statement, &files.proof, &files.target);
+    assert!(verdict.as_ref().is_err_and(|why| why.contains("could not be autoproven")), "{verdict:?}");
+    std::fs::remove_dir_all(&files.dir).unwrap();
 
     // A derivation step that claims a clause the statement does not imply.
     let files = write_files("bad-step", 3, 2, 3);

@@ -12,6 +12,7 @@
 //!   `U_i >= M c(i,M-1)`; with `sum pen <= M` this gives
 //!   `M ~c(i-1,M-1) + (p_i + ... + p_{m-1} false) >= m - i`, from which the
 //!   encoder's `!p_i | !c(i-1,M-1)` follows by rup.
+//!
 //! Every constraint written is short (O(M) terms), so the proof grows as m M.
 
 use std::io::{self, Write};

@@ -2,9 +2,11 @@
 //! (`src/statement.rs`) to hexcert's level CNF, so that trusting the CNF's
 //! meaning reduces to trusting the statement and the checker.
 //!
-//! The target is the CNF `hexcert prove` solves for "below B" without
-//! symmetry breaking: `EncodeOptions { max_penalty: Some(B - 1),
-//! cardinality: sequential-counter, symmetry: none }`. VeriPB checks the
+//! The target is either CNF `hexcert prove` races for "below B":
+//! `EncodeOptions { max_penalty: Some(B - 1), cardinality:
+//! sequential-counter, symmetry }` with `symmetry` none or ring1-lex-leader
+//! (the one whose proof `prove` keeps; its lex-leader constraints come from
+//! VeriPB's dominance rule, `symmetry.rs`, not from a paper argument). VeriPB checks the
 //! result as `output DERIVABLE FILE` against the target file, the same
 //! clauses as OPB with DIMACS variable `i` named `x<i>` (VeriPB's own reading
 //! of DIMACS): at the end its core holds exactly those clauses, each obtained
@@ -17,7 +19,8 @@
 //! - `eq(c, a)`, `a >= 2`, is `x_cC_va` (two clauses);
 //! - `pen(e)` gets an upper definition in terms of the statement's charges
 //!   (`penalty.rs`), then the clauses that force it (witness pen -> 1);
-//! - the counter's variables as in `counter.rs`.
+//! - the counter's variables as in `counter.rs`;
+//! - the lex-leader's "equal so far" variables as in `symmetry.rs`.
 //!
 //! Every clause of the CNF then follows by reverse unit propagation (`rup`)
 //! from the definitions and helper facts derived first: `ge(c, j)` excludes
@@ -58,6 +61,9 @@ pub struct DerivationSummary {
 /// The formula the derivation reaches: the level CNF for "penalty below
 /// `below`" with the default (sequential-counter) bound and `symmetry`.
 pub fn target_formula(hex: &Hexagon, level: u8, below: usize, symmetry: SymmetryBreaking) -> Result<Cnf, HexError> {
+    if hex.side() < 2 {
+        return Err(HexError::Usage("a derivation needs --n 2 or more (the side-1 hexagon has no edge)".into()));
+    }
     Ok(LevelEncoding::new(hex, level, target_options(below, symmetry)?).cnf)
 }
 
@@ -119,12 +125,12 @@ impl StatementIds {
                 Variable::Value { cell, .. } | Variable::Plus { cell } | Variable::Duplicate { cell, .. } => cell,
                 Variable::EqualEdge { .. } => unreachable!("cell constraints start or end with a cell's variable"),
             };
-            let (head, tail) = (&constraint.terms[0].variable, &constraint.terms.last().expect("terms").variable);
+            let head = || cell(&constraint.terms[0].variable);
             match constraint.family {
-                Family::OneValue => ids.at_most_one[cell(head)] = first + 1,
+                Family::OneValue => ids.at_most_one[head()] = first + 1,
                 // Support of (c, a) ends with c's values above a, and lists a in order.
-                Family::Support => ids.support[cell(tail)].push(first),
-                Family::DuplicateSupport => ids.duplicate[cell(head)].push(first),
+                Family::Support => ids.support[cell(&constraint.terms.last().expect("terms").variable)].push(first),
+                Family::DuplicateSupport => ids.duplicate[head()].push(first),
                 Family::PenaltyBound => ids.bound = first,
                 Family::EqualValues => {}
             }

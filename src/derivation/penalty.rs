@@ -16,6 +16,7 @@
 //!   is above `a`) and `G -> c above a`, the sum of `chg` is at most the
 //!   units: a `pbc` that first derives `G` and `sfx_0` (otherwise every
 //!   `chg` is 0), then adds the four constraints.
+//!
 //! Per edge, `pen(e) -> eq_e or one of the chg of its two ends`; the sum
 //! over edges of these, the per-cell lemmas and the statement's [bound]
 //! give `sum pen <= B - 1`.
@@ -44,7 +45,7 @@ pub fn define_penalties<W: Write + ?Sized>(
     let mut charges: HashMap<(usize, usize), Vec<String>> = HashMap::new();
     let mut lemmas = Vec::new();
     proof.line("% duplicate support in the encoder's charging, bounded by the statement's units")?;
-    for c in 0..hex.cell_count() {
+    for (c, upper_of_c) in ge_upper.iter().enumerate() {
         let ns = hex.neighbours(c);
         let d = ns.len();
         if d < 2 {
@@ -62,7 +63,7 @@ pub fn define_penalties<W: Write + ?Sized>(
                 proof.step(&format!("red {}>= 1 : {s} -> 1;", clause_terms(&[s.clone(), negate(&sfx(i + 1))])))?;
             }
             let mut telescope = Vec::new();
-            for i in 0..d - 1 {
+            for (i, &w) in ns.iter().enumerate().take(d - 1) {
                 let t = chg(i);
                 for implied in [g.clone(), x(i), sfx(i + 1)] {
                     proof.step(&format!("red {}>= 1 : {t} -> 0;", clause_terms(&[negate(&t), implied])))?;
@@ -72,12 +73,12 @@ pub fn define_penalties<W: Write + ?Sized>(
                 let step = clause_terms(&[negate(&t), negate(&sfx(i)), x(i), sfx(i + 1)]);
                 let not_t = format!("rup +1 {} >= 1;", negate(&t));
                 telescope.push(proof.pbc(&format!("{step}>= 2"), |_| vec![not_t, "rup >= 1;".into()])?);
-                charges.entry((c, ns[i])).or_default().push(t);
+                charges.entry((c, w)).or_default().push(t);
             }
             let units: Vec<String> = (1..d).map(|j| Variable::Duplicate { cell: c, value: a as u8, unit: j }.to_string()).collect();
             let lemma: Vec<String> = (0..d - 1).map(|i| negate(&chg(i))).chain(units).collect();
             let duplicate = ids.duplicate[c][a - 1];
-            let upper = ge_upper[c][a - 1];
+            let upper = upper_of_c[a - 1];
             let lemma_id = proof.pbc(&format!("{}>= {}", clause_terms(&lemma), d - 1), |negation| {
                 let mut parts: Vec<(usize, usize)> = vec![(negation, 1)];
                 parts.extend(telescope.iter().map(|&id| (id, 1)));
