@@ -299,7 +299,8 @@ pub fn statement(
             "version": hexcert::statement::STATEMENT_VERSION, "variables": statement.variables.len(),
             "constraints": statement.constraints.len(), "output": path,
             "sha256": hexcert::proofs::sha256_file(path).map_err(|source| HexError::Io { path: path.to_path_buf(), source })?,
-            "derivation": summary}));
+            "derivation": summary,
+            "target_cnf_sha256": target.as_ref().map(|cnf| hexcert::proofs::sha256_hex(&cnf.to_dimacs()))}));
     }
     Ok(0)
 }
