@@ -269,6 +269,7 @@ pub fn statement(
     below: usize,
     output: Option<&Path>,
     derivation: Option<(&Path, &Path, SymmetryBreaking)>,
+    check: bool,
 ) -> Result<u8, HexError> {
     if json && output.is_none() {
         return Err(HexError::Usage("--json describes the statement on stdout: give the OPB file with -o".into()));
@@ -294,15 +295,34 @@ pub fn statement(
             Ok(())
         })?;
     }
+    // VeriPB's verdict: `None` when asked for but not on PATH (unverified, exit 4).
+    let mut verdict = None;
+    let mut code = 0;
+    if let (true, Some((proof, target_path, _)), Some(statement_path)) = (check, derivation, output) {
+        match hexcert::proofs::veripb::Veripb::find() {
+            Some(veripb) => {
+                let found = veripb.check(statement_path, proof, target_path)?;
+                code = if found.verified { 0 } else { 1 };
+                verdict = Some(found);
+            }
+            None => code = 4,
+        }
+    }
     if let (true, Some(path)) = (json, output) {
         println!("{}", serde_json::json!({"n": n, "level": level, "below": below,
             "version": hexcert::statement::STATEMENT_VERSION, "variables": statement.variables.len(),
             "constraints": statement.constraints.len(), "output": path,
             "sha256": hexcert::proofs::sha256_file(path).map_err(|source| HexError::Io { path: path.to_path_buf(), source })?,
             "derivation": summary,
-            "target_cnf_sha256": target.as_ref().map(|cnf| hexcert::proofs::sha256_hex(&cnf.to_dimacs()))}));
+            "target_cnf_sha256": target.as_ref().map(|cnf| hexcert::proofs::sha256_hex(&cnf.to_dimacs())),
+            "veripb": verdict, "exit_code": code}));
+    } else if check {
+        match &verdict {
+            Some(v) => println!("{}: `{}` in {:.1} s ({})", v.version, v.line, v.seconds, v.command),
+            None => println!("unverified: veripb is not on PATH (cargo install veripb --locked)"),
+        }
     }
-    Ok(0)
+    Ok(code)
 }
 
 pub fn solve(json: bool, n: usize, level: u8, options: EncodeOptions, output: Option<&Path>) -> Result<u8, HexError> {

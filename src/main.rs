@@ -90,6 +90,10 @@ enum Command {
         /// `prove` keeps the proof of; it is derived by VeriPB's dominance rule).
         #[arg(long, value_enum, default_value_t)]
         symmetry: SymmetryBreaking,
+        /// Run VeriPB on the three files. Exit code: 0 accepted (`s VERIFIED
+        /// OUTPUT DERIVABLE`), 1 rejected, 4 VeriPB not on PATH (unverified).
+        #[arg(long, requires_all = ["derivation", "output"])]
+        check: bool,
     },
     /// Find a valid level-k partial (with penalty <= B when given).
     Solve {
@@ -429,9 +433,9 @@ fn run(cli: &Cli) -> Result<u8, HexError> {
             let options = EncodeOptions { max_penalty: Some(*max_penalty), cardinality: *cardinality, symmetry: *symmetry };
             commands::encode(cli.json, *n, *level, options, output.as_deref())
         }
-        Command::Statement { claim, output, derivation, target, symmetry } => {
+        Command::Statement { claim, output, derivation, target, symmetry, check } => {
             let proof = derivation.as_deref().zip(target.as_deref()).map(|(d, t)| (d, t, *symmetry));
-            commands::statement(cli.json, claim.n, claim.level, claim.below, output.as_deref(), proof)
+            commands::statement(cli.json, claim.n, claim.level, claim.below, output.as_deref(), proof, *check)
         }
         Command::Solve { n, level, max_penalty, cardinality, output } => {
             let options = EncodeOptions { max_penalty: *max_penalty, cardinality: *cardinality, symmetry: SymmetryBreaking::None };

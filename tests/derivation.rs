@@ -219,3 +219,47 @@ fn veripb_rejects_a_changed_statement_target_or_derivation() {
     assert!(veripb(&files.statement, &files.proof, &files.target).is_err(), "a stronger rup step accepted");
     std::fs::remove_dir_all(&files.dir).unwrap();
 }
+
+#[test]
+fn the_library_runner_names_where_veripb_rejects() {
+    let Some(veripb) = hexcert::proofs::veripb::Veripb::find() else {
+        eprintln!("note: veripb is not on PATH; the runner was not exercised");
+        return;
+    };
+    assert!(veripb.version.starts_with("veripb "), "{}", veripb.version);
+    let files = write_files_with("runner", 3, 2, 3, SymmetryBreaking::Ring1LexLeader);
+    let accepted = veripb.check(&files.statement, &files.proof, &files.target).unwrap();
+    assert!(accepted.verified, "{accepted:?}");
+    assert_eq!(accepted.command, "veripb s.opb d.pbp t.opb");
+    edit(&files.target, |l| l.starts_with("+1 ~x"), |l| l.replace(">= 1 ;", "+1 x1 >= 1 ;"));
+    let rejected = veripb.check(&files.statement, &files.proof, &files.target).unwrap();
+    assert!(!rejected.verified);
+    assert!(rejected.line.contains("Verification error at") && rejected.line.contains("not in the database"), "{}", rejected.line);
+    std::fs::remove_dir_all(&files.dir).unwrap();
+}
+
+#[test]
+fn statement_check_exits_0_when_accepted_and_4_without_veripb() {
+    let dir = std::env::temp_dir().join(format!("hexcert-derivation-{}-cli", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (s, d, t) = (dir.join("s.opb"), dir.join("d.pbp"), dir.join("t.opb"));
+    let args = ["statement", "--n", "3", "--level", "1", "--below", "2", "--symmetry", "ring1-lex-leader", "--check"];
+    let files = ["-o", s.to_str().unwrap(), "--derivation", d.to_str().unwrap(), "--target", t.to_str().unwrap()];
+    let run = |env: Option<(&str, &str)>| {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_hexcert"));
+        command.args(args).args(files);
+        if let Some((home, path)) = env {
+            command.env_clear().env("HOME", home).env("PATH", path);
+        }
+        command.output().unwrap()
+    };
+    if veripb_on_path() {
+        let out = run(None);
+        assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+        assert!(String::from_utf8_lossy(&out.stdout).contains("`s VERIFIED OUTPUT DERIVABLE`"));
+    }
+    let out = run(Some((dir.to_str().unwrap(), "/nonexistent")));
+    assert_eq!(out.status.code(), Some(4), "unverified without VeriPB, never silently passed");
+    assert!(String::from_utf8_lossy(&out.stdout).starts_with("unverified: veripb is not on PATH"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
