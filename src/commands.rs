@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use hexcert::certification::check::{check_paths, Regenerate, Summary};
+use hexcert::certification::check::{check_paths_with, Regenerate, Summary};
 use hexcert::certification::optimum::{certify_optimum_queued, OnReport, OptimumReport};
 use hexcert::certification::verifier::Verifier;
 use std::sync::{Arc, Mutex};
@@ -100,11 +100,11 @@ fn print_certify_row(report: &OptimumReport) {
     );
 }
 
-pub fn check(json: bool, paths: &[PathBuf], regenerate: bool) -> Result<u8, HexError> {
+pub fn check(json: bool, paths: &[PathBuf], regenerate: bool, veripb: bool) -> Result<u8, HexError> {
     let paths = if paths.is_empty() { vec![PathBuf::from("proofs")] } else { paths.to_vec() };
     // The solver enters the check only here, and only when asked for.
     let regenerator: Option<&dyn Regenerate> = if regenerate { Some(&SolveAgain) } else { None };
-    let reports = check_paths(&paths, regenerator)?;
+    let reports = check_paths_with(&paths, regenerator, veripb)?;
     if reports.is_empty() {
         return Err(HexError::Usage(format!("no claim.json or optimum.json under {}", show(&paths))));
     }

@@ -144,6 +144,11 @@ enum Command {
         /// Rebuild proofs that are not stored (re-solves; deterministic) and check them.
         #[arg(long)]
         regenerate: bool,
+        /// Also derive each claim's CNF from its OPB statement (docs/STATEMENT.md)
+        /// and have VeriPB check the derivation; without VeriPB on PATH, or for
+        /// a claim with no derivation yet (cube claims), the claim is unverified.
+        #[arg(long)]
+        veripb: bool,
     },
     /// Count valid level-k partials exactly: at the minimum penalty (default),
     /// at one penalty, or every penalty up to a bound.
@@ -443,7 +448,7 @@ fn run(cli: &Cli) -> Result<u8, HexError> {
         }
         Command::Prove { claim, store } => commands::prove(cli.json, cli.quiet, claim.n, claim.level, claim.below, &store.settings()),
         Command::Certify { n, store } => commands::certify(cli.json, cli.quiet, cli.verbose, *n, &store.settings()),
-        Command::Check { paths, regenerate } => commands::check(cli.json, paths, *regenerate),
+        Command::Check { paths, regenerate, veripb } => commands::check(cli.json, paths, *regenerate, *veripb),
         Command::Count { n, level, penalty, max_penalty, memory_limit } => {
             let layers = Layers::Sorted { memory_limit: *memory_limit };
             commands::count(cli.json, cli.quiet, *n, *level, *penalty, *max_penalty, layers)

@@ -263,3 +263,27 @@ fn statement_check_exits_0_when_accepted_and_4_without_veripb() {
     assert!(String::from_utf8_lossy(&out.stdout).starts_with("unverified: veripb is not on PATH"));
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn check_with_veripb_verifies_a_committed_claims_derivation_or_reports_it_unverified() {
+    let claim = format!("{}/proofs/n3/level2-below3/claim.json", env!("CARGO_MANIFEST_DIR"));
+    let run = |cleared: bool| {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_hexcert"));
+        command.args(["check", "--veripb", &claim]);
+        if cleared {
+            command.env_clear().env("HOME", "/nonexistent").env("PATH", "/nonexistent");
+        }
+        command.output().unwrap()
+    };
+    if veripb_on_path() {
+        let out = run(false);
+        let text = String::from_utf8_lossy(&out.stdout).to_string();
+        assert_eq!(out.status.code(), Some(0), "{text}");
+        assert!(text.contains("statement -> CNF: veripb ") && text.contains("`s VERIFIED OUTPUT DERIVABLE`"), "{text}");
+    }
+    // The stored LRAT proof still verifies; the derivation cannot be checked.
+    let out = run(true);
+    let text = String::from_utf8_lossy(&out.stdout).to_string();
+    assert_eq!(out.status.code(), Some(4), "{text}");
+    assert!(text.contains("statement -> CNF: unverified, VeriPB is not on PATH"), "{text}");
+}
