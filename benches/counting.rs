@@ -6,7 +6,7 @@
 //! Run: `CARGO_TARGET_DIR=/work/target-counting cargo bench --bench counting`.
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
-use hexcert::counting::{count_by_penalty, minimum_penalty};
+use hexcert::counting::{count_by_penalty, count_by_penalty_in, minimum_penalty, Layers, Method, Settings};
 use hexcert::geometry::Hexagon;
 
 fn counts_at_the_minimum(c: &mut Criterion) {
@@ -31,5 +31,24 @@ fn counts_at_the_minimum(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, counts_at_the_minimum);
+/// The sweep's inner loop both ways, side by side: the cost-to-finish tables
+/// and the sweep in hash maps on one core (`Hashed`, the reference) against
+/// compact sorted layers on every core (`Sorted`), at the level-2 and level-3
+/// minima of n = 7 (the level-1 and level-2 tables are built inside).
+fn layers_side_by_side(c: &mut Criterion) {
+    let mut group = c.benchmark_group("layers");
+    group.sample_size(10);
+    let hex = Hexagon::new(7).expect("valid side");
+    for level in [2u8, 3] {
+        let bound = minimum_penalty(&hex, level).expect("minimum");
+        for (name, layers) in [("hashed", Layers::Hashed), ("sorted", Layers::default())] {
+            group.bench_with_input(BenchmarkId::new(format!("n7-level{level}"), name), &layers, |b, &layers| {
+                b.iter(|| count_by_penalty_in(&hex, level, bound, Method::Frontier, &Settings::from(layers)).expect("counts"))
+            });
+        }
+    }
+    group.finish();
+}
+
+criterion_group!(benches, counts_at_the_minimum, layers_side_by_side);
 criterion_main!(benches);

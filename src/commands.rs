@@ -168,7 +168,7 @@ pub fn count(
     level: u8,
     penalty: Option<usize>,
     max_penalty: Option<usize>,
-    layers: hexcert::counting::Layers,
+    settings: &hexcert::counting::Settings,
 ) -> Result<u8, HexError> {
     use hexcert::counting::{count_at_in, count_by_penalty_in, minimum_and_count_in, Method};
     let hex = Hexagon::new(n)?;
@@ -176,7 +176,7 @@ pub fn count(
     progress.working(format!("n={n}: counting level-{level} partials"));
     let started = std::time::Instant::now();
     if let Some(bound) = max_penalty {
-        let counts = count_by_penalty_in(&hex, level, bound, Method::default_for(level), layers)?;
+        let counts = count_by_penalty_in(&hex, level, bound, Method::default_for(level), settings)?;
         drop(progress);
         let seconds = started.elapsed().as_secs_f64();
         let list: Vec<String> = counts.counts.iter().map(|c| c.to_string()).collect();
@@ -191,8 +191,8 @@ pub fn count(
     }
     let at_minimum = penalty.is_none();
     let (penalty, count) = match penalty {
-        Some(p) => (p, count_at_in(&hex, level, p, layers)?),
-        None => minimum_and_count_in(&hex, level, layers)?,
+        Some(p) => (p, count_at_in(&hex, level, p, settings)?),
+        None => minimum_and_count_in(&hex, level, settings)?,
     };
     drop(progress);
     let seconds = started.elapsed().as_secs_f64();
@@ -206,12 +206,51 @@ pub fn count(
     Ok(0)
 }
 
+/// How `count` counts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Road {
+    Sweep,
+    Sat,
+}
+
+/// Most lex-leaders the SAT road lists before it gives up (one solver call each).
+const SAT_ROAD_LEADERS: usize = 1_000_000;
+
+/// `count --road sat`: partials of penalty P (or of every penalty up to B)
+/// through the lex-leaders the solver lists.
+pub fn count_sat(json: bool, quiet: bool, n: usize, level: u8, penalty: Option<usize>, max_penalty: Option<usize>) -> Result<u8, HexError> {
+    let Some(bound) = penalty.or(max_penalty) else {
+        return Err(HexError::Usage("--road sat needs --penalty P or --max-penalty B".into()));
+    };
+    let hex = Hexagon::new(n)?;
+    let progress = crate::progress::Progress::new(quiet || json);
+    progress.working(format!("n={n}: listing level-{level} lex-leaders of penalty <= {bound}"));
+    let started = std::time::Instant::now();
+    let found = hexcert::solving::orbits::orbit_count(&hex, level, bound, SAT_ROAD_LEADERS)?;
+    drop(progress);
+    let seconds = started.elapsed().as_secs_f64();
+    let shown: Vec<usize> = match penalty {
+        Some(p) => vec![p],
+        None => (0..=bound).collect(),
+    };
+    if json {
+        let counts: Vec<String> = shown.iter().map(|&p| found.by_penalty[p].to_string()).collect();
+        println!("{}", serde_json::json!({"n": n, "level": level, "road": "sat", "penalties": shown, "counts": counts,
+            "leaders": found.leaders, "seconds": seconds}));
+    } else {
+        for &p in &shown {
+            println!("n={n} level={level} penalty {p}: {} partials (sat road: {} lex-leaders, {seconds:.2} s)", found.by_penalty[p], found.leaders);
+        }
+    }
+    Ok(0)
+}
+
 pub fn table(
     json: bool,
     quiet: bool,
     kind: TableKind,
     (first, last): (usize, usize),
-    layers: hexcert::counting::Layers,
+    settings: &hexcert::counting::Settings,
 ) -> Result<u8, HexError> {
     use hexcert::counting::count_row_in;
     let mut rows = Vec::new();
@@ -222,7 +261,7 @@ pub fn table(
     let progress = crate::progress::Progress::new(quiet || json);
     for n in first..=last {
         progress.working(format!("n={n}: counting levels 1..6"));
-        let row = count_row_in(&Hexagon::new(n)?, 6, layers)?;
+        let row = count_row_in(&Hexagon::new(n)?, 6, settings)?;
         progress.working(String::new());
         let cells: Vec<String> = row
             .iter()

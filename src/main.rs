@@ -13,6 +13,40 @@ use hexcert::certification::Settings;
 mod commands;
 mod progress;
 
+/// How the counting commands hold their layers and where their tables start.
+#[derive(clap::Args, Debug)]
+struct CountingArgs {
+    /// Bytes the counting sweep may hold in memory for one layer and the
+    /// successors buffered for the next, and each cost-to-finish table for its
+    /// forward layers; beyond it they go to a scratch directory in TMPDIR
+    /// (removed when done). The finished tables themselves are extra.
+    #[arg(long, default_value_t = hexcert::counting::DEFAULT_MEMORY_LIMIT)]
+    memory_limit: u64,
+    /// Penalty bound the cost-to-finish tables are first built for. Counts and
+    /// minima do not depend on it (a table built at or above a level's minimum
+    /// finds it exactly; below, the bound is raised one step at a time, rebuilding
+    /// the tables each time); a value at the top level's minimum (e.g. from a
+    /// certified optimum.json) builds each table once. With a range of sides,
+    /// every side starts there.
+    #[arg(long, default_value_t = 0)]
+    start_bound: usize,
+    /// Directory for finished cost-to-finish tables, one file per side, level and
+    /// bound (written atomically, checked by hash when read): a rerun loads them
+    /// instead of rebuilding, so a long count stopped by Ctrl-C resumes there.
+    #[arg(long)]
+    checkpoints: Option<PathBuf>,
+}
+
+impl CountingArgs {
+    fn settings(&self) -> hexcert::counting::Settings {
+        hexcert::counting::Settings {
+            layers: Layers::Sorted { memory_limit: self.memory_limit },
+            start: self.start_bound,
+            checkpoints: self.checkpoints.clone(),
+        }
+    }
+}
+
 #[derive(Parser)]
 #[command(name = "hexcert", version, about = "Certified minimum penalties and exact counts for Hexagonal Neighbors")]
 struct Cli {
@@ -165,11 +199,13 @@ enum Command {
         /// Print the count of every penalty 0..=B.
         #[arg(long)]
         max_penalty: Option<usize>,
-        /// Bytes the counting sweep may hold in memory for one layer and the
-        /// successors buffered for the next; beyond it sorted runs go to a scratch
-        /// directory in TMPDIR (removed when done). Cost-to-finish tables are extra.
-        #[arg(long, default_value_t = hexcert::counting::DEFAULT_MEMORY_LIMIT)]
-        memory_limit: u64,
+        /// How to count: `sweep` (the frontier sweep) or `sat` (the solver lists the
+        /// ring-1 lex-leaders, each validated, and the 12 symmetries close them;
+        /// needs --penalty or --max-penalty; for small counts).
+        #[arg(long, value_enum, default_value = "sweep")]
+        road: commands::Road,
+        #[command(flatten)]
+        counting: CountingArgs,
     },
     /// Print the minimum-penalty or solution-count table as Markdown (or JSON).
     Table {
@@ -179,11 +215,8 @@ enum Command {
         /// A side or an inclusive range: 3..=8.
         #[arg(long, value_parser = side_range)]
         n: (usize, usize),
-        /// Bytes the counting sweep may hold in memory for one layer and the
-        /// successors buffered for the next; beyond it sorted runs go to a scratch
-        /// directory in TMPDIR (removed when done). Cost-to-finish tables are extra.
-        #[arg(long, default_value_t = hexcert::counting::DEFAULT_MEMORY_LIMIT)]
-        memory_limit: u64,
+        #[command(flatten)]
+        counting: CountingArgs,
     },
     /// Draw a grid or partial as an SVG picture (penalty edges marked).
     Render {
@@ -449,12 +482,16 @@ fn run(cli: &Cli) -> Result<u8, HexError> {
         Command::Prove { claim, store } => commands::prove(cli.json, cli.quiet, claim.n, claim.level, claim.below, &store.settings()),
         Command::Certify { n, store } => commands::certify(cli.json, cli.quiet, cli.verbose, *n, &store.settings()),
         Command::Check { paths, regenerate, veripb } => commands::check(cli.json, paths, *regenerate, *veripb),
-        Command::Count { n, level, penalty, max_penalty, memory_limit } => {
-            let layers = Layers::Sorted { memory_limit: *memory_limit };
-            commands::count(cli.json, cli.quiet, *n, *level, *penalty, *max_penalty, layers)
+        Command::Count { n, level, penalty, max_penalty, counting, road: commands::Road::Sweep } => {
+            hexcert::counting::set_verbose(cli.verbose);
+            commands::count(cli.json, cli.quiet, *n, *level, *penalty, *max_penalty, &counting.settings())
         }
-        Command::Table { kind, n, memory_limit } => {
-            commands::table(cli.json, cli.quiet, *kind, *n, Layers::Sorted { memory_limit: *memory_limit })
+        Command::Count { n, level, penalty, max_penalty, road: commands::Road::Sat, .. } => {
+            commands::count_sat(cli.json, cli.quiet, *n, *level, *penalty, *max_penalty)
+        }
+        Command::Table { kind, n, counting } => {
+            hexcert::counting::set_verbose(cli.verbose);
+            commands::table(cli.json, cli.quiet, *kind, *n, &counting.settings())
         }
         Command::Render { file, output, level } => commands::render(cli.json, file, output, *level),
         Command::Cubes { action: CubesCommand::Plan { claim, radius, depth, cardinality, output, results, hexcert } } => {

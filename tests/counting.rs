@@ -11,7 +11,7 @@ use std::collections::{BTreeMap, HashSet};
 
 use hexcert::counting::{
     count_by_penalty, count_by_penalty_with, count_row, count_row_in, for_each_partial,
-    minimum_and_count, minimum_penalty, shape_polynomial, sweep_stats, Layers, Method, Shape,
+    minimum_and_count, minimum_penalty, shape_polynomial, sweep_stats, Layers, Method, Settings, Shape,
 };
 use hexcert::geometry::Hexagon;
 use hexcert::levels::Partial;
@@ -315,10 +315,31 @@ fn sorted_spilled_and_hashed_sweeps_agree() {
 #[test]
 fn spilled_row_matches_the_reference_row() {
     let hex = hexagon(6);
-    let spilled = count_row_in(&hex, 4, Layers::Sorted { memory_limit: 64 << 10 }).expect("spilled");
-    let hashed = count_row_in(&hex, 4, Layers::Hashed).expect("hashed");
-    let key = |row: &[hexcert::counting::RowEntry]| -> Vec<(usize, BigUint)> {
-        row.iter().map(|e| (e.minimum, e.count.clone())).collect()
-    };
-    assert_eq!(key(&spilled), key(&hashed));
+    let spilled = count_row_in(&hex, 4, &Settings::from(Layers::Sorted { memory_limit: 64 << 10 })).expect("spilled");
+    let hashed = count_row_in(&hex, 4, &Settings::from(Layers::Hashed)).expect("hashed");
+    assert_eq!(row_key(&spilled), row_key(&hashed));
+}
+
+fn row_key(row: &[hexcert::counting::RowEntry]) -> Vec<(usize, BigUint)> {
+    row.iter().map(|e| (e.minimum, e.count.clone())).collect()
+}
+
+/// The start bound changes what is built, never what is counted: starting
+/// at, below or above the minima gives the same row, levels 1..6.
+#[test]
+fn the_start_bound_does_not_change_the_row() {
+    for n in [4, 5] {
+        let hex = hexagon(n);
+        let from_zero = count_row_in(&hex, 6, &Settings::default()).expect("row");
+        let top = from_zero[3].minimum;
+        for start in [top - 1, top, top + 2] {
+            let settings = Settings { start, ..Settings::default() };
+            let row = count_row_in(&hex, 6, &settings).expect("row");
+            assert_eq!(row_key(&row), row_key(&from_zero), "n={n} start {start}");
+        }
+        for level in [2, 4, 5] {
+            let (minimum, count) = hexcert::counting::minimum_and_count_in(&hex, level, &Settings { start: top + 2, ..Settings::default() }).expect("count");
+            assert_eq!((minimum, count), row_key(&from_zero)[usize::from(level) - 1], "n={n} level {level}");
+        }
+    }
 }

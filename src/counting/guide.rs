@@ -20,7 +20,9 @@
 
 use super::frontier::{code_value, Schedule};
 use super::hashing::KeyMap;
-use super::sweep::minimum_bound;
+pub use super::reach::BuildStats;
+use super::reach;
+use super::sweep::{minimum_bound, Layers, SweepError};
 use super::transfer::{for_each_successor, unpack};
 
 /// `future[t]`: level-j state after `t` placed cells -> least charge to finish.
@@ -65,11 +67,60 @@ pub fn project(schedule: &Schedule, placed: usize, state: u128, to: u8) -> u128 
 }
 
 /// Builds the level-`schedule.level` table for penalty `<= bound`, pruning
-/// the forward pass with the table of a lower level when one is given.
-pub fn build(schedule: &Schedule, bound: usize, lower: Option<&Guide>) -> Guide {
-    let layers = forward(schedule, bound, lower);
-    let future = backward(schedule, bound, layers);
-    Guide { level: schedule.level, future }
+/// the forward pass with the table of a lower level when one is given: on
+/// one core in hash maps (`Layers::Hashed`, the reference), or on every core
+/// in compact layers spilled past the memory limit (`reach`).
+pub fn build(schedule: &Schedule, bound: usize, lower: Option<&Guide>, layers: Layers) -> Result<(Guide, BuildStats), SweepError> {
+    match layers {
+        Layers::Hashed => {
+            let started = std::time::Instant::now();
+            let forward_layers = forward(schedule, bound, lower);
+            let forward_states = forward_layers.iter().map(KeyMap::len).sum();
+            let forward_seconds = started.elapsed().as_secs_f64();
+            let future = backward(schedule, bound, forward_layers);
+            let stats = BuildStats {
+                level: schedule.level,
+                bound,
+                forward_states,
+                table_states: future.iter().map(KeyMap::len).sum(),
+                forward_seconds,
+                backward_seconds: started.elapsed().as_secs_f64() - forward_seconds,
+                ..BuildStats::default()
+            };
+            Ok((Guide { level: schedule.level, future }, stats))
+        }
+        Layers::Sorted { memory_limit } => reach::build(schedule, bound, lower, memory_limit),
+    }
+}
+
+/// Which successors a forward pass keeps at step `t`: those whose penalty so
+/// far plus a valid lower bound on what is still to come (the lower level's
+/// table, the layer minima) is within the bound.
+pub struct Admits<'a> {
+    pub schedule: &'a Schedule,
+    pub t: usize,
+    pub bound: usize,
+    /// The layer minima's bound on what is still to come after step `t`.
+    pub by_minima: usize,
+    pub lower: Option<&'a Guide>,
+}
+
+impl Admits<'_> {
+    /// Whether the successor state `s` reached with penalty `total` is kept.
+    #[inline]
+    pub fn admits(&self, s: u128, total: usize) -> bool {
+        if total > self.bound {
+            return false;
+        }
+        let to_come = match self.lower {
+            Some(guide) => match guide.still_to_come(self.schedule, self.t + 1, s) {
+                Some(g) => g,
+                None => return false,
+            },
+            None => 0,
+        };
+        total + to_come.max(self.by_minima) <= self.bound
+    }
 }
 
 /// Forward pass: state -> least penalty so far, for states that may still
@@ -79,23 +130,12 @@ fn forward(schedule: &Schedule, bound: usize, lower: Option<&Guide>) -> Vec<KeyM
     layers.push(KeyMap::from_iter([(0u128, 0u8)]));
     let mut minima = vec![Some(0)];
     for t in 0..schedule.cells {
-        // Layer minima bound the future too (see `sweep`'s header).
-        let by_minima = minimum_bound(&minima, schedule.cells, t + 1);
+        let admits = Admits { schedule, t, bound, by_minima: minimum_bound(&minima, schedule.cells, t + 1), lower };
         let mut next: KeyMap<u8> = KeyMap::default();
         for (&state, &so_far) in &layers[t] {
             for_each_successor(schedule, t, state, |_, s, charge| {
                 let total = usize::from(so_far) + charge;
-                if total > bound {
-                    return;
-                }
-                let to_come = match lower {
-                    Some(guide) => match guide.still_to_come(schedule, t + 1, s) {
-                        Some(g) => g,
-                        None => return,
-                    },
-                    None => 0,
-                };
-                if total + to_come.max(by_minima) <= bound {
+                if admits.admits(s, total) {
                     let slot = next.entry(s).or_insert(u8::MAX);
                     *slot = (*slot).min(total as u8);
                 }

@@ -9,7 +9,9 @@
 //!   complete assignment, when that is `<= B` (and absent otherwise).
 
 use super::frontier::Schedule;
+use super::checkpoint;
 use super::guide::{self, Guide};
+use super::Settings;
 use crate::error::HexError;
 use crate::geometry::Hexagon;
 
@@ -17,18 +19,20 @@ use crate::geometry::Hexagon;
 pub struct Ladder<'h> {
     hex: &'h Hexagon,
     bound: usize,
+    settings: &'h Settings,
     guides: Vec<Guide>,
+    builds: Vec<guide::BuildStats>,
 }
 
 impl<'h> Ladder<'h> {
     /// An empty ladder (level 0) for `bound`.
-    pub fn new(hex: &'h Hexagon, bound: usize) -> Ladder<'h> {
-        Ladder { hex, bound, guides: Vec::new() }
+    pub fn new(hex: &'h Hexagon, bound: usize, settings: &'h Settings) -> Ladder<'h> {
+        Ladder { hex, bound, settings, guides: Vec::new(), builds: Vec::new() }
     }
 
-    /// The ladder of levels `1..=top` for `bound`.
-    pub fn up_to(hex: &'h Hexagon, top: u8, bound: usize) -> Result<Ladder<'h>, HexError> {
-        let mut ladder = Ladder::new(hex, bound);
+    /// The ladder of levels `1..=top` for `bound`, its tables built as `settings` say.
+    pub fn up_to(hex: &'h Hexagon, top: u8, bound: usize, settings: &'h Settings) -> Result<Ladder<'h>, HexError> {
+        let mut ladder = Ladder::new(hex, bound, settings);
         while ladder.top() < top {
             ladder.extend()?;
         }
@@ -43,6 +47,15 @@ impl<'h> Ladder<'h> {
         self.bound
     }
 
+    pub fn settings(&self) -> &'h Settings {
+        self.settings
+    }
+
+    /// The same ladder for another bound, rebuilt to the same top.
+    pub fn rebuilt(&self, top: u8, bound: usize) -> Result<Ladder<'h>, HexError> {
+        Ladder::up_to(self.hex, top, bound, self.settings)
+    }
+
     /// The highest level with a table (0 for none).
     pub fn top(&self) -> u8 {
         self.guides.len() as u8
@@ -51,9 +64,28 @@ impl<'h> Ladder<'h> {
     /// Adds the table of level `top() + 1`.
     pub fn extend(&mut self) -> Result<(), HexError> {
         let schedule = Schedule::new(self.hex, self.top() + 1)?;
-        let table = guide::build(&schedule, self.bound, self.guides.last());
+        let level = self.top() + 1;
+        let saved = self.settings.checkpoints.as_ref().map(|dir| checkpoint::path(dir, self.hex.side(), level, self.bound));
+        if let Some(path) = saved.as_ref().filter(|p| p.exists()) {
+            let table = checkpoint::load(path, self.hex.side(), level, self.bound)?;
+            super::report_loaded(level, self.bound, path, table.size());
+            self.guides.push(table);
+            return Ok(());
+        }
+        let (table, stats) = guide::build(&schedule, self.bound, self.guides.last(), self.settings.layers).map_err(super::sweep_failure)?;
+        super::report(&stats);
+        if let Some(path) = &saved {
+            checkpoint::save(path, self.hex.side(), self.bound, &table)?;
+        }
+        self.builds.push(stats);
         self.guides.push(table);
         Ok(())
+    }
+
+    /// What building each table held and took, level by level.
+    #[cfg(test)]
+    pub fn builds(&self) -> &[guide::BuildStats] {
+        &self.builds
     }
 
     /// The table of `level`, if built (`None` for level 0).

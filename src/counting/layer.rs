@@ -28,7 +28,7 @@ pub type Source<'a, T, E> = Box<dyn Iterator<Item = Result<Entry<T>, E>> + Send 
 
 /// Bytes of entries a run holds, counting big-integer digits too.
 pub fn run_bytes<T: Tally>(run: &[Entry<T>]) -> usize {
-    run.len() * std::mem::size_of::<Entry<T>>() + run.iter().map(|e| e.1.heap_bytes()).sum::<usize>()
+    std::mem::size_of_val(run) + run.iter().map(|e| e.1.heap_bytes()).sum::<usize>()
 }
 
 /// Sorts entries into a run, adding the counts of equal keys.
@@ -126,7 +126,7 @@ impl<T: Tally> Layer<T> {
     /// cut at keys sampled from the runs and each piece is merged on its own,
     /// which is exact because equal keys always fall in the same piece.
     pub fn merged(runs: &[Run<T>], pieces: usize) -> Result<Layer<T>, Overflow> {
-        let cuts = cut_keys(runs, pieces);
+        let cuts = cut_keys(runs, pieces, |e| e.0);
         let parts = (0..=cuts.len())
             .into_par_iter()
             .map(|piece| {
@@ -148,12 +148,11 @@ impl<T: Tally> Layer<T> {
 }
 
 /// Up to `pieces - 1` increasing keys that cut the runs' keys into pieces of
-/// about equal size, from a sample of every run.
-fn cut_keys<T>(runs: &[Run<T>], pieces: usize) -> Vec<u128> {
+/// about equal size, from a sample of every run (runs sorted by `key`).
+pub fn cut_keys<E>(runs: &[Vec<E>], pieces: usize, key: impl Fn(&E) -> u128) -> Vec<u128> {
     let total: usize = runs.iter().map(Vec::len).sum();
     let stride = (total / (pieces * 16).max(1)).max(1);
-    let mut sample: Vec<u128> =
-        runs.iter().flat_map(|run| run.iter().step_by(stride).map(|e| e.0)).collect();
+    let mut sample: Vec<u128> = runs.iter().flat_map(|run| run.iter().step_by(stride).map(&key)).collect();
     sample.sort_unstable();
     let mut cuts: Vec<u128> =
         (1..pieces).filter_map(|i| sample.get(i * sample.len() / pieces).copied()).collect();

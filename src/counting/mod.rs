@@ -19,6 +19,7 @@
 //! level-k minimum, and the search at level `k + 1` starts there.
 
 mod chains;
+mod checkpoint;
 mod completion;
 mod enumerate;
 mod frontier;
@@ -26,6 +27,7 @@ mod guide;
 mod hashing;
 mod ladder;
 mod layer;
+mod reach;
 mod spill;
 mod sweep;
 mod tally;
@@ -45,6 +47,25 @@ pub use completion::{cheapest_completion, cheapest_labels};
 pub use frontier::Schedule;
 use ladder::Ladder;
 pub use sweep::{Layers, DEFAULT_MEMORY_LIMIT};
+
+/// How a count is carried out; never what it counts.
+#[derive(Debug, Clone, Default)]
+pub struct Settings {
+    /// How sweeps and tables hold their layers.
+    pub layers: Layers,
+    /// Penalty bound the tables are first built for (see `count_row_in`).
+    pub start: usize,
+    /// Directory of finished cost-to-finish tables (`checkpoint`): a table
+    /// found there is loaded, checked, and used instead of being rebuilt, and
+    /// every table built is written there.
+    pub checkpoints: Option<std::path::PathBuf>,
+}
+
+impl From<Layers> for Settings {
+    fn from(layers: Layers) -> Settings {
+        Settings { layers, ..Settings::default() }
+    }
+}
 use sweep::SweepError;
 
 /// Largest penalty bound the packed sweep keys can hold.
@@ -113,23 +134,23 @@ pub fn count_by_penalty_with(
     max_penalty: usize,
     method: Method,
 ) -> Result<PenaltyCounts, HexError> {
-    count_by_penalty_in(hex, level, max_penalty, method, Layers::default())
+    count_by_penalty_in(hex, level, max_penalty, method, &Settings::default())
 }
 
-/// As `count_by_penalty_with`, with the frontier sweep's layers chosen.
+/// As `count_by_penalty_with`, with the settings chosen.
 pub fn count_by_penalty_in(
     hex: &Hexagon,
     level: u8,
     max_penalty: usize,
     method: Method,
-    layers: Layers,
+    settings: &Settings,
 ) -> Result<PenaltyCounts, HexError> {
     check_level(level)?;
     check_bound(max_penalty)?;
     let counts = match method {
         Method::Frontier => {
-            let ladder = Ladder::up_to(hex, level - 1, max_penalty)?;
-            frontier_counts(&ladder, level, max_penalty, layers)?
+            let ladder = Ladder::up_to(hex, level - 1, max_penalty, settings)?;
+            frontier_counts(&ladder, level, max_penalty)?
         }
         Method::Chains => {
             if level < 5 {
@@ -137,7 +158,7 @@ pub fn count_by_penalty_in(
                     "the chain-and-cycle method counts levels 5 and 6, not {level}"
                 )));
             }
-            let ladder = Ladder::up_to(hex, 4, max_penalty)?;
+            let ladder = Ladder::up_to(hex, 4, max_penalty, settings)?;
             chain_counts(&ladder, level, max_penalty)?
         }
     };
@@ -146,18 +167,19 @@ pub fn count_by_penalty_in(
 
 /// The minimum level-k penalty and the number of partials that reach it.
 pub fn minimum_and_count(hex: &Hexagon, level: u8) -> Result<(usize, BigUint), HexError> {
-    minimum_and_count_in(hex, level, Layers::default())
+    minimum_and_count_in(hex, level, &Settings::default())
 }
 
-/// As `minimum_and_count`, with the frontier sweep's layers chosen.
-pub fn minimum_and_count_in(hex: &Hexagon, level: u8, layers: Layers) -> Result<(usize, BigUint), HexError> {
+/// As `minimum_and_count`, with the settings chosen (see `count_row_in` on
+/// the start bound).
+pub fn minimum_and_count_in(hex: &Hexagon, level: u8, settings: &Settings) -> Result<(usize, BigUint), HexError> {
     check_level(level)?;
-    let (ladder, minimum) = ladder_to_minimum(hex, level.min(4))?;
+    let (mut ladder, minimum) = ladder_to_minimum(hex, level.min(4), settings)?;
     if level <= 4 {
-        let counts = frontier_counts(&ladder, level, minimum, layers)?;
+        let counts = frontier_counts(&ladder, level, minimum)?;
         return Ok((minimum, counts[minimum].clone()));
     }
-    chain_minimum(ladder, level)
+    chain_search(&mut ladder, level, minimum, &mut None)
 }
 
 /// The minimum level-k penalty. For `k <= 4` it comes from the cost-to-finish
@@ -167,7 +189,7 @@ pub fn minimum_penalty(hex: &Hexagon, level: u8) -> Result<usize, HexError> {
     if level > 4 {
         return minimum_and_count(hex, level).map(|(minimum, _)| minimum);
     }
-    Ok(ladder_to_minimum(hex, level)?.1)
+    Ok(ladder_to_minimum(hex, level, &Settings::default())?.1)
 }
 
 /// One cell of a table row: a level's minimum, its count, and the time spent
@@ -183,55 +205,46 @@ pub struct RowEntry {
 /// Minimum and count at every level `1..=top`, sharing the tables between
 /// levels (cheaper than `top` calls of `minimum_and_count`).
 pub fn count_row(hex: &Hexagon, top: u8) -> Result<Vec<RowEntry>, HexError> {
-    count_row_in(hex, top, Layers::default())
+    count_row_in(hex, top, &Settings::default())
 }
 
-/// As `count_row`, with the frontier sweep's layers chosen.
-pub fn count_row_in(hex: &Hexagon, top: u8, layers: Layers) -> Result<Vec<RowEntry>, HexError> {
+/// As `count_row`, with the settings chosen. The tables are first built for
+/// penalty bound `settings.start`; the result does not depend on it: a table built for a bound at or above a level's minimum gives
+/// that minimum exactly, and a bound below it is raised one at a time (each
+/// raise rebuilds every table below). So a `start` at the top level's minimum,
+/// or just above, builds each table once instead of once per bound.
+pub fn count_row_in(hex: &Hexagon, top: u8, settings: &Settings) -> Result<Vec<RowEntry>, HexError> {
     check_level(top)?;
+    check_bound(settings.start)?;
     let mut row = Vec::new();
-    let mut ladder = Ladder::new(hex, 0);
+    let mut ladder = Ladder::new(hex, settings.start, settings);
+    let mut minimum = 0;
     for level in 1..=top.min(4) {
         let started = std::time::Instant::now();
-        let minimum;
         (ladder, minimum) = raise_to_minimum(ladder, level)?;
-        let count = frontier_counts(&ladder, level, minimum, layers)?.swap_remove(minimum);
+        let count = frontier_counts(&ladder, level, minimum)?.swap_remove(minimum);
         row.push(RowEntry { level, minimum, count, elapsed: started.elapsed() });
     }
-    let mut groups = None;
+    let mut listed = None;
     for level in 5..=top {
         let started = std::time::Instant::now();
-        // The level-6 minimum is at least the level-5 one: keep the bound.
-        loop {
-            let bound = ladder.bound();
-            let listed = match groups.take() {
-                Some(listed) => listed,
-                None => chain_groups(&ladder, bound)?,
-            };
-            let counts = chains::combine(level, bound, &listed);
-            groups = Some(listed);
-            if let Some(minimum) = counts.iter().position(|c| !c.is_zero()) {
-                let count = counts[minimum].clone();
-                row.push(RowEntry { level, minimum, count, elapsed: started.elapsed() });
-                break;
-            }
-            check_bound(bound + 1)?;
-            ladder = Ladder::up_to(hex, 4, bound + 1)?;
-            groups = None;
-        }
+        // The level-6 minimum is at least the level-5 one: search from there.
+        let count;
+        (minimum, count) = chain_search(&mut ladder, level, minimum, &mut listed)?;
+        row.push(RowEntry { level, minimum, count, elapsed: started.elapsed() });
     }
     Ok(row)
 }
 
 /// The number of valid level-k partials of penalty exactly `penalty`.
 pub fn count_at(hex: &Hexagon, level: u8, penalty: usize) -> Result<BigUint, HexError> {
-    count_at_in(hex, level, penalty, Layers::default())
+    count_at_in(hex, level, penalty, &Settings::default())
 }
 
-/// As `count_at`, with the frontier sweep's layers chosen.
-pub fn count_at_in(hex: &Hexagon, level: u8, penalty: usize, layers: Layers) -> Result<BigUint, HexError> {
+/// As `count_at`, with the settings chosen.
+pub fn count_at_in(hex: &Hexagon, level: u8, penalty: usize, settings: &Settings) -> Result<BigUint, HexError> {
     let method = Method::default_for(level);
-    Ok(count_by_penalty_in(hex, level, penalty, method, layers)?.counts.swap_remove(penalty))
+    Ok(count_by_penalty_in(hex, level, penalty, method, settings)?.counts.swap_remove(penalty))
 }
 
 /// Calls `visit(values, penalty)` for every valid level-k partial of penalty
@@ -244,7 +257,8 @@ pub fn for_each_partial(
 ) -> Result<(), HexError> {
     check_level(level)?;
     check_bound(max_penalty)?;
-    let ladder = Ladder::up_to(hex, level, max_penalty)?;
+    let settings = Settings::default();
+    let ladder = Ladder::up_to(hex, level, max_penalty, &settings)?;
     let schedule = Schedule::new(hex, level)?;
     let table = ladder.guide(level).expect("the ladder reaches the level");
     enumerate::for_each_partial(&schedule, table, max_penalty, visit);
@@ -260,10 +274,12 @@ pub(crate) fn check_bound(max_penalty: usize) -> Result<(), HexError> {
     Ok(())
 }
 
-/// The ladder up to `level <= 4` at the bound equal to the level's minimum,
-/// found level by level (each minimum is at least the one below).
-fn ladder_to_minimum(hex: &Hexagon, level: u8) -> Result<(Ladder<'_>, usize), HexError> {
-    let mut ladder = Ladder::new(hex, 0);
+/// The ladder up to `level <= 4` at a bound at least the level's minimum
+/// (equal when the start bound is at most the minimum), found level by level (each
+/// minimum is at least the one below).
+fn ladder_to_minimum<'h>(hex: &'h Hexagon, level: u8, settings: &'h Settings) -> Result<(Ladder<'h>, usize), HexError> {
+    check_bound(settings.start)?;
+    let mut ladder = Ladder::new(hex, settings.start, settings);
     let mut minimum = 0;
     for j in 1..=level {
         (ladder, minimum) = raise_to_minimum(ladder, j)?;
@@ -271,9 +287,9 @@ fn ladder_to_minimum(hex: &Hexagon, level: u8) -> Result<(Ladder<'_>, usize), He
     Ok((ladder, minimum))
 }
 
-/// Extends a ladder (whose bound is at most the level's minimum) to `level`
-/// and raises its bound until the level's minimum is within it. On return
-/// the bound equals the minimum.
+/// Extends a ladder to `level` and raises its bound until the level's
+/// minimum is within it. On return the bound is at least the minimum, and
+/// equal to it when the ladder started at or below the minimum.
 fn raise_to_minimum(mut ladder: Ladder<'_>, level: u8) -> Result<(Ladder<'_>, usize), HexError> {
     while ladder.top() < level {
         ladder.extend()?;
@@ -283,46 +299,90 @@ fn raise_to_minimum(mut ladder: Ladder<'_>, level: u8) -> Result<(Ladder<'_>, us
             return Ok((ladder, minimum));
         }
         check_bound(ladder.bound() + 1)?;
-        ladder = Ladder::up_to(ladder.hex(), level, ladder.bound() + 1)?;
+        ladder = ladder.rebuilt(level, ladder.bound() + 1)?;
     }
 }
 
-/// Counts at level 5 or 6 by chains, raising the bound from the ladder's
-/// (the level-4 minimum) until some partial is within it.
-fn chain_minimum(mut ladder: Ladder<'_>, level: u8) -> Result<(usize, BigUint), HexError> {
+/// The least level-5 or level-6 penalty `>= from` and its count, by chains:
+/// the level-4 partials are listed at bound `from`, then `from + 1`, ...,
+/// until some refinement is within the bound; the ladder is rebuilt only
+/// when the bound passes its own. `listed` keeps the last listing (and its
+/// bound) for the next level.
+fn chain_search(
+    ladder: &mut Ladder<'_>,
+    level: u8,
+    from: usize,
+    listed: &mut Option<(usize, ChainGroups)>,
+) -> Result<(usize, BigUint), HexError> {
+    let mut bound = from;
     loop {
-        let bound = ladder.bound();
-        let counts = chain_counts(&ladder, level, bound)?;
+        if bound > ladder.bound() {
+            *ladder = ladder.rebuilt(4, bound)?;
+        }
+        let groups = match listed.take() {
+            Some((at, groups)) if at == bound => groups,
+            _ => chain_groups(ladder, bound)?,
+        };
+        let counts = chains::combine(level, bound, &groups);
+        *listed = Some((bound, groups));
         if let Some(minimum) = counts.iter().position(|c| !c.is_zero()) {
             return Ok((minimum, counts[minimum].clone()));
         }
         check_bound(bound + 1)?;
-        ladder = Ladder::up_to(ladder.hex(), 4, bound + 1)?;
+        bound += 1;
     }
 }
 
 /// Level-k counts `0..=bound` by the frontier sweep, pruned by the ladder's
 /// highest table at or below `level` (the ladder's bound must be `>= bound`).
-fn frontier_counts(ladder: &Ladder<'_>, level: u8, bound: usize, layers: Layers) -> Result<Vec<BigUint>, HexError> {
+fn frontier_counts(ladder: &Ladder<'_>, level: u8, bound: usize) -> Result<Vec<BigUint>, HexError> {
     let schedule = Schedule::new(ladder.hex(), level)?;
     let table = ladder.guide(ladder.top().min(level));
-    Ok(exact_sweep(&schedule, bound, table, layers)?.by_penalty)
+    Ok(exact_sweep(&schedule, bound, table, ladder.settings().layers)?.by_penalty)
+}
+
+/// A sweep's failure as the engine's error; `Overflow` only reaches here
+/// from a big-integer sweep, where it cannot happen.
+fn sweep_failure(e: SweepError) -> HexError {
+    match e {
+        SweepError::Overflow => HexError::Internal("big-integer count overflowed".into()),
+        SweepError::Scratch { path, source } => HexError::Io { path, source },
+    }
+}
+
+static VERBOSE: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Turns on a stderr line per cost-to-finish table built (`--verbose`).
+pub fn set_verbose(on: bool) {
+    VERBOSE.store(on, std::sync::atomic::Ordering::Relaxed);
+}
+
+fn report(stats: &guide::BuildStats) {
+    if VERBOSE.load(std::sync::atomic::Ordering::Relaxed) {
+        let guide::BuildStats { level, bound, forward_states, widest_layer, peak_bytes, spilled_layers, table_states, forward_seconds, backward_seconds } = stats;
+        eprintln!(
+            "table level {level} bound {bound}: forward {forward_states} states (widest layer {} at step {}, peak {:.2} GB held, {spilled_layers} layers spilled) {forward_seconds:.2} s; backward -> {table_states} states {backward_seconds:.2} s",
+            widest_layer.0, widest_layer.1, *peak_bytes as f64 / 1e9
+        );
+    }
+}
+
+fn report_loaded(level: u8, bound: usize, path: &std::path::Path, states: usize) {
+    if VERBOSE.load(std::sync::atomic::Ordering::Relaxed) {
+        eprintln!("table level {level} bound {bound}: loaded {states} states from {}", path.display());
+    }
 }
 
 /// The sweep in `u128`, rerun in `BigUint` when a count overflows.
 fn exact_sweep(schedule: &Schedule, bound: usize, table: Option<&guide::Guide>, layers: Layers) -> Result<sweep::Sweep<BigUint>, HexError> {
-    let scratch = |path: std::path::PathBuf, source| HexError::Io { path, source };
     match sweep::sweep::<u128>(schedule, bound, table, layers) {
         Ok(done) => {
             let sweep::Sweep { by_penalty, peak_keys, peak_bytes, shards, spilled_runs } = done;
             let by_penalty = by_penalty.into_iter().map(BigUint::from).collect();
             Ok(sweep::Sweep { by_penalty, peak_keys, peak_bytes, shards, spilled_runs })
         }
-        Err(SweepError::Overflow) => sweep::sweep::<BigUint>(schedule, bound, table, layers).map_err(|e| match e {
-            SweepError::Overflow => HexError::Internal("big-integer count overflowed".into()),
-            SweepError::Scratch { path, source } => scratch(path, source),
-        }),
-        Err(SweepError::Scratch { path, source }) => Err(scratch(path, source)),
+        Err(SweepError::Overflow) => sweep::sweep::<BigUint>(schedule, bound, table, layers).map_err(sweep_failure),
+        Err(e) => Err(sweep_failure(e)),
     }
 }
 
@@ -381,7 +441,8 @@ pub fn sweep_stats(hex: &Hexagon, level: u8, bound: usize, layers: Layers) -> Re
     check_level(level)?;
     check_bound(bound)?;
     let schedule = Schedule::new(hex, level)?;
-    let ladder = Ladder::up_to(hex, level - 1, bound)?;
+    let settings = Settings::from(layers);
+    let ladder = Ladder::up_to(hex, level - 1, bound, &settings)?;
     let lower = ladder.guide(level - 1);
     let done = exact_sweep(&schedule, bound, lower, layers)?;
     Ok(SweepStats {

@@ -54,7 +54,6 @@ impl Scratch {
             Ok(())
         })?;
         out.flush().map_err(|e| SweepError::scratch(&path, e))?;
-        self.files += 1;
         Ok(Spilled { path, len })
     }
 
@@ -77,7 +76,8 @@ impl Scratch {
         self.files
     }
 
-    fn next_path(&mut self) -> Result<PathBuf, SweepError> {
+    /// A fresh file name in the scratch directory (created on first use).
+    pub fn next_path(&mut self) -> Result<PathBuf, SweepError> {
         if self.dir.is_none() {
             let dir = tempfile::Builder::new()
                 .prefix("hexcert-sweep-")
@@ -86,6 +86,7 @@ impl Scratch {
             self.dir = Some(dir);
         }
         let dir = self.dir.as_ref().expect("created above");
+        self.files += 1;
         Ok(dir.path().join(format!("run-{}", self.files)))
     }
 }
@@ -109,6 +110,33 @@ impl Spilled {
     pub fn remove(self) -> Result<(), SweepError> {
         std::fs::remove_file(&self.path).map_err(|e| SweepError::scratch(&self.path, e))
     }
+}
+
+/// Writes `x` as a LEB128 varint: seven bits a byte, low bits first, the
+/// high bit set on every byte but the last.
+pub fn put_varint(out: &mut impl Write, mut x: u128) -> std::io::Result<()> {
+    loop {
+        let byte = (x & 0x7f) as u8;
+        x >>= 7;
+        if x == 0 {
+            return out.write_all(&[byte]);
+        }
+        out.write_all(&[byte | 0x80])?;
+    }
+}
+
+/// Reads a varint written by `put_varint`.
+pub fn get_varint(input: &mut impl std::io::Read) -> std::io::Result<u128> {
+    let mut x = 0u128;
+    for shift in (0..128).step_by(7) {
+        let mut byte = [0u8];
+        input.read_exact(&mut byte)?;
+        x |= u128::from(byte[0] & 0x7f) << shift;
+        if byte[0] & 0x80 == 0 {
+            return Ok(x);
+        }
+    }
+    Err(std::io::Error::new(std::io::ErrorKind::InvalidData, "varint longer than 128 bits"))
 }
 
 impl SweepError {

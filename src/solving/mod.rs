@@ -9,6 +9,7 @@
 //! builds with cargo and a C++ compiler alone: no bindgen, no libclang.
 
 pub mod race;
+pub mod orbits;
 pub mod search;
 pub mod tracer;
 

@@ -1,0 +1,282 @@
+//! The cost-to-finish tables (`guide`) built on every core, from compact
+//! layers that go to disk when they outgrow the memory budget.
+//!
+//! Invariants relied on:
+//! - **Packing keeps the least penalty.** A reached state is one `u128`,
+//!   `state << 8 | so_far` (states fit `STATE_BITS` = 120 bits, penalties
+//!   `MAX_PENALTY_BOUND` = 255). Sorting packed values sorts by state, then by
+//!   penalty so far, so keeping the first of each state keeps the least
+//!   penalty so far: what the reference forward pass (`guide::forward`) keeps.
+//! - **Same states, same tables.** A successor is kept by the same rule
+//!   (`guide::Admits`) whichever shard produced it, and "least" does not
+//!   depend on order or grouping; so the forward layers are the reference's,
+//!   and the backward pass, which applies the reference's rule state by state,
+//!   gives the same tables. Tests compare the two builds map for map.
+//! - **Forward layers are read once more, backwards.** Only the backward pass
+//!   needs a finished forward layer again, so once the layers held pass the
+//!   budget they are written to scratch files (sorted, delta-coded, read back
+//!   exactly) and read back one at a time: memory follows the widest layer
+//!   and the tables, not the sum of all layers.
+
+use std::fs::File;
+use std::io::{BufReader, BufWriter, Write};
+use std::time::Instant;
+
+use rayon::prelude::*;
+
+use super::frontier::Schedule;
+use super::guide::{Admits, Guide};
+use super::hashing::KeyMap;
+use super::layer::cut_keys;
+use super::spill::{get_varint, put_varint, Scratch};
+use super::sweep::{minimum_bound, SweepError};
+use super::transfer::for_each_successor;
+
+/// A forward layer: parts over disjoint, increasing state ranges, each sorted,
+/// each state once, packed with its least penalty so far.
+type Parts = Vec<Vec<u128>>;
+
+#[inline]
+fn packed(state: u128, so_far: usize) -> u128 {
+    (state << 8) | so_far as u128
+}
+
+#[inline]
+fn unpacked(reached: u128) -> (u128, usize) {
+    (reached >> 8, (reached & 0xff) as usize)
+}
+
+/// What one table build held and did, for `--verbose` and the benchmarks.
+#[derive(Debug, Clone, Default)]
+pub struct BuildStats {
+    pub level: u8,
+    pub bound: usize,
+    /// States kept by the forward pass, over all layers.
+    pub forward_states: usize,
+    /// Most states in one forward layer, and the step that held them.
+    pub widest_layer: (usize, usize),
+    /// Most bytes of forward states held in memory at once.
+    pub peak_bytes: usize,
+    /// Forward layers written to scratch files.
+    pub spilled_layers: usize,
+    /// States left in the table.
+    pub table_states: usize,
+    pub forward_seconds: f64,
+    pub backward_seconds: f64,
+}
+
+/// Builds the level-`schedule.level` table for penalty `<= bound` on every
+/// core, holding at most about `memory_limit` bytes of forward layers.
+pub fn build(schedule: &Schedule, bound: usize, lower: Option<&Guide>, memory_limit: u64) -> Result<(Guide, BuildStats), SweepError> {
+    let mut stats = BuildStats { level: schedule.level, bound, ..BuildStats::default() };
+    let started = Instant::now();
+    let mut scratch = Scratch::default();
+    let layers = forward(schedule, bound, lower, memory_limit, &mut scratch, &mut stats)?;
+    stats.forward_seconds = started.elapsed().as_secs_f64();
+    let future = backward(schedule, bound, layers)?;
+    stats.backward_seconds = started.elapsed().as_secs_f64() - stats.forward_seconds;
+    stats.table_states = future.iter().map(KeyMap::len).sum();
+    Ok((Guide { level: schedule.level, future }, stats))
+}
+
+/// A finished forward layer, in memory or in a scratch file.
+enum Held {
+    Memory(Parts),
+    Disk { path: std::path::PathBuf, len: usize },
+}
+
+fn bytes(parts: &Parts) -> usize {
+    parts.iter().map(|p| p.len() * std::mem::size_of::<u128>()).sum()
+}
+
+fn forward(
+    schedule: &Schedule,
+    bound: usize,
+    lower: Option<&Guide>,
+    memory_limit: u64,
+    scratch: &mut Scratch,
+    stats: &mut BuildStats,
+) -> Result<Vec<Held>, SweepError> {
+    let budget = usize::try_from(memory_limit).unwrap_or(usize::MAX);
+    let cores = rayon::current_num_threads();
+    let mut held: Vec<Held> = Vec::with_capacity(schedule.cells + 1);
+    let mut held_bytes = 0;
+    let mut layer: Parts = vec![vec![packed(0, 0)]];
+    let mut minima = vec![Some(0)];
+    for t in 0..schedule.cells {
+        let admits = Admits { schedule, t, bound, by_minima: minimum_bound(&minima, schedule.cells, t + 1), lower };
+        let len: usize = layer.iter().map(Vec::len).sum();
+        let shard = len.div_ceil(cores * 8).clamp(1 << 10, 1 << 18);
+        let shards: Vec<&[u128]> = layer.iter().flat_map(|part| part.chunks(shard)).collect();
+        let runs: Vec<Vec<u128>> = shards.par_iter().map(|shard| expand(&admits, shard)).collect();
+        let next = merged(&runs, cores * 4);
+        let runs_bytes = bytes(&runs);
+        drop(runs);
+        let next_len: usize = next.iter().map(Vec::len).sum();
+        minima.push(next.iter().flat_map(|part| part.iter()).map(|&r| unpacked(r).1).min());
+        stats.forward_states += next_len;
+        if next_len > stats.widest_layer.0 {
+            stats.widest_layer = (next_len, t + 1);
+        }
+        stats.peak_bytes = stats.peak_bytes.max(held_bytes + bytes(&layer) + runs_bytes + bytes(&next));
+        held_bytes += bytes(&layer);
+        held.push(Held::Memory(std::mem::replace(&mut layer, next)));
+        if held_bytes > budget {
+            for slot in held.iter_mut() {
+                if let Held::Memory(parts) = slot {
+                    *slot = store(scratch, parts)?;
+                    stats.spilled_layers += 1;
+                }
+            }
+            held_bytes = 0;
+        }
+    }
+    held.push(Held::Memory(layer));
+    Ok(held)
+}
+
+/// The admitted successors of one shard, sorted, each state once.
+fn expand(admits: &Admits<'_>, shard: &[u128]) -> Vec<u128> {
+    let mut out = Vec::with_capacity(shard.len() * 2);
+    for &reached in shard {
+        let (state, so_far) = unpacked(reached);
+        for_each_successor(admits.schedule, admits.t, state, |_, s, charge| {
+            let total = so_far + charge;
+            if admits.admits(s, total) {
+                out.push(packed(s, total));
+            }
+        });
+    }
+    least_first(out)
+}
+
+fn least_first(mut states: Vec<u128>) -> Vec<u128> {
+    states.sort_unstable();
+    states.dedup_by_key(|r| *r >> 8);
+    states.shrink_to_fit();
+    states
+}
+
+/// Sorted runs merged into parts on every core: the state range is cut at
+/// sampled states, and each piece is merged on its own (equal states always
+/// fall in the same piece).
+fn merged(runs: &[Vec<u128>], pieces: usize) -> Parts {
+    let cuts = cut_keys(runs, pieces, |r| *r >> 8);
+    (0..=cuts.len())
+        .into_par_iter()
+        .map(|piece| {
+            let from = piece.checked_sub(1).map(|c| cuts[c]);
+            let to = cuts.get(piece).copied();
+            let mut gathered = Vec::new();
+            for run in runs {
+                let start = from.map_or(0, |c| run.partition_point(|r| *r >> 8 < c));
+                let end = to.map_or(run.len(), |c| run.partition_point(|r| *r >> 8 < c));
+                gathered.extend_from_slice(&run[start..end]);
+            }
+            least_first(gathered)
+        })
+        .filter(|part| !part.is_empty())
+        .collect()
+}
+
+/// Backward pass (the reference's rule, `guide::backward`), on every core.
+fn backward(schedule: &Schedule, bound: usize, mut held: Vec<Held>) -> Result<Vec<KeyMap<u8>>, SweepError> {
+    let mut future: Vec<KeyMap<u8>> = Vec::with_capacity(schedule.cells + 1);
+    let last = load(held.pop().expect("the last layer is held"))?;
+    future.push(last.iter().flatten().map(|&r| (unpacked(r).0, 0u8)).collect());
+    for t in (0..schedule.cells).rev() {
+        let layer = load(held.pop().expect("one layer per step"))?;
+        let next = future.last().expect("the later table is built");
+        let kept: Vec<Vec<(u128, u8)>> = layer
+            .par_iter()
+            .flat_map(|part| part.par_chunks(1 << 14))
+            .map(|chunk| {
+                chunk
+                    .iter()
+                    .filter_map(|&r| {
+                        let (state, so_far) = unpacked(r);
+                        let mut best = usize::MAX;
+                        for_each_successor(schedule, t, state, |_, s, charge| {
+                            if let Some(&g) = next.get(&s) {
+                                best = best.min(charge + usize::from(g));
+                            }
+                        });
+                        (best != usize::MAX && so_far + best <= bound).then_some((state, best as u8))
+                    })
+                    .collect()
+            })
+            .collect();
+        let mut table = KeyMap::default();
+        table.reserve(kept.iter().map(Vec::len).sum());
+        table.extend(kept.into_iter().flatten());
+        future.push(table);
+    }
+    future.reverse();
+    Ok(future)
+}
+
+/// Writes a finished layer to a scratch file: the count, then each packed
+/// state as the LEB128 varint of its difference from the one before (states
+/// increase, so differences are positive and small).
+fn store(scratch: &mut Scratch, parts: &Parts) -> Result<Held, SweepError> {
+    let path = scratch.next_path()?;
+    let fail = |e| SweepError::Scratch { path: path.clone(), source: e };
+    let mut out = BufWriter::with_capacity(1 << 16, File::create(&path).map_err(fail)?);
+    let mut previous = 0u128;
+    let mut len = 0;
+    for &r in parts.iter().flatten() {
+        put_varint(&mut out, r - previous).map_err(fail)?;
+        previous = r;
+        len += 1;
+    }
+    out.flush().map_err(fail)?;
+    Ok(Held::Disk { path, len })
+}
+
+fn load(held: Held) -> Result<Parts, SweepError> {
+    let (path, len) = match held {
+        Held::Memory(parts) => return Ok(parts),
+        Held::Disk { path, len } => (path, len),
+    };
+    let fail = |e| SweepError::Scratch { path: path.clone(), source: e };
+    let mut input = BufReader::with_capacity(1 << 16, File::open(&path).map_err(fail)?);
+    let mut states = Vec::with_capacity(len);
+    let mut previous = 0u128;
+    for _ in 0..len {
+        previous += get_varint(&mut input).map_err(fail)?;
+        states.push(previous);
+    }
+    std::fs::remove_file(&path).map_err(fail)?;
+    Ok(vec![states])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::ladder::Ladder;
+    use super::super::sweep::Layers;
+    use super::super::Settings;
+    use crate::geometry::Hexagon;
+
+    /// The tables built on every core, in memory or with every forward layer
+    /// spilled, equal the reference's map for map, level by level.
+    #[test]
+    fn compact_tables_equal_the_reference() {
+        for (n, bound) in [(4, 6), (5, 9), (5, 12), (6, 13), (7, 17)] {
+            let hex = Hexagon::new(n).expect("hexagon");
+            let top = if n == 7 { 3 } else { 4 };
+            let hashed = Settings::from(Layers::Hashed);
+            let reference = Ladder::up_to(&hex, top, bound, &hashed).expect("reference");
+            for memory_limit in [0, 1 << 30] {
+                let sorted = Settings::from(Layers::Sorted { memory_limit });
+                let compact = Ladder::up_to(&hex, top, bound, &sorted).expect("compact");
+                let spilled: usize = compact.builds().iter().map(|b| b.spilled_layers).sum();
+                assert_eq!(spilled > 0, memory_limit == 0, "n={n}: spilled {spilled} layers under limit {memory_limit}");
+                for level in 1..=top {
+                    let (a, b) = (reference.guide(level).expect("built"), compact.guide(level).expect("built"));
+                    assert!(a.size() > 0, "n={n} level {level}: an empty table compares nothing");
+                    assert_eq!(a.future, b.future, "n={n} level {level} bound {bound} limit {memory_limit}");
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,71 @@
+//! The SAT road to a count: the solver lists the ring-1 lex-leaders of
+//! penalty `<= P` (each model validated and blocked), and the 12 symmetries
+//! close them into every partial of penalty `<= P`.
+//!
+//! Invariants relied on:
+//! - the ring-1 lex-leader constraints keep at least one member of every
+//!   symmetry class (docs/SOUNDNESS.md, section 3; `tests/symmetry.rs`
+//!   checks it by enumeration on small hexagons);
+//! - a symmetry maps a valid partial onto a valid partial of the same penalty
+//!   (the validator is re-run on every image, so this is checked, not assumed).
+//!
+//! So the union of the orbits of the listed leaders is exactly the set of
+//! valid partials of penalty `<= P`. This module uses no counting code: it is
+//! the second road beside the frontier sweep (`counting`).
+
+use std::collections::HashSet;
+
+use super::search::enumerate;
+use crate::encoding::{EncodeOptions, SymmetryBreaking};
+use crate::error::HexError;
+use crate::geometry::Hexagon;
+use crate::levels::Partial;
+use crate::validation::evaluate;
+
+/// Partials of penalty `<= max_penalty`, counted through their orbits.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OrbitCount {
+    /// `by_penalty[p]`: distinct valid partials of penalty exactly `p`.
+    pub by_penalty: Vec<u64>,
+    /// Lex-leaders the solver listed (one solver call each, plus the last UNSAT).
+    pub leaders: usize,
+}
+
+/// The image of a partial's values under a cell permutation: `perm[c]` is
+/// the image of cell `c`, so the image holds at `perm[c]` what `values` holds at `c`.
+pub fn image(perm: &[usize], values: &[u8]) -> Vec<u8> {
+    let mut moved = vec![0; values.len()];
+    for (c, &v) in values.iter().enumerate() {
+        moved[perm[c]] = v;
+    }
+    moved
+}
+
+/// Counts the valid level-k partials of each penalty `<= max_penalty` from
+/// the lex-leaders; fails when more than `limit` leaders exist.
+pub fn orbit_count(hex: &Hexagon, level: u8, max_penalty: usize, limit: usize) -> Result<OrbitCount, HexError> {
+    let options = EncodeOptions { symmetry: SymmetryBreaking::Ring1LexLeader, ..EncodeOptions::bounded(Some(max_penalty)) };
+    let leaders = enumerate(hex, level, options, limit)?;
+    let symmetries = hex.symmetries();
+    let mut seen: HashSet<Vec<u8>> = HashSet::new();
+    let mut by_penalty = vec![0u64; max_penalty + 1];
+    for found in &leaders {
+        for perm in &symmetries {
+            let values = image(perm, found.partial.values());
+            if seen.contains(&values) {
+                continue;
+            }
+            let moved = Partial::new(hex.side(), level, values.clone())?;
+            let e = evaluate(hex, &moved);
+            if !e.is_valid() || e.penalty != found.evaluation.penalty || e.penalty > max_penalty {
+                return Err(HexError::Internal(format!(
+                    "a symmetry image of a listed partial is not valid with penalty {}",
+                    found.evaluation.penalty
+                )));
+            }
+            by_penalty[e.penalty] += 1;
+            seen.insert(values);
+        }
+    }
+    Ok(OrbitCount { by_penalty, leaders: leaders.len() })
+}
