@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use hexcert::certification::check::{check_paths, Regenerate, Summary};
+use hexcert::certification::check::{check_paths_with, Regenerate, Summary};
 use hexcert::certification::optimum::{certify_optimum_queued, OnReport, OptimumReport};
 use hexcert::certification::verifier::Verifier;
 use std::sync::{Arc, Mutex};
@@ -19,6 +19,7 @@ use hexcert::solving::search::Step;
 use hexcert::encoding::{Cardinality, EncodeOptions, LevelEncoding, SymmetryBreaking};
 use hexcert::solving::search::{minimize_through, solve_at_bound, LowerBoundProof, PlainOracle};
 use hexcert::validation::evaluate;
+use hexcert::statement::Statement;
 
 pub fn prove(json: bool, quiet: bool, n: usize, level: u8, below: usize, settings: &Settings) -> Result<u8, HexError> {
     let hex = Hexagon::new(n)?;
@@ -99,11 +100,11 @@ fn print_certify_row(report: &OptimumReport) {
     );
 }
 
-pub fn check(json: bool, paths: &[PathBuf], regenerate: bool) -> Result<u8, HexError> {
+pub fn check(json: bool, paths: &[PathBuf], regenerate: bool, veripb: bool) -> Result<u8, HexError> {
     let paths = if paths.is_empty() { vec![PathBuf::from("proofs")] } else { paths.to_vec() };
     // The solver enters the check only here, and only when asked for.
     let regenerator: Option<&dyn Regenerate> = if regenerate { Some(&SolveAgain) } else { None };
-    let reports = check_paths(&paths, regenerator)?;
+    let reports = check_paths_with(&paths, regenerator, veripb)?;
     if reports.is_empty() {
         return Err(HexError::Usage(format!("no claim.json or optimum.json under {}", show(&paths))));
     }
@@ -307,6 +308,69 @@ pub fn encode(json: bool, n: usize, level: u8, options: EncodeOptions, output: O
             "clauses": cnf.clauses().len(), "output": output, "sha256": hexcert::proofs::sha256_hex(&dimacs)}));
     }
     Ok(0)
+}
+
+pub fn statement(
+    json: bool,
+    n: usize,
+    level: u8,
+    below: usize,
+    output: Option<&Path>,
+    derivation: Option<(&Path, &Path, SymmetryBreaking)>,
+    check: bool,
+) -> Result<u8, HexError> {
+    if json && output.is_none() {
+        return Err(HexError::Usage("--json describes the statement on stdout: give the OPB file with -o".into()));
+    }
+    let hex = Hexagon::new(n)?;
+    let statement = Statement::new(&hex, level, below);
+    // Built before anything is written: a bad bound leaves no file behind.
+    let target = derivation.map(|(_, _, symmetry)| hexcert::derivation::target_formula(&hex, level, below, symmetry)).transpose()?;
+    match output {
+        Some(path) => hexcert::files::write_atomic_with(path, |out| statement.write(&hex, out))?,
+        None => {
+            let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+            let to_stdout = |source| HexError::Io { path: "<stdout>".into(), source };
+            statement.write(&hex, &mut out).map_err(to_stdout)?;
+            std::io::Write::flush(&mut out).map_err(to_stdout)?;
+        }
+    }
+    let mut summary = None;
+    if let (Some((proof, target_path, symmetry)), Some(cnf)) = (derivation, &target) {
+        hexcert::files::write_atomic_with(target_path, |out| hexcert::derivation::write_cnf_as_opb(cnf, out))?;
+        hexcert::files::write_atomic_with(proof, |out| {
+            summary = Some(hexcert::derivation::write_derivation(&hex, level, below, symmetry, out)?);
+            Ok(())
+        })?;
+    }
+    // VeriPB's verdict: `None` when asked for but not on PATH (unverified, exit 4).
+    let mut verdict = None;
+    let mut code = 0;
+    if let (true, Some((proof, target_path, _)), Some(statement_path)) = (check, derivation, output) {
+        match hexcert::proofs::veripb::Veripb::find() {
+            Some(veripb) => {
+                let found = veripb.check(statement_path, proof, target_path)?;
+                code = if found.verified { 0 } else { 1 };
+                verdict = Some(found);
+            }
+            None => code = 4,
+        }
+    }
+    if let (true, Some(path)) = (json, output) {
+        println!("{}", serde_json::json!({"n": n, "level": level, "below": below,
+            "version": hexcert::statement::STATEMENT_VERSION, "variables": statement.variables.len(),
+            "constraints": statement.constraints.len(), "output": path,
+            "sha256": hexcert::proofs::sha256_file(path).map_err(|source| HexError::Io { path: path.to_path_buf(), source })?,
+            "derivation": summary,
+            "target_cnf_sha256": target.as_ref().map(|cnf| hexcert::proofs::sha256_hex(&cnf.to_dimacs())),
+            "veripb": verdict, "exit_code": code}));
+    } else if check {
+        match &verdict {
+            Some(v) => println!("{}: `{}` in {:.1} s ({})", v.version, v.line, v.seconds, v.command),
+            None => println!("unverified: veripb is not on PATH (cargo install veripb --locked)"),
+        }
+    }
+    Ok(code)
 }
 
 pub fn solve(json: bool, n: usize, level: u8, options: EncodeOptions, output: Option<&Path>) -> Result<u8, HexError> {

@@ -31,3 +31,27 @@ pub fn temporary_name(path: &Path) -> PathBuf {
     let name = path.file_name().map_or("out".into(), |n| n.to_string_lossy().into_owned());
     path.with_file_name(format!(".{name}.{}.tmp", std::process::id()))
 }
+
+/// Streams `write` into a temporary sibling of `path`, then renames it over
+/// `path`: a reader never sees a half-written file, and a failed write leaves
+/// no file at all.
+pub fn write_atomic_with<F>(path: &Path, write: F) -> Result<(), HexError>
+where
+    F: FnOnce(&mut dyn Write) -> std::io::Result<()>,
+{
+    let io = |source| HexError::Io { path: path.to_path_buf(), source };
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).map_err(io)?;
+    }
+    let temp = temporary_name(path);
+    let result = (|| {
+        let mut out = std::io::BufWriter::new(std::fs::File::create(&temp)?);
+        write(&mut out)?;
+        out.into_inner().map_err(|e| e.into_error())?.sync_all()?;
+        std::fs::rename(&temp, path)
+    })();
+    if result.is_err() {
+        let _ = std::fs::remove_file(&temp);
+    }
+    result.map_err(io)
+}

@@ -5,6 +5,8 @@
 //! - `levels`: level-k partials;
 //! - `formats`: grid files (hexcert and published formats);
 //! - `validation`: the plain validator (no SAT code);
+//! - `statement`: the problem as a pseudo-Boolean (OPB) file, for VeriPB (no SAT code);
+//! - `derivation`: a VeriPB proof from the statement to the level CNF;
 //! - `formula`: CNF and DIMACS;
 //! - `encoding`: the level-k CNF encoder;
 //! - `solving`: CaDiCaL behind a small trait, and the optimisation loop.
@@ -12,6 +14,7 @@
 pub mod certification;
 pub mod counting;
 pub mod cubes;
+pub mod derivation;
 pub mod encoding;
 pub mod error;
 pub mod formats;
@@ -22,6 +25,7 @@ pub mod levels;
 pub mod proofs;
 pub mod rendering;
 pub mod solving;
+pub mod statement;
 pub mod validation;
 
 pub use error::HexError;

@@ -110,6 +110,33 @@ enum Command {
         #[arg(long, short)]
         output: Option<PathBuf>,
     },
+    /// Write the problem as a pseudo-Boolean (OPB) statement for VeriPB: it
+    /// has a solution iff some valid level-k partial has penalty below B
+    /// (docs/STATEMENT.md explains each constraint).
+    Statement {
+        #[command(flatten)]
+        claim: StatementArgs,
+        /// Output file (default: stdout).
+        #[arg(long, short)]
+        output: Option<PathBuf>,
+        /// Also write a VeriPB proof (format 3.0) that derives, from the
+        /// statement, the CNF `prove` solves for this claim without symmetry
+        /// breaking (sequential-counter bound); needs --below 1 or more.
+        #[arg(long, requires = "target")]
+        derivation: Option<PathBuf>,
+        /// The CNF the derivation reaches, as OPB (DIMACS variable i is named
+        /// x<i>): check with `veripb STATEMENT DERIVATION TARGET`.
+        #[arg(long, requires = "derivation")]
+        target: Option<PathBuf>,
+        /// Symmetry breaking of the derived CNF (ring1-lex-leader is what
+        /// `prove` keeps the proof of; it is derived by VeriPB's dominance rule).
+        #[arg(long, value_enum, default_value_t)]
+        symmetry: SymmetryBreaking,
+        /// Run VeriPB on the three files. Exit code: 0 accepted (`s VERIFIED
+        /// OUTPUT DERIVABLE`), 1 rejected, 4 VeriPB not on PATH (unverified).
+        #[arg(long, requires_all = ["derivation", "output"])]
+        check: bool,
+    },
     /// Find a valid level-k partial (with penalty <= B when given).
     Solve {
         /// Side of the hexagon (1..=40).
@@ -159,6 +186,11 @@ enum Command {
         /// Rebuild proofs that are not stored (re-solves; deterministic) and check them.
         #[arg(long)]
         regenerate: bool,
+        /// Also derive each claim's CNF from its OPB statement (docs/STATEMENT.md)
+        /// and have VeriPB check the derivation; without VeriPB on PATH, or for
+        /// a claim with no derivation yet (cube claims), the claim is unverified.
+        #[arg(long)]
+        veripb: bool,
     },
     /// Count valid level-k partials exactly: at the minimum penalty (default),
     /// at one penalty, or every penalty up to a bound.
@@ -447,13 +479,17 @@ fn run(cli: &Cli) -> Result<u8, HexError> {
             let options = EncodeOptions { max_penalty: Some(*max_penalty), cardinality: *cardinality, symmetry: *symmetry };
             commands::encode(cli.json, *n, *level, options, output.as_deref())
         }
+        Command::Statement { claim, output, derivation, target, symmetry, check } => {
+            let proof = derivation.as_deref().zip(target.as_deref()).map(|(d, t)| (d, t, *symmetry));
+            commands::statement(cli.json, claim.n, claim.level, claim.below, output.as_deref(), proof, *check)
+        }
         Command::Solve { n, level, max_penalty, cardinality, output } => {
             let options = EncodeOptions { max_penalty: *max_penalty, cardinality: *cardinality, symmetry: SymmetryBreaking::None };
             commands::solve(cli.json, *n, *level, options, output.as_deref())
         }
         Command::Prove { claim, store } => commands::prove(cli.json, cli.quiet, claim.n, claim.level, claim.below, &store.settings()),
         Command::Certify { n, store } => commands::certify(cli.json, cli.quiet, cli.verbose, *n, &store.settings()),
-        Command::Check { paths, regenerate } => commands::check(cli.json, paths, *regenerate),
+        Command::Check { paths, regenerate, veripb } => commands::check(cli.json, paths, *regenerate, *veripb),
         Command::Count { n, level, penalty, max_penalty, counting, road: commands::Road::Sweep } => {
             hexcert::counting::set_verbose(cli.verbose);
             commands::count(cli.json, cli.quiet, *n, *level, *penalty, *max_penalty, &counting.settings(*n, *level))

@@ -14,6 +14,12 @@
 //! exactly the bound the optimum needs, was itself verified in this run (an
 //! optimum is never stronger than its claim).
 //!
+//! With `derivations`, a claim is `Verified` only when, besides, VeriPB
+//! accepted in this run a derivation of its exact CNF from the OPB statement
+//! of docs/STATEMENT.md (src/derivation/): `Unverified` when VeriPB is not on
+//! PATH or the claim's CNF has no derivation yet (a cube claim, the
+//! totalizer), `Failed` when VeriPB rejects.
+//!
 //! This module owns no solver code. Regeneration is handed in by the caller
 //! as a `&dyn Regenerate` (`prove::SolveAgain` re-solves with CaDiCaL) that
 //! only emits a trace; `check` judges it with its own LRAT checker, so what
@@ -167,7 +173,14 @@ fn collect(path: &Path, found: &mut Vec<PathBuf>) -> Result<(), HexError> {
 /// optimum's lower-bound claim), each once. The reports list a dependency
 /// before the optimum that needs it.
 pub fn check_paths(paths: &[PathBuf], regenerate: Option<&dyn Regenerate>) -> Result<Vec<CheckReport>, HexError> {
+    check_paths_with(paths, regenerate, false)
+}
+
+/// `check_paths`, and with `derivations` each claim's statement-to-CNF
+/// derivation checked by VeriPB too.
+pub fn check_paths_with(paths: &[PathBuf], regenerate: Option<&dyn Regenerate>, derivations: bool) -> Result<Vec<CheckReport>, HexError> {
     let mut run = CheckRun::new(regenerate);
+    run.derivations = derivations;
     for record in find_records(paths)? {
         run.check(&record);
     }
@@ -184,6 +197,8 @@ pub fn check_record(path: &Path, regenerate: Option<&dyn Regenerate>) -> CheckRe
 /// regeneration and could not change the answer.
 pub struct CheckRun<'a> {
     regenerate: Option<&'a dyn Regenerate>,
+    /// Also run VeriPB on each claim's statement-to-CNF derivation.
+    pub derivations: bool,
     reports: Vec<CheckReport>,
     /// Canonical path of each report, to recognise a record reached again.
     keys: Vec<PathBuf>,
@@ -191,7 +206,7 @@ pub struct CheckRun<'a> {
 
 impl<'a> CheckRun<'a> {
     pub fn new(regenerate: Option<&'a dyn Regenerate>) -> CheckRun<'a> {
-        CheckRun { regenerate, reports: Vec::new(), keys: Vec::new() }
+        CheckRun { regenerate, derivations: false, reports: Vec::new(), keys: Vec::new() }
     }
 
     /// The report of `path`, checking it unless this run already did.
@@ -204,7 +219,13 @@ impl<'a> CheckRun<'a> {
         let outcome = if path.file_name().is_some_and(|n| n == "optimum.json") {
             self.check_optimum(path, &mut report.messages)
         } else {
-            check_claim(path, self.regenerate, &mut report.messages)
+            check_claim(path, self.regenerate, &mut report.messages).and_then(|status| {
+                if self.derivations {
+                    Ok(status.and(check_derivation(path, &mut report.messages)?))
+                } else {
+                    Ok(status)
+                }
+            })
         };
         report.status = outcome.unwrap_or_else(|error| {
             report.messages.push(error.to_string());
@@ -240,6 +261,52 @@ impl<'a> CheckRun<'a> {
 
 fn mismatch(path: &Path, message: String) -> HexError {
     HexError::Input { file: path.into(), line: 0, message }
+}
+
+/// The claim's statement-to-CNF derivation, written to a scratch directory
+/// beside it and checked by VeriPB (see the module header for the statuses).
+fn check_derivation(path: &Path, messages: &mut Vec<String>) -> Result<Status, HexError> {
+    let unverified = |messages: &mut Vec<String>, why: &str| {
+        messages.push(format!("statement -> CNF: unverified, {why}"));
+        Ok(Status::Unverified)
+    };
+    let format: serde_json::Value = read_json(path)?;
+    if format.get("format").and_then(|f| f.as_str()) != Some(crate::proofs::claim::CLAIM_FORMAT) {
+        return unverified(messages, "no derivation for this kind of claim yet (cubes, legacy)");
+    }
+    let claim: Claim = read_json(path)?;
+    let options = claim.encode_options();
+    if options.cardinality != crate::encoding::Cardinality::SequentialCounter {
+        return unverified(messages, "no derivation of the totalizer bound yet");
+    }
+    let Some(veripb) = crate::proofs::veripb::Veripb::find() else {
+        return unverified(messages, "VeriPB is not on PATH (cargo install veripb --locked)");
+    };
+    let hex = Hexagon::new(claim.n)?;
+    // In the system's scratch space: a read-only checkout can still be checked.
+    let scratch = format!("hexcert-veripb-{}-n{}-level{}-below{}", std::process::id(), claim.n, claim.level, claim.below);
+    let work = WorkDir::create(std::env::temp_dir().join(scratch))?;
+    let (statement, proof, target) = (work.0.join("statement.opb"), work.0.join("derivation.pbp"), work.0.join("target.opb"));
+    let cnf = crate::derivation::target_formula(&hex, claim.level, claim.below, options.symmetry)?;
+    if sha256_hex(&cnf.to_dimacs()) != claim.cnf.sha256 {
+        return Err(mismatch(path, "the derivation's target is not the claim's CNF".into()));
+    }
+    let written = crate::statement::Statement::new(&hex, claim.level, claim.below);
+    crate::files::write_atomic_with(&statement, |out| written.write(&hex, out))?;
+    crate::files::write_atomic_with(&proof, |out| crate::derivation::write_derivation(&hex, claim.level, claim.below, options.symmetry, out).map(|_| ()))?;
+    crate::files::write_atomic_with(&target, |out| crate::derivation::write_cnf_as_opb(&cnf, out))?;
+    let verdict = veripb.check(&statement, &proof, &target)?;
+    if !verdict.verified {
+        return Err(mismatch(path, format!("VeriPB rejected the statement-to-CNF derivation: {}", verdict.line)));
+    }
+    messages.push(format!(
+        "statement -> CNF: {} `{}` in {:.1} s (statement sha256 {})",
+        verdict.version,
+        verdict.line,
+        verdict.seconds,
+        sha256_file(&statement).map_err(|source| HexError::Io { path: statement.clone(), source })?
+    ));
+    Ok(Status::Verified)
 }
 
 fn check_claim(path: &Path, regenerate: Option<&dyn Regenerate>, messages: &mut Vec<String>) -> Result<Status, HexError> {

@@ -195,6 +195,22 @@ impl LevelEncoding {
         Partial::new(self.n, self.level, values).expect("decoded values lie in 1..=k+1")
     }
 
+    /// The variable `ge(c, j)`, "value of `c` >= j", for `j` in `2..=k+1`
+    /// (for proofs that name the formula's variables).
+    pub fn ge_var(&self, c: usize, j: usize) -> i32 {
+        self.ge_lit(c, j)
+    }
+
+    /// The literal "value of `c` == a", for `a` in `1..=k` (`a = 1` is `!ge(c, 2)`).
+    pub fn eq_literal(&self, c: usize, a: usize) -> i32 {
+        self.eq[c][a - 1]
+    }
+
+    /// The penalty variables, by edge index.
+    pub fn penalty_vars(&self) -> &[i32] {
+        &self.penalty
+    }
+
     /// Number of penalty variables a model sets true (at least the decoded penalty).
     pub fn penalty_in_model(&self, model: &[bool]) -> usize {
         self.penalty.iter().filter(|&&v| model[v as usize]).count()

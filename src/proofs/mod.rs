@@ -15,6 +15,7 @@ pub mod drat;
 pub mod online;
 pub mod ranges;
 pub mod trace;
+pub mod veripb;
 
 pub use checker::{Checker, Verdict};
 pub use claim::{Claim, Optimum};

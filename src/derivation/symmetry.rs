@@ -1,0 +1,239 @@
+//! The ring-1 lex-leader constraints of `src/encoding/symmetry.rs`, derived
+//! by VeriPB's dominance rule instead of the paper argument.
+//!
+//! The order: `f(x) = sum_i W^(5-i) val(c_i)` over the centre's neighbours
+//! `c_0..c_5` in key order, `val(c) = sum_v v x_cC_v` (`+` counts as `k+1`)
+//! and `W = k + 1`, so comparing `f` is comparing keys lexicographically
+//! (a position outweighs every later one: `W^p > k (W^(p-1) + ... + 1)`).
+//! For each non-identity symmetry `s`, `dom` adds `f(x) <= f(x o s)` with
+//! the witness `s` (every statement variable renamed by `s`): the statement is
+//! invariant under `s` (tests/statement.rs), and an assignment violating the
+//! constraint maps to one strictly smaller in the order. The dominance steps
+//! come first, while the core is the statement alone.
+//!
+//! The CNF states (LL_s) over `ge` literals with "equal so far" variables
+//! `e_i`. So each dominance constraint is rewritten over `ge`
+//! (`val(c) = 1 + sum_j ge(c, j)`, from the definitions of `ge` and
+//! "exactly one value"), each `e_i` is defined by "the first i+1 positions
+//! of the key, weighted, are not below their images" (witness e -> 0), and
+//! then the CNF's clauses follow: the ones forcing `e_i` by redundance, the
+//! comparisons by rup after adding the rewritten constraint and `e_{i-1}`'s
+//! definition.
+
+use std::collections::BTreeMap;
+use std::io::{self, Write};
+
+use super::proof::{cnf_literal, Proof};
+use super::StatementIds;
+use crate::encoding::symmetry::ring1_cells;
+use crate::encoding::LevelEncoding;
+use crate::geometry::Hexagon;
+use crate::statement::{Statement, Variable};
+
+/// One symmetry's lex constraint and what its clauses need.
+pub struct Chain {
+    /// `(key position, c, s(c))` for the positions `s` moves.
+    pairs: Vec<(usize, usize, usize)>,
+    /// Id of the constraint added by dominance, over the statement's variables.
+    dominance: usize,
+    /// The CNF's "equal so far" variables, one per pair but the last.
+    equal: Vec<i32>,
+    /// The rewritten constraint over `ge`, and the definitions of `equal`.
+    over_ge: usize,
+    definitions: Vec<usize>,
+}
+
+fn weight(level: u8, position: usize) -> i64 {
+    (i64::from(level) + 1).pow(5 - position as u32)
+}
+
+fn value_name(k: usize, cell: usize, v: usize) -> String {
+    if v > k {
+        Variable::Plus { cell }.to_string()
+    } else {
+        Variable::Value { cell, value: v as u8 }.to_string()
+    }
+}
+
+/// `+3 a -2 b ... ` from summed coefficients (zero ones dropped).
+fn terms(coefficients: &BTreeMap<String, i64>) -> String {
+    coefficients.iter().filter(|(_, &c)| c != 0).map(|(name, c)| format!("{c:+} {name} ")).collect()
+}
+
+/// Defines the order, adds one lex constraint per non-identity symmetry by
+/// dominance, and unloads the order. `first_equal_var` is the CNF's first
+/// "equal so far" variable.
+pub fn dominance<W: Write + ?Sized>(
+    proof: &mut Proof<W>,
+    hex: &Hexagon,
+    statement: &Statement,
+    first_equal_var: i32,
+) -> io::Result<Vec<Chain>> {
+    let k = statement.level as usize;
+    let key = ring1_cells(hex);
+    let slot = |side: &str, i: usize, v: usize| format!("{side}_{i}_{v}");
+    let vector = |side: &str| -> String {
+        (0..6).flat_map(|i| (1..=k + 1).map(move |v| (i, v))).map(|(i, v)| slot(side, i, v)).collect::<Vec<_>>().join(" ")
+    };
+    let mut order = BTreeMap::new();
+    for i in 0..6 {
+        for v in 1..=k + 1 {
+            let w = weight(statement.level, i) * v as i64;
+            order.insert(slot("rgt", i, v), w);
+            order.insert(slot("lft", i, v), -w);
+        }
+    }
+    proof.line("% symmetry breaking: keys compared by a weighted sum, one dominance step per symmetry")?;
+    proof.line("def_order ring1")?;
+    proof.line(&format!("  vars\n    left {};\n    right {};\n  end vars;", vector("lft"), vector("rgt")))?;
+    proof.line(&format!("  def\n    {}>= 0;\n  end def;", terms(&order)))?;
+    proof.line(&format!("  transitivity\n    vars\n      fresh_right {};\n    end vars;", vector("frs")))?;
+    proof.line("    proof\n      proofgoal #1\n        pol 1 2 + 3 +;\n      qed #1 : -1;\n    qed proof;\n  end transitivity;")?;
+    proof.line("end def_order;")?;
+    let instance: Vec<String> = key.iter().flat_map(|&c| (1..=k + 1).map(move |v| value_name(k, c, v))).collect();
+    proof.line(&format!("load_order ring1 {};", instance.join(" ")))?;
+
+    let mut chains = Vec::new();
+    let mut next_equal = first_equal_var;
+    for perm in hex.symmetries().iter().skip(1) {
+        let pairs: Vec<(usize, usize, usize)> =
+            key.iter().enumerate().filter(|(_, &c)| perm[c] != c).map(|(i, &c)| (i, c, perm[c])).collect();
+        let mut lex = BTreeMap::new();
+        for &(i, x, y) in &pairs {
+            for v in 1..=k + 1 {
+                *lex.entry(value_name(k, y, v)).or_insert(0) += weight(statement.level, i) * v as i64;
+                *lex.entry(value_name(k, x, v)).or_insert(0) -= weight(statement.level, i) * v as i64;
+            }
+        }
+        let witness: Vec<String> = statement
+            .variables
+            .iter()
+            .map(|&var| (var, image(var, perm)))
+            .filter(|(var, img)| var != img)
+            .map(|(var, img)| format!("{var} -> {img}"))
+            .collect();
+        // Strictness (goal #2): the constraint and its negation, the premise, add up to 0 >= 1.
+        let dominance = proof.dominance(
+            &format!("dom {}>= 0 : {} : subproof", terms(&lex), witness.join(" ")),
+            &["proofgoal #2", "  pol -1 -2 +;", "qed #2 : -1;"],
+        )?;
+        let equal: Vec<i32> = (1..pairs.len()).map(|_| {
+            next_equal += 1;
+            next_equal - 1
+        }).collect();
+        chains.push(Chain { pairs, dominance, equal, over_ge: 0, definitions: Vec::new() });
+    }
+    proof.line("load_order;")?;
+    Ok(chains)
+}
+
+/// The statement variable `var` renamed by the cell permutation `perm`.
+fn image(var: Variable, perm: &[usize]) -> Variable {
+    match var {
+        Variable::Value { cell, value } => Variable::Value { cell: perm[cell], value },
+        Variable::Plus { cell } => Variable::Plus { cell: perm[cell] },
+        Variable::EqualEdge { u, v } => Variable::EqualEdge { u: perm[u].min(perm[v]), v: perm[u].max(perm[v]) },
+        Variable::Duplicate { cell, value, unit } => Variable::Duplicate { cell: perm[cell], value, unit },
+    }
+}
+
+/// Ids the rewriting over `ge` cites, from the definitions of `ge`.
+pub struct GeIds<'a> {
+    /// `upper[c][j - 2]`: `ge(c, j)` implies one of the values `j..`.
+    pub upper: &'a [Vec<usize>],
+    /// `lower[c][j - 2][v - j]`: value `v` implies `ge(c, j)`.
+    pub lower: &'a [Vec<Vec<usize>>],
+}
+
+/// Rewrites each dominance constraint over `ge` and defines the CNF's
+/// "equal so far" variables.
+pub fn define_chains<W: Write + ?Sized>(
+    proof: &mut Proof<W>,
+    hex: &Hexagon,
+    level: u8,
+    encoding: &LevelEncoding,
+    ids: &StatementIds,
+    ge: &GeIds,
+    chains: &mut [Chain],
+) -> io::Result<()> {
+    let k = level as usize;
+    proof.line("% val(c) = 1 + sum_j ge(c, j) on the centre's neighbours, both ways")?;
+    // below[c]: sum_j ge(c,j) <= sum_v (v-1) x_v; above[c]: the converse.
+    let mut below = BTreeMap::new();
+    let mut above = BTreeMap::new();
+    for c in ring1_cells(hex) {
+        let ids_up: Vec<String> = ge.upper[c].iter().map(|id| id.to_string()).collect();
+        below.insert(c, proof.step(&rpn_sum(&ids_up))?);
+        let mut per_threshold = Vec::new();
+        for j in 2..=k + 1 {
+            let m = k + 2 - j;
+            let mut parts: Vec<String> = ge.lower[c][j - 2].iter().map(|id| id.to_string()).collect();
+            if m > 1 {
+                parts.push(format!("{} {} *", ids.at_most_one[c], m - 1));
+                parts.extend((1..j).map(|v| format!("{} {} *", value_name(k, c, v), m - 1)));
+            }
+            let mut text = rpn_sum(&parts);
+            if m > 1 {
+                text = format!("{} {m} d;", text.trim_end_matches(';'));
+            }
+            per_threshold.push(proof.step(&text)?.to_string());
+        }
+        above.insert(c, proof.step(&rpn_sum(&per_threshold))?);
+    }
+    let ge_name = |c: usize, j: usize| cnf_literal(encoding.ge_var(c, j));
+    proof.line("% each lex constraint over ge; the CNF's equal-so-far variables")?;
+    for chain in chains.iter_mut() {
+        let mut parts = vec![chain.dominance.to_string()];
+        for &(i, x, y) in &chain.pairs {
+            let w = weight(level, i);
+            for id in [above[&y], below[&x], ids.at_most_one[y], ids.at_most_one[x] - 1] {
+                parts.push(format!("{id} {w} *"));
+            }
+        }
+        chain.over_ge = proof.step(&rpn_sum(&parts))?;
+        let mut prefix = BTreeMap::new();
+        let mut slack = 0;
+        for (l, &e) in chain.equal.iter().enumerate() {
+            let (i, x, y) = chain.pairs[l];
+            let w = weight(level, i);
+            for j in 2..=k + 1 {
+                *prefix.entry(ge_name(x, j)).or_insert(0) += w;
+                *prefix.entry(ge_name(y, j)).or_insert(0) -= w;
+            }
+            slack += w * k as i64;
+            let e = cnf_literal(e);
+            chain.definitions.push(proof.step(&format!("red {}{slack:+} ~{e} >= 0 : {e} -> 0;", terms(&prefix)))?);
+        }
+    }
+    Ok(())
+}
+
+/// For the comparison clauses at each position: the rewritten constraint
+/// plus the definition of the previous "equal so far" variable.
+pub fn comparison_helpers<W: Write + ?Sized>(proof: &mut Proof<W>, chains: &[Chain]) -> io::Result<()> {
+    for chain in chains {
+        for &definition in &chain.definitions {
+            proof.step(&rpn_sum(&[chain.over_ge.to_string(), definition.to_string()]))?;
+        }
+    }
+    Ok(())
+}
+
+/// The CNF's "equal so far" variables (they are forced by redundance).
+pub fn equal_vars(chains: &[Chain]) -> impl Iterator<Item = i32> + '_ {
+    chains.iter().flat_map(|c| c.equal.iter().copied())
+}
+
+/// `pol a b + c + ...;` over RPN operands (ids, or `id f *` products).
+fn rpn_sum(parts: &[String]) -> String {
+    let mut text = String::from("pol");
+    for (i, part) in parts.iter().enumerate() {
+        text.push(' ');
+        text.push_str(part);
+        if i > 0 {
+            text.push_str(" +");
+        }
+    }
+    text.push(';');
+    text
+}
