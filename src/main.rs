@@ -13,7 +13,6 @@ use hexcert::certification::Settings;
 mod commands;
 mod progress;
 
-
 #[derive(Parser)]
 #[command(name = "hexcert", version, about = "Certified minimum penalties and exact counts for Hexagonal Neighbors")]
 struct Cli {
