@@ -404,18 +404,23 @@ fn chain_groups(ladder: &Ladder<'_>, bound: usize) -> Result<ChainGroups, HexErr
     let schedule = Schedule::new(hex, 4)?;
     let table = ladder.guide(4).expect("the ladder reaches level 4");
     // One listed partial adds 1, so a u64 cannot overflow here.
-    let mut groups: ChainGroups = HashMap::new();
-    let mut failure = None;
-    enumerate::for_each_partial(&schedule, table, bound, |values, penalty| {
-        match components(hex, values) {
-            Ok(shapes) => *groups.entry((penalty, shapes)).or_insert(0) += 1,
-            Err(e) => failure = Some(e),
+    let pieces = rayon::current_num_threads() * 64;
+    let visit = |acc: &mut Result<ChainGroups, HexError>, values: &[u8], penalty: usize| {
+        if let Ok(groups) = acc {
+            match components(hex, values) {
+                Ok(shapes) => *groups.entry((penalty, shapes)).or_insert(0) += 1,
+                Err(e) => *acc = Err(e),
+            }
         }
-    });
-    match failure {
-        Some(e) => Err(e),
-        None => Ok(groups),
-    }
+    };
+    let join = |a: Result<ChainGroups, HexError>, b: Result<ChainGroups, HexError>| {
+        let (mut a, b) = (a?, b?);
+        for (key, n) in b {
+            *a.entry(key).or_insert(0) += n;
+        }
+        Ok(a)
+    };
+    enumerate::fold_partials(&schedule, table, bound, pieces, || Ok(HashMap::new()), visit, join)
 }
 
 /// Level-4 partials counted by (penalty, component shapes).
