@@ -88,6 +88,10 @@ pub struct CheckReport {
     pub path: PathBuf,
     pub status: Status,
     pub messages: Vec<String>,
+    /// Unverified only because VeriPB, not on PATH, could not check a
+    /// recorded statement -> CNF derivation (for an optimum: its claim's).
+    /// `certify` then reuses the record: proving it again would not help.
+    pub needs_veripb: bool,
 }
 
 /// Exit codes of `hexcert check` (2 remains bad arguments, as everywhere).
@@ -231,17 +235,24 @@ impl<'a> CheckRun<'a> {
         if let Some(i) = self.keys.iter().position(|k| *k == key) {
             return self.reports[i].clone();
         }
-        let mut report = CheckReport { path: path.to_path_buf(), status: Status::Verified, messages: Vec::new() };
+        let mut report = CheckReport { path: path.to_path_buf(), status: Status::Verified, messages: Vec::new(), needs_veripb: false };
         let outcome = if path.file_name().is_some_and(|n| n == "optimum.json") {
-            self.check_optimum(path, &mut report.messages)
+            self.check_optimum(path, &mut report.messages, &mut report.needs_veripb)
         } else {
-            check_claim(path, self.regenerate, &mut report.messages)
-                .and_then(|status| Ok(status.and(self.check_statement(path, &mut report.messages)?)))
+            check_claim(path, self.regenerate, &mut report.messages).and_then(|status| {
+                let statement = self.check_statement(path, &mut report.messages)?;
+                report.needs_veripb = status == Status::Verified
+                    && statement == Status::Unverified
+                    && !self.derivations
+                    && crate::proofs::veripb::Veripb::find().is_none();
+                Ok(status.and(statement))
+            })
         };
         report.status = outcome.unwrap_or_else(|error| {
             report.messages.push(error.to_string());
             Status::Failed
         });
+        report.needs_veripb &= report.status == Status::Unverified;
         self.keys.push(key);
         self.reports.push(report.clone());
         report
@@ -279,14 +290,16 @@ impl<'a> CheckRun<'a> {
         Ok(if self.derivations { Status::Unverified } else { Status::Verified })
     }
 
-    fn check_optimum(&mut self, path: &Path, messages: &mut Vec<String>) -> Result<Status, HexError> {
+    fn check_optimum(&mut self, path: &Path, messages: &mut Vec<String>, needs_veripb: &mut bool) -> Result<Status, HexError> {
         let optimum: Optimum = read_json(path)?;
         check_optimum_ranges(&optimum, path)?;
         check_n_directory(path, optimum.n)?;
         let dir = path.parent().unwrap_or(Path::new("."));
         // The claim is checked (and reported) whatever the witness turns out to be.
         let claim_path = dir.join(&optimum.lower_bound).join("claim.json");
-        let claim_status = self.check(&claim_path).status;
+        let claim_report = self.check(&claim_path);
+        let claim_status = claim_report.status;
+        *needs_veripb = claim_report.needs_veripb;
         check_witness(dir, &optimum, messages)?;
         // Read loosely: the claim's own check judged its format; here only
         // what it states matters (a legacy claim is unverified, not failed).
