@@ -13,48 +13,6 @@ use hexcert::certification::Settings;
 mod commands;
 mod progress;
 
-/// How the counting commands hold their layers and where their tables start.
-#[derive(clap::Args, Debug)]
-struct CountingArgs {
-    /// Bytes the counting sweep may hold in memory for one layer and the
-    /// successors buffered for the next, and each cost-to-finish table for its
-    /// forward layers; beyond it they go to a scratch directory in TMPDIR
-    /// (removed when done). The finished tables themselves are extra.
-    #[arg(long, default_value_t = hexcert::counting::DEFAULT_MEMORY_LIMIT)]
-    memory_limit: u64,
-    /// Penalty bound the cost-to-finish tables are first built for. Counts and
-    /// minima do not depend on it (a table built at or above a level's minimum
-    /// finds it exactly; below, the bound is raised one step at a time, rebuilding
-    /// the tables each time); a value at the top level's minimum (e.g. from a
-    /// certified optimum.json) builds each table once. With a range of sides,
-    /// every side starts there.
-    #[arg(long, default_value_t = 0, conflicts_with = "start_from")]
-    start_bound: usize,
-    /// Take the start bound of side N from DIR/nN/optimum.json (its level minimum
-    /// at the top level counted, at most 4), when that file exists; 0 otherwise.
-    /// Only a hint: counts and minima are the tables' own.
-    #[arg(long, value_name = "DIR")]
-    start_from: Option<PathBuf>,
-    /// Directory for finished cost-to-finish tables, one file per side, level and
-    /// bound (written atomically, checked by hash when read): a rerun loads them
-    /// instead of rebuilding, so a long count stopped by Ctrl-C resumes there.
-    #[arg(long)]
-    checkpoints: Option<PathBuf>,
-}
-
-impl CountingArgs {
-    /// The settings for side `n` counted up to `level`.
-    fn settings(&self, n: usize, level: u8) -> hexcert::counting::Settings {
-        let hinted = self.start_from.as_deref().map(|dir| commands::certified_minimum(dir, n, level.min(4)));
-        hexcert::counting::Settings {
-            layers: Layers::Sorted { memory_limit: self.memory_limit },
-            start: hinted.flatten().unwrap_or(self.start_bound),
-            checkpoints: self.checkpoints.clone(),
-            stop: interrupt_flag(),
-        }
-    }
-}
-
 #[derive(Parser)]
 #[command(name = "hexcert", version, about = "Certified minimum penalties and exact counts for Hexagonal Neighbors")]
 struct Cli {
@@ -377,6 +335,48 @@ fn positive_seconds(text: &str) -> Result<f64, String> {
     match text.parse::<f64>() {
         Ok(s) if s.is_finite() && s > 0.0 => Ok(s),
         _ => Err(format!("`{text}` is not a positive number of seconds")),
+    }
+}
+
+/// How the counting commands hold their layers and where their tables start.
+#[derive(clap::Args, Debug)]
+struct CountingArgs {
+    /// Bytes the counting sweep may hold in memory for one layer and the
+    /// successors buffered for the next, and each cost-to-finish table for its
+    /// forward layers; beyond it they go to a scratch directory in TMPDIR
+    /// (removed when done). The finished tables themselves are extra.
+    #[arg(long, default_value_t = hexcert::counting::DEFAULT_MEMORY_LIMIT)]
+    memory_limit: u64,
+    /// Penalty bound the cost-to-finish tables are first built for. Counts and
+    /// minima do not depend on it (a table built at or above a level's minimum
+    /// finds it exactly; below, the bound is raised one step at a time, rebuilding
+    /// the tables each time); a value at the top level's minimum (e.g. from a
+    /// certified optimum.json) builds each table once. With a range of sides,
+    /// every side starts there.
+    #[arg(long, default_value_t = 0, conflicts_with = "start_from")]
+    start_bound: usize,
+    /// Take the start bound of side N from DIR/nN/optimum.json (its level minimum
+    /// at the top level counted, at most 4), when that file exists; 0 otherwise.
+    /// Only a hint: counts and minima are the tables' own.
+    #[arg(long, value_name = "DIR")]
+    start_from: Option<PathBuf>,
+    /// Directory for finished cost-to-finish tables, one file per side, level and
+    /// bound (written atomically, checked by hash when read): a rerun loads them
+    /// instead of rebuilding, so a long count stopped by Ctrl-C resumes there.
+    #[arg(long)]
+    checkpoints: Option<PathBuf>,
+}
+
+impl CountingArgs {
+    /// The settings for side `n` counted up to `level`.
+    fn settings(&self, n: usize, level: u8) -> hexcert::counting::Settings {
+        let hinted = self.start_from.as_deref().map(|dir| commands::certified_minimum(dir, n, level.min(4)));
+        hexcert::counting::Settings {
+            layers: Layers::Sorted { memory_limit: self.memory_limit },
+            start: hinted.flatten().unwrap_or(self.start_bound),
+            checkpoints: self.checkpoints.clone(),
+            stop: interrupt_flag(),
+        }
     }
 }
 
