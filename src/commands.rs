@@ -100,11 +100,14 @@ fn print_certify_row(report: &OptimumReport) {
     );
 }
 
-pub fn check(json: bool, paths: &[PathBuf], regenerate: bool, veripb: bool) -> Result<u8, HexError> {
+pub fn check(json: bool, paths: &[PathBuf], regenerate: bool, veripb: bool, record: bool) -> Result<u8, HexError> {
     let paths = if paths.is_empty() { vec![PathBuf::from("proofs")] } else { paths.to_vec() };
+    if record && hexcert::proofs::veripb::Veripb::find().is_none() {
+        return Err(HexError::Usage("--record needs VeriPB on PATH (cargo install veripb --locked)".into()));
+    }
     // The solver enters the check only here, and only when asked for.
     let regenerator: Option<&dyn Regenerate> = if regenerate { Some(&SolveAgain) } else { None };
-    let reports = check_paths_with(&paths, regenerator, veripb)?;
+    let reports = check_paths_with(&paths, regenerator, veripb, record)?;
     if reports.is_empty() {
         return Err(HexError::Usage(format!("no claim.json or optimum.json under {}", show(&paths))));
     }

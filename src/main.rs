@@ -133,7 +133,9 @@ enum Command {
     ///
     /// A claim is verified only when its proof was checked in this run; a
     /// claim whose proof is not stored is unverified unless --regenerate
-    /// re-solves it. An optimum is verified only when its witness validates
+    /// re-solves it. A claim that records a statement -> CNF derivation is
+    /// verified only when VeriPB accepted it in this run too (unverified
+    /// when VeriPB is not on PATH). An optimum is verified only when its witness validates
     /// and its lower-bound claim (always checked with it) was verified.
     ///
     /// Exit code: 0 every record verified; 1 some record failed; 4 none
@@ -144,11 +146,18 @@ enum Command {
         /// Rebuild proofs that are not stored (re-solves; deterministic) and check them.
         #[arg(long)]
         regenerate: bool,
-        /// Also derive each claim's CNF from its OPB statement (docs/STATEMENT.md)
-        /// and have VeriPB check the derivation; without VeriPB on PATH, or for
-        /// a claim with no derivation yet (cube claims), the claim is unverified.
+        /// Require a VeriPB verdict of every claim: claims that record no
+        /// statement -> CNF derivation get one derived and checked now, and a
+        /// claim no derivation covers yet (cube claims) is unverified. (A
+        /// claim that records a derivation has it checked in every run.)
         #[arg(long)]
         veripb: bool,
+        /// With --veripb: write this run's VeriPB verdict, the statement and
+        /// derivation hashes and the shorter trust base into each claim.json
+        /// (atomically; only when VeriPB accepted and the claim did not fail;
+        /// cube claims are recorded as not covered). Needs VeriPB on PATH.
+        #[arg(long, requires = "veripb")]
+        record: bool,
     },
     /// Count valid level-k partials exactly: at the minimum penalty (default),
     /// at one penalty, or every penalty up to a bound.
@@ -489,7 +498,7 @@ fn run(cli: &Cli) -> Result<u8, HexError> {
         }
         Command::Prove { claim, store } => commands::prove(cli.json, cli.quiet, claim.n, claim.level, claim.below, &store.settings()),
         Command::Certify { n, store } => commands::certify(cli.json, cli.quiet, cli.verbose, *n, &store.settings()),
-        Command::Check { paths, regenerate, veripb } => commands::check(cli.json, paths, *regenerate, *veripb),
+        Command::Check { paths, regenerate, veripb, record } => commands::check(cli.json, paths, *regenerate, *veripb, *record),
         Command::Count { n, level, penalty, max_penalty, counting, road: commands::Road::Sweep } => {
             hexcert::counting::set_verbose(cli.verbose);
             commands::count(cli.json, cli.quiet, *n, *level, *penalty, *max_penalty, &counting.settings(*n, *level))

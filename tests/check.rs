@@ -4,18 +4,24 @@
 //! committed tree is verified where its proofs are stored and unverified
 //! where they are not; a gzip file of two members is rejected.
 //!
-//! Needs a DRAT checker (drat-trim on PATH, or `cargo install rate`); CI installs rate.
+//! Needs a DRAT checker (drat-trim on PATH, or `cargo install rate`) and
+//! VeriPB (`cargo install veripb --locked`); CI installs both. Without
+//! VeriPB, the committed claims (which record a derivation) are expected
+//! `unverified` instead of `verified`, with a printed note; with CI set, its
+//! absence is a failure.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 use hexcert::certification::check::{check_record, Status, EXIT_FAILED, EXIT_UNVERIFIED};
+use hexcert::derivation::write_derivation;
 use hexcert::encoding::LevelEncoding;
 use hexcert::formats::{read_grid_file, to_hexcert_text};
 use hexcert::geometry::Hexagon;
 use hexcert::levels::Partial;
 use hexcert::proofs::claim::read_json;
 use hexcert::proofs::{compress, sha256_hex, Claim, Optimum};
+use hexcert::statement::Statement;
 use hexcert::validation::evaluate;
 
 fn scratch(name: &str) -> PathBuf {
@@ -27,6 +33,25 @@ fn scratch(name: &str) -> PathBuf {
 
 fn committed(relative: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join(relative)
+}
+
+/// Whether VeriPB is on PATH; when it is not, says so (and fails under CI).
+fn veripb_present() -> bool {
+    let present = hexcert::proofs::veripb::Veripb::find().is_some();
+    if !present {
+        assert!(std::env::var_os("CI").is_none(), "CI is set but veripb is not on PATH (cargo install veripb --locked)");
+        eprintln!("note: veripb is not on PATH: claims that record a derivation are expected unverified here");
+    }
+    present
+}
+
+/// The status of a claim whose every other part verifies: VeriPB decides.
+fn verified_if_veripb() -> Status {
+    if veripb_present() {
+        Status::Verified
+    } else {
+        Status::Unverified
+    }
 }
 
 fn copy_dir(from: &Path, to: &Path) {
@@ -110,6 +135,17 @@ fn a_claim_only_fraud_with_a_consistent_bound_is_not_verified() {
             lrat.stored_as = None;
         }
         c.cnf.sha256 = sha256_hex(&LevelEncoding::new(&hex, 3, c.encode_options()).cnf.to_dimacs());
+        // The statement and its derivation for the raised bound: both are
+        // deterministic, so a forger can hash them too (and VeriPB accepts
+        // them: the derivation says nothing about whether the CNF is UNSAT).
+        let record = c.statement_to_cnf.as_mut().unwrap();
+        let statement = Statement::new(&hex, 3, 10).to_opb(&hex);
+        let mut derivation = Vec::new();
+        write_derivation(&hex, 3, 10, c.encoder.symmetry_breaking, &mut derivation).unwrap();
+        for (file, bytes) in [(record.statement.as_mut().unwrap(), statement), (record.derivation.as_mut().unwrap(), derivation)] {
+            file.sha256 = sha256_hex(&bytes);
+            file.bytes = bytes.len() as u64;
+        }
     });
     let optimal = read_grid_file(&n5.join("witness.txt"), Some(5)).unwrap().partial;
     let worse = to_hexcert_text(&one_change_to_penalty(&hex, &optimal, 10));
@@ -128,8 +164,9 @@ fn a_claim_only_fraud_with_a_consistent_bound_is_not_verified() {
     assert_eq!(printed_status(&text, "level3-below10/claim.json"), ["unverified"], "{text}");
     assert_eq!(printed_status(&text, "optimum.json"), ["unverified"], "{text}");
     assert!(text.contains("proof not stored; run with --regenerate"), "{text}");
-    // The honest lower-level claims beside it still verify.
-    assert!(text.contains("0 failed, 2 unverified"), "{text}");
+    // The honest lower-level claims beside it still verify (with VeriPB).
+    let expected = if veripb_present() { "0 failed, 2 unverified" } else { "0 verified, 0 failed, 4 unverified" };
+    assert!(text.contains(expected), "{text}");
 
     // Regenerating re-solves the formula: it is satisfiable, so the claim fails.
     let (code, text) = hexcert_check(&["--regenerate", n5.to_str().unwrap()]);
@@ -141,9 +178,17 @@ fn a_claim_only_fraud_with_a_consistent_bound_is_not_verified() {
 #[test]
 fn the_committed_stored_certificates_verify() {
     let (code, text) = hexcert_check(&["proofs/n3", "proofs/n4", "proofs/n5", "proofs/n6"]);
-    assert_eq!(code, Some(0), "{text}");
-    assert!(text.contains(" verified, 0 failed, 0 unverified"), "{text}");
     assert!(text.contains("hexcert-lrat") && text.contains("s VERIFIED on the stored LRAT proof"), "{text}");
+    if veripb_present() {
+        assert_eq!(code, Some(0), "{text}");
+        assert!(text.contains(" verified, 0 failed, 0 unverified"), "{text}");
+        // Every claim's statement -> CNF step was checked in this run.
+        let claims = text.lines().filter(|l| l.ends_with("claim.json")).count();
+        assert_eq!(text.matches("match their recorded hashes; veripb 3.0.2 `s VERIFIED OUTPUT DERIVABLE`").count(), claims, "{text}");
+    } else {
+        assert_eq!(code, Some(i32::from(EXIT_UNVERIFIED)), "{text}");
+        assert!(text.contains("but VeriPB is not on PATH") && text.contains(" 0 verified, 0 failed"), "{text}");
+    }
 }
 
 /// n = 8 is claim-only: its claim is unverified and so is its optimum, exit 4.
@@ -168,6 +213,7 @@ fn a_committed_claim_only_optimum_is_unverified() {
 /// what is not verified is exactly what rests on a proof that is not stored.
 #[test]
 fn the_committed_tree_has_no_failure_and_only_claim_only_records_unverified() {
+    let veripb = veripb_present();
     let (code, json) = hexcert_check(&["--json", "proofs"]);
     let doc: serde_json::Value = serde_json::from_str(&json).unwrap();
     assert_eq!(doc["failed"], 0, "{json}");
@@ -177,7 +223,14 @@ fn the_committed_tree_has_no_failure_and_only_claim_only_records_unverified() {
         let claim_only = messages.contains("proof not stored")
             || messages.contains("cube proofs are not stored")
             || messages.contains("): unverified\"")
-            || messages.contains("hexcert-claim/1");
+            || messages.contains("hexcert-claim/1")
+            || (!veripb && messages.contains("VeriPB is not on PATH"));
+        // Every claim says what became of its statement -> CNF step.
+        if report["path"].as_str().unwrap().ends_with("claim.json") {
+            let derived = messages.contains("`s VERIFIED OUTPUT DERIVABLE`") || messages.contains("VeriPB is not on PATH");
+            let cubes = messages.contains("not covered: the orbit reduction of cube plans");
+            assert!(derived || cubes, "{report}");
+        }
         assert_eq!(report["status"] == "unverified", claim_only, "{report}");
     }
 }
@@ -200,7 +253,7 @@ fn a_gzip_file_of_two_members_is_rejected() {
     let root = scratch("two-members");
     let dir = root.join("n3/level2-below3");
     copy_dir(&committed("proofs/n3/level2-below3"), &dir);
-    assert_eq!(check_record(&dir.join("claim.json"), None).status, Status::Verified);
+    assert_eq!(check_record(&dir.join("claim.json"), None).status, verified_if_veripb());
     let proof = dir.join("proof.drat.gz");
     let mut bytes = std::fs::read(&proof).unwrap();
     bytes.extend(compress::gzip_bytes(b"d 1 0\n"));
@@ -208,4 +261,85 @@ fn a_gzip_file_of_two_members_is_rejected() {
     let report = check_record(&dir.join("claim.json"), None);
     assert_eq!(report.status, Status::Failed);
     assert!(report.messages.iter().any(|m| m.contains("proof.drat.gz: not a single gzip member")), "{:?}", report.messages);
+}
+
+/// The statement -> CNF record: a changed hash or a VeriPB trust base
+/// without the record fails; `check --veripb --record` writes the record
+/// into a claim that lacks it, changing nothing else but the trust base.
+#[test]
+fn the_statement_record_is_checked_and_recorded() {
+    let root = scratch("statement-record");
+    let dir = root.join("n4/level3-below3");
+    copy_dir(&committed("proofs/n4/level3-below3"), &dir);
+    let path = dir.join("claim.json");
+    let committed_claim: Claim = read_json(&path).unwrap();
+    let restore = || std::fs::write(&path, serde_json::to_vec_pretty(&committed_claim).unwrap()).unwrap();
+    let messages = |report: &hexcert::certification::check::CheckReport| report.messages.join("\n");
+
+    rewrite_json::<Claim>(&path, |c| c.statement_to_cnf.as_mut().unwrap().statement.as_mut().unwrap().sha256 = "0".repeat(64));
+    let report = check_record(&path, None);
+    assert_eq!(report.status, Status::Failed, "{}", messages(&report));
+    assert!(messages(&report).contains("the statement written again has sha256"), "{}", messages(&report));
+    restore();
+
+    rewrite_json::<Claim>(&path, |c| c.statement_to_cnf.as_mut().unwrap().derivation.as_mut().unwrap().bytes += 1);
+    assert_eq!(check_record(&path, None).status, Status::Failed, "changed derivation size");
+    restore();
+
+    rewrite_json::<Claim>(&path, |c| c.statement_to_cnf.as_mut().unwrap().symmetry = hexcert::encoding::SymmetryBreaking::None);
+    assert_eq!(check_record(&path, None).status, Status::Failed, "other symmetry mode");
+    restore();
+
+    // The record dropped but its short trust base kept: the base names a
+    // check nothing records.
+    rewrite_json::<Claim>(&path, |c| c.statement_to_cnf = None);
+    let report = check_record(&path, None);
+    assert_eq!(report.status, Status::Failed, "{}", messages(&report));
+    assert!(messages(&report).contains("names VeriPB"), "{}", messages(&report));
+
+    // A claim of the earlier kind (no record, the encoder in its trust
+    // base) verifies on its own trust base, is unverified under --veripb
+    // unless VeriPB checks a derivation now, and --record upgrades it.
+    rewrite_json::<Claim>(&path, |c| {
+        c.trust_base = hexcert::certification::prove::trust_base(&c.encode_options(), &c.drat_checks, None);
+    });
+    let report = check_record(&path, None);
+    assert_eq!(report.status, Status::Verified, "{}", messages(&report));
+    assert!(messages(&report).contains("statement -> CNF: not recorded"), "{}", messages(&report));
+    let dir_arg = root.to_str().unwrap();
+    if !veripb_present() {
+        let (code, text) = hexcert_check(&["--veripb", "--record", dir_arg]);
+        assert_eq!(code, Some(2), "{text}");
+        assert!(text.contains("--record needs VeriPB on PATH"), "{text}");
+        return;
+    }
+    let (code, text) = hexcert_check(&["--veripb", dir_arg]);
+    assert_eq!(code, Some(0), "{text}");
+    assert!(text.contains("derived now (nothing recorded); veripb"), "{text}");
+    let (code, text) = hexcert_check(&["--veripb", "--record", dir_arg]);
+    assert_eq!(code, Some(0), "{text}");
+    assert!(text.contains("statement -> CNF: recorded veripb"), "{text}");
+    let recorded: Claim = read_json(&path).unwrap();
+    let (mut now, mut then) = (recorded.clone(), committed_claim.clone());
+    for claim in [&mut now, &mut then] {
+        claim.statement_to_cnf.as_mut().unwrap().veripb.as_mut().unwrap().seconds = 0.0;
+    }
+    assert_eq!(now, then, "--record wrote something else than the committed record");
+    assert_eq!(check_record(&path, None).status, Status::Verified);
+}
+
+/// Without VeriPB on PATH a claim that records a derivation is unverified
+/// (exit 4), never verified, and says why.
+#[test]
+fn without_veripb_a_recorded_derivation_is_unverified() {
+    let out = Command::new(env!("CARGO_BIN_EXE_hexcert"))
+        .args(["check", "proofs/n3/level2-below3"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env("PATH", "/usr/bin:/bin")
+        .env("HOME", "/nonexistent")
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(i32::from(EXIT_UNVERIFIED)), "{text}");
+    assert!(text.contains("statement -> CNF: unverified: statement and derivation written again match their recorded hashes, but VeriPB is not on PATH"), "{text}");
 }

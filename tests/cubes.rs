@@ -354,7 +354,18 @@ fn unfinished_cubes_are_refined_and_the_merged_claim_checks_and_resists_tamperin
         v["cubes"][3]["lrat_proof"] = ha;
     });
     assert!(why.contains("LRAT checker rejected"), "{why}");
-    assert_eq!(check_record(&claim_path, None).status, Status::Verified);
+    // No derivation covers a cube plan yet: the claim says so, and one that
+    // claims a derivation (or a VeriPB verdict) fails.
+    let value: serde_json::Value = serde_json::from_slice(&original).unwrap();
+    assert!(value["statement_to_cnf"]["not_checked"].as_str().unwrap().starts_with("not covered: the orbit reduction"), "{value}");
+    let why = tamper(&|v| {
+        v["statement_to_cnf"]["veripb"] = serde_json::json!({"version": "veripb 3.0.2", "command": "veripb s p t",
+            "verified": true, "verdict": "s VERIFIED OUTPUT DERIVABLE", "seconds": 1.0});
+    });
+    assert!(why.contains("none exists for cube plans"), "{why}");
+    let report = check_record(&claim_path, None);
+    assert_eq!(report.status, Status::Verified);
+    assert!(report.messages.iter().any(|m| m.starts_with("statement -> CNF: not covered")), "{:?}", report.messages);
 }
 
 /// The plan's job list, run unchanged by GNU parallel (CI installs it), fills

@@ -279,11 +279,11 @@ fn check_with_veripb_verifies_a_committed_claims_derivation_or_reports_it_unveri
         let out = run(false);
         let text = String::from_utf8_lossy(&out.stdout).to_string();
         assert_eq!(out.status.code(), Some(0), "{text}");
-        assert!(text.contains("statement -> CNF: veripb ") && text.contains("`s VERIFIED OUTPUT DERIVABLE`"), "{text}");
+        assert!(text.contains("match their recorded hashes; veripb ") && text.contains("`s VERIFIED OUTPUT DERIVABLE`"), "{text}");
     }
     // The stored LRAT proof still verifies; the derivation cannot be checked.
     let out = run(true);
     let text = String::from_utf8_lossy(&out.stdout).to_string();
     assert_eq!(out.status.code(), Some(4), "{text}");
-    assert!(text.contains("statement -> CNF: unverified, VeriPB is not on PATH"), "{text}");
+    assert!(text.contains("statement -> CNF: unverified: ") && text.contains("but VeriPB is not on PATH"), "{text}");
 }

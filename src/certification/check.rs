@@ -14,11 +14,17 @@
 //! exactly the bound the optimum needs, was itself verified in this run (an
 //! optimum is never stronger than its claim).
 //!
-//! With `derivations`, a claim is `Verified` only when, besides, VeriPB
-//! accepted in this run a derivation of its exact CNF from the OPB statement
-//! of docs/STATEMENT.md (src/derivation/): `Unverified` when VeriPB is not on
-//! PATH or the claim's CNF has no derivation yet (a cube claim, the
-//! totalizer), `Failed` when VeriPB rejects.
+//! A claim that records a statement -> CNF derivation (`statement_to_cnf`)
+//! is `Verified` only when, besides, the OPB statement and the derivation
+//! written again hash to the record and VeriPB accepted them in this run
+//! (src/certification/statement.rs): `Unverified` when VeriPB is not on
+//! PATH, `Failed` on a hash mismatch or a rejection. A claim that records
+//! none, or records that no derivation covers it (cube claims, the
+//! totalizer), is judged on the trust base it states, which names the
+//! encoder; with `derivations` (`check --veripb`) it is `Unverified` unless
+//! a derivation is checked on the spot. With `record` (`check --veripb
+//! --record`) the verdict of this run is written into the claim instead,
+//! atomically and only when VeriPB accepted and nothing else failed.
 //!
 //! This module owns no solver code. Regeneration is handed in by the caller
 //! as a `&dyn Regenerate` (`prove::SolveAgain` re-solves with CaDiCaL) that
@@ -29,15 +35,16 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use super::cubes::{check_stored_lrat, cube_trust_base, judge, CubeClaim, CubeVerdict, CUBE_CLAIM_FORMAT};
+use super::statement;
 use super::WorkDir;
 use crate::cubes::cube_formula;
-use crate::encoding::LevelEncoding;
+use crate::encoding::{LevelEncoding, SymmetryBreaking};
 use crate::error::HexError;
 use crate::formats::read_grid_file;
 use crate::formula::Cnf;
 use crate::geometry::Hexagon;
 use crate::levels::FULL_LEVEL;
-use crate::proofs::claim::read_json;
+use crate::proofs::claim::{read_json, StatementRecord};
 use crate::proofs::ranges::{check_claim_directory, check_claim_ranges, check_n_directory, check_optimum_ranges};
 use crate::proofs::online::OnlineCheck;
 use crate::proofs::trace::TraceSender;
@@ -81,6 +88,10 @@ pub struct CheckReport {
     pub path: PathBuf,
     pub status: Status,
     pub messages: Vec<String>,
+    /// Unverified only because VeriPB, not on PATH, could not check a
+    /// recorded statement -> CNF derivation (for an optimum: its claim's).
+    /// `certify` then reuses the record: proving it again would not help.
+    pub needs_veripb: bool,
 }
 
 /// Exit codes of `hexcert check` (2 remains bad arguments, as everywhere).
@@ -173,14 +184,21 @@ fn collect(path: &Path, found: &mut Vec<PathBuf>) -> Result<(), HexError> {
 /// optimum's lower-bound claim), each once. The reports list a dependency
 /// before the optimum that needs it.
 pub fn check_paths(paths: &[PathBuf], regenerate: Option<&dyn Regenerate>) -> Result<Vec<CheckReport>, HexError> {
-    check_paths_with(paths, regenerate, false)
+    check_paths_with(paths, regenerate, false, false)
 }
 
-/// `check_paths`, and with `derivations` each claim's statement-to-CNF
-/// derivation checked by VeriPB too.
-pub fn check_paths_with(paths: &[PathBuf], regenerate: Option<&dyn Regenerate>, derivations: bool) -> Result<Vec<CheckReport>, HexError> {
+/// `check_paths`, with `derivations` a VeriPB verdict required of every
+/// claim a derivation can cover, and with `record` that verdict written into
+/// each claim (see the module header).
+pub fn check_paths_with(
+    paths: &[PathBuf],
+    regenerate: Option<&dyn Regenerate>,
+    derivations: bool,
+    record: bool,
+) -> Result<Vec<CheckReport>, HexError> {
     let mut run = CheckRun::new(regenerate);
     run.derivations = derivations;
+    run.record = record;
     for record in find_records(paths)? {
         run.check(&record);
     }
@@ -197,8 +215,10 @@ pub fn check_record(path: &Path, regenerate: Option<&dyn Regenerate>) -> CheckRe
 /// regeneration and could not change the answer.
 pub struct CheckRun<'a> {
     regenerate: Option<&'a dyn Regenerate>,
-    /// Also run VeriPB on each claim's statement-to-CNF derivation.
+    /// Require a VeriPB verdict of every claim a derivation can cover.
     pub derivations: bool,
+    /// Write this run's statement -> CNF verdict into each claim.
+    pub record: bool,
     reports: Vec<CheckReport>,
     /// Canonical path of each report, to recognise a record reached again.
     keys: Vec<PathBuf>,
@@ -206,7 +226,7 @@ pub struct CheckRun<'a> {
 
 impl<'a> CheckRun<'a> {
     pub fn new(regenerate: Option<&'a dyn Regenerate>) -> CheckRun<'a> {
-        CheckRun { regenerate, derivations: false, reports: Vec::new(), keys: Vec::new() }
+        CheckRun { regenerate, derivations: false, record: false, reports: Vec::new(), keys: Vec::new() }
     }
 
     /// The report of `path`, checking it unless this run already did.
@@ -215,35 +235,71 @@ impl<'a> CheckRun<'a> {
         if let Some(i) = self.keys.iter().position(|k| *k == key) {
             return self.reports[i].clone();
         }
-        let mut report = CheckReport { path: path.to_path_buf(), status: Status::Verified, messages: Vec::new() };
+        let mut report = CheckReport { path: path.to_path_buf(), status: Status::Verified, messages: Vec::new(), needs_veripb: false };
         let outcome = if path.file_name().is_some_and(|n| n == "optimum.json") {
-            self.check_optimum(path, &mut report.messages)
+            self.check_optimum(path, &mut report.messages, &mut report.needs_veripb)
         } else {
             check_claim(path, self.regenerate, &mut report.messages).and_then(|status| {
-                if self.derivations {
-                    Ok(status.and(check_derivation(path, &mut report.messages)?))
-                } else {
-                    Ok(status)
-                }
+                let statement = self.check_statement(path, &mut report.messages)?;
+                report.needs_veripb = status == Status::Verified
+                    && statement == Status::Unverified
+                    && !self.derivations
+                    && crate::proofs::veripb::Veripb::find().is_none();
+                Ok(status.and(statement))
             })
         };
         report.status = outcome.unwrap_or_else(|error| {
             report.messages.push(error.to_string());
             Status::Failed
         });
+        report.needs_veripb &= report.status == Status::Unverified;
         self.keys.push(key);
         self.reports.push(report.clone());
         report
     }
 
-    fn check_optimum(&mut self, path: &Path, messages: &mut Vec<String>) -> Result<Status, HexError> {
+    /// The statement -> CNF part of a claim whose CNF part did not fail.
+    fn check_statement(&self, path: &Path, messages: &mut Vec<String>) -> Result<Status, HexError> {
+        let format: serde_json::Value = read_json(path)?;
+        match format.get("format").and_then(|f| f.as_str()) {
+            Some(CUBE_CLAIM_FORMAT) => self.check_cube_statement(path, messages),
+            // Already unverified, and its CNF is of an encoder this build lacks.
+            Some(LEGACY_CLAIM_FORMAT) => Ok(Status::Verified),
+            _ => {
+                let claim: Claim = read_json(path)?;
+                if self.record {
+                    record_statement(claim, path, messages)
+                } else {
+                    statement::check_recorded(&claim, path, self.derivations, messages)
+                }
+            }
+        }
+    }
+
+    fn check_cube_statement(&self, path: &Path, messages: &mut Vec<String>) -> Result<Status, HexError> {
+        let mut claim: CubeClaim = read_json(path)?;
+        if claim.statement_to_cnf.as_ref().is_some_and(|r| r.statement.is_some() || r.veripb.is_some()) {
+            return Err(mismatch(path, "a cube claim records a derivation, but none exists for cube plans".into()));
+        }
+        if self.record && claim.statement_to_cnf.is_none() {
+            claim.statement_to_cnf = Some(StatementRecord::not_covered(SymmetryBreaking::None, statement::CUBES_NOT_COVERED));
+            crate::files::write_atomic(path, &serde_json::to_vec_pretty(&claim).expect("claims serialise"))?;
+            messages.push("statement -> CNF: recorded as not covered".into());
+        }
+        messages.push(format!("statement -> CNF: not covered: {}", statement::CUBES_NOT_COVERED));
+        Ok(if self.derivations { Status::Unverified } else { Status::Verified })
+    }
+
+    fn check_optimum(&mut self, path: &Path, messages: &mut Vec<String>, needs_veripb: &mut bool) -> Result<Status, HexError> {
         let optimum: Optimum = read_json(path)?;
         check_optimum_ranges(&optimum, path)?;
         check_n_directory(path, optimum.n)?;
         let dir = path.parent().unwrap_or(Path::new("."));
         // The claim is checked (and reported) whatever the witness turns out to be.
         let claim_path = dir.join(&optimum.lower_bound).join("claim.json");
-        let claim_status = self.check(&claim_path).status;
+        let claim_report = self.check(&claim_path);
+        let claim_status = claim_report.status;
+        *needs_veripb = claim_report.needs_veripb;
         check_witness(dir, &optimum, messages)?;
         // Read loosely: the claim's own check judged its format; here only
         // what it states matters (a legacy claim is unverified, not failed).
@@ -263,49 +319,26 @@ fn mismatch(path: &Path, message: String) -> HexError {
     HexError::Input { file: path.into(), line: 0, message }
 }
 
-/// The claim's statement-to-CNF derivation, written to a scratch directory
-/// beside it and checked by VeriPB (see the module header for the statuses).
-fn check_derivation(path: &Path, messages: &mut Vec<String>) -> Result<Status, HexError> {
-    let unverified = |messages: &mut Vec<String>, why: &str| {
-        messages.push(format!("statement -> CNF: unverified, {why}"));
-        Ok(Status::Unverified)
-    };
-    let format: serde_json::Value = read_json(path)?;
-    if format.get("format").and_then(|f| f.as_str()) != Some(crate::proofs::claim::CLAIM_FORMAT) {
-        return unverified(messages, "no derivation for this kind of claim yet (cubes, legacy)");
-    }
-    let claim: Claim = read_json(path)?;
-    let options = claim.encode_options();
-    if options.cardinality != crate::encoding::Cardinality::SequentialCounter {
-        return unverified(messages, "no derivation of the totalizer bound yet");
-    }
-    let Some(veripb) = crate::proofs::veripb::Veripb::find() else {
-        return unverified(messages, "VeriPB is not on PATH (cargo install veripb --locked)");
-    };
+/// `check --veripb --record` on a whole-formula claim: derives and checks
+/// its CNF from the statement now and writes the record (and the trust base
+/// it allows) into `claim.json`, atomically. Nothing else in the claim
+/// changes. VeriPB not on PATH leaves the claim as it was, unverified.
+fn record_statement(mut claim: Claim, path: &Path, messages: &mut Vec<String>) -> Result<Status, HexError> {
     let hex = Hexagon::new(claim.n)?;
-    // In the system's scratch space: a read-only checkout can still be checked.
-    let scratch = format!("hexcert-veripb-{}-n{}-level{}-below{}", std::process::id(), claim.n, claim.level, claim.below);
-    let work = WorkDir::create(std::env::temp_dir().join(scratch))?;
-    let (statement, proof, target) = (work.0.join("statement.opb"), work.0.join("derivation.pbp"), work.0.join("target.opb"));
-    let cnf = crate::derivation::target_formula(&hex, claim.level, claim.below, options.symmetry)?;
-    if sha256_hex(&cnf.to_dimacs()) != claim.cnf.sha256 {
-        return Err(mismatch(path, "the derivation's target is not the claim's CNF".into()));
+    let options = claim.encode_options();
+    let record = statement::derive_and_check(&hex, claim.level, claim.below, &options, &claim.cnf.sha256, path)?;
+    if record.statement.is_some() && !record.accepted() {
+        messages.push(format!("statement -> CNF: unverified, nothing recorded: {}", record.not_checked.as_deref().unwrap_or("VeriPB did not run")));
+        return Ok(Status::Unverified);
     }
-    let written = crate::statement::Statement::new(&hex, claim.level, claim.below);
-    crate::files::write_atomic_with(&statement, |out| written.write(&hex, out))?;
-    crate::files::write_atomic_with(&proof, |out| crate::derivation::write_derivation(&hex, claim.level, claim.below, options.symmetry, out).map(|_| ()))?;
-    crate::files::write_atomic_with(&target, |out| crate::derivation::write_cnf_as_opb(&cnf, out))?;
-    let verdict = veripb.check(&statement, &proof, &target)?;
-    if !verdict.verified {
-        return Err(mismatch(path, format!("VeriPB rejected the statement-to-CNF derivation: {}", verdict.line)));
-    }
-    messages.push(format!(
-        "statement -> CNF: {} `{}` in {:.1} s (statement sha256 {})",
-        verdict.version,
-        verdict.line,
-        verdict.seconds,
-        sha256_file(&statement).map_err(|source| HexError::Io { path: statement.clone(), source })?
-    ));
+    let line = match &record.veripb {
+        Some(v) => format!("statement -> CNF: recorded {} `{}` in {:.1} s", v.version, v.verdict, v.seconds),
+        None => format!("statement -> CNF: recorded as {}", record.not_checked.as_deref().unwrap_or("not covered")),
+    };
+    claim.trust_base = super::prove::trust_base(&options, &claim.drat_checks, Some(&record));
+    claim.statement_to_cnf = Some(record);
+    crate::files::write_atomic(path, &serde_json::to_vec_pretty(&claim).expect("claims serialise"))?;
+    messages.push(line);
     Ok(Status::Verified)
 }
 

@@ -21,10 +21,10 @@ use serde::{Deserialize, Serialize};
 use super::prove::solve_traced;
 use super::WorkDir;
 use crate::cubes::{cube_formula, Cube, Plan};
-use crate::encoding::LevelEncoding;
+use crate::encoding::{LevelEncoding, SymmetryBreaking};
 use crate::error::HexError;
 use crate::geometry::Hexagon;
-use crate::proofs::claim::{BuildRecord, FileRecord, LratRecord};
+use crate::proofs::claim::{BuildRecord, FileRecord, LratRecord, StatementRecord};
 use crate::proofs::online::OnlineCheck;
 use crate::proofs::{compress, own_peak_memory_kb, sha256_file, sha256_hex};
 use crate::solving::search::accept_model;
@@ -410,6 +410,10 @@ pub struct CubeClaim {
     /// Sum of the LRAT checker's CPU seconds over the cubes.
     pub lrat_cpu_seconds: f64,
     pub hexcert: BuildRecord,
+    /// Always "not covered" for now (`statement::CUBES_NOT_COVERED`); absent
+    /// in claims merged before it was recorded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub statement_to_cnf: Option<StatementRecord>,
     pub trust_base: Vec<String>,
 }
 
@@ -477,6 +481,7 @@ pub fn merge(plan: &Plan, results: &Path, root: &Path) -> Result<PathBuf, HexErr
         lrat_cpu_seconds: cubes.iter().filter_map(|c| c.lrat.as_ref()).map(|l| l.cpu_seconds).sum(),
         cubes,
         hexcert: crate::proofs::claim::this_build(),
+        statement_to_cnf: Some(StatementRecord::not_covered(SymmetryBreaking::None, super::statement::CUBES_NOT_COVERED)),
         trust_base: cube_trust_base(plan),
     };
     let json = serde_json::to_vec_pretty(&claim).expect("claims serialise");

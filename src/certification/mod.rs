@@ -12,6 +12,7 @@ pub mod cubes;
 pub mod optimum;
 pub mod prove;
 pub mod resume;
+pub mod statement;
 pub mod verifier;
 
 use std::path::PathBuf;

@@ -234,7 +234,14 @@ fn earlier_claim_holds(path: &Path) -> bool {
     if format.as_deref() == Some(CUBE_CLAIM_FORMAT) {
         return check_record(path, None).status != Status::Failed;
     }
-    check_record(path, Some(&SolveAgain)).status == Status::Verified
+    reusable(&check_record(path, Some(&SolveAgain)))
+}
+
+/// Verified now, or everything verified but a recorded derivation that
+/// VeriPB, not on this machine, could not check: solving again would not
+/// change that, and `hexcert check` still reports it unverified.
+fn reusable(report: &super::check::CheckReport) -> bool {
+    report.status == Status::Verified || report.needs_veripb
 }
 
 /// Certifies the optimum of the side-n hexagon under `settings.root`, with
@@ -269,7 +276,7 @@ pub fn certify_optimum_queued(
     // claim (regenerated if claim-only); otherwise n is certified afresh and
     // the record replaced. This can cost a re-solve, which is the price of
     // not trusting a record because it parses.
-    if record_path.exists() && check_record(&record_path, Some(&SolveAgain)).status == Status::Verified {
+    if record_path.exists() && reusable(&check_record(&record_path, Some(&SolveAgain))) {
         on_report(resumed_report(&record_path)?);
         return Ok(());
     }

@@ -12,7 +12,7 @@ use crate::encoding::{EncodeOptions, LevelEncoding, SymmetryBreaking, ENCODER_VE
 use crate::error::HexError;
 use crate::formula::Cnf;
 use crate::geometry::Hexagon;
-use crate::proofs::claim::{CheckerRecord, EncoderRecord, FileRecord, LratRecord, SolverRecord, CLAIM_FORMAT};
+use crate::proofs::claim::{CheckerRecord, EncoderRecord, FileRecord, LratRecord, SolverRecord, StatementRecord, CLAIM_FORMAT};
 use crate::proofs::{compress, own_peak_memory_kb, sha256_file, Checker, Claim};
 use crate::solving::race::{race, Entrant};
 use crate::solving::search::{accept_model, Found};
@@ -145,6 +145,12 @@ pub fn certify_refutation(hex: &Hexagon, refutation: &Refutation, settings: &Set
     let Stored { cnf, proof, lrat_proof } = store_files(&cnf_path, &refutation.proof, lrat_kept, &staging, settings.store_limit)?;
     let (drat_checks, not_checked_externally) =
         external_checks(&cnf_path, &refutation.proof, settings, proof.stored_as.is_some(), &Claim::statement_for(n, level, below))?;
+    let statement_to_cnf = super::statement::derive_and_check(hex, level, below, &refutation.options, &cnf.sha256, &cnf_path);
+    if settings.abort.load(std::sync::atomic::Ordering::Relaxed) {
+        // Ctrl-C reaches VeriPB too; what it said then means nothing.
+        return Err(HexError::Interrupted);
+    }
+    let statement_to_cnf = statement_to_cnf?;
     let claim = Claim {
         format: CLAIM_FORMAT.into(),
         statement: Claim::statement_for(n, level, below),
@@ -170,7 +176,8 @@ pub fn certify_refutation(hex: &Hexagon, refutation: &Refutation, settings: &Set
             peak_memory_kb: own_peak_memory_kb(),
         },
         lrat: refutation.lrat.clone(),
-        trust_base: trust_base(&refutation.options, &drat_checks),
+        trust_base: trust_base(&refutation.options, &drat_checks, Some(&statement_to_cnf)),
+        statement_to_cnf: Some(statement_to_cnf),
         drat_checks,
         not_checked_externally,
     };
@@ -230,8 +237,13 @@ fn external_checks(
     Ok((records, None))
 }
 
-/// The short list of what a reader must trust besides the checkers' verdicts.
-pub fn trust_base(options: &EncodeOptions, drat_checks: &[CheckerRecord]) -> Vec<String> {
+/// The short list of what a reader must trust besides the checkers' verdicts:
+/// the three items of docs/SOUNDNESS.md when VeriPB accepted the derivation
+/// of the CNF from the statement, else the encoder and the lex-leader argument.
+pub fn trust_base(options: &EncodeOptions, drat_checks: &[CheckerRecord], statement: Option<&StatementRecord>) -> Vec<String> {
+    if statement.is_some_and(StatementRecord::accepted) {
+        return super::statement::checked_trust_base(drat_checks);
+    }
     let mut base = vec![
         format!("the encoder {ENCODER_VERSION} (src/encoding): the CNF says 'valid level-k partial with penalty <= B-1' \
                  (docs/PROBLEM.md); cross-checked against the independent validator and brute force (tests/sat.rs)"),

@@ -1,0 +1,210 @@
+//! The statement -> CNF step of a claim: the OPB statement
+//! (docs/STATEMENT.md) and the VeriPB derivation of the claim's exact CNF
+//! from it (src/derivation/), written, hashed, checked by VeriPB and recorded
+//! in `claim.json` (`statement_to_cnf`).
+//!
+//! Invariant: a record carries a VeriPB verdict only when VeriPB accepted
+//! (exit 0 and `s VERIFIED OUTPUT DERIVABLE`) the derivation whose target
+//! hashes to the claim's `cnf.sha256`; a rejection is an error and nothing
+//! is recorded. The files are deterministic, so `hexcert check` writes them
+//! again, requires the recorded hashes, and runs VeriPB itself: a recorded
+//! verdict is never taken on trust.
+
+use std::path::Path;
+
+use super::check::Status;
+use super::WorkDir;
+use crate::encoding::{Cardinality, EncodeOptions, SymmetryBreaking};
+use crate::error::HexError;
+use crate::geometry::Hexagon;
+use crate::proofs::claim::{CheckerRecord, FileRecord, StatementRecord, VeripbRecord};
+use crate::proofs::veripb::Veripb;
+use crate::proofs::{sha256_file, Claim};
+use crate::statement::{Statement, STATEMENT_VERSION};
+
+/// Why a cube claim has no derivation.
+pub const CUBES_NOT_COVERED: &str = "the orbit reduction of cube plans has no derivation yet; \
+     the claim rests on the encoder and the cover argument (its trust base)";
+const TOTALIZER_NOT_COVERED: &str = "no derivation of the totalizer bound yet; the claim rests on the encoder (its trust base)";
+const NO_VERIPB: &str = "VeriPB is not on PATH (cargo install veripb --locked)";
+
+/// The three files of one derivation, in a scratch directory removed on drop.
+struct Written {
+    work: WorkDir,
+    statement: FileRecord,
+    derivation: FileRecord,
+}
+
+impl Written {
+    fn path(&self, name: &str) -> std::path::PathBuf {
+        self.work.0.join(name)
+    }
+}
+
+/// Writes statement, derivation and target for the claim "level-`level`
+/// partials of `hex` below `below`" under `options`, into a fresh scratch
+/// directory (the system's: a read-only checkout can still be checked).
+/// Errors: the target does not hash to `cnf_sha256` (the derivation would
+/// reach another formula than the claim's), and write failures.
+fn write(hex: &Hexagon, level: u8, below: usize, symmetry: SymmetryBreaking, cnf_sha256: &str, origin: &Path) -> Result<Written, HexError> {
+    let scratch = format!("hexcert-veripb-{}-n{}-level{level}-below{below}", std::process::id(), hex.side());
+    let work = WorkDir::create(std::env::temp_dir().join(scratch))?;
+    let cnf = crate::derivation::target_formula(hex, level, below, symmetry)?;
+    if crate::proofs::sha256_hex(&cnf.to_dimacs()) != cnf_sha256 {
+        return Err(HexError::Input {
+            file: origin.into(),
+            line: 0,
+            message: "the derivation's target is not the claim's CNF (its hash differs)".into(),
+        });
+    }
+    let (statement, derivation, target) = (work.0.join("statement.opb"), work.0.join("derivation.pbp"), work.0.join("target.opb"));
+    let written = Statement::new(hex, level, below);
+    crate::files::write_atomic_with(&statement, |out| written.write(hex, out))?;
+    crate::files::write_atomic_with(&derivation, |out| crate::derivation::write_derivation(hex, level, below, symmetry, out).map(|_| ()))?;
+    crate::files::write_atomic_with(&target, |out| crate::derivation::write_cnf_as_opb(&cnf, out))?;
+    let statement = file_record(&statement, "OPB statement (docs/STATEMENT.md), as written by `hexcert statement`")?;
+    let derivation = file_record(
+        &derivation,
+        "VeriPB 3.0 proof deriving the claim's CNF from the statement, as written by `hexcert statement --derivation`",
+    )?;
+    Ok(Written { work, statement, derivation })
+}
+
+fn file_record(path: &Path, description: &str) -> Result<FileRecord, HexError> {
+    let io = |source| HexError::Io { path: path.into(), source };
+    Ok(FileRecord {
+        stored_as: None,
+        sha256: sha256_file(path).map_err(io)?,
+        bytes: std::fs::metadata(path).map_err(io)?.len(),
+        compressed_bytes: None,
+        description: description.into(),
+    })
+}
+
+/// Runs VeriPB on the written files; a rejection is an error naming `origin`.
+fn run(veripb: &Veripb, written: &Written, origin: &Path) -> Result<VeripbRecord, HexError> {
+    let verdict = veripb.check(&written.path("statement.opb"), &written.path("derivation.pbp"), &written.path("target.opb"))?;
+    if !verdict.verified {
+        return Err(HexError::Input {
+            file: origin.into(),
+            line: 0,
+            message: format!("VeriPB rejected the statement-to-CNF derivation: {}", verdict.line),
+        });
+    }
+    Ok(VeripbRecord { version: verdict.version, command: verdict.command, verified: true, verdict: verdict.line, seconds: verdict.seconds })
+}
+
+/// The record of a claim with CNF hash `cnf_sha256`: the files written and
+/// hashed, and VeriPB's verdict when VeriPB is on PATH (else `not_checked`
+/// says it is not). Errors: VeriPB rejects (the derivation is wrong: the
+/// refutation may be fine, but nothing false is recorded), the target is not
+/// the claim's CNF, and I/O.
+pub fn derive_and_check(hex: &Hexagon, level: u8, below: usize, options: &EncodeOptions, cnf_sha256: &str, origin: &Path) -> Result<StatementRecord, HexError> {
+    if options.cardinality != Cardinality::SequentialCounter {
+        return Ok(StatementRecord::not_covered(options.symmetry, TOTALIZER_NOT_COVERED));
+    }
+    let written = write(hex, level, below, options.symmetry, cnf_sha256, origin)?;
+    let veripb = match Veripb::find() {
+        Some(veripb) => Some(run(&veripb, &written, origin)?),
+        None => None,
+    };
+    Ok(StatementRecord {
+        version: STATEMENT_VERSION.into(),
+        not_checked: veripb.is_none().then(|| NO_VERIPB.into()),
+        statement: Some(written.statement.clone()),
+        derivation: Some(written.derivation.clone()),
+        symmetry: options.symmetry,
+        veripb,
+    })
+}
+
+/// Checks in this run what a claim records about its statement -> CNF step:
+/// the statement and derivation written again must hash to the record, and
+/// VeriPB (if on PATH) must accept them. `strict` (`check --veripb`) asks
+/// for a VeriPB verdict even where none is recorded (derived on the spot)
+/// and reports a claim no derivation covers as unverified; otherwise such a
+/// claim is judged on the trust base it states, which names the encoder.
+pub fn check_recorded(claim: &Claim, path: &Path, strict: bool, messages: &mut Vec<String>) -> Result<Status, HexError> {
+    let fail = |message: String| Err(HexError::Input { file: path.into(), line: 0, message });
+    let mut say = |line: String| messages.push(format!("statement -> CNF: {line}"));
+    let options = claim.encode_options();
+    let recorded = claim.statement_to_cnf.as_ref();
+    // Only a checked derivation may shorten the trust base; older claims keep
+    // the wording of the build that wrote them.
+    if recorded.is_some_and(StatementRecord::accepted) {
+        if claim.trust_base != checked_trust_base(&claim.drat_checks) {
+            return fail("the trust base is not the one this build states for a claim with a checked derivation".into());
+        }
+    } else if claim.trust_base.iter().any(|item| item.contains("VeriPB")) {
+        return fail("the trust base names VeriPB, but no derivation accepted by VeriPB is recorded".into());
+    }
+    let Some(record) = recorded.filter(|r| r.statement.is_some()) else {
+        let why = match recorded {
+            Some(record) => record.not_checked.clone().unwrap_or_else(|| "not covered".into()),
+            None => "not recorded (`hexcert check --veripb --record` adds it)".into(),
+        };
+        if !strict || options.cardinality != Cardinality::SequentialCounter {
+            say(format!("{why}; judged on the trust base the claim states"));
+            return Ok(if strict { Status::Unverified } else { Status::Verified });
+        }
+        // Strict and derivable: derive and check now, as a record would be.
+        let hex = Hexagon::new(claim.n)?;
+        let written = write(&hex, claim.level, claim.below, options.symmetry, &claim.cnf.sha256, path)?;
+        return verdict_now(&written, path, "derived now (nothing recorded)", &mut say);
+    };
+    if record.version != STATEMENT_VERSION {
+        return fail(format!("the statement is `{}`, this build writes `{STATEMENT_VERSION}`", record.version));
+    }
+    if record.symmetry != options.symmetry {
+        return fail("the derivation's symmetry breaking is not the claim's".into());
+    }
+    if record.veripb.as_ref().is_some_and(|v| !v.verified) || (record.veripb.is_none() == record.not_checked.is_none()) {
+        return fail("the record must hold either an accepting VeriPB verdict or why none was run".into());
+    }
+    let hex = Hexagon::new(claim.n)?;
+    let written = write(&hex, claim.level, claim.below, options.symmetry, &claim.cnf.sha256, path)?;
+    for (what, recorded, now) in [
+        ("statement", record.statement.as_ref(), &written.statement),
+        ("derivation", record.derivation.as_ref(), &written.derivation),
+    ] {
+        let recorded = recorded.map(|r| (r.sha256.as_str(), r.bytes));
+        if recorded != Some((now.sha256.as_str(), now.bytes)) {
+            return fail(format!("the {what} written again has sha256 {} ({} bytes), not the recorded one", now.sha256, now.bytes));
+        }
+    }
+    verdict_now(&written, path, "statement and derivation written again match their recorded hashes", &mut say)
+}
+
+fn verdict_now(written: &Written, path: &Path, what: &str, say: &mut impl FnMut(String)) -> Result<Status, HexError> {
+    let Some(veripb) = Veripb::find() else {
+        say(format!("unverified: {what}, but {NO_VERIPB}"));
+        return Ok(Status::Unverified);
+    };
+    let verdict = run(&veripb, written, path)?;
+    say(format!(
+        "{what}; {} `{}` in {:.1} s (statement sha256 {})",
+        verdict.version, verdict.verdict, verdict.seconds, written.statement.sha256
+    ));
+    Ok(Status::Verified)
+}
+
+/// The trust base of a claim whose derivation VeriPB accepted: the three
+/// items of docs/SOUNDNESS.md.
+pub fn checked_trust_base(drat_checks: &[CheckerRecord]) -> Vec<String> {
+    let mut cnf_checker = "the CNF checker: the LRAT checker hexcert-lrat (lrat/ in this repository, which imports nothing \
+         from the solver, the encoder or the search) and its verdict"
+        .to_string();
+    for check in drat_checks {
+        cnf_checker.push_str(&format!("; or, independently, the DRAT checker {} and its verdict line", check.name));
+    }
+    vec![
+        format!(
+            "the OPB statement {STATEMENT_VERSION} (docs/STATEMENT.md maps each constraint to docs/PROBLEM.md): \
+             it has a solution iff some valid level-k partial has penalty below B"
+        ),
+        "the VeriPB checker and its verdict `s VERIFIED OUTPUT DERIVABLE` on the derivation of the CNF from the statement \
+         (statement_to_cnf): the encoder and the symmetry breaking are checked, not trusted"
+            .into(),
+        cnf_checker,
+    ]
+}
