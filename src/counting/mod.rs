@@ -371,6 +371,16 @@ fn report(stats: &guide::BuildStats) {
     }
 }
 
+/// A line every tenth of a long forward pass, so a log shows how far it is.
+fn report_step(stats: &guide::BuildStats, step: usize, cells: usize, layer: usize) {
+    if VERBOSE.load(std::sync::atomic::Ordering::Relaxed) {
+        eprintln!(
+            "table level {} bound {}: forward step {step}/{cells}, {layer} states in the layer, {} so far, {} layers spilled",
+            stats.level, stats.bound, stats.forward_states, stats.spilled_layers
+        );
+    }
+}
+
 fn report_loaded(level: u8, bound: usize, path: &std::path::Path, states: usize) {
     if VERBOSE.load(std::sync::atomic::Ordering::Relaxed) {
         eprintln!("table level {level} bound {bound}: loaded {states} states from {}", path.display());

@@ -110,6 +110,7 @@ fn forward(
     let mut held_bytes = 0;
     let mut layer: Parts = vec![vec![packed(0, 0)]];
     let mut minima = vec![Some(0)];
+    let began = Instant::now();
     for t in 0..schedule.cells {
         check_stop(stop)?;
         let admits = Admits { schedule, t, bound, by_minima: minimum_bound(&minima, schedule.cells, t + 1), lower };
@@ -129,6 +130,10 @@ fn forward(
         stats.peak_bytes = stats.peak_bytes.max(held_bytes + bytes(&layer) + runs_bytes + bytes(&next));
         held_bytes += bytes(&layer);
         held.push(Held::Memory(std::mem::replace(&mut layer, next)));
+        // Only long passes report their steps: short ones print one line at the end.
+        if (t + 1) % schedule.cells.div_ceil(10) == 0 && began.elapsed().as_secs() >= 10 {
+            super::report_step(stats, t + 1, schedule.cells, next_len);
+        }
         if held_bytes > budget {
             for slot in held.iter_mut() {
                 if let Held::Memory(parts) = slot {
