@@ -8,11 +8,12 @@
 //! reports them `unverified` instead of `verified` (a printed note says so;
 //! with CI set, its absence is a failure).
 
+mod common;
+use common::{veripb_present, verified_if_veripb};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use hexcert::certification::check::{check_record, Status};
-use hexcert::proofs::veripb::Veripb;
 use hexcert::certification::optimum::certify_optimum;
 use hexcert::certification::prove::{certify_refutation, prove, refute, ProveOutcome, SolveAgain};
 use hexcert::certification::resume::ResumeDir;
@@ -38,24 +39,6 @@ fn prove_into(root: &Path, n: usize, level: u8, below: usize, store_limit: u64) 
     }
 }
 
-/// Whether VeriPB is on PATH; when it is not, says so (and fails under CI).
-fn veripb_present() -> bool {
-    let present = Veripb::find().is_some();
-    if !present {
-        assert!(std::env::var_os("CI").is_none(), "CI is set but veripb is not on PATH (cargo install veripb --locked)");
-        eprintln!("note: veripb is not on PATH: claims recording a derivation are expected unverified here");
-    }
-    present
-}
-
-/// The status of a record whose every other part verifies: VeriPB decides.
-fn verified_if_veripb() -> Status {
-    if veripb_present() {
-        Status::Verified
-    } else {
-        Status::Unverified
-    }
-}
 
 fn status_of(record: &Path) -> Status {
     check_record(record, None).status

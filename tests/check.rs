@@ -10,6 +10,8 @@
 //! `unverified` instead of `verified`, with a printed note; with CI set, its
 //! absence is a failure.
 
+mod common;
+use common::{veripb_present, verified_if_veripb};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -35,24 +37,6 @@ fn committed(relative: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join(relative)
 }
 
-/// Whether VeriPB is on PATH; when it is not, says so (and fails under CI).
-fn veripb_present() -> bool {
-    let present = hexcert::proofs::veripb::Veripb::find().is_some();
-    if !present {
-        assert!(std::env::var_os("CI").is_none(), "CI is set but veripb is not on PATH (cargo install veripb --locked)");
-        eprintln!("note: veripb is not on PATH: claims that record a derivation are expected unverified here");
-    }
-    present
-}
-
-/// The status of a claim whose every other part verifies: VeriPB decides.
-fn verified_if_veripb() -> Status {
-    if veripb_present() {
-        Status::Verified
-    } else {
-        Status::Unverified
-    }
-}
 
 fn copy_dir(from: &Path, to: &Path) {
     std::fs::create_dir_all(to).unwrap();
