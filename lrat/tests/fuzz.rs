@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::{dimacs, dpll_proof, pigeonhole, to_binary, to_text, FOUR, FOUR_PROOF};
+use common::{dimacs, dpll_proof, mutate, mutation, pigeonhole, to_binary, to_text, FOUR, FOUR_PROOF};
 use hexcert_lrat::{check, Checker};
 use proptest::prelude::*;
 
@@ -19,43 +19,6 @@ fn proofish() -> impl Strategy<Value = Vec<u8>> {
         prop::collection::vec(text, 0..300),
         prop::collection::vec(binary, 0..300),
     ]
-}
-
-#[derive(Debug, Clone)]
-enum Mutation {
-    Set(prop::sample::Index, u8),
-    Insert(prop::sample::Index, u8),
-    Remove(prop::sample::Index),
-    Truncate(prop::sample::Index),
-}
-
-fn mutation() -> impl Strategy<Value = Mutation> {
-    prop_oneof![
-        (any::<prop::sample::Index>(), any::<u8>()).prop_map(|(i, b)| Mutation::Set(i, b)),
-        (any::<prop::sample::Index>(), any::<u8>()).prop_map(|(i, b)| Mutation::Insert(i, b)),
-        any::<prop::sample::Index>().prop_map(Mutation::Remove),
-        any::<prop::sample::Index>().prop_map(Mutation::Truncate),
-    ]
-}
-
-fn mutate(mut bytes: Vec<u8>, mutations: &[Mutation]) -> Vec<u8> {
-    for m in mutations {
-        if bytes.is_empty() {
-            break;
-        }
-        match *m {
-            Mutation::Set(ref i, b) => {
-                let i = i.index(bytes.len());
-                bytes[i] = b;
-            }
-            Mutation::Insert(ref i, b) => bytes.insert(i.index(bytes.len() + 1), b),
-            Mutation::Remove(ref i) => {
-                bytes.remove(i.index(bytes.len()));
-            }
-            Mutation::Truncate(ref i) => bytes.truncate(i.index(bytes.len())),
-        }
-    }
-    bytes
 }
 
 proptest! {

@@ -1,4 +1,5 @@
-//! Test support: small UNSAT formulas and an LRAT proof generator.
+//! Test support: small UNSAT formulas, an LRAT proof generator, and byte
+//! mutations for fuzzing.
 //!
 //! The generator refutes a formula by a DPLL tree without learning: at a
 //! node with decisions D, unit propagation over the original clauses either
@@ -13,6 +14,7 @@
 
 use hexcert_lrat::format::{write_binary_add, write_binary_delete, write_text_add, write_text_delete};
 use hexcert_lrat::Step;
+use proptest::prelude::*;
 
 /// {a∨b, a∨¬b, ¬a∨b, ¬a∨¬b} and a hand-made refutation of it (3 steps:
 /// derive (a), delete 1 and 2, derive the empty clause).
@@ -222,4 +224,42 @@ pub fn implication_chain(n: i32, steps: usize, span: i32, seed: u64) -> (Vec<Vec
     hints.push(n as i64 + 1);
     proof.push(Step::Add { id: id + 1, lits: vec![], hints });
     (clauses, proof)
+}
+
+/// One random edit of a byte string, for mutated proofs.
+#[derive(Debug, Clone)]
+pub enum Mutation {
+    Set(prop::sample::Index, u8),
+    Insert(prop::sample::Index, u8),
+    Remove(prop::sample::Index),
+    Truncate(prop::sample::Index),
+}
+
+pub fn mutation() -> impl Strategy<Value = Mutation> {
+    prop_oneof![
+        (any::<prop::sample::Index>(), any::<u8>()).prop_map(|(i, b)| Mutation::Set(i, b)),
+        (any::<prop::sample::Index>(), any::<u8>()).prop_map(|(i, b)| Mutation::Insert(i, b)),
+        any::<prop::sample::Index>().prop_map(Mutation::Remove),
+        any::<prop::sample::Index>().prop_map(Mutation::Truncate),
+    ]
+}
+
+pub fn mutate(mut bytes: Vec<u8>, mutations: &[Mutation]) -> Vec<u8> {
+    for m in mutations {
+        if bytes.is_empty() {
+            break;
+        }
+        match *m {
+            Mutation::Set(ref i, b) => {
+                let i = i.index(bytes.len());
+                bytes[i] = b;
+            }
+            Mutation::Insert(ref i, b) => bytes.insert(i.index(bytes.len() + 1), b),
+            Mutation::Remove(ref i) => {
+                bytes.remove(i.index(bytes.len()));
+            }
+            Mutation::Truncate(ref i) => bytes.truncate(i.index(bytes.len())),
+        }
+    }
+    bytes
 }
