@@ -274,4 +274,26 @@ impl Checker {
     pub fn arena_len(&self) -> usize {
         self.store.arena_len()
     }
+
+    /// Clause `id`'s literals (repeats removed) while it is live.
+    pub(crate) fn clause(&self, id: u64) -> Option<&[i32]> {
+        match self.store.get(id) {
+            Lookup::Live(clause) => Some(clause),
+            _ => None,
+        }
+    }
+
+    /// The largest clause id added so far, original or derived.
+    pub(crate) fn last_id(&self) -> u64 {
+        self.store.last_id()
+    }
+
+    /// Forgets every clause id from `first` on, keeping live clause `keep`
+    /// (if given) renumbered `first`: the clause set only shrinks, as by
+    /// deletions, so nothing derivable afterwards was underivable before.
+    /// The lifted check reuses a finished cube's ids this way.
+    pub(crate) fn retire(&mut self, first: u64, keep: Option<u64>) -> Option<u64> {
+        self.store.retire(first, keep)
+    }
+
 }

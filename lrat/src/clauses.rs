@@ -3,7 +3,8 @@
 //! Invariants: ids are added in strictly increasing order, so a clause's
 //! arena offset grows with its id and compaction can slide live clauses down
 //! in id order without reordering; an id's slot is `ABSENT` until added and
-//! `DELETED` after deletion (a tombstone, never reused).
+//! `DELETED` after deletion (a tombstone, never reused, except that
+//! `retire` forgets every id from some point on, for the lifted check).
 
 /// Slot length marking an id that was never added.
 const ABSENT: u32 = u32::MAX;
@@ -109,13 +110,42 @@ impl ClauseStore {
                 slot.len = DELETED;
             }
         }
+        self.compact_if_worth_it();
+        Ok(())
+    }
+
+    fn compact_if_worth_it(&mut self) {
         // Compaction walks every slot, so it also waits until the garbage is
         // worth a quarter of the table: without that, a small live set amid
         // tens of millions of ids would be walked over and over.
         if self.garbage * 2 > self.arena.len() && self.garbage * 4 >= self.slots.len() {
             self.compact();
         }
-        Ok(())
+    }
+
+    /// Forgets every id from `first` on, except that live clause `keep`
+    /// (an id `>= first`, if given) is renumbered `first`; returns its new
+    /// id. The live clauses only lose members, as by deletions, and the ids
+    /// after `first` may be added again.
+    pub(crate) fn retire(&mut self, first: u64, keep: Option<u64>) -> Option<u64> {
+        debug_assert!(first >= 1 && keep.is_none_or(|id| id >= first));
+        let kept = keep.and_then(|id| match self.get(id) {
+            Lookup::Live(clause) => Some(clause.to_vec()),
+            _ => None,
+        });
+        let cut = (first as usize).min(self.slots.len());
+        // The forgotten clauses' literals become garbage, reclaimed by the
+        // next compaction as deleted clauses' are.
+        let live = self.slots[cut..].iter().filter(|slot| slot.len < DELETED);
+        self.garbage += live.map(|slot| slot.len as usize).sum::<usize>();
+        self.slots.truncate(cut);
+        self.last_id = self.slots.iter().rposition(|slot| slot.len != ABSENT).unwrap_or(0) as u64;
+        self.compact_if_worth_it();
+        let lits = kept?;
+        // Cannot fail: a compaction would leave less than the arena held.
+        let pushed = self.push(first, &lits);
+        debug_assert!(pushed);
+        Some(first)
     }
 
     /// Slides live clauses down over the garbage, keeping id order.

@@ -1,4 +1,5 @@
-//! `CheckError`: every way a formula or an LRAT proof can be rejected.
+//! `CheckError`: every way a formula or an LRAT proof can be rejected, also
+//! in a lifted check of cube proofs against a split formula (`lifted.rs`).
 //!
 //! Invariant: each proof-step variant carries the step's ordinal (1-based,
 //! counting addition and deletion steps in proof order) and, where the step
@@ -77,6 +78,27 @@ pub enum CheckError {
 
     #[error("LRAT proof ends without the empty clause ({steps} steps checked)")]
     NoEmptyClause { steps: u64 },
+
+    #[error("LRAT step {step} (clause {id}): literal {lit} is on a selector variable of the split formula")]
+    SelectorInProof { step: u64, id: u64, lit: i32 },
+
+    #[error("split formula: {reason}")]
+    SplitShape { reason: String },
+
+    #[error("cube {cube}: the split formula has {cubes} cubes (numbered from 0)")]
+    NoSuchCube { cube: usize, cubes: usize },
+
+    #[error("cube {cube}: the split formula has {split} selector clauses for it, the cube formula {given} units")]
+    UnitCount { cube: usize, split: usize, given: usize },
+
+    #[error("cube {cube}: unit {unit} of the cube formula is {given}, the split formula's clause {id} is {clause:?}")]
+    UnitMismatch { cube: usize, unit: usize, id: u64, given: i32, clause: Vec<i32> },
+
+    #[error("cube {cube}: its selector's negation is already derived on this split formula")]
+    CubeAgain { cube: usize },
+
+    #[error("conclude: {missing} of {cubes} cubes have no derived selector unit (the first is cube {first})")]
+    SelectorsMissing { missing: usize, cubes: usize, first: usize },
 }
 
 impl CheckError {
@@ -97,8 +119,17 @@ impl CheckError {
             | MissingHint { step, .. }
             | RatUnsupported { step, .. }
             | DeleteUnknown { step, .. }
-            | DeleteTwice { step, .. } => Some(*step),
-            Dimacs { .. } | OriginalMismatch { .. } | NoEmptyClause { .. } => None,
+            | DeleteTwice { step, .. }
+            | SelectorInProof { step, .. } => Some(*step),
+            Dimacs { .. }
+            | OriginalMismatch { .. }
+            | NoEmptyClause { .. }
+            | SplitShape { .. }
+            | NoSuchCube { .. }
+            | UnitCount { .. }
+            | UnitMismatch { .. }
+            | CubeAgain { .. }
+            | SelectorsMissing { .. } => None,
         }
     }
 }

@@ -3,7 +3,9 @@
 //! Invariant: this crate depends on nothing from hexcert, so a bug in the
 //! solver, encoder or search cannot also hide in the checker of its proofs.
 //! A proof is accepted only by `Checker::finish` after a checked step has
-//! derived the empty clause.
+//! derived the empty clause; a cube's proof is accepted against a split
+//! formula only by `CubeCheck::finish` after a checked lifted step has
+//! derived the cube's unit `-s` (`lifted.rs`).
 
 #![forbid(unsafe_code)]
 
@@ -13,6 +15,8 @@ mod clauses;
 mod dimacs;
 mod error;
 pub mod format;
+mod lifted;
+mod split;
 mod writers;
 
 use std::io::Read;
@@ -20,6 +24,7 @@ use std::io::Read;
 pub use checker::{Checker, Summary};
 pub use error::{CheckError, Position};
 pub use format::{Reader, Step, StepBuf};
+pub use lifted::{CubeCheck, CubeSummary, Lifted};
 
 /// This checker's version, recorded beside each verdict it gives.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");
@@ -39,4 +44,18 @@ pub fn check(formula: &[u8], proof: impl Read) -> Result<Summary, CheckError> {
         }
     }
     checker.finish()
+}
+
+/// Checks a whole LRAT proof (text or binary) of cube `cube`'s formula, F
+/// plus `units`, as a derivation of `-s_cube` from the split formula T whose
+/// first `base` clauses are F. Accepted, it says "T implies -s_cube"; T is
+/// refuted once that holds for every cube (`Lifted::conclude`).
+pub fn check_lifted(
+    split: &[u8],
+    base: usize,
+    cube: usize,
+    units: &[i32],
+    proof: impl Read,
+) -> Result<CubeSummary, CheckError> {
+    Lifted::from_dimacs(split, base)?.check_proof(cube, units, proof)
 }
