@@ -16,6 +16,7 @@ use hexcert::formats::{read_grid_file, to_hexcert_text};
 use hexcert::geometry::Hexagon;
 use hexcert::levels::Partial;
 use hexcert::solving::search::Step;
+use hexcert::derivation::Reach;
 use hexcert::encoding::{Cardinality, EncodeOptions, LevelEncoding, SymmetryBreaking};
 use hexcert::solving::search::{minimize_through, solve_at_bound, LowerBoundProof, PlainOracle};
 use hexcert::validation::evaluate;
@@ -319,7 +320,7 @@ pub fn statement(
     level: u8,
     below: usize,
     output: Option<&Path>,
-    derivation: Option<(&Path, &Path, SymmetryBreaking)>,
+    derivation: Option<(&Path, &Path, Reach)>,
     check: bool,
 ) -> Result<u8, HexError> {
     if json && output.is_none() {
@@ -328,7 +329,7 @@ pub fn statement(
     let hex = Hexagon::new(n)?;
     let statement = Statement::new(&hex, level, below);
     // Built before anything is written: a bad bound leaves no file behind.
-    let target = derivation.map(|(_, _, symmetry)| hexcert::derivation::target_formula(&hex, level, below, symmetry)).transpose()?;
+    let target = derivation.map(|(_, _, reach)| reach.target(&hex, level, below)).transpose()?;
     match output {
         Some(path) => hexcert::files::write_atomic_with(path, |out| statement.write(&hex, out))?,
         None => {
@@ -339,12 +340,12 @@ pub fn statement(
         }
     }
     let mut summary = None;
-    if let (Some((proof, target_path, symmetry)), Some(cnf)) = (derivation, &target) {
-        hexcert::files::write_atomic_with(target_path, |out| hexcert::derivation::write_cnf_as_opb(cnf, out))?;
+    if let (Some((proof, target_path, reach)), Some(cnf)) = (derivation, &target) {
         hexcert::files::write_atomic_with(proof, |out| {
-            summary = Some(hexcert::derivation::write_derivation(&hex, level, below, symmetry, out)?);
+            summary = Some(reach.write(&hex, level, below, out)?);
             Ok(())
         })?;
+        hexcert::files::write_atomic_with(target_path, |out| hexcert::derivation::write_cnf_as_opb(cnf, out))?;
     }
     // VeriPB's verdict: `None` when asked for but not on PATH (unverified, exit 4).
     let mut verdict = None;

@@ -90,6 +90,12 @@ enum Command {
         /// `prove` keeps the proof of; it is derived by VeriPB's dominance rule).
         #[arg(long, value_enum, default_value_t)]
         symmetry: SymmetryBreaking,
+        /// Derive instead the split formula of this cube plan (`cubes plan`):
+        /// the plain CNF, one selector per kept cube, "some selector holds";
+        /// the plan's orbit reduction by dominance and its cover by a
+        /// decision tree (docs/SOUNDNESS.md, section 7).
+        #[arg(long, requires = "derivation", conflicts_with = "symmetry")]
+        plan: Option<PathBuf>,
         /// Run VeriPB on the three files. Exit code: 0 accepted (`s VERIFIED
         /// OUTPUT DERIVABLE`), 1 rejected, 4 VeriPB not on PATH (unverified).
         #[arg(long, requires_all = ["derivation", "output"])]
@@ -488,8 +494,13 @@ fn run(cli: &Cli) -> Result<u8, HexError> {
             let options = EncodeOptions { max_penalty: Some(*max_penalty), cardinality: *cardinality, symmetry: *symmetry };
             commands::encode(cli.json, *n, *level, options, output.as_deref())
         }
-        Command::Statement { claim, output, derivation, target, symmetry, check } => {
-            let proof = derivation.as_deref().zip(target.as_deref()).map(|(d, t)| (d, t, *symmetry));
+        Command::Statement { claim, output, derivation, target, symmetry, plan, check } => {
+            let plan = plan.as_deref().map(hexcert::cubes::Plan::read).transpose()?;
+            let reach = match &plan {
+                Some(plan) => hexcert::derivation::Reach::Split(plan),
+                None => hexcert::derivation::Reach::Formula(*symmetry),
+            };
+            let proof = derivation.as_deref().zip(target.as_deref()).map(|(d, t)| (d, t, reach));
             commands::statement(cli.json, claim.n, claim.level, claim.below, output.as_deref(), proof, *check)
         }
         Command::Solve { n, level, max_penalty, cardinality, output } => {

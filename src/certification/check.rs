@@ -38,13 +38,13 @@ use super::cubes::{check_stored_lrat, cube_trust_base, judge, CubeClaim, CubeVer
 use super::statement;
 use super::WorkDir;
 use crate::cubes::cube_formula;
-use crate::encoding::{LevelEncoding, SymmetryBreaking};
+use crate::encoding::LevelEncoding;
 use crate::error::HexError;
 use crate::formats::read_grid_file;
 use crate::formula::Cnf;
 use crate::geometry::Hexagon;
 use crate::levels::FULL_LEVEL;
-use crate::proofs::claim::{read_json, StatementRecord};
+use crate::proofs::claim::read_json;
 use crate::proofs::ranges::{check_claim_directory, check_claim_ranges, check_n_directory, check_optimum_ranges};
 use crate::proofs::online::OnlineCheck;
 use crate::proofs::trace::TraceSender;
@@ -278,16 +278,21 @@ impl<'a> CheckRun<'a> {
 
     fn check_cube_statement(&self, path: &Path, messages: &mut Vec<String>) -> Result<Status, HexError> {
         let mut claim: CubeClaim = read_json(path)?;
-        if claim.statement_to_cnf.as_ref().is_some_and(|r| r.statement.is_some() || r.veripb.is_some()) {
-            return Err(mismatch(path, "a cube claim records a derivation, but none exists for cube plans".into()));
-        }
-        if self.record && claim.statement_to_cnf.is_none() {
-            claim.statement_to_cnf = Some(StatementRecord::not_covered(SymmetryBreaking::None, statement::CUBES_NOT_COVERED));
+        if self.record {
+            let record = statement::derive_and_check_split(&claim.plan, path)?;
+            if !record.accepted() {
+                let why = record.not_checked.as_deref().unwrap_or("VeriPB did not run");
+                messages.push(format!("statement -> split formula: unverified, nothing recorded: {why}"));
+                return Ok(Status::Unverified);
+            }
+            let verdict = record.veripb.as_ref().map(|v| format!("{} `{}` in {:.1} s", v.version, v.verdict, v.seconds)).unwrap_or_default();
+            claim.trust_base = super::cubes::cube_trust_base(&claim.plan, Some(&record));
+            claim.statement_to_cnf = Some(record);
             crate::files::write_atomic(path, &serde_json::to_vec_pretty(&claim).expect("claims serialise"))?;
-            messages.push("statement -> CNF: recorded as not covered".into());
+            messages.push(format!("statement -> split formula: recorded {verdict}"));
+            return Ok(Status::Verified);
         }
-        messages.push(format!("statement -> CNF: not covered: {}", statement::CUBES_NOT_COVERED));
-        Ok(if self.derivations { Status::Unverified } else { Status::Verified })
+        statement::check_recorded_split(&claim.plan, claim.statement_to_cnf.as_ref(), &claim.trust_base, path, self.derivations, messages)
     }
 
     fn check_optimum(&mut self, path: &Path, messages: &mut Vec<String>, needs_veripb: &mut bool) -> Result<Status, HexError> {
@@ -438,7 +443,7 @@ fn check_cube_claim(path: &Path, regenerate: Option<&dyn Regenerate>, messages: 
     if (plan.n, plan.level, plan.below) != (claim.n, claim.level, claim.below) {
         return Err(mismatch(path, format!("the plan is for `{}`, not the claim's statement", plan.statement)));
     }
-    if claim.trust_base != cube_trust_base(plan) {
+    if claim.trust_base != cube_trust_base(plan, claim.statement_to_cnf.as_ref()) {
         return Err(mismatch(path, "the trust base is not the one this build states for a cube claim".into()));
     }
     let encoding = plan.encoding()?;

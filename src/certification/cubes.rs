@@ -21,7 +21,7 @@ use serde::{Deserialize, Serialize};
 use super::prove::solve_traced;
 use super::WorkDir;
 use crate::cubes::{cube_formula, Cube, Plan};
-use crate::encoding::{LevelEncoding, SymmetryBreaking};
+use crate::encoding::LevelEncoding;
 use crate::error::HexError;
 use crate::geometry::Hexagon;
 use crate::proofs::claim::{BuildRecord, FileRecord, LratRecord, StatementRecord};
@@ -410,8 +410,8 @@ pub struct CubeClaim {
     /// Sum of the LRAT checker's CPU seconds over the cubes.
     pub lrat_cpu_seconds: f64,
     pub hexcert: BuildRecord,
-    /// Always "not covered" for now (`statement::CUBES_NOT_COVERED`); absent
-    /// in claims merged before it was recorded.
+    /// The statement -> split formula step (`statement::derive_and_check_split`);
+    /// absent in claims merged before it was recorded.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub statement_to_cnf: Option<StatementRecord>,
     pub trust_base: Vec<String>,
@@ -420,8 +420,28 @@ pub struct CubeClaim {
 /// Where a merged claim keeps its cubes' stored LRAT proofs.
 pub const CUBE_PROOFS: &str = "cubes";
 
-/// What a cube claim rests on.
-pub fn cube_trust_base(plan: &Plan) -> Vec<String> {
+/// What a cube claim rests on: with a derivation VeriPB accepted
+/// (`statement`), the statement, VeriPB, the LRAT checker and the split step
+/// (docs/SOUNDNESS.md, section 7); else the encoder and the cover argument.
+pub fn cube_trust_base(plan: &Plan, statement: Option<&StatementRecord>) -> Vec<String> {
+    if statement.is_some_and(StatementRecord::accepted) {
+        let mut items = super::statement::checked_trust_base(&[]);
+        items[1] = "the VeriPB checker and its verdict `s VERIFIED OUTPUT DERIVABLE` on the derivation of the plan's split \
+             formula from the statement (statement_to_cnf): the encoder, the orbit reduction by dominance and the cover are \
+             checked, not trusted"
+            .into();
+        items[2] = "the CNF checker: the LRAT checker hexcert-lrat (lrat/ in this repository, which imports nothing from the \
+             solver, the encoder or the search) and its verdict on every cube's formula"
+            .into();
+        items.push(
+            "the split step: each cube's formula is the split formula's first clauses (the plain CNF) plus, as units, the \
+             literals its selector implies there, so a model of the split formula is a model of the formula of a cube whose \
+             selector it sets (src/cubes/mod.rs, split_formula and cube_formula; `hexcert check` rebuilds both from the plan \
+             and compares hashes, and checks a stored cube proof lifted onto the split formula, hexcert_lrat::Lifted)"
+                .into(),
+        );
+        return items;
+    }
     vec![
         format!("the encoder {} (src/encoding), without symmetry breaking: the CNF says 'valid level-k partial with penalty <= B-1' (docs/PROBLEM.md); cross-checked against the independent validator and brute force (tests/sat.rs)", plan.encoder),
         "each cube's formula is that CNF plus the unit clauses of the cube's projected values (src/cubes/mod.rs, cube_formula); its hash is re-computed by `hexcert check`".into(),
@@ -468,6 +488,7 @@ pub fn merge(plan: &Plan, results: &Path, root: &Path) -> Result<PathBuf, HexErr
         cubes.push(record);
     }
     let seconds: Vec<f64> = cubes.iter().map(|c| c.solve_seconds).collect();
+    let statement_to_cnf = super::statement::derive_and_check_split(plan, results)?;
     let claim = CubeClaim {
         format: CUBE_CLAIM_FORMAT.into(),
         statement: plan.statement.clone(),
@@ -481,8 +502,8 @@ pub fn merge(plan: &Plan, results: &Path, root: &Path) -> Result<PathBuf, HexErr
         lrat_cpu_seconds: cubes.iter().filter_map(|c| c.lrat.as_ref()).map(|l| l.cpu_seconds).sum(),
         cubes,
         hexcert: crate::proofs::claim::this_build(),
-        statement_to_cnf: Some(StatementRecord::not_covered(SymmetryBreaking::None, super::statement::CUBES_NOT_COVERED)),
-        trust_base: cube_trust_base(plan),
+        trust_base: cube_trust_base(plan, Some(&statement_to_cnf)),
+        statement_to_cnf: Some(statement_to_cnf),
     };
     let json = serde_json::to_vec_pretty(&claim).expect("claims serialise");
     crate::files::write_atomic(&staging.0.join("claim.json"), &json)?;

@@ -14,6 +14,8 @@ use std::path::Path;
 
 use super::check::Status;
 use super::WorkDir;
+use crate::cubes::Plan;
+use crate::derivation::Reach;
 use crate::encoding::{Cardinality, EncodeOptions, SymmetryBreaking};
 use crate::error::HexError;
 use crate::geometry::Hexagon;
@@ -22,9 +24,6 @@ use crate::proofs::veripb::Veripb;
 use crate::proofs::{sha256_file, Claim};
 use crate::statement::{Statement, STATEMENT_VERSION};
 
-/// Why a cube claim has no derivation.
-pub const CUBES_NOT_COVERED: &str = "the orbit reduction of cube plans has no derivation yet; \
-     the claim rests on the encoder and the cover argument (its trust base)";
 const TOTALIZER_NOT_COVERED: &str = "no derivation of the totalizer bound yet; the claim rests on the encoder (its trust base)";
 const NO_VERIPB: &str = "VeriPB is not on PATH (cargo install veripb --locked)";
 
@@ -33,6 +32,7 @@ struct Written {
     work: WorkDir,
     statement: FileRecord,
     derivation: FileRecord,
+    target: FileRecord,
 }
 
 impl Written {
@@ -42,15 +42,16 @@ impl Written {
 }
 
 /// Writes statement, derivation and target for the claim "level-`level`
-/// partials of `hex` below `below`" under `options`, into a fresh scratch
+/// partials of `hex` below `below`", reaching `reach`, into a fresh scratch
 /// directory (the system's: a read-only checkout can still be checked).
-/// Errors: the target does not hash to `cnf_sha256` (the derivation would
-/// reach another formula than the claim's), and write failures.
-fn write(hex: &Hexagon, level: u8, below: usize, symmetry: SymmetryBreaking, cnf_sha256: &str, origin: &Path) -> Result<Written, HexError> {
+/// Errors: the target does not hash to `cnf_sha256` when given (the
+/// derivation would reach another formula than the claim's), a plan the
+/// derivation cannot cover, and write failures.
+fn write(hex: &Hexagon, level: u8, below: usize, reach: Reach, cnf_sha256: Option<&str>, origin: &Path) -> Result<Written, HexError> {
     let scratch = format!("hexcert-veripb-{}-n{}-level{level}-below{below}", std::process::id(), hex.side());
     let work = WorkDir::create(std::env::temp_dir().join(scratch))?;
-    let cnf = crate::derivation::target_formula(hex, level, below, symmetry)?;
-    if crate::proofs::sha256_hex(&cnf.to_dimacs()) != cnf_sha256 {
+    let cnf = reach.target(hex, level, below)?;
+    if cnf_sha256.is_some_and(|hash| crate::proofs::sha256_hex(&cnf.to_dimacs()) != hash) {
         return Err(HexError::Input {
             file: origin.into(),
             line: 0,
@@ -60,14 +61,16 @@ fn write(hex: &Hexagon, level: u8, below: usize, symmetry: SymmetryBreaking, cnf
     let (statement, derivation, target) = (work.0.join("statement.opb"), work.0.join("derivation.pbp"), work.0.join("target.opb"));
     let written = Statement::new(hex, level, below);
     crate::files::write_atomic_with(&statement, |out| written.write(hex, out))?;
-    crate::files::write_atomic_with(&derivation, |out| crate::derivation::write_derivation(hex, level, below, symmetry, out).map(|_| ()))?;
+    crate::files::write_atomic_with(&derivation, |out| reach.write(hex, level, below, out).map(|_| ()))
+        .map_err(|e| HexError::Input { file: origin.into(), line: 0, message: format!("no derivation: {e}") })?;
     crate::files::write_atomic_with(&target, |out| crate::derivation::write_cnf_as_opb(&cnf, out))?;
     let statement = file_record(&statement, "OPB statement (docs/STATEMENT.md), as written by `hexcert statement`")?;
     let derivation = file_record(
         &derivation,
         "VeriPB 3.0 proof deriving the claim's CNF from the statement, as written by `hexcert statement --derivation`",
     )?;
-    Ok(Written { work, statement, derivation })
+    let target = file_record(&target, "the CNF reached, as OPB (DIMACS variable i named xi), as written by `hexcert statement --target`")?;
+    Ok(Written { work, statement, derivation, target })
 }
 
 fn file_record(path: &Path, description: &str) -> Result<FileRecord, HexError> {
@@ -103,7 +106,22 @@ pub fn derive_and_check(hex: &Hexagon, level: u8, below: usize, options: &Encode
     if options.cardinality != Cardinality::SequentialCounter {
         return Ok(StatementRecord::not_covered(options.symmetry, TOTALIZER_NOT_COVERED));
     }
-    let written = write(hex, level, below, options.symmetry, cnf_sha256, origin)?;
+    let written = write(hex, level, below, Reach::Formula(options.symmetry), Some(cnf_sha256), origin)?;
+    record(written, options.symmetry, None, origin)
+}
+
+/// `derive_and_check` for a cube plan: the derivation reaches the plan's
+/// split formula (`cubes::split_formula`), whose OPB the record hashes too.
+pub fn derive_and_check_split(plan: &Plan, origin: &Path) -> Result<StatementRecord, HexError> {
+    if plan.cardinality != Cardinality::SequentialCounter {
+        return Ok(StatementRecord::not_covered(SymmetryBreaking::None, TOTALIZER_NOT_COVERED));
+    }
+    let written = write(&Hexagon::new(plan.n)?, plan.level, plan.below, Reach::Split(plan), None, origin)?;
+    let target = written.target.clone();
+    record(written, SymmetryBreaking::None, Some(target), origin)
+}
+
+fn record(written: Written, symmetry: SymmetryBreaking, target: Option<FileRecord>, origin: &Path) -> Result<StatementRecord, HexError> {
     let veripb = match Veripb::find() {
         Some(veripb) => Some(run(&veripb, &written, origin)?),
         None => None,
@@ -113,8 +131,9 @@ pub fn derive_and_check(hex: &Hexagon, level: u8, below: usize, options: &Encode
         not_checked: veripb.is_none().then(|| NO_VERIPB.into()),
         statement: Some(written.statement.clone()),
         derivation: Some(written.derivation.clone()),
-        symmetry: options.symmetry,
+        symmetry,
         veripb,
+        target,
     })
 }
 
@@ -149,7 +168,7 @@ pub fn check_recorded(claim: &Claim, path: &Path, strict: bool, messages: &mut V
         }
         // Strict and derivable: derive and check now, as a record would be.
         let hex = Hexagon::new(claim.n)?;
-        let written = write(&hex, claim.level, claim.below, options.symmetry, &claim.cnf.sha256, path)?;
+        let written = write(&hex, claim.level, claim.below, Reach::Formula(options.symmetry), Some(&claim.cnf.sha256), path)?;
         return verdict_now(&written, path, "derived now (nothing recorded)", &mut say);
     };
     if record.version != STATEMENT_VERSION {
@@ -162,17 +181,59 @@ pub fn check_recorded(claim: &Claim, path: &Path, strict: bool, messages: &mut V
         return fail("the record must hold either an accepting VeriPB verdict or why none was run".into());
     }
     let hex = Hexagon::new(claim.n)?;
-    let written = write(&hex, claim.level, claim.below, options.symmetry, &claim.cnf.sha256, path)?;
-    for (what, recorded, now) in [
-        ("statement", record.statement.as_ref(), &written.statement),
-        ("derivation", record.derivation.as_ref(), &written.derivation),
-    ] {
+    let written = write(&hex, claim.level, claim.below, Reach::Formula(options.symmetry), Some(&claim.cnf.sha256), path)?;
+    matches_record(&written, record, false, path)?;
+    verdict_now(&written, path, "statement and derivation written again match their recorded hashes", &mut say)
+}
+
+/// The files written again hash to the record (and the target too, `split`).
+fn matches_record(written: &Written, record: &StatementRecord, split: bool, path: &Path) -> Result<(), HexError> {
+    let mut files = vec![("statement", record.statement.as_ref(), &written.statement), ("derivation", record.derivation.as_ref(), &written.derivation)];
+    if split {
+        files.push(("split formula", record.target.as_ref(), &written.target));
+    }
+    for (what, recorded, now) in files {
         let recorded = recorded.map(|r| (r.sha256.as_str(), r.bytes));
         if recorded != Some((now.sha256.as_str(), now.bytes)) {
-            return fail(format!("the {what} written again has sha256 {} ({} bytes), not the recorded one", now.sha256, now.bytes));
+            return Err(HexError::Input {
+                file: path.into(),
+                line: 0,
+                message: format!("the {what} written again has sha256 {} ({} bytes), not the recorded one", now.sha256, now.bytes),
+            });
         }
     }
-    verdict_now(&written, path, "statement and derivation written again match their recorded hashes", &mut say)
+    Ok(())
+}
+
+/// `check_recorded` for a cube claim: its derivation reaches the plan's
+/// split formula. A claim recording none (merged before derivations of
+/// plans existed) is judged on the trust base it states, or, `strict`,
+/// derived and checked now.
+pub fn check_recorded_split(plan: &Plan, record: Option<&StatementRecord>, trust_base: &[String], path: &Path, strict: bool, messages: &mut Vec<String>) -> Result<Status, HexError> {
+    let mut say = |line: String| messages.push(format!("statement -> split formula: {line}"));
+    let accepted = record.is_some_and(StatementRecord::accepted);
+    if accepted != trust_base.iter().any(|item| item.contains("VeriPB")) {
+        return Err(HexError::Input { file: path.into(), line: 0, message: "the trust base does not match the statement record (VeriPB named without an accepted derivation, or the converse)".into() });
+    }
+    let hex = Hexagon::new(plan.n)?;
+    let Some(record) = record.filter(|r| r.statement.is_some()) else {
+        let why = record.and_then(|r| r.not_checked.clone()).unwrap_or_else(|| "not recorded (`hexcert check --veripb --record` adds it)".into());
+        if !strict || plan.cardinality != Cardinality::SequentialCounter {
+            say(format!("{why}; judged on the trust base the claim states"));
+            return Ok(if strict { Status::Unverified } else { Status::Verified });
+        }
+        let written = write(&hex, plan.level, plan.below, Reach::Split(plan), None, path)?;
+        return verdict_now(&written, path, "derived now (nothing recorded)", &mut say);
+    };
+    if record.version != STATEMENT_VERSION || record.symmetry != SymmetryBreaking::None {
+        return Err(HexError::Input { file: path.into(), line: 0, message: format!("the record is of statement `{}` with symmetry breaking, this build writes `{STATEMENT_VERSION}` without", record.version) });
+    }
+    if record.veripb.as_ref().is_some_and(|v| !v.verified) || (record.veripb.is_none() == record.not_checked.is_none()) {
+        return Err(HexError::Input { file: path.into(), line: 0, message: "the record must hold either an accepting VeriPB verdict or why none was run".into() });
+    }
+    let written = write(&hex, plan.level, plan.below, Reach::Split(plan), None, path)?;
+    matches_record(&written, record, true, path)?;
+    verdict_now(&written, path, "statement, derivation and split formula written again match their recorded hashes", &mut say)
 }
 
 fn verdict_now(written: &Written, path: &Path, what: &str, say: &mut impl FnMut(String)) -> Result<Status, HexError> {

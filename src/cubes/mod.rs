@@ -82,3 +82,30 @@ pub fn cube_formula(encoding: &crate::encoding::LevelEncoding, split: &Split, cu
     }
     cnf
 }
+
+/// The plan's *split formula* T: the claim's plain formula F (clauses
+/// `1..=|F|`), then for each kept cube `i`, in plan order, one clause
+/// `-s_i l` per literal `l` of the cube (the literals `cube_formula` adds as
+/// units, in the same order), then `s_1 ... s_m`; the selector `s_i` is
+/// variable `F.num_vars() + 1 + i`.
+///
+/// T is what the statement's VeriPB derivation reaches for a cube claim
+/// (`derivation::cubes`), and it is unsatisfiable exactly when every cube's
+/// formula is: a model of T sets some `s_i` and with it every literal of
+/// cube `i`, so it is a model of cube `i`'s formula; conversely a model of
+/// cube `i`'s formula extends to T by `s_i` true and the others false. The
+/// lifted LRAT check (`hexcert_lrat::Lifted`) sees the first half: it reads
+/// cube `i`'s refutation as a derivation of `-s_i` from T.
+pub fn split_formula(encoding: &crate::encoding::LevelEncoding, split: &Split, cubes: &[Cube]) -> crate::formula::Cnf {
+    debug_assert_eq!(encoding.options.symmetry, crate::encoding::SymmetryBreaking::None);
+    let mut cnf = encoding.cnf.clone();
+    cnf.add_comment(format!("split: cells {:?}, {} cubes; selector of cube i is variable {} + i", split.cells, cubes.len(), encoding.cnf.num_vars() + 1));
+    let selectors: Vec<i32> = cubes.iter().map(|_| cnf.new_var()).collect();
+    for (cube, &s) in cubes.iter().zip(&selectors) {
+        for lit in encoding.projection_literals(&split.cells, &cube.values, cube.depth) {
+            cnf.add_clause(&[-s, lit]);
+        }
+    }
+    cnf.add_clause(&selectors);
+    cnf
+}

@@ -32,18 +32,22 @@
 
 use std::io::{self, Write};
 
-use crate::encoding::{EncodeOptions, LevelEncoding, SymmetryBreaking};
+use crate::cubes::{split_formula, Plan};
+use crate::encoding::{Cardinality, EncodeOptions, LevelEncoding, SymmetryBreaking};
 use crate::error::HexError;
 use crate::formula::Cnf;
 use crate::geometry::Hexagon;
 use crate::statement::{Family, Relation, Statement, Variable};
 
 mod counter;
+mod cubes;
 mod penalty;
 mod proof;
 mod symmetry;
 
 use proof::{cnf_literal, Proof};
+
+pub use cubes::SplitTarget;
 
 /// What a written derivation covers, for reports.
 #[derive(Debug, Clone, serde::Serialize)]
@@ -70,6 +74,66 @@ pub fn target_formula(hex: &Hexagon, level: u8, below: usize, symmetry: Symmetry
 fn target_options(below: usize, symmetry: SymmetryBreaking) -> Result<EncodeOptions, HexError> {
     let max_penalty = below.checked_sub(1).ok_or_else(|| HexError::Usage("a derivation needs --below 1 or more".into()))?;
     Ok(EncodeOptions { symmetry, ..EncodeOptions::bounded(Some(max_penalty)) })
+}
+
+/// What a derivation reaches from the statement.
+#[derive(Clone, Copy)]
+pub enum Reach<'a> {
+    /// The claim's whole formula with this symmetry breaking (`target_formula`).
+    Formula(SymmetryBreaking),
+    /// A cube plan's split formula (`cubes::split_formula`): the orbit
+    /// reduction and the cover derived too (`cubes.rs`).
+    Split(&'a Plan),
+}
+
+impl Reach<'_> {
+    /// The CNF reached for "level-`level` partials of `hex` below `below`".
+    /// Errors: those of `target_formula`, and a plan for another claim or
+    /// another cardinality encoding than the sequential counter.
+    pub fn target(&self, hex: &Hexagon, level: u8, below: usize) -> Result<Cnf, HexError> {
+        match *self {
+            Reach::Formula(symmetry) => target_formula(hex, level, below, symmetry),
+            Reach::Split(plan) => {
+                if (plan.n, plan.level, plan.below) != (hex.side(), level, below) {
+                    return Err(HexError::Usage(format!(
+                        "the plan is for n = {}, level {}, below {}, not n = {}, level {level}, below {below}",
+                        plan.n, plan.level, plan.below, hex.side()
+                    )));
+                }
+                if plan.cardinality != Cardinality::SequentialCounter {
+                    return Err(HexError::Usage("a derivation reaches the sequential counter only: the plan uses another cardinality encoding".into()));
+                }
+                target_formula(hex, level, below, SymmetryBreaking::None)?;
+                Ok(split_formula(&plan.encoding()?, &plan.split()?, &plan.cubes))
+            }
+        }
+    }
+
+    /// Symmetry breaking in the formula reached (the split's orbit reduction is not one).
+    pub fn symmetry(&self) -> SymmetryBreaking {
+        match *self {
+            Reach::Formula(symmetry) => symmetry,
+            Reach::Split(_) => SymmetryBreaking::None,
+        }
+    }
+
+    /// Writes the derivation from `Statement::new(hex, level, below)` to
+    /// `self.target(..)`. Errors (`InvalidInput`): those of `target`, and a
+    /// plan whose kept cubes are not the least members of orbits covering
+    /// the split (`cubes::cover`); and write failures.
+    pub fn write<W: Write + ?Sized>(&self, hex: &Hexagon, level: u8, below: usize, out: &mut W) -> io::Result<DerivationSummary> {
+        let invalid = |e: HexError| io::Error::new(io::ErrorKind::InvalidInput, e.to_string());
+        let cnf = self.target(hex, level, below).map_err(invalid)?;
+        match *self {
+            Reach::Formula(symmetry) => derive(hex, level, below, symmetry, None, &cnf, out),
+            Reach::Split(plan) => {
+                let split = plan.split().map_err(invalid)?;
+                let first_selector = plan.encoding().map_err(invalid)?.cnf.num_vars() as i32 + 1;
+                let target = SplitTarget { split: &split, cubes: &plan.cubes, below, first_selector };
+                derive(hex, level, below, SymmetryBreaking::None, Some(&target), &cnf, out)
+            }
+        }
+    }
 }
 
 /// Writes `cnf` as OPB, variable `i` named `x<i>`: the output file VeriPB
@@ -150,7 +214,7 @@ pub fn write_derivation<W: Write + ?Sized>(
     out: &mut W,
 ) -> io::Result<DerivationSummary> {
     let cnf = target_formula(hex, level, below, symmetry).map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e.to_string()))?;
-    derive(hex, level, below, symmetry, &cnf, out)
+    derive(hex, level, below, symmetry, None, &cnf, out)
 }
 
 fn derive<W: Write + ?Sized>(
@@ -158,6 +222,7 @@ fn derive<W: Write + ?Sized>(
     level: u8,
     below: usize,
     symmetry: SymmetryBreaking,
+    split: Option<&SplitTarget>,
     target: &Cnf,
     out: &mut W,
 ) -> io::Result<DerivationSummary> {
@@ -182,6 +247,10 @@ fn derive<W: Write + ?Sized>(
         let first_equal = LevelEncoding::new(hex, level, EncodeOptions::bounded(None)).cnf.num_vars() as i32 + 1;
         chains = symmetry::dominance(&mut proof, hex, &statement, first_equal)?;
     }
+    let mut lexes = match split {
+        Some(split) => cubes::dominance(&mut proof, hex, &statement, split)?,
+        None => Vec::new(),
+    };
 
     proof.line("% ge(c, j) is \"c holds j, ..., k or +\"; eq(c, a) is x_cC_va")?;
     // ge_upper[c][j - 2]: id of "ge(c, j) implies c holds j, ..., k or +";
@@ -226,6 +295,10 @@ fn derive<W: Write + ?Sized>(
         let ge = symmetry::GeIds { upper: &ge_upper, lower: &ge_lower };
         symmetry::define_chains(&mut proof, hex, level, &encoding, &ids, &ge, &mut chains)?;
     }
+    if let Some(split) = split {
+        let ge = symmetry::GeIds { upper: &ge_upper, lower: &ge_lower };
+        cubes::over_ge(&mut proof, level, &ids, &ge, split, &mut lexes)?;
+    }
     let (pen_upper, lemmas) = penalty::define_penalties(&mut proof, hex, level, &encoding, &ids, &ge_upper)?;
     proof.line("% the clauses that force pen(e) and the equal-so-far variables")?;
     let pens = encoding.penalty_vars();
@@ -245,6 +318,10 @@ fn derive<W: Write + ?Sized>(
             let first_var = encoding.cnf.num_vars() as i32 + 1;
             counter::derive_counter(&mut proof, pens, max_penalty, first_var, bound)?;
         }
+    }
+
+    if let Some(split) = split {
+        cubes::cover(&mut proof, hex, &encoding, &ids, split)?;
     }
 
     proof.line("% the clauses of the formula, in its order")?;

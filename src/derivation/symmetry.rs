@@ -30,21 +30,51 @@ use crate::encoding::LevelEncoding;
 use crate::geometry::Hexagon;
 use crate::statement::{Statement, Variable};
 
-/// One symmetry's lex constraint and what its clauses need.
-pub struct Chain {
-    /// `(key position, c, s(c))` for the positions `s` moves.
-    pairs: Vec<(usize, usize, usize)>,
-    /// Id of the constraint added by dominance, over the statement's variables.
-    dominance: usize,
-    /// The CNF's "equal so far" variables, one per pair but the last.
-    equal: Vec<i32>,
-    /// The rewritten constraint over `ge`, and the definitions of `equal`.
-    over_ge: usize,
-    definitions: Vec<usize>,
+/// The key a dominance order compares: `cells` in order, each read as its
+/// value capped at `depth + 1` (`+` counts as `k + 1`). Ring 1 reads full
+/// values (`depth = k`); a cube split reads projections at its depth.
+pub struct Key {
+    /// The order's name in the proof.
+    pub name: &'static str,
+    pub cells: Vec<usize>,
+    pub depth: usize,
 }
 
-fn weight(level: u8, position: usize) -> i64 {
-    (i64::from(level) + 1).pow(5 - position as u32)
+impl Key {
+    /// The ring-1 lex-leader's key: the centre's neighbours, full values.
+    pub fn ring1(hex: &Hexagon, level: u8) -> Key {
+        Key { name: "ring1", cells: ring1_cells(hex), depth: level as usize }
+    }
+
+    /// `W^(len - 1 - position)` with `W = depth + 1`: a position outweighs
+    /// every later one, since digits differ by at most `depth`.
+    fn weight(&self, position: usize) -> i64 {
+        (self.depth as i64 + 1).pow((self.cells.len() - 1 - position) as u32)
+    }
+
+    /// The digit value `v` (`k + 1` for `+`) gives.
+    fn digit(&self, v: usize) -> i64 {
+        v.min(self.depth + 1) as i64
+    }
+}
+
+/// One symmetry's lex constraint, added by dominance.
+pub struct Lex {
+    /// `(key position, c, s(c))` for the positions `s` moves.
+    pub pairs: Vec<(usize, usize, usize)>,
+    /// Id of the constraint added by dominance, over the statement's variables.
+    pub dominance: usize,
+    /// The same constraint over the CNF's `ge` literals (`rewrite_over_ge`).
+    pub over_ge: usize,
+}
+
+/// One symmetry's lex constraint and what its CNF clauses need.
+pub struct Chain {
+    lex: Lex,
+    /// The CNF's "equal so far" variables, one per pair but the last.
+    equal: Vec<i32>,
+    /// The definitions of `equal`.
+    definitions: Vec<usize>,
 }
 
 fn value_name(k: usize, cell: usize, v: usize) -> String {
@@ -60,49 +90,66 @@ fn terms(coefficients: &BTreeMap<String, i64>) -> String {
     coefficients.iter().filter(|(_, &c)| c != 0).map(|(name, c)| format!("{c:+} {name} ")).collect()
 }
 
-/// Defines the order, adds one lex constraint per non-identity symmetry by
-/// dominance, and unloads the order. `first_equal_var` is the CNF's first
-/// "equal so far" variable.
+/// The ring-1 lex-leader's dominance steps; `first_equal_var` is the CNF's
+/// first "equal so far" variable.
 pub fn dominance<W: Write + ?Sized>(
     proof: &mut Proof<W>,
     hex: &Hexagon,
     statement: &Statement,
     first_equal_var: i32,
 ) -> io::Result<Vec<Chain>> {
+    let mut next_equal = first_equal_var;
+    let chains = lex_dominance(proof, hex, statement, &Key::ring1(hex, statement.level))?
+        .into_iter()
+        .map(|lex| {
+            let equal: Vec<i32> = (1..lex.pairs.len())
+                .map(|_| {
+                    next_equal += 1;
+                    next_equal - 1
+                })
+                .collect();
+            Chain { lex, equal, definitions: Vec::new() }
+        })
+        .collect();
+    Ok(chains)
+}
+
+/// Defines the order on `key`, adds one lex constraint `key(x) <= key(x o s)`
+/// per non-identity symmetry `s` by dominance, and unloads the order.
+pub fn lex_dominance<W: Write + ?Sized>(proof: &mut Proof<W>, hex: &Hexagon, statement: &Statement, key: &Key) -> io::Result<Vec<Lex>> {
     let k = statement.level as usize;
-    let key = ring1_cells(hex);
     let slot = |side: &str, i: usize, v: usize| format!("{side}_{i}_{v}");
+    let positions = key.cells.len();
     let vector = |side: &str| -> String {
-        (0..6).flat_map(|i| (1..=k + 1).map(move |v| (i, v))).map(|(i, v)| slot(side, i, v)).collect::<Vec<_>>().join(" ")
+        (0..positions).flat_map(|i| (1..=k + 1).map(move |v| (i, v))).map(|(i, v)| slot(side, i, v)).collect::<Vec<_>>().join(" ")
     };
     let mut order = BTreeMap::new();
-    for i in 0..6 {
+    for i in 0..positions {
         for v in 1..=k + 1 {
-            let w = weight(statement.level, i) * v as i64;
+            let w = key.weight(i) * key.digit(v);
             order.insert(slot("rgt", i, v), w);
             order.insert(slot("lft", i, v), -w);
         }
     }
     proof.line("% symmetry breaking: keys compared by a weighted sum, one dominance step per symmetry")?;
-    proof.line("def_order ring1")?;
+    proof.line(&format!("def_order {}", key.name))?;
     proof.line(&format!("  vars\n    left {};\n    right {};\n  end vars;", vector("lft"), vector("rgt")))?;
     proof.line(&format!("  def\n    {}>= 0;\n  end def;", terms(&order)))?;
     proof.line(&format!("  transitivity\n    vars\n      fresh_right {};\n    end vars;", vector("frs")))?;
     proof.line("    proof\n      proofgoal #1\n        pol 1 2 + 3 +;\n      qed #1 : -1;\n    qed proof;\n  end transitivity;")?;
     proof.line("end def_order;")?;
-    let instance: Vec<String> = key.iter().flat_map(|&c| (1..=k + 1).map(move |v| value_name(k, c, v))).collect();
-    proof.line(&format!("load_order ring1 {};", instance.join(" ")))?;
+    let instance: Vec<String> = key.cells.iter().flat_map(|&c| (1..=k + 1).map(move |v| value_name(k, c, v))).collect();
+    proof.line(&format!("load_order {} {};", key.name, instance.join(" ")))?;
 
-    let mut chains = Vec::new();
-    let mut next_equal = first_equal_var;
+    let mut constraints = Vec::new();
     for perm in hex.symmetries().iter().skip(1) {
         let pairs: Vec<(usize, usize, usize)> =
-            key.iter().enumerate().filter(|(_, &c)| perm[c] != c).map(|(i, &c)| (i, c, perm[c])).collect();
+            key.cells.iter().enumerate().filter(|(_, &c)| perm[c] != c).map(|(i, &c)| (i, c, perm[c])).collect();
         let mut lex = BTreeMap::new();
         for &(i, x, y) in &pairs {
             for v in 1..=k + 1 {
-                *lex.entry(value_name(k, y, v)).or_insert(0) += weight(statement.level, i) * v as i64;
-                *lex.entry(value_name(k, x, v)).or_insert(0) -= weight(statement.level, i) * v as i64;
+                *lex.entry(value_name(k, y, v)).or_insert(0) += key.weight(i) * key.digit(v);
+                *lex.entry(value_name(k, x, v)).or_insert(0) -= key.weight(i) * key.digit(v);
             }
         }
         let witness: Vec<String> = statement
@@ -117,14 +164,10 @@ pub fn dominance<W: Write + ?Sized>(
             &format!("dom {}>= 0 : {} : subproof", terms(&lex), witness.join(" ")),
             &["proofgoal #2", "  pol -1 -2 +;", "qed #2 : -1;"],
         )?;
-        let equal: Vec<i32> = (1..pairs.len()).map(|_| {
-            next_equal += 1;
-            next_equal - 1
-        }).collect();
-        chains.push(Chain { pairs, dominance, equal, over_ge: 0, definitions: Vec::new() });
+        constraints.push(Lex { pairs, dominance, over_ge: 0 });
     }
     proof.line("load_order;")?;
-    Ok(chains)
+    Ok(constraints)
 }
 
 /// The statement variable `var` renamed by the cell permutation `perm`.
@@ -145,27 +188,27 @@ pub struct GeIds<'a> {
     pub lower: &'a [Vec<Vec<usize>>],
 }
 
-/// Rewrites each dominance constraint over `ge` and defines the CNF's
-/// "equal so far" variables.
-pub fn define_chains<W: Write + ?Sized>(
-    proof: &mut Proof<W>,
-    hex: &Hexagon,
-    level: u8,
-    encoding: &LevelEncoding,
-    ids: &StatementIds,
-    ge: &GeIds,
-    chains: &mut [Chain],
-) -> io::Result<()> {
+/// `val(c) = 1 + sum_j ge(c, j)`, both ways, for the key's cells, with
+/// values read at the key's depth (thresholds `j` in `2..=depth+1`).
+pub struct ValueOverGe {
+    /// `below[c]`: `sum_j ge(c,j) <= sum_v (digit(v)-1) x_v`.
+    below: BTreeMap<usize, usize>,
+    /// `above[c]`: the converse.
+    above: BTreeMap<usize, usize>,
+}
+
+/// Derives `ValueOverGe` for every cell of `key`.
+pub fn value_over_ge<W: Write + ?Sized>(proof: &mut Proof<W>, key: &Key, level: u8, ids: &StatementIds, ge: &GeIds) -> io::Result<ValueOverGe> {
     let k = level as usize;
-    proof.line("% val(c) = 1 + sum_j ge(c, j) on the centre's neighbours, both ways")?;
-    // below[c]: sum_j ge(c,j) <= sum_v (v-1) x_v; above[c]: the converse.
-    let mut below = BTreeMap::new();
-    let mut above = BTreeMap::new();
-    for c in ring1_cells(hex) {
-        let ids_up: Vec<String> = ge.upper[c].iter().map(|id| id.to_string()).collect();
-        below.insert(c, proof.step(&rpn_sum(&ids_up))?);
+    let mut values = ValueOverGe { below: BTreeMap::new(), above: BTreeMap::new() };
+    for &c in &key.cells {
+        let ids_up: Vec<String> = ge.upper[c][..key.depth].iter().map(|id| id.to_string()).collect();
+        values.below.insert(c, proof.step(&rpn_sum(&ids_up))?);
         let mut per_threshold = Vec::new();
-        for j in 2..=k + 1 {
+        for j in 2..=key.depth + 1 {
+            // ge(c, j) >= sum_{v >= j} x_v: its m clauses "x_v -> ge(c, j)"
+            // summed, "at most one value" and the literal axioms of the
+            // values below j (m - 1 times each), divided by m.
             let m = k + 2 - j;
             let mut parts: Vec<String> = ge.lower[c][j - 2].iter().map(|id| id.to_string()).collect();
             if m > 1 {
@@ -178,24 +221,49 @@ pub fn define_chains<W: Write + ?Sized>(
             }
             per_threshold.push(proof.step(&text)?.to_string());
         }
-        above.insert(c, proof.step(&rpn_sum(&per_threshold))?);
+        values.above.insert(c, proof.step(&rpn_sum(&per_threshold))?);
     }
+    Ok(values)
+}
+
+/// The dominance constraint `lex` rewritten over `ge(c, 2..=depth+1)`: its
+/// statement variables cancel against `values` and "exactly one value".
+pub fn rewrite_over_ge<W: Write + ?Sized>(proof: &mut Proof<W>, key: &Key, values: &ValueOverGe, ids: &StatementIds, lex: &mut Lex) -> io::Result<()> {
+    let mut parts = vec![lex.dominance.to_string()];
+    for &(i, x, y) in &lex.pairs {
+        let w = key.weight(i);
+        for id in [values.above[&y], values.below[&x], ids.at_most_one[y], ids.at_most_one[x] - 1] {
+            parts.push(format!("{id} {w} *"));
+        }
+    }
+    lex.over_ge = proof.step(&rpn_sum(&parts))?;
+    Ok(())
+}
+
+/// Rewrites each ring-1 dominance constraint over `ge` and defines the
+/// CNF's "equal so far" variables.
+pub fn define_chains<W: Write + ?Sized>(
+    proof: &mut Proof<W>,
+    hex: &Hexagon,
+    level: u8,
+    encoding: &LevelEncoding,
+    ids: &StatementIds,
+    ge: &GeIds,
+    chains: &mut [Chain],
+) -> io::Result<()> {
+    let k = level as usize;
+    let key = Key::ring1(hex, level);
+    proof.line("% val(c) = 1 + sum_j ge(c, j) on the centre's neighbours, both ways")?;
+    let values = value_over_ge(proof, &key, level, ids, ge)?;
     let ge_name = |c: usize, j: usize| cnf_literal(encoding.ge_var(c, j));
     proof.line("% each lex constraint over ge; the CNF's equal-so-far variables")?;
     for chain in chains.iter_mut() {
-        let mut parts = vec![chain.dominance.to_string()];
-        for &(i, x, y) in &chain.pairs {
-            let w = weight(level, i);
-            for id in [above[&y], below[&x], ids.at_most_one[y], ids.at_most_one[x] - 1] {
-                parts.push(format!("{id} {w} *"));
-            }
-        }
-        chain.over_ge = proof.step(&rpn_sum(&parts))?;
+        rewrite_over_ge(proof, &key, &values, ids, &mut chain.lex)?;
         let mut prefix = BTreeMap::new();
         let mut slack = 0;
         for (l, &e) in chain.equal.iter().enumerate() {
-            let (i, x, y) = chain.pairs[l];
-            let w = weight(level, i);
+            let (i, x, y) = chain.lex.pairs[l];
+            let w = key.weight(i);
             for j in 2..=k + 1 {
                 *prefix.entry(ge_name(x, j)).or_insert(0) += w;
                 *prefix.entry(ge_name(y, j)).or_insert(0) -= w;
@@ -213,7 +281,7 @@ pub fn define_chains<W: Write + ?Sized>(
 pub fn comparison_helpers<W: Write + ?Sized>(proof: &mut Proof<W>, chains: &[Chain]) -> io::Result<()> {
     for chain in chains {
         for &definition in &chain.definitions {
-            proof.step(&rpn_sum(&[chain.over_ge.to_string(), definition.to_string()]))?;
+            proof.step(&rpn_sum(&[chain.lex.over_ge.to_string(), definition.to_string()]))?;
         }
     }
     Ok(())

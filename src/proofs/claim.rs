@@ -66,6 +66,10 @@ pub struct StatementRecord {
     pub symmetry: SymmetryBreaking,
     pub veripb: Option<VeripbRecord>,
     pub not_checked: Option<String>,
+    /// The split formula reached, as OPB (cube claims only: a whole-formula
+    /// claim's target is its `cnf`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub target: Option<FileRecord>,
 }
 
 /// VeriPB's verdict on (statement, derivation, CNF as OPB).
@@ -91,6 +95,7 @@ impl StatementRecord {
             symmetry,
             veripb: None,
             not_checked: Some(format!("not covered: {why}")),
+            target: None,
         }
     }
 

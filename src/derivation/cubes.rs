@@ -1,0 +1,231 @@
+//! The orbit reduction of a cube plan, derived in VeriPB: from the statement
+//! to the plan's split formula T (`cubes::split_formula`: the plain formula,
+//! one selector per kept cube implying the cube's literals, and "some
+//! selector holds").
+//!
+//! Three parts, each checked by VeriPB rather than argued:
+//! - **Dominance.** The order compares the split cells' projections at the
+//!   plan's depth D as base-(D+1) numbers, cells in index order (the order
+//!   `Split::representative` minimises). For each non-identity symmetry `s`,
+//!   `dom` adds "the projection is not above its image under `s`", with `s`
+//!   as the witness, while the core is the statement alone (it is invariant
+//!   under `s`). Those constraints are then rewritten over the CNF's `ge`
+//!   literals (`symmetry::rewrite_over_ge`).
+//! - **Selectors.** `s_i` is defined by redundance as the conjunction of
+//!   cube `i`'s literals (the units of its cube formula), both ways.
+//! - **Cover.** A decision tree over the split cells' projected values
+//!   (depth D, cells in index order) derives, leaf to root, "this prefix
+//!   implies some selector" by reverse unit propagation. A leaf is closed by
+//!   a lex constraint (its projection is not its orbit's least), by a
+//!   selector's definition (it reads at the cube's depth as a kept cube), or
+//!   by the statement (a projection `cubes::local` refutes); the writer
+//!   refuses a plan with a leaf none of these closes. The root is the
+//!   clause "some selector holds". Every kept cube must be the least member
+//!   of its orbit at its depth, which `cubes plan` and `cubes refine` ensure
+//!   (a refinement of a least cube that is least among its stabiliser's
+//!   images is least among all of them: the coarsening is monotone).
+
+use std::io::{self, Write};
+
+use super::proof::{cnf_literal, Proof};
+use super::symmetry::{self, GeIds, Key, Lex};
+use super::StatementIds;
+use std::collections::HashMap;
+
+use crate::cubes::{refute, Cube, Refutation, Split};
+use crate::encoding::LevelEncoding;
+use crate::geometry::Hexagon;
+use crate::statement::Statement;
+
+/// Which fact closes a leaf of the cover tree.
+enum Closed {
+    /// A lex constraint: the projection is not its orbit's least.
+    Dominated,
+    /// A selector's definition: it reads as a kept cube.
+    Cube,
+    /// The statement: a local rule refutes it.
+    Local(Refutation),
+}
+
+/// A plan's split and kept cubes, and the first selector variable (one past
+/// the plain formula's variables).
+pub struct SplitTarget<'a> {
+    pub split: &'a Split,
+    pub cubes: &'a [Cube],
+    pub below: usize,
+    pub first_selector: i32,
+}
+
+impl SplitTarget<'_> {
+    fn key(&self) -> Key {
+        Key { name: "split", cells: self.split.cells.clone(), depth: self.split.depth as usize }
+    }
+
+    /// How the tree closes the leaf with projection `values` (depth D), if it can.
+    fn closes(&self, hex: &Hexagon, values: &[u8]) -> Option<Closed> {
+        if self.split.representative(values) != values {
+            Some(Closed::Dominated)
+        } else if self.cubes.iter().any(|c| Split::coarsen(values, c.depth) == c.values) {
+            Some(Closed::Cube)
+        } else {
+            refute(hex, self.split, self.below, values).map(Closed::Local)
+        }
+    }
+}
+
+/// The dominance steps; they must come first, while the core is the statement.
+pub fn dominance<W: Write + ?Sized>(proof: &mut Proof<W>, hex: &Hexagon, statement: &Statement, target: &SplitTarget) -> io::Result<Vec<Lex>> {
+    symmetry::lex_dominance(proof, hex, statement, &target.key())
+}
+
+/// The dominance constraints over `ge`, once `ge` is defined.
+pub fn over_ge<W: Write + ?Sized>(
+    proof: &mut Proof<W>,
+    level: u8,
+    ids: &StatementIds,
+    ge: &GeIds,
+    target: &SplitTarget,
+    lexes: &mut [Lex],
+) -> io::Result<()> {
+    let key = target.key();
+    proof.line("% the split cells' projected values over ge, both ways; each lex constraint over ge")?;
+    let values = symmetry::value_over_ge(proof, &key, level, ids, ge)?;
+    for lex in lexes.iter_mut() {
+        symmetry::rewrite_over_ge(proof, &key, &values, ids, lex)?;
+    }
+    Ok(())
+}
+
+/// Selector definitions and the cover tree, ending in "some selector holds".
+/// Errors (`InvalidInput`): a leaf that neither a lex constraint, a kept cube
+/// nor a local rule closes.
+pub fn cover<W: Write + ?Sized>(
+    proof: &mut Proof<W>,
+    hex: &Hexagon,
+    encoding: &LevelEncoding,
+    ids: &StatementIds,
+    target: &SplitTarget,
+) -> io::Result<()> {
+    let split = target.split;
+    let selectors: Vec<String> = (0..target.cubes.len()).map(|i| cnf_literal(target.first_selector + i as i32)).collect();
+    proof.line("% selector i is the conjunction of kept cube i's literals")?;
+    for (cube, s) in target.cubes.iter().zip(&selectors) {
+        let lits: Vec<String> = encoding.projection_literals(&split.cells, &cube.values, cube.depth).into_iter().map(cnf_literal).collect();
+        for l in &lits {
+            proof.step(&format!("red +1 ~{s} +1 {l} >= 1 : {s} -> 0;"))?;
+        }
+        let negated: String = lits.iter().map(|l| format!("+1 {} ", super::proof::negate(l))).collect();
+        proof.step(&format!("red +1 {s} {negated}>= 1 : {s} -> 1;"))?;
+    }
+    proof.line("% the cover: every projection of the split cells implies some selector, leaves first")?;
+    let some: String = selectors.iter().map(|s| format!("+1 {s} ")).collect();
+    let mut tree = Tree { hex, encoding, ids, target, some, prefix: Vec::new(), values: Vec::new(), lemmas: HashMap::new() };
+    tree.node(proof)
+}
+
+struct Tree<'a> {
+    hex: &'a Hexagon,
+    encoding: &'a LevelEncoding,
+    ids: &'a StatementIds,
+    target: &'a SplitTarget<'a>,
+    /// `+1 s_1 +1 s_2 ...` with a trailing blank.
+    some: String,
+    /// The negated literals of the projected values so far, as terms.
+    prefix: Vec<String>,
+    values: Vec<u8>,
+    /// Cutting-plane lemmas already derived for local refutations, by what they say.
+    lemmas: HashMap<(usize, Vec<u8>), usize>,
+}
+
+impl Tree<'_> {
+    fn node<W: Write + ?Sized>(&mut self, proof: &mut Proof<W>) -> io::Result<()> {
+        let split = self.target.split;
+        let position = self.values.len();
+        if position == split.cells.len() {
+            let closed = self.target.closes(self.hex, &self.values);
+            if let Some(Closed::Local(refutation)) = closed {
+                self.local_lemmas(proof, refutation)?;
+            }
+            if closed.is_none() {
+                return Err(io::Error::new(
+                    io::ErrorKind::InvalidInput,
+                    format!(
+                        "projection {:?} of the split cells {:?} is the least of its orbit, reads as no kept cube and no local rule refutes it: the plan's cubes do not cover it as their orbits' least members",
+                        self.values, split.cells
+                    ),
+                ));
+            }
+        } else {
+            let cell = split.cells[position];
+            for value in 1..=split.above() {
+                let lits = self.projected(cell, value);
+                let kept = self.prefix.len();
+                self.prefix.extend(lits.iter().map(|&l| format!("+1 {} ", cnf_literal(-l))));
+                self.values.push(value);
+                self.node(proof)?;
+                self.values.pop();
+                self.prefix.truncate(kept);
+            }
+        }
+        proof.step(&format!("rup {}{}>= 1;", self.prefix.concat(), self.some))?;
+        Ok(())
+    }
+
+    /// The `ge` literals that say cell `c` projects to `value` at depth D:
+    /// `ge(c, 2..=value)`, and `!ge(c, value + 1)` unless `value` is D + 1.
+    fn projected(&self, cell: usize, value: u8) -> Vec<i32> {
+        let value = value as usize;
+        let mut lits: Vec<i32> = (2..=value).map(|j| self.encoding.ge_var(cell, j)).collect();
+        if value <= self.target.split.depth as usize {
+            lits.push(-self.encoding.ge_var(cell, value + 1));
+        }
+        lits
+    }
+
+    /// What reverse unit propagation needs beside the statement to see a
+    /// local refutation; propagation alone does not count.
+    /// - A cell missing values `A` among its split neighbours, more than
+    ///   its outside neighbours `U`: the support constraints of `A`, the
+    ///   "at most one value" of each cell of `U`, and `|A|` times the cell's
+    ///   "at least one value" add up to a constraint that the leaf falsifies.
+    /// - Duplicate support at a cell projected above the depth: its
+    ///   duplicate constraint for `a` plus `d - 1` times its "at least one
+    ///   value" charges the units whatever value above the depth it holds.
+    fn local_lemmas<W: Write + ?Sized>(&mut self, proof: &mut Proof<W>, refutation: Refutation) -> io::Result<()> {
+        let split = self.target.split;
+        let position = |cell: usize| split.cells.binary_search(&cell).ok();
+        match refutation {
+            Refutation::Unsupported { cell } => {
+                let own = self.values[position(cell).expect("a split cell")];
+                let needed = (own - 1).min(split.depth);
+                let seen = |a: u8| self.hex.neighbours(cell).iter().any(|&u| position(u).is_some_and(|j| self.values[j] == a));
+                let missing: Vec<u8> = (1..=needed).filter(|&a| !seen(a)).collect();
+                let outside: Vec<usize> = self.hex.neighbours(cell).iter().copied().filter(|&u| position(u).is_none()).collect();
+                if !self.lemmas.contains_key(&(cell, missing.clone())) {
+                    let mut terms: Vec<(usize, usize)> = missing.iter().map(|&a| (self.ids.support[cell][a as usize - 1], 1)).collect();
+                    terms.extend(outside.iter().map(|&u| (self.ids.at_most_one[u], 1)));
+                    terms.push((self.ids.at_most_one[cell] - 1, missing.len()));
+                    let id = proof.step(&super::proof::weighted_sum(&terms))?;
+                    self.lemmas.insert((cell, missing), id);
+                }
+            }
+            Refutation::Penalty { .. } => {
+                for (i, &cell) in split.cells.iter().enumerate() {
+                    if self.values[i] != split.above() {
+                        continue;
+                    }
+                    let degree = self.hex.neighbours(cell).len();
+                    for a in 1..=split.depth {
+                        if self.lemmas.contains_key(&(cell, vec![0, a])) {
+                            continue;
+                        }
+                        let terms = [(self.ids.duplicate[cell][a as usize - 1], 1), (self.ids.at_most_one[cell] - 1, degree - 1)];
+                        let id = proof.step(&super::proof::weighted_sum(&terms))?;
+                        self.lemmas.insert((cell, vec![0, a]), id);
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+}
