@@ -34,10 +34,10 @@
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use super::cubes::{check_stored_lrat, cube_trust_base, judge, CubeClaim, CubeVerdict, CUBE_CLAIM_FORMAT};
+use super::cubes::{check_stored_lrat_with, cube_trust_base, judge, CubeClaim, CubeVerdict, CUBE_CLAIM_FORMAT};
 use super::statement;
 use super::WorkDir;
-use crate::cubes::cube_formula;
+use crate::cubes::{cube_formula, split_formula};
 use crate::encoding::LevelEncoding;
 use crate::error::HexError;
 use crate::formats::read_grid_file;
@@ -460,6 +460,12 @@ fn check_cube_claim(path: &Path, regenerate: Option<&dyn Regenerate>, messages: 
         return Err(mismatch(path, format!("{} cube records for the plan's {} cubes", claim.cubes.len(), plan.cubes.len())));
     }
     let split = plan.split()?;
+    // Stored cube proofs are read on the split formula T (each a derivation
+    // of its selector's negation), so that T's refutation is seen by the
+    // checker, not inferred from the cube formulas' hashes.
+    let split_cnf = split_formula(&encoding, &split, &plan.cubes);
+    let mut lifted = hexcert_lrat::Lifted::from_dimacs(&split_cnf.to_dimacs(), encoding.cnf.clauses().len())
+        .map_err(|e| mismatch(path, format!("the split formula is not read as one by the LRAT checker: {e}")))?;
     let dir = path.parent().unwrap_or(Path::new("."));
     let mut work = None;
     let (mut stored, mut regenerated, mut unchecked) = (0, 0, 0);
@@ -481,7 +487,11 @@ fn check_cube_claim(path: &Path, regenerate: Option<&dyn Regenerate>, messages: 
         }
         let work_dir = &work.as_ref().expect("created").0;
         if let Some((file, name)) = stored_proof {
-            check_stored_lrat(&dimacs, &dir.join(name), &file.sha256, work_dir).map_err(bad)?;
+            let units = encoding.projection_literals(&split.cells, &cube.values, cube.depth);
+            check_stored_lrat_with(&dir.join(name), &file.sha256, work_dir, |proof| {
+                lifted.check_proof(index, &units, proof).map(|s| (s.added, s.hints))
+            })
+            .map_err(bad)?;
             stored += 1;
         } else if let Some(regenerate) = regenerate {
             let mut online = OnlineCheck::start(dimacs, &work_dir.join("cube.drat"))?;
@@ -499,6 +509,15 @@ fn check_cube_claim(path: &Path, regenerate: Option<&dyn Regenerate>, messages: 
         plan.cubes.len(),
         hexcert_lrat::VERSION
     ));
+    if stored == plan.cubes.len() {
+        let summary = lifted.conclude().map_err(|e| mismatch(path, format!("the lifted cube proofs do not refute the split formula: {e}")))?;
+        messages.push(format!(
+            "split formula refuted by hexcert-lrat: every stored cube proof read on it derives its selector's negation, then the empty clause ({} additions)",
+            summary.added
+        ));
+    } else if stored > 0 {
+        messages.push(format!("{stored} stored cube proofs read on the split formula derive their selectors' negations; the other cubes rest on the split step"));
+    }
     if unchecked > 0 {
         messages.push(format!("{unchecked} cube proofs are not stored; run with --regenerate to re-solve and check them"));
         return Ok(Status::Unverified);

@@ -514,6 +514,17 @@ pub fn merge(plan: &Plan, results: &Path, root: &Path) -> Result<PathBuf, HexErr
 /// Unzips a stored LRAT proof into `work`, checks its hash and has the LRAT
 /// checker verify it against the cube's formula; the error says what failed.
 pub fn check_stored_lrat(dimacs: &[u8], gz: &Path, sha256: &str, work: &Path) -> Result<(u64, u64), String> {
+    check_stored_lrat_with(gz, sha256, work, |proof| hexcert_lrat::check(dimacs, proof).map(|s| (s.added, s.hints)))
+}
+
+/// Unzips a stored LRAT proof into `work`, checks its hash and hands it to
+/// `verify` (a checker of it); the error says what failed.
+pub fn check_stored_lrat_with(
+    gz: &Path,
+    sha256: &str,
+    work: &Path,
+    verify: impl FnOnce(std::io::BufReader<std::fs::File>) -> Result<(u64, u64), hexcert_lrat::CheckError>,
+) -> Result<(u64, u64), String> {
     let plain = work.join("cube.lrat");
     compress::gunzip_file(gz, &plain).map_err(|e| e.to_string())?;
     let actual = sha256_file(&plain).map_err(|e| format!("{}: {e}", plain.display()))?;
@@ -522,7 +533,7 @@ pub fn check_stored_lrat(dimacs: &[u8], gz: &Path, sha256: &str, work: &Path) ->
         return Err(format!("the stored LRAT proof {} has sha256 {actual}, the record says {sha256}", gz.display()));
     }
     let file = std::fs::File::open(&plain).map_err(|e| format!("{}: {e}", plain.display()))?;
-    let verdict = hexcert_lrat::check(dimacs, std::io::BufReader::new(file));
+    let verdict = verify(std::io::BufReader::new(file));
     let _ = std::fs::remove_file(&plain);
-    verdict.map(|s| (s.added, s.hints)).map_err(|e| format!("the LRAT checker rejected the stored proof {}: {e}", gz.display()))
+    verdict.map_err(|e| format!("the LRAT checker rejected the stored proof {}: {e}", gz.display()))
 }
