@@ -84,12 +84,17 @@ fn the_split_formula_is_the_plain_formula_then_selectors() {
 
 #[test]
 fn veripb_accepts_the_split_derivations_of_plans_and_refined_plans() {
+    // Every other cube refined, then one of the refinements again: depths 1, 2 and 3.
     let refined = {
-        let coarse = plan(5, 2, 8, 1);
+        let coarse = plan(6, 3, 13, 1);
         let every_other: Vec<usize> = (0..coarse.cubes.len()).step_by(2).collect();
-        coarse.refine(&every_other).unwrap().0
+        let once = coarse.refine(&every_other).unwrap().0;
+        let deeper = once.cubes.iter().position(|c| c.depth == 2).unwrap();
+        once.refine(&[deeper]).unwrap().0
     };
-    assert!(refined.cubes.iter().any(|c| c.depth == 1) && refined.cubes.iter().any(|c| c.depth == 2));
+    for depth in 1..=3 {
+        assert!(refined.cubes.iter().any(|c| c.depth == depth), "no cube at depth {depth}");
+    }
     // (n, level, below) at depths 1 and 2, a bound low enough for the local
     // penalty rule, and a refined plan of mixed depths.
     let plans = [plan(4, 3, 3, 1), plan(4, 3, 3, 2), plan(4, 3, 2, 1), plan(3, 4, 2, 2), refined];

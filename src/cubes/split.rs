@@ -90,9 +90,20 @@ impl Split {
         image
     }
 
-    /// The lexicographically least image of a projection: the representative of its orbit.
+    /// The representative of a projection's orbit: the image whose
+    /// readings at depths 1, 2, ..., `depth`, one after the other, are
+    /// lexicographically least (`reading_key`). At one depth this is the
+    /// lexicographically least image; reading every shallower depth first
+    /// makes the representative read, at each shallower depth, as the
+    /// representative there, which mixed-depth plans and the VeriPB
+    /// derivation of their cover rely on (src/derivation/cubes.rs).
     pub fn representative(&self, values: &[u8]) -> Vec<u8> {
-        (0..self.images.len()).map(|g| self.image(g, values)).min().expect("12 symmetries")
+        (0..self.images.len()).map(|g| self.image(g, values)).min_by_key(|image| self.reading_key(image)).expect("12 symmetries")
+    }
+
+    /// A projection read at depths 1, 2, ..., `depth`, one after the other.
+    pub fn reading_key(&self, values: &[u8]) -> Vec<u8> {
+        (1..=self.depth).flat_map(|d| Split::coarsen(values, d)).collect()
     }
 
     /// A projection at this split's depth, read at a depth `d` no deeper:

@@ -4,9 +4,13 @@
 //! selector holds").
 //!
 //! Three parts, each checked by VeriPB rather than argued:
-//! - **Dominance.** The order compares the split cells' projections at the
-//!   plan's depth D as base-(D+1) numbers, cells in index order (the order
-//!   `Split::representative` minimises). For each non-identity symmetry `s`,
+//! - **Dominance.** The order compares the split cells' projections read
+//!   at depths 1, 2, ..., D (the plan's), one after the other, each
+//!   lexicographically with cells in index order: the order
+//!   `Split::representative` minimises. (Reading at every depth makes the
+//!   least member of an orbit read, at each shallower depth, as the least
+//!   member of its orbit there, which plain lex at depth D does not: ties
+//!   made by coarsening let later cells decide.) For each non-identity symmetry `s`,
 //!   `dom` adds "the projection is not above its image under `s`", with `s`
 //!   as the witness, while the core is the statement alone (it is invariant
 //!   under `s`). Those constraints are then rewritten over the CNF's `ge`
@@ -21,9 +25,10 @@
 //!   by the statement (a projection `cubes::local` refutes); the writer
 //!   refuses a plan with a leaf none of these closes. The root is the
 //!   clause "some selector holds". Every kept cube must be the least member
-//!   of its orbit at its depth, which `cubes plan` and `cubes refine` ensure
-//!   (a refinement of a least cube that is least among its stabiliser's
-//!   images is least among all of them: the coarsening is monotone).
+//!   of its orbit at its depth in this order, which `cubes plan` and `cubes
+//!   refine` ensure (a refinement of a least cube that is least among its
+//!   stabiliser's images is least among all images: any other symmetry
+//!   moves the cube, so the image's shallower readings are already larger).
 
 use std::io::{self, Write};
 
@@ -58,7 +63,7 @@ pub struct SplitTarget<'a> {
 
 impl SplitTarget<'_> {
     fn key(&self) -> Key {
-        Key { name: "split", cells: self.split.cells.clone(), depth: self.split.depth as usize }
+        Key { name: "split", cells: self.split.cells.clone(), blocks: (1..=self.split.depth as usize).collect() }
     }
 
     /// How the tree closes the leaf with projection `values` (depth D), if it can.

@@ -30,31 +30,38 @@ use crate::encoding::LevelEncoding;
 use crate::geometry::Hexagon;
 use crate::statement::{Statement, Variable};
 
-/// The key a dominance order compares: `cells` in order, each read as its
-/// value capped at `depth + 1` (`+` counts as `k + 1`). Ring 1 reads full
-/// values (`depth = k`); a cube split reads projections at its depth.
+/// The key a dominance order compares: `cells` in order, read once per
+/// depth of `blocks` (coarsest first), a value read at depth `d` as itself
+/// capped at `d + 1` (`+` counts as `k + 1`). Comparing keys is comparing
+/// the readings lexicographically, block after block. Ring 1 reads full
+/// values once (`blocks = [k]`); a cube split reads its projections at every
+/// depth up to the plan's, so that a key's least member reads, at every
+/// depth, as the least member of its orbit there (`Split::representative`).
 pub struct Key {
     /// The order's name in the proof.
     pub name: &'static str,
     pub cells: Vec<usize>,
-    pub depth: usize,
+    pub blocks: Vec<usize>,
 }
 
 impl Key {
     /// The ring-1 lex-leader's key: the centre's neighbours, full values.
     pub fn ring1(hex: &Hexagon, level: u8) -> Key {
-        Key { name: "ring1", cells: ring1_cells(hex), depth: level as usize }
+        Key { name: "ring1", cells: ring1_cells(hex), blocks: vec![level as usize] }
     }
 
-    /// `W^(len - 1 - position)` with `W = depth + 1`: a position outweighs
-    /// every later one, since digits differ by at most `depth`.
-    fn weight(&self, position: usize) -> i64 {
-        (self.depth as i64 + 1).pow((self.cells.len() - 1 - position) as u32)
+    /// `W^p`, `p` the digits after (block `b`, position `i`), `W` one more
+    /// than the deepest block: a digit outweighs every later one, since
+    /// digits differ by at most the depth.
+    fn weight(&self, b: usize, position: usize) -> i128 {
+        let base = *self.blocks.iter().max().expect("a block") as i128 + 1;
+        let later = (self.blocks.len() - 1 - b) * self.cells.len() + (self.cells.len() - 1 - position);
+        base.pow(later as u32)
     }
 
-    /// The digit value `v` (`k + 1` for `+`) gives.
-    fn digit(&self, v: usize) -> i64 {
-        v.min(self.depth + 1) as i64
+    /// What value `v` at `position` adds to the key.
+    fn coefficient(&self, position: usize, v: usize) -> i128 {
+        self.blocks.iter().enumerate().map(|(b, &depth)| self.weight(b, position) * v.min(depth + 1) as i128).sum()
     }
 }
 
@@ -86,7 +93,7 @@ fn value_name(k: usize, cell: usize, v: usize) -> String {
 }
 
 /// `+3 a -2 b ... ` from summed coefficients (zero ones dropped).
-fn terms(coefficients: &BTreeMap<String, i64>) -> String {
+fn terms(coefficients: &BTreeMap<String, i128>) -> String {
     coefficients.iter().filter(|(_, &c)| c != 0).map(|(name, c)| format!("{c:+} {name} ")).collect()
 }
 
@@ -126,7 +133,7 @@ pub fn lex_dominance<W: Write + ?Sized>(proof: &mut Proof<W>, hex: &Hexagon, sta
     let mut order = BTreeMap::new();
     for i in 0..positions {
         for v in 1..=k + 1 {
-            let w = key.weight(i) * key.digit(v);
+            let w = key.coefficient(i, v);
             order.insert(slot("rgt", i, v), w);
             order.insert(slot("lft", i, v), -w);
         }
@@ -148,8 +155,8 @@ pub fn lex_dominance<W: Write + ?Sized>(proof: &mut Proof<W>, hex: &Hexagon, sta
         let mut lex = BTreeMap::new();
         for &(i, x, y) in &pairs {
             for v in 1..=k + 1 {
-                *lex.entry(value_name(k, y, v)).or_insert(0) += key.weight(i) * key.digit(v);
-                *lex.entry(value_name(k, x, v)).or_insert(0) -= key.weight(i) * key.digit(v);
+                *lex.entry(value_name(k, y, v)).or_insert(0) += key.coefficient(i, v);
+                *lex.entry(value_name(k, x, v)).or_insert(0) -= key.coefficient(i, v);
             }
         }
         let witness: Vec<String> = statement
@@ -189,23 +196,26 @@ pub struct GeIds<'a> {
 }
 
 /// `val(c) = 1 + sum_j ge(c, j)`, both ways, for the key's cells, with
-/// values read at the key's depth (thresholds `j` in `2..=depth+1`).
+/// values read at each block's depth `d` (thresholds `j` in `2..=d+1`).
 pub struct ValueOverGe {
-    /// `below[c]`: `sum_j ge(c,j) <= sum_v (digit(v)-1) x_v`.
-    below: BTreeMap<usize, usize>,
-    /// `above[c]`: the converse.
-    above: BTreeMap<usize, usize>,
+    /// `below[(c, b)]`: `sum_j ge(c,j) <= sum_v (min(v, d+1)-1) x_v`.
+    below: BTreeMap<(usize, usize), usize>,
+    /// `above[(c, b)]`: the converse.
+    above: BTreeMap<(usize, usize), usize>,
 }
 
 /// Derives `ValueOverGe` for every cell of `key`.
 pub fn value_over_ge<W: Write + ?Sized>(proof: &mut Proof<W>, key: &Key, level: u8, ids: &StatementIds, ge: &GeIds) -> io::Result<ValueOverGe> {
     let k = level as usize;
+    let deepest = *key.blocks.iter().max().expect("a block");
     let mut values = ValueOverGe { below: BTreeMap::new(), above: BTreeMap::new() };
     for &c in &key.cells {
-        let ids_up: Vec<String> = ge.upper[c][..key.depth].iter().map(|id| id.to_string()).collect();
-        values.below.insert(c, proof.step(&rpn_sum(&ids_up))?);
+        for (b, &depth) in key.blocks.iter().enumerate() {
+            let ids_up: Vec<String> = ge.upper[c][..depth].iter().map(|id| id.to_string()).collect();
+            values.below.insert((c, b), proof.step(&rpn_sum(&ids_up))?);
+        }
         let mut per_threshold = Vec::new();
-        for j in 2..=key.depth + 1 {
+        for j in 2..=deepest + 1 {
             // ge(c, j) >= sum_{v >= j} x_v: its m clauses "x_v -> ge(c, j)"
             // summed, "at most one value" and the literal axioms of the
             // values below j (m - 1 times each), divided by m.
@@ -221,19 +231,23 @@ pub fn value_over_ge<W: Write + ?Sized>(proof: &mut Proof<W>, key: &Key, level: 
             }
             per_threshold.push(proof.step(&text)?.to_string());
         }
-        values.above.insert(c, proof.step(&rpn_sum(&per_threshold))?);
+        for (b, &depth) in key.blocks.iter().enumerate() {
+            values.above.insert((c, b), proof.step(&rpn_sum(&per_threshold[..depth]))?);
+        }
     }
     Ok(values)
 }
 
-/// The dominance constraint `lex` rewritten over `ge(c, 2..=depth+1)`: its
-/// statement variables cancel against `values` and "exactly one value".
+/// The dominance constraint `lex` rewritten over `ge`: its statement
+/// variables cancel against `values` and "exactly one value".
 pub fn rewrite_over_ge<W: Write + ?Sized>(proof: &mut Proof<W>, key: &Key, values: &ValueOverGe, ids: &StatementIds, lex: &mut Lex) -> io::Result<()> {
     let mut parts = vec![lex.dominance.to_string()];
     for &(i, x, y) in &lex.pairs {
-        let w = key.weight(i);
-        for id in [values.above[&y], values.below[&x], ids.at_most_one[y], ids.at_most_one[x] - 1] {
-            parts.push(format!("{id} {w} *"));
+        for b in 0..key.blocks.len() {
+            let w = key.weight(b, i);
+            for id in [values.above[&(y, b)], values.below[&(x, b)], ids.at_most_one[y], ids.at_most_one[x] - 1] {
+                parts.push(format!("{id} {w} *"));
+            }
         }
     }
     lex.over_ge = proof.step(&rpn_sum(&parts))?;
@@ -263,12 +277,12 @@ pub fn define_chains<W: Write + ?Sized>(
         let mut slack = 0;
         for (l, &e) in chain.equal.iter().enumerate() {
             let (i, x, y) = chain.lex.pairs[l];
-            let w = key.weight(i);
+            let w = key.weight(0, i);
             for j in 2..=k + 1 {
                 *prefix.entry(ge_name(x, j)).or_insert(0) += w;
                 *prefix.entry(ge_name(y, j)).or_insert(0) -= w;
             }
-            slack += w * k as i64;
+            slack += w * k as i128;
             let e = cnf_literal(e);
             chain.definitions.push(proof.step(&format!("red {}{slack:+} ~{e} >= 0 : {e} -> 0;", terms(&prefix)))?);
         }
