@@ -34,7 +34,7 @@
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use super::cubes::{check_stored_lrat_with, cube_trust_base, judge, CubeClaim, CubeVerdict, CUBE_CLAIM_FORMAT};
+use super::cubes::{all_lifted, check_stored_lrat_with, cube_trust_base, judge, CubeClaim, CubeVerdict, CUBE_CLAIM_FORMAT};
 use super::statement;
 use super::WorkDir;
 use crate::cubes::{cube_formula, split_formula};
@@ -46,7 +46,7 @@ use crate::geometry::Hexagon;
 use crate::levels::FULL_LEVEL;
 use crate::proofs::claim::read_json;
 use crate::proofs::ranges::{check_claim_directory, check_claim_ranges, check_n_directory, check_optimum_ranges};
-use crate::proofs::online::OnlineCheck;
+use crate::proofs::online::{Against, OnlineCheck};
 use crate::proofs::trace::TraceSender;
 use crate::proofs::{compress, sha256_file, sha256_hex, Checker, Claim, Optimum};
 use crate::validation::evaluate;
@@ -286,7 +286,7 @@ impl<'a> CheckRun<'a> {
                 return Ok(Status::Unverified);
             }
             let verdict = record.veripb.as_ref().map(|v| format!("{} `{}` in {:.1} s", v.version, v.verdict, v.seconds)).unwrap_or_default();
-            claim.trust_base = super::cubes::cube_trust_base(&claim.plan, Some(&record));
+            claim.trust_base = super::cubes::cube_trust_base(&claim.plan, Some(&record), super::cubes::all_lifted(&claim.cubes));
             claim.statement_to_cnf = Some(record);
             crate::files::write_atomic(path, &serde_json::to_vec_pretty(&claim).expect("claims serialise"))?;
             messages.push(format!("statement -> split formula: recorded {verdict}"));
@@ -443,7 +443,7 @@ fn check_cube_claim(path: &Path, regenerate: Option<&dyn Regenerate>, messages: 
     if (plan.n, plan.level, plan.below) != (claim.n, claim.level, claim.below) {
         return Err(mismatch(path, format!("the plan is for `{}`, not the claim's statement", plan.statement)));
     }
-    if claim.trust_base != cube_trust_base(plan, claim.statement_to_cnf.as_ref()) {
+    if claim.trust_base != cube_trust_base(plan, claim.statement_to_cnf.as_ref(), all_lifted(&claim.cubes)) {
         return Err(mismatch(path, "the trust base is not the one this build states for a cube claim".into()));
     }
     let encoding = plan.encoding()?;
@@ -463,8 +463,8 @@ fn check_cube_claim(path: &Path, regenerate: Option<&dyn Regenerate>, messages: 
     // Stored cube proofs are read on the split formula T (each a derivation
     // of its selector's negation), so that T's refutation is seen by the
     // checker, not inferred from the cube formulas' hashes.
-    let split_cnf = split_formula(&encoding, &split, &plan.cubes);
-    let mut lifted = hexcert_lrat::Lifted::from_dimacs(&split_cnf.to_dimacs(), encoding.cnf.clauses().len())
+    let split_dimacs = split_formula(&encoding, &split, &plan.cubes).to_dimacs();
+    let mut lifted = hexcert_lrat::Lifted::from_dimacs(&split_dimacs, encoding.cnf.clauses().len())
         .map_err(|e| mismatch(path, format!("the split formula is not read as one by the LRAT checker: {e}")))?;
     let dir = path.parent().unwrap_or(Path::new("."));
     let mut work = None;
@@ -494,7 +494,13 @@ fn check_cube_claim(path: &Path, regenerate: Option<&dyn Regenerate>, messages: 
             .map_err(bad)?;
             stored += 1;
         } else if let Some(regenerate) = regenerate {
-            let mut online = OnlineCheck::start(dimacs, &work_dir.join("cube.drat"))?;
+            let against = Against::Split {
+                split: split_dimacs.clone(),
+                base: encoding.cnf.clauses().len(),
+                cube: index,
+                units: encoding.projection_literals(&split.cells, &cube.values, cube.depth),
+            };
+            let mut online = OnlineCheck::start_against(against, &work_dir.join("cube.drat"))?;
             regenerate.regenerate_formula(&cnf, &format!("cube {index} of `{}`", claim.statement), online.sender())?;
             let (lrat, drat) = online.finish(Instant::now())?;
             if !lrat.verified {
@@ -515,8 +521,10 @@ fn check_cube_claim(path: &Path, regenerate: Option<&dyn Regenerate>, messages: 
             "split formula refuted by hexcert-lrat: every stored cube proof read on it derives its selector's negation, then the empty clause ({} additions)",
             summary.added
         ));
-    } else if stored > 0 {
-        messages.push(format!("{stored} stored cube proofs read on the split formula derive their selectors' negations; the other cubes rest on the split step"));
+    } else if stored + regenerated == plan.cubes.len() {
+        messages.push("split formula refuted: every cube's proof (stored, or re-solved and traced) read on it by hexcert-lrat derives its selector's negation, and its last clause is the disjunction of the selectors".into());
+    } else if stored + regenerated > 0 {
+        messages.push(format!("{} cube proofs read on the split formula derive their selectors' negations", stored + regenerated));
     }
     if unchecked > 0 {
         messages.push(format!("{unchecked} cube proofs are not stored; run with --regenerate to re-solve and check them"));

@@ -20,12 +20,12 @@ use serde::{Deserialize, Serialize};
 
 use super::prove::solve_traced;
 use super::WorkDir;
-use crate::cubes::{cube_formula, Cube, Plan};
+use crate::cubes::{cube_formula, split_formula, Cube, Plan};
 use crate::encoding::LevelEncoding;
 use crate::error::HexError;
 use crate::geometry::Hexagon;
 use crate::proofs::claim::{BuildRecord, FileRecord, LratRecord, StatementRecord};
-use crate::proofs::online::OnlineCheck;
+use crate::proofs::online::{Against, OnlineCheck, ONLINE_LIFTED};
 use crate::proofs::{compress, own_peak_memory_kb, sha256_file, sha256_hex};
 use crate::solving::search::accept_model;
 use crate::solving::{Cadical, Outcome};
@@ -103,14 +103,22 @@ pub fn run_cube(plan: &Plan, index: usize, results: &Path, limits: RunLimits, ab
         .clone();
     let hex = Hexagon::new(plan.n)?;
     let encoding = plan.encoding()?;
-    let cnf = cube_formula(&encoding, &plan.split()?, &cube);
-    let dimacs = cnf.to_dimacs();
-    let cnf_sha256 = sha256_hex(&dimacs);
+    let split = plan.split()?;
+    let cnf = cube_formula(&encoding, &split, &cube);
+    let cnf_sha256 = sha256_hex(&cnf.to_dimacs());
+    // The trace is checked on the split formula itself, so the verdict says
+    // "T |- -s_i" and the split step needs no trust (docs/SOUNDNESS.md, 7).
+    let against = Against::Split {
+        split: split_formula(&encoding, &split, &plan.cubes).to_dimacs(),
+        base: encoding.cnf.clauses().len(),
+        cube: index,
+        units: encoding.projection_literals(&split.cells, &cube.values, cube.depth),
+    };
     std::fs::create_dir_all(results).map_err(|source| HexError::Io { path: results.into(), source })?;
     let key = plan.cube_key(index);
     // Named by cube and process: the pid last, so `remove_stale_work_dirs` finds those of dead runs.
     let work = WorkDir::create(results.join(format!(".work-{key}-{}", std::process::id())))?;
-    let mut online = OnlineCheck::start(dimacs, &work.0.join("cube.drat"))?;
+    let mut online = OnlineCheck::start_against(against, &work.0.join("cube.drat"))?;
     let start = Instant::now();
     let timed_out = {
         let limit = limits.time_limit;
@@ -420,10 +428,29 @@ pub struct CubeClaim {
 /// Where a merged claim keeps its cubes' stored LRAT proofs.
 pub const CUBE_PROOFS: &str = "cubes";
 
+/// Whether every cube's recorded LRAT verdict was reached on the split
+/// formula (`ONLINE_LIFTED`): then the split step is the LRAT checker's.
+pub fn all_lifted(cubes: &[CubeResult]) -> bool {
+    cubes.iter().all(|c| c.lrat.as_ref().is_some_and(|l| l.verified && l.how == ONLINE_LIFTED))
+}
+
 /// What a cube claim rests on: with a derivation VeriPB accepted
-/// (`statement`), the statement, VeriPB, the LRAT checker and the split step
+/// (`statement`), the statement, VeriPB and the LRAT checker, plus the split
+/// step unless every cube's verdict was `lifted` onto the split formula
 /// (docs/SOUNDNESS.md, section 7); else the encoder and the cover argument.
-pub fn cube_trust_base(plan: &Plan, statement: Option<&StatementRecord>) -> Vec<String> {
+pub fn cube_trust_base(plan: &Plan, statement: Option<&StatementRecord>, lifted: bool) -> Vec<String> {
+    if statement.is_some_and(StatementRecord::accepted) && lifted {
+        let mut items = super::statement::checked_trust_base(&[]);
+        items[1] = "the VeriPB checker and its verdict `s VERIFIED OUTPUT DERIVABLE` on the derivation of the plan's split \
+             formula from the statement (statement_to_cnf): the encoder, the orbit reduction by dominance and the cover are \
+             checked, not trusted"
+            .into();
+        items[2] = "the CNF checker: the LRAT checker hexcert-lrat (lrat/ in this repository, which imports nothing from the \
+             solver, the encoder or the search) and its verdict on every cube's refutation read on the split formula, each \
+             deriving the cube's negated selector (with the split formula's last clause, its refutation)"
+            .into();
+        return items;
+    }
     if statement.is_some_and(StatementRecord::accepted) {
         let mut items = super::statement::checked_trust_base(&[]);
         items[1] = "the VeriPB checker and its verdict `s VERIFIED OUTPUT DERIVABLE` on the derivation of the plan's split \
@@ -489,6 +516,7 @@ pub fn merge(plan: &Plan, results: &Path, root: &Path) -> Result<PathBuf, HexErr
     }
     let seconds: Vec<f64> = cubes.iter().map(|c| c.solve_seconds).collect();
     let statement_to_cnf = super::statement::derive_and_check_split(plan, results)?;
+    let lifted = all_lifted(&cubes);
     let claim = CubeClaim {
         format: CUBE_CLAIM_FORMAT.into(),
         statement: plan.statement.clone(),
@@ -502,7 +530,7 @@ pub fn merge(plan: &Plan, results: &Path, root: &Path) -> Result<PathBuf, HexErr
         lrat_cpu_seconds: cubes.iter().filter_map(|c| c.lrat.as_ref()).map(|l| l.cpu_seconds).sum(),
         cubes,
         hexcert: crate::proofs::claim::this_build(),
-        trust_base: cube_trust_base(plan, Some(&statement_to_cnf)),
+        trust_base: cube_trust_base(plan, Some(&statement_to_cnf), lifted),
         statement_to_cnf: Some(statement_to_cnf),
     };
     let json = serde_json::to_vec_pretty(&claim).expect("claims serialise");

@@ -17,7 +17,7 @@ use std::time::Instant;
 
 use std::io::{BufWriter, Write};
 
-use hexcert_lrat::{format, Checker as LratChecker};
+use hexcert_lrat::{format, Checker as LratChecker, CubeCheck, Lifted};
 
 use crate::error::HexError;
 use super::claim::LratRecord;
@@ -45,12 +45,29 @@ impl OnlineCheck {
     /// proof is written to `drat`, and the binary LRAT proof to `drat` with
     /// the extension `lrat` unless it outgrows `LRAT_FILE_CAP`.
     pub fn start(dimacs: Vec<u8>, drat: &Path) -> Result<OnlineCheck, HexError> {
+        OnlineCheck::start_against(Against::Formula(dimacs), drat)
+    }
+
+    /// `start`, checking the trace against `against`.
+    pub fn start_against(against: Against, drat: &Path) -> Result<OnlineCheck, HexError> {
         let writer = DratWriter::create(drat)?;
         let lrat = LratFile::create(&drat.with_extension("lrat"))?;
         let (send, receive) = mpsc::sync_channel::<Batch>(QUEUE);
         let handle = std::thread::Builder::new()
             .name("lrat-check".into())
-            .spawn(move || consume(&dimacs, receive, writer, lrat))
+            .spawn(move || match against {
+                Against::Formula(dimacs) => {
+                    let checker = LratChecker::from_dimacs(&dimacs).map_err(|e| HexError::Internal(format!("the claim's own CNF: {e}")))?;
+                    let originals = checker.original_count();
+                    consume(checker, originals, ONLINE, receive, writer, lrat)
+                }
+                Against::Split { split, base, cube, units } => {
+                    let internal = |e: hexcert_lrat::CheckError| HexError::Internal(format!("the plan's split formula: {e}"));
+                    let mut lifted = Lifted::from_dimacs(&split, base).map_err(internal)?;
+                    let check = lifted.cube(cube, &units).map_err(internal)?;
+                    consume(check, (base + units.len()) as u64, ONLINE_LIFTED, receive, writer, lrat)
+                }
+            })
             .map_err(|e| HexError::Internal(format!("cannot start the LRAT checker thread: {e}")))?;
         Ok(OnlineCheck { send: Some(send), handle, drat: drat.into() })
     }
@@ -117,12 +134,73 @@ impl LratFile {
     }
 }
 
-fn consume(dimacs: &[u8], receive: mpsc::Receiver<Batch>, mut drat: DratWriter, mut lrat: LratFile) -> Result<LratRecord, HexError> {
+/// What the checking thread checks a trace against.
+pub enum Against {
+    /// The solved formula's DIMACS bytes.
+    Formula(Vec<u8>),
+    /// A cube plan's split formula (`cubes::split_formula`): the trace of
+    /// cube `cube`'s formula (its first `base` clauses then `units`) read as
+    /// a derivation of the cube's negated selector (`hexcert_lrat::Lifted`).
+    Split { split: Vec<u8>, base: usize, cube: usize, units: Vec<i32> },
+}
+
+/// How an online verdict was reached, as recorded.
+pub const ONLINE: &str = "online: every step checked as CaDiCaL traced it (connect_proof_tracer with antecedents)";
+/// The same, read on the plan's split formula: the record says `T |- -s_i`.
+pub const ONLINE_LIFTED: &str = "online, lifted onto the plan's split formula: every step checked as CaDiCaL traced it, \
+     each lemma with the cube's negated selector added, so the verdict derives that unit from the split formula";
+
+/// The checker a trace streams into: the plain LRAT checker, or one cube's lifted check.
+trait Steps {
+    fn confirm_original(&mut self, id: u64, lits: &[i32]) -> Result<(), hexcert_lrat::CheckError>;
+    fn add(&mut self, id: u64, lits: &[i32], hints: &[i64]) -> Result<(), hexcert_lrat::CheckError>;
+    fn delete(&mut self, id: u64) -> Result<(), hexcert_lrat::CheckError>;
+    /// Added, deleted and hints of an accepted proof.
+    fn finish(self) -> Result<(u64, u64, u64), hexcert_lrat::CheckError>;
+}
+
+impl Steps for LratChecker {
+    fn confirm_original(&mut self, id: u64, lits: &[i32]) -> Result<(), hexcert_lrat::CheckError> {
+        LratChecker::confirm_original(self, id, lits)
+    }
+    fn add(&mut self, id: u64, lits: &[i32], hints: &[i64]) -> Result<(), hexcert_lrat::CheckError> {
+        LratChecker::add(self, id, lits, hints)
+    }
+    fn delete(&mut self, id: u64) -> Result<(), hexcert_lrat::CheckError> {
+        LratChecker::delete(self, id)
+    }
+    fn finish(self) -> Result<(u64, u64, u64), hexcert_lrat::CheckError> {
+        LratChecker::finish(&self).map(|s| (s.added, s.deleted, s.hints))
+    }
+}
+
+impl Steps for CubeCheck<'_> {
+    fn confirm_original(&mut self, id: u64, lits: &[i32]) -> Result<(), hexcert_lrat::CheckError> {
+        CubeCheck::confirm_original(self, id, lits)
+    }
+    fn add(&mut self, id: u64, lits: &[i32], hints: &[i64]) -> Result<(), hexcert_lrat::CheckError> {
+        CubeCheck::add(self, id, lits, hints)
+    }
+    fn delete(&mut self, id: u64) -> Result<(), hexcert_lrat::CheckError> {
+        CubeCheck::delete(self, id)
+    }
+    fn finish(self) -> Result<(u64, u64, u64), hexcert_lrat::CheckError> {
+        CubeCheck::finish(self).map(|s| (s.added, s.deleted, s.hints))
+    }
+}
+
+fn consume(
+    mut checker: impl Steps,
+    originals: u64,
+    how: &str,
+    receive: mpsc::Receiver<Batch>,
+    mut drat: DratWriter,
+    mut lrat: LratFile,
+) -> Result<LratRecord, HexError> {
     let cpu_start = thread_cpu_seconds();
-    let mut checker = LratChecker::from_dimacs(dimacs).map_err(|e| HexError::Internal(format!("the claim's own CNF: {e}")))?;
     let mut failure: Option<String> = None;
     let mut steps = 0u64;
-    let mut ids = StandardIds::new(checker.original_count());
+    let mut ids = StandardIds::new(originals);
     let mut hints_buffer = Vec::new();
     for batch in receive.iter() {
         if failure.is_some() {
@@ -166,13 +244,13 @@ fn consume(dimacs: &[u8], receive: mpsc::Receiver<Batch>, mut drat: DratWriter, 
     Ok(LratRecord {
         checker: "hexcert-lrat".into(),
         version: hexcert_lrat::VERSION.into(),
-        how: "online: every step checked as CaDiCaL traced it (connect_proof_tracer with antecedents)".into(),
+        how: how.into(),
         verified,
         verdict: line,
         steps,
-        added: summary.as_ref().map_or(0, |s| s.added),
-        deleted: summary.as_ref().map_or(0, |s| s.deleted),
-        hints: summary.as_ref().map_or(0, |s| s.hints),
+        added: summary.map_or(0, |s| s.0),
+        deleted: summary.map_or(0, |s| s.1),
+        hints: summary.map_or(0, |s| s.2),
         cpu_seconds,
         seconds_after_solve: 0.0,
     })
