@@ -364,7 +364,10 @@ fn unfinished_cubes_are_refined_and_the_merged_claim_checks_and_resists_tamperin
     let veripb = common::veripb_present();
     if veripb {
         assert_eq!(value["statement_to_cnf"]["veripb"]["verdict"], "s VERIFIED OUTPUT DERIVABLE", "{value}");
-        assert!(value["trust_base"].to_string().contains("split step"), "{value}");
+        // Every cube verdict was reached on the split formula: three items, no split step.
+        assert!(value["cubes"][0]["lrat"]["how"].as_str().unwrap().starts_with("online, lifted onto the plan's split formula"), "{value}");
+        assert_eq!(value["trust_base"].as_array().unwrap().len(), 3, "{value}");
+        assert!(value["trust_base"].to_string().contains("read on the split formula"), "{value}");
         let report = check_record(&claim_path, None);
         let said = report.messages.join(" | ");
         assert!(said.contains("split formula written again match"), "{said}");
@@ -379,6 +382,9 @@ fn unfinished_cubes_are_refined_and_the_merged_claim_checks_and_resists_tamperin
             let items = v["trust_base"].as_array_mut().unwrap();
             items.pop();
         });
+        assert!(why.contains("trust base"), "{why}");
+        // A cube verdict not reached on the split formula cannot keep the three-item base.
+        let why = tamper(&|v| v["cubes"][0]["lrat"]["how"] = hexcert::proofs::online::ONLINE.into());
         assert!(why.contains("trust base"), "{why}");
     }
 }
