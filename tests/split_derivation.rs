@@ -160,8 +160,12 @@ fn veripb_rejects_a_target_without_a_selector_clause_or_a_selector_left_undefine
     assert!(veripb(&files).is_err(), "a target without a selector clause was accepted");
 
     let files = write("reject-tree", &plan).unwrap();
-    let definition = format!("red +1 x{} ", encoding.cnf.num_vars() + 1);
-    edit(&files.proof, |l| l.starts_with(&definition), |_| None);
+    // The converse definition of the last selector becomes a tautology (one
+    // constraint all the same, so every later id still names its step); its
+    // cube, the one most open, is refuted by no propagation of its own.
+    let s = encoding.cnf.num_vars() as usize + plan.cubes.len();
+    let definition = format!("red +1 x{s} ");
+    edit(&files.proof, |l| l.starts_with(&definition), |_| Some(format!("rup +1 x{s} +1 ~x{s} >= 1;")));
     let error = veripb(&files).expect_err("a selector left half-defined was accepted");
     assert!(error.contains("RUP") || error.contains("not implied"), "{error}");
 }
