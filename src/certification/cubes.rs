@@ -439,34 +439,30 @@ pub fn all_lifted(cubes: &[CubeResult]) -> bool {
 /// step unless every cube's verdict was `lifted` onto the split formula
 /// (docs/SOUNDNESS.md, section 7); else the encoder and the cover argument.
 pub fn cube_trust_base(plan: &Plan, statement: Option<&StatementRecord>, lifted: bool) -> Vec<String> {
-    if statement.is_some_and(StatementRecord::accepted) && lifted {
-        let mut items = super::statement::checked_trust_base(&[]);
-        items[1] = "the VeriPB checker and its verdict `s VERIFIED OUTPUT DERIVABLE` on the derivation of the plan's split \
-             formula from the statement (statement_to_cnf): the encoder, the orbit reduction by dominance and the cover are \
-             checked, not trusted"
-            .into();
-        items[2] = "the CNF checker: the LRAT checker hexcert-lrat (lrat/ in this repository, which imports nothing from the \
-             solver, the encoder or the search) and its verdict on every cube's refutation read on the split formula, each \
-             deriving the cube's negated selector (with the split formula's last clause, its refutation)"
-            .into();
-        return items;
-    }
     if statement.is_some_and(StatementRecord::accepted) {
         let mut items = super::statement::checked_trust_base(&[]);
         items[1] = "the VeriPB checker and its verdict `s VERIFIED OUTPUT DERIVABLE` on the derivation of the plan's split \
              formula from the statement (statement_to_cnf): the encoder, the orbit reduction by dominance and the cover are \
              checked, not trusted"
             .into();
-        items[2] = "the CNF checker: the LRAT checker hexcert-lrat (lrat/ in this repository, which imports nothing from the \
+        items[2] = if lifted {
+            "the CNF checker: the LRAT checker hexcert-lrat (lrat/ in this repository, which imports nothing from the \
+             solver, the encoder or the search) and its verdict on every cube's refutation read on the split formula, each \
+             deriving the cube's negated selector (with the split formula's last clause, its refutation)"
+        } else {
+            "the CNF checker: the LRAT checker hexcert-lrat (lrat/ in this repository, which imports nothing from the \
              solver, the encoder or the search) and its verdict on every cube's formula"
-            .into();
-        items.push(
-            "the split step: each cube's formula is the split formula's first clauses (the plain CNF) plus, as units, the \
-             literals its selector implies there, so a model of the split formula is a model of the formula of a cube whose \
-             selector it sets (src/cubes/mod.rs, split_formula and cube_formula; `hexcert check` rebuilds both from the plan \
-             and compares hashes, and checks a stored cube proof lifted onto the split formula, hexcert_lrat::Lifted)"
-                .into(),
-        );
+        }
+        .into();
+        if !lifted {
+            items.push(
+                "the split step: each cube's formula is the split formula's first clauses (the plain CNF) plus, as units, the \
+                 literals its selector implies there, so a model of the split formula is a model of the formula of a cube whose \
+                 selector it sets (src/cubes/mod.rs, split_formula and cube_formula; `hexcert check` rebuilds both from the plan \
+                 and compares hashes, and checks a stored cube proof lifted onto the split formula, hexcert_lrat::Lifted)"
+                    .into(),
+            );
+        }
         return items;
     }
     vec![
