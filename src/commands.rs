@@ -185,11 +185,13 @@ pub fn count(
         let seconds = started.elapsed().as_secs_f64();
         let list: Vec<String> = counts.counts.iter().map(|c| c.to_string()).collect();
         if json {
-            println!("{}", serde_json::json!({"n": n, "level": level, "counts_by_penalty": list, "minimum": counts.minimum(), "seconds": seconds}));
+            println!("{}", serde_json::json!({"n": n, "level": level, "counts_by_penalty": list, "minimum": counts.minimum(), "seconds": seconds,
+                "tables_loaded": tables_loaded_json(settings)}));
         } else {
             for (p, c) in list.iter().enumerate() {
                 println!("n={n} level={level} penalty {p}: {c}");
             }
+            tables_loaded_line(settings).into_iter().for_each(|line| println!("{line}"));
         }
         return Ok(0);
     }
@@ -202,21 +204,26 @@ pub fn count(
     let seconds = started.elapsed().as_secs_f64();
     if json {
         println!("{}", serde_json::json!({"n": n, "level": level, "penalty": penalty, "is_minimum": at_minimum,
-            "count": count.to_string(), "seconds": seconds}));
+            "count": count.to_string(), "seconds": seconds, "tables_loaded": tables_loaded_json(settings)}));
     } else {
         let what = if at_minimum { "minimum penalty" } else { "penalty" };
         println!("n={n} level={level} {what} {penalty}: {count} partials ({seconds:.2} s)");
+        tables_loaded_line(settings).into_iter().for_each(|line| println!("{line}"));
     }
     Ok(0)
 }
 
-/// The certified minimum of `level` for side `n` in `dir/nN/optimum.json`,
-/// when the file is there and holds it (a start-bound hint, nothing more).
-pub fn certified_minimum(dir: &Path, n: usize, level: u8) -> Option<usize> {
-    let text = std::fs::read_to_string(dir.join(format!("n{n}")).join("optimum.json")).ok()?;
-    let record: serde_json::Value = serde_json::from_str(&text).ok()?;
-    let minima = record.get("level_minima")?.as_array()?;
-    minima.get(usize::from(level).checked_sub(1)?)?.as_u64().map(|m| m as usize)
+/// The line that names the checkpoint tables a count used instead of building them.
+fn tables_loaded_line(settings: &hexcert::counting::Settings) -> Option<String> {
+    let loaded = settings.tables_loaded();
+    (!loaded.is_empty()).then(|| {
+        let names: Vec<String> = loaded.iter().map(|p| p.display().to_string()).collect();
+        format!("checkpoint tables loaded (this machine's cache, checked by hash only; docs/COUNTING.md): {}", names.join(", "))
+    })
+}
+
+fn tables_loaded_json(settings: &hexcert::counting::Settings) -> Vec<String> {
+    settings.tables_loaded().iter().map(|p| p.display().to_string()).collect()
 }
 
 /// How `count` counts.
@@ -263,7 +270,7 @@ pub fn table(
     quiet: bool,
     kind: TableKind,
     (first, last): (usize, usize),
-    settings: &dyn Fn(usize) -> hexcert::counting::Settings,
+    settings: &dyn Fn(usize) -> Result<hexcert::counting::Settings, HexError>,
 ) -> Result<u8, HexError> {
     use hexcert::counting::count_row_in;
     let mut rows = Vec::new();
@@ -274,7 +281,7 @@ pub fn table(
     let progress = crate::progress::Progress::new(quiet || json);
     for n in first..=last {
         progress.working(format!("n={n}: counting levels 1..6"));
-        let row = count_row_in(&Hexagon::new(n)?, 6, &settings(n))?;
+        let row = count_row_in(&Hexagon::new(n)?, 6, &settings(n)?)?;
         progress.working(String::new());
         let cells: Vec<String> = row
             .iter()

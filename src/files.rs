@@ -55,3 +55,28 @@ where
     }
     result.map_err(io)
 }
+
+/// The bytes of `path`, which must be a regular file of at most `limit`
+/// bytes; `what` names it in the one-line refusal. The file is opened without
+/// blocking and judged on the opened handle, so a FIFO, a device or a
+/// directory put in its place is refused, not waited on or read forever.
+pub fn read_regular(path: &Path, limit: u64, what: &str) -> Result<Vec<u8>, HexError> {
+    use std::io::Read;
+    use std::os::unix::fs::OpenOptionsExt;
+    let io = |source| HexError::Io { path: path.to_path_buf(), source };
+    let refuse = |why: String| HexError::Input { file: path.to_path_buf(), line: 0, message: format!("{what} refused: {why}") };
+    let file = std::fs::OpenOptions::new().read(true).custom_flags(libc::O_NONBLOCK).open(path).map_err(io)?;
+    let meta = file.metadata().map_err(io)?;
+    if !meta.is_file() {
+        return Err(refuse("not a regular file".into()));
+    }
+    if meta.len() > limit {
+        return Err(refuse(format!("{} bytes, more than the limit of {limit}", meta.len())));
+    }
+    let mut bytes = Vec::with_capacity(meta.len() as usize);
+    file.take(limit + 1).read_to_end(&mut bytes).map_err(io)?;
+    if bytes.len() as u64 > limit {
+        return Err(refuse(format!("grew past the limit of {limit} bytes while read")));
+    }
+    Ok(bytes)
+}

@@ -375,14 +375,18 @@ struct CountingArgs {
 
 impl CountingArgs {
     /// The settings for side `n` counted up to `level`.
-    fn settings(&self, n: usize, level: u8) -> hexcert::counting::Settings {
-        let hinted = self.start_from.as_deref().map(|dir| commands::certified_minimum(dir, n, level.min(4)));
-        hexcert::counting::Settings {
+    fn settings(&self, n: usize, level: u8) -> Result<hexcert::counting::Settings, HexError> {
+        let hinted = match self.start_from.as_deref() {
+            Some(dir) => hexcert::counting::start_hint(dir, n, level.min(4))?,
+            None => None,
+        };
+        Ok(hexcert::counting::Settings {
             layers: Layers::Sorted { memory_limit: self.memory_limit },
-            start: hinted.flatten().unwrap_or(self.start_bound),
+            start: hinted.unwrap_or(self.start_bound),
             checkpoints: self.checkpoints.clone(),
             stop: interrupt_flag(),
-        }
+            loaded: Default::default(),
+        })
     }
 }
 
@@ -512,7 +516,7 @@ fn run(cli: &Cli) -> Result<u8, HexError> {
         Command::Check { paths, regenerate, veripb, record } => commands::check(cli.json, paths, *regenerate, *veripb, *record),
         Command::Count { n, level, penalty, max_penalty, counting, road: commands::Road::Sweep } => {
             hexcert::counting::set_verbose(cli.verbose);
-            commands::count(cli.json, cli.quiet, *n, *level, *penalty, *max_penalty, &counting.settings(*n, *level))
+            commands::count(cli.json, cli.quiet, *n, *level, *penalty, *max_penalty, &counting.settings(*n, *level)?)
         }
         Command::Count { n, level, penalty, max_penalty, road: commands::Road::Sat, .. } => {
             commands::count_sat(cli.json, cli.quiet, *n, *level, *penalty, *max_penalty)

@@ -57,49 +57,48 @@ pub enum Shape {
     Cycle(usize),
 }
 
-/// The components of the `+` cells (value 5) of a level-4 partial, sorted.
+/// `+` at level 4, as partials store it (`k + 1`).
+const PLUS: u8 = 5;
+
+/// The shapes of the components of the `+` cells of a level-4 partial, sorted.
 pub fn components(hex: &Hexagon, values: &[u8]) -> Result<Vec<Shape>, HexError> {
-    const PLUS: u8 = 5;
-    let mut seen = vec![false; values.len()];
-    let mut shapes = Vec::new();
-    for start in 0..values.len() {
-        if values[start] != PLUS || seen[start] {
-            continue;
-        }
-        let (cells, degree_sum) = explore(hex, values, start, &mut seen)?;
-        let edges = degree_sum / 2;
-        shapes.push(if edges == cells { Shape::Cycle(cells) } else { Shape::Path(cells) });
-    }
+    let mut shapes: Vec<Shape> = plus_components(hex, values)?.into_iter().map(|(_, shape)| shape).collect();
     shapes.sort_unstable();
     Ok(shapes)
 }
 
-/// Visits the component of `start`; returns its size and its degree sum.
-fn explore(
-    hex: &Hexagon,
-    values: &[u8],
-    start: usize,
-    seen: &mut [bool],
-) -> Result<(usize, usize), HexError> {
-    let mut stack = vec![start];
-    seen[start] = true;
-    let (mut cells, mut degree_sum) = (0, 0);
-    while let Some(c) = stack.pop() {
-        cells += 1;
-        let plus_neighbours: Vec<usize> =
-            hex.neighbours(c).iter().copied().filter(|&u| values[u] == values[c]).collect();
-        if plus_neighbours.len() > 2 {
-            return Err(HexError::Internal(format!("`+` cell {c} has {} `+` neighbours", plus_neighbours.len())));
-        }
-        degree_sum += plus_neighbours.len();
-        for u in plus_neighbours {
-            if !seen[u] {
-                seen[u] = true;
-                stack.push(u);
-            }
+/// The components of the `+` cells of a level-4 partial, each as its cells
+/// in walk order (a path from one end, a cycle around from any cell) with
+/// its shape; an error when a `+` cell has more than two `+` neighbours,
+/// which rule 1 rules out for a valid partial.
+pub(super) fn plus_components(hex: &Hexagon, values: &[u8]) -> Result<Vec<(Vec<usize>, Shape)>, HexError> {
+    let plus_neighbours = |c: usize| hex.neighbours(c).iter().copied().filter(|&u| values[u] == PLUS);
+    let mut degree = vec![0; values.len()];
+    for c in (0..values.len()).filter(|&c| values[c] == PLUS) {
+        degree[c] = plus_neighbours(c).count();
+        if degree[c] > 2 {
+            return Err(HexError::Internal(format!("`+` cell {c} has {} `+` neighbours", degree[c])));
         }
     }
-    Ok((cells, degree_sum))
+    let mut seen = vec![false; values.len()];
+    let mut found = Vec::new();
+    // Paths first, walked from an end; the `+` cells left over lie on cycles.
+    for ends_only in [true, false] {
+        for start in 0..values.len() {
+            if values[start] != PLUS || seen[start] || (ends_only && degree[start] == 2) {
+                continue;
+            }
+            let mut cells = vec![start];
+            seen[start] = true;
+            while let Some(next) = plus_neighbours(*cells.last().expect("starts with a cell")).find(|&u| !seen[u]) {
+                seen[next] = true;
+                cells.push(next);
+            }
+            let shape = if ends_only { Shape::Path(cells.len()) } else { Shape::Cycle(cells.len()) };
+            found.push((cells, shape));
+        }
+    }
+    Ok(found)
 }
 
 /// Added penalty of a cell labelled `label` whose component neighbours carry

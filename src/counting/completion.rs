@@ -13,14 +13,12 @@
 
 use std::collections::HashMap;
 
-use super::chains::{cell_cost, edge_cost, Shape};
+use super::chains::{cell_cost, edge_cost, plus_components, Shape};
 use crate::error::HexError;
 use crate::geometry::Hexagon;
 use crate::levels::{Partial, FULL_LEVEL};
 
 const LABELS: [u8; 3] = [5, 6, 7];
-/// `+` at level 4, as `Partial` stores it (`k + 1`).
-const PLUS4: u8 = 5;
 
 /// A cheapest valid labelling of a component of this shape at level 6, and
 /// its added penalty; `None` when the shape has no valid labelling.
@@ -107,7 +105,7 @@ pub fn cheapest_completion(hex: &Hexagon, partial: &Partial) -> Result<Partial, 
     let base = partial.truncate(4)?;
     let mut values = base.values().to_vec();
     let mut labelled: HashMap<Shape, Vec<u8>> = HashMap::new();
-    for (cells, shape) in ordered_components(hex, base.values())? {
+    for (cells, shape) in plus_components(hex, base.values())? {
         let labels = match labelled.entry(shape) {
             std::collections::hash_map::Entry::Occupied(known) => known.into_mut(),
             std::collections::hash_map::Entry::Vacant(slot) => {
@@ -121,34 +119,4 @@ pub fn cheapest_completion(hex: &Hexagon, partial: &Partial) -> Result<Partial, 
         }
     }
     Partial::new(hex.side(), FULL_LEVEL, values)
-}
-
-/// The components of the `+` cells, each as its cells in path or cycle
-/// order, with its shape.
-fn ordered_components(hex: &Hexagon, values: &[u8]) -> Result<Vec<(Vec<usize>, Shape)>, HexError> {
-    let plus_neighbours = |c: usize| -> Vec<usize> { hex.neighbours(c).iter().copied().filter(|&u| values[u] == PLUS4).collect() };
-    for c in (0..values.len()).filter(|&c| values[c] == PLUS4) {
-        if plus_neighbours(c).len() > 2 {
-            return Err(HexError::Internal(format!("`+` cell {c} has more than two `+` neighbours")));
-        }
-    }
-    let mut seen = vec![false; values.len()];
-    let mut found = Vec::new();
-    // Paths first, walked from an end; what is left of the `+` cells are cycles.
-    for ends_only in [true, false] {
-        for start in 0..values.len() {
-            if values[start] != PLUS4 || seen[start] || (ends_only && plus_neighbours(start).len() == 2) {
-                continue;
-            }
-            let mut cells = vec![start];
-            seen[start] = true;
-            while let Some(&next) = plus_neighbours(*cells.last().expect("nonempty")).iter().find(|&&u| !seen[u]) {
-                seen[next] = true;
-                cells.push(next);
-            }
-            let shape = if ends_only { Shape::Path(cells.len()) } else { Shape::Cycle(cells.len()) };
-            found.push((cells, shape));
-        }
-    }
-    Ok(found)
 }

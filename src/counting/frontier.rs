@@ -110,3 +110,22 @@ pub fn make_code(value: u8, seen: u8) -> u8 {
 pub fn missing_count(code: u8) -> u32 {
     u32::from(code_value(code)) - code.count_ones()
 }
+
+/// Lower bound on the penalty still to be charged after `placed` cells, from
+/// the least penalty so far of each forward layer computed yet (`minima[t]`
+/// after `t` cells, `None` for an empty layer).
+///
+/// Invariant relied on: the row-major order reversed is the order of the
+/// hexagon rotated by 180 degrees, so the cells still to place after `placed`
+/// cells form, up to that rotation, the first `cells - placed` cells; what is
+/// still to come includes the penalty among them, at least the least penalty
+/// so far of any surviving layer-`(cells - placed)` state. The minima grow
+/// with the layer, so before that layer is reached the latest minimum is a
+/// weaker valid bound.
+pub fn minimum_bound(minima: &[Option<usize>], cells: usize, placed: usize) -> usize {
+    let mirror = cells - placed;
+    let known = mirror.min(minima.len() - 1);
+    // An empty layer means nothing survives; any bound is then valid, but the
+    // sweep is over anyway, so the weakest one (0) is used.
+    minima[known].unwrap_or(0)
+}

@@ -17,13 +17,13 @@
 //!   penalty `<= bound` (its own pruning is by valid lower bounds: the lower
 //!   level's table and the layer minima of `sweep`), so a
 //!   projection missing from the table cannot be completed within the bound.
+//!
+//! The tables are built by `tables` (one core, the reference) or `reach`
+//! (every core); this module holds what both build and how a sweep reads it.
 
 use super::frontier::{code_value, Schedule};
 use super::hashing::KeyMap;
-pub use super::reach::BuildStats;
-use super::reach;
-use super::sweep::{minimum_bound, Layers, SweepError};
-use super::transfer::{for_each_successor, unpack};
+use super::transfer::unpack;
 
 /// `future[t]`: level-j state after `t` placed cells -> least charge to finish.
 #[derive(Debug, Clone)]
@@ -66,40 +66,6 @@ pub fn project(schedule: &Schedule, placed: usize, state: u128, to: u8) -> u128 
     })
 }
 
-/// Builds the level-`schedule.level` table for penalty `<= bound`, pruning
-/// the forward pass with the table of a lower level when one is given: on
-/// one core in hash maps (`Layers::Hashed`, the reference), or on every core
-/// in compact layers spilled past the memory limit (`reach`).
-pub fn build(
-    schedule: &Schedule,
-    bound: usize,
-    lower: Option<&Guide>,
-    layers: Layers,
-    stop: &std::sync::atomic::AtomicBool,
-) -> Result<(Guide, BuildStats), SweepError> {
-    match layers {
-        Layers::Hashed => {
-            super::sweep::check_stop(stop)?;
-            let started = std::time::Instant::now();
-            let forward_layers = forward(schedule, bound, lower);
-            let forward_states = forward_layers.iter().map(KeyMap::len).sum();
-            let forward_seconds = started.elapsed().as_secs_f64();
-            let future = backward(schedule, bound, forward_layers);
-            let stats = BuildStats {
-                level: schedule.level,
-                bound,
-                forward_states,
-                table_states: future.iter().map(KeyMap::len).sum(),
-                forward_seconds,
-                backward_seconds: started.elapsed().as_secs_f64() - forward_seconds,
-                ..BuildStats::default()
-            };
-            Ok((Guide { level: schedule.level, future }, stats))
-        }
-        Layers::Sorted { memory_limit } => reach::build(schedule, bound, lower, memory_limit, stop),
-    }
-}
-
 /// Which successors a forward pass keeps at step `t`: those whose penalty so
 /// far plus a valid lower bound on what is still to come (the lower level's
 /// table, the layer minima) is within the bound.
@@ -128,54 +94,4 @@ impl Admits<'_> {
         };
         total + to_come.max(self.by_minima) <= self.bound
     }
-}
-
-/// Forward pass: state -> least penalty so far, for states that may still
-/// finish within the bound.
-fn forward(schedule: &Schedule, bound: usize, lower: Option<&Guide>) -> Vec<KeyMap<u8>> {
-    let mut layers: Vec<KeyMap<u8>> = Vec::with_capacity(schedule.cells + 1);
-    layers.push(KeyMap::from_iter([(0u128, 0u8)]));
-    let mut minima = vec![Some(0)];
-    for t in 0..schedule.cells {
-        let admits = Admits { schedule, t, bound, by_minima: minimum_bound(&minima, schedule.cells, t + 1), lower };
-        let mut next: KeyMap<u8> = KeyMap::default();
-        for (&state, &so_far) in &layers[t] {
-            for_each_successor(schedule, t, state, |_, s, charge| {
-                let total = usize::from(so_far) + charge;
-                if admits.admits(s, total) {
-                    let slot = next.entry(s).or_insert(u8::MAX);
-                    *slot = (*slot).min(total as u8);
-                }
-            });
-        }
-        minima.push(next.values().map(|&p| usize::from(p)).min());
-        layers.push(next);
-    }
-    layers
-}
-
-/// Backward pass: replaces "least penalty so far" by "least charge to finish"
-/// and drops the states that cannot finish within the bound.
-fn backward(schedule: &Schedule, bound: usize, mut layers: Vec<KeyMap<u8>>) -> Vec<KeyMap<u8>> {
-    for value in layers[schedule.cells].values_mut() {
-        *value = 0;
-    }
-    for t in (0..schedule.cells).rev() {
-        let (head, tail) = layers.split_at_mut(t + 1);
-        let next = &tail[0];
-        head[t].retain(|&state, so_far| {
-            let mut best = usize::MAX;
-            for_each_successor(schedule, t, state, |_, s, charge| {
-                if let Some(&g) = next.get(&s) {
-                    best = best.min(charge + usize::from(g));
-                }
-            });
-            let keep = best != usize::MAX && usize::from(*so_far) + best <= bound;
-            if keep {
-                *so_far = best as u8;
-            }
-            keep
-        });
-    }
-    layers
 }

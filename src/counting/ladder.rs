@@ -2,16 +2,17 @@
 //!
 //! Invariants relied on:
 //! - the level-j table is built on the level-(j-1) table of the same bound
-//!   (`guide`), so a ladder is extended one level at a time without rebuilding;
+//!   (`tables`), so a ladder is extended one level at a time without rebuilding;
 //! - a table built for bound `B` is exact on every state of a valid
 //!   assignment of penalty `<= B`, hence also usable for any bound `<= B`;
 //! - its entry for the empty start state is the least penalty of a valid
 //!   complete assignment, when that is `<= B` (and absent otherwise).
 
-use super::frontier::Schedule;
+use super::basics::{report_built, report_loaded, BuildStats, Settings};
 use super::checkpoint;
-use super::guide::{self, Guide};
-use super::Settings;
+use super::frontier::Schedule;
+use super::guide::Guide;
+use super::tables;
 use crate::error::HexError;
 use crate::geometry::Hexagon;
 
@@ -21,7 +22,7 @@ pub struct Ladder<'h> {
     bound: usize,
     settings: &'h Settings,
     guides: Vec<Guide>,
-    builds: Vec<guide::BuildStats>,
+    builds: Vec<BuildStats>,
 }
 
 impl<'h> Ladder<'h> {
@@ -67,13 +68,14 @@ impl<'h> Ladder<'h> {
         let level = self.top() + 1;
         let saved = self.settings.checkpoints.as_ref().map(|dir| checkpoint::path(dir, self.hex.side(), level, self.bound));
         if let Some(path) = saved.as_ref().filter(|p| p.exists()) {
-            let table = checkpoint::load(path, self.hex.side(), level, self.bound)?;
-            super::report_loaded(level, self.bound, path, table.size());
+            let table = checkpoint::load(path, &schedule, self.hex.side(), self.bound)?;
+            report_loaded(level, self.bound, path, table.size());
+            self.settings.note_loaded(path);
             self.guides.push(table);
             return Ok(());
         }
-        let (table, stats) = guide::build(&schedule, self.bound, self.guides.last(), self.settings.layers, &self.settings.stop).map_err(super::sweep_failure)?;
-        super::report(&stats);
+        let (table, stats) = tables::build(&schedule, self.bound, self.guides.last(), self.settings.layers, &self.settings.stop)?;
+        report_built(&stats);
         if let Some(path) = &saved {
             checkpoint::save(path, self.hex.side(), self.bound, &table)?;
         }
@@ -84,7 +86,7 @@ impl<'h> Ladder<'h> {
 
     /// What building each table held and took, level by level.
     #[cfg(test)]
-    pub fn builds(&self) -> &[guide::BuildStats] {
+    pub fn builds(&self) -> &[BuildStats] {
         &self.builds
     }
 

@@ -122,34 +122,45 @@ impl<T: Tally> Layer<T> {
         self.parts.iter().flatten()
     }
 
-    /// Merges runs held in memory into a layer on every core: the key range is
-    /// cut at keys sampled from the runs and each piece is merged on its own,
-    /// which is exact because equal keys always fall in the same piece.
+    /// Merges runs held in memory into a layer on every core (`merge_in_pieces`).
     pub fn merged(runs: &[Run<T>], pieces: usize) -> Result<Layer<T>, Overflow> {
-        let cuts = cut_keys(runs, pieces, |e| e.0);
-        let parts = (0..=cuts.len())
-            .into_par_iter()
-            .map(|piece| {
-                let from = piece.checked_sub(1).map(|c| cuts[c]);
-                let to = cuts.get(piece).copied();
-                let sources = runs
-                    .iter()
-                    .map(|run| {
-                        let start = from.map_or(0, |k| run.partition_point(|e| e.0 < k));
-                        let end = to.map_or(run.len(), |k| run.partition_point(|e| e.0 < k));
-                        borrowed(&run[start..end])
-                    })
-                    .collect();
-                merged_run(sources)
-            })
-            .collect::<Result<Vec<Run<T>>, Overflow>>()?;
-        Ok(Layer { parts })
+        let parts = merge_in_pieces(runs, pieces, |e| e.0, |slices| merged_run(slices.into_iter().map(borrowed).collect()));
+        Ok(Layer { parts: parts.into_iter().collect::<Result<Vec<Run<T>>, Overflow>>()? })
     }
+}
+
+/// Merges runs sorted by `key` on every core: the key range is cut at keys
+/// sampled from the runs (`cut_keys`) and `merge_piece` gets, piece by piece,
+/// the slice of every run that falls in it. Exact whatever the merge, since
+/// equal keys always fall in the same piece; the pieces come back in key order.
+pub fn merge_in_pieces<E: Sync, R: Send>(
+    runs: &[Vec<E>],
+    pieces: usize,
+    key: impl Fn(&E) -> u128 + Sync,
+    merge_piece: impl Fn(Vec<&[E]>) -> R + Sync,
+) -> Vec<R> {
+    let cuts = cut_keys(runs, pieces, &key);
+    (0..=cuts.len())
+        .into_par_iter()
+        .map(|piece| {
+            let from = piece.checked_sub(1).map(|c| cuts[c]);
+            let to = cuts.get(piece).copied();
+            let slices = runs
+                .iter()
+                .map(|run| {
+                    let start = from.map_or(0, |k| run.partition_point(|e| key(e) < k));
+                    let end = to.map_or(run.len(), |k| run.partition_point(|e| key(e) < k));
+                    &run[start..end]
+                })
+                .collect();
+            merge_piece(slices)
+        })
+        .collect()
 }
 
 /// Up to `pieces - 1` increasing keys that cut the runs' keys into pieces of
 /// about equal size, from a sample of every run (runs sorted by `key`).
-pub fn cut_keys<E>(runs: &[Vec<E>], pieces: usize, key: impl Fn(&E) -> u128) -> Vec<u128> {
+fn cut_keys<E>(runs: &[Vec<E>], pieces: usize, key: impl Fn(&E) -> u128) -> Vec<u128> {
     let total: usize = runs.iter().map(Vec::len).sum();
     let stride = (total / (pieces * 16).max(1)).max(1);
     let mut sample: Vec<u128> = runs.iter().flat_map(|run| run.iter().step_by(stride).map(&key)).collect();

@@ -5,8 +5,9 @@
 //! defined by `validation` (docs/PROBLEM.md, section 4). Two independent methods produce it:
 //! - `frontier` (any level): a transfer-matrix sweep over the cells in
 //!   row-major order (`sweep`, `transfer`, `frontier`), pruned by the exact
-//!   cost-to-finish tables of the levels below (`guide`, stacked in a
-//!   `ladder`, all built for the same penalty bound);
+//!   cost-to-finish tables of the levels below (`guide`, built by `tables`
+//!   or `reach`, stacked in a `ladder`, all built for the same penalty bound;
+//!   kept on disk by `checkpoint`);
 //! - `chains` (levels 5 and 6): the level-4 partials of penalty `<= B`, listed
 //!   by the same sweep (`enumerate`), each refined by the chain-and-cycle
 //!   analysis of its `+` cells (`chains`).
@@ -18,6 +19,7 @@
 //! `k + 1` only adds penalty terms, so the level-(k+1) minimum is at least the
 //! level-k minimum, and the search at level `k + 1` starts there.
 
+mod basics;
 mod chains;
 mod checkpoint;
 mod completion;
@@ -25,13 +27,16 @@ mod enumerate;
 mod frontier;
 mod guide;
 mod hashing;
+mod hint;
 mod ladder;
 mod layer;
 mod reach;
 mod spill;
 mod sweep;
+mod tables;
 mod tally;
 mod transfer;
+mod varint;
 
 use std::collections::HashMap;
 
@@ -45,34 +50,10 @@ use crate::levels::check_level;
 pub use chains::{components, shape_polynomial, Shape};
 pub use completion::{cheapest_completion, cheapest_labels};
 pub use frontier::Schedule;
+pub use hint::start_hint;
 use ladder::Ladder;
-pub use sweep::{Layers, DEFAULT_MEMORY_LIMIT};
+pub use basics::{set_verbose, Layers, Settings, DEFAULT_MEMORY_LIMIT, MAX_PENALTY_BOUND};
 
-/// How a count is carried out; never what it counts.
-#[derive(Debug, Clone, Default)]
-pub struct Settings {
-    /// How sweeps and tables hold their layers.
-    pub layers: Layers,
-    /// Penalty bound the tables are first built for (see `count_row_in`).
-    pub start: usize,
-    /// Directory of finished cost-to-finish tables (`checkpoint`): a table
-    /// found there is loaded, checked, and used instead of being rebuilt, and
-    /// every table built is written there.
-    pub checkpoints: Option<std::path::PathBuf>,
-    /// Raised (by Ctrl-C) to stop between two layers: scratch files are
-    /// removed, finished checkpoint tables stay, the count returns `Interrupted`.
-    pub stop: std::sync::Arc<std::sync::atomic::AtomicBool>,
-}
-
-impl From<Layers> for Settings {
-    fn from(layers: Layers) -> Settings {
-        Settings { layers, ..Settings::default() }
-    }
-}
-use sweep::SweepError;
-
-/// Largest penalty bound the packed sweep keys can hold.
-pub const MAX_PENALTY_BOUND: usize = 255;
 
 /// How to count.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -179,8 +160,7 @@ pub fn minimum_and_count_in(hex: &Hexagon, level: u8, settings: &Settings) -> Re
     check_level(level)?;
     let (mut ladder, minimum) = ladder_to_minimum(hex, level.min(4), settings)?;
     if level <= 4 {
-        let counts = frontier_counts(&ladder, level, minimum)?;
-        return Ok((minimum, counts[minimum].clone()));
+        return Ok((minimum, count_at_minimum(&ladder, level, minimum)?));
     }
     chain_search(&mut ladder, level, minimum, &mut None)
 }
@@ -225,7 +205,7 @@ pub fn count_row_in(hex: &Hexagon, top: u8, settings: &Settings) -> Result<Vec<R
     for level in 1..=top.min(4) {
         let started = std::time::Instant::now();
         (ladder, minimum) = raise_to_minimum(ladder, level)?;
-        let count = frontier_counts(&ladder, level, minimum)?.swap_remove(minimum);
+        let count = count_at_minimum(&ladder, level, minimum)?;
         row.push(RowEntry { level, minimum, count, elapsed: started.elapsed() });
     }
     let mut listed = None;
@@ -336,55 +316,30 @@ fn chain_search(
     }
 }
 
+/// The number of level-k partials at the minimum the ladder's tables give.
+/// Consistent tables give at least one (the minimum is the penalty of a
+/// partial they keep), so zero means a table contradicts the sweep: an error
+/// that names the checkpoint tables loaded, never a count.
+fn count_at_minimum(ladder: &Ladder<'_>, level: u8, minimum: usize) -> Result<BigUint, HexError> {
+    let count = frontier_counts(ladder, level, minimum)?.swap_remove(minimum);
+    if count.is_zero() {
+        let loaded: Vec<String> = ladder.settings().tables_loaded().iter().map(|p| p.display().to_string()).collect();
+        let loaded = if loaded.is_empty() { "none".to_string() } else { loaded.join(", ") };
+        return Err(HexError::Internal(format!(
+            "n={} level {level}: the cost-to-finish tables give minimum penalty {minimum}, but no partial reaches it: \
+             the tables are inconsistent (checkpoint tables loaded: {loaded})",
+            ladder.hex().side()
+        )));
+    }
+    Ok(count)
+}
+
 /// Level-k counts `0..=bound` by the frontier sweep, pruned by the ladder's
 /// highest table at or below `level` (the ladder's bound must be `>= bound`).
 fn frontier_counts(ladder: &Ladder<'_>, level: u8, bound: usize) -> Result<Vec<BigUint>, HexError> {
     let schedule = Schedule::new(ladder.hex(), level)?;
     let table = ladder.guide(ladder.top().min(level));
     Ok(exact_sweep(&schedule, bound, table, ladder.settings())?.by_penalty)
-}
-
-/// A sweep's failure as the engine's error; `Overflow` only reaches here
-/// from a big-integer sweep, where it cannot happen.
-fn sweep_failure(e: SweepError) -> HexError {
-    match e {
-        SweepError::Overflow => HexError::Internal("big-integer count overflowed".into()),
-        SweepError::Scratch { path, source } => HexError::Io { path, source },
-        SweepError::Interrupted => HexError::Interrupted,
-    }
-}
-
-static VERBOSE: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
-
-/// Turns on a stderr line per cost-to-finish table built (`--verbose`).
-pub fn set_verbose(on: bool) {
-    VERBOSE.store(on, std::sync::atomic::Ordering::Relaxed);
-}
-
-fn report(stats: &guide::BuildStats) {
-    if VERBOSE.load(std::sync::atomic::Ordering::Relaxed) {
-        let guide::BuildStats { level, bound, forward_states, widest_layer, peak_bytes, spilled_layers, table_states, forward_seconds, backward_seconds } = stats;
-        eprintln!(
-            "table level {level} bound {bound}: forward {forward_states} states (widest layer {} at step {}, peak {:.2} GB held, {spilled_layers} layers spilled) {forward_seconds:.2} s; backward -> {table_states} states {backward_seconds:.2} s",
-            widest_layer.0, widest_layer.1, *peak_bytes as f64 / 1e9
-        );
-    }
-}
-
-/// A line every tenth of a long forward pass, so a log shows how far it is.
-fn report_step(stats: &guide::BuildStats, step: usize, cells: usize, layer: usize) {
-    if VERBOSE.load(std::sync::atomic::Ordering::Relaxed) {
-        eprintln!(
-            "table level {} bound {}: forward step {step}/{cells}, {layer} states in the layer, {} so far, {} layers spilled",
-            stats.level, stats.bound, stats.forward_states, stats.spilled_layers
-        );
-    }
-}
-
-fn report_loaded(level: u8, bound: usize, path: &std::path::Path, states: usize) {
-    if VERBOSE.load(std::sync::atomic::Ordering::Relaxed) {
-        eprintln!("table level {level} bound {bound}: loaded {states} states from {}", path.display());
-    }
 }
 
 /// The sweep in `u128`, rerun in `BigUint` when a count overflows.
@@ -396,8 +351,8 @@ fn exact_sweep(schedule: &Schedule, bound: usize, table: Option<&guide::Guide>, 
             let by_penalty = by_penalty.into_iter().map(BigUint::from).collect();
             Ok(sweep::Sweep { by_penalty, peak_keys, peak_bytes, shards, spilled_runs })
         }
-        Err(SweepError::Overflow) => sweep::sweep::<BigUint>(schedule, bound, table, layers, stop).map_err(sweep_failure),
-        Err(e) => Err(sweep_failure(e)),
+        Err(basics::SweepError::Overflow) => Ok(sweep::sweep::<BigUint>(schedule, bound, table, layers, stop)?),
+        Err(e) => Err(e.into()),
     }
 }
 
@@ -475,3 +430,6 @@ pub fn sweep_stats(hex: &Hexagon, level: u8, bound: usize, layers: Layers) -> Re
         counts: done.by_penalty,
     })
 }
+
+#[cfg(test)]
+mod checkpoint_fuzz;

@@ -6,7 +6,7 @@
 //!   `state << 8 | so_far` (states fit `STATE_BITS` = 120 bits, penalties
 //!   `MAX_PENALTY_BOUND` = 255). Sorting packed values sorts by state, then by
 //!   penalty so far, so keeping the first of each state keeps the least
-//!   penalty so far: what the reference forward pass (`guide::forward`) keeps.
+//!   penalty so far: what the reference forward pass (`tables::forward`) keeps.
 //! - **Same states, same tables.** A successor is kept by the same rule
 //!   (`guide::Admits`) whichever shard produced it, and "least" does not
 //!   depend on order or grouping; so the forward layers are the reference's,
@@ -25,13 +25,14 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 
-use super::frontier::Schedule;
+use super::basics::{check_stop, report_step, BuildStats, SweepError};
+use super::frontier::{minimum_bound, Schedule};
 use super::guide::{Admits, Guide};
 use super::hashing::KeyMap;
-use super::layer::cut_keys;
-use super::spill::{get_varint, put_varint, Scratch};
-use super::sweep::{check_stop, minimum_bound, SweepError};
+use super::layer::merge_in_pieces;
+use super::spill::Scratch;
 use super::transfer::for_each_successor;
+use super::varint::{get_varint, put_varint};
 
 /// A forward layer: parts over disjoint, increasing state ranges, each sorted,
 /// each state once, packed with its least penalty so far.
@@ -45,25 +46,6 @@ fn packed(state: u128, so_far: usize) -> u128 {
 #[inline]
 fn unpacked(reached: u128) -> (u128, usize) {
     (reached >> 8, (reached & 0xff) as usize)
-}
-
-/// What one table build held and did, for `--verbose` and the benchmarks.
-#[derive(Debug, Clone, Default)]
-pub struct BuildStats {
-    pub level: u8,
-    pub bound: usize,
-    /// States kept by the forward pass, over all layers.
-    pub forward_states: usize,
-    /// Most states in one forward layer, and the step that held them.
-    pub widest_layer: (usize, usize),
-    /// Most bytes of forward states held in memory at once.
-    pub peak_bytes: usize,
-    /// Forward layers written to scratch files.
-    pub spilled_layers: usize,
-    /// States left in the table.
-    pub table_states: usize,
-    pub forward_seconds: f64,
-    pub backward_seconds: f64,
 }
 
 /// Builds the level-`schedule.level` table for penalty `<= bound` on every
@@ -132,7 +114,7 @@ fn forward(
         held.push(Held::Memory(std::mem::replace(&mut layer, next)));
         // Only long passes report their steps: short ones print one line at the end.
         if (t + 1) % schedule.cells.div_ceil(10) == 0 && began.elapsed().as_secs() >= 10 {
-            super::report_step(stats, t + 1, schedule.cells, next_len);
+            report_step(stats, t + 1, schedule.cells, next_len);
         }
         if held_bytes > budget {
             for slot in held.iter_mut() {
@@ -170,29 +152,13 @@ fn least_first(mut states: Vec<u128>) -> Vec<u128> {
     states
 }
 
-/// Sorted runs merged into parts on every core: the state range is cut at
-/// sampled states, and each piece is merged on its own (equal states always
-/// fall in the same piece).
+/// Sorted runs merged into parts on every core (`layer::merge_in_pieces`).
 fn merged(runs: &[Vec<u128>], pieces: usize) -> Parts {
-    let cuts = cut_keys(runs, pieces, |r| *r >> 8);
-    (0..=cuts.len())
-        .into_par_iter()
-        .map(|piece| {
-            let from = piece.checked_sub(1).map(|c| cuts[c]);
-            let to = cuts.get(piece).copied();
-            let mut gathered = Vec::new();
-            for run in runs {
-                let start = from.map_or(0, |c| run.partition_point(|r| *r >> 8 < c));
-                let end = to.map_or(run.len(), |c| run.partition_point(|r| *r >> 8 < c));
-                gathered.extend_from_slice(&run[start..end]);
-            }
-            least_first(gathered)
-        })
-        .filter(|part| !part.is_empty())
-        .collect()
+    let parts = merge_in_pieces(runs, pieces, |r| *r >> 8, |slices| least_first(slices.concat()));
+    parts.into_iter().filter(|part| !part.is_empty()).collect()
 }
 
-/// Backward pass (the reference's rule, `guide::backward`), on every core.
+/// Backward pass (the reference's rule, `tables::backward`), on every core.
 fn backward(schedule: &Schedule, bound: usize, mut held: Vec<Held>, stop: &AtomicBool) -> Result<Vec<KeyMap<u8>>, SweepError> {
     let mut future: Vec<KeyMap<u8>> = Vec::with_capacity(schedule.cells + 1);
     let last = load(held.pop().expect("the last layer is held"))?;
@@ -234,7 +200,7 @@ fn backward(schedule: &Schedule, bound: usize, mut held: Vec<Held>, stop: &Atomi
 /// increase, so differences are positive and small).
 fn store(scratch: &mut Scratch, parts: &Parts) -> Result<Held, SweepError> {
     let path = scratch.next_path()?;
-    let fail = |e| SweepError::Scratch { path: path.clone(), source: e };
+    let fail = |e| SweepError::scratch(&path, e);
     let mut out = BufWriter::with_capacity(1 << 16, File::create(&path).map_err(fail)?);
     let mut previous = 0u128;
     let mut len = 0;
@@ -252,7 +218,7 @@ fn load(held: Held) -> Result<Parts, SweepError> {
         Held::Memory(parts) => return Ok(parts),
         Held::Disk { path, len } => (path, len),
     };
-    let fail = |e| SweepError::Scratch { path: path.clone(), source: e };
+    let fail = |e| SweepError::scratch(&path, e);
     let mut input = BufReader::with_capacity(1 << 16, File::open(&path).map_err(fail)?);
     let mut states = Vec::with_capacity(len);
     let mut previous = 0u128;
@@ -266,9 +232,8 @@ fn load(held: Held) -> Result<Parts, SweepError> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::basics::{Layers, Settings};
     use super::super::ladder::Ladder;
-    use super::super::sweep::Layers;
-    use super::super::Settings;
     use crate::geometry::Hexagon;
 
     /// The tables built on every core, in memory or with every forward layer

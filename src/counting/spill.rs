@@ -13,12 +13,12 @@
 
 use std::fs::File;
 use std::io::{BufReader, BufWriter, Write};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use tempfile::TempDir;
 
+use super::basics::SweepError;
 use super::layer::{merge, Entry, Source};
-use super::sweep::SweepError;
 use super::tally::Tally;
 
 /// Buffer of each open scratch file: large enough that a merge over many
@@ -109,39 +109,6 @@ impl Spilled {
     /// Deletes the file once merged, so the disk holds only live runs.
     pub fn remove(self) -> Result<(), SweepError> {
         std::fs::remove_file(&self.path).map_err(|e| SweepError::scratch(&self.path, e))
-    }
-}
-
-/// Writes `x` as a LEB128 varint: seven bits a byte, low bits first, the
-/// high bit set on every byte but the last.
-pub fn put_varint(out: &mut impl Write, mut x: u128) -> std::io::Result<()> {
-    loop {
-        let byte = (x & 0x7f) as u8;
-        x >>= 7;
-        if x == 0 {
-            return out.write_all(&[byte]);
-        }
-        out.write_all(&[byte | 0x80])?;
-    }
-}
-
-/// Reads a varint written by `put_varint`.
-pub fn get_varint(input: &mut impl std::io::Read) -> std::io::Result<u128> {
-    let mut x = 0u128;
-    for shift in (0..128).step_by(7) {
-        let mut byte = [0u8];
-        input.read_exact(&mut byte)?;
-        x |= u128::from(byte[0] & 0x7f) << shift;
-        if byte[0] & 0x80 == 0 {
-            return Ok(x);
-        }
-    }
-    Err(std::io::Error::new(std::io::ErrorKind::InvalidData, "varint longer than 128 bits"))
-}
-
-impl SweepError {
-    fn scratch(path: &Path, source: std::io::Error) -> SweepError {
-        SweepError::Scratch { path: path.to_path_buf(), source }
     }
 }
 

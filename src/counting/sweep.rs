@@ -6,12 +6,8 @@
 //! lower bound on what is still to come exceeds the bound. Two lower bounds
 //! are used, the larger wins:
 //! - the lower level's exact cost-to-finish table (`guide`), when given;
-//! - the layer minima: the row-major order reversed is the order of the
-//!   hexagon rotated by 180 degrees, so the cells still to place after `t`
-//!   cells form, up to that rotation, the first `N - t` cells; what is still to
-//!   come includes the penalty among them, at least the smallest penalty so far
-//!   of any surviving layer-`(N - t)` key. The minima grow with the layer, so
-//!   before layer `N - t` is reached the latest minimum is a weaker valid bound.
+//! - the layer minima (`frontier::minimum_bound`): what the first `N - t`
+//!   cells cost is a lower bound on what the last `N - t` cells still cost.
 //!
 //! A layer is held either as a hash map filled on one core (`Layers::Hashed`,
 //! the reference) or as sorted runs built shard by shard on every core and
@@ -20,64 +16,18 @@
 //! keys, of their counts times the successors reaching it, and addition does
 //! not depend on the order or grouping the shards impose.
 
-use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
 
 use rayon::prelude::*;
 
-use super::frontier::Schedule;
+use super::basics::{check_stop, Layers, SweepError};
+use super::frontier::{minimum_bound, Schedule};
 use super::guide::Guide;
 use super::hashing::KeyMap;
 use super::layer::{borrowed, merged_run, run_bytes, sorted_run, Entry, Layer, Run};
 use super::spill::{Scratch, Spilled};
 use super::tally::{Overflow, Tally};
 use super::transfer::{for_each_successor, join_key, split_key};
-
-/// Default of `Layers::Sorted`'s memory limit: well inside a 24 GB machine,
-/// leaving room for the cost-to-finish tables and the allocator's slack.
-pub const DEFAULT_MEMORY_LIMIT: u64 = 16 << 30;
-
-/// How a sweep holds its layers.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Layers {
-    /// One hash map per layer, filled on one core: the reference path.
-    Hashed,
-    /// Sorted runs built on every core. When a layer plus the successors
-    /// buffered for the next one pass `memory_limit` bytes, the buffered runs
-    /// are merged to a scratch file (in `TMPDIR`) and merged back at the end.
-    Sorted { memory_limit: u64 },
-}
-
-impl Default for Layers {
-    fn default() -> Layers {
-        Layers::Sorted { memory_limit: DEFAULT_MEMORY_LIMIT }
-    }
-}
-
-/// Why a sweep stopped.
-#[derive(Debug)]
-pub enum SweepError {
-    /// A count does not fit the tally: rerun with a wider one.
-    Overflow,
-    /// A scratch file could not be written or read.
-    Scratch { path: PathBuf, source: std::io::Error },
-    /// The stop flag was raised (Ctrl-C) between two layers.
-    Interrupted,
-}
-
-/// The check made between layers: raised means stop, dropping scratch files.
-pub fn check_stop(stop: &AtomicBool) -> Result<(), SweepError> {
-    if stop.load(Ordering::Relaxed) {
-        return Err(SweepError::Interrupted);
-    }
-    Ok(())
-}
-
-impl From<Overflow> for SweepError {
-    fn from(_: Overflow) -> SweepError {
-        SweepError::Overflow
-    }
-}
 
 /// What a sweep returns.
 #[derive(Debug, Clone)]
@@ -295,14 +245,4 @@ fn expand<T: Tally>(pruning: &Pruning<'_>, shard: &[Entry<T>]) -> Result<Run<T>,
         pruning.for_each_kept(*key, |next_key| successors.push((next_key, count.clone())));
     }
     sorted_run(successors)
-}
-
-/// Lower bound on the penalty charged after `placed` cells, from the layer
-/// minima computed so far (see the module header).
-pub(super) fn minimum_bound(minima: &[Option<usize>], cells: usize, placed: usize) -> usize {
-    let mirror = cells - placed;
-    let known = mirror.min(minima.len() - 1);
-    // An empty layer means nothing survives; any bound is then valid, but the
-    // sweep is over anyway, so the weakest one (0) is used.
-    minima[known].unwrap_or(0)
 }

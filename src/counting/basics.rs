@@ -1,0 +1,177 @@
+//! What every counting module shares: how layers are held, the settings of a
+//! count, the stop flag, why a sweep stops, and the `--verbose` lines.
+//!
+//! Invariant relied on: this module is a leaf of `counting` (it imports only
+//! `tally`), so the sweeps, the table builders and the ladder can all use it
+//! without importing each other; `tests/counting_modules.rs` keeps the
+//! module graph free of circles.
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+
+use super::tally::Overflow;
+use crate::error::HexError;
+
+/// Largest penalty bound the packed sweep keys can hold.
+pub const MAX_PENALTY_BOUND: usize = 255;
+
+/// Default of `Layers::Sorted`'s memory limit: well inside a 24 GB machine,
+/// leaving room for the cost-to-finish tables and the allocator's slack.
+pub const DEFAULT_MEMORY_LIMIT: u64 = 16 << 30;
+
+/// How a sweep holds its layers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Layers {
+    /// One hash map per layer, filled on one core: the reference path.
+    Hashed,
+    /// Sorted runs built on every core. When a layer plus the successors
+    /// buffered for the next one pass `memory_limit` bytes, the buffered runs
+    /// are merged to a scratch file (in `TMPDIR`) and merged back at the end.
+    Sorted { memory_limit: u64 },
+}
+
+impl Default for Layers {
+    fn default() -> Layers {
+        Layers::Sorted { memory_limit: DEFAULT_MEMORY_LIMIT }
+    }
+}
+
+/// How a count is carried out; never what it counts.
+#[derive(Debug, Clone, Default)]
+pub struct Settings {
+    /// How sweeps and tables hold their layers.
+    pub layers: Layers,
+    /// Penalty bound the tables are first built for (see `count_row_in`).
+    pub start: usize,
+    /// Directory of finished cost-to-finish tables (`checkpoint`): a table
+    /// found there is loaded, checked, and used instead of being rebuilt, and
+    /// every table built is written there.
+    pub checkpoints: Option<PathBuf>,
+    /// Raised (by Ctrl-C) to stop between two layers: scratch files are
+    /// removed, finished checkpoint tables stay, the count returns `Interrupted`.
+    pub stop: Arc<AtomicBool>,
+    /// The checkpoint tables this count loaded instead of building, so that
+    /// its report can name what it trusted (docs/COUNTING.md).
+    pub loaded: Arc<Mutex<Vec<PathBuf>>>,
+}
+
+impl From<Layers> for Settings {
+    fn from(layers: Layers) -> Settings {
+        Settings { layers, ..Settings::default() }
+    }
+}
+
+impl Settings {
+    /// The checkpoint tables loaded so far, in the order they were loaded.
+    pub fn tables_loaded(&self) -> Vec<PathBuf> {
+        self.loaded.lock().map(|list| list.clone()).unwrap_or_default()
+    }
+
+    pub(super) fn note_loaded(&self, path: &Path) {
+        if let Ok(mut list) = self.loaded.lock() {
+            list.push(path.to_path_buf());
+        }
+    }
+}
+
+/// Why a sweep stopped.
+#[derive(Debug)]
+pub enum SweepError {
+    /// A count does not fit the tally: rerun with a wider one.
+    Overflow,
+    /// A scratch file could not be written or read.
+    Scratch { path: PathBuf, source: std::io::Error },
+    /// The stop flag was raised (Ctrl-C) between two layers.
+    Interrupted,
+}
+
+impl SweepError {
+    pub fn scratch(path: &Path, source: std::io::Error) -> SweepError {
+        SweepError::Scratch { path: path.to_path_buf(), source }
+    }
+}
+
+impl From<Overflow> for SweepError {
+    fn from(_: Overflow) -> SweepError {
+        SweepError::Overflow
+    }
+}
+
+/// A sweep's failure as the engine's error; `Overflow` only reaches here
+/// from a big-integer sweep, where it cannot happen.
+impl From<SweepError> for HexError {
+    fn from(e: SweepError) -> HexError {
+        match e {
+            SweepError::Overflow => HexError::Internal("big-integer count overflowed".into()),
+            SweepError::Scratch { path, source } => HexError::Io { path, source },
+            SweepError::Interrupted => HexError::Interrupted,
+        }
+    }
+}
+
+/// The check made between layers: raised means stop, dropping scratch files.
+pub fn check_stop(stop: &AtomicBool) -> Result<(), SweepError> {
+    if stop.load(Ordering::Relaxed) {
+        return Err(SweepError::Interrupted);
+    }
+    Ok(())
+}
+
+/// What one table build held and did, for `--verbose` and the benchmarks.
+#[derive(Debug, Clone, Default)]
+pub struct BuildStats {
+    pub level: u8,
+    pub bound: usize,
+    /// States kept by the forward pass, over all layers.
+    pub forward_states: usize,
+    /// Most states in one forward layer, and the step that held them.
+    pub widest_layer: (usize, usize),
+    /// Most bytes of forward states held in memory at once.
+    pub peak_bytes: usize,
+    /// Forward layers written to scratch files.
+    pub spilled_layers: usize,
+    /// States left in the table.
+    pub table_states: usize,
+    pub forward_seconds: f64,
+    pub backward_seconds: f64,
+}
+
+static VERBOSE: AtomicBool = AtomicBool::new(false);
+
+/// Turns on a stderr line per cost-to-finish table built (`--verbose`).
+pub fn set_verbose(on: bool) {
+    VERBOSE.store(on, Ordering::Relaxed);
+}
+
+fn verbose() -> bool {
+    VERBOSE.load(Ordering::Relaxed)
+}
+
+/// The line of a finished table build.
+pub fn report_built(stats: &BuildStats) {
+    if verbose() {
+        let BuildStats { level, bound, forward_states, widest_layer, peak_bytes, spilled_layers, table_states, forward_seconds, backward_seconds } = stats;
+        eprintln!(
+            "table level {level} bound {bound}: forward {forward_states} states (widest layer {} at step {}, peak {:.2} GB held, {spilled_layers} layers spilled) {forward_seconds:.2} s; backward -> {table_states} states {backward_seconds:.2} s",
+            widest_layer.0, widest_layer.1, *peak_bytes as f64 / 1e9
+        );
+    }
+}
+
+/// A line every tenth of a long forward pass, so a log shows how far it is.
+pub fn report_step(stats: &BuildStats, step: usize, cells: usize, layer: usize) {
+    if verbose() {
+        eprintln!(
+            "table level {} bound {}: forward step {step}/{cells}, {layer} states in the layer, {} so far, {} layers spilled",
+            stats.level, stats.bound, stats.forward_states, stats.spilled_layers
+        );
+    }
+}
+
+/// The line of a table loaded from a checkpoint file.
+pub fn report_loaded(level: u8, bound: usize, path: &Path, states: usize) {
+    if verbose() {
+        eprintln!("table level {level} bound {bound}: loaded {states} states from {}", path.display());
+    }
+}

@@ -1,0 +1,154 @@
+//! `hexcert count` on checkpoint tables and start hints an adversary wrote:
+//! each crafted input gives a one-line error and a non-zero exit within
+//! seconds, a table that contradicts the sweep is an error naming it, and a
+//! count names the tables it loaded. The table format is written here from
+//! its description (docs/COUNTING.md), independently of the engine's writer.
+
+use std::path::Path;
+use std::process::{Command, Output};
+use std::time::{Duration, Instant};
+
+use sha2::{Digest, Sha256};
+
+/// Most time a refusal may take.
+const QUICK: Duration = Duration::from_secs(20);
+
+fn hexcert(args: &[&str]) -> (Output, Duration) {
+    let started = Instant::now();
+    let output = Command::new(env!("CARGO_BIN_EXE_hexcert")).args(args).output().expect("hexcert runs");
+    (output, started.elapsed())
+}
+
+fn varint(out: &mut Vec<u8>, mut x: u128) {
+    loop {
+        let byte = (x & 0x7f) as u8;
+        x >>= 7;
+        if x == 0 {
+            out.push(byte);
+            return;
+        }
+        out.push(byte | 0x80);
+    }
+}
+
+/// A table file: format line, side, level, bound, layer count, then `rest`,
+/// then the SHA-256 of all that (recomputed, as an adversary would).
+fn table(side: u128, level: u128, bound: u128, layers: u128, rest: &[u8]) -> Vec<u8> {
+    let mut bytes = b"hexcert-table/1\n".to_vec();
+    for x in [side, level, bound, layers] {
+        varint(&mut bytes, x);
+    }
+    bytes.extend_from_slice(rest);
+    let digest = Sha256::digest(&bytes);
+    bytes.extend_from_slice(&digest);
+    bytes
+}
+
+/// The run failed with exit `code` and one line of stderr holding `needle`, quickly.
+fn refused(output: &Output, took: Duration, code: i32, needle: &str) {
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(code), "stderr: {stderr}");
+    assert_eq!(stderr.trim_end().lines().count(), 1, "not one line: {stderr}");
+    assert!(stderr.contains(needle), "{needle:?} not in {stderr}");
+    assert!(took < QUICK, "took {took:?}");
+    assert!(output.stdout.is_empty(), "a refused count printed {}", String::from_utf8_lossy(&output.stdout));
+}
+
+/// A correct trailer over a huge layer length once panicked ("capacity
+/// overflow") or aborted on allocation.
+#[test]
+fn a_huge_layer_length_behind_a_correct_hash_is_refused() {
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let mut rest = Vec::new();
+    varint(&mut rest, u128::from(u64::MAX));
+    // n = 3 has 19 cells, so 20 layers; the count starts at bound 0.
+    std::fs::write(dir.path().join("n3-level1-bound0.table"), table(3, 1, 0, 20, &rest)).expect("write");
+    let (output, took) = hexcert(&["count", "--n", "3", "--level", "1", "--checkpoints", path(dir.path())]);
+    refused(&output, took, 2, "n3-level1-bound0.table: checkpoint table refused: layer 0 claims");
+    let (output, took) = hexcert(&["count", "--n", "3", "--level", "1", "--checkpoints", path(dir.path()), "--json"]);
+    refused(&output, took, 2, "layer 0 claims");
+}
+
+/// A FIFO or a directory in a table's place is refused, not waited on.
+#[test]
+fn a_table_that_is_not_a_regular_file_is_refused() {
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let fifo = dir.path().join("n3-level1-bound0.table");
+    assert!(Command::new("mkfifo").arg(&fifo).status().expect("mkfifo runs").success());
+    let (output, took) = hexcert(&["count", "--n", "3", "--level", "1", "--checkpoints", path(dir.path())]);
+    refused(&output, took, 2, "not a regular file");
+    std::fs::remove_file(&fifo).expect("remove");
+    std::fs::create_dir(&fifo).expect("a directory in its place");
+    let (output, took) = hexcert(&["count", "--n", "3", "--level", "1", "--checkpoints", path(dir.path())]);
+    refused(&output, took, 2, "not a regular file");
+}
+
+/// A rerun loads the tables the first run wrote, names them, and counts the
+/// same; a table edited to claim a lower minimum (trailer recomputed) passes
+/// the hash but meets the sweep, which finds no partial there: an error
+/// naming the table, never "0 partials".
+#[test]
+fn loaded_tables_are_named_and_an_edited_minimum_is_an_error() {
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let args = ["count", "--n", "5", "--level", "1", "--checkpoints", path(dir.path())];
+    let (first, _) = hexcert(&args);
+    assert!(first.status.success(), "{}", String::from_utf8_lossy(&first.stderr));
+    let first = String::from_utf8_lossy(&first.stdout).into_owned();
+    assert!(first.starts_with("n=5 level=1 minimum penalty 7: 84 partials") && !first.contains("loaded"), "{first}");
+    let (again, _) = hexcert(&[&args[..], &["--json"]].concat());
+    let again: serde_json::Value = serde_json::from_slice(&again.stdout).expect("JSON");
+    assert_eq!((again["penalty"].as_u64(), again["count"].as_str()), (Some(7), Some("84")));
+    let loaded: Vec<&str> = again["tables_loaded"].as_array().expect("a list").iter().filter_map(|p| p.as_str()).collect();
+    assert_eq!(loaded.len(), 8, "bounds 0..=7 of level 1: {loaded:?}");
+    assert!(loaded.iter().all(|p| p.ends_with(".table")));
+
+    // The minimum of the bound-7 table sits in its first layer: one entry,
+    // state 0 (delta 0), then its charge, right after the header and the length.
+    let file = dir.path().join("n5-level1-bound7.table");
+    let bytes = std::fs::read(&file).expect("read");
+    let header = b"hexcert-table/1\n".len() + 4;
+    assert_eq!(&bytes[header..header + 3], &[1, 0, 7], "layer 0 is (state 0, charge 7)");
+    let mut body = bytes[..bytes.len() - 32].to_vec();
+    body[header + 2] = 6;
+    let digest = Sha256::digest(&body);
+    body.extend_from_slice(&digest);
+    std::fs::write(&file, &body).expect("write");
+    let (output, took) = hexcert(&args);
+    refused(&output, took, 3, "no partial reaches it");
+    assert!(String::from_utf8_lossy(&output.stderr).contains("n5-level1-bound7.table"));
+}
+
+/// `--start-from` reads a hint from optimum.json; an inflated or malformed
+/// one is refused (it once ran out of memory at n = 7), a true one counts.
+#[test]
+fn an_inflated_start_hint_is_refused() {
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let n5 = dir.path().join("n5");
+    std::fs::create_dir(&n5).expect("mkdir");
+    let witness = Path::new(env!("CARGO_MANIFEST_DIR")).join("proofs/n5/witness.txt");
+    std::fs::copy(&witness, n5.join("witness.txt")).expect("copy the witness");
+    let write = |minima: &str, optimum: u64| {
+        let record = format!("{{\"optimum\": {optimum}, \"witness\": \"witness.txt\", \"level_minima\": {minima}}}");
+        std::fs::write(n5.join("optimum.json"), record).expect("write");
+    };
+    let count = || hexcert(&["count", "--n", "5", "--level", "3", "--start-from", path(dir.path())]);
+    write("[7, 8, 9, 9, 9, 9]", 9);
+    let (output, _) = count();
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    assert!(String::from_utf8_lossy(&output.stdout).starts_with("n=5 level=3 minimum penalty 9: 360 partials"));
+    for (minima, optimum, why) in [
+        ("[7, 8, 200, 200, 200, 200]", 200, "not non-decreasing within"),
+        ("[7, 8, 40, 40, 40, 40]", 40, "its witness is not a valid full grid of penalty 40"),
+        ("[7, 8, 9, 9, 9, 9]", 10, "`optimum` is not the last"),
+        ("[9, 8, 9, 9, 9, 9]", 9, "not non-decreasing"),
+        ("\"many\"", 9, "not six penalties"),
+    ] {
+        write(minima, optimum);
+        let (output, took) = count();
+        refused(&output, took, 2, why);
+    }
+}
+
+fn path(p: &Path) -> &str {
+    p.to_str().expect("a UTF-8 path")
+}
