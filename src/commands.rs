@@ -551,16 +551,49 @@ pub fn cubes_run(
 }
 
 /// Writes `plan` refined at `which` (or at every unfinished cube) to `output`, with its job list.
-pub fn cubes_refine(json: bool, plan_path: &Path, which: &[usize], results: &Path, output: &Path, hexcert: &str) -> Result<u8, HexError> {
+/// How `cubes refine` splits a hard cube.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Strategy {
+    /// Its split cells one value deeper, one cube per orbit.
+    Value,
+    /// A decision tree on the variables its proof prefixes learn about most.
+    Prefix,
+}
+
+pub fn cubes_refine(
+    json: bool,
+    plan_path: &Path,
+    which: &[usize],
+    results: &Path,
+    output: &Path,
+    hexcert: &str,
+    strategy: Strategy,
+    prefix: hexcert::solving::prefix::PrefixSettings,
+) -> Result<u8, HexError> {
     let plan = Plan::read(plan_path)?;
     let which = if which.is_empty() { progress(&plan, results)?.unfinished } else { which.to_vec() };
     if which.is_empty() {
         return Err(HexError::Usage(format!("no cube of {} is unfinished in {}: name cubes with --cube", plan_path.display(), results.display())));
     }
-    let (refined, refuted) = plan.refine(&which)?;
-    if !json {
-        println!("refined {} cube(s) one value deeper ({refuted} refinements refuted locally): {} cubes become {}", which.len(), plan.cubes.len(), refined.cubes.len());
-    }
+    let refined = match strategy {
+        Strategy::Value => {
+            let (refined, refuted) = plan.refine(&which)?;
+            if !json {
+                println!("refined {} cube(s) one value deeper ({refuted} refinements refuted locally): {} cubes become {}", which.len(), plan.cubes.len(), refined.cubes.len());
+            }
+            refined
+        }
+        Strategy::Prefix => {
+            let grown = hexcert::solving::prefix::grow_all(&plan, &which, prefix)?;
+            if !json {
+                for (i, tree) in &grown {
+                    println!("cube {i}: {} leaves ({} settled by their prefix), {} prefix runs of {} conflicts", tree.leaves.len(), tree.settled, tree.runs, prefix.conflicts);
+                }
+            }
+            let trees: Vec<(usize, Vec<Vec<i32>>)> = grown.into_iter().map(|(i, g)| (i, g.leaves)).collect();
+            plan.grow_trees(&trees)?
+        }
+    };
     cubes_plan(json, &refined, output, results, hexcert)
 }
 

@@ -306,6 +306,17 @@ enum CubesCommand {
         /// How the job list's commands call hexcert (a path, or a name on PATH).
         #[arg(long, default_value = "hexcert")]
         hexcert: String,
+        /// How to split: `value` (the split cells one value deeper) or
+        /// `prefix` (a decision tree on the variables CaDiCaL learns about
+        /// most in short prefix runs; the tree's leaves become cubes).
+        #[arg(long, value_enum, default_value = "value")]
+        strategy: commands::Strategy,
+        /// With --strategy prefix: conflicts of the prefix run at each tree node.
+        #[arg(long, default_value_t = 5000, value_parser = clap::value_parser!(i32).range(1..))]
+        prefix_conflicts: i32,
+        /// With --strategy prefix: deepest tree below a cube (up to 2^D leaves).
+        #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u64).range(1..=16))]
+        tree_depth: u64,
     },
     /// Check a finished plan (its cover and every cube's record, stored
     /// proofs re-checked) and write its claim.json, which `hexcert check`
@@ -534,8 +545,9 @@ fn run(cli: &Cli) -> Result<u8, HexError> {
             let limits = hexcert::certification::cubes::RunLimits { time_limit: *time_limit, store_limit: *store_limit };
             commands::cubes_run(cli.json, cli.quiet, plan, *index, *jobs, results, limits, interrupt_flag())
         }
-        Command::Cubes { action: CubesCommand::Refine { plan, cubes, results, output, hexcert } } => {
-            commands::cubes_refine(cli.json, plan, cubes, results, output, hexcert)
+        Command::Cubes { action: CubesCommand::Refine { plan, cubes, results, output, hexcert, strategy, prefix_conflicts, tree_depth } } => {
+            let prefix = hexcert::solving::prefix::PrefixSettings { conflicts: *prefix_conflicts, depth: *tree_depth as usize };
+            commands::cubes_refine(cli.json, plan, cubes, results, output, hexcert, *strategy, prefix)
         }
         Command::Cubes { action: CubesCommand::Merge { plan, results, proofs } } => commands::cubes_merge(cli.json, plan, results, proofs),
         Command::Cubes { action: CubesCommand::Status { plan, results, machines } } => commands::cubes_status(cli.json, plan, results, *machines),

@@ -7,7 +7,10 @@
 //! leaves a selector half-defined (the leaves of its cube stay open).
 //!
 //! Needs `veripb` on PATH (`cargo install veripb --locked`; CI installs it);
-//! without it the VeriPB checks print a note and pass.
+//! without it the VeriPB checks print a note and pass, except under CI
+//! (`CI` set), where a missing VeriPB fails the test.
+
+mod common;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -17,12 +20,9 @@ use hexcert::derivation::{write_cnf_as_opb, Reach};
 use hexcert::geometry::Hexagon;
 use hexcert::statement::Statement;
 
+/// VeriPB on PATH (under CI it must be: `common::veripb_present` fails there without it).
 fn veripb_on_path() -> bool {
-    let found = Command::new("veripb").arg("--version").output().is_ok();
-    if !found {
-        eprintln!("note: veripb is not on PATH (cargo install veripb --locked); the VeriPB checks did not run");
-    }
-    found
+    common::veripb_present()
 }
 
 struct Files {
@@ -126,7 +126,7 @@ fn the_writer_refuses_a_plan_without_a_cube_or_with_a_cube_not_least() {
         })
         .expect("some cube is moved by a symmetry");
     let mut moved = plan.clone();
-    moved.cubes[index] = Cube { depth: plan.cubes[index].depth, values: image };
+    moved.cubes[index] = Cube::values(plan.cubes[index].depth, image);
     let error = write("moved", &moved).err().expect("a cube that is not its orbit's least covers nothing the tree reaches");
     assert!(error.contains("least"), "{error}");
 }

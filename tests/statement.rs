@@ -6,6 +6,8 @@
 //! it knows the variable names only as text (`x_cC_va`, `x_cC_plus`,
 //! `eq_cU_cV`, `dup_cC_va_j`).
 
+mod common;
+
 use std::collections::{BTreeMap, BTreeSet};
 use std::process::Command;
 
@@ -309,8 +311,7 @@ fn the_command_writes_the_library_text_and_rejects_bad_input_in_one_line() {
 /// (equalities count twice). Skipped, with a note, where VeriPB is not on PATH.
 #[test]
 fn veripb_reads_the_statement() {
-    if Command::new("veripb").arg("--version").output().is_err() {
-        eprintln!("note: veripb is not on PATH (cargo install veripb --locked); the parse check did not run");
+    if !common::veripb_present() {
         return;
     }
     let dir = std::env::temp_dir().join(format!("hexcert-statement-veripb-{}", std::process::id()));

@@ -487,7 +487,7 @@ fn check_cube_claim(path: &Path, regenerate: Option<&dyn Regenerate>, messages: 
         }
         let work_dir = &work.as_ref().expect("created").0;
         if let Some((file, name)) = stored_proof {
-            let units = encoding.projection_literals(&split.cells, &cube.values, cube.depth);
+            let units = cube.units(&encoding, &split);
             check_stored_lrat_with(&dir.join(name), &file.sha256, work_dir, |proof| {
                 lifted.check_proof(index, &units, proof).map(|s| (s.added, s.hints))
             })
@@ -498,7 +498,7 @@ fn check_cube_claim(path: &Path, regenerate: Option<&dyn Regenerate>, messages: 
                 split: split_dimacs.clone(),
                 base: encoding.cnf.clauses().len(),
                 cube: index,
-                units: encoding.projection_literals(&split.cells, &cube.values, cube.depth),
+                units: cube.units(&encoding, &split),
             };
             let mut online = OnlineCheck::start_against(against, &work_dir.join("cube.drat"))?;
             regenerate.regenerate_formula(&cnf, &format!("cube {index} of `{}`", claim.statement), online.sender())?;

@@ -112,7 +112,7 @@ pub fn run_cube(plan: &Plan, index: usize, results: &Path, limits: RunLimits, ab
         split: split_formula(&encoding, &split, &plan.cubes).to_dimacs(),
         base: encoding.cnf.clauses().len(),
         cube: index,
-        units: encoding.projection_literals(&split.cells, &cube.values, cube.depth),
+        units: cube.units(&encoding, &split),
     };
     std::fs::create_dir_all(results).map_err(|source| HexError::Io { path: results.into(), source })?;
     let key = plan.cube_key(index);

@@ -32,6 +32,7 @@ pub struct Cover {
 /// Checks that `cubes` cover the split; the error names the first projection left out.
 pub fn check_cover(hex: &Hexagon, split: &Split, below: usize, cubes: &[Cube]) -> Result<Cover, String> {
     let mut kept = HashSet::with_capacity(cubes.len());
+    let mut whole = HashSet::with_capacity(cubes.len());
     for (index, cube) in cubes.iter().enumerate() {
         let fits = cube.depth >= 1
             && cube.depth <= split.depth
@@ -40,14 +41,17 @@ pub fn check_cover(hex: &Hexagon, split: &Split, below: usize, cubes: &[Cube]) -
         if !fits {
             return Err(format!("cube {index} is not a projection onto the {} split cells at a depth in 1..={}", split.cells.len(), split.depth));
         }
-        if !kept.insert(cube) {
+        if !whole.insert(cube) {
             return Err(format!("cube {index} appears twice"));
         }
+        // The leaves of a tree below one projection share it: the orbit
+        // cover is about projections, the trees are checked by `tree`.
+        kept.insert(cube.projection());
     }
     let mut depths: Vec<u8> = cubes.iter().map(|c| c.depth).collect();
     depths.sort_unstable();
     depths.dedup();
-    let covers = |image: &[u8]| depths.iter().any(|&d| kept.contains(&Cube { depth: d, values: Split::coarsen(image, d) }));
+    let covers = |image: &[u8]| depths.iter().any(|&d| kept.contains(&Cube::values(d, Split::coarsen(image, d))));
     let mut cover = Cover { projections: split.projection_count(), refuted: 0, covered: 0 };
     for index in 0..cover.projections {
         let values = split.projection(index);

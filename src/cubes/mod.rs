@@ -5,7 +5,8 @@
 //! - `split`: the split cells (closed under the symmetries) and projections;
 //! - `local`: projections refuted by the split cells alone (no solver);
 //! - `cover`: the check, by enumeration, that the kept cubes cover the split;
-//! - `refine`: a hard cube replaced by its cubes one value deeper.
+//! - `refine`: a hard cube replaced by its cubes one value deeper;
+//! - `tree`: the decision trees of literal cubes below a projection.
 //!
 //! Why one cube per orbit is enough (docs/SOUNDNESS.md, section 7): if a
 //! valid partial with penalty below B exists, so does its image under every
@@ -21,6 +22,7 @@ pub mod local;
 pub mod plan;
 pub mod refine;
 pub mod split;
+pub mod tree;
 
 pub use cover::{check_cover, Cover};
 pub use local::{refute, Refutation};
@@ -34,13 +36,39 @@ use crate::error::HexError;
 use crate::geometry::Hexagon;
 
 /// One cube: the split cells' values projected at `depth` (values
-/// `1..=depth`, and `depth + 1` for "more than `depth`"). A plan may mix
-/// depths: a cube found hard is replaced by its cubes one value deeper.
+/// `1..=depth`, and `depth + 1` for "more than `depth`"), then the literals
+/// of a path in a decision tree below that projection (`tree`). A plan may
+/// mix depths: a cube found hard is replaced by its cubes one value deeper,
+/// or by the leaves of a decision tree over the formula's variables.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Cube {
     pub depth: u8,
     pub values: Vec<u8>,
+    /// The path below the projection, root first (`-x` for the `x = false`
+    /// branch); empty for a plain value cube, and then not written, so value
+    /// plans read and hash as before.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub literals: Vec<i32>,
+}
+
+impl Cube {
+    /// A value cube (no decision-tree path).
+    pub fn values(depth: u8, values: Vec<u8>) -> Cube {
+        Cube { depth, values, literals: Vec::new() }
+    }
+
+    /// The projection this cube lies under (its path dropped).
+    pub fn projection(&self) -> Cube {
+        Cube::values(self.depth, self.values.clone())
+    }
+
+    /// The cube's literals over the plain formula: the projection's, then the path's.
+    pub fn units(&self, encoding: &crate::encoding::LevelEncoding, split: &Split) -> Vec<i32> {
+        let mut units = encoding.projection_literals(&split.cells, &self.values, self.depth);
+        units.extend_from_slice(&self.literals);
+        units
+    }
 }
 
 /// The kept cubes of a split: one representative per orbit of projections
@@ -64,7 +92,7 @@ pub fn value_cubes(hex: &Hexagon, level: u8, below: usize, radius: usize, depth:
         if refute(hex, &split, below, &values).is_some() {
             refuted += 1;
         } else if split.representative(&values) == values {
-            cubes.push(Cube { depth, values });
+            cubes.push(Cube::values(depth, values));
         }
     }
     Ok(Cubes { split, cubes, refuted })
@@ -76,11 +104,21 @@ pub fn value_cubes(hex: &Hexagon, level: u8, below: usize, radius: usize, depth:
 pub fn cube_formula(encoding: &crate::encoding::LevelEncoding, split: &Split, cube: &Cube) -> crate::formula::Cnf {
     debug_assert_eq!(encoding.options.symmetry, crate::encoding::SymmetryBreaking::None);
     let mut cnf = encoding.cnf.clone();
-    cnf.add_comment(format!("cube: cells {:?} projected at depth {} to {:?}", split.cells, cube.depth, cube.values));
-    for lit in encoding.projection_literals(&split.cells, &cube.values, cube.depth) {
+    cnf.add_comment(format!("cube: cells {:?} projected at depth {} to {:?}{}", split.cells, cube.depth, cube.values, path_comment(cube)));
+    for lit in cube.units(encoding, split) {
         cnf.add_clause(&[lit]);
     }
     cnf
+}
+
+/// The comment text of a cube's tree path (nothing for a value cube, so
+/// value cubes' formulas, and their hashes, are as before).
+fn path_comment(cube: &Cube) -> String {
+    if cube.literals.is_empty() {
+        String::new()
+    } else {
+        format!(", path {:?}", cube.literals)
+    }
 }
 
 /// The plan's *split formula* T: the claim's plain formula F (clauses
@@ -102,7 +140,7 @@ pub fn split_formula(encoding: &crate::encoding::LevelEncoding, split: &Split, c
     cnf.add_comment(format!("split: cells {:?}, {} cubes; selector of cube i is variable {} + i", split.cells, cubes.len(), encoding.cnf.num_vars() + 1));
     let selectors: Vec<i32> = cubes.iter().map(|_| cnf.new_var()).collect();
     for (cube, &s) in cubes.iter().zip(&selectors) {
-        for lit in encoding.projection_literals(&split.cells, &cube.values, cube.depth) {
+        for lit in cube.units(encoding, split) {
             cnf.add_clause(&[-s, lit]);
         }
     }

@@ -8,7 +8,7 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-use super::{check_cover, refine, value_cubes, Cover, Cube, Split};
+use super::{check_cover, refine, tree, value_cubes, Cover, Cube, Split};
 use crate::encoding::{Cardinality, EncodeOptions, LevelEncoding, SymmetryBreaking, ENCODER_VERSION};
 use crate::error::HexError;
 use crate::geometry::Hexagon;
@@ -151,12 +151,38 @@ impl Plan {
         Ok((plan, refuted))
     }
 
+    /// The plan with each cube `i` of `trees` replaced by the leaves of a
+    /// decision tree below it: cube `i` with each path appended, in the
+    /// order given. The cover (trees included) is checked again.
+    pub fn grow_trees(&self, trees: &[(usize, Vec<Vec<i32>>)]) -> Result<Plan, HexError> {
+        if let Some((bad, _)) = trees.iter().find(|(i, _)| *i >= self.cubes.len()) {
+            return Err(HexError::Usage(format!("cube index {bad} is out of range: the plan has {} cubes", self.cubes.len())));
+        }
+        let mut cubes = Vec::with_capacity(self.cubes.len());
+        for (index, cube) in self.cubes.iter().enumerate() {
+            match trees.iter().find(|(i, _)| *i == index) {
+                Some((_, leaves)) => cubes.extend(leaves.iter().map(|path| {
+                    let mut literals = cube.literals.clone();
+                    literals.extend_from_slice(path);
+                    Cube { literals, ..cube.clone() }
+                })),
+                None => cubes.push(cube.clone()),
+            }
+        }
+        let mut plan = Plan { cubes, ..self.clone() };
+        plan.cover = plan.enumerate_cover().map_err(|e| HexError::Internal(format!("the grown trees do not cover the split: {e}")))?;
+        Ok(plan)
+    }
+
     /// The name of cube `index`'s result record: the cube and the formula
     /// it extends, hashed, so that a record answers that cube whatever plan
     /// (refined or not) lists it.
     pub fn cube_key(&self, index: usize) -> String {
         let cube = &self.cubes[index];
-        let text = format!("{} cells {:?} depth {} values {:?}", self.formula_sha256, self.cells, cube.depth, cube.values);
+        let mut text = format!("{} cells {:?} depth {} values {:?}", self.formula_sha256, self.cells, cube.depth, cube.values);
+        if !cube.literals.is_empty() {
+            text.push_str(&format!(" path {:?}", cube.literals));
+        }
         crate::proofs::sha256_hex(text.as_bytes())[..16].to_string()
     }
 
@@ -172,9 +198,16 @@ impl Plan {
     }
 
     /// The cover enumeration of the plan's cubes (`cover::check_cover`).
+    /// Trees below projections are checked first (`tree::check_tree`).
     fn enumerate_cover(&self) -> Result<Cover, String> {
         let hex = Hexagon::new(self.n).map_err(|e| e.to_string())?;
         let split = self.split().map_err(|e| e.to_string())?;
+        if self.cubes.iter().any(|c| !c.literals.is_empty()) {
+            let num_vars = self.encoding().map_err(|e| e.to_string())?.cnf.num_vars() as i32;
+            for (projection, paths) in tree::paths_by_projection(&self.cubes) {
+                tree::check_tree(&paths, num_vars).map_err(|e| format!("the cubes below projection {:?} (depth {}): {e}", projection.values, projection.depth))?;
+            }
+        }
         check_cover(&hex, &split, self.below, &self.cubes)
     }
 

@@ -25,6 +25,12 @@ pub struct Refined {
 
 /// The cubes one value deeper than `cube`, for the split of `radius` at `level`.
 pub fn refine(hex: &Hexagon, level: u8, radius: usize, below: usize, cube: &Cube) -> Result<Refined, HexError> {
+    if !cube.literals.is_empty() {
+        return Err(HexError::Usage(format!(
+            "cube {:?} with path {:?} lies in a decision tree: split it further by the tree strategy, not by value",
+            cube.values, cube.literals
+        )));
+    }
     let d = cube.depth;
     if d >= level {
         return Err(HexError::Usage(format!(
@@ -47,7 +53,7 @@ pub fn refine(hex: &Hexagon, level: u8, radius: usize, below: usize, cube: &Cube
         if refute(hex, &split, below, &values).is_some() {
             refined.refuted += 1;
         } else if stabilizer.iter().map(|&g| split.image(g, &values)).min().is_some_and(|least| least == values) {
-            refined.cubes.push(Cube { depth: d + 1, values });
+            refined.cubes.push(Cube::values(d + 1, values));
         }
     }
     refined.cubes.sort();

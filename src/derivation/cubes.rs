@@ -17,6 +17,10 @@
 //!   literals (`symmetry::rewrite_over_ge`).
 //! - **Selectors.** `s_i` is defined by redundance as the conjunction of
 //!   cube `i`'s literals (the units of its cube formula), both ways.
+//! - **Trees.** Where the plan splits a projection further into the leaves
+//!   of a decision tree over the formula's variables (`cubes::tree`),
+//!   "the projection implies one of its leaves' selectors" is derived leaf
+//!   to root by reverse unit propagation, one step per inner node.
 //! - **Cover.** A decision tree over the split cells' projected values
 //!   (depth D, cells in index order) derives, leaf to root, "this prefix
 //!   implies some selector" by reverse unit propagation. A leaf is closed by
@@ -115,17 +119,45 @@ pub fn cover<W: Write + ?Sized>(
     let selectors: Vec<String> = (0..target.cubes.len()).map(|i| cnf_literal(target.first_selector + i as i32)).collect();
     proof.line("% selector i is the conjunction of kept cube i's literals")?;
     for (cube, s) in target.cubes.iter().zip(&selectors) {
-        let lits: Vec<String> = encoding.projection_literals(&split.cells, &cube.values, cube.depth).into_iter().map(cnf_literal).collect();
+        let lits: Vec<String> = cube.units(encoding, split).into_iter().map(cnf_literal).collect();
         for l in &lits {
             proof.step(&format!("red +1 ~{s} +1 {l} >= 1 : {s} -> 0;"))?;
         }
         let negated: String = lits.iter().map(|l| format!("+1 {} ", super::proof::negate(l))).collect();
         proof.step(&format!("red +1 {s} {negated}>= 1 : {s} -> 1;"))?;
     }
+    trees(proof, encoding, target, &selectors)?;
     proof.line("% the cover: every projection of the split cells implies some selector, leaves first")?;
     let some: String = selectors.iter().map(|s| format!("+1 {s} ")).collect();
     let mut tree = Tree { hex, encoding, ids, target, some, prefix: Vec::new(), values: Vec::new(), lemmas: HashMap::new() };
     tree.node(proof)
+}
+
+/// For each projection the plan splits further by a decision tree: "the
+/// projection and a node's path imply one of the node's leaves", for every
+/// inner node, children first, each by reverse unit propagation from the
+/// two children's (a leaf's is its selector's definition). The root's is
+/// what the cover tree then uses where a value cube uses its selector.
+fn trees<W: Write + ?Sized>(proof: &mut Proof<W>, encoding: &LevelEncoding, target: &SplitTarget, selectors: &[String]) -> io::Result<()> {
+    let mut groups: std::collections::BTreeMap<Cube, Vec<usize>> = std::collections::BTreeMap::new();
+    for (i, cube) in target.cubes.iter().enumerate() {
+        groups.entry(cube.projection()).or_default().push(i);
+    }
+    for (projection, members) in groups.iter().filter(|(_, m)| m.len() > 1) {
+        proof.line(&format!("% the decision tree below projection {:?} (depth {}), leaves first", projection.values, projection.depth))?;
+        let negated: String = encoding
+            .projection_literals(&target.split.cells, &projection.values, projection.depth)
+            .into_iter()
+            .map(|l| format!("+1 {} ", cnf_literal(-l)))
+            .collect();
+        let paths: Vec<&[i32]> = members.iter().map(|&i| target.cubes[i].literals.as_slice()).collect();
+        for (path, leaves) in crate::cubes::tree::inner_nodes_leaves_first(&paths) {
+            let path: String = path.iter().map(|&l| format!("+1 {} ", cnf_literal(-l))).collect();
+            let some: String = leaves.iter().map(|&j| format!("+1 {} ", selectors[members[j]])).collect();
+            proof.step(&format!("rup {negated}{path}{some}>= 1;"))?;
+        }
+    }
+    Ok(())
 }
 
 struct Tree<'a> {

@@ -10,6 +10,7 @@
 
 pub mod race;
 pub mod orbits;
+pub mod prefix;
 pub mod search;
 pub mod tracer;
 
