@@ -26,10 +26,12 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), HexError> {
     result.map_err(io)
 }
 
-/// `dir/.name.<pid>.tmp`: hidden, unique per process, in the target's directory.
+/// `dir/.name.<run id>.tmp`: hidden, unique per run on every host sharing
+/// the directory (a pid alone repeats across hosts and PID namespaces), in
+/// the target's directory.
 pub fn temporary_name(path: &Path) -> PathBuf {
     let name = path.file_name().map_or("out".into(), |n| n.to_string_lossy().into_owned());
-    path.with_file_name(format!(".{name}.{}.tmp", std::process::id()))
+    path.with_file_name(format!(".{name}.{}.tmp", crate::records::run::run_id()))
 }
 
 /// Streams `write` into a temporary sibling of `path`, then renames it over
