@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use hexcert::certification::check::{check_paths_with, Regenerate, Summary};
+use hexcert::certification::check::{check_paths_with, Regenerate, Summary, EXIT_UNVERIFIED};
 use hexcert::certification::optimum::{certify_optimum_queued, OnReport, OptimumReport};
 use hexcert::certification::verifier::Verifier;
 use std::sync::{Arc, Mutex};
@@ -60,6 +60,10 @@ pub fn prove(json: bool, quiet: bool, n: usize, level: u8, below: usize, setting
 }
 
 pub fn certify(json: bool, quiet: bool, verbose: bool, (first, last): (usize, usize), settings: &Settings) -> Result<u8, HexError> {
+    if first < 3 {
+        // Checked before any work, so a range is rejected whole rather than stopping at its first n.
+        return Err(HexError::Usage(format!("certify takes n >= 3 (asked for {first}..={last}): sides 1 and 2 are outside the certified range")));
+    }
     if !json {
         println!("| n | optimum | level | level minima | wall s | final solve s | verdict after solve s | proof bytes (gz) | stored |");
         println!("|---|---|---|---|---|---|---|---|---|");
@@ -84,11 +88,17 @@ pub fn certify(json: bool, quiet: bool, verbose: bool, (first, last): (usize, us
         eprintln!("waiting for {} queued task(s): proof checks and optimum records...", verifier.pending());
     }
     verifier.finish()?;
+    let reports = reports.lock().expect("reports");
     if json {
-        let reports = reports.lock().expect("reports");
         println!("{}", serde_json::json!({"optima": *reports}));
     }
-    Ok(0)
+    // An optimum resting on attested cubes is not verified: 4, as `check` says.
+    let attested: Vec<&OptimumReport> = reports.iter().filter(|r| !r.attested.is_empty()).collect();
+    for report in &attested {
+        eprintln!("n={}: optimum {} is attested, not verified: it rests on {} (cubes whose proofs this run did not check; `hexcert check --regenerate` checks them)",
+            report.n, report.optimum, report.attested.join(", "));
+    }
+    Ok(if attested.is_empty() { 0 } else { EXIT_UNVERIFIED })
 }
 
 fn print_certify_row(report: &OptimumReport) {
@@ -601,12 +611,17 @@ pub fn cubes_refine(
 pub fn cubes_merge(json: bool, plan_path: &Path, results: &Path, root: &Path) -> Result<u8, HexError> {
     let plan = Plan::read(plan_path)?;
     let claim = merge(&plan, results, root)?;
+    let merged: hexcert::records::CubeClaim = hexcert::records::read_json(&claim)?;
+    let attested = merged.attested.as_ref().map_or(0, Vec::len);
+    let checked = plan.cubes.len() - attested;
     if json {
-        println!("{}", serde_json::json!({"claim": claim, "cubes": plan.cubes.len()}));
+        println!("{}", serde_json::json!({"claim": claim, "cubes": plan.cubes.len(), "checked": checked, "attested": attested}));
     } else {
-        println!("{}: `{}` from {} refuted cubes; check it with `hexcert check {}`", claim.display(), plan.statement, plan.cubes.len(), claim.display());
+        println!("{}: `{}` from {} refuted cubes: {checked} checked in this run, {attested} attested (no proof stored); check it with `hexcert check {}`",
+            claim.display(), plan.statement, plan.cubes.len(), claim.display());
     }
-    Ok(0)
+    // Merged, but resting on attested cubes: not verified (4, as `check` says).
+    Ok(if attested == 0 { 0 } else { EXIT_UNVERIFIED })
 }
 
 pub fn cubes_status(json: bool, plan_path: &Path, results: &Path, machines: usize) -> Result<u8, HexError> {
@@ -635,8 +650,11 @@ pub fn cubes_status(json: bool, plan_path: &Path, results: &Path, machines: usiz
             Ok(c) => println!("cover: verified ({} projections: {} refuted locally, {} images of the {} cubes)", c.projections, c.refuted, c.covered, plan.cubes.len()),
             Err(e) => println!("cover: FAILED: {e}"),
         }
-        println!("cubes: {} refuted and checked, {} without a record, {} unfinished, {} rejected, {} with a counterexample (of {})",
-            found.refuted.len(), found.missing.len(), found.unfinished.len(), found.rejected.len(), found.counterexamples.len(), found.cubes);
+        println!("cubes: {} refuted and checked in this run, {} refuted and attested (no proof stored), {} without a record, {} unfinished, {} rejected, {} with a counterexample (of {})",
+            found.checked.len(), found.attested.len(), found.missing.len(), found.unfinished.len(), found.rejected.len(), found.counterexamples.len(), found.cubes);
+        for index in &found.attested {
+            println!("  cube {index}: attested by the run that wrote it, not checked here");
+        }
         if !found.unfinished.is_empty() {
             println!("  unfinished (stopped by a time limit; `cubes refine` splits them): {:?}", found.unfinished);
         }
@@ -649,5 +667,6 @@ pub fn cubes_status(json: bool, plan_path: &Path, results: &Path, machines: usiz
         println!("solve seconds: total {total:.1}, median {:.2}, p90 {:.2}, p99 {:.2}, slowest {slowest:.2}", percentile(0.5), percentile(0.9), percentile(0.99));
         println!("predicted wall on {machines} machines: {predicted:.0} s{}", if found.missing.is_empty() { "" } else { " (unsolved cubes at the mean so far)" });
     }
-    Ok(if failed { 1 } else if !found.missing.is_empty() || !found.unfinished.is_empty() { 4 } else { 0 })
+    let open = !found.missing.is_empty() || !found.unfinished.is_empty() || !found.attested.is_empty();
+    Ok(if failed { 1 } else if open { EXIT_UNVERIFIED } else { 0 })
 }

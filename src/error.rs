@@ -24,6 +24,12 @@ pub enum HexError {
     /// An internal consistency check failed: a model the validator rejects.
     #[error("internal check failed: {0}")]
     Internal(String),
+    /// Work still open (cubes not refuted yet): nothing wrong, nothing to conclude.
+    #[error("{0}")]
+    Open(String),
+    /// A validated model contradicts a record that claims a proof: the record is false.
+    #[error("contradiction: {0}")]
+    Contradiction(String),
 }
 
 impl HexError {
@@ -34,6 +40,8 @@ impl HexError {
             HexError::Io { .. } => 2,
             HexError::Solver(_) | HexError::Internal(_) => 3,
             HexError::Interrupted => 130,
+            HexError::Open(_) => 4,
+            HexError::Contradiction(_) => 1,
         }
     }
 }

@@ -26,10 +26,12 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), HexError> {
     result.map_err(io)
 }
 
-/// `dir/.name.<pid>.tmp`: hidden, unique per process, in the target's directory.
+/// `dir/.name.<run id>.tmp`: hidden, unique per run on every host sharing
+/// the directory (a pid alone repeats across hosts and PID namespaces), in
+/// the target's directory.
 pub fn temporary_name(path: &Path) -> PathBuf {
     let name = path.file_name().map_or("out".into(), |n| n.to_string_lossy().into_owned());
-    path.with_file_name(format!(".{name}.{}.tmp", std::process::id()))
+    path.with_file_name(format!(".{name}.{}.tmp", crate::records::run::run_id()))
 }
 
 /// Streams `write` into a temporary sibling of `path`, then renames it over
@@ -56,27 +58,45 @@ where
     result.map_err(io)
 }
 
+/// Why a bounded read refused a file.
+#[derive(Debug)]
+pub enum Refused {
+    Io(std::io::Error),
+    /// A FIFO, a device, a directory: nothing a record or a table can be.
+    NotRegular,
+    /// More bytes than the limit (at open, or grown while read).
+    TooLarge { bytes: u64 },
+}
+
 /// The bytes of `path`, which must be a regular file of at most `limit`
-/// bytes; `what` names it in the one-line refusal. The file is opened without
-/// blocking and judged on the opened handle, so a FIFO, a device or a
-/// directory put in its place is refused, not waited on or read forever.
-pub fn read_regular(path: &Path, limit: u64, what: &str) -> Result<Vec<u8>, HexError> {
+/// bytes. The file is opened without blocking and judged on the opened
+/// handle, so a FIFO, a device or a directory put in its place is refused,
+/// not waited on or read forever. Every bounded reader is built on this one.
+pub fn read_bounded_bytes(path: &Path, limit: u64) -> Result<Vec<u8>, Refused> {
     use std::io::Read;
     use std::os::unix::fs::OpenOptionsExt;
-    let io = |source| HexError::Io { path: path.to_path_buf(), source };
-    let refuse = |why: String| HexError::Input { file: path.to_path_buf(), line: 0, message: format!("{what} refused: {why}") };
-    let file = std::fs::OpenOptions::new().read(true).custom_flags(libc::O_NONBLOCK).open(path).map_err(io)?;
-    let meta = file.metadata().map_err(io)?;
+    let file = std::fs::OpenOptions::new().read(true).custom_flags(libc::O_NONBLOCK).open(path).map_err(Refused::Io)?;
+    let meta = file.metadata().map_err(Refused::Io)?;
     if !meta.is_file() {
-        return Err(refuse("not a regular file".into()));
+        return Err(Refused::NotRegular);
     }
     if meta.len() > limit {
-        return Err(refuse(format!("{} bytes, more than the limit of {limit}", meta.len())));
+        return Err(Refused::TooLarge { bytes: meta.len() });
     }
     let mut bytes = Vec::with_capacity(meta.len() as usize);
-    file.take(limit + 1).read_to_end(&mut bytes).map_err(io)?;
+    file.take(limit + 1).read_to_end(&mut bytes).map_err(Refused::Io)?;
     if bytes.len() as u64 > limit {
-        return Err(refuse(format!("grew past the limit of {limit} bytes while read")));
+        return Err(Refused::TooLarge { bytes: bytes.len() as u64 });
     }
     Ok(bytes)
+}
+
+/// `read_bounded_bytes` with a one-line refusal naming the file and `what` it is.
+pub fn read_regular(path: &Path, limit: u64, what: &str) -> Result<Vec<u8>, HexError> {
+    let refuse = |why: String| HexError::Input { file: path.to_path_buf(), line: 0, message: format!("{what} refused: {why}") };
+    read_bounded_bytes(path, limit).map_err(|refused| match refused {
+        Refused::Io(source) => HexError::Io { path: path.to_path_buf(), source },
+        Refused::NotRegular => refuse("not a regular file".into()),
+        Refused::TooLarge { bytes } => refuse(format!("{bytes} bytes, more than the limit of {limit}")),
+    })
 }

@@ -6,6 +6,9 @@
 //! - `formats`: grid files (hexcert and published formats);
 //! - `validation`: the plain validator (no SAT code);
 //! - `statement`: the problem as a pseudo-Boolean (OPB) file, for VeriPB (no SAT code);
+//! - `records`: every record (claim, cube claim, plan header, cube record,
+//!   optimum, trust base), read once and judged in one place (no SAT code;
+//!   tests/module_graph.rs keeps it so);
 //! - `derivation`: a VeriPB proof from the statement to the level CNF;
 //! - `formula`: CNF and DIMACS;
 //! - `encoding`: the level-k CNF encoder;
@@ -23,6 +26,7 @@ pub mod formula;
 pub mod geometry;
 pub mod levels;
 pub mod proofs;
+pub mod records;
 pub mod rendering;
 pub mod solving;
 pub mod statement;

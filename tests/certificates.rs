@@ -19,8 +19,8 @@ use hexcert::certification::prove::{certify_refutation, prove, refute, ProveOutc
 use hexcert::certification::resume::ResumeDir;
 use hexcert::certification::Settings;
 use hexcert::geometry::Hexagon;
-use hexcert::proofs::claim::read_json;
-use hexcert::proofs::{compress, sha256_hex, Checker, Claim, Optimum};
+use hexcert::records::{read_json, Claim, Optimum};
+use hexcert::proofs::{compress, sha256_hex, Checker};
 
 fn scratch(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("hexcert-cert-{}-{name}", std::process::id()));

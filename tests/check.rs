@@ -21,8 +21,9 @@ use hexcert::encoding::LevelEncoding;
 use hexcert::formats::{read_grid_file, to_hexcert_text};
 use hexcert::geometry::Hexagon;
 use hexcert::levels::Partial;
-use hexcert::proofs::claim::read_json;
-use hexcert::proofs::{compress, sha256_hex, Claim, Optimum};
+use hexcert::records::trust::{trust_base, Basis};
+use hexcert::records::{read_json, Claim, Optimum};
+use hexcert::proofs::{compress, sha256_hex};
 use hexcert::statement::Statement;
 use hexcert::validation::evaluate;
 
@@ -284,7 +285,8 @@ fn the_statement_record_is_checked_and_recorded() {
     // base) verifies on its own trust base, is unverified under --veripb
     // unless VeriPB checks a derivation now, and --record upgrades it.
     rewrite_json::<Claim>(&path, |c| {
-        c.trust_base = hexcert::certification::prove::trust_base(&c.encode_options(), &c.drat_checks, None);
+        let options = c.encode_options();
+        c.trust_base = trust_base(Basis::Claim { options: &options, drat_checks: &c.drat_checks, statement: None });
     });
     let report = check_record(&path, None);
     assert_eq!(report.status, Status::Verified, "{}", messages(&report));

@@ -7,6 +7,8 @@ use std::collections::HashMap;
 
 mod common;
 
+use common::Scratch;
+
 use hexcert::cubes::{check_cover, cube_formula, refute, value_cubes, Cube, Split};
 use hexcert::encoding::{EncodeOptions, LevelEncoding};
 use hexcert::geometry::Hexagon;
@@ -190,23 +192,6 @@ fn refined_plans_cover_the_split_and_every_optimal_partial() {
     }
 }
 
-struct Scratch(std::path::PathBuf);
-
-impl Scratch {
-    fn new(name: &str) -> Scratch {
-        let dir = std::env::temp_dir().join(format!("hexcert-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        Scratch(dir)
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
 /// `cubes run`: every cube of a true claim refuted with an LRAT-checked
 /// proof (a cube's units make CaDiCaL derive clauses while the formula is
 /// still being added; their ids are renumbered into standard LRAT), one
@@ -235,7 +220,9 @@ fn every_cube_of_a_true_claim_is_refuted_with_a_checked_proof_and_recorded_once(
 
     // Every record re-checked: all refuted; then each kind of damage is seen.
     let all = progress(&plan, dir).unwrap();
-    assert_eq!((all.refuted.len(), all.missing.len(), all.rejected.len()), (plan.cubes.len(), 0, 0));
+    assert_eq!((all.records.len(), all.missing.len(), all.rejected.len()), (plan.cubes.len(), 0, 0));
+    // No proof kept (store limit 0): every refutation is attested, none checked by this run.
+    assert_eq!((all.checked.len(), all.attested.len()), (0, plan.cubes.len()));
     let record = |i: usize| result_path(dir, &plan, i);
     let edit = |i: usize, change: &dyn Fn(&mut serde_json::Value)| {
         let mut value: serde_json::Value = serde_json::from_slice(&std::fs::read(record(i)).unwrap()).unwrap();
@@ -285,15 +272,16 @@ fn unfinished_cubes_are_refined_and_the_merged_claim_checks_and_resists_tamperin
     let (refined, _) = plan.refine(&unfinished[..1]).unwrap();
     refined.check_cover().unwrap();
     let kept = progress(&refined, &results).unwrap();
-    assert_eq!(kept.refuted.len(), status.refuted.len(), "the refined plan lost records of cubes it did not refine");
+    assert_eq!(kept.records.len(), status.records.len(), "the refined plan lost records of cubes it did not refine");
     let patient = RunLimits { time_limit: None, store_limit: u64::MAX };
     run_all(&refined, &results, 2, patient, &abort, &|_, _, _| {}).unwrap();
     let done = progress(&refined, &results).unwrap();
-    assert_eq!((done.refuted.len(), done.missing.len(), done.unfinished.len()), (refined.cubes.len(), 0, 0));
+    assert_eq!((done.records.len(), done.missing.len(), done.unfinished.len()), (refined.cubes.len(), 0, 0));
 
     // Merged: verified when every proof is stored (those of the first,
     // hurried run were not: store them by solving those cubes again).
-    let unstored: Vec<usize> = done.records.iter().zip(&done.refuted).filter(|(r, _)| r.lrat_proof.is_none()).map(|(_, i)| *i).collect();
+    let unstored: Vec<usize> = done.records.iter().filter(|(_, r)| r.lrat_proof.is_none()).map(|(i, _)| *i).collect();
+    assert_eq!(done.attested, unstored, "a record without its proof counted as checked");
     let claim_path = merge(&refined, &results, &proofs).unwrap();
     let report = check_record(&claim_path, None);
     if unstored.is_empty() {
@@ -347,7 +335,9 @@ fn unfinished_cubes_are_refined_and_the_merged_claim_checks_and_resists_tamperin
     std::fs::write(&b, &bytes_a).unwrap();
     let report = check_record(&claim_path, None);
     assert_eq!(report.status, Status::Failed, "{:?}", report.messages);
-    assert!(report.messages.join(" ").contains("sha256"), "{:?}", report.messages);
+    // Caught by the size its record states when larger, else by its hash.
+    let why = report.messages.join(" ");
+    assert!(why.contains("sha256") || why.contains("bytes its record states"), "{why}");
     std::fs::write(&a, &bytes_a).unwrap();
     std::fs::write(&b, &bytes_b).unwrap();
     let why = tamper(&|v| {
@@ -421,7 +411,11 @@ fn the_job_list_runs_under_gnu_parallel_and_merges_into_a_checked_claim() {
         assert_eq!((&record.cube, record.verdict), (&plan.cubes[index], CubeVerdict::Refuted));
         assert!(record.lrat.unwrap().verified);
     }
-    run(&["cubes", "merge", "plan.json", "--proofs", "proofs"]);
+    // The jobs keep no proofs: merged, every cube attested by its job, so not verified (4) until re-solved.
+    let merged = Command::new(hexcert).current_dir(dir).args(["cubes", "merge", "plan.json", "--proofs", "proofs"]).output().unwrap();
+    let said = String::from_utf8_lossy(&merged.stdout);
+    assert_eq!(merged.status.code(), Some(4), "{said}{}", String::from_utf8_lossy(&merged.stderr));
+    assert!(said.contains(&format!("0 checked in this run, {} attested", plan.cubes.len())), "{said}");
     let checked = Command::new(hexcert).current_dir(dir).args(["check", "--regenerate", "proofs"]).output().unwrap();
     let text = String::from_utf8_lossy(&checked.stdout);
     assert_eq!(checked.status.code(), Some(0), "{text}{}", String::from_utf8_lossy(&checked.stderr));

@@ -31,56 +31,29 @@
 //! only emits a trace; `check` judges it with its own LRAT checker, so what
 //! `check` verifies does not depend on the code that found the proofs.
 
+use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use super::cubes::{all_lifted, check_stored_lrat_with, cube_trust_base, judge, CubeClaim, CubeVerdict, CUBE_CLAIM_FORMAT};
 use super::statement;
 use super::WorkDir;
-use crate::cubes::{cube_formula, split_formula};
 use crate::encoding::LevelEncoding;
 use crate::error::HexError;
 use crate::formats::read_grid_file;
-use crate::formula::Cnf;
 use crate::geometry::Hexagon;
 use crate::levels::FULL_LEVEL;
-use crate::proofs::claim::read_json;
-use crate::proofs::ranges::{check_claim_directory, check_claim_ranges, check_n_directory, check_optimum_ranges};
-use crate::proofs::online::{Against, OnlineCheck};
-use crate::proofs::trace::TraceSender;
-use crate::proofs::{compress, sha256_file, sha256_hex, Checker, Claim, Optimum};
+use crate::proofs::online::OnlineCheck;
+use crate::proofs::{compress, sha256_hex, Checker};
+use crate::records::error::{mismatch, RecordError};
+use crate::records::claim::{check_claim_ranges, check_optimum_ranges};
+use crate::records::ranges::{check_claim_directory, check_n_directory};
+use crate::records::read::{expect_hash, read_bounded, Record};
+use crate::records::trust::{trust_base, Basis};
+use crate::records::{Claim, CubeClaim, Optimum};
 use crate::validation::evaluate;
 
-/// What a run established about one record.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Status {
-    /// Everything the record states was checked in this run.
-    Verified,
-    /// Something the record states is false, inconsistent or unreadable.
-    Failed,
-    /// Nothing was found wrong, but not everything was checked (a proof not stored).
-    Unverified,
-}
-
-impl Status {
-    pub fn name(self) -> &'static str {
-        match self {
-            Status::Verified => "verified",
-            Status::Failed => "failed",
-            Status::Unverified => "unverified",
-        }
-    }
-
-    /// The status of a record resting on two parts: the weaker of the two.
-    fn and(self, other: Status) -> Status {
-        match (self, other) {
-            (Status::Failed, _) | (_, Status::Failed) => Status::Failed,
-            (Status::Unverified, _) | (_, Status::Unverified) => Status::Unverified,
-            _ => Status::Verified,
-        }
-    }
-}
+pub use super::regenerate::Regenerate;
+pub use crate::records::Status;
 
 /// The result of checking one record.
 #[derive(Debug, Clone, serde::Serialize)]
@@ -125,43 +98,38 @@ impl Summary {
     }
 }
 
-/// Rebuilds the proof of a claim whose proof is not stored: re-solves the
-/// claim's formula and sends every proof step, with its antecedents, to
-/// `trace`; returns the solve seconds. It is trusted with nothing: `check`
-/// feeds the trace to its own LRAT checker, built from the CNF it encoded
-/// itself (so a solve of another formula fails), and requires the DRAT twin
-/// written from that trace to hash to the claim's record.
-pub trait Regenerate {
-    fn regenerate(&self, claim: &Claim, trace: TraceSender) -> Result<f64, HexError>;
-    /// The same for any formula that must be unsatisfiable (a cube's), named by `what`.
-    fn regenerate_formula(&self, cnf: &Cnf, what: &str, trace: TraceSender) -> Result<f64, HexError>;
-}
-
 /// Claims written before proofs were traced with LRAT (CaDiCaL 2.2.1, a
 /// DRAT proof checked by rate). This build cannot reproduce their proofs
 /// byte for byte, so nothing here can verify them: they are reported, never
 /// passed, until `certify` replaces them.
-pub const LEGACY_CLAIM_FORMAT: &str = "hexcert-claim/1";
 pub const LEGACY: &str = "a claim of the earlier pipeline (hexcert-claim/1: CaDiCaL 2.2.1, DRAT checked by rate); \
      this build cannot regenerate its proof: re-certify it with `hexcert certify`";
 
 /// The message of a claim-only certificate checked without regeneration.
 pub const NOT_STORED: &str = "proof not stored; run with --regenerate to re-solve and check it";
 
-/// Every `claim.json` and `optimum.json` under the given paths (files or directories).
+/// Every `claim.json` and `optimum.json` under the given paths (files or
+/// directories). A directory is entered once, by its canonical path, so
+/// symlink loops end; only regular files are listed by name.
 pub fn find_records(paths: &[PathBuf]) -> Result<Vec<PathBuf>, HexError> {
     let mut found = Vec::new();
+    let mut visited = HashSet::new();
     for path in paths {
-        collect(path, &mut found)?;
+        collect(path, &mut found, &mut visited)?;
     }
     found.sort();
+    found.dedup();
     Ok(found)
 }
 
-fn collect(path: &Path, found: &mut Vec<PathBuf>) -> Result<(), HexError> {
+fn collect(path: &Path, found: &mut Vec<PathBuf>, visited: &mut HashSet<PathBuf>) -> Result<(), HexError> {
     let meta = std::fs::metadata(path).map_err(|source| HexError::Io { path: path.into(), source })?;
-    if meta.is_file() {
-        found.push(path.to_path_buf());
+    if !meta.is_dir() {
+        found.push(path.to_path_buf()); // named on the command line: judged, whatever it is
+        return Ok(());
+    }
+    let canonical = path.canonicalize().map_err(|source| HexError::Io { path: path.into(), source })?;
+    if !visited.insert(canonical) {
         return Ok(());
     }
     let entries = std::fs::read_dir(path).map_err(|source| HexError::Io { path: path.into(), source })?;
@@ -169,10 +137,11 @@ fn collect(path: &Path, found: &mut Vec<PathBuf>) -> Result<(), HexError> {
         let p = entry.path();
         let name = entry.file_name().to_string_lossy().into_owned();
         if name.starts_with('.') {
-            continue; // work directories and temporaries
+            continue; // work directories, temporaries and records set aside
         }
-        if p.is_dir() {
-            collect(&p, found)?;
+        let Ok(meta) = std::fs::metadata(&p) else { continue }; // a dangling link
+        if meta.is_dir() {
+            collect(&p, found, visited)?;
         } else if name == "claim.json" || name == "optimum.json" {
             found.push(p);
         }
@@ -229,25 +198,18 @@ impl<'a> CheckRun<'a> {
         CheckRun { regenerate, derivations: false, record: false, reports: Vec::new(), keys: Vec::new() }
     }
 
-    /// The report of `path`, checking it unless this run already did.
+    /// The report of `path`, checking it unless this run already did. A
+    /// record reached through a symbolic link is reported under its own
+    /// (canonical) path: the place its numbers are checked against.
     pub fn check(&mut self, path: &Path) -> CheckReport {
         let key = path.canonicalize().unwrap_or_else(|_| path.to_path_buf());
         if let Some(i) = self.keys.iter().position(|k| *k == key) {
             return self.reports[i].clone();
         }
-        let mut report = CheckReport { path: path.to_path_buf(), status: Status::Verified, messages: Vec::new(), needs_veripb: false };
-        let outcome = if path.file_name().is_some_and(|n| n == "optimum.json") {
-            self.check_optimum(path, &mut report.messages, &mut report.needs_veripb)
-        } else {
-            check_claim(path, self.regenerate, &mut report.messages).and_then(|status| {
-                let statement = self.check_statement(path, &mut report.messages)?;
-                report.needs_veripb = status == Status::Verified
-                    && statement == Status::Unverified
-                    && !self.derivations
-                    && crate::proofs::veripb::Veripb::find().is_none();
-                Ok(status.and(statement))
-            })
-        };
+        let through_link = std::path::absolute(path).is_ok_and(|a| a != key);
+        let shown = if through_link { key.clone() } else { path.to_path_buf() };
+        let mut report = CheckReport { path: shown, status: Status::Verified, messages: Vec::new(), needs_veripb: false };
+        let outcome = Record::read(path).and_then(|record| self.check_read(path, record, &mut report));
         report.status = outcome.unwrap_or_else(|error| {
             report.messages.push(error.to_string());
             Status::Failed
@@ -258,26 +220,36 @@ impl<'a> CheckRun<'a> {
         report
     }
 
-    /// The statement -> CNF part of a claim whose CNF part did not fail.
-    fn check_statement(&self, path: &Path, messages: &mut Vec<String>) -> Result<Status, HexError> {
-        let format: serde_json::Value = read_json(path)?;
-        match format.get("format").and_then(|f| f.as_str()) {
-            Some(CUBE_CLAIM_FORMAT) => self.check_cube_statement(path, messages),
-            // Already unverified, and its CNF is of an encoder this build lacks.
-            Some(LEGACY_CLAIM_FORMAT) => Ok(Status::Verified),
-            _ => {
-                let claim: Claim = read_json(path)?;
-                if self.record {
-                    record_statement(claim, path, messages)
-                } else {
-                    statement::check_recorded(&claim, path, self.derivations, messages)
-                }
+    /// Judges a record read once, by its kind.
+    fn check_read(&mut self, path: &Path, record: Record, report: &mut CheckReport) -> Result<Status, HexError> {
+        let messages = &mut report.messages;
+        let (status, statement) = match record {
+            Record::Optimum(optimum) => return self.check_optimum(path, &optimum, messages, &mut report.needs_veripb),
+            Record::Legacy(_) => {
+                messages.push(LEGACY.into());
+                return Ok(Status::Unverified);
             }
-        }
+            Record::CubeResult(_) => return Err(RecordError::Header("a cube's record, not a claim: `hexcert cubes merge` its plan".into()).at(path)),
+            Record::Claim(claim) => {
+                let status = check_claim(path, &claim, self.regenerate, messages)?;
+                let statement = if self.record {
+                    record_statement(*claim, path, messages)?
+                } else {
+                    statement::check_recorded(&claim, path, self.derivations, messages)?
+                };
+                (status, statement)
+            }
+            Record::CubeClaim(claim) => {
+                let status = super::check_cubes::check_cube_claim(path, &claim, self.regenerate, messages)?;
+                (status, self.check_cube_statement(path, *claim, messages)?)
+            }
+        };
+        report.needs_veripb =
+            status == Status::Verified && statement == Status::Unverified && !self.derivations && crate::proofs::veripb::Veripb::find().is_none();
+        Ok(status.and(statement))
     }
 
-    fn check_cube_statement(&self, path: &Path, messages: &mut Vec<String>) -> Result<Status, HexError> {
-        let mut claim: CubeClaim = read_json(path)?;
+    fn check_cube_statement(&self, path: &Path, mut claim: CubeClaim, messages: &mut Vec<String>) -> Result<Status, HexError> {
         if self.record {
             let record = statement::derive_and_check_split(&claim.plan, path)?;
             if !record.accepted() {
@@ -286,8 +258,8 @@ impl<'a> CheckRun<'a> {
                 return Ok(Status::Unverified);
             }
             let verdict = record.veripb.as_ref().map(|v| format!("{} `{}` in {:.1} s", v.version, v.verdict, v.seconds)).unwrap_or_default();
-            claim.trust_base = super::cubes::cube_trust_base(&claim.plan, Some(&record), super::cubes::all_lifted(&claim.cubes));
             claim.statement_to_cnf = Some(record);
+            claim.trust_base = trust_base(Basis::of_cube_claim(&claim));
             crate::files::write_atomic(path, &serde_json::to_vec_pretty(&claim).expect("claims serialise"))?;
             messages.push(format!("statement -> split formula: recorded {verdict}"));
             return Ok(Status::Verified);
@@ -295,9 +267,8 @@ impl<'a> CheckRun<'a> {
         statement::check_recorded_split(&claim.plan, claim.statement_to_cnf.as_ref(), &claim.trust_base, path, self.derivations, messages)
     }
 
-    fn check_optimum(&mut self, path: &Path, messages: &mut Vec<String>, needs_veripb: &mut bool) -> Result<Status, HexError> {
-        let optimum: Optimum = read_json(path)?;
-        check_optimum_ranges(&optimum, path)?;
+    fn check_optimum(&mut self, path: &Path, optimum: &Optimum, messages: &mut Vec<String>, needs_veripb: &mut bool) -> Result<Status, HexError> {
+        check_optimum_ranges(optimum, path)?;
         check_n_directory(path, optimum.n)?;
         let dir = path.parent().unwrap_or(Path::new("."));
         // The claim is checked (and reported) whatever the witness turns out to be.
@@ -305,23 +276,19 @@ impl<'a> CheckRun<'a> {
         let claim_report = self.check(&claim_path);
         let claim_status = claim_report.status;
         *needs_veripb = claim_report.needs_veripb;
-        check_witness(dir, &optimum, messages)?;
-        // Read loosely: the claim's own check judged its format; here only
-        // what it states matters (a legacy claim is unverified, not failed).
-        let claim: serde_json::Value = read_json(&claim_path)?;
-        let field = |name: &str| claim.get(name).and_then(|v| v.as_u64());
-        let statement = claim.get("statement").and_then(|v| v.as_str()).unwrap_or("(no statement)");
-        let states = (field("n"), field("below"), field("level"));
-        if states != (Some(optimum.n as u64), Some(optimum.optimum as u64), Some(u64::from(optimum.lower_bound_level))) {
+        check_witness(dir, optimum, messages)?;
+        // The claim's own check judged its format; here only what it states
+        // matters (a legacy claim is unverified, not failed).
+        let claim = Record::read(&claim_path)?;
+        let Some((n, level, below, statement)) = claim.claim_numbers() else {
+            return Err(mismatch(&claim_path, "the lower bound is not a claim".into()));
+        };
+        if (n, below, level) != (optimum.n, optimum.optimum, optimum.lower_bound_level) {
             return Err(mismatch(&claim_path, format!("the lower bound proves `{statement}`, not the bound the optimum needs")));
         }
         messages.push(format!("lower bound {} ({statement}): {}", claim_path.display(), claim_status.name()));
         Ok(Status::Verified.and(claim_status))
     }
-}
-
-fn mismatch(path: &Path, message: String) -> HexError {
-    HexError::Input { file: path.into(), line: 0, message }
 }
 
 /// `check --veripb --record` on a whole-formula claim: derives and checks
@@ -340,27 +307,18 @@ fn record_statement(mut claim: Claim, path: &Path, messages: &mut Vec<String>) -
         Some(v) => format!("statement -> CNF: recorded {} `{}` in {:.1} s", v.version, v.verdict, v.seconds),
         None => format!("statement -> CNF: recorded as {}", record.not_checked.as_deref().unwrap_or("not covered")),
     };
-    claim.trust_base = super::prove::trust_base(&options, &claim.drat_checks, Some(&record));
+    claim.trust_base = trust_base(Basis::Claim { options: &options, drat_checks: &claim.drat_checks, statement: Some(&record) });
     claim.statement_to_cnf = Some(record);
     crate::files::write_atomic(path, &serde_json::to_vec_pretty(&claim).expect("claims serialise"))?;
     messages.push(line);
     Ok(Status::Verified)
 }
 
-fn check_claim(path: &Path, regenerate: Option<&dyn Regenerate>, messages: &mut Vec<String>) -> Result<Status, HexError> {
-    let format: serde_json::Value = read_json(path)?;
-    match format.get("format").and_then(|f| f.as_str()) {
-        Some(LEGACY_CLAIM_FORMAT) => {
-            messages.push(LEGACY.into());
-            return Ok(Status::Unverified);
-        }
-        Some(CUBE_CLAIM_FORMAT) => return check_cube_claim(path, regenerate, messages),
-        _ => {}
-    }
-    let claim: Claim = read_json(path)?;
+fn check_claim(path: &Path, claim: &Claim, regenerate: Option<&dyn Regenerate>, messages: &mut Vec<String>) -> Result<Status, HexError> {
     // Ranges first: nothing out of range may reach the encoder.
-    check_claim_ranges(&claim, path)?;
+    check_claim_ranges(claim, path)?;
     claim.check_consistency(path)?;
+    crate::records::ranges::check_encoding_budget(claim.n, claim.level, claim.below, path)?;
     check_n_directory(path, claim.n)?;
     check_claim_directory(path, claim.level, claim.below)?;
     let hex = Hexagon::new(claim.n)?;
@@ -373,19 +331,19 @@ fn check_claim(path: &Path, regenerate: Option<&dyn Regenerate>, messages: &mut 
     let stored = claim.cnf.stored_as.as_ref().zip(claim.proof.stored_as.as_ref());
     // Created only when there is something to check: a claim-only record in a
     // read-only checkout is then still reported as unverified, not failed.
-    let work = || WorkDir::create(dir.join(format!(".check-{}", std::process::id())));
+    let work = || WorkDir::create(dir, ".check");
     let (_work, cnf_path, proof_path, lrat) = if let Some((cnf_name, proof_name)) = stored {
         let work = work()?;
         let (cnf_path, proof_path) = (work.0.join("formula.cnf"), work.0.join("proof.drat"));
-        compress::gunzip_file(&dir.join(cnf_name), &cnf_path)?;
-        compress::gunzip_file(&dir.join(proof_name), &proof_path)?;
+        compress::gunzip_file_limited(&dir.join(cnf_name), &cnf_path, claim.cnf.bytes)?;
+        compress::gunzip_file_limited(&dir.join(proof_name), &proof_path, claim.proof.bytes)?;
         expect_hash(&cnf_path, &claim.cnf.sha256, "stored CNF")?;
         expect_hash(&proof_path, &claim.proof.sha256, "stored DRAT proof")?;
         messages.push("stored CNF and DRAT proof match their recorded hashes".into());
         let lrat = match claim.lrat_proof.as_ref().and_then(|r| r.stored_as.as_ref().map(|name| (r, name))) {
             Some((record, name)) => {
                 let lrat_path = work.0.join("proof.lrat");
-                compress::gunzip_file(&dir.join(name), &lrat_path)?;
+                compress::gunzip_file_limited(&dir.join(name), &lrat_path, record.bytes)?;
                 expect_hash(&lrat_path, &record.sha256, "stored LRAT proof")?;
                 Some(check_lrat_file(&cnf_path, &lrat_path, path)?)
             }
@@ -397,10 +355,10 @@ fn check_claim(path: &Path, regenerate: Option<&dyn Regenerate>, messages: &mut 
         let cnf_path = work.0.join("formula.cnf");
         crate::files::write_atomic(&cnf_path, &dimacs)?;
         let mut online = OnlineCheck::start(dimacs, &work.0.join("proof.drat"))?;
-        let seconds = regenerate.regenerate(&claim, online.sender())?;
+        let seconds = regenerate.regenerate(claim, online.sender())?;
         let (record, proof_path) = online.finish(Instant::now())?;
         if !record.verified {
-            return Err(mismatch(path, format!("the LRAT checker rejected the regenerated proof: {}", record.verdict)));
+            return Err(RecordError::LratRejected { what: "the regenerated proof".into(), verdict: record.verdict }.at(path));
         }
         expect_hash(&proof_path, &claim.proof.sha256, "regenerated DRAT proof")?;
         messages.push(format!("regenerated the proof in {seconds:.1} s; its DRAT twin matches the recorded hash"));
@@ -424,115 +382,6 @@ fn check_claim(path: &Path, regenerate: Option<&dyn Regenerate>, messages: &mut 
     Ok(Status::Verified)
 }
 
-/// A claim merged from cubes (`cubes merge`): the plan's cover enumerated
-/// again, every cube's record checked against its re-encoded formula, and
-/// every cube's proof checked in this run: its stored LRAT proof by the LRAT
-/// checker, or (with `--regenerate`) the cube re-solved, its trace checked
-/// and its DRAT twin required to hash to the record. A cube whose proof is
-/// neither stored nor regenerated leaves the claim unverified.
-fn check_cube_claim(path: &Path, regenerate: Option<&dyn Regenerate>, messages: &mut Vec<String>) -> Result<Status, HexError> {
-    let claim: CubeClaim = read_json(path)?;
-    crate::proofs::ranges::check_statement_numbers(claim.n, claim.level, claim.below, path)?;
-    if claim.statement != Claim::statement_for(claim.n, claim.level, claim.below) {
-        return Err(mismatch(path, "statement does not match n, level and bound".into()));
-    }
-    check_n_directory(path, claim.n)?;
-    check_claim_directory(path, claim.level, claim.below)?;
-    let plan = &claim.plan;
-    plan.validate(path)?;
-    if (plan.n, plan.level, plan.below) != (claim.n, claim.level, claim.below) {
-        return Err(mismatch(path, format!("the plan is for `{}`, not the claim's statement", plan.statement)));
-    }
-    if claim.trust_base != cube_trust_base(plan, claim.statement_to_cnf.as_ref(), all_lifted(&claim.cubes)) {
-        return Err(mismatch(path, "the trust base is not the one this build states for a cube claim".into()));
-    }
-    let encoding = plan.encoding()?;
-    if sha256_hex(&encoding.cnf.to_dimacs()) != plan.formula_sha256 {
-        return Err(mismatch(path, "the formula re-encoded from the plan does not match the recorded hash".into()));
-    }
-    messages.push("re-encoded formula matches the plan's hash".into());
-    let cover = plan.check_cover().map_err(|e| mismatch(path, format!("the plan's cover does not hold: {e}")))?;
-    messages.push(format!(
-        "cover enumerated: {} projections, {} refuted locally, {} images of the {} cubes",
-        cover.projections, cover.refuted, cover.covered, plan.cubes.len()
-    ));
-    if claim.cubes.len() != plan.cubes.len() {
-        return Err(mismatch(path, format!("{} cube records for the plan's {} cubes", claim.cubes.len(), plan.cubes.len())));
-    }
-    let split = plan.split()?;
-    // Stored cube proofs are read on the split formula T (each a derivation
-    // of its selector's negation), so that T's refutation is seen by the
-    // checker, not inferred from the cube formulas' hashes.
-    let split_dimacs = split_formula(&encoding, &split, &plan.cubes).to_dimacs();
-    let mut lifted = hexcert_lrat::Lifted::from_dimacs(&split_dimacs, encoding.cnf.clauses().len())
-        .map_err(|e| mismatch(path, format!("the split formula is not read as one by the LRAT checker: {e}")))?;
-    let dir = path.parent().unwrap_or(Path::new("."));
-    let mut work = None;
-    let (mut stored, mut regenerated, mut unchecked) = (0, 0, 0);
-    for (index, (cube, record)) in plan.cubes.iter().zip(&claim.cubes).enumerate() {
-        let bad = |why: String| mismatch(path, format!("cube {index}: {why}"));
-        let cnf = cube_formula(&encoding, &split, cube);
-        let dimacs = cnf.to_dimacs();
-        let record = judge(plan, index, &dimacs, record.clone()).map_err(bad)?;
-        let Some(proof_sha256) = record.proof_sha256.as_deref().filter(|_| record.verdict == CubeVerdict::Refuted) else {
-            return Err(bad("not a refutation".into()));
-        };
-        let stored_proof = record.lrat_proof.as_ref().and_then(|f| f.stored_as.as_ref().map(|name| (f, name)));
-        if stored_proof.is_none() && regenerate.is_none() {
-            unchecked += 1;
-            continue;
-        }
-        if work.is_none() {
-            work = Some(WorkDir::create(dir.join(format!(".check-{}", std::process::id())))?);
-        }
-        let work_dir = &work.as_ref().expect("created").0;
-        if let Some((file, name)) = stored_proof {
-            let units = cube.units(&encoding, &split);
-            check_stored_lrat_with(&dir.join(name), &file.sha256, work_dir, |proof| {
-                lifted.check_proof(index, &units, proof).map(|s| (s.added, s.hints))
-            })
-            .map_err(bad)?;
-            stored += 1;
-        } else if let Some(regenerate) = regenerate {
-            let against = Against::Split {
-                split: split_dimacs.clone(),
-                base: encoding.cnf.clauses().len(),
-                cube: index,
-                units: cube.units(&encoding, &split),
-            };
-            let mut online = OnlineCheck::start_against(against, &work_dir.join("cube.drat"))?;
-            regenerate.regenerate_formula(&cnf, &format!("cube {index} of `{}`", claim.statement), online.sender())?;
-            let (lrat, drat) = online.finish(Instant::now())?;
-            if !lrat.verified {
-                return Err(bad(format!("the LRAT checker rejected the regenerated proof: {}", lrat.verdict)));
-            }
-            expect_hash(&drat, proof_sha256, &format!("cube {index}'s regenerated DRAT proof"))?;
-            regenerated += 1;
-        }
-    }
-    messages.push(format!(
-        "{} cubes: {stored} stored LRAT proofs verified by hexcert-lrat {}, {regenerated} re-solved with their traces verified and DRAT hashes matched, {unchecked} not checked",
-        plan.cubes.len(),
-        hexcert_lrat::VERSION
-    ));
-    if stored == plan.cubes.len() {
-        let summary = lifted.conclude().map_err(|e| mismatch(path, format!("the lifted cube proofs do not refute the split formula: {e}")))?;
-        messages.push(format!(
-            "split formula refuted by hexcert-lrat: every stored cube proof read on it derives its selector's negation, then the empty clause ({} additions)",
-            summary.added
-        ));
-    } else if stored + regenerated == plan.cubes.len() {
-        messages.push("split formula refuted: every cube's proof (stored, or re-solved and traced) read on it by hexcert-lrat derives its selector's negation, and its last clause is the disjunction of the selectors".into());
-    } else if stored + regenerated > 0 {
-        messages.push(format!("{} cube proofs read on the split formula derive their selectors' negations", stored + regenerated));
-    }
-    if unchecked > 0 {
-        messages.push(format!("{unchecked} cube proofs are not stored; run with --regenerate to re-solve and check them"));
-        return Ok(Status::Unverified);
-    }
-    Ok(Status::Verified)
-}
-
 /// Checks a stored LRAT proof with the LRAT checker of `lrat/`; returns the
 /// line to report. A rejection is an error naming `claim_path` and the step.
 fn check_lrat_file(cnf: &Path, lrat: &Path, claim_path: &Path) -> Result<String, HexError> {
@@ -547,7 +396,7 @@ fn check_lrat_file(cnf: &Path, lrat: &Path, claim_path: &Path) -> Result<String,
             summary.hints,
             start.elapsed().as_secs_f64()
         )),
-        Err(e) => Err(mismatch(claim_path, format!("the LRAT checker rejected the stored LRAT proof: {e}"))),
+        Err(e) => Err(RecordError::LratRejected { what: "the stored LRAT proof".into(), verdict: e.to_string() }.at(claim_path)),
     }
 }
 
@@ -566,18 +415,18 @@ pub fn external_drat_checks(cnf: &Path, proof: &Path, claim_path: &Path) -> Resu
     Ok(lines)
 }
 
-fn expect_hash(file: &Path, expected: &str, what: &str) -> Result<(), HexError> {
-    let actual = sha256_file(file).map_err(|source| HexError::Io { path: file.into(), source })?;
-    if actual != expected {
-        return Err(mismatch(file, format!("{what} has sha256 {actual}, the claim records {expected}")));
-    }
-    Ok(())
-}
 
 /// The witness hashes to the record, is a full grid, and the plain validator
 /// accepts it with exactly the optimum penalty.
 fn check_witness(dir: &Path, optimum: &Optimum, messages: &mut Vec<String>) -> Result<(), HexError> {
+    // A plain name beside the record: `/dev/zero` or `../x` is no witness.
+    let plain_name = Path::new(&optimum.witness).file_name().is_some_and(|n| n == optimum.witness.as_str());
+    if !plain_name {
+        return Err(RecordError::Header(format!("the witness `{}` is not a file name beside the record", optimum.witness)).at(&dir.join("optimum.json")));
+    }
     let witness_path = dir.join(&optimum.witness);
+    // A grid is a few characters a cell; this bounds the read (and refuses a fifo).
+    read_bounded(&witness_path, 1 << 20, "witness grid")?;
     expect_hash(&witness_path, &optimum.witness_sha256, "witness grid")?;
     let grid = read_grid_file(&witness_path, Some(optimum.n))?;
     if grid.partial.level() != FULL_LEVEL {

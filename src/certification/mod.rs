@@ -1,16 +1,22 @@
-//! Certification: proving claims with traced DRAT proofs, certifying optima,
-//! and re-checking stored certificates.
+//! Certification: proving claims with traced LRAT-checked proofs, certifying
+//! optima, running and merging cubes, and re-checking stored certificates.
 //!
-//! This layer joins the solver (`solving`) and the certificate records
-//! (`proofs`); `proofs` itself never sees the solver. Nothing is written to a
+//! This layer joins the solver (`solving`) and the records (`records`,
+//! `proofs`), which never see the solver; `check` and `check_cubes` do not
+//! either (they take regeneration as a `regenerate::Regenerate`). Nothing is written to a
 //! certificate directory before the external checker printed `s VERIFIED`,
 //! and a directory appears whole or not at all (built under a temporary name,
 //! then renamed).
 
 pub mod check;
+pub mod check_cubes;
+pub mod contradiction;
+pub mod deadline;
+pub mod merge;
 pub mod cubes;
 pub mod optimum;
 pub mod prove;
+pub mod regenerate;
 pub mod resume;
 pub mod statement;
 pub mod verifier;
@@ -20,6 +26,7 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
 use crate::encoding::Cardinality;
+pub use crate::records::run::{remove_stale_work_dirs, WorkDir};
 
 /// Proofs whose compressed CNF, DRAT and LRAT files together exceed this are
 /// not stored; `claim.json` alone is committed and `hexcert check
@@ -112,41 +119,6 @@ impl ExternalCheck {
             ExternalCheck::Never => "never",
             ExternalCheck::Stored => "stored",
             ExternalCheck::Always => "always",
-        }
-    }
-}
-
-/// A scratch directory removed when dropped (also on errors and Ctrl-C).
-pub struct WorkDir(pub PathBuf);
-
-impl WorkDir {
-    pub fn create(path: PathBuf) -> Result<WorkDir, crate::HexError> {
-        let _ = std::fs::remove_dir_all(&path);
-        std::fs::create_dir_all(&path).map_err(|source| crate::HexError::Io { path: path.clone(), source })?;
-        Ok(WorkDir(path))
-    }
-}
-
-impl Drop for WorkDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
-/// Removes `.work-*` and `.check-*` scratch directories under `dir` left by
-/// runs that were killed outright (a session's end, SIGKILL): their owner,
-/// named by the pid that ends the name, is no longer running. Directories of
-/// live processes are left alone.
-pub fn remove_stale_work_dirs(dir: &std::path::Path) {
-    let Ok(entries) = std::fs::read_dir(dir) else { return };
-    for entry in entries.flatten() {
-        let name = entry.file_name().to_string_lossy().into_owned();
-        if !(name.starts_with(".work-") || name.starts_with(".check-")) {
-            continue;
-        }
-        let owner = name.rsplit('-').next().and_then(|pid| pid.parse::<u32>().ok());
-        if owner.is_some_and(|pid| !std::path::Path::new(&format!("/proc/{pid}")).exists()) {
-            let _ = std::fs::remove_dir_all(entry.path());
         }
     }
 }

@@ -11,12 +11,14 @@
 
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use super::check::{check_record, Status};
-use super::cubes::{merge, progress, read_counterexample, run_all, CubeResult, RunLimits, CUBE_CLAIM_FORMAT};
+use super::deadline::Deadline;
+use super::contradiction::{set_aside_contradicted, Contradicted};
+use super::cubes::{merge, progress, read_counterexample, run_all, CubeResult, RunLimits};
 use crate::cubes::Plan;
 use super::prove::{certify_refutation, refute, Refutation, SolveAgain};
 use super::resume::ResumeDir;
@@ -26,8 +28,8 @@ use crate::error::HexError;
 use crate::formats::to_hexcert_text;
 use crate::geometry::Hexagon;
 use crate::levels::Partial;
-use crate::proofs::claim::{read_json, this_build};
-use crate::proofs::{sha256_hex, Claim, Optimum};
+use crate::proofs::sha256_hex;
+use crate::records::{read_json, this_build, Claim, Optimum, Record};
 use crate::solving::search::{minimize_through, Found, LowerBoundProof, Oracle, PlainOracle, Step};
 use crate::encoding::EncodeOptions;
 
@@ -49,6 +51,10 @@ pub struct OptimumReport {
     pub directory: PathBuf,
     /// True when an earlier run had already certified this n.
     pub resumed: bool,
+    /// Claims the search relied on that this run did not check (cube claims
+    /// with attested cubes): the optimum is attested, not verified, and
+    /// `certify` exits 4, as `check` would.
+    pub attested: Vec<String>,
 }
 
 /// Races formulations for bounded queries. Every UNSAT answer is handed to
@@ -65,6 +71,8 @@ struct CertifyingOracle<'a> {
     /// Claims `(level, below)` refuted in this run (checked or in the queue),
     /// or found already certified and verified in this run.
     refuted: HashSet<(u8, usize)>,
+    /// Those of `refuted` this run did not check: attested cube claims.
+    attested: HashSet<(u8, usize)>,
 }
 
 impl CertifyingOracle<'_> {
@@ -78,11 +86,26 @@ impl CertifyingOracle<'_> {
             return true;
         }
         let path = Claim::directory(&self.settings.root, n, level, below).join("claim.json");
-        let verified = path.exists() && earlier_claim_holds(&path);
-        if verified {
+        let holds = if path.exists() { earlier_claim_holds(&path) } else { Holds::No };
+        if holds != Holds::No {
             self.refuted.insert((level, below)); // checked once per run
         }
-        verified
+        if holds == Holds::Attested {
+            self.attested.insert((level, below));
+        }
+        holds != Holds::No
+    }
+
+    /// `contradiction::set_aside_contradicted` on this run's root; the
+    /// claim no longer counts as refuted in this run either.
+    fn contradicted(&mut self, n: usize, level: u8, penalty: usize) -> Result<(), HexError> {
+        let result = set_aside_contradicted(&self.settings.root, n, level, penalty);
+        if let Err(Contradicted { level, below, error }) = result {
+            self.refuted.remove(&(level, below));
+            self.attested.remove(&(level, below));
+            return Err(error);
+        }
+        Ok(())
     }
 
     /// Answers "level-k penalty below `below`" with ring-1 value cubes run
@@ -123,6 +146,9 @@ impl CertifyingOracle<'_> {
         }
         merge(&plan, &results, &self.settings.root)?;
         self.refuted.insert((level, below));
+        if !found.attested.is_empty() {
+            self.attested.insert((level, below));
+        }
         Ok(None)
     }
 
@@ -137,7 +163,18 @@ impl CertifyingOracle<'_> {
 }
 
 impl Oracle for CertifyingOracle<'_> {
+    /// Every model found is held against the claims on disk (`contradicted`).
     fn query(&mut self, hex: &Hexagon, level: u8, max_penalty: Option<usize>, hint: Option<&Partial>) -> Result<Option<Found>, HexError> {
+        let found = self.answer(hex, level, max_penalty, hint)?;
+        if let Some(found) = &found {
+            self.contradicted(hex.side(), level, found.evaluation.penalty)?;
+        }
+        Ok(found)
+    }
+}
+
+impl CertifyingOracle<'_> {
+    fn answer(&mut self, hex: &Hexagon, level: u8, max_penalty: Option<usize>, hint: Option<&Partial>) -> Result<Option<Found>, HexError> {
         if let Some(message) = self.verifier.failure() {
             return Err(HexError::Internal(format!("an earlier certificate failed: {message}")));
         }
@@ -184,57 +221,33 @@ impl Oracle for CertifyingOracle<'_> {
     }
 }
 
-/// An abort flag for one query: raised by Ctrl-C (the outer flag) or once
-/// `seconds` have passed, whichever comes first.
-struct Deadline {
-    flag: Arc<AtomicBool>,
-    expired: Arc<AtomicBool>,
-    done: Arc<AtomicBool>,
-    watcher: std::thread::JoinHandle<()>,
+/// How an earlier run's claim stands in this run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Holds {
+    /// Verified now (a claim-only proof regenerated).
+    Verified,
+    /// A cube claim whose cube proofs are not stored, everything else
+    /// verified (cover, formula hashes): its cubes are attested by the runs
+    /// that solved them. Regenerating would re-solve every cube (`hexcert
+    /// check --regenerate` does); the optimum built on it says attested.
+    Attested,
+    /// Prove it again.
+    No,
 }
 
-impl Deadline {
-    fn start(outer: &Arc<AtomicBool>, seconds: f64) -> Deadline {
-        let (flag, expired, done) = (Arc::new(AtomicBool::new(false)), Arc::new(AtomicBool::new(false)), Arc::new(AtomicBool::new(false)));
-        let (outer, f, e, d) = (Arc::clone(outer), Arc::clone(&flag), Arc::clone(&expired), Arc::clone(&done));
-        let start = Instant::now();
-        let watcher = std::thread::spawn(move || {
-            while !d.load(Ordering::Relaxed) {
-                if outer.load(Ordering::Relaxed) {
-                    f.store(true, Ordering::Relaxed);
-                    return;
-                }
-                if start.elapsed().as_secs_f64() > seconds {
-                    e.store(true, Ordering::Relaxed);
-                    f.store(true, Ordering::Relaxed);
-                    return;
-                }
-                std::thread::sleep(std::time::Duration::from_millis(50));
-            }
-        });
-        Deadline { flag, expired, done, watcher }
+fn earlier_claim_holds(path: &Path) -> Holds {
+    if matches!(Record::read(path), Ok(Record::CubeClaim(_))) {
+        return match check_record(path, None).status {
+            Status::Verified => Holds::Verified,
+            Status::Unverified => Holds::Attested,
+            Status::Failed => Holds::No,
+        };
     }
-
-    /// Ends the watch; true when the time ran out (not Ctrl-C).
-    fn stop(self) -> bool {
-        self.done.store(true, Ordering::Relaxed);
-        let _ = self.watcher.join();
-        self.expired.load(Ordering::Relaxed)
+    if reusable(&check_record(path, Some(&SolveAgain))) {
+        Holds::Verified
+    } else {
+        Holds::No
     }
-}
-
-/// Whether an earlier run's claim can stand under an optimum without being
-/// proved again: it verifies now (a claim-only proof regenerated). A cube
-/// claim whose cube proofs are not stored is accepted when everything else
-/// verifies (cover, formula hashes, every cube's recorded LRAT verdict):
-/// regenerating would re-solve every cube, and `hexcert check --regenerate`
-/// does exactly that for whoever wants it.
-fn earlier_claim_holds(path: &Path) -> bool {
-    let format = read_json::<serde_json::Value>(path).ok().and_then(|v| v.get("format").and_then(|f| f.as_str()).map(String::from));
-    if format.as_deref() == Some(CUBE_CLAIM_FORMAT) {
-        return check_record(path, None).status != Status::Failed;
-    }
-    reusable(&check_record(path, Some(&SolveAgain)))
 }
 
 /// Verified now, or everything verified but a recorded derivation that
@@ -282,9 +295,10 @@ pub fn certify_optimum_queued(
     }
     let start = Instant::now();
     super::remove_stale_work_dirs(&dir);
-    let work = WorkDir::create(dir.join(format!(".work-certify-{}", std::process::id())))?;
+    let work = WorkDir::create(&dir, ".work-certify")?;
     let resume = ResumeDir::new(&dir);
-    let mut oracle = CertifyingOracle { settings, verifier, work: work.0.clone(), resume: resume.clone(), refuted: HashSet::new() };
+    let mut oracle =
+        CertifyingOracle { settings, verifier, work: work.0.clone(), resume: resume.clone(), refuted: HashSet::new(), attested: HashSet::new() };
     let minima = match minimize_through(&hex, 6, &mut oracle, on_step) {
         Ok(minima) => minima,
         Err(error) => {
@@ -294,6 +308,14 @@ pub fn certify_optimum_queued(
             return Err(error);
         }
     };
+    // Every level's witness is a validated model: held against the claims
+    // on disk once more (quick starts find models without the oracle).
+    for minimum in &minima {
+        if let Err(error) = oracle.contradicted(n, minimum.level, minimum.witness.evaluation.penalty) {
+            verifier.wait();
+            return Err(error);
+        }
+    }
     let top = minima.last().expect("six levels");
     let (level, below) = match top.proof {
         LowerBoundProof::UnsatAtLevel { level, max_penalty } => (level, max_penalty + 1),
@@ -305,11 +327,13 @@ pub fn certify_optimum_queued(
     }
     let witness = top.witness.partial.clone();
     let level_minima: Vec<usize> = minima.iter().map(|m| m.penalty).collect();
+    let mut attested: Vec<String> = oracle.attested.iter().map(|(k, b)| format!("level{k}-below{b}")).collect();
+    attested.sort();
     verifier.submit(Box::new(move || {
         // Owning the scratch directory here keeps the queued proofs alive
         // until their checks ran; it is removed when this task ends.
         let _work = work;
-        let report = write_optimum(&dir, n, (level, below), &witness, level_minima, start)?;
+        let report = write_optimum(&dir, n, (level, below), &witness, level_minima, attested, start)?;
         resume.remove();
         on_report(report);
         Ok(())
@@ -319,7 +343,15 @@ pub fn certify_optimum_queued(
 
 /// Writes the witness and `optimum.json` (last: its presence means n is
 /// done). Runs after the checks of n's claims, so the claim it names exists.
-fn write_optimum(dir: &Path, n: usize, (level, below): (u8, usize), witness: &Partial, level_minima: Vec<usize>, start: Instant) -> Result<OptimumReport, HexError> {
+fn write_optimum(
+    dir: &Path,
+    n: usize,
+    (level, below): (u8, usize),
+    witness: &Partial,
+    level_minima: Vec<usize>,
+    attested: Vec<String>,
+    start: Instant,
+) -> Result<OptimumReport, HexError> {
     let claim_dir = Claim::directory(dir.parent().unwrap_or(Path::new(".")), n, level, below);
     let claim = ClaimFigures::read(&claim_dir.join("claim.json"))?;
     let witness_text = to_hexcert_text(witness);
@@ -335,6 +367,7 @@ fn write_optimum(dir: &Path, n: usize, (level, below): (u8, usize), witness: &Pa
         level_minima,
         seconds: start.elapsed().as_secs_f64(),
         hexcert: this_build(),
+        attested: (!attested.is_empty()).then_some(attested),
     };
     crate::files::write_atomic(&dir.join("optimum.json"), &serde_json::to_vec_pretty(&record).expect("serialises"))?;
     Ok(OptimumReport::new(record, &claim, claim_dir, false))
@@ -361,14 +394,15 @@ struct ClaimFigures {
 
 impl ClaimFigures {
     fn read(path: &Path) -> Result<ClaimFigures, HexError> {
-        let value: serde_json::Value = read_json(path)?;
-        if value.get("format").and_then(|f| f.as_str()) == Some(CUBE_CLAIM_FORMAT) {
-            let claim: super::cubes::CubeClaim = read_json(path)?;
+        let record = Record::read(path)?;
+        if let Record::CubeClaim(claim) = record {
             let stored = claim.cubes.iter().all(|c| c.lrat_proof.as_ref().is_some_and(|f| f.stored_as.is_some()));
             let bytes = claim.cubes.iter().filter_map(|c| c.lrat_proof.as_ref()).map(|f| f.compressed_bytes.unwrap_or(f.bytes)).sum();
             return Ok(ClaimFigures { solve_seconds: claim.solve_seconds, check_seconds: claim.lrat_cpu_seconds, proof_bytes: bytes, proof_stored: stored });
         }
-        let claim: Claim = read_json(path)?;
+        let Record::Claim(claim) = record else {
+            return Err(crate::records::error::mismatch(path, "the lower bound is not a claim this build reads".into()));
+        };
         Ok(ClaimFigures {
             solve_seconds: claim.solver.seconds,
             check_seconds: claim.lrat.seconds_after_solve,
@@ -391,6 +425,7 @@ impl OptimumReport {
             proof_bytes: claim.proof_bytes,
             proof_stored: claim.proof_stored,
             directory,
+            attested: record.attested.unwrap_or_default(),
             resumed,
         }
     }

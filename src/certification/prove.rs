@@ -5,15 +5,16 @@
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use super::check::Regenerate;
+use super::regenerate::Regenerate;
 use crate::proofs::online::OnlineCheck;
 use super::{ExternalCheck, Settings, WorkDir};
 use crate::encoding::{EncodeOptions, LevelEncoding, SymmetryBreaking, ENCODER_VERSION};
 use crate::error::HexError;
 use crate::formula::Cnf;
 use crate::geometry::Hexagon;
-use crate::proofs::claim::{CheckerRecord, EncoderRecord, FileRecord, LratRecord, SolverRecord, StatementRecord, CLAIM_FORMAT};
-use crate::proofs::{compress, own_peak_memory_kb, sha256_file, Checker, Claim};
+use crate::proofs::{compress, own_peak_memory_kb, sha256_file, Checker};
+use crate::records::trust::{trust_base, Basis};
+use crate::records::{CheckerRecord, Claim, EncoderRecord, FileRecord, LratRecord, SolverRecord, CLAIM_FORMAT};
 use crate::solving::race::{race, Entrant};
 use crate::solving::search::{accept_model, Found};
 use crate::solving::{Cadical, Outcome, SatSolver, TraceSender};
@@ -55,7 +56,7 @@ pub fn prove(hex: &Hexagon, level: u8, below: usize, settings: &Settings) -> Res
     }
     let n = hex.side();
     super::remove_stale_work_dirs(&settings.root.join(format!("n{n}")));
-    let work = WorkDir::create(settings.root.join(format!("n{n}")).join(format!(".work-level{level}-below{below}-{}", std::process::id())))?;
+    let work = WorkDir::create(&settings.root.join(format!("n{n}")), &format!(".work-level{level}-below{below}"))?;
     match refute(hex, level, below, settings, &work.0, None)? {
         Err(found) => Ok(ProveOutcome::Counterexample(Box::new(found))),
         Ok(refutation) => {
@@ -164,7 +165,7 @@ pub fn certify_refutation(hex: &Hexagon, refutation: &Refutation, settings: &Set
             symmetry_breaking: refutation.options.symmetry,
             symmetry_soundness: refutation.options.symmetry.soundness().into(),
         },
-        hexcert: crate::proofs::claim::this_build(),
+        hexcert: crate::records::this_build(),
         cnf,
         proof,
         lrat_proof,
@@ -176,7 +177,7 @@ pub fn certify_refutation(hex: &Hexagon, refutation: &Refutation, settings: &Set
             peak_memory_kb: own_peak_memory_kb(),
         },
         lrat: refutation.lrat.clone(),
-        trust_base: trust_base(&refutation.options, &drat_checks, Some(&statement_to_cnf)),
+        trust_base: trust_base(Basis::Claim { options: &refutation.options, drat_checks: &drat_checks, statement: Some(&statement_to_cnf) }),
         statement_to_cnf: Some(statement_to_cnf),
         drat_checks,
         not_checked_externally,
@@ -235,30 +236,6 @@ fn external_checks(
         });
     }
     Ok((records, None))
-}
-
-/// The short list of what a reader must trust besides the checkers' verdicts:
-/// the three items of docs/SOUNDNESS.md when VeriPB accepted the derivation
-/// of the CNF from the statement, else the encoder and the lex-leader argument.
-pub fn trust_base(options: &EncodeOptions, drat_checks: &[CheckerRecord], statement: Option<&StatementRecord>) -> Vec<String> {
-    if statement.is_some_and(StatementRecord::accepted) {
-        return super::statement::checked_trust_base(drat_checks);
-    }
-    let mut base = vec![
-        format!("the encoder {ENCODER_VERSION} (src/encoding): the CNF says 'valid level-k partial with penalty <= B-1' \
-                 (docs/PROBLEM.md); cross-checked against the independent validator and brute force (tests/sat.rs)"),
-        "refinement never lowers the penalty (docs/PROBLEM.md, section 4; tests/validation.rs)".into(),
-        "the LRAT checker hexcert-lrat (lrat/ in this repository, which imports nothing from the solver, \
-         the encoder or the search) and its verdict"
-            .into(),
-    ];
-    for check in drat_checks {
-        base.push(format!("or, independently, the DRAT checker {} and its verdict line", check.name));
-    }
-    if options.symmetry != SymmetryBreaking::None {
-        base.push(format!("symmetry breaking: {}", options.symmetry.soundness()));
-    }
-    base
 }
 
 /// Raw bytes beyond this multiple of the store limit are not even
@@ -328,7 +305,7 @@ pub(super) fn replace_directory(staging: &Path, target: &Path) -> Result<(), Hex
     if let Some(parent) = target.parent() {
         std::fs::create_dir_all(parent).map_err(io)?;
     }
-    let retired = target.with_extension(format!("old-{}", std::process::id()));
+    let retired = target.with_extension(format!("old-{}", crate::records::run::run_id()));
     if target.exists() {
         std::fs::rename(target, &retired).map_err(io)?;
     }

@@ -12,16 +12,17 @@
 
 use std::path::Path;
 
-use super::check::Status;
+use crate::records::Status;
 use super::WorkDir;
 use crate::cubes::Plan;
 use crate::derivation::Reach;
 use crate::encoding::{Cardinality, EncodeOptions, SymmetryBreaking};
 use crate::error::HexError;
 use crate::geometry::Hexagon;
-use crate::proofs::claim::{CheckerRecord, FileRecord, StatementRecord, VeripbRecord};
+use crate::proofs::sha256_file;
 use crate::proofs::veripb::Veripb;
-use crate::proofs::{sha256_file, Claim};
+use crate::records::trust::{trust_base, Basis};
+use crate::records::{Claim, FileRecord, StatementRecord, VeripbRecord};
 use crate::statement::{Statement, STATEMENT_VERSION};
 
 const TOTALIZER_NOT_COVERED: &str = "no derivation of the totalizer bound yet; the claim rests on the encoder (its trust base)";
@@ -48,8 +49,7 @@ impl Written {
 /// derivation would reach another formula than the claim's), a plan the
 /// derivation cannot cover, and write failures.
 fn write(hex: &Hexagon, level: u8, below: usize, reach: Reach, cnf_sha256: Option<&str>, origin: &Path) -> Result<Written, HexError> {
-    let scratch = format!("hexcert-veripb-{}-n{}-level{level}-below{below}", std::process::id(), hex.side());
-    let work = WorkDir::create(std::env::temp_dir().join(scratch))?;
+    let work = WorkDir::create(&std::env::temp_dir(), &format!("hexcert-veripb-n{}-level{level}-below{below}", hex.side()))?;
     let cnf = reach.target(hex, level, below)?;
     if cnf_sha256.is_some_and(|hash| crate::proofs::sha256_hex(&cnf.to_dimacs()) != hash) {
         return Err(HexError::Input {
@@ -151,11 +151,14 @@ pub fn check_recorded(claim: &Claim, path: &Path, strict: bool, messages: &mut V
     // Only a checked derivation may shorten the trust base; older claims keep
     // the wording of the build that wrote them.
     if recorded.is_some_and(StatementRecord::accepted) {
-        if claim.trust_base != checked_trust_base(&claim.drat_checks) {
+        if claim.trust_base != trust_base(Basis::of_claim(claim, &options)) {
             return fail("the trust base is not the one this build states for a claim with a checked derivation".into());
         }
     } else if claim.trust_base.iter().any(|item| item.contains("VeriPB")) {
         return fail("the trust base names VeriPB, but no derivation accepted by VeriPB is recorded".into());
+    } else if claim.trust_base != trust_base(Basis::of_claim(claim, &options)) {
+        // Derived from what the claim states (encoder, symmetry, checkers), never taken as free text.
+        return fail("the trust base is not the one this build derives from the claim (an item left out or changed)".into());
     }
     let Some(record) = recorded.filter(|r| r.statement.is_some()) else {
         let why = match recorded {
@@ -247,25 +250,4 @@ fn verdict_now(written: &Written, path: &Path, what: &str, say: &mut impl FnMut(
         verdict.version, verdict.verdict, verdict.seconds, written.statement.sha256
     ));
     Ok(Status::Verified)
-}
-
-/// The trust base of a claim whose derivation VeriPB accepted: the three
-/// items of docs/SOUNDNESS.md.
-pub fn checked_trust_base(drat_checks: &[CheckerRecord]) -> Vec<String> {
-    let mut cnf_checker = "the CNF checker: the LRAT checker hexcert-lrat (lrat/ in this repository, which imports nothing \
-         from the solver, the encoder or the search) and its verdict"
-        .to_string();
-    for check in drat_checks {
-        cnf_checker.push_str(&format!("; or, independently, the DRAT checker {} and its verdict line", check.name));
-    }
-    vec![
-        format!(
-            "the OPB statement {STATEMENT_VERSION} (docs/STATEMENT.md maps each constraint to docs/PROBLEM.md): \
-             it has a solution iff some valid level-k partial has penalty below B"
-        ),
-        "the VeriPB checker and its verdict `s VERIFIED OUTPUT DERIVABLE` on the derivation of the CNF from the statement \
-         (statement_to_cnf): the encoder and the symmetry breaking are checked, not trusted"
-            .into(),
-        cnf_checker,
-    ]
 }

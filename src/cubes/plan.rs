@@ -12,7 +12,8 @@ use super::{check_cover, refine, tree, value_cubes, Cover, Cube, Split};
 use crate::encoding::{Cardinality, EncodeOptions, LevelEncoding, SymmetryBreaking, ENCODER_VERSION};
 use crate::error::HexError;
 use crate::geometry::Hexagon;
-use crate::proofs::ranges;
+use crate::records::header::{Header, Stated};
+use crate::records::ranges;
 
 /// Format tag of a plan file.
 pub const PLAN_FORMAT: &str = "hexcert-cube-plan/2";
@@ -23,6 +24,12 @@ pub const COVER_ARGUMENT: &str = "every projection of the split cells (values 1.
      symmetries that reads, at some kept cube's depth, as that cube (checked by enumeration, src/cubes/cover.rs); a \
      symmetry maps valid partials to valid partials of the same penalty, so a partial below the bound would give a \
      model of some kept cube's formula (docs/SOUNDNESS.md, section 7)";
+
+impl Stated for Plan {
+    fn header(&self) -> Header<'_> {
+        Header { format: &self.format, statement: &self.statement, n: self.n, level: self.level, below: self.below }
+    }
+}
 
 /// A plan as stored.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
@@ -52,12 +59,13 @@ impl Plan {
     /// Plans the claim "no valid level-`level` partial has penalty below `below`".
     pub fn new(n: usize, level: u8, below: usize, radius: usize, depth: u8, cardinality: Cardinality) -> Result<Plan, HexError> {
         ranges::check_statement_numbers(n, level, below, Path::new("--n/--level/--below"))?;
+        ranges::check_encoding_budget(n, level, below, Path::new("--n/--level/--below"))?;
         let hex = Hexagon::new(n)?;
         let planned = value_cubes(&hex, level, below, radius, depth)?;
         let covered = planned.split.projection_count() - planned.refuted;
         let plan = Plan {
             format: PLAN_FORMAT.into(),
-            statement: crate::proofs::Claim::statement_for(n, level, below),
+            statement: crate::records::header::statement_for(n, level, below),
             n,
             level,
             below,
@@ -75,11 +83,9 @@ impl Plan {
         Ok(Plan { formula_sha256, ..plan })
     }
 
-    /// Reads and range-checks a plan file.
+    /// Reads (bounded) and range-checks a plan file.
     pub fn read(path: &Path) -> Result<Plan, HexError> {
-        let bad = |message: String| HexError::Input { file: path.to_path_buf(), line: 0, message };
-        let bytes = std::fs::read(path).map_err(|source| HexError::Io { path: path.to_path_buf(), source })?;
-        let plan: Plan = serde_json::from_slice(&bytes).map_err(|e| bad(format!("not a cube plan: {e}")))?;
+        let plan: Plan = crate::records::read_json(path)?;
         plan.validate(path)?;
         Ok(plan)
     }
@@ -88,13 +94,8 @@ impl Plan {
     /// split's (a plan read from a file or inside a merged claim at `origin`).
     pub fn validate(&self, origin: &Path) -> Result<(), HexError> {
         let bad = |message: String| HexError::Input { file: origin.to_path_buf(), line: 0, message };
-        if self.format != PLAN_FORMAT {
-            return Err(bad(format!("plan format `{}` is not {PLAN_FORMAT}", self.format)));
-        }
-        ranges::check_statement_numbers(self.n, self.level, self.below, origin)?;
-        if self.statement != crate::proofs::Claim::statement_for(self.n, self.level, self.below) {
-            return Err(bad("the plan's statement does not match its n, level and bound".into()));
-        }
+        self.header().check(PLAN_FORMAT, origin)?;
+        ranges::check_encoding_budget(self.n, self.level, self.below, origin)?;
         if self.encoder != ENCODER_VERSION {
             return Err(bad(format!("the plan was made by encoder `{}`, this build has `{ENCODER_VERSION}`", self.encoder)));
         }

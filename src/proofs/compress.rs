@@ -58,6 +58,52 @@ pub fn gunzip_file(source: &Path, target: &Path) -> Result<(), HexError> {
     Ok(())
 }
 
+/// Decompresses gzip `source` into `target`, writing at most `limit` bytes:
+/// the size a record states caps the decompression, so a gzip bomb stops
+/// after `limit + 1` bytes with an error instead of filling the disk.
+pub fn gunzip_file_limited(source: &Path, target: &Path, limit: u64) -> Result<(), HexError> {
+    let meta = std::fs::metadata(source).map_err(io_error(source))?;
+    if !meta.file_type().is_file() {
+        return Err(not_gzip(source, "not a regular file".into()));
+    }
+    let input = std::fs::File::open(source).map_err(io_error(source))?;
+    let output = std::io::BufWriter::new(std::fs::File::create(target).map_err(io_error(target))?);
+    let mut capped = Capped { inner: output, left: limit, over: false };
+    let result = gunzip_one_member(std::io::BufReader::new(input), &mut capped, source);
+    if result.is_err() {
+        let _ = std::fs::remove_file(target);
+        if capped.over {
+            return Err(not_gzip(source, format!("decompresses to more than the {limit} bytes its record states")));
+        }
+    }
+    result?;
+    capped.inner.flush().map_err(io_error(target))
+}
+
+/// A writer that refuses bytes past `left`.
+struct Capped<W: Write> {
+    inner: W,
+    left: u64,
+    over: bool,
+}
+
+impl<W: Write> Write for Capped<W> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        if buf.len() as u64 > self.left {
+            self.over = true;
+            self.left = 0;
+            return Err(std::io::Error::other("more bytes than the record states"));
+        }
+        let written = self.inner.write(buf)?;
+        self.left -= written as u64;
+        Ok(written)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.inner.flush()
+    }
+}
+
 /// Compresses bytes in memory.
 pub fn gzip_bytes(bytes: &[u8]) -> Vec<u8> {
     let mut encoder = GzEncoder::new(Vec::new(), Compression::best());

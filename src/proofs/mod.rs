@@ -1,24 +1,20 @@
-//! Certificates: the claim record, proof compression, and the external DRAT
-//! checker.
+//! Proof files and their checkers: compression, the online LRAT check of a
+//! solver's trace, the external DRAT checkers and VeriPB. The records that
+//! name these files live in `records`.
 //!
 //! This module imports nothing from `solving`: what a certificate proves must
 //! not depend on the code that found the proof. A certificate directory
 //! `proofs/n<N>/level<K>-below<B>/` holds `claim.json`, and when small enough
-//! `formula.cnf.gz` and `proof.drat.gz`. The claim is accepted only on the
-//! checker's exact `s VERIFIED` line for the pair (CNF, proof), where the CNF
-//! re-encoded from the claim's parameters has the recorded hash.
+//! `formula.cnf.gz`, `proof.drat.gz` and `proof.lrat.gz`.
 
 pub mod checker;
-pub mod claim;
 pub mod compress;
 pub mod drat;
 pub mod online;
-pub mod ranges;
 pub mod trace;
 pub mod veripb;
 
 pub use checker::{Checker, Verdict};
-pub use claim::{Claim, Optimum};
 
 use sha2::{Digest, Sha256};
 

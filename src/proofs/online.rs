@@ -20,7 +20,7 @@ use std::io::{BufWriter, Write};
 use hexcert_lrat::{format, Checker as LratChecker, CubeCheck, Lifted};
 
 use crate::error::HexError;
-use super::claim::LratRecord;
+use crate::records::LratRecord;
 use super::drat::DratWriter;
 use super::trace::{Batch, ProofStep, TraceSender};
 

@@ -46,3 +46,22 @@ pub fn verified_if_veripb() -> hexcert::certification::check::Status {
         hexcert::certification::check::Status::Unverified
     }
 }
+
+/// A scratch directory under the system's temporary directory, named by
+/// `name` and this process, removed when dropped.
+pub struct Scratch(pub PathBuf);
+
+impl Scratch {
+    pub fn new(name: &str) -> Scratch {
+        let dir = std::env::temp_dir().join(format!("hexcert-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        Scratch(dir)
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}

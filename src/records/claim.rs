@@ -1,4 +1,4 @@
-//! `claim.json` and `optimum.json`: what a certificate states and how it was
+//! `claim.json` and `optimum.json` (and the file records they share): what a certificate states and how it was
 //! obtained. Everything a third party needs to re-check it with drat-trim is
 //! in the record: the statement, the encoder and its options, the hashes of
 //! the exact CNF and proof bytes, and the trust base.
@@ -8,6 +8,9 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use crate::encoding::{Cardinality, EncodeOptions, SymmetryBreaking, ENCODER_VERSION};
+use super::header::{Header, Stated};
+use super::ranges::{check_statement_numbers, edges_of, level_in_range, penalty_in_range, seconds_in_range};
+use crate::levels::FULL_LEVEL;
 use crate::error::HexError;
 
 /// Format tag of `claim.json`.
@@ -185,7 +188,7 @@ pub struct CheckerRecord {
 impl Claim {
     /// The sentence the certificate proves.
     pub fn statement_for(n: usize, level: u8, below: usize) -> String {
-        format!("no valid level-{level} partial of the side-{n} hexagon has penalty below {below}")
+        super::header::statement_for(n, level, below)
     }
 
     /// The encoder options that reproduce the CNF.
@@ -200,24 +203,25 @@ impl Claim {
     /// Checks the record is self-consistent and made by an encoder we have.
     pub fn check_consistency(&self, origin: &Path) -> Result<(), HexError> {
         let fail = |message: String| Err(HexError::Input { file: origin.into(), line: 0, message });
-        if self.format != CLAIM_FORMAT {
-            return fail(format!("unknown claim format `{}`", self.format));
-        }
         if self.encoder.version != ENCODER_VERSION {
             return fail(format!("made by encoder `{}`, this build has `{ENCODER_VERSION}`", self.encoder.version));
         }
         if self.below == 0 || self.encoder.max_penalty + 1 != self.below {
             return fail(format!("bound mismatch: below {} but the CNF bounds penalty <= {}", self.below, self.encoder.max_penalty));
         }
-        if self.statement != Claim::statement_for(self.n, self.level, self.below) {
-            return fail("statement does not match n, level and bound".into());
-        }
+        self.header().check(CLAIM_FORMAT, origin)?;
         Ok(())
     }
 
     /// Certificate directory of a claim under `root` (usually `proofs/`).
     pub fn directory(root: &Path, n: usize, level: u8, below: usize) -> PathBuf {
         root.join(format!("n{n}")).join(format!("level{level}-below{below}"))
+    }
+}
+
+impl Stated for Claim {
+    fn header(&self) -> Header<'_> {
+        Header { format: &self.format, statement: &self.statement, n: self.n, level: self.level, below: self.below }
     }
 }
 
@@ -241,6 +245,11 @@ pub struct Optimum {
     pub level_minima: Vec<usize>,
     pub seconds: f64,
     pub hexcert: BuildRecord,
+    /// The claims (`level<K>-below<B>`) the search relied on without
+    /// checking them in its run: cube claims with attested cubes. Absent
+    /// when every claim was checked; `check` judges the claim either way.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub attested: Option<Vec<String>>,
 }
 
 impl Optimum {
@@ -249,14 +258,56 @@ impl Optimum {
     }
 }
 
-/// Reads and parses a JSON record, naming the file on error.
-pub fn read_json<T: for<'de> Deserialize<'de>>(path: &Path) -> Result<T, HexError> {
-    let bytes = std::fs::read(path).map_err(|source| HexError::Io { path: path.into(), source })?;
-    serde_json::from_slice(&bytes).map_err(|e| HexError::Input {
-        file: path.into(),
-        line: e.line(),
-        message: format!("not a valid record: {e}"),
-    })
+/// Every numeric field of a claim (src/records/ranges.rs says why): n, level, below (1..=edges+1: "below
+/// edges+1" is the largest bound with any content) and the recorded times.
+/// (max_penalty = below-1 is `Claim::check_consistency`'s.)
+pub fn check_claim_ranges(claim: &Claim, origin: &Path) -> Result<(), HexError> {
+    check_statement_numbers(claim.n, claim.level, claim.below, origin)?;
+    seconds_in_range("solver seconds", claim.solver.seconds, origin)?;
+    seconds_in_range("LRAT checker CPU seconds", claim.lrat.cpu_seconds, origin)?;
+    seconds_in_range("LRAT verdict seconds", claim.lrat.seconds_after_solve, origin)?;
+    for check in &claim.drat_checks {
+        seconds_in_range("DRAT checker seconds", check.seconds, origin)?;
+    }
+    Ok(())
+}
+
+/// Every numeric field of an optimum: n, optimum, lower_bound_level, and six
+/// level minima, each a possible penalty.
+pub fn check_optimum_ranges(optimum: &Optimum, origin: &Path) -> Result<(), HexError> {
+    let edges = edges_of(optimum.n, origin)?;
+    penalty_in_range("optimum", optimum.optimum, edges, origin)?;
+    level_in_range("lower_bound_level", optimum.lower_bound_level, origin)?;
+    if optimum.level_minima.len() != usize::from(FULL_LEVEL) {
+        return Err(super::error::mismatch(origin, format!("level_minima has {} entries, not {FULL_LEVEL}", optimum.level_minima.len())));
+    }
+    for &minimum in &optimum.level_minima {
+        penalty_in_range("a level minimum", minimum, edges, origin)?;
+    }
+    check_level_minima(optimum, origin)?;
+    seconds_in_range("seconds", optimum.seconds, origin)
+}
+
+/// The level minima an optimum states agree with what it rests on: they
+/// never decrease (refining never lowers a penalty), the lower bound's
+/// level and every level after it reach exactly the optimum, and the level
+/// before it stays below it (the lower bound's level is the lowest to reach
+/// it). Only the optimum's own level is proved; the others are the search's
+/// record, so they must at least be possible.
+fn check_level_minima(optimum: &Optimum, path: &Path) -> Result<(), HexError> {
+    let minima = &optimum.level_minima;
+    let from = usize::from(optimum.lower_bound_level) - 1;
+    let bad = |why: &str| Err(super::error::RecordError::Header(format!("level_minima {minima:?}: {why}")).at(path));
+    if minima.windows(2).any(|w| w[0] > w[1]) {
+        return bad("a level minimum below the one before it (refining never lowers a penalty)");
+    }
+    if minima[from..].iter().any(|&m| m != optimum.optimum) {
+        return bad(&format!("from level {} on, every minimum is the optimum {}", optimum.lower_bound_level, optimum.optimum));
+    }
+    if from > 0 && minima[from - 1] >= optimum.optimum {
+        return bad(&format!("level {} is not the lowest level to reach the optimum", optimum.lower_bound_level));
+    }
+    Ok(())
 }
 
 /// The build running now.

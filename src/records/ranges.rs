@@ -13,9 +13,8 @@
 
 use std::path::Path;
 
-use super::{Claim, Optimum};
 use crate::error::HexError;
-use crate::geometry::{edge_count, Hexagon};
+use crate::geometry::{cell_count, edge_count, Hexagon};
 use crate::levels::FULL_LEVEL;
 
 fn reject(origin: &Path, message: String) -> HexError {
@@ -23,12 +22,12 @@ fn reject(origin: &Path, message: String) -> HexError {
 }
 
 /// The side must make a hexagon; returns its edge count.
-fn edges_of(n: usize, origin: &Path) -> Result<usize, HexError> {
+pub(crate) fn edges_of(n: usize, origin: &Path) -> Result<usize, HexError> {
     Hexagon::new(n).map_err(|e| reject(origin, format!("n: {e}")))?;
     Ok(edge_count(n))
 }
 
-fn level_in_range(field: &str, level: u8, origin: &Path) -> Result<(), HexError> {
+pub(crate) fn level_in_range(field: &str, level: u8, origin: &Path) -> Result<(), HexError> {
     if !(1..=FULL_LEVEL).contains(&level) {
         return Err(reject(origin, format!("{field} {level} is out of range 1..={FULL_LEVEL}")));
     }
@@ -36,30 +35,16 @@ fn level_in_range(field: &str, level: u8, origin: &Path) -> Result<(), HexError>
 }
 
 /// A penalty can never exceed the number of edges.
-fn penalty_in_range(field: &str, value: usize, edges: usize, origin: &Path) -> Result<(), HexError> {
+pub(crate) fn penalty_in_range(field: &str, value: usize, edges: usize, origin: &Path) -> Result<(), HexError> {
     if value > edges {
         return Err(reject(origin, format!("{field} {value} is out of range: the hexagon has {edges} edges")));
     }
     Ok(())
 }
 
-fn seconds_in_range(field: &str, seconds: f64, origin: &Path) -> Result<(), HexError> {
+pub(crate) fn seconds_in_range(field: &str, seconds: f64, origin: &Path) -> Result<(), HexError> {
     if !(seconds.is_finite() && seconds >= 0.0) {
         return Err(reject(origin, format!("{field} {seconds} is not a duration")));
-    }
-    Ok(())
-}
-
-/// Every numeric field of a claim: n, level, below (1..=edges+1: "below
-/// edges+1" is the largest bound with any content) and the recorded times.
-/// (max_penalty = below-1 is `Claim::check_consistency`'s.)
-pub fn check_claim_ranges(claim: &Claim, origin: &Path) -> Result<(), HexError> {
-    check_statement_numbers(claim.n, claim.level, claim.below, origin)?;
-    seconds_in_range("solver seconds", claim.solver.seconds, origin)?;
-    seconds_in_range("LRAT checker CPU seconds", claim.lrat.cpu_seconds, origin)?;
-    seconds_in_range("LRAT verdict seconds", claim.lrat.seconds_after_solve, origin)?;
-    for check in &claim.drat_checks {
-        seconds_in_range("DRAT checker seconds", check.seconds, origin)?;
     }
     Ok(())
 }
@@ -73,21 +58,6 @@ pub fn check_statement_numbers(n: usize, level: u8, below: usize, origin: &Path)
         return Err(reject(origin, format!("below {below} is out of range 1..={}", edges + 1)));
     }
     Ok(())
-}
-
-/// Every numeric field of an optimum: n, optimum, lower_bound_level, and six
-/// level minima, each a possible penalty.
-pub fn check_optimum_ranges(optimum: &Optimum, origin: &Path) -> Result<(), HexError> {
-    let edges = edges_of(optimum.n, origin)?;
-    penalty_in_range("optimum", optimum.optimum, edges, origin)?;
-    level_in_range("lower_bound_level", optimum.lower_bound_level, origin)?;
-    if optimum.level_minima.len() != usize::from(FULL_LEVEL) {
-        return Err(reject(origin, format!("level_minima has {} entries, not {FULL_LEVEL}", optimum.level_minima.len())));
-    }
-    for &minimum in &optimum.level_minima {
-        penalty_in_range("a level minimum", minimum, edges, origin)?;
-    }
-    seconds_in_range("seconds", optimum.seconds, origin)
 }
 
 /// The nearest ancestor directory named `n<digits>` (if any) names this n.
@@ -124,6 +94,33 @@ pub fn check_claim_directory(path: &Path, level: u8, below: usize) -> Result<(),
     if actual.as_deref() != Some(expected.as_str()) {
         let shown = actual.unwrap_or_else(|| "(none)".into());
         return Err(reject(path, format!("the claim states level {level} below {below} but lies in the directory {shown}, not {expected}")));
+    }
+    Ok(())
+}
+
+/// Memory a run may spend re-encoding a claim's formula (the formula, its
+/// DIMACS text and its hash), in MB.
+pub const ENCODING_BUDGET_MB: u64 = 4096;
+
+/// Estimated MB to re-encode "level `level`, penalty below `below`": the
+/// cardinality counter dominates, `edges * below` auxiliary clauses of a
+/// few literals, beside the cells' and edges' own clauses (`CLAUSE_BYTES`
+/// measured on this encoder, tests/records.rs).
+pub fn encoding_estimate_mb(n: usize, level: u8, below: usize) -> u64 {
+    let (cells, edges) = (cell_count(n) as u64, edge_count(n) as u64);
+    let clauses = edges * (below as u64 + 1) * 2 + (cells + edges) * u64::from(level) * 16;
+    clauses.saturating_mul(CLAUSE_BYTES) >> 20
+}
+
+/// Bytes a clause costs while encoded, written as DIMACS and hashed.
+const CLAUSE_BYTES: u64 = 96;
+
+/// Refuses a claim whose re-encoding would exceed `ENCODING_BUDGET_MB`, with
+/// a one-line error, before the encoder allocates anything.
+pub fn check_encoding_budget(n: usize, level: u8, below: usize, origin: &Path) -> Result<(), HexError> {
+    let estimate_mb = encoding_estimate_mb(n, level, below);
+    if estimate_mb > ENCODING_BUDGET_MB {
+        return Err(super::error::RecordError::OverBudget { estimate_mb, budget_mb: ENCODING_BUDGET_MB }.at(origin));
     }
     Ok(())
 }

@@ -1,0 +1,143 @@
+//! `hexcert check` on a claim merged from cubes: the plan's cover
+//! enumerated again, every cube's record judged against its re-encoded
+//! formula, and every cube's proof checked in this run (stored, read on the
+//! split formula; or re-solved and its trace checked). A cube whose proof
+//! is neither stored nor regenerated is attested, not checked: the claim is
+//! then unverified, whatever its records say.
+
+use std::path::Path;
+use std::time::Instant;
+
+use super::regenerate::Regenerate;
+use super::WorkDir;
+use crate::cubes::{cube_formula, split_formula};
+use crate::encoding::LevelEncoding;
+use crate::error::HexError;
+use crate::proofs::online::{Against, OnlineCheck};
+use crate::proofs::sha256_hex;
+use crate::records::cube::{attested_cubes, check_stored_lrat_with, judge};
+use crate::records::error::{mismatch, RecordError};
+use crate::records::read::expect_hash;
+use crate::records::header::Stated;
+use crate::records::ranges::{check_claim_directory, check_encoding_budget, check_n_directory};
+use crate::records::trust::{trust_base, Basis};
+use crate::records::{CubeClaim, CubeVerdict, Status, CUBE_CLAIM_FORMAT};
+
+/// What a cube claim states, before any proof: its header and place, its
+/// plan (format, numbers, cover enumerated again, formula re-encoded to its
+/// hash), the attested cubes it lists and its trust base. Returns the plan's
+/// formula.
+fn check_statement_and_plan(path: &Path, claim: &CubeClaim, messages: &mut Vec<String>) -> Result<LevelEncoding, HexError> {
+    claim.header().check(CUBE_CLAIM_FORMAT, path)?;
+    check_n_directory(path, claim.n)?;
+    check_claim_directory(path, claim.level, claim.below)?;
+    let plan = &claim.plan;
+    plan.validate(path)?;
+    if !plan.header().same_claim(&claim.header()) {
+        return Err(mismatch(path, format!("the plan is for `{}`, not the claim's statement", plan.statement)));
+    }
+    check_encoding_budget(plan.n, plan.level, plan.below, path)?;
+    if claim.attested.as_ref().is_some_and(|listed| *listed != attested_cubes(&claim.cubes)) {
+        return Err(mismatch(path, "the attested cubes listed are not those whose proofs are not stored".into()));
+    }
+    if claim.trust_base != trust_base(Basis::of_cube_claim(claim)) {
+        return Err(mismatch(path, "the trust base is not the one this build states for a cube claim".into()));
+    }
+    let encoding = plan.encoding()?;
+    if sha256_hex(&encoding.cnf.to_dimacs()) != plan.formula_sha256 {
+        return Err(mismatch(path, "the formula re-encoded from the plan does not match the recorded hash".into()));
+    }
+    messages.push("re-encoded formula matches the plan's hash".into());
+    let cover = plan.check_cover().map_err(|e| mismatch(path, format!("the plan's cover does not hold: {e}")))?;
+    messages.push(format!(
+        "cover enumerated: {} projections, {} refuted locally, {} images of the {} cubes",
+        cover.projections, cover.refuted, cover.covered, plan.cubes.len()
+    ));
+    if claim.cubes.len() != plan.cubes.len() {
+        return Err(mismatch(path, format!("{} cube records for the plan's {} cubes", claim.cubes.len(), plan.cubes.len())));
+    }
+    Ok(encoding)
+}
+
+/// A claim merged from cubes (`cubes merge`): the plan's cover enumerated
+/// again, every cube's record checked against its re-encoded formula, and
+/// every cube's proof checked in this run: its stored LRAT proof by the LRAT
+/// checker, or (with `--regenerate`) the cube re-solved, its trace checked
+/// and its DRAT twin required to hash to the record. A cube whose proof is
+/// neither stored nor regenerated leaves the claim unverified.
+pub fn check_cube_claim(path: &Path, claim: &CubeClaim, regenerate: Option<&dyn Regenerate>, messages: &mut Vec<String>) -> Result<Status, HexError> {
+    let (plan, encoding) = (&claim.plan, check_statement_and_plan(path, claim, messages)?);
+    let split = plan.split()?;
+    // Stored cube proofs are read on the split formula T (each a derivation
+    // of its selector's negation), so that T's refutation is seen by the
+    // checker, not inferred from the cube formulas' hashes.
+    let split_dimacs = split_formula(&encoding, &split, &plan.cubes).to_dimacs();
+    let mut lifted = hexcert_lrat::Lifted::from_dimacs(&split_dimacs, encoding.cnf.clauses().len())
+        .map_err(|e| mismatch(path, format!("the split formula is not read as one by the LRAT checker: {e}")))?;
+    let dir = path.parent().unwrap_or(Path::new("."));
+    let mut work = None;
+    let (mut stored, mut regenerated, mut unchecked) = (0, 0, 0);
+    for (index, (cube, record)) in plan.cubes.iter().zip(&claim.cubes).enumerate() {
+        let bad = |why: String| mismatch(path, format!("cube {index}: {why}"));
+        let cnf = cube_formula(&encoding, &split, cube);
+        let dimacs = cnf.to_dimacs();
+        let record = judge(plan, index, &dimacs, record.clone()).map_err(bad)?;
+        let Some(proof_sha256) = record.proof_sha256.as_deref().filter(|_| record.verdict == CubeVerdict::Refuted) else {
+            return Err(bad("not a refutation".into()));
+        };
+        let stored_proof = record.lrat_proof.as_ref().and_then(|f| f.stored_as.as_ref().map(|name| (f, name)));
+        if stored_proof.is_none() && regenerate.is_none() {
+            unchecked += 1;
+            continue;
+        }
+        if work.is_none() {
+            work = Some(WorkDir::create(dir, ".check")?);
+        }
+        let work_dir = &work.as_ref().expect("created").0;
+        if let Some((file, name)) = stored_proof {
+            let units = cube.units(&encoding, &split);
+            check_stored_lrat_with(&dir.join(name), file, work_dir, |proof| {
+                lifted.check_proof(index, &units, proof).map(|s| (s.added, s.hints))
+            })
+            .map_err(bad)?;
+            stored += 1;
+        } else if let Some(regenerate) = regenerate {
+            let against = Against::Split {
+                split: split_dimacs.clone(),
+                base: encoding.cnf.clauses().len(),
+                cube: index,
+                units: cube.units(&encoding, &split),
+            };
+            let mut online = OnlineCheck::start_against(against, &work_dir.join("cube.drat"))?;
+            regenerate.regenerate_formula(&cnf, &format!("cube {index} of `{}`", claim.statement), online.sender())?;
+            let (lrat, drat) = online.finish(Instant::now())?;
+            if !lrat.verified {
+                return Err(RecordError::LratRejected { what: format!("the regenerated proof of cube {index}"), verdict: lrat.verdict }.at(path));
+            }
+            expect_hash(&drat, proof_sha256, &format!("cube {index}'s regenerated DRAT proof"))?;
+            regenerated += 1;
+        }
+    }
+    messages.push(format!(
+        "{} cubes: {stored} stored LRAT proofs verified by hexcert-lrat {}, {regenerated} re-solved with their traces verified and DRAT hashes matched, {unchecked} not checked",
+        plan.cubes.len(),
+        hexcert_lrat::VERSION
+    ));
+    if stored == plan.cubes.len() {
+        let summary = lifted.conclude().map_err(|e| mismatch(path, format!("the lifted cube proofs do not refute the split formula: {e}")))?;
+        messages.push(format!(
+            "split formula refuted by hexcert-lrat: every stored cube proof read on it derives its selector's negation, then the empty clause ({} additions)",
+            summary.added
+        ));
+    } else if stored + regenerated == plan.cubes.len() {
+        messages.push("split formula refuted: every cube's proof (stored, or re-solved and traced) read on it by hexcert-lrat derives its selector's negation, and its last clause is the disjunction of the selectors".into());
+    } else if stored + regenerated > 0 {
+        messages.push(format!("{} cube proofs read on the split formula derive their selectors' negations", stored + regenerated));
+    }
+    if unchecked > 0 {
+        messages.push(format!("{unchecked} cube proofs are not stored; run with --regenerate to re-solve and check them"));
+        return Ok(Status::Unverified);
+    }
+    Ok(Status::Verified)
+}
+

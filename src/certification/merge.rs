@@ -1,0 +1,214 @@
+//! `hexcert cubes status` and `cubes merge`: what a results directory says
+//! about a plan, and the claim merged from a finished plan's records.
+//!
+//! One rule for both (docs/SOUNDNESS.md, section 8): a refuted cube is
+//! *checked* only when this run read its stored proof with the LRAT checker;
+//! a record that keeps no proof is *attested* by the run that wrote it
+//! (`written_by`), counted apart and named in the merged claim, whose
+//! `hexcert check` stays unverified until those cubes are re-solved.
+//! Damaged records are set aside (`set_aside`), never silently kept.
+
+use std::path::{Path, PathBuf};
+
+use super::WorkDir;
+use crate::cubes::{cube_formula, Plan};
+use crate::encoding::LevelEncoding;
+use crate::error::HexError;
+use crate::proofs::sha256_hex;
+use crate::records::cube::{attested_cubes, check_stored_lrat, judge, proof_stored, result_path, CUBE_PROOFS};
+use crate::records::read::{read_bounded, MAX_RECORD_BYTES};
+use crate::records::trust::{trust_base, Basis};
+use crate::records::{Claim, CubeClaim, CubeResult, CubeVerdict, CUBE_CLAIM_FORMAT};
+
+/// What the results directory says about a plan, every record re-checked.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct Progress {
+    pub cubes: usize,
+    /// Refuted cubes whose stored LRAT proof the LRAT checker accepted in this run.
+    pub checked: Vec<usize>,
+    /// Refuted cubes whose record keeps no proof: attested by the run that wrote it.
+    pub attested: Vec<usize>,
+    /// Cubes without a record.
+    pub missing: Vec<usize>,
+    /// Cubes stopped by a time limit: refine them (`cubes refine`) or run them longer.
+    pub unfinished: Vec<usize>,
+    /// Records that fail a check, with why.
+    pub rejected: Vec<(usize, String)>,
+    /// Cubes with a validated counterexample.
+    pub counterexamples: Vec<usize>,
+    /// Solve seconds of the refuted cubes (checked or attested), in index order.
+    pub seconds: Vec<f64>,
+    /// The refuted cubes' records with their indices, in index order.
+    #[serde(skip)]
+    pub records: Vec<(usize, CubeResult)>,
+}
+
+impl Progress {
+    /// Every cube refuted, checked or attested.
+    pub fn all_refuted(&self) -> bool {
+        self.records.len() == self.cubes
+    }
+}
+
+/// The plan's formula, encoded by this build and required to hash to the
+/// plan's record (another encoder would make every cube another formula).
+fn plan_encoding(plan: &Plan) -> Result<LevelEncoding, HexError> {
+    let encoding = plan.encoding()?;
+    if sha256_hex(&encoding.cnf.to_dimacs()) != plan.formula_sha256 {
+        return Err(HexError::Internal(format!(
+            "the plan's formula hash is not that of `{}` as this build encodes it (another encoder version?)",
+            plan.statement
+        )));
+    }
+    Ok(encoding)
+}
+
+/// Reads every cube's record and checks it against the plan (`judge`: the
+/// formula and cube it answers, its formula's hash re-encoded here) and,
+/// for a refutation that keeps its proof, checks that proof with the LRAT
+/// checker now. The plan's cover is the caller's (`Plan::check_cover`).
+pub fn progress(plan: &Plan, results: &Path) -> Result<Progress, HexError> {
+    // Encoded once: every cube's formula is this one plus the cube's units.
+    let encoding = plan_encoding(plan)?;
+    let split = plan.split()?;
+    let mut progress = Progress {
+        cubes: plan.cubes.len(),
+        checked: Vec::new(),
+        attested: Vec::new(),
+        missing: Vec::new(),
+        unfinished: Vec::new(),
+        rejected: Vec::new(),
+        counterexamples: Vec::new(),
+        seconds: Vec::new(),
+        records: Vec::new(),
+    };
+    let mut work = None;
+    for index in 0..plan.cubes.len() {
+        let path = result_path(results, plan, index);
+        if !path.exists() {
+            progress.missing.push(index);
+            continue;
+        }
+        let dimacs = cube_formula(&encoding, &split, &plan.cubes[index]).to_dimacs();
+        let record = read_bounded(&path, MAX_RECORD_BYTES, "cube record")
+            .map_err(|e| e.to_string())
+            .and_then(|bytes| serde_json::from_slice(&bytes).map_err(|e| format!("not a cube record: {e}")))
+            .and_then(|r| judge(plan, index, &dimacs, r));
+        let record = match record {
+            Ok(record) => record,
+            Err(why) => {
+                progress.rejected.push((index, why));
+                continue;
+            }
+        };
+        match record.verdict {
+            CubeVerdict::Counterexample => progress.counterexamples.push(index),
+            CubeVerdict::Unfinished => progress.unfinished.push(index),
+            CubeVerdict::Refuted if proof_stored(&record) => {
+                if work.is_none() {
+                    work = Some(WorkDir::create(results, ".check-status")?);
+                }
+                let file = record.lrat_proof.as_ref().expect("stored");
+                let gz = results.join(file.stored_as.as_deref().expect("stored"));
+                match check_stored_lrat(&dimacs, &gz, file, &work.as_ref().expect("created").0) {
+                    Ok(_) => progress.checked.push(index),
+                    Err(why) => {
+                        progress.rejected.push((index, why));
+                        continue;
+                    }
+                }
+                progress.seconds.push(record.solve_seconds);
+                progress.records.push((index, record));
+            }
+            CubeVerdict::Refuted => {
+                progress.attested.push(index);
+                progress.seconds.push(record.solve_seconds);
+                progress.records.push((index, record));
+            }
+        }
+    }
+    Ok(progress)
+}
+
+/// The validated counterexample recorded for cube `index` (judged again).
+pub fn read_counterexample(plan: &Plan, results: &Path, index: usize) -> Result<crate::levels::Partial, HexError> {
+    let path = result_path(results, plan, index);
+    let record: CubeResult = crate::records::read_json(&path)?;
+    let text = record.counterexample.unwrap_or_default();
+    Ok(crate::formats::parse_grid(text.as_bytes(), &path, Some(plan.n))?.partial)
+}
+
+/// Moves a record (file or directory) aside to `.quarantine/` beside it,
+/// under a name of its own and this run's: it no longer counts, and it is
+/// kept for whoever wants to see what was wrong. Returns the new path.
+pub fn set_aside(path: &Path) -> Result<PathBuf, HexError> {
+    let dir = path.parent().unwrap_or(Path::new(".")).join(".quarantine");
+    std::fs::create_dir_all(&dir).map_err(|source| HexError::Io { path: dir.clone(), source })?;
+    let name = path.file_name().map_or("record".into(), |n| n.to_string_lossy().into_owned());
+    let target = dir.join(format!("{name}.{}", crate::records::run::run_id()));
+    std::fs::rename(path, &target).map_err(|source| HexError::Io { path: path.into(), source })?;
+    Ok(target)
+}
+
+/// Checks the plan's cover and every cube's record (each a refutation;
+/// stored proofs checked in this run) and writes the claim to
+/// `root/nN/levelK-belowB/claim.json`, replacing an older one. Cubes whose
+/// records keep no proof are merged as attested: the claim names them and
+/// the run that wrote each, in `attested` and in its trust base.
+pub fn merge(plan: &Plan, results: &Path, root: &Path) -> Result<PathBuf, HexError> {
+    let fail = |message: String| HexError::Input { file: results.to_path_buf(), line: 0, message };
+    plan.check_cover().map_err(|e| fail(format!("the plan's cover does not hold: {e}")))?;
+    let found = progress(plan, results)?;
+    if let Some((index, why)) = found.rejected.first() {
+        return Err(fail(format!("the record of cube {index} is rejected: {why}")));
+    }
+    if let Some(index) = found.counterexamples.first() {
+        return Err(fail(format!("cube {index} has a counterexample: the claim is false")));
+    }
+    if !found.all_refuted() {
+        let open: Vec<usize> = found.missing.iter().chain(&found.unfinished).copied().collect();
+        return Err(HexError::Open(format!("{} of {} cubes are not refuted yet (first: cube {})", open.len(), plan.cubes.len(), open[0])));
+    }
+    let directory = Claim::directory(root, plan.n, plan.level, plan.below);
+    let parent = directory.parent().expect("a claim directory has a parent");
+    std::fs::create_dir_all(parent).map_err(|source| HexError::Io { path: parent.into(), source })?;
+    let work = WorkDir::create(parent, ".work-merge")?;
+    let staging = work.0.join("claim");
+    let stored_dir = staging.join(CUBE_PROOFS);
+    std::fs::create_dir_all(&stored_dir).map_err(|source| HexError::Io { path: stored_dir.clone(), source })?;
+    let mut cubes = Vec::with_capacity(found.records.len());
+    for (_, mut record) in found.records {
+        // Checked by `progress` in this run; copied beside the claim.
+        if let Some(file) = record.lrat_proof.as_mut().filter(|f| f.stored_as.is_some()) {
+            let source = results.join(file.stored_as.as_deref().expect("stored"));
+            let name = format!("{CUBE_PROOFS}/{}", source.file_name().and_then(|n| n.to_str()).unwrap_or("cube.lrat.gz"));
+            std::fs::copy(&source, staging.join(&name)).map_err(|s| HexError::Io { path: source.clone(), source: s })?;
+            file.stored_as = Some(name);
+        }
+        cubes.push(record);
+    }
+    let seconds: Vec<f64> = cubes.iter().map(|c| c.solve_seconds).collect();
+    let statement_to_cnf = super::statement::derive_and_check_split(plan, results)?;
+    let mut claim = CubeClaim {
+        format: CUBE_CLAIM_FORMAT.into(),
+        statement: plan.statement.clone(),
+        n: plan.n,
+        level: plan.level,
+        below: plan.below,
+        plan: plan.clone(),
+        solver: crate::solving::Cadical::version(),
+        solve_seconds: seconds.iter().sum(),
+        slowest_cube_seconds: seconds.iter().copied().fold(0.0, f64::max),
+        lrat_cpu_seconds: cubes.iter().filter_map(|c| c.lrat.as_ref()).map(|l| l.cpu_seconds).sum(),
+        attested: Some(attested_cubes(&cubes)),
+        cubes,
+        hexcert: crate::records::this_build(),
+        statement_to_cnf: Some(statement_to_cnf),
+        trust_base: Vec::new(),
+    };
+    claim.trust_base = trust_base(Basis::of_cube_claim(&claim));
+    let json = serde_json::to_vec_pretty(&claim).expect("claims serialise");
+    crate::files::write_atomic(&staging.join("claim.json"), &json)?;
+    super::prove::replace_directory(&staging, &directory)?;
+    Ok(directory.join("claim.json"))
+}

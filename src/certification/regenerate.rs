@@ -1,0 +1,21 @@
+//! Regeneration handed to `check` by its caller: a proof rebuilt by
+//! re-solving, sent as a trace that `check` judges with its own LRAT
+//! checker. The trait lives apart from both sides so that `check` (which
+//! uses it) and `prove` (which implements it with CaDiCaL) import neither.
+
+use crate::error::HexError;
+use crate::formula::Cnf;
+use crate::proofs::trace::TraceSender;
+use crate::records::Claim;
+
+/// Rebuilds the proof of a claim whose proof is not stored: re-solves the
+/// claim's formula and sends every proof step, with its antecedents, to
+/// `trace`; returns the solve seconds. It is trusted with nothing: `check`
+/// feeds the trace to its own LRAT checker, built from the CNF it encoded
+/// itself (so a solve of another formula fails), and requires the DRAT twin
+/// written from that trace to hash to the claim's record.
+pub trait Regenerate {
+    fn regenerate(&self, claim: &Claim, trace: TraceSender) -> Result<f64, HexError>;
+    /// The same for any formula that must be unsatisfiable (a cube's), named by `what`.
+    fn regenerate_formula(&self, cnf: &Cnf, what: &str, trace: TraceSender) -> Result<f64, HexError>;
+}

@@ -1,0 +1,209 @@
+//! Cube records: one cube's answer (`cubes run` writes it), the claim
+//! merged from a finished plan's records (`cubes merge`), and how a record
+//! is judged against the plan (`judge`).
+//!
+//! Invariant: a cube's refutation counts as checked only in a run that read
+//! its proof with the LRAT checker (a stored proof, or a re-solve traced and
+//! checked as it is written). A record that only says `verified` is
+//! attested by the run that wrote it (`written_by`), and is reported so.
+
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use super::claim::{BuildRecord, FileRecord, LratRecord, StatementRecord};
+use super::error::RecordError;
+use super::header::{Header, Stated};
+use crate::cubes::{Cube, Plan};
+use crate::geometry::Hexagon;
+use crate::proofs::online::ONLINE_LIFTED;
+use crate::proofs::{compress, sha256_file, sha256_hex};
+
+/// Format tag of a cube's result record.
+pub const RESULT_FORMAT: &str = "hexcert-cube-result/2";
+/// Format tag of a claim merged from cubes (a `claim.json` like any other).
+pub const CUBE_CLAIM_FORMAT: &str = "hexcert-cube-claim/1";
+
+/// What a cube's formula turned out to be.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CubeVerdict {
+    /// Unsatisfiable, the proof accepted by the LRAT checker.
+    Refuted,
+    /// Satisfiable: the claim is false (the counterexample is validated).
+    Counterexample,
+    /// Not decided within the run's time limit: a cube to refine.
+    Unfinished,
+}
+
+/// One cube's answer.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct CubeResult {
+    pub format: String,
+    /// SHA-256 of the claim's plain formula, which the cube extends.
+    pub formula_sha256: String,
+    /// The split cells the cube gives values to.
+    pub cells: Vec<usize>,
+    pub cube: Cube,
+    /// SHA-256 of the cube's DIMACS formula (the plain formula and the cube's units).
+    pub cnf_sha256: String,
+    pub verdict: CubeVerdict,
+    /// SHA-256 of the binary DRAT twin of the checked proof (regenerable by solving the cube again).
+    pub proof_sha256: Option<String>,
+    pub lrat: Option<LratRecord>,
+    /// The binary LRAT proof, gzipped beside the record when it was small
+    /// enough to keep (`--store-limit`): checked again by `cubes merge` and `check`.
+    pub lrat_proof: Option<FileRecord>,
+    /// The validated counterexample, in hexcert format.
+    pub counterexample: Option<String>,
+    /// Seconds of solving (for an unfinished cube: until the time limit stopped it).
+    pub solve_seconds: f64,
+    /// Peak resident memory of the process that solved it (all cubes it ran so far).
+    pub peak_memory_kb: u64,
+    /// The host and run that wrote the record (`run::RunId`): where a cube
+    /// whose proof is not stored was attested. Absent in older records.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub written_by: Option<String>,
+}
+
+/// Where the record of cube `index` of `plan` lies.
+pub fn result_path(results: &Path, plan: &Plan, index: usize) -> PathBuf {
+    results.join(format!("{}.json", plan.cube_key(index)))
+}
+
+/// One record of cube `index` of `plan`, checked against the cube's formula
+/// `dimacs` (re-encoded by the caller); the error says which check failed.
+pub fn judge(plan: &Plan, index: usize, dimacs: &[u8], record: CubeResult) -> Result<CubeResult, String> {
+    if record.format != RESULT_FORMAT {
+        return Err(format!("format `{}` is not {RESULT_FORMAT}", record.format));
+    }
+    if record.formula_sha256 != plan.formula_sha256 || record.cells != plan.cells || record.cube != plan.cubes[index] {
+        return Err("the record answers another formula or cube".into());
+    }
+    if record.cnf_sha256 != sha256_hex(dimacs) {
+        return Err("the record's formula hash is not that of the cube's formula".into());
+    }
+    if !(record.solve_seconds.is_finite() && record.solve_seconds >= 0.0) {
+        return Err(format!("solve seconds {} is not a duration", record.solve_seconds));
+    }
+    match record.verdict {
+        CubeVerdict::Refuted => {
+            let verified = record.lrat.as_ref().is_some_and(|l| l.verified && l.verdict == "s VERIFIED");
+            if !verified || record.proof_sha256.is_none() {
+                return Err("a refutation without a verified LRAT verdict and a proof hash".into());
+            }
+        }
+        CubeVerdict::Counterexample => {
+            let text = record.counterexample.as_deref().ok_or("a counterexample without its grid")?;
+            let partial = crate::formats::parse_grid(text.as_bytes(), Path::new("counterexample"), Some(plan.n))
+                .map_err(|e| e.to_string())?
+                .partial;
+            let hex = Hexagon::new(plan.n).map_err(|e| e.to_string())?;
+            let evaluation = crate::validation::evaluate(&hex, &partial);
+            if partial.level() != plan.level || !evaluation.is_valid() || evaluation.penalty >= plan.below {
+                return Err("the counterexample does not validate below the bound".into());
+            }
+        }
+        CubeVerdict::Unfinished => {}
+    }
+    Ok(record)
+}
+
+/// A claim proved as cubes: the plan (its cover re-checked by `check`) and
+/// one refutation record per cube, in the plan's order.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct CubeClaim {
+    pub format: String,
+    pub statement: String,
+    pub n: usize,
+    pub level: u8,
+    pub below: usize,
+    pub plan: Plan,
+    /// Each cube's record; a stored LRAT proof lies in `cubes/` beside the claim.
+    pub cubes: Vec<CubeResult>,
+    pub solver: String,
+    /// Sum of the cubes' solve seconds, and the slowest cube's.
+    pub solve_seconds: f64,
+    pub slowest_cube_seconds: f64,
+    /// Sum of the LRAT checker's CPU seconds over the cubes.
+    pub lrat_cpu_seconds: f64,
+    pub hexcert: BuildRecord,
+    /// The statement -> split formula step (`statement::derive_and_check_split`);
+    /// absent in claims merged before it was recorded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub statement_to_cnf: Option<StatementRecord>,
+    /// The cubes whose refutation the merging run did not check (no proof
+    /// stored beside the record): attested by the run that wrote the record,
+    /// named with where it ran. Absent in claims merged before it was
+    /// recorded; when present it must name exactly the cubes without a
+    /// stored proof (`attested_cubes`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub attested: Option<Vec<Attested>>,
+    pub trust_base: Vec<String>,
+}
+
+/// A cube of a merged claim whose proof the merge did not check.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct Attested {
+    pub cube: usize,
+    /// `written_by` of its record, or "unknown" for a record older than it.
+    pub written_by: String,
+}
+
+impl Stated for CubeClaim {
+    fn header(&self) -> Header<'_> {
+        Header { format: &self.format, statement: &self.statement, n: self.n, level: self.level, below: self.below }
+    }
+}
+
+/// Whether the record keeps its proof beside it (then whoever judges it can check it).
+pub fn proof_stored(record: &CubeResult) -> bool {
+    record.lrat_proof.as_ref().is_some_and(|f| f.stored_as.is_some())
+}
+
+/// The cubes of `records` whose proof is not stored: attested, not checkable.
+pub fn attested_cubes(records: &[CubeResult]) -> Vec<Attested> {
+    let named = |r: &CubeResult| r.written_by.clone().unwrap_or_else(|| "unknown".into());
+    records.iter().enumerate().filter(|(_, r)| !proof_stored(r)).map(|(cube, r)| Attested { cube, written_by: named(r) }).collect()
+}
+
+/// Where a merged claim keeps its cubes' stored LRAT proofs.
+pub const CUBE_PROOFS: &str = "cubes";
+
+/// Whether every cube's recorded LRAT verdict was reached on the split
+/// formula (`ONLINE_LIFTED`): then the split step is the LRAT checker's.
+pub fn all_lifted(cubes: &[CubeResult]) -> bool {
+    cubes.iter().all(|c| c.lrat.as_ref().is_some_and(|l| l.verified && l.how == ONLINE_LIFTED))
+}
+
+/// Unzips a stored LRAT proof into `work`, checks its hash and has the LRAT
+/// checker verify it against the cube's formula; the error says what failed.
+pub fn check_stored_lrat(dimacs: &[u8], gz: &Path, file: &FileRecord, work: &Path) -> Result<(u64, u64), String> {
+    check_stored_lrat_with(gz, file, work, |proof| hexcert_lrat::check(dimacs, proof).map(|s| (s.added, s.hints)))
+}
+
+/// Unzips a stored LRAT proof into `work`, checks its hash and hands it to
+/// `verify` (a checker of it); the error says what failed.
+pub fn check_stored_lrat_with(
+    gz: &Path,
+    file: &FileRecord,
+    work: &Path,
+    verify: impl FnOnce(std::io::BufReader<std::fs::File>) -> Result<(u64, u64), hexcert_lrat::CheckError>,
+) -> Result<(u64, u64), String> {
+    let plain = work.join("cube.lrat");
+    // The recorded size caps the decompression: a gzip bomb stops there.
+    compress::gunzip_file_limited(gz, &plain, file.bytes).map_err(|e| e.to_string())?;
+    let actual = sha256_file(&plain).map_err(|e| format!("{}: {e}", plain.display()))?;
+    if actual != file.sha256 {
+        let _ = std::fs::remove_file(&plain);
+        let what = format!("the stored LRAT proof {}", gz.display());
+        return Err(RecordError::HashMismatch { what, actual, expected: file.sha256.clone() }.to_string());
+    }
+    let file = std::fs::File::open(&plain).map_err(|e| format!("{}: {e}", plain.display()))?;
+    let verdict = verify(std::io::BufReader::new(file));
+    let _ = std::fs::remove_file(&plain);
+    verdict.map_err(|e| RecordError::LratRejected { what: format!("the stored proof {}", gz.display()), verdict: e.to_string() }.to_string())
+}

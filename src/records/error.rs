@@ -1,0 +1,51 @@
+//! How a record or a proof can fail: one variant per way, so that the same
+//! failure reads the same wherever it is found (a stored proof, a
+//! regenerated one, a cube's), and callers can tell failures apart.
+
+use std::path::Path;
+
+use crate::error::HexError;
+
+/// One way a record, or the proof it names, fails.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum RecordError {
+    /// A device, fifo, directory or anything else that is not a plain file.
+    #[error("not a regular file")]
+    NotRegularFile,
+    /// More bytes than the record can need.
+    #[error("{bytes} bytes is more than the {limit} a {what} can need")]
+    TooLarge { what: &'static str, bytes: u64, limit: u64 },
+    /// Not JSON of the record's shape.
+    #[error("not a valid record: {0}")]
+    Malformed(String),
+    /// A `format` tag this build does not read.
+    #[error("unknown record format `{0}`")]
+    UnknownFormat(String),
+    /// The statement does not agree with its numbers, or with what refers to it.
+    #[error("{0}")]
+    Header(String),
+    /// A file's bytes are not those the record names.
+    #[error("{what} has sha256 {actual}, the record says {expected}")]
+    HashMismatch { what: String, actual: String, expected: String },
+    /// The LRAT checker did not accept a proof, read in this run.
+    #[error("the LRAT checker rejected {what}: {verdict}")]
+    LratRejected { what: String, verdict: String },
+    /// A claim whose re-encoding would take more memory than this run allows.
+    #[error("re-encoding it would take about {estimate_mb} MB, over the {budget_mb} MB budget")]
+    OverBudget { estimate_mb: u64, budget_mb: u64 },
+    /// A model validated below a bound that the record claims proved.
+    #[error("contradicted: a valid level-{level} partial of penalty {penalty} lies below the bound it claims proved; set aside as {quarantine}")]
+    Contradicted { level: u8, penalty: usize, quarantine: String },
+}
+
+/// A record that states something its content or place contradicts.
+pub fn mismatch(path: &Path, message: String) -> HexError {
+    RecordError::Header(message).at(path)
+}
+
+impl RecordError {
+    /// The engine error naming the file.
+    pub fn at(self, file: &Path) -> HexError {
+        HexError::Input { file: file.into(), line: 0, message: self.to_string() }
+    }
+}

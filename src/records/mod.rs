@@ -1,0 +1,39 @@
+//! The record layer: every record hexcert writes or judges (claim, cube
+//! claim, plan header, cube record, optimum), read once and judged in one
+//! place, with no solver code.
+//!
+//! Invariant (enforced by tests/module_graph.rs): nothing in this module, in
+//! `certification::check` or in `lrat/` imports, directly or through other
+//! files, anything that imports `solving`. What a record proves must not
+//! depend on the code that found its proof.
+//!
+//! - `header`: the statement `{format, statement, n, level, below}` shared
+//!   by claims, cube claims and plans, and its one consistency check;
+//! - `read`: the bounded reader (regular files only, size-limited) and the
+//!   one `Record` enum, tagged on `format`;
+//! - `claim`, `cube`: the record types; `ranges`: their numbers;
+//! - `trust`: the trust base, derived from what a record states;
+//! - `error`: one variant per way a record or a proof can fail;
+//! - `status`: what a run established about a record;
+//! - `run`: who wrote a record (host, run) and the scratch directories a
+//!   run owns, locked so that runs sharing a directory never reap each other's.
+
+pub mod claim;
+pub mod cube;
+pub mod error;
+pub mod header;
+pub mod ranges;
+pub mod read;
+pub mod run;
+pub mod status;
+pub mod trust;
+
+pub use claim::{
+    this_build, BuildRecord, CheckerRecord, Claim, EncoderRecord, FileRecord, LratRecord, Optimum, SolverRecord, StatementRecord,
+    VeripbRecord, CLAIM_FORMAT, OPTIMUM_FORMAT,
+};
+pub use cube::{CubeClaim, CubeResult, CubeVerdict, CUBE_CLAIM_FORMAT, RESULT_FORMAT};
+pub use error::RecordError;
+pub use header::Header;
+pub use read::{read_json, Record};
+pub use status::Status;

@@ -1,0 +1,113 @@
+//! Who wrote a record, and the scratch directories a run owns.
+//!
+//! A results directory may be shared by many machines (NFS, GNU parallel
+//! over SSH), so neither a pid nor a host name alone names a run: two hosts
+//! reuse pids, and two PID namespaces on one host see different pids. A run
+//! is named by its host and a random token (`run_id`), and a scratch
+//! directory is owned through an exclusive `flock` on the `.lock` file
+//! inside it, held for the directory's life. Invariant: a directory is
+//! reaped only when its lock can be taken, which no live owner allows on any
+//! host (Linux maps `flock` on NFS to byte-range locks the server arbitrates).
+//! A directory without a lock file (an older build's) is never reaped.
+
+use std::fs::File;
+use std::os::fd::AsRawFd;
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+use crate::error::HexError;
+
+/// Overrides the host name a run records (tests stand in for two hosts with it).
+pub const HOST_VARIABLE: &str = "HEXCERT_HOST";
+
+const LOCK_FILE: &str = ".lock";
+
+/// This machine's name: `HEXCERT_HOST` if set, else the kernel's host name,
+/// kept to characters safe in a file name.
+pub fn host() -> String {
+    let raw = std::env::var(HOST_VARIABLE).ok().or_else(|| std::fs::read_to_string("/proc/sys/kernel/hostname").ok()).unwrap_or_default();
+    let safe: String = raw.trim().chars().filter(|c| c.is_ascii_alphanumeric() || *c == '.' || *c == '-').take(64).collect();
+    if safe.is_empty() {
+        "unknown-host".into()
+    } else {
+        safe
+    }
+}
+
+/// This run's name, fixed for the process: host, random token, pid.
+pub fn run_id() -> &'static str {
+    static ID: OnceLock<String> = OnceLock::new();
+    ID.get_or_init(|| format!("{}-{}-{}", host(), random_token(), std::process::id()))
+}
+
+/// 64 random bits, hex; from the kernel, else from the clock and the pid.
+fn random_token() -> String {
+    let mut bytes = [0u8; 8];
+    let read = File::open("/dev/urandom").and_then(|mut f| std::io::Read::read_exact(&mut f, &mut bytes));
+    if read.is_err() {
+        let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos() as u64);
+        bytes = (nanos ^ (u64::from(std::process::id()) << 32)).to_le_bytes();
+    }
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// Takes an exclusive lock on `file` without waiting; false when held elsewhere.
+fn try_lock(file: &File) -> bool {
+    // SAFETY: flock on an open descriptor we own; no memory is shared.
+    unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) == 0 }
+}
+
+/// A scratch directory owned by this run: locked while it lives, removed
+/// when dropped (also on errors and Ctrl-C).
+// The file is never read: holding it open holds the lock.
+pub struct WorkDir(pub PathBuf, #[allow(dead_code)] File);
+
+impl WorkDir {
+    /// Creates `parent/<prefix>-<run id>-<number>`, locked before it gets its name
+    /// (created under a `.new-` name, locked, then renamed), so a reaper
+    /// never sees it unlocked.
+    pub fn create(parent: &Path, prefix: &str) -> Result<WorkDir, HexError> {
+        let io = |path: &Path| {
+            let path = path.to_path_buf();
+            move |source| HexError::Io { path, source }
+        };
+        // Numbered within the run: threads of one run (tests, `check` of
+        // one claim reached twice at once) never share a directory.
+        static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+        let number = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let name = format!("{prefix}-{}-{number}", run_id());
+        let path = parent.join(&name);
+        let fresh = parent.join(format!(".new-{}", name.trim_start_matches('.')));
+        std::fs::create_dir_all(&fresh).map_err(io(&fresh))?;
+        let lock = File::create(fresh.join(LOCK_FILE)).map_err(io(&fresh))?;
+        if !try_lock(&lock) {
+            return Err(HexError::Internal(format!("{}: cannot lock a directory this run just made", fresh.display())));
+        }
+        std::fs::rename(&fresh, &path).map_err(io(&path))?;
+        Ok(WorkDir(path, lock))
+    }
+}
+
+impl Drop for WorkDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// Removes the `.work-*` and `.check-*` directories under `dir` whose lock
+/// can be taken: their run ended without removing them (killed outright).
+/// Directories of live runs, on this host or any other, are left alone.
+pub fn remove_stale_work_dirs(dir: &Path) {
+    let Ok(entries) = std::fs::read_dir(dir) else { return };
+    for entry in entries.flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if !(name.starts_with(".work-") || name.starts_with(".check-")) {
+            continue;
+        }
+        // Opened for writing: an exclusive lock over NFS needs it.
+        let Ok(lock) = std::fs::OpenOptions::new().read(true).write(true).open(entry.path().join(LOCK_FILE)) else { continue };
+        if try_lock(&lock) {
+            let _ = std::fs::remove_dir_all(entry.path());
+        }
+    }
+}

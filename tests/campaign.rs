@@ -1,0 +1,167 @@
+//! A campaign's records judged as an adversary would leave them: forged cube
+//! verdicts, a false claim merged from them, and two hosts sharing one
+//! results directory. Why: `check` already refused to call forged records
+//! verified, but `cubes status`, `cubes merge` and `certify` did not (an
+//! audit made `certify` print a false optimum with exit 0); these tests
+//! hold every command to the one rule of docs/SOUNDNESS.md, section 8.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use common::Scratch;
+
+use hexcert::cubes::{cube_formula, Plan};
+use hexcert::proofs::sha256_hex;
+use hexcert::records::{CubeResult, CubeVerdict, LratRecord};
+
+/// Runs hexcert; returns (exit code, stdout and stderr).
+fn hexcert(args: &[&str]) -> (Option<i32>, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_hexcert")).args(args).output().unwrap();
+    (out.status.code(), format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr)))
+}
+
+fn s(path: &Path) -> &str {
+    path.to_str().unwrap()
+}
+
+/// Plans the claim (radius 1, depth 1: the plan `certify` makes) and runs its cubes.
+fn plan_and_run(dir: &Path, level: u8, below: usize) -> (PathBuf, PathBuf) {
+    let (plan, results) = (dir.join("plan.json"), dir.join("results"));
+    let (level, below) = (level.to_string(), below.to_string());
+    let args = ["cubes", "plan", "--n", "5", "--level", &level, "--below", &below, "--radius", "1", "--depth", "1"];
+    let (code, text) = hexcert(&[&args[..], &["-o", s(&plan), "--results", s(&results)]].concat());
+    assert_eq!(code, Some(0), "{text}");
+    let (code, text) = hexcert(&["cubes", "run", s(&plan), "--all", "--results", s(&results)]);
+    assert!(matches!(code, Some(0) | Some(1)), "{text}");
+    (plan, results)
+}
+
+/// Writes, for every cube not refuted, a record saying it was: the cube's
+/// real formula hash (a forger can compute it), a made-up proof hash and an
+/// LRAT block claiming `s VERIFIED`, no proof stored. Returns how many.
+fn forge_refutations(plan_path: &Path, results: &Path) -> usize {
+    let plan = Plan::read(plan_path).unwrap();
+    let (encoding, split) = (plan.encoding().unwrap(), plan.split().unwrap());
+    let lrat = LratRecord {
+        checker: "hexcert-lrat".into(),
+        version: "0.1.0".into(),
+        how: hexcert::proofs::online::ONLINE_LIFTED.into(),
+        verified: true,
+        verdict: "s VERIFIED".into(),
+        steps: 10,
+        added: 5,
+        deleted: 0,
+        hints: 9,
+        cpu_seconds: 0.1,
+        seconds_after_solve: 0.0,
+    };
+    let mut forged = 0;
+    for (index, cube) in plan.cubes.iter().enumerate() {
+        let path = hexcert::records::cube::result_path(results, &plan, index);
+        let honest: Option<CubeResult> = std::fs::read(&path).ok().map(|b| serde_json::from_slice(&b).unwrap());
+        if honest.as_ref().is_some_and(|r| r.verdict == CubeVerdict::Refuted) {
+            continue;
+        }
+        let record = CubeResult {
+            format: hexcert::records::RESULT_FORMAT.into(),
+            formula_sha256: plan.formula_sha256.clone(),
+            cells: plan.cells.clone(),
+            cube: cube.clone(),
+            cnf_sha256: sha256_hex(&cube_formula(&encoding, &split, cube).to_dimacs()),
+            verdict: CubeVerdict::Refuted,
+            proof_sha256: Some("ab".repeat(32)),
+            lrat: Some(lrat.clone()),
+            lrat_proof: None,
+            counterexample: None,
+            solve_seconds: 0.5,
+            peak_memory_kb: 1000,
+            written_by: Some("forger".into()),
+        };
+        std::fs::write(&path, serde_json::to_vec_pretty(&record).unwrap()).unwrap();
+        forged += 1;
+    }
+    forged
+}
+
+/// The audit case: n = 5 "level 1 below 11" is false (the minimum is 7).
+/// With its satisfiable cubes' records forged to say refuted, `status` and
+/// `merge` call no cube checked (exit 4), the merged claim names the
+/// attested cubes, and `certify` does not end verified with optimum 11.
+#[test]
+fn forged_cube_verdicts_are_never_called_checked_and_certify_does_not_verify_a_false_optimum() {
+    let scratch = Scratch::new("campaign-forged");
+    let (plan, results) = plan_and_run(&scratch.0, 1, 11);
+    assert!(forge_refutations(&plan, &results) > 0, "no cube of a false claim was satisfiable");
+    let cubes = Plan::read(&plan).unwrap().cubes.len();
+
+    let (code, text) = hexcert(&["cubes", "status", s(&plan), "--results", s(&results)]);
+    assert_eq!(code, Some(4), "{text}");
+    assert!(text.contains(&format!("0 refuted and checked in this run, {cubes} refuted and attested")), "{text}");
+
+    let proofs = scratch.0.join("proofs");
+    let (code, text) = hexcert(&["cubes", "merge", s(&plan), "--results", s(&results), "--proofs", s(&proofs)]);
+    assert_eq!(code, Some(4), "{text}");
+    assert!(text.contains(&format!("0 checked in this run, {cubes} attested")), "{text}");
+    let claim_path = proofs.join("n5/level1-below11/claim.json");
+    let claim: hexcert::records::CubeClaim = hexcert::records::read_json(&claim_path).unwrap();
+    let attested = claim.attested.as_ref().unwrap();
+    assert_eq!(attested.len(), cubes);
+    assert!(attested.iter().any(|a| a.written_by == "forger"));
+    assert!(claim.trust_base.last().unwrap().contains("cube 0 ("), "{:?}", claim.trust_base);
+    let (code, text) = hexcert(&["check", s(&claim_path)]);
+    assert_eq!(code, Some(4), "{text}");
+
+    let (code, text) = hexcert(&["certify", "--n", "5", "--proofs", s(&proofs), "--no-race", "-q"]);
+    assert_ne!(code, Some(0), "certify ended as if verified: {text}");
+    let optimum_path = proofs.join("n5/optimum.json");
+    if let Ok(bytes) = std::fs::read(&optimum_path) {
+        let optimum: hexcert::records::Optimum = serde_json::from_slice(&bytes).unwrap();
+        if optimum.optimum != 9 {
+            assert!(optimum.attested.as_ref().is_some_and(|a| !a.is_empty()), "optimum {} written as verified: {text}", optimum.optimum);
+            let (code, text) = hexcert(&["check", s(&optimum_path)]);
+            assert_ne!(code, Some(0), "{text}");
+        }
+    }
+}
+
+/// A validated model below a bound some record claims proved stops
+/// `certify`, names the record, and sets it aside (never kept, never
+/// silently replaced): n = 5 "level 3 below 11" (the level-3 minimum is 9),
+/// merged from forged records.
+#[test]
+fn a_model_below_a_claimed_bound_stops_certify_and_sets_the_claim_aside() {
+    let scratch = Scratch::new("campaign-contradiction");
+    let (plan, results) = plan_and_run(&scratch.0, 3, 11);
+    forge_refutations(&plan, &results);
+    let proofs = scratch.0.join("proofs");
+    let (code, text) = hexcert(&["cubes", "merge", s(&plan), "--results", s(&results), "--proofs", s(&proofs)]);
+    assert_eq!(code, Some(4), "{text}");
+    let (code, text) = hexcert(&["certify", "--n", "5", "--proofs", s(&proofs), "--no-race", "-q"]);
+    assert_eq!(code, Some(1), "{text}");
+    assert!(text.contains("contradiction") && text.contains("level3-below11/claim.json"), "{text}");
+    assert!(!proofs.join("n5/level3-below11").exists(), "the contradicted claim was kept");
+    let aside: Vec<_> = std::fs::read_dir(proofs.join("n5/.quarantine")).unwrap().flatten().collect();
+    assert!(aside.iter().any(|e| e.file_name().to_string_lossy().starts_with("level3-below11.")), "{text}");
+    assert!(!proofs.join("n5/optimum.json").exists());
+}
+
+/// A damaged record is set aside with a message, and the cube solved again.
+#[test]
+fn a_damaged_cube_record_is_set_aside_and_solved_again() {
+    let scratch = Scratch::new("campaign-damaged");
+    let (plan_path, results) = plan_and_run(&scratch.0, 3, 9);
+    let plan = Plan::read(&plan_path).unwrap();
+    let record = hexcert::records::cube::result_path(&results, &plan, 0);
+    std::fs::write(&record, b"{\"format\": \"hexcert-cube-result/2\", \"truncated").unwrap();
+    let (code, text) = hexcert(&["cubes", "status", s(&plan_path), "--results", s(&results)]);
+    assert_eq!(code, Some(1), "{text}");
+    let (code, text) = hexcert(&["cubes", "run", s(&plan_path), "--all", "--results", s(&results)]);
+    assert_eq!(code, Some(0), "{text}");
+    assert!(text.contains("set aside"), "{text}");
+    let (code, text) = hexcert(&["cubes", "status", s(&plan_path), "--results", s(&results)]);
+    assert_eq!(code, Some(4), "attested, every cube decided: {text}");
+    assert!(text.contains("0 rejected"), "{text}");
+    assert_eq!(std::fs::read_dir(results.join(".quarantine")).unwrap().count(), 1);
+}

@@ -1,0 +1,253 @@
+//! The record readers on crafted and mutated input: each answers with a
+//! verdict (a one-line error, or a record that states what the original
+//! stated), within seconds and bounded memory. The seeds are the committed
+//! records and the cases of an audit: a witness at `/dev/zero`, a gzip bomb
+//! under a correct record, a claim too large to re-encode, symlink loops,
+//! an optimum with `level_minima` of zeros or a garbage format.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use hexcert::certification::check::{check_paths, check_record, Status};
+use hexcert::records::header::Stated;
+use hexcert::records::trust::{trust_base, Basis};
+use hexcert::records::{Record, CLAIM_FORMAT};
+use proptest::prelude::*;
+
+struct Scratch(PathBuf);
+
+impl Scratch {
+    /// A copy of proofs/n3 (claims with stored proofs, and the optimum) under `name`.
+    fn n3(name: &str) -> Scratch {
+        let dir = std::env::temp_dir().join(format!("hexcert-records-{}-{name}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        copy_dir(&Path::new(env!("CARGO_MANIFEST_DIR")).join("proofs/n3"), &dir.join("n3"));
+        Scratch(dir)
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap().flatten() {
+        if entry.path().is_dir() {
+            copy_dir(&entry.path(), &to.join(entry.file_name()));
+        } else {
+            std::fs::copy(entry.path(), to.join(entry.file_name())).unwrap();
+        }
+    }
+}
+
+fn edit_json(path: &Path, change: impl FnOnce(&mut serde_json::Value)) {
+    let mut value: serde_json::Value = serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap();
+    change(&mut value);
+    std::fs::write(path, serde_json::to_vec_pretty(&value).unwrap()).unwrap();
+}
+
+/// Failed, with one message line naming the problem, within `seconds`.
+fn fails_fast(path: &Path, seconds: f64, expect: &str) {
+    let start = Instant::now();
+    let report = check_record(path, None);
+    let took = start.elapsed().as_secs_f64();
+    assert_eq!(report.status, Status::Failed, "{:?}", report.messages);
+    assert!(report.messages.iter().any(|m| m.contains(expect) && !m.contains('\n')), "{:?}", report.messages);
+    assert!(took < seconds, "took {took:.1} s");
+}
+
+#[test]
+fn a_witness_that_is_not_a_plain_file_beside_the_record_is_refused() {
+    let scratch = Scratch::n3("dev-zero");
+    let optimum = scratch.0.join("n3/optimum.json");
+    edit_json(&optimum, |v| v["witness"] = "/dev/zero".into());
+    fails_fast(&optimum, 5.0, "is not a file name beside the record");
+    // A fifo under the witness's own name: refused before a byte is read.
+    let witness = scratch.0.join("n3/witness.txt");
+    std::fs::remove_file(&witness).unwrap();
+    edit_json(&optimum, |v| v["witness"] = "witness.txt".into());
+    assert!(Command::new("mkfifo").arg(&witness).status().unwrap().success());
+    fails_fast(&optimum, 5.0, "not a regular file");
+}
+
+use std::process::Command;
+
+#[test]
+fn an_optimum_whose_level_minima_or_format_is_wrong_fails() {
+    let scratch = Scratch::n3("minima");
+    let optimum = scratch.0.join("n3/optimum.json");
+    let original = std::fs::read(&optimum).unwrap();
+    assert_eq!(check_record(&optimum, None).status, common::verified_if_veripb());
+    edit_json(&optimum, |v| v["level_minima"] = serde_json::json!([0, 0, 0, 0, 0, 0]));
+    fails_fast(&optimum, 30.0, "level_minima");
+    std::fs::write(&optimum, &original).unwrap();
+    edit_json(&optimum, |v| v["format"] = "garbage".into());
+    fails_fast(&optimum, 5.0, "unknown record format `garbage`");
+}
+
+#[test]
+fn a_gzip_bomb_under_a_correct_record_stops_at_the_recorded_size() {
+    let scratch = Scratch::n3("bomb");
+    let claim = scratch.0.join("n3/level2-below3/claim.json");
+    let value: serde_json::Value = serde_json::from_slice(&std::fs::read(&claim).unwrap()).unwrap();
+    let stored = value["proof"]["stored_as"].as_str().unwrap().to_string();
+    // 256 MiB of zeros, a quarter of a megabyte gzipped: the record says far less.
+    let bomb = hexcert::proofs::compress::gzip_bytes(&vec![0u8; 256 << 20]);
+    std::fs::write(claim.parent().unwrap().join(stored), bomb).unwrap();
+    fails_fast(&claim, 20.0, "more than the");
+    let left: u64 = walk(&scratch.0).iter().map(|f| std::fs::metadata(f).map_or(0, |m| m.len())).sum();
+    assert!(left < 8 << 20, "{left} bytes left on disk");
+}
+
+fn walk(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for entry in std::fs::read_dir(dir).unwrap().flatten() {
+        if entry.file_type().unwrap().is_dir() {
+            out.extend(walk(&entry.path()));
+        } else {
+            out.push(entry.path());
+        }
+    }
+    out
+}
+
+#[test]
+fn a_claim_too_large_to_re_encode_is_refused_with_one_line() {
+    let scratch = Scratch::n3("huge");
+    let dir = scratch.0.join("n40/level6-below7000");
+    std::fs::create_dir_all(&dir).unwrap();
+    let claim = dir.join("claim.json");
+    std::fs::copy(scratch.0.join("n3/level2-below3/claim.json"), &claim).unwrap();
+    edit_json(&claim, |v| {
+        v["n"] = 40.into();
+        v["level"] = 6.into();
+        v["below"] = 7000.into();
+        v["encoder"]["max_penalty"] = 6999.into();
+        v["statement"] = hexcert::records::Claim::statement_for(40, 6, 7000).into();
+    });
+    fails_fast(&claim, 5.0, "budget");
+}
+
+#[test]
+fn symlink_loops_end_and_a_linked_claim_is_reported_under_its_own_path() {
+    let scratch = Scratch::n3("loops");
+    let root = &scratch.0;
+    std::os::unix::fs::symlink(root, root.join("n3/loop")).unwrap();
+    std::os::unix::fs::symlink(root.join("n3"), root.join("n3/level1-below2/back")).unwrap();
+    let start = Instant::now();
+    let reports = check_paths(&[root.clone()], None).unwrap();
+    assert!(start.elapsed().as_secs_f64() < 60.0);
+    assert_eq!(reports.len(), 3, "{:?}", reports.iter().map(|r| &r.path).collect::<Vec<_>>());
+    // A claim reached through a link into another n's directory: its own path is reported and judged.
+    let other = root.join("n4/level2-below3");
+    std::fs::create_dir_all(&other).unwrap();
+    std::os::unix::fs::symlink(root.join("n3/level2-below3/claim.json"), other.join("claim.json")).unwrap();
+    let report = check_record(&other.join("claim.json"), None);
+    assert!(report.path.ends_with("n3/level2-below3/claim.json"), "{}", report.path.display());
+}
+
+#[test]
+fn a_claim_with_a_free_text_trust_base_missing_an_item_fails() {
+    let scratch = Scratch::n3("trust");
+    let claim = scratch.0.join("n3/level2-below3/claim.json");
+    let mut record: hexcert::records::Claim = hexcert::records::read_json(&claim).unwrap();
+    record.statement_to_cnf = None;
+    let options = record.encode_options();
+    record.trust_base = trust_base(Basis::of_claim(&record, &options));
+    std::fs::write(&claim, serde_json::to_vec_pretty(&record).unwrap()).unwrap();
+    assert_eq!(check_record(&claim, None).status, Status::Verified, "the derived trust base, no derivation: judged on it");
+    record.trust_base.remove(0); // the encoder left out
+    std::fs::write(&claim, serde_json::to_vec_pretty(&record).unwrap()).unwrap();
+    fails_fast(&claim, 30.0, "an item left out");
+}
+
+fn config(cases: u32) -> ProptestConfig {
+    let cases = std::env::var("PROPTEST_CASES").ok().and_then(|s| s.parse().ok()).unwrap_or(cases);
+    ProptestConfig { cases, failure_persistence: None, ..ProptestConfig::default() }
+}
+
+/// Committed records of every kind, with the path they were read from.
+fn seeds() -> Vec<(PathBuf, Vec<u8>)> {
+    let proofs = Path::new(env!("CARGO_MANIFEST_DIR")).join("proofs");
+    ["n3/level2-below3/claim.json", "n12/level3-below32/claim.json", "n5/optimum.json", "n11/optimum.json"]
+        .iter()
+        .map(|p| (proofs.join(p), std::fs::read(proofs.join(p)).unwrap()))
+        .collect()
+}
+
+/// What a record states: its claim's numbers, or an optimum's.
+fn stated(record: &Record) -> (usize, u8, usize) {
+    match record {
+        Record::Optimum(o) => (o.n, o.lower_bound_level, o.optimum),
+        other => other.claim_numbers().map(|(n, l, b, _)| (n, l, b)).unwrap_or_default(),
+    }
+}
+
+/// The checks a record read back meets before anything uses it: the header
+/// of a claim or cube claim, an optimum's ranges and its place.
+fn header_holds(record: &Record, path: &Path) -> bool {
+    match record {
+        Record::Claim(c) => c.header().check(CLAIM_FORMAT, path).is_ok(),
+        Record::CubeClaim(c) => c.header().check(hexcert::records::CUBE_CLAIM_FORMAT, path).is_ok() && c.plan.validate(path).is_ok(),
+        Record::Optimum(o) => {
+            hexcert::records::claim::check_optimum_ranges(o, path).is_ok() && hexcert::records::ranges::check_n_directory(path, o.n).is_ok()
+        }
+        _ => true,
+    }
+}
+
+proptest! {
+    #![proptest_config(config(2000))]
+
+    /// A byte changed, deleted or inserted: the reader never panics, and a
+    /// record it reads back either states what the original stated or
+    /// fails its header check (one byte cannot change both `statement`
+    /// and the numbers).
+    #[test]
+    fn a_mutated_record_is_rejected_or_states_the_same(seed in 0usize..4, at in any::<usize>(), byte in any::<u8>(), kind in 0u8..3) {
+        let all = seeds();
+        let (path, original) = &all[seed];
+        let mut bytes = original.clone();
+        let i = at % bytes.len();
+        match kind {
+            0 => bytes[i] = byte,
+            1 => { bytes.remove(i); }
+            _ => bytes.insert(i, byte),
+        }
+        let before = Record::parse(original, path).unwrap();
+        if let Ok(after) = Record::parse(&bytes, path) {
+            let same_kind = std::mem::discriminant(&before) == std::mem::discriminant(&after);
+            prop_assert!(!same_kind || stated(&after) == stated(&before) || !header_holds(&after, path),
+                "read back as {:?}", stated(&after));
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(config(24))]
+
+    /// The whole check on a mutated claim with stored proofs: verified only
+    /// if it still states the original claim with the original hashes.
+    #[test]
+    fn check_verifies_a_mutated_claim_only_when_it_states_the_original(at in any::<usize>(), byte in any::<u8>()) {
+        let scratch = Scratch::n3(&format!("mutate-{at}-{byte}"));
+        let path = scratch.0.join("n3/level2-below3/claim.json");
+        let original = std::fs::read(&path).unwrap();
+        let mut bytes = original.clone();
+        let i = at % bytes.len();
+        bytes[i] = byte;
+        std::fs::write(&path, &bytes).unwrap();
+        let report = check_record(&path, None);
+        if report.status == Status::Verified {
+            let (before, after) = (Record::parse(&original, &path).unwrap(), Record::parse(&bytes, &path).unwrap());
+            let (Record::Claim(a), Record::Claim(b)) = (&before, &after) else { panic!("not a claim") };
+            prop_assert_eq!(stated(&before), stated(&after));
+            prop_assert_eq!((&a.cnf.sha256, &a.proof.sha256), (&b.cnf.sha256, &b.proof.sha256));
+        }
+    }
+}

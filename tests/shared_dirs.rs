@@ -1,0 +1,102 @@
+//! One results directory shared by several hosts: no run reaps another's
+//! live work directory, and two "hosts" (PID namespaces, each with its own
+//! host name) solving one plan together lose nothing. Why: pids repeat
+//! across hosts and namespaces, so a run that judged liveness by
+//! `/proc/<pid>` on its own machine deleted another host's live directory.
+
+mod common;
+
+use std::path::Path;
+use std::process::Command;
+
+use common::Scratch;
+
+use hexcert::records::run::{remove_stale_work_dirs, WorkDir};
+
+/// A pid no process has (above the kernel's default maximum).
+const DEAD_PID: u32 = 4_194_400;
+
+#[test]
+fn only_directories_whose_lock_is_free_are_reaped() {
+    let scratch = Scratch::new("shared-reap");
+    let dir = &scratch.0;
+    let mine = WorkDir::create(dir, ".work-mine").unwrap();
+    // Another host's live run: its pid means nothing here, its lock is held.
+    let foreign = dir.join(format!(".work-cube-otherhost-{DEAD_PID}"));
+    std::fs::create_dir_all(&foreign).unwrap();
+    let mut holder = Command::new("flock").arg("--close").arg(foreign.join(".lock")).args(["sleep", "30"]).spawn().unwrap();
+    // A run that ended without cleaning up: its lock file is there, unheld.
+    let dead = dir.join(format!(".work-cube-deadhost-{DEAD_PID}"));
+    std::fs::create_dir_all(&dead).unwrap();
+    std::fs::write(dead.join(".lock"), b"").unwrap();
+    // An older build's directory (no lock file): never judged, never reaped.
+    let legacy = dir.join(format!(".check-{DEAD_PID}"));
+    std::fs::create_dir_all(&legacy).unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(300)); // let `flock` take its lock
+    remove_stale_work_dirs(dir);
+    let kept = (mine.0.exists(), foreign.exists(), dead.exists(), legacy.exists());
+    holder.kill().unwrap();
+    holder.wait().unwrap();
+    assert_eq!(kept, (true, true, false, true), "(this run's, another host's live one, a dead one, a legacy one)");
+    remove_stale_work_dirs(dir);
+    assert!(!foreign.exists(), "a directory whose owner ended was kept");
+    let path = mine.0.clone();
+    drop(mine);
+    assert!(!path.exists());
+}
+
+fn s(path: &Path) -> &str {
+    path.to_str().unwrap()
+}
+
+/// Whether PID namespaces can be made here (root and `unshare`).
+fn namespaces() -> bool {
+    Command::new("unshare").args(["-p", "-f", "--mount-proc", "true"]).status().is_ok_and(|s| s.success())
+}
+
+/// Two hosts (their own PID namespaces and host names when this machine
+/// allows it, else two processes with two host names) run every cube of
+/// one plan into one results directory at once: every cube ends decided,
+/// nothing is rejected or lost, and no work directory is left behind.
+#[test]
+fn two_hosts_sharing_a_results_directory_lose_nothing() {
+    let scratch = Scratch::new("shared-two-hosts");
+    let (plan, results) = (scratch.0.join("plan.json"), scratch.0.join("results"));
+    let hexcert = env!("CARGO_BIN_EXE_hexcert");
+    let planned = Command::new(hexcert)
+        .args(["cubes", "plan", "--n", "6", "--level", "3", "--below", "13", "--radius", "1", "--depth", "1", "-o", s(&plan), "--results", s(&results)])
+        .output()
+        .unwrap();
+    assert!(planned.status.success(), "{}", String::from_utf8_lossy(&planned.stderr));
+    let isolated = namespaces();
+    if !isolated {
+        eprintln!("no PID namespaces here (not root, or no unshare): two processes stand in for two hosts");
+    }
+    let run = |host: &str| {
+        let mut command = if isolated {
+            let mut c = Command::new("unshare");
+            c.args(["-p", "-f", "--mount-proc", hexcert]);
+            c
+        } else {
+            Command::new(hexcert)
+        };
+        command.env("HEXCERT_HOST", host).args(["cubes", "run", s(&plan), "--all", "--jobs", "1", "--results", s(&results)]).spawn().unwrap()
+    };
+    let (mut a, mut b) = (run("host-a"), run("host-b"));
+    let (a, b) = (a.wait().unwrap(), b.wait().unwrap());
+    assert!(a.success() && b.success(), "a run died: {a:?} {b:?}");
+    let status = Command::new(hexcert).args(["cubes", "status", s(&plan), "--results", s(&results)]).output().unwrap();
+    let text = String::from_utf8_lossy(&status.stdout);
+    assert_eq!(status.status.code(), Some(4), "{text}"); // decided, attested (no proofs stored)
+    assert!(text.contains("0 without a record, 0 unfinished, 0 rejected, 0 with a counterexample"), "{text}");
+    let plan = hexcert::cubes::Plan::read(&plan).unwrap();
+    let hosts: std::collections::BTreeSet<String> = (0..plan.cubes.len())
+        .map(|i| {
+            let record: hexcert::records::CubeResult = hexcert::records::read_json(&hexcert::records::cube::result_path(&results, &plan, i)).unwrap();
+            record.written_by.unwrap().split('-').take(2).collect::<Vec<_>>().join("-")
+        })
+        .collect();
+    assert!(hosts.iter().all(|h| h == "host-a" || h == "host-b"), "{hosts:?}");
+    let left: Vec<_> = std::fs::read_dir(&results).unwrap().flatten().filter(|e| e.file_name().to_string_lossy().starts_with(".work-")).collect();
+    assert!(left.is_empty(), "work directories left behind: {left:?}");
+}
