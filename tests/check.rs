@@ -328,3 +328,31 @@ fn without_veripb_a_recorded_derivation_is_unverified() {
     assert_eq!(out.status.code(), Some(i32::from(EXIT_UNVERIFIED)), "{text}");
     assert!(text.contains("statement -> CNF: unverified: statement and derivation written again match their recorded hashes, but VeriPB is not on PATH"), "{text}");
 }
+
+/// A claim directory with `witness.txt` states a level minimum: the witness
+/// must be a valid partial at the claim's level with exactly its bound, or
+/// the claim fails (a witness at another level is no witness).
+#[test]
+fn a_level_witness_beside_a_claim_is_checked() {
+    let root = scratch("level-witness");
+    let dir = root.join("n5/level1-below7");
+    copy_dir(&committed("proofs/n5/level1-below7"), &dir);
+    let solve = Command::new(env!("CARGO_BIN_EXE_hexcert"))
+        .args(["solve", "--n", "5", "--level", "1", "--max-penalty", "7", "-o"])
+        .arg(dir.join("witness.txt"))
+        .output()
+        .unwrap();
+    assert!(solve.status.success(), "{}", String::from_utf8_lossy(&solve.stderr));
+    let claim = dir.join("claim.json");
+    let (code, text) = hexcert_check(&[claim.to_str().unwrap()]);
+    assert!(text.contains("the level-1 minimum is 7"), "{text}");
+    assert_eq!(printed_status(&text, "level1-below7/claim.json"), [if veripb_present() { "verified" } else { "unverified" }], "{text}");
+    assert_ne!(code, Some(EXIT_FAILED as i32), "{text}");
+
+    let witness = std::fs::read_to_string(dir.join("witness.txt")).unwrap();
+    std::fs::write(dir.join("witness.txt"), witness.replacen("level=1", "level=2", 1)).unwrap();
+    let (code, text) = hexcert_check(&[claim.to_str().unwrap()]);
+    assert_eq!(printed_status(&text, "level1-below7/claim.json"), ["failed"], "{text}");
+    assert!(text.contains("level-2 partial"), "{text}");
+    assert_eq!(code, Some(EXIT_FAILED as i32), "{text}");
+}

@@ -132,13 +132,15 @@ fn a_true_claim_refutes_every_leaf_and_a_false_one_yields_a_validated_counterexa
         let dir = scratch(&format!("run-{below}"));
         let plan = tree_plan(5, 3, below, 40, 2);
         plan.write(&dir.join("plan.json"), Path::new("res"), "hexcert").unwrap();
-        let run = hexcert(&["cubes", "run", "plan.json", "--all", "--jobs", "2", "--results", "res", "-q"], &dir);
+        // Proofs kept beside the records, so that `status` checks them in its run
+        // (a record without its proof is only attested, exit 4).
+        let run = hexcert(&["cubes", "run", "plan.json", "--all", "--jobs", "2", "--results", "res", "--store-limit", "100000000", "-q"], &dir);
         let status = hexcert(&["cubes", "status", "plan.json", "--results", "res"], &dir);
         let text = String::from_utf8_lossy(&status.stdout).to_string() + &String::from_utf8_lossy(&status.stderr);
         if refuted {
             assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
             assert_eq!(status.status.code(), Some(0), "{text}");
-            assert!(text.contains(&format!("{} refuted and checked", plan.cubes.len())), "{text}");
+            assert!(text.contains(&format!("{} refuted and checked in this run", plan.cubes.len())), "{text}");
         } else {
             assert_eq!(run.status.code(), Some(1), "a false claim must end in a counterexample");
             assert_eq!(status.status.code(), Some(1), "{text}");

@@ -39,18 +39,15 @@ use super::statement;
 use super::WorkDir;
 use crate::encoding::LevelEncoding;
 use crate::error::HexError;
-use crate::formats::read_grid_file;
 use crate::geometry::Hexagon;
-use crate::levels::FULL_LEVEL;
 use crate::proofs::online::OnlineCheck;
 use crate::proofs::{compress, sha256_hex, Checker};
 use crate::records::error::{mismatch, RecordError};
 use crate::records::claim::{check_claim_ranges, check_optimum_ranges};
 use crate::records::ranges::{check_claim_directory, check_n_directory};
-use crate::records::read::{expect_hash, read_bounded, Record};
+use crate::records::read::{expect_hash, Record};
 use crate::records::trust::{trust_base, Basis};
 use crate::records::{Claim, CubeClaim, Optimum};
-use crate::validation::evaluate;
 
 pub use super::regenerate::Regenerate;
 pub use crate::records::Status;
@@ -232,6 +229,7 @@ impl<'a> CheckRun<'a> {
             Record::CubeResult(_) => return Err(RecordError::Header("a cube's record, not a claim: `hexcert cubes merge` its plan".into()).at(path)),
             Record::Claim(claim) => {
                 let status = check_claim(path, &claim, self.regenerate, messages)?;
+                super::witness::check_level_witness(path, &claim, messages)?;
                 let statement = if self.record {
                     record_statement(*claim, path, messages)?
                 } else {
@@ -276,7 +274,7 @@ impl<'a> CheckRun<'a> {
         let claim_report = self.check(&claim_path);
         let claim_status = claim_report.status;
         *needs_veripb = claim_report.needs_veripb;
-        check_witness(dir, optimum, messages)?;
+        super::witness::check_optimum_witness(dir, optimum, messages)?;
         // The claim's own check judged its format; here only what it states
         // matters (a legacy claim is unverified, not failed).
         let claim = Record::read(&claim_path)?;
@@ -413,32 +411,4 @@ pub fn external_drat_checks(cnf: &Path, proof: &Path, claim_path: &Path) -> Resu
         lines.push(format!("{}: {} on the DRAT proof ({:.1} s)", checker.name, verdict.line, verdict.seconds));
     }
     Ok(lines)
-}
-
-
-/// The witness hashes to the record, is a full grid, and the plain validator
-/// accepts it with exactly the optimum penalty.
-fn check_witness(dir: &Path, optimum: &Optimum, messages: &mut Vec<String>) -> Result<(), HexError> {
-    // A plain name beside the record: `/dev/zero` or `../x` is no witness.
-    let plain_name = Path::new(&optimum.witness).file_name().is_some_and(|n| n == optimum.witness.as_str());
-    if !plain_name {
-        return Err(RecordError::Header(format!("the witness `{}` is not a file name beside the record", optimum.witness)).at(&dir.join("optimum.json")));
-    }
-    let witness_path = dir.join(&optimum.witness);
-    // A grid is a few characters a cell; this bounds the read (and refuses a fifo).
-    read_bounded(&witness_path, 1 << 20, "witness grid")?;
-    expect_hash(&witness_path, &optimum.witness_sha256, "witness grid")?;
-    let grid = read_grid_file(&witness_path, Some(optimum.n))?;
-    if grid.partial.level() != FULL_LEVEL {
-        return Err(mismatch(&witness_path, "the witness is not a full grid".into()));
-    }
-    let evaluation = evaluate(&Hexagon::new(optimum.n)?, &grid.partial);
-    if !evaluation.is_valid() {
-        return Err(mismatch(&witness_path, format!("the witness is invalid: {} cells lack support", evaluation.violations.len())));
-    }
-    if evaluation.penalty != optimum.optimum {
-        return Err(mismatch(&witness_path, format!("the witness has penalty {}, the record claims {}", evaluation.penalty, optimum.optimum)));
-    }
-    messages.push(format!("witness valid with penalty {}", evaluation.penalty));
-    Ok(())
 }

@@ -20,6 +20,7 @@ pub mod regenerate;
 pub mod resume;
 pub mod statement;
 pub mod verifier;
+pub mod witness;
 
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;

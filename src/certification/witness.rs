@@ -1,0 +1,77 @@
+//! Witnesses: the grid or partial that shows a minimum is reached.
+//!
+//! A refutation says "nothing below B"; only a witness of penalty exactly B,
+//! accepted by the plain validator (no SAT code), makes B the minimum. An
+//! optimum names its full grid (hashed in `optimum.json`); a claim directory
+//! may hold `witness.txt`, a partial at the claim's level with penalty
+//! exactly the claim's bound, which makes the claim a level minimum. Both are
+//! read as plain files beside their record, bounded, and judged from scratch
+//! in every run.
+
+use std::path::Path;
+
+use crate::error::HexError;
+use crate::formats::read_grid_file;
+use crate::geometry::Hexagon;
+use crate::levels::FULL_LEVEL;
+use crate::records::read::{expect_hash, read_bounded};
+use crate::records::{Claim, Optimum, RecordError};
+use crate::validation::evaluate;
+
+/// Name of a level minimum's witness beside its claim.
+pub const LEVEL_WITNESS: &str = "witness.txt";
+
+/// A grid is a few characters a cell; this bounds the read.
+const MAX_GRID_BYTES: u64 = 1 << 20;
+
+/// The grid at `path` is a valid level-`level` partial of the side-`n`
+/// hexagon with exactly `penalty`; the error says which of these fails.
+fn check_grid(path: &Path, n: usize, level: u8, penalty: usize) -> Result<(), HexError> {
+    read_bounded(path, MAX_GRID_BYTES, "witness grid")?;
+    let grid = read_grid_file(path, Some(n))?;
+    let wrong = |why: String| RecordError::Header(why).at(path);
+    if grid.partial.level() != level {
+        return Err(wrong(format!("the witness is a level-{} partial, the record is about level {level}", grid.partial.level())));
+    }
+    let evaluation = evaluate(&Hexagon::new(n)?, &grid.partial);
+    if !evaluation.is_valid() {
+        return Err(wrong(format!("the witness is invalid: {} cells lack support", evaluation.violations.len())));
+    }
+    if evaluation.penalty != penalty {
+        return Err(wrong(format!("the witness has penalty {}, the record claims {penalty}", evaluation.penalty)));
+    }
+    Ok(())
+}
+
+/// The optimum's witness hashes to the record, is a full grid, and the
+/// plain validator accepts it with exactly the optimum penalty.
+pub fn check_optimum_witness(dir: &Path, optimum: &Optimum, messages: &mut Vec<String>) -> Result<(), HexError> {
+    // A plain name beside the record: `/dev/zero` or `../x` is no witness.
+    let plain_name = Path::new(&optimum.witness).file_name().is_some_and(|n| n == optimum.witness.as_str());
+    if !plain_name {
+        return Err(RecordError::Header(format!("the witness `{}` is not a file name beside the record", optimum.witness)).at(&dir.join("optimum.json")));
+    }
+    let witness_path = dir.join(&optimum.witness);
+    read_bounded(&witness_path, MAX_GRID_BYTES, "witness grid")?;
+    expect_hash(&witness_path, &optimum.witness_sha256, "witness grid")?;
+    check_grid(&witness_path, optimum.n, FULL_LEVEL, optimum.optimum)?;
+    messages.push(format!("witness valid with penalty {}", optimum.optimum));
+    Ok(())
+}
+
+/// When the claim's directory holds `witness.txt`, it must be a valid
+/// partial at the claim's level with penalty exactly the claim's bound: with
+/// the claim, the level's minimum. No witness is no fault (a claim alone
+/// bounds the minimum from below).
+pub fn check_level_witness(claim_path: &Path, claim: &Claim, messages: &mut Vec<String>) -> Result<(), HexError> {
+    let path = claim_path.with_file_name(LEVEL_WITNESS);
+    if std::fs::symlink_metadata(&path).is_err() {
+        return Ok(());
+    }
+    check_grid(&path, claim.n, claim.level, claim.below)?;
+    messages.push(format!(
+        "{LEVEL_WITNESS}: a valid level-{} partial with penalty {}, so with this claim the level-{} minimum is {}",
+        claim.level, claim.below, claim.level, claim.below
+    ));
+    Ok(())
+}
