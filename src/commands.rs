@@ -241,6 +241,33 @@ fn tables_loaded_json(settings: &hexcert::counting::Settings) -> Vec<String> {
 pub enum Road {
     Sweep,
     Sat,
+    /// Level 4 at its minimum: the level-3 partials refined one by one.
+    Refine,
+}
+
+/// `count --road refine`: the level-4 minimum and its count by refinement of
+/// the level-3 partials (counting::level4_by_refinement).
+pub fn count_refine(json: bool, quiet: bool, (n, level): (usize, u8), at: Option<usize>, settings: &hexcert::counting::Settings) -> Result<u8, HexError> {
+    if level != 4 || at.is_some() {
+        return Err(HexError::Usage("--road refine counts level 4 at its minimum (no --penalty or --max-penalty)".into()));
+    }
+    let hex = Hexagon::new(n)?;
+    let progress = crate::progress::Progress::new(quiet || json);
+    progress.working(format!("n={n}: refining the level-3 partials to level 4"));
+    let started = std::time::Instant::now();
+    let found = hexcert::counting::level4_by_refinement(&hex, settings)?;
+    drop(progress);
+    let seconds = started.elapsed().as_secs_f64();
+    if json {
+        println!("{}", serde_json::json!({"n": n, "level": 4, "road": "refine", "penalty": found.minimum, "is_minimum": true,
+            "count": found.count.to_string(), "level3_partials": found.level3_partials, "seconds": seconds,
+            "tables_loaded": tables_loaded_json(settings)}));
+    } else {
+        println!("n={n} level=4 minimum penalty {}: {} partials (refine road: {} level-3 partials refined, {seconds:.2} s)",
+            found.minimum, found.count, found.level3_partials);
+        tables_loaded_line(settings).into_iter().for_each(|line| println!("{line}"));
+    }
+    Ok(0)
 }
 
 /// Most lex-leaders the SAT road lists before it gives up (one solver call each).

@@ -180,9 +180,10 @@ enum Command {
         /// Print the count of every penalty 0..=B.
         #[arg(long)]
         max_penalty: Option<usize>,
-        /// How to count: `sweep` (the frontier sweep) or `sat` (the solver lists the
+        /// How to count: `sweep` (the frontier sweep), `sat` (the solver lists the
         /// ring-1 lex-leaders, each validated, and the 12 symmetries close them;
-        /// needs --penalty or --max-penalty; for small counts).
+        /// needs --penalty or --max-penalty; for small counts) or `refine` (level 4
+        /// at its minimum: each level-3 partial refined by a search of its own).
         #[arg(long, value_enum, default_value = "sweep")]
         road: commands::Road,
         #[command(flatten)]
@@ -528,6 +529,10 @@ fn run(cli: &Cli) -> Result<u8, HexError> {
         Command::Count { n, level, penalty, max_penalty, counting, road: commands::Road::Sweep } => {
             hexcert::counting::set_verbose(cli.verbose);
             commands::count(cli.json, cli.quiet, *n, *level, *penalty, *max_penalty, &counting.settings(*n, *level)?)
+        }
+        Command::Count { n, level, penalty, max_penalty, counting, road: commands::Road::Refine } => {
+            hexcert::counting::set_verbose(cli.verbose);
+            commands::count_refine(cli.json, cli.quiet, (*n, *level), penalty.or(*max_penalty), &counting.settings(*n, 3)?)
         }
         Command::Count { n, level, penalty, max_penalty, road: commands::Road::Sat, .. } => {
             commands::count_sat(cli.json, cli.quiet, *n, *level, *penalty, *max_penalty)

@@ -16,6 +16,16 @@ use crate::error::HexError;
 /// Largest penalty bound the packed sweep keys can hold.
 pub const MAX_PENALTY_BOUND: usize = 255;
 
+/// A penalty bound the packed keys can hold, or a usage error.
+pub fn check_bound(max_penalty: usize) -> Result<(), HexError> {
+    if max_penalty > MAX_PENALTY_BOUND {
+        return Err(HexError::Usage(format!(
+            "penalty bound {max_penalty} is above the counter's limit {MAX_PENALTY_BOUND}"
+        )));
+    }
+    Ok(())
+}
+
 /// Default of `Layers::Sorted`'s memory limit: well inside a 24 GB machine,
 /// leaving room for the cost-to-finish tables and the allocator's slack.
 pub const DEFAULT_MEMORY_LIMIT: u64 = 16 << 30;

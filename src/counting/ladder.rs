@@ -8,7 +8,7 @@
 //! - its entry for the empty start state is the least penalty of a valid
 //!   complete assignment, when that is `<= B` (and absent otherwise).
 
-use super::basics::{report_built, report_loaded, BuildStats, Settings};
+use super::basics::{check_bound, report_built, report_loaded, BuildStats, Settings};
 use super::checkpoint;
 use super::frontier::Schedule;
 use super::guide::Guide;
@@ -38,6 +38,35 @@ impl<'h> Ladder<'h> {
             ladder.extend()?;
         }
         Ok(ladder)
+    }
+
+    /// The ladder up to `level <= 4` at a bound at least the level's minimum
+    /// (equal when the start bound is at most the minimum), found level by
+    /// level (each minimum is at least the one below), and that minimum.
+    pub fn to_minimum(hex: &'h Hexagon, level: u8, settings: &'h Settings) -> Result<(Ladder<'h>, usize), HexError> {
+        check_bound(settings.start)?;
+        let mut ladder = Ladder::new(hex, settings.start, settings);
+        let mut minimum = 0;
+        for j in 1..=level {
+            (ladder, minimum) = ladder.raised_to_minimum(j)?;
+        }
+        Ok((ladder, minimum))
+    }
+
+    /// This ladder extended to `level`, its bound raised until the level's
+    /// minimum is within it, and that minimum. The bound is then at least the
+    /// minimum, and equal to it when the ladder started at or below it.
+    pub fn raised_to_minimum(mut self, level: u8) -> Result<(Ladder<'h>, usize), HexError> {
+        while self.top() < level {
+            self.extend()?;
+        }
+        loop {
+            if let Some(minimum) = self.minimum(level) {
+                return Ok((self, minimum));
+            }
+            check_bound(self.bound + 1)?;
+            self = self.rebuilt(level, self.bound + 1)?;
+        }
     }
 
     pub fn hex(&self) -> &'h Hexagon {

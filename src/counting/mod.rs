@@ -31,6 +31,7 @@ mod hint;
 mod ladder;
 mod layer;
 mod reach;
+mod refine;
 mod spill;
 mod sweep;
 mod tables;
@@ -51,7 +52,9 @@ pub use chains::{components, shape_polynomial, Shape};
 pub use completion::{cheapest_completion, cheapest_labels};
 pub use frontier::Schedule;
 pub use hint::start_hint;
+pub use refine::{level4_by_refinement, Refined};
 use ladder::Ladder;
+use basics::check_bound;
 pub use basics::{set_verbose, Layers, Settings, DEFAULT_MEMORY_LIMIT, MAX_PENALTY_BOUND};
 
 
@@ -158,7 +161,7 @@ pub fn minimum_and_count(hex: &Hexagon, level: u8) -> Result<(usize, BigUint), H
 /// the start bound).
 pub fn minimum_and_count_in(hex: &Hexagon, level: u8, settings: &Settings) -> Result<(usize, BigUint), HexError> {
     check_level(level)?;
-    let (mut ladder, minimum) = ladder_to_minimum(hex, level.min(4), settings)?;
+    let (mut ladder, minimum) = Ladder::to_minimum(hex, level.min(4), settings)?;
     if level <= 4 {
         return Ok((minimum, count_at_minimum(&ladder, level, minimum)?));
     }
@@ -172,7 +175,7 @@ pub fn minimum_penalty(hex: &Hexagon, level: u8) -> Result<usize, HexError> {
     if level > 4 {
         return minimum_and_count(hex, level).map(|(minimum, _)| minimum);
     }
-    Ok(ladder_to_minimum(hex, level, &Settings::default())?.1)
+    Ok(Ladder::to_minimum(hex, level, &Settings::default())?.1)
 }
 
 /// One cell of a table row: a level's minimum, its count, and the time spent
@@ -204,7 +207,7 @@ pub fn count_row_in(hex: &Hexagon, top: u8, settings: &Settings) -> Result<Vec<R
     let mut minimum = 0;
     for level in 1..=top.min(4) {
         let started = std::time::Instant::now();
-        (ladder, minimum) = raise_to_minimum(ladder, level)?;
+        (ladder, minimum) = ladder.raised_to_minimum(level)?;
         let count = count_at_minimum(&ladder, level, minimum)?;
         row.push(RowEntry { level, minimum, count, elapsed: started.elapsed() });
     }
@@ -246,44 +249,6 @@ pub fn for_each_partial(
     let table = ladder.guide(level).expect("the ladder reaches the level");
     enumerate::for_each_partial(&schedule, table, max_penalty, visit);
     Ok(())
-}
-
-pub(crate) fn check_bound(max_penalty: usize) -> Result<(), HexError> {
-    if max_penalty > MAX_PENALTY_BOUND {
-        return Err(HexError::Usage(format!(
-            "penalty bound {max_penalty} is above the counter's limit {MAX_PENALTY_BOUND}"
-        )));
-    }
-    Ok(())
-}
-
-/// The ladder up to `level <= 4` at a bound at least the level's minimum
-/// (equal when the start bound is at most the minimum), found level by level (each
-/// minimum is at least the one below).
-fn ladder_to_minimum<'h>(hex: &'h Hexagon, level: u8, settings: &'h Settings) -> Result<(Ladder<'h>, usize), HexError> {
-    check_bound(settings.start)?;
-    let mut ladder = Ladder::new(hex, settings.start, settings);
-    let mut minimum = 0;
-    for j in 1..=level {
-        (ladder, minimum) = raise_to_minimum(ladder, j)?;
-    }
-    Ok((ladder, minimum))
-}
-
-/// Extends a ladder to `level` and raises its bound until the level's
-/// minimum is within it. On return the bound is at least the minimum, and
-/// equal to it when the ladder started at or below the minimum.
-fn raise_to_minimum(mut ladder: Ladder<'_>, level: u8) -> Result<(Ladder<'_>, usize), HexError> {
-    while ladder.top() < level {
-        ladder.extend()?;
-    }
-    loop {
-        if let Some(minimum) = ladder.minimum(level) {
-            return Ok((ladder, minimum));
-        }
-        check_bound(ladder.bound() + 1)?;
-        ladder = ladder.rebuilt(level, ladder.bound() + 1)?;
-    }
 }
 
 /// The least level-5 or level-6 penalty `>= from` and its count, by chains:
