@@ -5,7 +5,8 @@
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 use hexcert::encoding::{Cardinality, EncodeOptions, LevelEncoding};
 use hexcert::geometry::Hexagon;
-use hexcert::solving::search::solve_at_bound;
+use hexcert::search::solve_at_bound;
+use hexcert::solving::Cadical;
 
 const CHOICES: [Cardinality; 2] = [Cardinality::SequentialCounter, Cardinality::Totalizer];
 
@@ -27,7 +28,7 @@ fn small_unsat(c: &mut Criterion) {
     group.sample_size(10);
     for cardinality in CHOICES {
         group.bench_function(BenchmarkId::from_parameter(cardinality.name()), |b| {
-            b.iter(|| assert!(solve_at_bound(&hex, 3, EncodeOptions { cardinality, ..EncodeOptions::bounded(Some(8)) }).unwrap().is_none()))
+            b.iter(|| assert!(solve_at_bound::<Cadical>(&hex, 3, EncodeOptions { cardinality, ..EncodeOptions::bounded(Some(8)) }).unwrap().is_none()))
         });
     }
     group.finish();

@@ -15,10 +15,11 @@ use hexcert::error::HexError;
 use hexcert::formats::{read_grid_file, to_hexcert_text};
 use hexcert::geometry::Hexagon;
 use hexcert::levels::Partial;
-use hexcert::solving::search::Step;
+use hexcert::search::Step;
 use hexcert::derivation::Reach;
 use hexcert::encoding::{Cardinality, EncodeOptions, LevelEncoding, SymmetryBreaking};
-use hexcert::solving::search::{minimize_through, solve_at_bound, LowerBoundProof, PlainOracle};
+use hexcert::search::{minimize_through, solve_at_bound, LowerBoundProof, PlainOracle};
+use hexcert::solving::Cadical;
 use hexcert::validation::evaluate;
 use hexcert::statement::Statement;
 
@@ -283,7 +284,7 @@ pub fn count_sat(json: bool, quiet: bool, n: usize, level: u8, penalty: Option<u
     let progress = crate::progress::Progress::new(quiet || json);
     progress.working(format!("n={n}: listing level-{level} lex-leaders of penalty <= {bound}"));
     let started = std::time::Instant::now();
-    let found = hexcert::solving::orbits::orbit_count(&hex, level, bound, SAT_ROAD_LEADERS)?;
+    let found = hexcert::search::orbits::orbit_count::<Cadical>(&hex, level, bound, SAT_ROAD_LEADERS)?;
     drop(progress);
     let seconds = started.elapsed().as_secs_f64();
     let shown: Vec<usize> = match penalty {
@@ -423,7 +424,7 @@ pub fn statement(
 
 pub fn solve(json: bool, n: usize, level: u8, options: EncodeOptions, output: Option<&Path>) -> Result<u8, HexError> {
     let hex = Hexagon::new(n)?;
-    let Some(found) = solve_at_bound(&hex, level, options)? else {
+    let Some(found) = solve_at_bound::<Cadical>(&hex, level, options)? else {
         if json {
             println!("{}", serde_json::json!({"n": n, "level": level, "satisfiable": false}));
         } else {
@@ -484,7 +485,7 @@ pub fn optimize(json: bool, quiet: bool, verbose: bool, n: usize, level: u8, car
     let progress = crate::progress::Progress::with_lines(quiet || json, verbose);
     let mut on_step = |s: &Step| progress.step(n, s);
     let template = EncodeOptions { max_penalty: None, cardinality, symmetry: SymmetryBreaking::None };
-    let minima = minimize_through(&hex, level, &mut PlainOracle { template }, &mut on_step)?;
+    let minima = minimize_through(&hex, level, &mut PlainOracle::<Cadical>::new(template), &mut on_step)?;
     let top = minima.last().expect("at least level 1");
     if let Some(path) = output {
         hexcert::files::write_atomic(path, to_hexcert_text(&top.witness.partial).as_bytes())?;

@@ -1,6 +1,6 @@
 //! hexcert: proofs and exact counts for the Hexagonal Neighbors problem.
 //!
-//! Layering (each module imports only those above it):
+//! The modules, from the ground up:
 //! - `geometry`: the hexagon, its cells, edges, rings and symmetries;
 //! - `levels`: level-k partials;
 //! - `formats`: grid files (hexcert and published formats);
@@ -12,7 +12,16 @@
 //! - `derivation`: a VeriPB proof from the statement to the level CNF;
 //! - `formula`: CNF and DIMACS;
 //! - `encoding`: the level-k CNF encoder;
-//! - `solving`: CaDiCaL behind a small trait, and the optimisation loop.
+//! - `proofs`: the proof trace, the online LRAT check, the proof writers;
+//! - `cubes`: split cells, cube plans and their cover check;
+//! - `counting`: the frontier sweep and the chain products;
+//! - `solving`: the `SatSolver` trait and its CaDiCaL backend;
+//! - `search`: the searches, which see the solver through its trait only;
+//! - `certification`: prove, certify, cube runs and merges, check;
+//! - `rendering`: pictures of grids.
+//!
+//! tests/module_graph.rs holds the files to this: no import circle, no
+//! solver code reachable from the checking side.
 
 pub mod certification;
 pub mod counting;
@@ -28,6 +37,7 @@ pub mod levels;
 pub mod proofs;
 pub mod records;
 pub mod rendering;
+pub mod search;
 pub mod solving;
 pub mod statement;
 pub mod validation;

@@ -6,7 +6,7 @@
 use std::io::IsTerminal;
 use std::time::Duration;
 
-use hexcert::solving::search::{Step, Via};
+use hexcert::search::{Step, Via};
 use indicatif::{ProgressBar, ProgressStyle};
 
 pub struct Progress {

@@ -362,7 +362,7 @@ fn the_saved_best_partial_only_improves_and_is_validated() {
     let hex = Hexagon::new(4).unwrap();
     let resume = ResumeDir::new(&root.join("n4"));
     let solve = |bound: Option<usize>| {
-        hexcert::solving::search::solve_at_bound(&hex, 2, hexcert::encoding::EncodeOptions::bounded(bound)).unwrap().unwrap()
+        hexcert::search::solve_at_bound::<hexcert::solving::Cadical>(&hex, 2, hexcert::encoding::EncodeOptions::bounded(bound)).unwrap().unwrap()
     };
     let (good, bad) = (solve(Some(2)), solve(None));
     assert!(good.evaluation.penalty < bad.evaluation.penalty);

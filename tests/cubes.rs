@@ -12,7 +12,7 @@ use common::Scratch;
 use hexcert::cubes::{check_cover, cube_formula, refute, value_cubes, Cube, Split};
 use hexcert::encoding::{EncodeOptions, LevelEncoding};
 use hexcert::geometry::Hexagon;
-use hexcert::solving::search::{accept_model, enumerate};
+use hexcert::search::{accept_model, enumerate};
 use hexcert::solving::{Cadical, Outcome, SatSolver};
 
 /// (n, level, minimum penalty, number of partials at the minimum), from the published table.
@@ -107,7 +107,7 @@ fn the_split_cells_are_closed_under_the_symmetries() {
 fn kept_cubes_weighted_by_their_orbits_count_every_optimal_partial() {
     for (n, level, minimum, count) in CASES {
         let hex = Hexagon::new(n).unwrap();
-        let optimal = enumerate(&hex, level, EncodeOptions::bounded(Some(minimum)), count).unwrap();
+        let optimal = enumerate::<Cadical>(&hex, level, EncodeOptions::bounded(Some(minimum)), count).unwrap();
         assert_eq!(optimal.len(), count, "n={n} L{level}");
         for (radius, depth) in splits(n, level) {
             let plan = value_cubes(&hex, level, minimum + 1, radius, depth).unwrap();
@@ -162,7 +162,7 @@ fn refined_plans_cover_the_split_and_every_optimal_partial() {
     for (n, level, minimum, count) in CASES {
         let hex = Hexagon::new(n).unwrap();
         let plan = hexcert::cubes::Plan::new(n, level, minimum + 1, 1, 1, Default::default()).unwrap();
-        let optimal = enumerate(&hex, level, EncodeOptions::bounded(Some(minimum)), count).unwrap();
+        let optimal = enumerate::<Cadical>(&hex, level, EncodeOptions::bounded(Some(minimum)), count).unwrap();
         // Refine every other cube, then the first refinement again where the level allows.
         let which: Vec<usize> = (0..plan.cubes.len()).step_by(2).collect();
         let (mut refined, _) = plan.refine(&which).unwrap();

@@ -8,7 +8,7 @@ use hexcert::encoding::{Cardinality, EncodeOptions, LevelEncoding};
 use hexcert::formula::Cnf;
 use hexcert::geometry::Hexagon;
 use hexcert::levels::Partial;
-use hexcert::solving::search::{enumerate, minimize_through, solve_at_bound, PlainOracle};
+use hexcert::search::{enumerate, minimize_through, solve_at_bound, PlainOracle};
 use hexcert::solving::{Cadical, Outcome, SatSolver};
 use hexcert::validation::evaluate;
 use proptest::prelude::*;
@@ -58,11 +58,11 @@ fn brute_force_minimum(n: usize, level: u8) -> (usize, usize) {
 fn n2_minimum_and_count_agree_with_brute_force_at_every_level() {
     let hex = Hexagon::new(2).unwrap();
     for cardinality in CARDINALITIES {
-        let minima = minimize_through(&hex, 6, &mut PlainOracle { template: with(cardinality, None) }, &mut |_| {}).unwrap();
+        let minima = minimize_through(&hex, 6, &mut PlainOracle::<Cadical>::new(with(cardinality, None)), &mut |_| {}).unwrap();
         for level in 1..=6u8 {
             let (min, count) = brute_force_minimum(2, level);
             assert_eq!(minima[level as usize - 1].penalty, min, "level {level}");
-            let found = enumerate(&hex, level, with(cardinality, Some(min)), 100_000).unwrap();
+            let found = enumerate::<Cadical>(&hex, level, with(cardinality, Some(min)), 100_000).unwrap();
             let at_min = found.iter().filter(|f| f.evaluation.penalty == min).count();
             assert_eq!(at_min, count, "level {level} {cardinality:?}");
             assert_eq!(found.len(), count, "nothing below the minimum");
@@ -83,7 +83,7 @@ fn n2_enumeration_matches_brute_force_for_every_bound() {
     for bound in 0..=8 {
         let mut expected: Vec<Vec<u8>> =
             evaluated.iter().filter(|(_, pen)| *pen <= bound).map(|(p, _)| p.values().to_vec()).collect();
-        let mut got: Vec<Vec<u8>> = enumerate(&hex, 2, EncodeOptions::bounded(Some(bound)), 100_000)
+        let mut got: Vec<Vec<u8>> = enumerate::<Cadical>(&hex, 2, EncodeOptions::bounded(Some(bound)), 100_000)
             .unwrap()
             .into_iter()
             .map(|f| f.partial.values().to_vec())
@@ -144,7 +144,7 @@ proptest! {
     #[test]
     fn models_decode_to_valid_partials_within_the_bound(n in 2usize..=4, level in 1u8..=6, bound in 0usize..=10) {
         let hex = Hexagon::new(n).unwrap();
-        if let Some(found) = solve_at_bound(&hex, level, EncodeOptions::bounded(Some(bound))).unwrap() {
+        if let Some(found) = solve_at_bound::<Cadical>(&hex, level, EncodeOptions::bounded(Some(bound))).unwrap() {
             prop_assert!(found.evaluation.is_valid());
             prop_assert!(found.evaluation.penalty <= bound);
             let again = evaluate(&hex, &found.partial);
@@ -161,7 +161,7 @@ fn minimum_penalty_table_n3_to_n6() {
     let mut table = String::from("| n | L1 | L2 | L3 | L4 | L5 | L6 |\n|---|---|---|---|---|---|---|\n");
     for n in 3..=6 {
         let hex = Hexagon::new(n).unwrap();
-        let minima = minimize_through(&hex, 6, &mut PlainOracle { template: EncodeOptions::bounded(None) }, &mut |_| {}).unwrap();
+        let minima = minimize_through(&hex, 6, &mut PlainOracle::<Cadical>::new(EncodeOptions::bounded(None)), &mut |_| {}).unwrap();
         let row: Vec<String> = minima.iter().map(|m| m.penalty.to_string()).collect();
         // A second, independent path: the frontier sweep of the counting module.
         let swept: Vec<usize> = hexcert::counting::count_row(&hex, 6).unwrap().iter().map(|e| e.minimum).collect();
@@ -187,5 +187,51 @@ fn published_grids_are_models_of_their_own_bound() {
         let penalty = evaluate(&hex, &full).penalty;
         assert!(formula_accepts(&full, penalty, Cardinality::SequentialCounter));
         assert!(!formula_accepts(&full, penalty - 1, Cardinality::Totalizer));
+    }
+}
+
+/// A backend that answers every call with a model it made up: it sets the
+/// first `flips` variables of CaDiCaL's true model to the opposite value.
+#[derive(Default)]
+struct Liar<const FLIPS: usize> {
+    inner: Cadical,
+}
+
+impl<const FLIPS: usize> SatSolver for Liar<FLIPS> {
+    fn add_cnf(&mut self, cnf: &Cnf) -> Result<(), hexcert::HexError> {
+        self.inner.add_cnf(cnf)
+    }
+
+    fn solve(&mut self) -> Result<Outcome, hexcert::HexError> {
+        Ok(match self.inner.solve()? {
+            Outcome::Sat(mut model) => {
+                for value in model.iter_mut().skip(1).take(FLIPS) {
+                    *value = !*value;
+                }
+                Outcome::Sat(model)
+            }
+            Outcome::Unsat => Outcome::Unsat,
+        })
+    }
+}
+
+/// The searches see the solver only through its trait and believe none of
+/// its models: a backend whose models are wrong makes every search fail
+/// with an error (the model does not satisfy the formula), never return a
+/// partial. The honest backend, through the same generic calls, succeeds.
+#[test]
+fn the_searches_reject_the_models_of_a_lying_backend() {
+    let hex = Hexagon::new(3).unwrap();
+    let options = EncodeOptions::bounded(None);
+    assert!(solve_at_bound::<Cadical>(&hex, 2, options).unwrap().is_some());
+    assert!(solve_at_bound::<Liar<0>>(&hex, 2, options).unwrap().is_some(), "flipping nothing is honest");
+    for error in [
+        solve_at_bound::<Liar<1>>(&hex, 2, options).map(|_| ()),
+        solve_at_bound::<Liar<40>>(&hex, 2, options).map(|_| ()),
+        enumerate::<Liar<40>>(&hex, 1, options, 100).map(|_| ()),
+        minimize_through(&hex, 3, &mut PlainOracle::<Liar<40>>::new(options), &mut |_| {}).map(|_| ()),
+    ] {
+        let message = error.expect_err("a made-up model was accepted").to_string();
+        assert!(message.contains("does not satisfy the formula"), "{message}");
     }
 }

@@ -7,13 +7,14 @@ use hexcert::encoding::symmetry::ring1_cells;
 use hexcert::encoding::{EncodeOptions, SymmetryBreaking};
 use hexcert::geometry::Hexagon;
 use hexcert::levels::Partial;
-use hexcert::solving::orbits::{image as act, orbit_count};
-use hexcert::solving::search::enumerate;
+use hexcert::search::orbits::{image as act, orbit_count};
+use hexcert::search::enumerate;
+use hexcert::solving::Cadical;
 use hexcert::validation::evaluate;
 
 fn solutions(hex: &Hexagon, level: u8, bound: usize, symmetry: SymmetryBreaking) -> HashSet<Vec<u8>> {
     let options = EncodeOptions { symmetry, ..EncodeOptions::bounded(Some(bound)) };
-    enumerate(hex, level, options, 1_000_000).unwrap().into_iter().map(|f| f.partial.values().to_vec()).collect()
+    enumerate::<Cadical>(hex, level, options, 1_000_000).unwrap().into_iter().map(|f| f.partial.values().to_vec()).collect()
 }
 
 fn is_lex_leader(hex: &Hexagon, values: &[u8]) -> bool {
@@ -79,7 +80,7 @@ fn orbit_count_agrees_with_the_sweep(n: usize, level: u8, above_minimum: usize) 
     let minimum = hexcert::counting::minimum_penalty(&hex, level).unwrap();
     let bound = minimum + above_minimum;
     let swept = hexcert::counting::count_by_penalty(&hex, level, bound).unwrap();
-    let listed = orbit_count(&hex, level, bound, 1_000_000).unwrap();
+    let listed = orbit_count::<Cadical>(&hex, level, bound, 1_000_000).unwrap();
     assert!(listed.leaders > 0, "n={n} level={level}: nothing listed, nothing compared");
     for p in 0..=bound {
         let by_sat = num_bigint::BigUint::from(listed.by_penalty[p]);

@@ -26,7 +26,7 @@ use crate::proofs::{compress, own_peak_memory_kb, sha256_file, sha256_hex};
 use crate::records::error::RecordError;
 use crate::records::read::{read_bounded, MAX_RECORD_BYTES};
 use crate::records::FileRecord;
-use crate::solving::search::accept_model;
+use crate::search::accept_model;
 use crate::solving::Outcome;
 
 pub use super::merge::{merge, progress, read_counterexample, set_aside, Progress};

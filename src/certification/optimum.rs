@@ -30,8 +30,9 @@ use crate::geometry::Hexagon;
 use crate::levels::Partial;
 use crate::proofs::sha256_hex;
 use crate::records::{read_json, this_build, Claim, Optimum, Record};
-use crate::solving::search::{minimize_through, Found, LowerBoundProof, Oracle, PlainOracle, Step};
+use crate::search::{minimize_through, Found, LowerBoundProof, Oracle, PlainOracle, Step};
 use crate::encoding::EncodeOptions;
+use crate::solving::{Cadical, SatSolver};
 
 /// What `certify` reports for one n.
 #[derive(Debug, Clone, serde::Serialize)]
@@ -171,6 +172,10 @@ impl Oracle for CertifyingOracle<'_> {
         }
         Ok(found)
     }
+
+    fn fresh_solver(&self) -> Box<dyn SatSolver> {
+        Box::new(Cadical::new())
+    }
 }
 
 impl CertifyingOracle<'_> {
@@ -183,7 +188,7 @@ impl CertifyingOracle<'_> {
                 return Ok(Some(best));
             }
             let template = EncodeOptions { cardinality: self.settings.cardinality, ..EncodeOptions::bounded(None) };
-            let found = PlainOracle { template }.query(hex, level, None, hint)?;
+            let found = PlainOracle::<Cadical>::new(template).query(hex, level, None, hint)?;
             if let Some(found) = &found {
                 self.resume.offer(hex, found)?;
             }

@@ -16,7 +16,7 @@ use crate::proofs::{compress, own_peak_memory_kb, sha256_file, Checker};
 use crate::records::trust::{trust_base, Basis};
 use crate::records::{CheckerRecord, Claim, EncoderRecord, FileRecord, LratRecord, SolverRecord, CLAIM_FORMAT};
 use crate::solving::race::{race, Entrant};
-use crate::solving::search::{accept_model, Found};
+use crate::search::{accept_model, Found};
 use crate::solving::{Cadical, Outcome, SatSolver, TraceSender};
 
 /// What `prove` ended with.

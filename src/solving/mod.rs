@@ -1,4 +1,7 @@
-//! SAT solving behind a small trait, and the searches built on it.
+//! SAT solving behind a small trait. The searches that use it (`search`)
+//! live above this module and see only the trait; what is specific to
+//! CaDiCaL (proof tracing, the race of two formulations, proof-prefix
+//! statistics) stays here.
 //!
 //! The engine only needs "add these clauses, answer SAT with a model or
 //! UNSAT". Proof tracing is an extra ability of the CaDiCaL backend and must
@@ -8,16 +11,12 @@
 //! CaDiCaL comes through `cadical-sys` (CaDiCaL 3.0.1 bound with cxx), which
 //! builds with cargo and a C++ compiler alone: no bindgen, no libclang.
 
+mod cadical;
 pub mod race;
-pub mod orbits;
 pub mod prefix;
-pub mod search;
 pub mod tracer;
 
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
-
-use cadical_sys::{CaDiCal, Status, Terminator};
+pub use cadical::Cadical;
 
 use crate::error::HexError;
 use crate::formula::Cnf;
@@ -31,119 +30,17 @@ pub enum Outcome {
     Unsat,
 }
 
-/// What the searches need from a SAT solver.
+/// What the searches need from a SAT solver. A model it returns is never
+/// trusted: the searches re-check it against the formula and the plain
+/// validator (`search::accept_model`), so a wrong backend yields an error,
+/// not a result.
 pub trait SatSolver {
     fn add_cnf(&mut self, cnf: &Cnf) -> Result<(), HexError>;
+    /// Prefers each literal's value when deciding its variable. Only steers
+    /// the search: a backend may ignore it.
+    fn hint_phases(&mut self, _literals: &[i32]) -> Result<(), HexError> {
+        Ok(())
+    }
     fn solve(&mut self) -> Result<Outcome, HexError>;
 }
 
-/// CaDiCaL, single-threaded and with fixed options, hence deterministic for
-/// a given clause sequence (and so is its proof trace).
-pub struct Cadical {
-    solver: CaDiCal,
-    num_vars: u32,
-}
-
-/// Polls a closure for CaDiCaL's terminate callback.
-struct StopWhen(Box<dyn Fn() -> bool>);
-
-impl Terminator for StopWhen {
-    fn terminated(&mut self) -> bool {
-        (self.0)()
-    }
-}
-
-impl Cadical {
-    /// A fresh solver with default options.
-    pub fn new() -> Cadical {
-        Cadical { solver: CaDiCal::new(), num_vars: 0 }
-    }
-
-    /// A fresh solver whose every proof step, with the antecedents of each
-    /// derived clause (LRAT hints), goes to `trace` from its first clause on.
-    /// The stream ends (the sender is dropped) when the solver is dropped.
-    pub fn with_trace(trace: TraceSender) -> Cadical {
-        let mut cadical = Cadical::new();
-        cadical.solver.connect_proof_tracer1(tracer::Tracer::new(trace), true, false);
-        cadical
-    }
-
-    /// Also lets CaDiCaL's own writer put its binary DRAT proof in `path`
-    /// (before the first clause). Only tests use it: they compare its bytes
-    /// with the DRAT file hexcert writes from the trace of the same solve.
-    pub fn also_trace_drat_file(&mut self, path: &std::path::Path) -> Result<(), HexError> {
-        let name = path.to_str().ok_or_else(|| HexError::Usage(format!("{}: not a UTF-8 path", path.display())))?;
-        if self.solver.trace_proof2(name) {
-            Ok(())
-        } else {
-            Err(HexError::Solver(format!("cannot trace a proof to {name}")))
-        }
-    }
-
-    /// Sets the default decision phase of each literal's variable to make the
-    /// literal true. Phases steer the search only: the formula, and so any
-    /// UNSAT answer and its proof, is unaffected.
-    pub fn hint_phases(&mut self, lits: &[i32]) -> Result<(), HexError> {
-        for &l in lits {
-            if l == 0 {
-                return Err(HexError::Internal("phase hint with literal 0".into()));
-            }
-            self.solver.phase(l);
-        }
-        Ok(())
-    }
-
-    /// Makes `solve` give up (with `HexError::Interrupted`) once `flag` is set.
-    pub fn stop_when(&mut self, flag: Arc<AtomicBool>) {
-        self.stop_when_any(move || flag.load(Ordering::Relaxed));
-    }
-
-    /// Makes `solve` give up once `should_stop` returns true (polled regularly).
-    pub fn stop_when_any(&mut self, should_stop: impl Fn() -> bool + 'static) {
-        self.solver.connect_terminator(StopWhen(Box::new(should_stop)));
-    }
-
-    /// The CaDiCaL version compiled in.
-    pub fn version() -> String {
-        format!("CaDiCaL {} (cadical-sys 0.8)", CaDiCal::version())
-    }
-}
-
-impl Default for Cadical {
-    fn default() -> Self {
-        Cadical::new()
-    }
-}
-
-impl SatSolver for Cadical {
-    fn add_cnf(&mut self, cnf: &Cnf) -> Result<(), HexError> {
-        for clause in cnf.clauses() {
-            if clause.contains(&0) {
-                return Err(HexError::Internal("clause with literal 0".into()));
-            }
-            for &lit in clause {
-                self.solver.add(lit);
-            }
-            self.solver.add(0);
-        }
-        self.num_vars = self.num_vars.max(cnf.num_vars());
-        Ok(())
-    }
-
-    fn solve(&mut self) -> Result<Outcome, HexError> {
-        match self.solver.solve() {
-            Status::UNSATISFIABLE => Ok(Outcome::Unsat),
-            Status::SATISFIABLE => {
-                let known = self.solver.vars().max(0) as u32;
-                let mut model = vec![false; self.num_vars as usize + 1];
-                for (v, slot) in model.iter_mut().enumerate().skip(1) {
-                    // A variable the solver never saw occurs in no clause:
-                    // either value satisfies the formula.
-                    *slot = v as u32 <= known && self.solver.val(v as i32) > 0;
-                }
-                Ok(Outcome::Sat(model))
-            }
-            Status::UNKNOWN => Err(HexError::Interrupted),
-        }
-    }
-}

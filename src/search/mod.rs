@@ -1,12 +1,17 @@
-//! Searches over level-k formulas: one bounded call, and the minimisation loop.
+//! Searches over level-k formulas: one bounded call, the minimisation loop
+//! and the enumeration of solutions. They sit above `solving` and reach a
+//! solver only through its trait (`SatSolver`): the caller names the backend
+//! (a type parameter, or the oracle's `fresh_solver`).
 //!
 //! Every model is decoded and handed to the plain validator before anything
 //! is returned; a model the validator rejects is an internal error, never a
 //! result.
 
+pub mod orbits;
+
 use std::time::Instant;
 
-use super::{Cadical, Outcome, SatSolver};
+use crate::solving::{Outcome, SatSolver};
 use crate::encoding::{EncodeOptions, LevelEncoding};
 use crate::error::HexError;
 use crate::formula::Cnf;
@@ -54,21 +59,21 @@ pub enum Via {
 
 /// Solves "valid level-k partial with penalty <= max_penalty" once.
 /// Returns the validated partial, or `None` when the formula is unsatisfiable.
-pub fn solve_at_bound(hex: &Hexagon, level: u8, options: EncodeOptions) -> Result<Option<Found>, HexError> {
-    solve_hinted(hex, level, options, None)
+pub fn solve_at_bound<S: SatSolver + Default>(hex: &Hexagon, level: u8, options: EncodeOptions) -> Result<Option<Found>, HexError> {
+    solve_hinted(&mut S::default(), hex, level, options, None)
 }
 
 /// `solve_at_bound`, with the solver's phases set towards `hint` (a partial
 /// of any level). The hint changes where the search looks first, never what
 /// the formula says.
 pub fn solve_hinted(
+    solver: &mut dyn SatSolver,
     hex: &Hexagon,
     level: u8,
     options: EncodeOptions,
     hint: Option<&Partial>,
 ) -> Result<Option<Found>, HexError> {
     let encoding = LevelEncoding::new(hex, level, options);
-    let mut solver = Cadical::new();
     solver.add_cnf(&encoding.cnf)?;
     if let Some(partial) = hint {
         solver.hint_phases(&encoding.hint_literals(partial))?;
@@ -136,16 +141,31 @@ pub trait Oracle {
         max_penalty: Option<usize>,
         hint: Option<&Partial>,
     ) -> Result<Option<Found>, HexError>;
+
+    /// A solver for the search's own small calls (quick starts from the
+    /// level below), which are never bounds and need no proof.
+    fn fresh_solver(&self) -> Box<dyn SatSolver>;
 }
 
-/// One CaDiCaL call on the formula `template` describes.
-pub struct PlainOracle {
+/// One call of a fresh `S` on the formula `template` describes.
+pub struct PlainOracle<S> {
     pub template: EncodeOptions,
+    backend: std::marker::PhantomData<fn() -> S>,
 }
 
-impl Oracle for PlainOracle {
+impl<S> PlainOracle<S> {
+    pub fn new(template: EncodeOptions) -> PlainOracle<S> {
+        PlainOracle { template, backend: std::marker::PhantomData }
+    }
+}
+
+impl<S: SatSolver + Default + 'static> Oracle for PlainOracle<S> {
     fn query(&mut self, hex: &Hexagon, level: u8, max_penalty: Option<usize>, hint: Option<&Partial>) -> Result<Option<Found>, HexError> {
-        solve_hinted(hex, level, EncodeOptions { max_penalty, ..self.template }, hint)
+        solve_hinted(&mut S::default(), hex, level, EncodeOptions { max_penalty, ..self.template }, hint)
+    }
+
+    fn fresh_solver(&self) -> Box<dyn SatSolver> {
+        Box::new(S::default())
     }
 }
 
@@ -179,7 +199,7 @@ pub fn minimize(
     };
     let mut start_from = None;
     if let Some(lower_witness) = hint.filter(|h| h.level() < level) {
-        if let Some(found) = quick_start(hex, level, inherited.is_some(), lower_witness, on_step, &mut steps)? {
+        if let Some(found) = quick_start(&*oracle, hex, level, inherited.is_some(), lower_witness, on_step, &mut steps)? {
             if let Some(lower) = inherited.filter(|l| found.evaluation.penalty <= l.penalty) {
                 return finish(found, LowerBoundProof::InheritedFromLevel { level: lower.level }, steps);
             }
@@ -232,6 +252,7 @@ pub fn minimize(
 /// level 3: a free model had penalty 756, and fifteen descent steps, about
 /// six minutes, went into leaving it behind).
 fn quick_start(
+    oracle: &dyn Oracle,
     hex: &Hexagon,
     level: u8,
     has_bound: bool,
@@ -245,7 +266,7 @@ fn quick_start(
             return Ok(completed);
         }
     }
-    best_refinement(hex, level, lower_witness, on_step, steps)
+    best_refinement(oracle, hex, level, lower_witness, on_step, steps)
 }
 
 /// Runs `answer` as one step of the search, reported when it starts (for
@@ -281,6 +302,7 @@ fn timed(
 /// UNSAT answer here says nothing about the level's minimum and is never
 /// recorded as a bound. `None` when `lower` has no valid refinement.
 fn best_refinement(
+    oracle: &dyn Oracle,
     hex: &Hexagon,
     level: u8,
     lower: &Partial,
@@ -289,7 +311,7 @@ fn best_refinement(
 ) -> Result<Option<Found>, HexError> {
     let solve = |bound: Option<usize>| -> Result<Option<Found>, HexError> {
         let encoding = LevelEncoding::new(hex, level, EncodeOptions::bounded(bound));
-        let mut solver = Cadical::new();
+        let mut solver = oracle.fresh_solver();
         solver.add_cnf(&encoding.cnf)?;
         let mut units = Cnf::new();
         units.reserve_vars_up_to(encoding.cnf.num_vars());
@@ -355,9 +377,9 @@ pub fn minimize_through(
 /// each decoded cell assignment and solving again (one incremental solver).
 /// Meant for small cases and cross-checks: each solution costs a solver call.
 /// Stops with an error after `limit` solutions.
-pub fn enumerate(hex: &Hexagon, level: u8, options: EncodeOptions, limit: usize) -> Result<Vec<Found>, HexError> {
+pub fn enumerate<S: SatSolver + Default>(hex: &Hexagon, level: u8, options: EncodeOptions, limit: usize) -> Result<Vec<Found>, HexError> {
     let encoding = LevelEncoding::new(hex, level, options);
-    let mut solver = Cadical::new();
+    let mut solver = S::default();
     solver.add_cnf(&encoding.cnf)?;
     let mut found = Vec::new();
     while let Outcome::Sat(model) = solver.solve()? {

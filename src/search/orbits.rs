@@ -15,7 +15,8 @@
 
 use std::collections::HashSet;
 
-use super::search::enumerate;
+use super::enumerate;
+use crate::solving::SatSolver;
 use crate::encoding::{EncodeOptions, SymmetryBreaking};
 use crate::error::HexError;
 use crate::geometry::Hexagon;
@@ -43,9 +44,9 @@ pub fn image(perm: &[usize], values: &[u8]) -> Vec<u8> {
 
 /// Counts the valid level-k partials of each penalty `<= max_penalty` from
 /// the lex-leaders; fails when more than `limit` leaders exist.
-pub fn orbit_count(hex: &Hexagon, level: u8, max_penalty: usize, limit: usize) -> Result<OrbitCount, HexError> {
+pub fn orbit_count<S: SatSolver + Default>(hex: &Hexagon, level: u8, max_penalty: usize, limit: usize) -> Result<OrbitCount, HexError> {
     let options = EncodeOptions { symmetry: SymmetryBreaking::Ring1LexLeader, ..EncodeOptions::bounded(Some(max_penalty)) };
-    let leaders = enumerate(hex, level, options, limit)?;
+    let leaders = enumerate::<S>(hex, level, options, limit)?;
     let symmetries = hex.symmetries();
     let mut seen: HashSet<Vec<u8>> = HashSet::new();
     let mut by_penalty = vec![0u64; max_penalty + 1];
