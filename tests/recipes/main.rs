@@ -1,0 +1,129 @@
+//! The recipes of `recipes/` run on the engines they are written for: a
+//! one-node Slurm cluster (`slurm.rs`), GNU parallel over SSH to two logins
+//! on this machine (`ssh.rs`), and the container image's build script with
+//! the Kubernetes recipe's pod command (`image.rs`). Each engine is set up
+//! by CI (`.ci/run`); without it a test prints why it did not run, and under
+//! `CI=true` it fails instead, so a green CI has exercised every recipe.
+
+#[path = "../common/mod.rs"]
+mod common;
+mod image;
+mod slurm;
+mod ssh;
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use hexcert::certification::cubes::{result_path, CubeResult, CubeVerdict};
+use hexcert::cubes::Plan;
+
+/// The repository's copy of a recipe.
+fn recipe(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("recipes").join(name)
+}
+
+/// Whether the engine `what` answered `probe`; when it did not, says so
+/// and returns false, or fails under CI, which sets every engine up.
+fn engine_present(what: &str, probe: Result<(), String>) -> bool {
+    match probe {
+        Ok(()) => true,
+        Err(why) => {
+            assert!(std::env::var_os("CI").is_none(), "CI is set but {what} is not available: {why}");
+            eprintln!("note: {what} is not available ({why}): this recipe is not exercised here");
+            false
+        }
+    }
+}
+
+/// Runs `command`, which must succeed; returns its output.
+fn succeed(command: &mut Command) -> Output {
+    let out = command.output().unwrap_or_else(|e| panic!("{command:?}: {e}"));
+    assert!(
+        out.status.success(),
+        "{command:?}: {}\n{}{}",
+        out.status,
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out
+}
+
+/// A plan and its results directory in a scratch directory that is removed
+/// when the campaign is dropped (also when a test fails).
+struct Campaign {
+    dir: PathBuf,
+    hexcert: PathBuf,
+    plan: Plan,
+}
+
+impl Campaign {
+    /// Plans, with `hexcert`, "no level-3 partial of side `n` below
+    /// `below`" at radius 1, depth 1; its job list calls `job_hexcert`.
+    fn plan(name: &str, hexcert: &Path, job_hexcert: &Path, n: usize, below: usize) -> Campaign {
+        let dir = std::env::temp_dir().join(format!("hexcert-recipes-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let args = ["cubes", "plan", "--level", "3", "--radius", "1", "--depth", "1", "-o", "plan.json", "-q"];
+        let (n, below) = (n.to_string(), below.to_string());
+        succeed(Command::new(hexcert).current_dir(&dir).args(args).args(["--n", &n, "--below", &below, "--hexcert"]).arg(job_hexcert));
+        let plan = Plan::read(&dir.join("plan.json")).unwrap();
+        let jobs = std::fs::read_to_string(dir.join("plan.json.jobs")).unwrap();
+        assert_eq!(jobs.lines().count(), plan.cubes.len(), "{jobs}");
+        Campaign { dir, hexcert: hexcert.to_path_buf(), plan }
+    }
+
+    fn hexcert(&self) -> Command {
+        let mut command = Command::new(&self.hexcert);
+        command.current_dir(&self.dir);
+        command
+    }
+
+    fn record_path(&self, index: usize) -> PathBuf {
+        result_path(&self.dir.join("cube-results"), &self.plan, index)
+    }
+
+    /// How many cubes have a record.
+    fn recorded(&self) -> usize {
+        (0..self.plan.cubes.len()).filter(|&i| self.record_path(i).exists()).count()
+    }
+
+    /// Every cube has a record that answers it: refuted, LRAT-verified.
+    fn assert_every_cube_refuted(&self) {
+        for index in 0..self.plan.cubes.len() {
+            let bytes = std::fs::read(self.record_path(index)).unwrap_or_else(|e| panic!("cube {index}: {e}"));
+            let record: CubeResult = serde_json::from_slice(&bytes).unwrap();
+            assert_eq!((&record.cube, record.verdict), (&self.plan.cubes[index], CubeVerdict::Refuted));
+            assert!(record.lrat.unwrap().verified, "cube {index}");
+        }
+    }
+
+    /// `cubes merge`, then `check` (re-solving each cube, as no proof is
+    /// stored) verifies the claim. With `path`, PATH is that directory and
+    /// the system's, so the VeriPB `check` runs is the one found there (it
+    /// must be); without, VeriPB decides whether the claim can be verified.
+    fn merge_and_check(&self, path: Option<&Path>) -> String {
+        let verdict = match path.is_some() || common::veripb_present() {
+            true => "1 records: 1 verified, 0 failed, 0 unverified",
+            false => "1 records: 0 verified, 0 failed, 1 unverified",
+        };
+        let mut merge = self.hexcert();
+        let mut check = self.hexcert();
+        if let Some(dir) = path {
+            let joined = std::env::join_paths([dir.to_path_buf(), "/usr/bin".into(), "/bin".into()]).unwrap();
+            merge.env("PATH", &joined);
+            check.env("PATH", &joined);
+        }
+        succeed(merge.args(["cubes", "merge", "plan.json", "--proofs", "proofs", "-q"]));
+        let checked = check.args(["check", "--regenerate", "proofs"]).output().unwrap();
+        let text = String::from_utf8_lossy(&checked.stdout).into_owned();
+        assert_eq!(checked.status.code(), Some(0), "{text}{}", String::from_utf8_lossy(&checked.stderr));
+        assert!(text.contains(verdict), "{text}");
+        text
+    }
+}
+
+impl Drop for Campaign {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}

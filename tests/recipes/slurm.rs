@@ -1,0 +1,112 @@
+//! `recipes/slurm-array.sh` on a Slurm cluster (CI starts a one-node one
+//! with `recipes/slurm/single-node.sh`): a plan's job list as one array
+//! job, then a campaign stopped midway with `scancel` and resumed with
+//! `recipes/pending.sh`, which submits only the cubes without a record.
+
+use std::os::unix::fs::MetadataExt;
+use std::path::Path;
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use super::{engine_present, recipe, succeed, Campaign};
+
+/// A Slurm controller answers and its nodes take jobs.
+fn slurm_present() -> bool {
+    let probe = match Command::new("sinfo").args(["-h", "-o", "%T"]).output() {
+        Err(e) => Err(format!("sinfo: {e}")),
+        Ok(out) if !out.status.success() => Err(format!("sinfo: {}", String::from_utf8_lossy(&out.stderr).trim())),
+        Ok(out) => {
+            let states = String::from_utf8_lossy(&out.stdout).into_owned();
+            match states.lines().any(|s| s.starts_with("idle") || s.starts_with("mix") || s.starts_with("alloc")) {
+                true => Ok(()),
+                false => Err(format!("no node takes jobs (sinfo: {})", states.trim())),
+            }
+        }
+    };
+    engine_present("a Slurm cluster (recipes/slurm/single-node.sh start, then export its SLURM_CONF)", probe)
+}
+
+/// `sbatch` of the array recipe over `jobs`, one core per cube so the two
+/// cores of a CI machine run two at once (the recipe asks for two).
+fn sbatch(campaign: &Campaign, jobs: &str, count: usize, wait: bool) -> String {
+    let mut command = Command::new("sbatch");
+    command.current_dir(&campaign.dir).args(["--parsable", "--cpus-per-task=1", "--mem=1G"]);
+    command.arg(format!("--array=0-{}", count - 1));
+    if wait {
+        command.arg("--wait");
+    }
+    let out = succeed(command.arg(recipe("slurm-array.sh")).arg(jobs));
+    String::from_utf8_lossy(&out.stdout).trim().to_string()
+}
+
+/// Lines saying a cube was solved, in the array tasks' outputs named `prefix*`.
+fn solved_lines(campaign: &Campaign, job: &str) -> usize {
+    let prefix = format!("slurm-{job}_");
+    std::fs::read_dir(&campaign.dir)
+        .unwrap()
+        .map(|entry| entry.unwrap().path())
+        .filter(|p| p.file_name().unwrap().to_str().unwrap().starts_with(&prefix))
+        .map(|p| std::fs::read_to_string(p).unwrap().matches("1 cube(s) run in this run").count())
+        .sum()
+}
+
+#[test]
+fn the_array_recipe_runs_a_plan_on_slurm_and_merges_into_a_checked_claim() {
+    if !slurm_present() {
+        return;
+    }
+    let hexcert: &Path = env!("CARGO_BIN_EXE_hexcert").as_ref();
+    let campaign = Campaign::plan("slurm", hexcert, hexcert, 6, 13);
+    let cubes = campaign.plan.cubes.len();
+    let job = sbatch(&campaign, "plan.json.jobs", cubes, true);
+    campaign.assert_every_cube_refuted();
+    assert_eq!(solved_lines(&campaign, &job), cubes);
+    let text = campaign.merge_and_check(None);
+    assert!(text.contains(&format!("{cubes} re-solved")), "{text}");
+}
+
+#[test]
+fn a_cancelled_slurm_array_resumes_with_its_pending_cubes_and_solves_none_twice() {
+    if !slurm_present() {
+        return;
+    }
+    let hexcert: &Path = env!("CARGO_BIN_EXE_hexcert").as_ref();
+    let campaign = Campaign::plan("slurm-resume", hexcert, hexcert, 6, 13);
+    let cubes = campaign.plan.cubes.len();
+    let first = sbatch(&campaign, "plan.json.jobs", cubes, false);
+    let start = Instant::now();
+    while campaign.recorded() < 6 {
+        assert!(start.elapsed() < Duration::from_secs(120), "the array wrote {} records in 120 s", campaign.recorded());
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    succeed(Command::new("scancel").arg(&first));
+    while start.elapsed() < Duration::from_secs(180) {
+        let queued = Command::new("squeue").args(["-h", "-j", &first]).output().unwrap();
+        if queued.stdout.is_empty() {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    let done: Vec<usize> = (0..cubes).filter(|&i| campaign.record_path(i).exists()).collect();
+    assert!(done.len() < cubes, "every cube finished before scancel: the test stopped nothing");
+    let stamp = |i: usize| {
+        let meta = std::fs::metadata(campaign.record_path(i)).unwrap();
+        (meta.ino(), meta.mtime(), meta.mtime_nsec(), std::fs::read(campaign.record_path(i)).unwrap())
+    };
+    let before: Vec<_> = done.iter().map(|&i| stamp(i)).collect();
+    // What the resumed campaign submits: exactly the cubes without a record.
+    let pending = succeed(Command::new("bash").current_dir(&campaign.dir).arg(recipe("pending.sh")).arg("plan.json.jobs")).stdout;
+    let pending = String::from_utf8(pending).unwrap();
+    let indices: Vec<usize> = pending.lines().map(|l| l.rsplit(' ').next().unwrap().parse().unwrap()).collect();
+    assert_eq!(indices, (0..cubes).filter(|i| !done.contains(i)).collect::<Vec<_>>(), "{pending}");
+    std::fs::write(campaign.dir.join("plan.json.pending"), &pending).unwrap();
+    let second = sbatch(&campaign, "plan.json.pending", indices.len(), true);
+    assert_eq!(solved_lines(&campaign, &second), indices.len());
+    campaign.assert_every_cube_refuted();
+    let after: Vec<_> = done.iter().map(|&i| stamp(i)).collect();
+    assert!(before == after, "a record written before scancel was written again");
+    // Nothing is left to submit, and the plan merges.
+    let rest = succeed(Command::new("bash").current_dir(&campaign.dir).arg(recipe("pending.sh")).arg("plan.json.jobs")).stdout;
+    assert!(rest.is_empty(), "{}", String::from_utf8_lossy(&rest));
+    succeed(campaign.hexcert().args(["cubes", "merge", "plan.json", "--proofs", "proofs", "-q"]));
+}
