@@ -14,7 +14,8 @@ mod ssh;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use hexcert::certification::cubes::{result_path, CubeResult, CubeVerdict};
+use hexcert::records::cube::{proof_stored, result_path};
+use hexcert::records::{CubeResult, CubeVerdict};
 use hexcert::cubes::Plan;
 
 /// The repository's copy of a recipe.
@@ -88,24 +89,39 @@ impl Campaign {
     }
 
     /// Every cube has a record that answers it: refuted, LRAT-verified.
-    fn assert_every_cube_refuted(&self) {
-        for index in 0..self.plan.cubes.len() {
-            let bytes = std::fs::read(self.record_path(index)).unwrap_or_else(|e| panic!("cube {index}: {e}"));
-            let record: CubeResult = serde_json::from_slice(&bytes).unwrap();
+    /// Returns the records, in the plan's order.
+    fn assert_every_cube_refuted(&self) -> Vec<CubeResult> {
+        let records: Vec<CubeResult> = (0..self.plan.cubes.len())
+            .map(|index| {
+                let bytes = std::fs::read(self.record_path(index)).unwrap_or_else(|e| panic!("cube {index}: {e}"));
+                serde_json::from_slice(&bytes).unwrap_or_else(|e| panic!("cube {index}: {e}"))
+            })
+            .collect();
+        for (index, record) in records.iter().enumerate() {
             assert_eq!((&record.cube, record.verdict), (&self.plan.cubes[index], CubeVerdict::Refuted));
-            assert!(record.lrat.unwrap().verified, "cube {index}");
+            assert!(record.lrat.as_ref().is_some_and(|l| l.verified), "cube {index}");
         }
+        records
     }
 
-    /// `cubes merge`, then `check` (re-solving each cube, as no proof is
-    /// stored) verifies the claim. With `path`, PATH is that directory and
-    /// the system's, so the VeriPB `check` runs is the one found there (it
-    /// must be); without, VeriPB decides whether the claim can be verified.
+    /// Every cube was solved by a run of its own: one job line, one run,
+    /// one record (a cube solved twice, or two cubes by one run, shows as a
+    /// repeated `written_by`). Returns each record's writer.
+    fn assert_one_run_per_cube(&self) -> Vec<String> {
+        let writers: Vec<String> = self.assert_every_cube_refuted().into_iter().map(|r| r.written_by.expect("a record names its run")).collect();
+        let distinct: std::collections::BTreeSet<&String> = writers.iter().collect();
+        assert_eq!(distinct.len(), writers.len(), "{writers:?}");
+        writers
+    }
+
+    /// `cubes merge` (exit 0 only when it checked every cube's stored
+    /// proof, 4 while some cube is only attested), then `check --regenerate`
+    /// of the claim, which re-solves the cubes whose proof is not stored.
+    /// With `path`, PATH is that directory and the system's, so the VeriPB
+    /// `check` runs is the one found there (it must be); without, VeriPB on
+    /// PATH decides whether the claim can be verified.
     fn merge_and_check(&self, path: Option<&Path>) -> String {
-        let verdict = match path.is_some() || common::veripb_present() {
-            true => "1 records: 1 verified, 0 failed, 0 unverified",
-            false => "1 records: 0 verified, 0 failed, 1 unverified",
-        };
+        let veripb = path.is_some() || common::veripb_present();
         let mut merge = self.hexcert();
         let mut check = self.hexcert();
         if let Some(dir) = path {
@@ -113,13 +129,32 @@ impl Campaign {
             merge.env("PATH", &joined);
             check.env("PATH", &joined);
         }
-        succeed(merge.args(["cubes", "merge", "plan.json", "--proofs", "proofs", "-q"]));
+        let cubes = self.plan.cubes.len();
+        let stored = self.assert_every_cube_refuted().iter().filter(|r| proof_stored(r)).count();
+        let merged = merge.args(["--json", "cubes", "merge", "plan.json", "--proofs", "proofs", "-q"]).output().unwrap();
+        let said = String::from_utf8_lossy(&merged.stdout).into_owned();
+        assert_eq!(merged.status.code(), Some(if stored == cubes { 0 } else { 4 }), "{said}{}", String::from_utf8_lossy(&merged.stderr));
+        let said: serde_json::Value = serde_json::from_str(&said).unwrap_or_else(|e| panic!("{said}: {e}"));
+        assert_eq!((said["checked"].as_u64(), said["attested"].as_u64()), (Some(stored as u64), Some((cubes - stored) as u64)), "{said}");
         let checked = check.args(["check", "--regenerate", "proofs"]).output().unwrap();
         let text = String::from_utf8_lossy(&checked.stdout).into_owned();
-        assert_eq!(checked.status.code(), Some(0), "{text}{}", String::from_utf8_lossy(&checked.stderr));
+        let (code, verdict) = match veripb {
+            true => (0, "1 records: 1 verified, 0 failed, 0 unverified"),
+            false => (4, "1 records: 0 verified, 0 failed, 1 unverified"),
+        };
+        assert_eq!(checked.status.code(), Some(code), "{text}{}", String::from_utf8_lossy(&checked.stderr));
         assert!(text.contains(verdict), "{text}");
+        let how = format!("{cubes} cubes: {stored} stored LRAT proofs verified by hexcert-lrat {}, {} re-solved", hexcert_lrat::VERSION, cubes - stored);
+        assert!(text.contains(&how), "{text}");
         text
     }
+}
+
+/// The cube a job line solves: the number after its `--index`.
+fn job_index(line: &str) -> usize {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let at = words.iter().position(|w| *w == "--index").unwrap_or_else(|| panic!("no --index in `{line}`"));
+    words[at + 1].parse().unwrap_or_else(|e| panic!("`{line}`: {e}"))
 }
 
 impl Drop for Campaign {

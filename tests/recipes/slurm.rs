@@ -8,7 +8,7 @@ use std::path::Path;
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-use super::{engine_present, recipe, succeed, Campaign};
+use super::{engine_present, job_index, recipe, succeed, Campaign};
 
 /// A Slurm controller answers and its nodes take jobs.
 fn slurm_present() -> bool {
@@ -59,10 +59,9 @@ fn the_array_recipe_runs_a_plan_on_slurm_and_merges_into_a_checked_claim() {
     let campaign = Campaign::plan("slurm", hexcert, hexcert, 6, 13);
     let cubes = campaign.plan.cubes.len();
     let job = sbatch(&campaign, "plan.json.jobs", cubes, true);
-    campaign.assert_every_cube_refuted();
     assert_eq!(solved_lines(&campaign, &job), cubes);
-    let text = campaign.merge_and_check(None);
-    assert!(text.contains(&format!("{cubes} re-solved")), "{text}");
+    campaign.assert_one_run_per_cube();
+    campaign.merge_and_check(None);
 }
 
 #[test]
@@ -75,14 +74,14 @@ fn a_cancelled_slurm_array_resumes_with_its_pending_cubes_and_solves_none_twice(
     let cubes = campaign.plan.cubes.len();
     let first = sbatch(&campaign, "plan.json.jobs", cubes, false);
     let start = Instant::now();
-    while campaign.recorded() < 6 {
+    while campaign.recorded() < cubes / 4 {
         assert!(start.elapsed() < Duration::from_secs(120), "the array wrote {} records in 120 s", campaign.recorded());
-        std::thread::sleep(Duration::from_millis(50));
+        std::thread::sleep(Duration::from_millis(20));
     }
     succeed(Command::new("scancel").arg(&first));
-    while start.elapsed() < Duration::from_secs(180) {
-        let queued = Command::new("squeue").args(["-h", "-j", &first]).output().unwrap();
-        if queued.stdout.is_empty() {
+    loop {
+        assert!(start.elapsed() < Duration::from_secs(180), "array job {first} still queued 180 s after it started");
+        if succeed(Command::new("squeue").args(["-h", "-j", &first])).stdout.is_empty() {
             break;
         }
         std::thread::sleep(Duration::from_millis(200));
@@ -97,16 +96,17 @@ fn a_cancelled_slurm_array_resumes_with_its_pending_cubes_and_solves_none_twice(
     // What the resumed campaign submits: exactly the cubes without a record.
     let pending = succeed(Command::new("bash").current_dir(&campaign.dir).arg(recipe("pending.sh")).arg("plan.json.jobs")).stdout;
     let pending = String::from_utf8(pending).unwrap();
-    let indices: Vec<usize> = pending.lines().map(|l| l.rsplit(' ').next().unwrap().parse().unwrap()).collect();
+    let indices: Vec<usize> = pending.lines().map(job_index).collect();
     assert_eq!(indices, (0..cubes).filter(|i| !done.contains(i)).collect::<Vec<_>>(), "{pending}");
     std::fs::write(campaign.dir.join("plan.json.pending"), &pending).unwrap();
     let second = sbatch(&campaign, "plan.json.pending", indices.len(), true);
+    // Each pending cube solved once by the second array, and no record of
+    // the first one rewritten: nothing lost, nothing done twice.
     assert_eq!(solved_lines(&campaign, &second), indices.len());
-    campaign.assert_every_cube_refuted();
+    campaign.assert_one_run_per_cube();
     let after: Vec<_> = done.iter().map(|&i| stamp(i)).collect();
     assert!(before == after, "a record written before scancel was written again");
-    // Nothing is left to submit, and the plan merges.
     let rest = succeed(Command::new("bash").current_dir(&campaign.dir).arg(recipe("pending.sh")).arg("plan.json.jobs")).stdout;
     assert!(rest.is_empty(), "{}", String::from_utf8_lossy(&rest));
-    succeed(campaign.hexcert().args(["cubes", "merge", "plan.json", "--proofs", "proofs", "-q"]));
+    campaign.merge_and_check(None);
 }

@@ -7,7 +7,9 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use super::{engine_present, recipe, succeed, Campaign};
+use hexcert::records::run::HOST_VARIABLE;
+
+use super::{common, engine_present, job_index, recipe, succeed, Campaign};
 
 const SSHD: &str = "/usr/sbin/sshd";
 
@@ -47,7 +49,7 @@ fn start_sshd(dir: &Path) -> (Sshd, PathBuf) {
     let sshd_config = format!(
         "ListenAddress 127.0.0.1\nPort {port}\nHostKey {d}/host_key\nAuthorizedKeysFile {d}/login_key.pub\n\
          StrictModes no\nPasswordAuthentication no\nKbdInteractiveAuthentication no\nUsePAM no\n\
-         PermitRootLogin prohibit-password\nPidFile {d}/sshd.pid\n"
+         PermitRootLogin prohibit-password\nPidFile {d}/sshd.pid\nAcceptEnv {HOST_VARIABLE}\n"
     );
     std::fs::write(dir.join("sshd_config"), sshd_config).unwrap();
     let log = std::fs::File::create(dir.join("sshd.log")).unwrap();
@@ -74,7 +76,10 @@ fn start_sshd(dir: &Path) -> (Sshd, PathBuf) {
         "AddressFamily inet".into(),
         "LogLevel ERROR".into(),
     ];
-    let ssh_config = format!("Host hexcert-a\n  HostName 127.0.0.1\nHost hexcert-b\n  HostName localhost\nHost *\n  {}\n", common.join("\n  "));
+    // Each login names its runs after itself, so the records say which
+    // "host" solved each cube.
+    let host = |name: &str, address: &str| format!("Host {name}\n  HostName {address}\n  SetEnv {HOST_VARIABLE}={name}\n");
+    let ssh_config = format!("{}{}Host *\n  {}\n", host("hexcert-a", "127.0.0.1"), host("hexcert-b", "localhost"), common.join("\n  "));
     std::fs::write(dir.join("ssh_config"), ssh_config).unwrap();
     (sshd, dir.join("ssh_config"))
 }
@@ -85,7 +90,12 @@ fn the_parallel_recipe_runs_a_plan_over_ssh_on_two_logins_and_merges_into_a_chec
         return;
     }
     let hexcert: &Path = env!("CARGO_BIN_EXE_hexcert").as_ref();
-    let campaign = Campaign::plan("ssh", hexcert, hexcert, 5, 9);
+    let campaign = Campaign::plan("ssh", hexcert, hexcert, 6, 13);
+    // Keep every cube's proof beside its record (docs/CAMPAIGN.md: edit the
+    // job list), so the merged claim is checkable without re-solving.
+    let jobs = std::fs::read_to_string(campaign.dir.join("plan.json.jobs")).unwrap();
+    let stored: String = jobs.lines().map(|l| l.replace(" --index ", " --store-limit 100000000 --index ") + "\n").collect();
+    std::fs::write(campaign.dir.join("plan.json.jobs"), stored).unwrap();
     let keys = campaign.dir.join("ssh");
     std::fs::create_dir_all(&keys).unwrap();
     let (_sshd, config) = start_sshd(&keys);
@@ -102,13 +112,30 @@ fn the_parallel_recipe_runs_a_plan_over_ssh_on_two_logins_and_merges_into_a_chec
         .unwrap();
     let log = std::fs::read_to_string(keys.join("sshd.log")).unwrap_or_default();
     assert!(ran.status.success(), "parallel: {}\nsshd: {log}", String::from_utf8_lossy(&ran.stderr));
-    // One job-log row per cube (after the header), exit 0, both logins used.
+    // One job-log row per cube (after the header), exit 0, and the record
+    // of each cube written by a run on the login the row names.
     let rows: Vec<Vec<String>> = std::fs::read_to_string(&joblog).unwrap().lines().skip(1).map(|l| l.split('\t').map(String::from).collect()).collect();
     assert_eq!(rows.len(), campaign.plan.cubes.len());
     assert!(rows.iter().all(|row| row[6] == "0"), "{rows:?}");
+    let writers = campaign.assert_one_run_per_cube();
+    for row in &rows {
+        let index = job_index(&row[8]);
+        assert!(writers[index].starts_with(&format!("{}-", row[1])), "cube {index} ran on {} but was written by {}", row[1], writers[index]);
+    }
     for host in ["hexcert-a", "hexcert-b"] {
         assert!(rows.iter().any(|row| row[1] == host), "no job ran on {host}: {rows:?}");
     }
-    campaign.assert_every_cube_refuted();
     campaign.merge_and_check(None);
+    // The claim directory alone is the evidence: moved away from the plan
+    // and the results, it still checks, every proof read from its copy.
+    let elsewhere = campaign.dir.join("elsewhere");
+    std::fs::create_dir_all(&elsewhere).unwrap();
+    std::fs::rename(campaign.dir.join("proofs"), elsewhere.join("proofs")).unwrap();
+    std::fs::remove_dir_all(campaign.dir.join("cube-results")).unwrap();
+    let checked = Command::new(hexcert).current_dir(&elsewhere).args(["check", "proofs"]).output().unwrap();
+    let text = String::from_utf8_lossy(&checked.stdout);
+    let code = if common::veripb_present() { 0 } else { 4 };
+    assert_eq!(checked.status.code(), Some(code), "{text}{}", String::from_utf8_lossy(&checked.stderr));
+    let cubes = campaign.plan.cubes.len();
+    assert!(text.contains(&format!("{cubes} cubes: {cubes} stored LRAT proofs verified")), "{text}");
 }
