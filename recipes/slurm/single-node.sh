@@ -15,14 +15,17 @@ state=${HEXCERT_SLURM_STATE:-/tmp/hexcert-slurm}
 conf=$state/slurm.conf
 node=$(hostname -s)
 
-alive() { [[ -s $1 ]] && kill -0 "$(cat "$1")" 2>/dev/null; }
+# A daemon removes its pid file as it exits, so the file may vanish between
+# the test and the read: that is "not alive", not an error.
+alive() { local pid; pid=$(cat "$1" 2>/dev/null) && [[ -n $pid ]] && kill -0 "$pid" 2>/dev/null; }
 
 stop_pidfile() {
   local pidfile=$1
-  alive "$pidfile" || return 0
-  kill "$(cat "$pidfile")"
+  local pid
+  pid=$(cat "$pidfile" 2>/dev/null) || return 0
+  kill "$pid" 2>/dev/null || return 0
   for _ in $(seq 50); do alive "$pidfile" || return 0; sleep 0.2; done
-  kill -9 "$(cat "$pidfile")" 2>/dev/null || true
+  kill -9 "$pid" 2>/dev/null || true
 }
 
 start_munge() {
