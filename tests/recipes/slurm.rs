@@ -14,7 +14,8 @@ use super::{engine_present, job_index, recipe, succeed, Campaign};
 fn slurm_present() -> bool {
     let probe = match Command::new("sinfo").args(["-h", "-o", "%T"]).output() {
         Err(e) => Err(format!("sinfo: {e}")),
-        Ok(out) if !out.status.success() => Err(format!("sinfo: {}", String::from_utf8_lossy(&out.stderr).trim())),
+        // Its last line says why (the ones before it, which lookups failed).
+        Ok(out) if !out.status.success() => Err(format!("sinfo: {}", String::from_utf8_lossy(&out.stderr).trim().lines().last().unwrap_or("no message"))),
         Ok(out) => {
             let states = String::from_utf8_lossy(&out.stdout).into_owned();
             match states.lines().any(|s| s.starts_with("idle") || s.starts_with("mix") || s.starts_with("alloc")) {
