@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Installs what the hexcert image holds into PREFIX/bin: hexcert, built from
-# this checkout, and the VeriPB checker that `hexcert check` runs on every
-# claim's statement -> CNF record. The Containerfile's build stage runs this
-# script, and CI runs it on the host and tests the installed binaries, so
-# every build step of the image is exercised even where no image is built.
+# this checkout, the VeriPB checker that `hexcert check` runs on every
+# claim's statement -> CNF record, and recipes/pending.sh. The
+# Containerfile's build stage runs this script, and CI runs it on the host
+# and tests what it installed, so every build step of the image is
+# exercised even where no image is built.
 #   recipes/container/build.sh PREFIX
 # Needs cargo and a C++ compiler (CaDiCaL is built by the cadical-sys crate).
 set -euo pipefail
@@ -18,5 +19,8 @@ cargo install --locked --quiet --force --path "$repo" --bin hexcert --root "$pre
 # The version the committed records name; its own target directory (kept,
 # so a second run finds it built), apart from hexcert's.
 cargo install --locked --quiet veripb --version 3.0.2 --root "$prefix" --target-dir "$target/veripb-install"
+# What a resumed Indexed Job needs beside hexcert: the job list of the
+# cubes still without a record.
+install -m 0755 "$repo/recipes/pending.sh" "$prefix/bin/pending.sh"
 "$prefix/bin/hexcert" --version
 "$prefix/bin/veripb" --version | tail -n 1
