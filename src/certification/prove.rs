@@ -17,6 +17,7 @@ use crate::records::trust::{trust_base, Basis};
 use crate::records::{CheckerRecord, Claim, EncoderRecord, FileRecord, LratRecord, SolverRecord, CLAIM_FORMAT};
 use crate::solving::race::{race, Entrant};
 use crate::search::{accept_model, Found};
+use crate::solving::profile::{self, Profile};
 use crate::solving::{Cadical, Outcome, SatSolver, TraceSender};
 
 /// What `prove` ended with.
@@ -172,7 +173,7 @@ pub fn certify_refutation(hex: &Hexagon, refutation: &Refutation, settings: &Set
         solver: SolverRecord {
             name: "CaDiCaL (cadical-sys)".into(),
             version: Cadical::version(),
-            options: SOLVER_OPTIONS.into(),
+            options: profile::CURRENT.record_text(),
             seconds: refutation.solve_seconds,
             peak_memory_kb: own_peak_memory_kb(),
         },
@@ -189,10 +190,6 @@ pub fn certify_refutation(hex: &Hexagon, refutation: &Refutation, settings: &Set
     Ok((directory, claim))
 }
 
-/// How the solver ran; part of what makes `check --regenerate` reproduce the
-/// proof byte for byte.
-pub const SOLVER_OPTIONS: &str = "default options, single-threaded; every step traced with its antecedents \
-     (LRAT) from the first clause; the binary DRAT proof is that trace without hints";
 
 /// Runs drat-trim and rate, those on PATH, on (CNF, DRAT) when `settings`
 /// asks for it; a rejection is an error (the LRAT checker accepted the same
@@ -320,15 +317,22 @@ pub(super) fn replace_directory(staging: &Path, target: &Path) -> Result<(), Hex
 /// this function judges nothing.
 pub fn solve_claim_traced(hex: &Hexagon, claim: &Claim, trace: TraceSender) -> Result<f64, HexError> {
     let encoding = LevelEncoding::new(hex, claim.level, claim.encode_options());
-    refute_traced(&encoding.cnf, trace, &claim.statement)
+    let profile = profile::Profile::from_record(&claim.solver.options)?;
+    refute_traced(&encoding.cnf, profile, trace, &claim.statement)
 }
 
-/// Solves `cnf` alone with default options, every step traced to `trace`,
-/// polling `stop`; returns the outcome and the solve seconds. The same
-/// formula gives the same trace: this is how a cube is solved and re-solved.
+/// Solves `cnf` alone with the default profile, every step traced to
+/// `trace`, polling `stop`; returns the outcome and the solve seconds. The
+/// same formula gives the same trace: this is how a cube is solved and
+/// re-solved (cube records name no profile, so cubes keep the default).
 pub fn solve_traced(cnf: &Cnf, trace: TraceSender, stop: impl Fn() -> bool + 'static) -> Result<(Outcome, f64), HexError> {
+    solve_traced_with(cnf, profile::DEFAULT, trace, stop)
+}
+
+/// `solve_traced` with `profile`'s options.
+fn solve_traced_with(cnf: &Cnf, profile: Profile, trace: TraceSender, stop: impl Fn() -> bool + 'static) -> Result<(Outcome, f64), HexError> {
     let start = Instant::now();
-    let mut solver = Cadical::with_trace(trace);
+    let mut solver = Cadical::with_profile(profile, Some(trace))?;
     solver.stop_when_any(stop);
     solver.add_cnf(cnf)?;
     let outcome = solver.solve()?;
@@ -336,8 +340,8 @@ pub fn solve_traced(cnf: &Cnf, trace: TraceSender, stop: impl Fn() -> bool + 'st
 }
 
 /// `solve_traced` of a formula that must be unsatisfiable (`what` names it).
-fn refute_traced(cnf: &Cnf, trace: TraceSender, what: &str) -> Result<f64, HexError> {
-    match solve_traced(cnf, trace, || false)? {
+fn refute_traced(cnf: &Cnf, profile: Profile, trace: TraceSender, what: &str) -> Result<f64, HexError> {
+    match solve_traced_with(cnf, profile, trace, || false)? {
         (Outcome::Unsat, seconds) => Ok(seconds),
         (Outcome::Sat(_), _) => Err(HexError::Internal(format!("regenerating `{what}`: the formula is satisfiable"))),
     }
@@ -354,6 +358,6 @@ impl Regenerate for SolveAgain {
     }
 
     fn regenerate_formula(&self, cnf: &Cnf, what: &str, trace: TraceSender) -> Result<f64, HexError> {
-        refute_traced(cnf, trace, what)
+        refute_traced(cnf, profile::DEFAULT, trace, what)
     }
 }

@@ -6,6 +6,7 @@ use std::sync::Arc;
 
 use cadical_sys::{CaDiCal, Status, Terminator};
 
+use super::profile::Profile;
 use super::{tracer, Outcome, SatSolver, TraceSender};
 use crate::error::HexError;
 use crate::formula::Cnf;
@@ -37,8 +38,28 @@ impl Cadical {
     /// The stream ends (the sender is dropped) when the solver is dropped.
     pub fn with_trace(trace: TraceSender) -> Cadical {
         let mut cadical = Cadical::new();
-        cadical.solver.connect_proof_tracer1(tracer::Tracer::new(trace), true, false);
+        cadical.trace_to(trace);
         cadical
+    }
+
+    fn trace_to(&mut self, trace: TraceSender) {
+        self.solver.connect_proof_tracer1(tracer::Tracer::new(trace), true, false);
+    }
+
+    /// A fresh solver with `profile`'s options set and, given `trace`, traced
+    /// as by `with_trace`. Options come first: CaDiCaL accepts them only
+    /// before anything else touches the solver.
+    pub fn with_profile(profile: Profile, trace: Option<TraceSender>) -> Result<Cadical, HexError> {
+        let mut cadical = Cadical::new();
+        for option in profile.options {
+            if !CaDiCal::is_valid_option(option.name) || !cadical.solver.set(option.name, option.value) {
+                return Err(HexError::Usage(format!("CaDiCaL rejects option {}={}", option.name, option.value)));
+            }
+        }
+        if let Some(trace) = trace {
+            cadical.trace_to(trace);
+        }
+        Ok(cadical)
     }
 
     /// Also lets CaDiCaL's own writer put its binary DRAT proof in `path`

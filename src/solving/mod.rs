@@ -14,6 +14,7 @@
 mod cadical;
 pub mod race;
 pub mod prefix;
+pub mod profile;
 pub mod tracer;
 
 pub use cadical::Cadical;

@@ -67,10 +67,8 @@ pub fn race(entrants: Vec<Entrant>, abort: &Arc<AtomicBool>) -> Result<Finish, H
 }
 
 fn run_entrant(entrant: Entrant, done: &Arc<AtomicBool>, abort: &Arc<AtomicBool>) -> Result<Outcome, HexError> {
-    let mut solver = match entrant.trace {
-        Some(trace) => Cadical::with_trace(trace),
-        None => Cadical::new(),
-    };
+    // The profile of new proofs: `prove` records it as the claim's options.
+    let mut solver = Cadical::with_profile(super::profile::CURRENT, entrant.trace)?;
     let (done, abort) = (done.clone(), abort.clone());
     let stop = Arc::new(AtomicBool::new(false));
     let watcher = stop.clone();
