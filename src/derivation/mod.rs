@@ -232,13 +232,6 @@ fn derive<W: Write + ?Sized>(
     let statement = Statement::new(hex, level, below);
     let ids = StatementIds::new(&statement, cells);
     let encoding = LevelEncoding::new(hex, level, EncodeOptions { symmetry, ..EncodeOptions::bounded(None) });
-    let holds = |c: usize, v: usize| -> String {
-        if v > k {
-            Variable::Plus { cell: c }.to_string()
-        } else {
-            Variable::Value { cell: c, value: v as u8 }.to_string()
-        }
-    };
     let mut proof = Proof::new(out, ids.loaded);
     proof.line("pseudo-Boolean proof version 3.0")?;
     proof.line(&format!("f {};", ids.loaded))?;
@@ -251,7 +244,60 @@ fn derive<W: Write + ?Sized>(
         Some(split) => cubes::dominance(&mut proof, hex, &statement, split)?,
         None => Vec::new(),
     };
+    let (ge_upper, ge_lower) = define_ge(&mut proof, &encoding, cells, k)?;
+    value_helpers(&mut proof, hex, &encoding, &ids, k)?;
+    if !chains.is_empty() {
+        let ge = symmetry::GeIds { upper: &ge_upper, lower: &ge_lower };
+        symmetry::define_chains(&mut proof, hex, level, &encoding, &ids, &ge, &mut chains)?;
+    }
+    if let Some(split) = split {
+        let ge = symmetry::GeIds { upper: &ge_upper, lower: &ge_lower };
+        cubes::over_ge(&mut proof, level, &ids, &ge, split, &mut lexes)?;
+    }
+    let (pen_upper, lemmas) = penalty::define_penalties(&mut proof, hex, level, &encoding, &ids, &ge_upper)?;
+    let pens = encoding.penalty_vars();
+    forcing_clauses(&mut proof, &encoding, &chains)?;
+    symmetry::comparison_helpers(&mut proof, &chains)?;
+    if max_penalty < pens.len() {
+        let bound = penalty::bound_penalties(&mut proof, &pen_upper, &lemmas, &ids)?;
+        if max_penalty >= 1 {
+            let first_var = encoding.cnf.num_vars() as i32 + 1;
+            counter::derive_counter(&mut proof, pens, max_penalty, first_var, bound)?;
+        }
+    }
 
+    if let Some(split) = split {
+        cubes::cover(&mut proof, hex, &encoding, &ids, split)?;
+    }
+
+    reach_target(&mut proof, target, ids.loaded)?;
+    Ok(DerivationSummary {
+        statement_constraints: ids.loaded,
+        target_clauses: target.clauses().len(),
+        target_variables: target.num_vars(),
+        steps: proof.steps(),
+    })
+}
+
+/// The statement's name for "cell `c` holds `v`" at level `k` (`v = k + 1` is `+`).
+fn holds(k: usize, c: usize, v: usize) -> String {
+    if v > k {
+        Variable::Plus { cell: c }.to_string()
+    } else {
+        Variable::Value { cell: c, value: v as u8 }.to_string()
+    }
+}
+
+/// Reifies the encoder's order (`ge`) and equality (`eq`) variables over the
+/// statement's value variables; returns the ids the later steps cite.
+#[allow(clippy::type_complexity)]
+fn define_ge<W: Write + ?Sized>(
+    proof: &mut Proof<W>,
+    encoding: &LevelEncoding,
+    cells: usize,
+    k: usize,
+) -> io::Result<(Vec<Vec<usize>>, Vec<Vec<Vec<usize>>>)> {
+    let holds = |c: usize, v: usize| holds(k, c, v);
     proof.line("% ge(c, j) is \"c holds j, ..., k or +\"; eq(c, a) is x_cC_va")?;
     // ge_upper[c][j - 2]: id of "ge(c, j) implies c holds j, ..., k or +";
     // ge_lower[c][j - 2][v - j]: id of "c holds v implies ge(c, j)".
@@ -275,6 +321,20 @@ fn derive<W: Write + ?Sized>(
         }
     }
 
+    Ok((ge_upper, ge_lower))
+}
+
+/// Facts every later step leans on: `ge(c, j)` excludes the values below
+/// `j`, and no cell holds more than its degree + 1.
+fn value_helpers<W: Write + ?Sized>(
+    proof: &mut Proof<W>,
+    hex: &Hexagon,
+    encoding: &LevelEncoding,
+    ids: &StatementIds,
+    k: usize,
+) -> io::Result<()> {
+    let holds = |c: usize, v: usize| holds(k, c, v);
+    let cells = hex.cell_count();
     proof.line("% helpers: ge(c, j) excludes the values below j; no cell holds more than its degree + 1")?;
     for c in 0..cells {
         for j in 2..=k + 1 {
@@ -291,15 +351,12 @@ fn derive<W: Write + ?Sized>(
         }
     }
 
-    if !chains.is_empty() {
-        let ge = symmetry::GeIds { upper: &ge_upper, lower: &ge_lower };
-        symmetry::define_chains(&mut proof, hex, level, &encoding, &ids, &ge, &mut chains)?;
-    }
-    if let Some(split) = split {
-        let ge = symmetry::GeIds { upper: &ge_upper, lower: &ge_lower };
-        cubes::over_ge(&mut proof, level, &ids, &ge, split, &mut lexes)?;
-    }
-    let (pen_upper, lemmas) = penalty::define_penalties(&mut proof, hex, level, &encoding, &ids, &ge_upper)?;
+    Ok(())
+}
+
+/// The formula's clauses that force a penalty or an equal-so-far variable,
+/// each by redundance with that variable as witness.
+fn forcing_clauses<W: Write + ?Sized>(proof: &mut Proof<W>, encoding: &LevelEncoding, chains: &[symmetry::Chain]) -> io::Result<()> {
     proof.line("% the clauses that force pen(e) and the equal-so-far variables")?;
     let pens = encoding.penalty_vars();
     let forced: std::collections::HashSet<i32> = pens.iter().copied().chain(symmetry::equal_vars(&chains)).collect();
@@ -311,19 +368,13 @@ fn derive<W: Write + ?Sized>(
             proof.step(&format!("red {line} : {} -> 1;", cnf_literal(var)))?;
         }
     }
-    symmetry::comparison_helpers(&mut proof, &chains)?;
-    if max_penalty < pens.len() {
-        let bound = penalty::bound_penalties(&mut proof, &pen_upper, &lemmas, &ids)?;
-        if max_penalty >= 1 {
-            let first_var = encoding.cnf.num_vars() as i32 + 1;
-            counter::derive_counter(&mut proof, pens, max_penalty, first_var, bound)?;
-        }
-    }
+    Ok(())
+}
 
-    if let Some(split) = split {
-        cubes::cover(&mut proof, hex, &encoding, &ids, split)?;
-    }
-
+/// Every clause of `target`, in its order, by RUP; then the target is the
+/// core and the statement's `loaded` constraints leave it.
+fn reach_target<W: Write + ?Sized>(proof: &mut Proof<W>, target: &Cnf, loaded: usize) -> io::Result<()> {
+    let mut line = String::new();
     proof.line("% the clauses of the formula, in its order")?;
     let first = proof.next_id();
     for clause in target.clauses() {
@@ -334,14 +385,9 @@ fn derive<W: Write + ?Sized>(
     let last = proof.next_id();
     proof.line("% the formula's clauses are the core; the statement leaves it")?;
     proof.line(&format!("core range {first} {last};"))?;
-    proof.line(&format!("del range 1 {};", ids.loaded + 1))?;
+    proof.line(&format!("del range 1 {};", loaded + 1))?;
     proof.line("output DERIVABLE FILE;")?;
     proof.line("conclusion NONE;")?;
     proof.line("end pseudo-Boolean proof;")?;
-    Ok(DerivationSummary {
-        statement_constraints: ids.loaded,
-        target_clauses: target.clauses().len(),
-        target_variables: target.num_vars(),
-        steps: proof.steps(),
-    })
+    Ok(())
 }
