@@ -271,8 +271,6 @@ pub fn count_refine(json: bool, quiet: bool, (n, level): (usize, u8), at: Option
     Ok(0)
 }
 
-/// Most lex-leaders the SAT road lists before it gives up (one solver call each).
-const SAT_ROAD_LEADERS: usize = 1_000_000;
 
 /// `count --road sat`: partials of penalty P (or of every penalty up to B)
 /// through the lex-leaders the solver lists.
@@ -284,7 +282,7 @@ pub fn count_sat(json: bool, quiet: bool, n: usize, level: u8, penalty: Option<u
     let progress = crate::progress::Progress::new(quiet || json);
     progress.working(format!("n={n}: listing level-{level} lex-leaders of penalty <= {bound}"));
     let started = std::time::Instant::now();
-    let found = hexcert::search::orbits::orbit_count::<Cadical>(&hex, level, bound, SAT_ROAD_LEADERS)?;
+    let found = hexcert::search::orbits::orbit_count::<Cadical>(&hex, level, bound, hexcert::options::SAT_ROAD_LEADERS.default)?;
     drop(progress);
     let seconds = started.elapsed().as_secs_f64();
     let shown: Vec<usize> = match penalty {

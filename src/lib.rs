@@ -1,6 +1,8 @@
 //! hexcert: proofs and exact counts for the Hexagonal Neighbors problem.
 //!
 //! The modules, from the ground up:
+//! - `options`: the options table (defaults, ranges, help) of every search
+//!   and campaign policy;
 //! - `geometry`: the hexagon, its cells, edges, rings and symmetries;
 //! - `levels`: level-k partials;
 //! - `formats`: grid files (hexcert and published formats);
@@ -34,6 +36,7 @@ pub mod files;
 pub mod formula;
 pub mod geometry;
 pub mod levels;
+pub mod options;
 pub mod proofs;
 pub mod records;
 pub mod rendering;

@@ -9,6 +9,7 @@ use hexcert::encoding::{Cardinality, EncodeOptions, SymmetryBreaking};
 use hexcert::error::HexError;
 use hexcert::geometry::Hexagon;
 use hexcert::certification::Settings;
+use hexcert::options;
 
 mod commands;
 mod progress;
@@ -241,11 +242,9 @@ enum CubesCommand {
     Plan {
         #[command(flatten)]
         claim: StatementArgs,
-        /// Split the cells within this distance of the centre (1: the centre and its 6 neighbours).
-        #[arg(long, default_value_t = 1)]
+        #[arg(long, default_value_t = options::SPLIT_RADIUS.default, help = options::SPLIT_RADIUS.help, value_parser = within(options::SPLIT_RADIUS))]
         radius: usize,
-        /// Cube values 1..=D and "more than D" (D at most the level).
-        #[arg(long, default_value_t = 2)]
+        #[arg(long, default_value_t = options::SPLIT_DEPTH.default, help = options::SPLIT_DEPTH.help, value_parser = within(options::SPLIT_DEPTH))]
         depth: u8,
         /// Cardinality encoding of the penalty bound.
         #[arg(long, value_enum, default_value_t)]
@@ -271,8 +270,7 @@ enum CubesCommand {
         /// Solve every cube that has no record yet.
         #[arg(long)]
         all: bool,
-        /// Cubes solved at once with --all.
-        #[arg(long, default_value_t = 2)]
+        #[arg(long, default_value_t = options::JOBS.default, help = options::JOBS.help, value_parser = within(options::JOBS))]
         jobs: usize,
         /// Directory of result records (shared by every run of the plan).
         #[arg(long, default_value = "cube-results")]
@@ -282,10 +280,7 @@ enum CubesCommand {
         /// unfinished under at least this limit.
         #[arg(long, value_parser = positive_seconds)]
         time_limit: Option<f64>,
-        /// Keep a cube's gzipped LRAT proof beside its record when it is at
-        /// most this many bytes (0: keep none); merged claims carry them, and
-        /// `check` verifies them without a solver.
-        #[arg(long, default_value_t = 0)]
+        #[arg(long, default_value_t = options::CUBE_STORE_LIMIT.default, help = options::CUBE_STORE_LIMIT.help, value_parser = within(options::CUBE_STORE_LIMIT))]
         store_limit: u64,
     },
     /// Replace hard cubes by their cubes one value deeper (one per orbit
@@ -312,11 +307,9 @@ enum CubesCommand {
         /// most in short prefix runs; the tree's leaves become cubes).
         #[arg(long, value_enum, default_value = "value")]
         strategy: commands::Strategy,
-        /// With --strategy prefix: conflicts of the prefix run at each tree node.
-        #[arg(long, default_value_t = 5000, value_parser = clap::value_parser!(i32).range(1..))]
+        #[arg(long, default_value_t = options::PREFIX_CONFLICTS.default, help = options::PREFIX_CONFLICTS.help, value_parser = within(options::PREFIX_CONFLICTS))]
         prefix_conflicts: i32,
-        /// With --strategy prefix: deepest tree below a cube (up to 2^D leaves).
-        #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u64).range(1..=16))]
+        #[arg(long, default_value_t = options::TREE_DEPTH.default, help = options::TREE_DEPTH.help, value_parser = within(options::TREE_DEPTH))]
         tree_depth: u64,
     },
     /// Check a finished plan (its cover and every cube's record, stored
@@ -343,10 +336,17 @@ enum CubesCommand {
         /// Directory of result records.
         #[arg(long, default_value = "cube-results")]
         results: PathBuf,
-        /// Machines to predict the remaining wall time for.
-        #[arg(long, default_value_t = 100)]
+        #[arg(long, default_value_t = options::MACHINES.default, help = options::MACHINES.help, value_parser = within(options::MACHINES))]
         machines: usize,
     },
+}
+
+/// The value parser of an entry of the options table: its range, one-line errors.
+fn within<T>(option: options::Opt<T>) -> impl Fn(&str) -> Result<T, String> + Clone + Send + Sync + 'static
+where
+    T: PartialOrd + Copy + std::fmt::Display + std::str::FromStr + Send + Sync + 'static,
+{
+    move |text| option.parse(text)
 }
 
 fn positive_seconds(text: &str) -> Result<f64, String> {
@@ -359,11 +359,7 @@ fn positive_seconds(text: &str) -> Result<f64, String> {
 /// How the counting commands hold their layers and where their tables start.
 #[derive(clap::Args, Debug)]
 struct CountingArgs {
-    /// Bytes the counting sweep may hold in memory for one layer and the
-    /// successors buffered for the next, and each cost-to-finish table for its
-    /// forward layers; beyond it they go to a scratch directory in TMPDIR
-    /// (removed when done). The finished tables themselves are extra.
-    #[arg(long, default_value_t = hexcert::counting::DEFAULT_MEMORY_LIMIT)]
+    #[arg(long, default_value_t = options::MEMORY_LIMIT.default, help = options::MEMORY_LIMIT.help, value_parser = within(options::MEMORY_LIMIT))]
     memory_limit: u64,
     /// Penalty bound the cost-to-finish tables are first built for. Counts and
     /// minima do not depend on it (a table built at or above a level's minimum
@@ -422,8 +418,7 @@ struct StoreArgs {
     /// Root of the certificate tree.
     #[arg(long, default_value = "proofs")]
     proofs: PathBuf,
-    /// Store proofs up to this many compressed bytes (CNF + DRAT + LRAT); larger ones keep claim.json only.
-    #[arg(long, default_value_t = hexcert::certification::DEFAULT_STORE_LIMIT)]
+    #[arg(long, default_value_t = options::STORE_LIMIT.default, help = options::STORE_LIMIT.help, value_parser = within(options::STORE_LIMIT))]
     store_limit: u64,
     /// When drat-trim or rate (those on PATH) also check a new proof; the LRAT checker checks every one.
     #[arg(long, value_enum, default_value_t)]
@@ -438,12 +433,9 @@ struct StoreArgs {
     /// --jobs cores, resumable by cube, merged into a cube claim).
     #[arg(long, value_enum, default_value_t)]
     cubes: hexcert::certification::CubeUse,
-    /// Cubes solved at once when a query is split.
-    #[arg(long, default_value_t = 2)]
+    #[arg(long, default_value_t = options::JOBS.default, help = options::JOBS.help, value_parser = within(options::JOBS))]
     jobs: usize,
-    /// Seconds a splittable query runs as one call before it is split
-    /// (satisfiable queries mostly answer by then; 0 splits at once).
-    #[arg(long, default_value_t = 300.0)]
+    #[arg(long, default_value_t = options::CUBES_AFTER.default, help = options::CUBES_AFTER.help, value_parser = within(options::CUBES_AFTER))]
     cubes_after: f64,
 }
 

@@ -33,7 +33,7 @@ pub use crate::records::run::{remove_stale_work_dirs, WorkDir};
 /// not stored; `claim.json` alone is committed and `hexcert check
 /// --regenerate` rebuilds them. (The LRAT file is about 3.3 times the DRAT
 /// one under gzip; 6 MiB keeps every claim up to n = 6 whole.)
-pub const DEFAULT_STORE_LIMIT: u64 = 6 * 1024 * 1024;
+pub const DEFAULT_STORE_LIMIT: u64 = crate::options::STORE_LIMIT.default;
 
 /// Settings shared by `prove`, `certify` and `check`.
 #[derive(Debug, Clone)]
@@ -66,8 +66,8 @@ impl Settings {
             external_check: ExternalCheck::default(),
             abort: Arc::new(AtomicBool::new(false)),
             cubes: CubeUse::default(),
-            jobs: 2,
-            cubes_after: 300.0,
+            jobs: crate::options::JOBS.default,
+            cubes_after: crate::options::CUBES_AFTER.default,
         }
     }
 }
@@ -93,7 +93,7 @@ impl CubeUse {
     pub fn applies(self, n: usize, level: u8) -> bool {
         match self {
             CubeUse::Never => false,
-            CubeUse::Auto => n >= 12 && level >= 2,
+            CubeUse::Auto => n >= crate::options::AUTO_SPLIT_FROM_SIDE.default && level >= crate::options::AUTO_SPLIT_FROM_LEVEL.default,
             CubeUse::Always => true,
         }
     }

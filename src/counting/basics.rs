@@ -26,9 +26,8 @@ pub fn check_bound(max_penalty: usize) -> Result<(), HexError> {
     Ok(())
 }
 
-/// Default of `Layers::Sorted`'s memory limit: well inside a 24 GB machine,
-/// leaving room for the cost-to-finish tables and the allocator's slack.
-pub const DEFAULT_MEMORY_LIMIT: u64 = 16 << 30;
+/// Default of `Layers::Sorted`'s memory limit (`options::MEMORY_LIMIT`).
+pub const DEFAULT_MEMORY_LIMIT: u64 = crate::options::MEMORY_LIMIT.default;
 
 /// How a sweep holds its layers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -17,6 +17,7 @@ use crate::error::HexError;
 use crate::formula::Cnf;
 use crate::geometry::Hexagon;
 use crate::levels::Partial;
+use crate::options;
 use crate::validation::{evaluate, Evaluation};
 
 /// A partial found by the solver and accepted by the validator.
@@ -214,7 +215,7 @@ pub fn minimize(
     // once), so one SAT call settles it. At levels 2 and 3 it almost never
     // does, and asking would waste a refutation: descend instead, stopping
     // if a model reaches the bound.
-    if let Some(lower) = inherited.filter(|_| level >= 4) {
+    if let Some(lower) = inherited.filter(|_| level >= options::ASK_INHERITED_FROM_LEVEL.default) {
         match call(Some(lower.penalty), hint, &mut steps)? {
             Some(found) => return finish(found, LowerBoundProof::InheritedFromLevel { level: lower.level }, steps),
             None if lower.penalty == 0 => {}
@@ -260,7 +261,7 @@ fn quick_start(
     on_step: &mut dyn FnMut(&Step),
     steps: &mut Vec<Step>,
 ) -> Result<Option<Found>, HexError> {
-    if has_bound && level >= 5 && lower_witness.level() >= 4 {
+    if has_bound && level >= options::COMPLETE_FROM_LEVEL.default && lower_witness.level() >= 4 {
         let completed = timed(on_step, steps, level, Via::Completion, None, || Ok(complete(hex, level, lower_witness)))?;
         if completed.is_some() {
             return Ok(completed);
