@@ -3,7 +3,8 @@
 
 use std::path::{Path, PathBuf};
 
-use hexcert::certification::check::{check_paths_with, Regenerate, Summary, EXIT_UNVERIFIED};
+use hexcert::certification::check::{check_paths_with, Regenerate, Summary};
+use hexcert::outcome::Outcome;
 use hexcert::certification::optimum::{certify_optimum_queued, OnReport, OptimumReport};
 use hexcert::certification::verifier::Verifier;
 use std::sync::{Arc, Mutex};
@@ -23,7 +24,7 @@ use hexcert::solving::Cadical;
 use hexcert::validation::evaluate;
 use hexcert::statement::Statement;
 
-pub fn prove(json: bool, quiet: bool, n: usize, level: u8, below: usize, settings: &Settings) -> Result<u8, HexError> {
+pub fn prove(json: bool, quiet: bool, n: usize, level: u8, below: usize, settings: &Settings) -> Result<Outcome, HexError> {
     let hex = Hexagon::new(n)?;
     let progress = crate::progress::Progress::new(quiet || json);
     progress.working(format!("n={n}: proving no level-{level} partial below {below}, then checking"));
@@ -45,7 +46,7 @@ pub fn prove(json: bool, quiet: bool, n: usize, level: u8, below: usize, setting
                 let stored = if claim.proof.stored_as.is_some() { "stored" } else { "not stored (over the limit; regenerable)" };
                 println!("  proof {} bytes compressed, {stored}; certificate in {}", claim.proof.compressed_bytes.unwrap_or(0), directory.display());
             }
-            Ok(0)
+            Ok(Outcome::Done)
         }
         ProveOutcome::Counterexample(found) => {
             let text = to_hexcert_text(&found.partial);
@@ -55,12 +56,12 @@ pub fn prove(json: bool, quiet: bool, n: usize, level: u8, below: usize, setting
                 println!("the claim is false: a valid level-{level} partial with penalty {} exists", found.evaluation.penalty);
                 print!("{text}");
             }
-            Ok(1)
+            Ok(Outcome::Negative)
         }
     }
 }
 
-pub fn certify(json: bool, quiet: bool, verbose: bool, (first, last): (usize, usize), settings: &Settings) -> Result<u8, HexError> {
+pub fn certify(json: bool, quiet: bool, verbose: bool, (first, last): (usize, usize), settings: &Settings) -> Result<Outcome, HexError> {
     if first < 3 {
         // Checked before any work, so a range is rejected whole rather than stopping at its first n.
         return Err(HexError::Usage(format!("certify takes n >= 3 (asked for {first}..={last}): sides 1 and 2 are outside the certified range")));
@@ -99,7 +100,7 @@ pub fn certify(json: bool, quiet: bool, verbose: bool, (first, last): (usize, us
         eprintln!("n={}: optimum {} is attested, not verified: it rests on {} (cubes whose proofs this run did not check; `hexcert check --regenerate` checks them)",
             report.n, report.optimum, report.attested.join(", "));
     }
-    Ok(if attested.is_empty() { 0 } else { EXIT_UNVERIFIED })
+    Ok(if attested.is_empty() { Outcome::Done } else { Outcome::Unverified })
 }
 
 fn print_certify_row(report: &OptimumReport) {
@@ -112,7 +113,7 @@ fn print_certify_row(report: &OptimumReport) {
     );
 }
 
-pub fn check(json: bool, paths: &[PathBuf], regenerate: bool, veripb: bool, record: bool) -> Result<u8, HexError> {
+pub fn check(json: bool, paths: &[PathBuf], regenerate: bool, veripb: bool, record: bool) -> Result<Outcome, HexError> {
     let paths = if paths.is_empty() { vec![PathBuf::from("proofs")] } else { paths.to_vec() };
     if record && hexcert::proofs::veripb::Veripb::find().is_none() {
         return Err(HexError::Usage("--record needs VeriPB on PATH (cargo install veripb --locked)".into()));
@@ -136,14 +137,14 @@ pub fn check(json: bool, paths: &[PathBuf], regenerate: bool, veripb: bool, reco
         }
         println!("{} records: {} verified, {} failed, {} unverified", reports.len(), summary.verified, summary.failed, summary.unverified);
     }
-    Ok(summary.exit_code())
+    Ok(summary.outcome())
 }
 
 fn show(paths: &[PathBuf]) -> String {
     paths.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", ")
 }
 
-pub fn render(json: bool, file: &Path, output: &Path, level: Option<u8>) -> Result<u8, HexError> {
+pub fn render(json: bool, file: &Path, output: &Path, level: Option<u8>) -> Result<Outcome, HexError> {
     let partial = at_level(file, &read_grid_file(file, None)?.partial, level)?;
     let hex = Hexagon::new(partial.side())?;
     hexcert::files::write_atomic(output, hexcert::rendering::render_svg(&hex, &partial).as_bytes())?;
@@ -156,7 +157,7 @@ pub fn render(json: bool, file: &Path, output: &Path, level: Option<u8>) -> Resu
         let score = evaluation.score.map_or(String::new(), |s| format!(" score {s}"));
         println!("{}: n={} level={} penalty {}{score} -> {}", file.display(), partial.side(), partial.level(), evaluation.penalty, output.display());
     }
-    Ok(0)
+    Ok(Outcome::Done)
 }
 
 /// A partial read from `file`, optionally seen at a lower level.
@@ -184,7 +185,7 @@ pub fn count(
     penalty: Option<usize>,
     max_penalty: Option<usize>,
     settings: &hexcert::counting::Settings,
-) -> Result<u8, HexError> {
+) -> Result<Outcome, HexError> {
     use hexcert::counting::{count_at_in, count_by_penalty_in, minimum_and_count_in, Method};
     let hex = Hexagon::new(n)?;
     let progress = crate::progress::Progress::new(quiet || json);
@@ -204,7 +205,7 @@ pub fn count(
             }
             tables_loaded_line(settings).into_iter().for_each(|line| println!("{line}"));
         }
-        return Ok(0);
+        return Ok(Outcome::Done);
     }
     let at_minimum = penalty.is_none();
     let (penalty, count) = match penalty {
@@ -221,7 +222,7 @@ pub fn count(
         println!("n={n} level={level} {what} {penalty}: {count} partials ({seconds:.2} s)");
         tables_loaded_line(settings).into_iter().for_each(|line| println!("{line}"));
     }
-    Ok(0)
+    Ok(Outcome::Done)
 }
 
 /// The line that names the checkpoint tables a count used instead of building them.
@@ -248,7 +249,7 @@ pub enum Road {
 
 /// `count --road refine`: the level-4 minimum and its count by refinement of
 /// the level-3 partials (counting::level4_by_refinement).
-pub fn count_refine(json: bool, quiet: bool, (n, level): (usize, u8), at: Option<usize>, settings: &hexcert::counting::Settings) -> Result<u8, HexError> {
+pub fn count_refine(json: bool, quiet: bool, (n, level): (usize, u8), at: Option<usize>, settings: &hexcert::counting::Settings) -> Result<Outcome, HexError> {
     if level != 4 || at.is_some() {
         return Err(HexError::Usage("--road refine counts level 4 at its minimum (no --penalty or --max-penalty)".into()));
     }
@@ -268,13 +269,13 @@ pub fn count_refine(json: bool, quiet: bool, (n, level): (usize, u8), at: Option
             found.minimum, found.count, found.level3_partials);
         tables_loaded_line(settings).into_iter().for_each(|line| println!("{line}"));
     }
-    Ok(0)
+    Ok(Outcome::Done)
 }
 
 
 /// `count --road sat`: partials of penalty P (or of every penalty up to B)
 /// through the lex-leaders the solver lists.
-pub fn count_sat(json: bool, quiet: bool, n: usize, level: u8, penalty: Option<usize>, max_penalty: Option<usize>) -> Result<u8, HexError> {
+pub fn count_sat(json: bool, quiet: bool, n: usize, level: u8, penalty: Option<usize>, max_penalty: Option<usize>) -> Result<Outcome, HexError> {
     let Some(bound) = penalty.or(max_penalty) else {
         return Err(HexError::Usage("--road sat needs --penalty P or --max-penalty B".into()));
     };
@@ -298,7 +299,7 @@ pub fn count_sat(json: bool, quiet: bool, n: usize, level: u8, penalty: Option<u
             println!("n={n} level={level} penalty {p}: {} partials (sat road: {} lex-leaders, {seconds:.2} s)", found.by_penalty[p], found.leaders);
         }
     }
-    Ok(0)
+    Ok(Outcome::Done)
 }
 
 pub fn table(
@@ -307,7 +308,7 @@ pub fn table(
     kind: TableKind,
     (first, last): (usize, usize),
     settings: &dyn Fn(usize) -> Result<hexcert::counting::Settings, HexError>,
-) -> Result<u8, HexError> {
+) -> Result<Outcome, HexError> {
     use hexcert::counting::count_row_in;
     let mut rows = Vec::new();
     if !json {
@@ -338,10 +339,10 @@ pub fn table(
     if json {
         println!("{}", serde_json::json!({"table": match kind { TableKind::Counts => "counts", TableKind::Penalties => "penalties" }, "rows": rows}));
     }
-    Ok(0)
+    Ok(Outcome::Done)
 }
 
-pub fn encode(json: bool, n: usize, level: u8, options: EncodeOptions, output: Option<&Path>) -> Result<u8, HexError> {
+pub fn encode(json: bool, n: usize, level: u8, options: EncodeOptions, output: Option<&Path>) -> Result<Outcome, HexError> {
     if json && output.is_none() {
         return Err(HexError::Usage("--json describes the formula on stdout: give the DIMACS file with -o".into()));
     }
@@ -354,7 +355,7 @@ pub fn encode(json: bool, n: usize, level: u8, options: EncodeOptions, output: O
             "cardinality": options.cardinality, "symmetry": options.symmetry, "variables": cnf.num_vars(),
             "clauses": cnf.clauses().len(), "output": output, "sha256": hexcert::proofs::sha256_hex(&dimacs)}));
     }
-    Ok(0)
+    Ok(Outcome::Done)
 }
 
 pub fn statement(
@@ -365,7 +366,7 @@ pub fn statement(
     output: Option<&Path>,
     derivation: Option<(&Path, &Path, Reach)>,
     check: bool,
-) -> Result<u8, HexError> {
+) -> Result<Outcome, HexError> {
     if json && output.is_none() {
         return Err(HexError::Usage("--json describes the statement on stdout: give the OPB file with -o".into()));
     }
@@ -392,15 +393,15 @@ pub fn statement(
     }
     // VeriPB's verdict: `None` when asked for but not on PATH (unverified, exit 4).
     let mut verdict = None;
-    let mut code = 0;
+    let mut outcome = Outcome::Done;
     if let (true, Some((proof, target_path, _)), Some(statement_path)) = (check, derivation, output) {
         match hexcert::proofs::veripb::Veripb::find() {
             Some(veripb) => {
                 let found = veripb.check(statement_path, proof, target_path)?;
-                code = if found.verified { 0 } else { 1 };
+                outcome = if found.verified { Outcome::Done } else { Outcome::Negative };
                 verdict = Some(found);
             }
-            None => code = 4,
+            None => outcome = Outcome::Unverified,
         }
     }
     if let (true, Some(path)) = (json, output) {
@@ -410,17 +411,17 @@ pub fn statement(
             "sha256": hexcert::proofs::sha256_file(path).map_err(|source| HexError::Io { path: path.to_path_buf(), source })?,
             "derivation": summary,
             "target_cnf_sha256": target.as_ref().map(|cnf| hexcert::proofs::sha256_hex(&cnf.to_dimacs())),
-            "veripb": verdict, "exit_code": code}));
+            "veripb": verdict, "exit_code": outcome.code()}));
     } else if check {
         match &verdict {
             Some(v) => println!("{}: `{}` in {:.1} s ({})", v.version, v.line, v.seconds, v.command),
             None => println!("unverified: veripb is not on PATH (cargo install veripb --locked)"),
         }
     }
-    Ok(code)
+    Ok(outcome)
 }
 
-pub fn solve(json: bool, n: usize, level: u8, options: EncodeOptions, output: Option<&Path>) -> Result<u8, HexError> {
+pub fn solve(json: bool, n: usize, level: u8, options: EncodeOptions, output: Option<&Path>) -> Result<Outcome, HexError> {
     let hex = Hexagon::new(n)?;
     let Some(found) = solve_at_bound::<Cadical>(&hex, level, options)? else {
         if json {
@@ -428,7 +429,7 @@ pub fn solve(json: bool, n: usize, level: u8, options: EncodeOptions, output: Op
         } else {
             println!("unsatisfiable: no valid level-{level} partial with penalty <= {}", options.max_penalty.unwrap_or(0));
         }
-        return Ok(1);
+        return Ok(Outcome::Negative);
     };
     let text = to_hexcert_text(&found.partial);
     if let Some(path) = output {
@@ -441,10 +442,10 @@ pub fn solve(json: bool, n: usize, level: u8, options: EncodeOptions, output: Op
         print!("{text}");
         println!("penalty {}", found.evaluation.penalty);
     }
-    Ok(0)
+    Ok(Outcome::Done)
 }
 
-pub fn verify(json: bool, file: &Path, level: Option<u8>, n: Option<usize>) -> Result<u8, HexError> {
+pub fn verify(json: bool, file: &Path, level: Option<u8>, n: Option<usize>) -> Result<Outcome, HexError> {
     let grid = read_grid_file(file, n)?;
     let partial = at_level(file, &grid.partial, level)?;
     let hex = Hexagon::new(partial.side())?;
@@ -471,14 +472,14 @@ pub fn verify(json: bool, file: &Path, level: Option<u8>, n: Option<usize>) -> R
         let score = evaluation.score.map_or(String::new(), |s| format!(" score {s}"));
         println!("{}: n={} level={} {verdict} penalty {}{score}", file.display(), partial.side(), partial.level(), evaluation.penalty);
     }
-    Ok(if ok { 0 } else { 1 })
+    Ok(if ok { Outcome::Done } else { Outcome::Negative })
 }
 
 fn show_value(value: u8, level: u8) -> String {
     if value == level + 1 && level < 6 { "+".into() } else { value.to_string() }
 }
 
-pub fn optimize(json: bool, quiet: bool, verbose: bool, n: usize, level: u8, cardinality: Cardinality, output: Option<&Path>) -> Result<u8, HexError> {
+pub fn optimize(json: bool, quiet: bool, verbose: bool, n: usize, level: u8, cardinality: Cardinality, output: Option<&Path>) -> Result<Outcome, HexError> {
     let hex = Hexagon::new(n)?;
     let progress = crate::progress::Progress::with_lines(quiet || json, verbose);
     let mut on_step = |s: &Step| progress.step(n, s);
@@ -496,7 +497,7 @@ pub fn optimize(json: bool, quiet: bool, verbose: bool, n: usize, level: u8, car
                 "witness": to_hexcert_text(&m.witness.partial)}))
             .collect();
         println!("{}", serde_json::json!({"n": n, "levels": levels}));
-        return Ok(0);
+        return Ok(Outcome::Done);
     }
     println!("n={n}");
     println!("| level | minimum | shown minimal by | seconds |");
@@ -511,7 +512,7 @@ pub fn optimize(json: bool, quiet: bool, verbose: bool, n: usize, level: u8, car
         println!("| {} | {} | {why} | {secs:.2} |", m.level, m.penalty);
     }
     print!("{}", to_hexcert_text(&top.witness.partial));
-    Ok(0)
+    Ok(Outcome::Done)
 }
 
 fn emit(output: Option<&Path>, bytes: &[u8]) -> Result<(), HexError> {
@@ -524,7 +525,7 @@ fn emit(output: Option<&Path>, bytes: &[u8]) -> Result<(), HexError> {
     }
 }
 
-pub fn cubes_plan(json: bool, plan: &Plan, output: &Path, results: &Path, hexcert: &str) -> Result<u8, HexError> {
+pub fn cubes_plan(json: bool, plan: &Plan, output: &Path, results: &Path, hexcert: &str) -> Result<Outcome, HexError> {
     // The file is written only once the cover holds, checked from the cube list alone.
     plan.check_cover().map_err(|e| HexError::Internal(format!("the planned cubes do not cover the split: {e}")))?;
     let jobs = plan.write(output, results, hexcert)?;
@@ -541,7 +542,7 @@ pub fn cubes_plan(json: bool, plan: &Plan, output: &Path, results: &Path, hexcer
         println!("  plan sha256 {hash}");
         println!("  job list {} (one `cubes run --index I` per line; recipes/ runs it with GNU parallel, Slurm or Kubernetes)", jobs.display());
     }
-    Ok(0)
+    Ok(Outcome::Done)
 }
 
 pub fn cubes_run(
@@ -553,7 +554,7 @@ pub fn cubes_run(
     results: &Path,
     limits: RunLimits,
     abort: Arc<std::sync::atomic::AtomicBool>,
-) -> Result<u8, HexError> {
+) -> Result<Outcome, HexError> {
     let plan = Plan::read(plan_path)?;
     let done: Vec<(usize, CubeResult)> = match index {
         Some(index) => vec![(index, run_cube(&plan, index, results, limits, &abort)?)],
@@ -583,7 +584,7 @@ pub fn cubes_run(
     if abort.load(std::sync::atomic::Ordering::Relaxed) && counterexample.is_none() {
         return Err(HexError::Interrupted);
     }
-    Ok(if counterexample.is_some() { 1 } else { 0 })
+    Ok(if counterexample.is_some() { Outcome::Negative } else { Outcome::Done })
 }
 
 /// Writes `plan` refined at `which` (or at every unfinished cube) to `output`, with its job list.
@@ -605,7 +606,7 @@ pub fn cubes_refine(
     hexcert: &str,
     strategy: Strategy,
     prefix: hexcert::solving::prefix::PrefixSettings,
-) -> Result<u8, HexError> {
+) -> Result<Outcome, HexError> {
     let plan = Plan::read(plan_path)?;
     let which = if which.is_empty() { progress(&plan, results)?.unfinished } else { which.to_vec() };
     if which.is_empty() {
@@ -634,7 +635,7 @@ pub fn cubes_refine(
 }
 
 /// Checks a finished plan and writes its claim.
-pub fn cubes_merge(json: bool, plan_path: &Path, results: &Path, root: &Path) -> Result<u8, HexError> {
+pub fn cubes_merge(json: bool, plan_path: &Path, results: &Path, root: &Path) -> Result<Outcome, HexError> {
     let plan = Plan::read(plan_path)?;
     let claim = merge(&plan, results, root)?;
     let merged: hexcert::records::CubeClaim = hexcert::records::read_json(&claim)?;
@@ -647,10 +648,10 @@ pub fn cubes_merge(json: bool, plan_path: &Path, results: &Path, root: &Path) ->
             claim.display(), plan.statement, plan.cubes.len(), claim.display());
     }
     // Merged, but resting on attested cubes: not verified (4, as `check` says).
-    Ok(if attested == 0 { 0 } else { EXIT_UNVERIFIED })
+    Ok(if attested == 0 { Outcome::Done } else { Outcome::Unverified })
 }
 
-pub fn cubes_status(json: bool, plan_path: &Path, results: &Path, machines: usize) -> Result<u8, HexError> {
+pub fn cubes_status(json: bool, plan_path: &Path, results: &Path, machines: usize) -> Result<Outcome, HexError> {
     let plan = Plan::read(plan_path)?;
     let cover = plan.check_cover();
     let hash = plan_hash(plan_path)?;
@@ -694,5 +695,5 @@ pub fn cubes_status(json: bool, plan_path: &Path, results: &Path, machines: usiz
         println!("predicted wall on {machines} machines: {predicted:.0} s{}", if found.missing.is_empty() { "" } else { " (unsolved cubes at the mean so far)" });
     }
     let open = !found.missing.is_empty() || !found.unfinished.is_empty() || !found.attested.is_empty();
-    Ok(if failed { 1 } else if open { EXIT_UNVERIFIED } else { 0 })
+    Ok(if failed { Outcome::Negative } else if open { Outcome::Unverified } else { Outcome::Done })
 }

@@ -33,15 +33,8 @@ pub enum HexError {
 }
 
 impl HexError {
-    /// Exit code the command line uses: 2 for bad input or arguments, 3 otherwise.
+    /// Exit code the command line uses (the table is `outcome::exit_code`).
     pub fn exit_code(&self) -> i32 {
-        match self {
-            HexError::Usage(_) | HexError::Input { .. } => 2,
-            HexError::Io { .. } => 2,
-            HexError::Solver(_) | HexError::Internal(_) => 3,
-            HexError::Interrupted => 130,
-            HexError::Open(_) => 4,
-            HexError::Contradiction(_) => 1,
-        }
+        crate::outcome::exit_code(Err(self)).into()
     }
 }

@@ -37,6 +37,7 @@ pub mod formula;
 pub mod geometry;
 pub mod levels;
 pub mod options;
+pub mod outcome;
 pub mod proofs;
 pub mod records;
 pub mod rendering;

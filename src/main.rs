@@ -120,7 +120,7 @@ enum Command {
         #[arg(long, short)]
         output: Option<PathBuf>,
     },
-    /// Prove "no valid level-k partial has penalty below B" with a checked DRAT certificate.
+    /// Prove "no valid level-k partial has penalty below B": the solver's LRAT proof is checked as it is written; its DRAT twin and the claim go to the certificate tree.
     Prove {
         #[command(flatten)]
         claim: StatementArgs,
@@ -486,16 +486,20 @@ fn main() -> ExitCode {
     // SAFETY: restoring the default disposition of SIGPIPE before any thread starts.
     unsafe { libc::signal(libc::SIGPIPE, libc::SIG_DFL) };
     let cli = Cli::parse();
-    match run(&cli) {
-        Ok(code) => ExitCode::from(code),
-        Err(err) => {
-            eprintln!("hexcert: {err}");
-            ExitCode::from(err.exit_code() as u8)
+    let result = run(&cli);
+    let code = hexcert::outcome::exit_code(result.as_ref().copied());
+    if let Err(err) = result {
+        eprintln!("hexcert: {err}");
+        // With --json the error is also the command's one document, so a
+        // script reading stdout sees why there is no report.
+        if cli.json {
+            println!("{}", serde_json::json!({"error": err.to_string(), "exit_code": code}));
         }
     }
+    ExitCode::from(code)
 }
 
-fn run(cli: &Cli) -> Result<u8, HexError> {
+fn run(cli: &Cli) -> Result<hexcert::outcome::Outcome, HexError> {
     match &cli.command {
         Command::Verify { file, level, n } => commands::verify(cli.json, file, *level, *n),
         Command::Encode { n, level, max_penalty, cardinality, symmetry, output } => {

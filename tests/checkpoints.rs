@@ -51,7 +51,12 @@ fn refused(output: &Output, took: Duration, code: i32, needle: &str) {
     assert_eq!(stderr.trim_end().lines().count(), 1, "not one line: {stderr}");
     assert!(stderr.contains(needle), "{needle:?} not in {stderr}");
     assert!(took < QUICK, "took {took:?}");
-    assert!(output.stdout.is_empty(), "a refused count printed {}", String::from_utf8_lossy(&output.stdout));
+    // Nothing but, under --json, the error as one document.
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    if !stdout.is_empty() {
+        let error: serde_json::Value = serde_json::from_str(stdout.trim()).unwrap_or_else(|_| panic!("a refused count printed {stdout}"));
+        assert_eq!((error["exit_code"].as_i64(), error["error"].as_str().is_some_and(|e| e.contains(needle))), (Some(code.into()), true), "{stdout}");
+    }
 }
 
 /// A correct trailer over a huge layer length once panicked ("capacity

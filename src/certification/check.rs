@@ -39,6 +39,7 @@ use super::statement;
 use super::WorkDir;
 use crate::encoding::LevelEncoding;
 use crate::error::HexError;
+use crate::outcome::Outcome;
 use crate::geometry::Hexagon;
 use crate::proofs::online::OnlineCheck;
 use crate::proofs::{compress, sha256_hex, Checker};
@@ -65,9 +66,9 @@ pub struct CheckReport {
 }
 
 /// Exit codes of `hexcert check` (2 remains bad arguments, as everywhere).
-pub const EXIT_VERIFIED: u8 = 0;
-pub const EXIT_FAILED: u8 = 1;
-pub const EXIT_UNVERIFIED: u8 = 4;
+pub const EXIT_VERIFIED: u8 = Outcome::Done.code();
+pub const EXIT_FAILED: u8 = Outcome::Negative.code();
+pub const EXIT_UNVERIFIED: u8 = Outcome::Unverified.code();
 
 /// How many records of a run ended in each status.
 #[derive(Debug, Clone, Copy, Default, serde::Serialize)]
@@ -83,15 +84,19 @@ impl Summary {
         Summary { verified: count(Status::Verified), failed: count(Status::Failed), unverified: count(Status::Unverified) }
     }
 
-    /// 0 only when every record was verified; 1 when any failed; else 4.
-    pub fn exit_code(&self) -> u8 {
+    /// Done only when every record was verified; negative when any failed.
+    pub fn outcome(&self) -> Outcome {
         if self.failed > 0 {
-            EXIT_FAILED
+            Outcome::Negative
         } else if self.unverified > 0 {
-            EXIT_UNVERIFIED
+            Outcome::Unverified
         } else {
-            EXIT_VERIFIED
+            Outcome::Done
         }
+    }
+
+    pub fn exit_code(&self) -> u8 {
+        self.outcome().code()
     }
 }
 
