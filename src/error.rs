@@ -31,10 +31,3 @@ pub enum HexError {
     #[error("contradiction: {0}")]
     Contradiction(String),
 }
-
-impl HexError {
-    /// Exit code the command line uses (the table is `outcome::exit_code`).
-    pub fn exit_code(&self) -> i32 {
-        crate::outcome::exit_code(Err(self)).into()
-    }
-}

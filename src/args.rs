@@ -1,0 +1,268 @@
+//! The argument types the commands share (a claim, where certificates go,
+//! how counts hold their layers), the `cubes` subcommands, and the value
+//! parsers, whose ranges come from the options table.
+
+use std::path::PathBuf;
+
+use clap::Subcommand;
+use hexcert::certification::Settings;
+use hexcert::counting::Layers;
+use hexcert::encoding::Cardinality;
+use hexcert::error::HexError;
+use hexcert::geometry::Hexagon;
+use hexcert::options;
+
+use crate::commands;
+
+pub(crate) fn side(s: &str) -> Result<usize, String> {
+    let n: usize = s.parse().map_err(|_| format!("`{s}` is not a hexagon side"))?;
+    Hexagon::new(n).map(|_| n).map_err(|e| e.to_string())
+}
+
+
+#[derive(Subcommand)]
+pub(crate) enum CubesCommand {
+    /// Write the plan of "no valid level-k partial below B": the values of the
+    /// cells around the centre, one cube per symmetry orbit, locally refuted
+    /// ones dropped; the cover is checked before the file is written.
+    Plan {
+        #[command(flatten)]
+        claim: StatementArgs,
+        #[arg(long, default_value_t = options::SPLIT_RADIUS.default, help = options::SPLIT_RADIUS.help, value_parser = within(options::SPLIT_RADIUS))]
+        radius: usize,
+        #[arg(long, default_value_t = options::SPLIT_DEPTH.default, help = options::SPLIT_DEPTH.help, value_parser = within(options::SPLIT_DEPTH))]
+        depth: u8,
+        /// Cardinality encoding of the penalty bound.
+        #[arg(long, value_enum, default_value_t)]
+        cardinality: Cardinality,
+        /// The plan file to write; its job list goes beside it as PLAN.jobs.
+        #[arg(long, short)]
+        output: PathBuf,
+        /// Results directory the job list's commands write to.
+        #[arg(long, default_value = "cube-results")]
+        results: PathBuf,
+        /// How the job list's commands call hexcert (a path, or a name on PATH).
+        #[arg(long, default_value = "hexcert")]
+        hexcert: String,
+    },
+    /// Solve cubes of a plan, each proof checked by the LRAT checker as it is
+    /// written; one result record per cube in the results directory.
+    Run {
+        /// The plan file.
+        plan: PathBuf,
+        /// Solve this cube only (what one job of a job engine runs).
+        #[arg(long, conflicts_with = "all", required_unless_present = "all")]
+        index: Option<usize>,
+        /// Solve every cube that has no record yet.
+        #[arg(long)]
+        all: bool,
+        #[arg(long, default_value_t = options::JOBS.default, help = options::JOBS.help, value_parser = within(options::JOBS))]
+        jobs: usize,
+        /// Directory of result records (shared by every run of the plan).
+        #[arg(long, default_value = "cube-results")]
+        results: PathBuf,
+        /// Stop a cube after this many seconds and record it as unfinished
+        /// (`cubes refine` then splits it); --all skips cubes already
+        /// unfinished under at least this limit.
+        #[arg(long, value_parser = positive_seconds)]
+        time_limit: Option<f64>,
+        #[arg(long, default_value_t = options::CUBE_STORE_LIMIT.default, help = options::CUBE_STORE_LIMIT.help, value_parser = within(options::CUBE_STORE_LIMIT))]
+        store_limit: u64,
+    },
+    /// Replace hard cubes by their cubes one value deeper (one per orbit
+    /// under the symmetries that fix the cube, locally refuted ones
+    /// dropped); the cover is checked again and the records of the other
+    /// cubes stay valid.
+    Refine {
+        /// The plan file.
+        plan: PathBuf,
+        /// Refine these cubes (indices in PLAN); default: every cube unfinished in --results.
+        #[arg(long = "cube")]
+        cubes: Vec<usize>,
+        /// Directory of result records.
+        #[arg(long, default_value = "cube-results")]
+        results: PathBuf,
+        /// The refined plan to write; its job list goes beside it as OUTPUT.jobs.
+        #[arg(long, short)]
+        output: PathBuf,
+        /// How the job list's commands call hexcert (a path, or a name on PATH).
+        #[arg(long, default_value = "hexcert")]
+        hexcert: String,
+        /// How to split: `value` (the split cells one value deeper) or
+        /// `prefix` (a decision tree on the variables CaDiCaL learns about
+        /// most in short prefix runs; the tree's leaves become cubes).
+        #[arg(long, value_enum, default_value = "value")]
+        strategy: commands::Strategy,
+        #[arg(long, default_value_t = options::PREFIX_CONFLICTS.default, help = options::PREFIX_CONFLICTS.help, value_parser = within(options::PREFIX_CONFLICTS))]
+        prefix_conflicts: i32,
+        #[arg(long, default_value_t = options::TREE_DEPTH.default, help = options::TREE_DEPTH.help, value_parser = within(options::TREE_DEPTH))]
+        tree_depth: u64,
+    },
+    /// Check a finished plan (its cover and every cube's record, stored
+    /// proofs re-checked) and write its claim.json, which `hexcert check`
+    /// verifies like any other claim.
+    Merge {
+        /// The plan file.
+        plan: PathBuf,
+        /// Directory of result records.
+        #[arg(long, default_value = "cube-results")]
+        results: PathBuf,
+        /// Certificate root: the claim goes to PROOFS/nN/levelK-belowB/claim.json.
+        #[arg(long, default_value = "proofs")]
+        proofs: PathBuf,
+    },
+    /// Check a plan's cover and every cube record in the results directory;
+    /// report what is done, what remains, and the time distribution.
+    ///
+    /// Exit code: 0 every cube refuted with a checked record; 1 a record
+    /// failed a check or holds a counterexample; 4 cubes still unsolved.
+    Status {
+        /// The plan file.
+        plan: PathBuf,
+        /// Directory of result records.
+        #[arg(long, default_value = "cube-results")]
+        results: PathBuf,
+        #[arg(long, default_value_t = options::MACHINES.default, help = options::MACHINES.help, value_parser = within(options::MACHINES))]
+        machines: usize,
+    },
+}
+
+/// The value parser of an entry of the options table: its range, one-line errors.
+pub(crate) fn within<T>(option: options::Opt<T>) -> impl Fn(&str) -> Result<T, String> + Clone + Send + Sync + 'static
+where
+    T: PartialOrd + Copy + std::fmt::Display + std::str::FromStr + Send + Sync + 'static,
+{
+    move |text| option.parse(text)
+}
+
+pub(crate) fn positive_seconds(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(s) if s.is_finite() && s > 0.0 => Ok(s),
+        _ => Err(format!("`{text}` is not a positive number of seconds")),
+    }
+}
+
+/// How the counting commands hold their layers and where their tables start.
+#[derive(clap::Args, Debug)]
+pub(crate) struct CountingArgs {
+    #[arg(long, default_value_t = options::MEMORY_LIMIT.default, help = options::MEMORY_LIMIT.help, value_parser = within(options::MEMORY_LIMIT))]
+    pub(crate) memory_limit: u64,
+    /// Penalty bound the cost-to-finish tables are first built for. Counts and
+    /// minima do not depend on it (a table built at or above a level's minimum
+    /// finds it exactly; below, the bound is raised one step at a time, rebuilding
+    /// the tables each time); a value at the top level's minimum (e.g. from a
+    /// certified optimum.json) builds each table once. With a range of sides,
+    /// every side starts there.
+    #[arg(long, default_value_t = 0, conflicts_with = "start_from")]
+    pub(crate) start_bound: usize,
+    /// Take the start bound of side N from DIR/nN/optimum.json (its level minimum
+    /// at the top level counted, at most 4), when that file exists; 0 otherwise.
+    /// Only a hint: counts and minima are the tables' own.
+    #[arg(long, value_name = "DIR")]
+    pub(crate) start_from: Option<PathBuf>,
+    /// Directory for finished cost-to-finish tables, one file per side, level and
+    /// bound (written atomically, checked by hash when read): a rerun loads them
+    /// instead of rebuilding, so a long count stopped by Ctrl-C resumes there.
+    #[arg(long)]
+    pub(crate) checkpoints: Option<PathBuf>,
+}
+
+impl CountingArgs {
+    /// The settings for side `n` counted up to `level`.
+    pub(crate) fn settings(&self, n: usize, level: u8) -> Result<hexcert::counting::Settings, HexError> {
+        let hinted = match self.start_from.as_deref() {
+            Some(dir) => hexcert::counting::start_hint(dir, n, level.min(4))?,
+            None => None,
+        };
+        Ok(hexcert::counting::Settings {
+            layers: Layers::Sorted { memory_limit: self.memory_limit },
+            start: hinted.unwrap_or(self.start_bound),
+            checkpoints: self.checkpoints.clone(),
+            stop: interrupt_flag(),
+            loaded: Default::default(),
+        })
+    }
+}
+
+/// The statement "no valid level-k partial of the side-n hexagon has penalty below B".
+#[derive(clap::Args)]
+pub(crate) struct StatementArgs {
+    /// Side of the hexagon (1..=40).
+    #[arg(long, value_parser = side)]
+    pub(crate) n: usize,
+    /// Level k (1..=6): values above k are `+`; level 6 is the full problem.
+    #[arg(long, value_parser = clap::value_parser!(u8).range(1..=6))]
+    pub(crate) level: u8,
+    /// The claim: no valid partial has penalty below this bound.
+    #[arg(long)]
+    pub(crate) below: usize,
+}
+
+/// Where certificates go and how they are made.
+#[derive(clap::Args)]
+pub(crate) struct StoreArgs {
+    /// Root of the certificate tree.
+    #[arg(long, default_value = "proofs")]
+    pub(crate) proofs: PathBuf,
+    #[arg(long, default_value_t = options::STORE_LIMIT.default, help = options::STORE_LIMIT.help, value_parser = within(options::STORE_LIMIT))]
+    pub(crate) store_limit: u64,
+    /// When drat-trim or rate (those on PATH) also check a new proof; the LRAT checker checks every one.
+    #[arg(long, value_enum, default_value_t)]
+    pub(crate) external_check: hexcert::certification::ExternalCheck,
+    /// Solve only the symmetry-broken formula instead of racing it against the plain one.
+    #[arg(long)]
+    pub(crate) no_race: bool,
+    /// Cardinality encoding of the penalty bound.
+    #[arg(long, value_enum, default_value_t)]
+    pub(crate) cardinality: Cardinality,
+    /// When a bounded query is split into symmetry-reduced cubes (solved on
+    /// --jobs cores, resumable by cube, merged into a cube claim).
+    #[arg(long, value_enum, default_value_t)]
+    pub(crate) cubes: hexcert::certification::CubeUse,
+    #[arg(long, default_value_t = options::JOBS.default, help = options::JOBS.help, value_parser = within(options::JOBS))]
+    pub(crate) jobs: usize,
+    #[arg(long, default_value_t = options::CUBES_AFTER.default, help = options::CUBES_AFTER.help, value_parser = within(options::CUBES_AFTER))]
+    pub(crate) cubes_after: f64,
+}
+
+impl StoreArgs {
+    pub(crate) fn settings(&self) -> Settings {
+        let mut settings = Settings::new(self.proofs.clone());
+        settings.store_limit = self.store_limit;
+        settings.race = !self.no_race;
+        settings.external_check = self.external_check;
+        settings.cardinality = self.cardinality;
+        settings.cubes = self.cubes;
+        settings.jobs = self.jobs;
+        settings.cubes_after = self.cubes_after;
+        settings.abort = interrupt_flag();
+        settings
+    }
+}
+
+/// A flag Ctrl-C sets: solvers stop, work directories are removed on the way out.
+pub(crate) fn interrupt_flag() -> std::sync::Arc<std::sync::atomic::AtomicBool> {
+    let abort = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let flag = abort.clone();
+    let _ = ctrlc::set_handler(move || flag.store(true, std::sync::atomic::Ordering::Relaxed));
+    abort
+}
+
+/// `7`, `3..=11`, `3-11` (inclusive) or `3..11` (exclusive, as in Rust).
+pub(crate) fn side_range(s: &str) -> Result<(usize, usize), String> {
+    let (a, b) = if let Some((a, b)) = s.split_once("..=") {
+        (side(a)?, side(b)?)
+    } else if let Some((a, b)) = s.split_once("..") {
+        let b = side(b)?;
+        (side(a)?, b.checked_sub(1).ok_or("empty range")?)
+    } else if let Some((a, b)) = s.split_once('-') {
+        (side(a)?, side(b)?)
+    } else {
+        let n = side(s)?;
+        (n, n)
+    };
+    if a > b {
+        return Err(format!("empty range `{s}`"));
+    }
+    Ok((a, b))
+}
