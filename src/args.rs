@@ -7,7 +7,6 @@ use std::path::PathBuf;
 use clap::Subcommand;
 use hexcert::certification::Settings;
 use hexcert::counting::Layers;
-use hexcert::encoding::Cardinality;
 use hexcert::error::HexError;
 use hexcert::geometry::Hexagon;
 use hexcert::options;
@@ -208,7 +207,7 @@ pub(crate) struct StoreArgs {
     pub(crate) store_limit: u64,
     /// When drat-trim or rate (those on PATH) also check a new proof; the LRAT checker checks every one.
     #[arg(long, value_enum, default_value_t)]
-    pub(crate) external_check: hexcert::certification::ExternalCheck,
+    pub(crate) external_check: ExternalCheck,
     /// Solve only the symmetry-broken formula instead of racing it against the plain one.
     #[arg(long)]
     pub(crate) no_race: bool,
@@ -218,7 +217,7 @@ pub(crate) struct StoreArgs {
     /// When a bounded query is split into symmetry-reduced cubes (solved on
     /// --jobs cores, resumable by cube, merged into a cube claim).
     #[arg(long, value_enum, default_value_t)]
-    pub(crate) cubes: hexcert::certification::CubeUse,
+    pub(crate) cubes: CubeUse,
     #[arg(long, default_value_t = options::JOBS.default, help = options::JOBS.help, value_parser = within(options::JOBS))]
     pub(crate) jobs: usize,
     #[arg(long, default_value_t = options::CUBES_AFTER.default, help = options::CUBES_AFTER.help, value_parser = within(options::CUBES_AFTER))]
@@ -230,9 +229,9 @@ impl StoreArgs {
         let mut settings = Settings::new(self.proofs.clone());
         settings.store_limit = self.store_limit;
         settings.race = !self.no_race;
-        settings.external_check = self.external_check;
-        settings.cardinality = self.cardinality;
-        settings.cubes = self.cubes;
+        settings.external_check = self.external_check.into();
+        settings.cardinality = self.cardinality.into();
+        settings.cubes = self.cubes.into();
         settings.jobs = self.jobs;
         settings.cubes_after = self.cubes_after;
         settings.abort = interrupt_flag();
@@ -265,4 +264,76 @@ pub(crate) fn side_range(s: &str) -> Result<(usize, usize), String> {
         return Err(format!("empty range `{s}`"));
     }
     Ok((a, b))
+}
+
+/// The library's option enums as clap values: clap stays in the binary. A
+/// variant's doc comment is its help line; `From` gives the library's value.
+macro_rules! choice {
+    ($(#[$doc:meta])* $name:ident => $lib:ty, default $default:ident { $($(#[$vdoc:meta])* $variant:ident,)+ }) => {
+        $(#[$doc])*
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+        pub(crate) enum $name {
+            $($(#[$vdoc])* $variant,)+
+        }
+
+        impl Default for $name {
+            fn default() -> Self {
+                $name::$default
+            }
+        }
+
+        impl From<$name> for $lib {
+            fn from(value: $name) -> $lib {
+                match value {
+                    $($name::$variant => <$lib>::$variant,)+
+                }
+            }
+        }
+    };
+}
+
+choice! {
+    /// The cardinality encodings on offer.
+    Cardinality => hexcert::encoding::Cardinality, default SequentialCounter {
+        /// Sinz's sequential counter, written here: `m * bound` auxiliary variables.
+        SequentialCounter,
+        /// RustSAT's totalizer (Bailleux and Boufkhad), restricted to the bound.
+        Totalizer,
+    }
+}
+
+choice! {
+    /// Symmetry breaking the encoder can add.
+    SymmetryBreaking => hexcert::encoding::SymmetryBreaking, default None {
+        None,
+        /// Lex-leader over the 12 symmetries on the centre's six neighbours.
+        Ring1LexLeader,
+    }
+}
+
+choice! {
+    /// When `certify` answers a bounded query with cubes.
+    CubeUse => hexcert::certification::CubeUse, default Auto {
+        /// Always one call.
+        Never,
+        /// Queries predicted long: level 2 and up from n = 12 (n = 11's longest
+        /// query, level 2, took 13 minutes as one call; n = 12's are past what
+        /// was measured as one call), and only once they have run whole for
+        /// `cubes_after` seconds without an answer.
+        Auto,
+        /// Every bounded query.
+        Always,
+    }
+}
+
+choice! {
+    /// When a new proof is also checked by an external DRAT checker.
+    ExternalCheck => hexcert::certification::ExternalCheck, default Stored {
+        /// Never.
+        Never,
+        /// Proofs under the store limit (committed with their CNF).
+        Stored,
+        /// Every proof.
+        Always,
+    }
 }

@@ -4,7 +4,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-use hexcert::encoding::{Cardinality, EncodeOptions, SymmetryBreaking};
+use hexcert::encoding::EncodeOptions;
 use hexcert::error::HexError;
 
 mod args;
@@ -250,20 +250,20 @@ fn run(cli: &Cli) -> Result<hexcert::outcome::Outcome, HexError> {
     match &cli.command {
         Command::Verify { file, level, n } => commands::verify(cli.json, file, *level, *n),
         Command::Encode { n, level, max_penalty, cardinality, symmetry, output } => {
-            let options = EncodeOptions { max_penalty: Some(*max_penalty), cardinality: *cardinality, symmetry: *symmetry };
+            let options = EncodeOptions { max_penalty: Some(*max_penalty), cardinality: (*cardinality).into(), symmetry: (*symmetry).into() };
             commands::encode(cli.json, *n, *level, options, output.as_deref())
         }
         Command::Statement { claim, output, derivation, target, symmetry, plan, check } => {
             let plan = plan.as_deref().map(hexcert::cubes::Plan::read).transpose()?;
             let reach = match &plan {
                 Some(plan) => hexcert::derivation::Reach::Split(plan),
-                None => hexcert::derivation::Reach::Formula(*symmetry),
+                None => hexcert::derivation::Reach::Formula((*symmetry).into()),
             };
             let proof = derivation.as_deref().zip(target.as_deref()).map(|(d, t)| (d, t, reach));
             commands::statement(cli.json, claim.n, claim.level, claim.below, output.as_deref(), proof, *check)
         }
         Command::Solve { n, level, max_penalty, cardinality, output } => {
-            let options = EncodeOptions { max_penalty: *max_penalty, cardinality: *cardinality, symmetry: SymmetryBreaking::None };
+            let options = EncodeOptions { max_penalty: *max_penalty, cardinality: (*cardinality).into(), symmetry: hexcert::encoding::SymmetryBreaking::None };
             commands::solve(cli.json, *n, *level, options, output.as_deref())
         }
         Command::Prove { claim, store } => commands::prove(cli.json, cli.quiet, claim.n, claim.level, claim.below, &store.settings()),
@@ -286,7 +286,7 @@ fn run(cli: &Cli) -> Result<hexcert::outcome::Outcome, HexError> {
         }
         Command::Render { file, output, level } => commands::render(cli.json, file, output, *level),
         Command::Cubes { action: CubesCommand::Plan { claim, radius, depth, cardinality, output, results, hexcert } } => {
-            let plan = hexcert::cubes::Plan::new(claim.n, claim.level, claim.below, *radius, *depth, *cardinality)?;
+            let plan = hexcert::cubes::Plan::new(claim.n, claim.level, claim.below, *radius, *depth, (*cardinality).into())?;
             commands::cubes_plan(cli.json, &plan, output, results, hexcert)
         }
         Command::Cubes { action: CubesCommand::Run { plan, index, all: _, jobs, results, time_limit, store_limit } } => {
@@ -300,7 +300,7 @@ fn run(cli: &Cli) -> Result<hexcert::outcome::Outcome, HexError> {
         Command::Cubes { action: CubesCommand::Merge { plan, results, proofs } } => commands::cubes_merge(cli.json, plan, results, proofs),
         Command::Cubes { action: CubesCommand::Status { plan, results, machines } } => commands::cubes_status(cli.json, plan, results, *machines),
         Command::Optimize { n, level, cardinality, output } => {
-            commands::optimize(cli.json, cli.quiet, cli.verbose, *n, *level, *cardinality, output.as_deref())
+            commands::optimize(cli.json, cli.quiet, cli.verbose, *n, *level, (*cardinality).into(), output.as_deref())
         }
     }
 }

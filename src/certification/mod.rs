@@ -75,7 +75,7 @@ impl Settings {
 /// When `certify` answers a bounded query with cubes (`cubes`: ring-1
 /// value cubes, one per orbit, run on `jobs` cores and merged into a cube
 /// claim) instead of one CaDiCaL call.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub enum CubeUse {
     /// Always one call.
     Never,
@@ -103,7 +103,7 @@ impl CubeUse {
 /// or rate, those on PATH). The LRAT checker judges every proof as it is
 /// written; a DRAT check costs about the solve time again, so by default it
 /// runs only on proofs small enough to be stored, where it is cheap.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub enum ExternalCheck {
     /// Never.
     Never,

@@ -10,7 +10,7 @@ use rustsat::instances::{BasicVarManager, ManageVars};
 use rustsat::types::{Lit, Var};
 
 /// The cardinality encodings on offer (chosen by measurement, see `benches/`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Cardinality {
     /// Sinz's sequential counter, written here: `m * bound` auxiliary variables.

@@ -32,7 +32,7 @@ use crate::formula::Cnf;
 use crate::geometry::Hexagon;
 
 /// Symmetry breaking the encoder can add.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum SymmetryBreaking {
     #[default]
