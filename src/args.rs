@@ -87,9 +87,11 @@ pub(crate) enum CubesCommand {
         /// How the job list's commands call hexcert (a path, or a name on PATH).
         #[arg(long, default_value = "hexcert")]
         hexcert: String,
-        /// How to split: `value` (the split cells one value deeper) or
+        /// How to split: `value` (the split cells one value deeper),
         /// `prefix` (a decision tree on the variables CaDiCaL learns about
-        /// most in short prefix runs; the tree's leaves become cubes).
+        /// most in short prefix runs; the tree's leaves become cubes) or
+        /// `cardinality` (a bisection, --tree-depth deep, of the penalty
+        /// budget between the hexagon's two halves).
         #[arg(long, value_enum, default_value = "value")]
         strategy: commands::Strategy,
         #[arg(long, default_value_t = options::PREFIX_CONFLICTS.default, help = options::PREFIX_CONFLICTS.help, value_parser = within(options::PREFIX_CONFLICTS))]

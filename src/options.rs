@@ -112,7 +112,7 @@ pub const TREE_DEPTH: Opt<u64> = Opt {
     default: 4,
     min: 1,
     max: 16,
-    help: "With --strategy prefix: deepest tree below a cube (up to 2^D leaves)",
+    help: "With --strategy prefix or cardinality: deepest tree below a cube (up to 2^D leaves)",
 };
 
 /// `cubes status`' wall-time prediction.

@@ -78,6 +78,9 @@ pub enum Strategy {
     Value,
     /// A decision tree on the variables its proof prefixes learn about most.
     Prefix,
+    /// A bisection of the penalty budget between the two halves of the
+    /// hexagon, on the sequential counter's variables.
+    Cardinality,
 }
 
 pub fn cubes_refine(
@@ -112,6 +115,20 @@ pub fn cubes_refine(
             }
             let trees: Vec<(usize, Vec<Vec<i32>>)> = grown.into_iter().map(|(i, g)| (i, g.leaves)).collect();
             plan.grow_trees(&trees)?
+        }
+        Strategy::Cardinality => {
+            let counter = plan.encoding()?.counter().ok_or_else(|| {
+                HexError::Usage(format!("cardinality splitting needs the sequential counter; {} encodes its bound by `{}`", plan_path.display(), plan.cardinality.name()))
+            })?;
+            let trees: Vec<(usize, Vec<Vec<i32>>)> = which
+                .iter()
+                .map(|&i| (i, plan.cubes.get(i).map_or(Vec::new(), |c| hexcert::cubes::cardinality::bisection_tree(&counter, &c.literals, prefix.depth))))
+                .collect();
+            let refined = plan.grow_trees(&trees)?;
+            if !json {
+                println!("split the penalty budget of {} cube(s) in a bisection of depth {}: {} cubes become {}", which.len(), prefix.depth, plan.cubes.len(), refined.cubes.len());
+            }
+            refined
         }
     };
     cubes_plan(json, &refined, output, results, hexcert)
