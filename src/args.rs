@@ -50,11 +50,18 @@ pub(crate) enum CubesCommand {
         /// The plan file.
         plan: PathBuf,
         /// Solve this cube only (what one job of a job engine runs).
-        #[arg(long, conflicts_with = "all", required_unless_present = "all")]
+        #[arg(long, conflicts_with_all = ["all", "sample"], required_unless_present_any = ["all", "sample"])]
         index: Option<usize>,
         /// Solve every cube that has no record yet.
-        #[arg(long)]
+        #[arg(long, conflicts_with = "sample")]
         all: bool,
+        /// Solve the cubes of a random sample of this size that have no
+        /// record yet (drawn by --seed; `cubes estimate` extrapolates from it).
+        #[arg(long)]
+        sample: Option<usize>,
+        /// The sample's seed: the same plan and seed draw the same cubes.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
         #[arg(long, default_value_t = options::JOBS.default, help = options::JOBS.help, value_parser = within(options::JOBS))]
         jobs: usize,
         /// Directory of result records (shared by every run of the plan).
@@ -125,6 +132,26 @@ pub(crate) enum CubesCommand {
         results: PathBuf,
         #[arg(long, default_value_t = options::MACHINES.default, help = options::MACHINES.help, value_parser = within(options::MACHINES))]
         machines: usize,
+    },
+    /// Extrapolate the claim's solving cost from the records of a random
+    /// sample of its cubes: min, median and max per cube, and the total
+    /// with its 95 % interval (a lower bound when a sampled cube was
+    /// stopped by a time limit).
+    ///
+    /// Exit code: 0 every sampled cube has a record; 4 otherwise.
+    Estimate {
+        /// The plan file.
+        plan: PathBuf,
+        /// Directory of result records.
+        #[arg(long, default_value = "cube-results")]
+        results: PathBuf,
+        /// Count only the sample of this size drawn by --seed (what `cubes
+        /// run --sample` solved); without it every record counts.
+        #[arg(long)]
+        sample: Option<usize>,
+        /// The sample's seed.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
     },
 }
 

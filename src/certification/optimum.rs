@@ -133,7 +133,7 @@ impl CertifyingOracle<'_> {
             eprintln!("  n={n} level {level} below {below}: cube {index} of {pending} pending: {:?} in {:.1} s ({:.0} s into the query)",
                 result.verdict, result.solve_seconds, start.elapsed().as_secs_f64());
         };
-        run_all(&plan, &results, self.settings.jobs, limits, &self.settings.abort, &report)?;
+        run_all(&plan, None, &results, self.settings.jobs, limits, &self.settings.abort, &report)?;
         if self.settings.abort.load(Ordering::Relaxed) {
             return Err(HexError::Interrupted);
         }

@@ -28,20 +28,33 @@ pub fn cubes_plan(json: bool, plan: &Plan, output: &Path, results: &Path, hexcer
     Ok(Outcome::Done)
 }
 
+/// Which cubes `cubes run` solves.
+pub enum Selection {
+    One(usize),
+    All,
+    /// The sample `cubes::estimate::sample` draws: this many cubes, this seed.
+    Sample(usize, u64),
+}
+
 pub fn cubes_run(
     json: bool,
     quiet: bool,
     plan_path: &Path,
-    index: Option<usize>,
+    selection: Selection,
     jobs: usize,
     results: &Path,
     limits: RunLimits,
     abort: Arc<std::sync::atomic::AtomicBool>,
 ) -> Result<Outcome, HexError> {
     let plan = Plan::read(plan_path)?;
-    let done: Vec<(usize, CubeResult)> = match index {
-        Some(index) => vec![(index, run_cube(&plan, index, results, limits, &abort)?)],
-        None => {
+    let which: Vec<usize> = match selection {
+        Selection::One(index) => vec![index],
+        Selection::All => (0..plan.cubes.len()).collect(),
+        Selection::Sample(size, seed) => hexcert::cubes::estimate::sample(&plan, size, seed),
+    };
+    let done: Vec<(usize, CubeResult)> = match selection {
+        Selection::One(index) => vec![(index, run_cube(&plan, index, results, limits, &abort)?)],
+        Selection::All | Selection::Sample(..) => {
             let finished = std::sync::atomic::AtomicUsize::new(0);
             let report = |index: usize, result: &CubeResult, pending: usize| {
                 let count = finished.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
@@ -49,7 +62,7 @@ pub fn cubes_run(
                     eprintln!("cube {index} ({count}/{pending} of this run): {:?} in {:.2} s", result.verdict, result.solve_seconds);
                 }
             };
-            run_all(&plan, results, jobs, limits, &abort, &report)?
+            run_all(&plan, Some(&which), results, jobs, limits, &abort, &report)?
         }
     };
     let counterexample = done.iter().find(|(_, r)| r.verdict == CubeVerdict::Counterexample);
@@ -196,4 +209,35 @@ pub fn cubes_status(json: bool, plan_path: &Path, results: &Path, machines: usiz
     }
     let open = !found.missing.is_empty() || !found.unfinished.is_empty() || !found.attested.is_empty();
     Ok(if failed { Outcome::Negative } else if open { Outcome::Unverified } else { Outcome::Done })
+}
+
+/// The claim's cost extrapolated from its records: every record, or those
+/// of the sample `(size, seed)` (a random sample, so the only honest one to
+/// extrapolate from unless the cubes were run in a random order).
+pub fn cubes_estimate(json: bool, plan_path: &Path, results: &Path, sample: Option<(usize, u64)>) -> Result<Outcome, HexError> {
+    let plan = Plan::read(plan_path)?;
+    let found = progress(&plan, results)?;
+    let drawn: Option<Vec<usize>> = sample.map(|(size, seed)| hexcert::cubes::estimate::sample(&plan, size, seed));
+    let counted = |i: &usize| drawn.as_ref().is_none_or(|d| d.contains(i));
+    let finished: Vec<f64> = found.records.iter().filter(|(i, _)| counted(i)).map(|(_, r)| r.solve_seconds).collect();
+    let censored: Vec<f64> = found.unfinished.iter().zip(&found.unfinished_seconds).filter(|(i, _)| counted(i)).map(|(_, &s)| s).collect();
+    let without_record: Vec<usize> = drawn.as_ref().map_or(Vec::new(), |d| d.iter().copied().filter(|i| found.missing.contains(i)).collect());
+    let estimate = hexcert::cubes::estimate::Estimate::new(plan.cubes.len(), &finished, &censored);
+    if json {
+        println!("{}", serde_json::json!({"plan": plan_path, "statement": plan.statement, "estimate": estimate, "sample_without_record": without_record}));
+    } else {
+        match &estimate {
+            Some(e) => {
+                let at_least = if e.lower_bound { "at least " } else { "" };
+                println!("{}: {} cubes; {} sampled ({} stopped by a time limit, counted at it)", plan.statement, e.cubes, e.sampled, e.censored);
+                println!("  solve seconds per cube: min {:.1}, median {:.1}, max {:.1}", e.min, e.median, e.max);
+                println!("  extrapolated total: {at_least}{:.0} s of solving (95 % interval {:.0} to {:.0} s)", e.total, e.low, e.high);
+            }
+            None => println!("{}: no sampled cube has a record yet", plan.statement),
+        }
+        if !without_record.is_empty() {
+            println!("  sampled cubes without a record: {without_record:?} (solve them with `cubes run --sample`)");
+        }
+    }
+    Ok(if estimate.is_some() && without_record.is_empty() { Outcome::Done } else { Outcome::Unverified })
 }
