@@ -78,7 +78,7 @@ pub fn run_cube(plan: &Plan, index: usize, results: &Path, limits: RunLimits, ab
         move || limit.is_some_and(|l| start.elapsed().as_secs_f64() > l)
     };
     let flag = Arc::clone(abort);
-    let outcome = solve_traced(&cnf, online.sender(), move || flag.load(Ordering::Relaxed) || timed_out());
+    let outcome = solve_traced(&cnf, crate::solving::profile::CURRENT, online.sender(), move || flag.load(Ordering::Relaxed) || timed_out());
     let solve_seconds = start.elapsed().as_secs_f64();
     let (lrat, proof) = online.finish(Instant::now())?;
     let mut result = CubeResult {
@@ -95,6 +95,7 @@ pub fn run_cube(plan: &Plan, index: usize, results: &Path, limits: RunLimits, ab
         solve_seconds,
         peak_memory_kb: own_peak_memory_kb(),
         written_by: Some(crate::records::run::run_id().to_string()),
+        solver_profile: Some(crate::solving::profile::CURRENT.name.to_string()),
     };
     match outcome {
         Ok((Outcome::Unsat, _)) => {
