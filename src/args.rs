@@ -74,6 +74,22 @@ pub(crate) enum CubesCommand {
         time_limit: Option<f64>,
         #[arg(long, default_value_t = options::CUBE_STORE_LIMIT.default, help = options::CUBE_STORE_LIMIT.help, value_parser = within(options::CUBE_STORE_LIMIT))]
         store_limit: u64,
+        /// With --all and --time-limit: split the cubes the limit stops by
+        /// this strategy (as `cubes refine` does), write the refined plan to
+        /// --output and solve its new cubes, round after round, until every
+        /// cube is decided or --rounds have run.
+        #[arg(long, value_enum, requires_all = ["all", "time_limit", "output"])]
+        refine: Option<commands::Strategy>,
+        /// With --refine: the refined plan to write (its job list beside it).
+        #[arg(long, short, requires = "refine")]
+        output: Option<PathBuf>,
+        #[arg(long, default_value_t = options::ROUNDS.default, help = options::ROUNDS.help, value_parser = within(options::ROUNDS))]
+        rounds: usize,
+        #[command(flatten)]
+        trees: TreeArgs,
+        /// With --refine: how the job list's commands call hexcert.
+        #[arg(long, default_value = "hexcert")]
+        hexcert: String,
     },
     /// Replace hard cubes by their cubes one value deeper (one per orbit
     /// under the symmetries that fix the cube, locally refuted ones
@@ -101,10 +117,8 @@ pub(crate) enum CubesCommand {
         /// budget between the hexagon's two halves).
         #[arg(long, value_enum, default_value = "value")]
         strategy: commands::Strategy,
-        #[arg(long, default_value_t = options::PREFIX_CONFLICTS.default, help = options::PREFIX_CONFLICTS.help, value_parser = within(options::PREFIX_CONFLICTS))]
-        prefix_conflicts: i32,
-        #[arg(long, default_value_t = options::TREE_DEPTH.default, help = options::TREE_DEPTH.help, value_parser = within(options::TREE_DEPTH))]
-        tree_depth: u64,
+        #[command(flatten)]
+        trees: TreeArgs,
     },
     /// Check a finished plan (its cover and every cube's record, stored
     /// proofs re-checked) and write its claim.json, which `hexcert check`
@@ -213,6 +227,21 @@ impl CountingArgs {
 }
 
 /// The statement "no valid level-k partial of the side-n hexagon has penalty below B".
+/// How deep the trees of `--strategy prefix` and `cardinality` grow.
+#[derive(clap::Args, Debug)]
+pub(crate) struct TreeArgs {
+    #[arg(long, default_value_t = options::PREFIX_CONFLICTS.default, help = options::PREFIX_CONFLICTS.help, value_parser = within(options::PREFIX_CONFLICTS))]
+    pub prefix_conflicts: i32,
+    #[arg(long, default_value_t = options::TREE_DEPTH.default, help = options::TREE_DEPTH.help, value_parser = within(options::TREE_DEPTH))]
+    pub tree_depth: u64,
+}
+
+impl TreeArgs {
+    pub fn settings(&self) -> hexcert::solving::prefix::PrefixSettings {
+        hexcert::solving::prefix::PrefixSettings { conflicts: self.prefix_conflicts, depth: self.tree_depth as usize }
+    }
+}
+
 #[derive(clap::Args)]
 pub(crate) struct StatementArgs {
     /// Side of the hexagon (1..=40).

@@ -115,6 +115,15 @@ pub const TREE_DEPTH: Opt<u64> = Opt {
     help: "With --strategy prefix or cardinality: deepest tree below a cube (up to 2^D leaves)",
 };
 
+/// `cubes run --refine`: rounds of solving and splitting.
+pub const ROUNDS: Opt<usize> = Opt {
+    name: "rounds",
+    default: 6,
+    min: 1,
+    max: 64,
+    help: "With --refine: rounds of solving under the time limit and splitting what it stopped, at most",
+};
+
 /// `cubes status`' wall-time prediction.
 pub const MACHINES: Opt<usize> = Opt {
     name: "machines",

@@ -50,3 +50,33 @@ fn the_seeded_sample_is_solved_and_estimated_and_an_unsolved_sample_is_unverifie
     assert_eq!(without, other.iter().filter(|i| !drawn.contains(i)).count(), "{found}");
     assert!(without > 0 && code == Some(4), "an unsolved sample is unverified: {found}");
 }
+
+/// `cubes run --refine`: cubes the time limit stops are split and their
+/// pieces solved, round after round; the refined plan is written, keeps the
+/// records of every cube it did not split, and once its last cubes are
+/// solved it merges into a claim that `check` verifies.
+#[test]
+fn the_refining_run_splits_what_the_limit_stops_and_its_plan_merges_into_a_checked_claim() {
+    let scratch = Scratch::new("refining");
+    let dir = &scratch.0;
+    let hexcert = |args: &[&str]| Command::new(env!("CARGO_BIN_EXE_hexcert")).current_dir(dir).args(args).output().unwrap();
+    let said = |out: &std::process::Output| format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    let planned = hexcert(&["cubes", "plan", "--n", "6", "--level", "3", "--below", "13", "-o", "plan.json", "-q"]);
+    assert!(planned.status.success(), "{}", said(&planned));
+    // A limit no cube of n = 6 level 3 meets: every round splits, and the
+    // bisections run out of budget to split before the rounds do.
+    let run = hexcert(&["cubes", "run", "plan.json", "--all", "--time-limit", "0.000001", "--refine", "cardinality", "--tree-depth", "2", "--rounds", "3", "-o", "refined.json", "--results", "res", "--store-limit", "100000000", "--json", "-q"]);
+    assert!(run.status.success(), "{}", said(&run));
+    let ran: serde_json::Value = serde_json::from_slice(&run.stdout).unwrap();
+    assert_eq!((ran["rounds"].as_u64(), ran["plan"].as_str()), (Some(3), Some("refined.json")), "{ran}");
+    let (plan, refined) = (Plan::read(&dir.join("plan.json")).unwrap(), Plan::read(&dir.join("refined.json")).unwrap());
+    assert!(refined.cubes.len() > plan.cubes.len() && refined.cubes.iter().any(|c| c.literals.len() >= 4), "two splits of depth 2 below some cube");
+    refined.check_cover().expect("the refined plan covers");
+    // Solved without a limit, the refined plan's cubes are all refuted, with stored proofs.
+    let finish = hexcert(&["cubes", "run", "refined.json", "--all", "--results", "res", "--store-limit", "100000000", "-q"]);
+    assert!(finish.status.success(), "{}", said(&finish));
+    let merged = hexcert(&["cubes", "merge", "refined.json", "--results", "res", "--proofs", "proofs"]);
+    assert_eq!(merged.status.code(), Some(0), "{}", said(&merged));
+    let checked = hexcert(&["check", "proofs"]);
+    assert_eq!(checked.status.code(), Some(0), "{}", said(&checked));
+}

@@ -34,6 +34,8 @@ pub enum Selection {
     All,
     /// The sample `cubes::estimate::sample` draws: this many cubes, this seed.
     Sample(usize, u64),
+    /// Every cube, round after round, the unfinished ones split (`certification::refine`).
+    Refining { strategy: hexcert::certification::refine::Strategy, output: std::path::PathBuf, rounds: usize, hexcert: String },
 }
 
 pub fn cubes_run(
@@ -47,31 +49,44 @@ pub fn cubes_run(
     abort: Arc<std::sync::atomic::AtomicBool>,
 ) -> Result<Outcome, HexError> {
     let plan = Plan::read(plan_path)?;
-    let which: Vec<usize> = match selection {
-        Selection::One(index) => vec![index],
-        Selection::All => (0..plan.cubes.len()).collect(),
-        Selection::Sample(size, seed) => hexcert::cubes::estimate::sample(&plan, size, seed),
+    let finished = std::sync::atomic::AtomicUsize::new(0);
+    let report = |index: usize, result: &CubeResult, pending: usize| {
+        let count = finished.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+        if !quiet && !json {
+            eprintln!("cube {index} ({count}/{pending} of this run): {:?} in {:.2} s", result.verdict, result.solve_seconds);
+        }
     };
+    let mut last_plan = plan_path.to_path_buf();
+    let mut rounds_run = 1;
     let done: Vec<(usize, CubeResult)> = match selection {
         Selection::One(index) => vec![(index, run_cube(&plan, index, results, limits, &abort)?)],
-        Selection::All | Selection::Sample(..) => {
-            let finished = std::sync::atomic::AtomicUsize::new(0);
-            let report = |index: usize, result: &CubeResult, pending: usize| {
-                let count = finished.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+        Selection::All => run_all(&plan, None, results, jobs, limits, &abort, &report)?,
+        Selection::Sample(size, seed) => run_all(&plan, Some(&hexcert::cubes::estimate::sample(&plan, size, seed)), results, jobs, limits, &abort, &report)?,
+        Selection::Refining { strategy, output, rounds, hexcert } => {
+            let mut on_round = |round: &hexcert::certification::refine::Round| {
+                rounds_run = round.number;
+                if round.split.is_some() {
+                    last_plan = output.clone();
+                }
                 if !quiet && !json {
-                    eprintln!("cube {index} ({count}/{pending} of this run): {:?} in {:.2} s", result.verdict, result.solve_seconds);
+                    let split = round.split.as_deref().map_or(String::new(), |s| format!("; {s}"));
+                    eprintln!("round {}: {} cube(s) solved, {} stopped by the time limit{split}", round.number, round.solved, round.unfinished);
                 }
             };
-            run_all(&plan, Some(&which), results, jobs, limits, &abort, &report)?
+            let refining = hexcert::certification::refine::run_refining;
+            refining(plan, &output, results, &hexcert, jobs, limits, strategy, rounds, &abort, &report, &mut on_round)?.1
         }
     };
     let counterexample = done.iter().find(|(_, r)| r.verdict == CubeVerdict::Counterexample);
     let unfinished = done.iter().filter(|(_, r)| r.verdict == CubeVerdict::Unfinished).count();
     if json {
-        println!("{}", serde_json::json!({"solved": done.len(), "unfinished": unfinished, "results": results, "counterexample": counterexample.map(|(i, _)| i)}));
+        println!("{}", serde_json::json!({"solved": done.len(), "unfinished": unfinished, "results": results, "counterexample": counterexample.map(|(i, _)| i), "plan": last_plan, "rounds": rounds_run}));
     } else {
         let seconds: f64 = done.iter().map(|(_, r)| r.solve_seconds).sum();
         println!("{} cube(s) run in this run ({seconds:.1} s of solving, {unfinished} stopped by the time limit); records in {}", done.len(), results.display());
+        if last_plan != plan_path {
+            println!("{rounds_run} round(s); the refined plan is {}: `cubes status {}` says what is left", last_plan.display(), last_plan.display());
+        }
         if let Some((index, found)) = counterexample {
             println!("cube {index} has a counterexample: the claim is false");
             print!("{}", found.counterexample.as_deref().unwrap_or(""));
@@ -83,8 +98,7 @@ pub fn cubes_run(
     Ok(if counterexample.is_some() { Outcome::Negative } else { Outcome::Done })
 }
 
-/// Writes `plan` refined at `which` (or at every unfinished cube) to `output`, with its job list.
-/// How `cubes refine` splits a hard cube.
+/// How `cubes refine` and `cubes run --refine` split a hard cube.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Strategy {
     /// Its split cells one value deeper, one cube per orbit.
@@ -96,55 +110,30 @@ pub enum Strategy {
     Cardinality,
 }
 
-pub fn cubes_refine(
-    json: bool,
-    plan_path: &Path,
-    which: &[usize],
-    results: &Path,
-    output: &Path,
-    hexcert: &str,
-    strategy: Strategy,
-    prefix: hexcert::solving::prefix::PrefixSettings,
-) -> Result<Outcome, HexError> {
+impl Strategy {
+    /// The library's strategy, with the tree settings it uses.
+    pub fn with(self, prefix: hexcert::solving::prefix::PrefixSettings) -> hexcert::certification::refine::Strategy {
+        use hexcert::certification::refine::Strategy as S;
+        match self {
+            Strategy::Value => S::Value,
+            Strategy::Prefix => S::Prefix(prefix),
+            Strategy::Cardinality => S::Cardinality(prefix.depth),
+        }
+    }
+}
+
+/// Writes `plan` refined at `which` (or at every unfinished cube) to `output`, with its job list.
+pub fn cubes_refine(json: bool, plan_path: &Path, which: &[usize], results: &Path, output: &Path, hexcert: &str, strategy: hexcert::certification::refine::Strategy) -> Result<Outcome, HexError> {
     let plan = Plan::read(plan_path)?;
     let which = if which.is_empty() { progress(&plan, results)?.unfinished } else { which.to_vec() };
     if which.is_empty() {
         return Err(HexError::Usage(format!("no cube of {} is unfinished in {}: name cubes with --cube", plan_path.display(), results.display())));
     }
-    let refined = match strategy {
-        Strategy::Value => {
-            let (refined, refuted) = plan.refine(&which)?;
-            if !json {
-                println!("refined {} cube(s) one value deeper ({refuted} refinements refuted locally): {} cubes become {}", which.len(), plan.cubes.len(), refined.cubes.len());
-            }
-            refined
-        }
-        Strategy::Prefix => {
-            let grown = hexcert::solving::prefix::grow_all(&plan, &which, prefix)?;
-            if !json {
-                for (i, tree) in &grown {
-                    println!("cube {i}: {} leaves ({} settled by their prefix), {} prefix runs of {} conflicts", tree.leaves.len(), tree.settled, tree.runs, prefix.conflicts);
-                }
-            }
-            let trees: Vec<(usize, Vec<Vec<i32>>)> = grown.into_iter().map(|(i, g)| (i, g.leaves)).collect();
-            plan.grow_trees(&trees)?
-        }
-        Strategy::Cardinality => {
-            let counter = plan.encoding()?.counter().ok_or_else(|| {
-                HexError::Usage(format!("cardinality splitting needs the sequential counter; {} encodes its bound by `{}`", plan_path.display(), plan.cardinality.name()))
-            })?;
-            let trees: Vec<(usize, Vec<Vec<i32>>)> = which
-                .iter()
-                .map(|&i| (i, plan.cubes.get(i).map_or(Vec::new(), |c| hexcert::cubes::cardinality::bisection_tree(&counter, &c.literals, prefix.depth))))
-                .collect();
-            let refined = plan.grow_trees(&trees)?;
-            if !json {
-                println!("split the penalty budget of {} cube(s) in a bisection of depth {}: {} cubes become {}", which.len(), prefix.depth, plan.cubes.len(), refined.cubes.len());
-            }
-            refined
-        }
-    };
-    cubes_plan(json, &refined, output, results, hexcert)
+    let refined = hexcert::certification::refine::refine_with(&plan, &which, strategy)?;
+    if !json {
+        println!("{}", refined.summary);
+    }
+    cubes_plan(json, &refined.plan, output, results, hexcert)
 }
 
 /// Checks a finished plan and writes its claim.
