@@ -31,6 +31,8 @@ pub(crate) enum CubesCommand {
         radius: usize,
         #[arg(long, default_value_t = options::SPLIT_DEPTH.default, help = options::SPLIT_DEPTH.help, value_parser = within(options::SPLIT_DEPTH))]
         depth: u8,
+        #[arg(long, default_value_t = options::BUDGET_SPLIT.default, help = options::BUDGET_SPLIT.help, value_parser = within(options::BUDGET_SPLIT))]
+        budget_split: usize,
         /// Cardinality encoding of the penalty bound.
         #[arg(long, value_enum, default_value_t)]
         cardinality: Cardinality,
@@ -110,12 +112,13 @@ pub(crate) enum CubesCommand {
         /// How the job list's commands call hexcert (a path, or a name on PATH).
         #[arg(long, default_value = "hexcert")]
         hexcert: String,
-        /// How to split: `value` (the split cells one value deeper),
+        /// How to split: `cardinality` (a bisection, --tree-depth deep, of
+        /// the penalty budget between the hexagon's two halves; a cube whose
+        /// budget is split as far as it goes falls back to `prefix`),
         /// `prefix` (a decision tree on the variables CaDiCaL learns about
         /// most in short prefix runs; the tree's leaves become cubes) or
-        /// `cardinality` (a bisection, --tree-depth deep, of the penalty
-        /// budget between the hexagon's two halves).
-        #[arg(long, value_enum, default_value = "value")]
+        /// `value` (the split cells one value deeper; only for value cubes).
+        #[arg(long, value_enum, default_value = "cardinality")]
         strategy: commands::Strategy,
         #[command(flatten)]
         trees: TreeArgs,

@@ -285,8 +285,8 @@ fn run(cli: &Cli) -> Result<hexcert::outcome::Outcome, HexError> {
             commands::table(cli.json, cli.quiet, *kind, *n, &|n| counting.settings(n, 6))
         }
         Command::Render { file, output, level } => commands::render(cli.json, file, output, *level),
-        Command::Cubes { action: CubesCommand::Plan { claim, radius, depth, cardinality, output, results, hexcert } } => {
-            let plan = hexcert::cubes::Plan::new(claim.n, claim.level, claim.below, *radius, *depth, (*cardinality).into())?;
+        Command::Cubes { action: CubesCommand::Plan { claim, radius, depth, budget_split, cardinality, output, results, hexcert } } => {
+            let plan = hexcert::cubes::Plan::new(claim.n, claim.level, claim.below, *radius, *depth, (*cardinality).into())?.split_budget(*budget_split)?;
             commands::cubes_plan(cli.json, &plan, output, results, hexcert)
         }
         Command::Cubes { action: CubesCommand::Run { plan, index, all: _, sample, seed, jobs, results, time_limit, store_limit, refine, output, rounds, trees, hexcert } } => {

@@ -57,9 +57,20 @@ pub fn refine_with(plan: &Plan, which: &[usize], strategy: Strategy) -> Result<R
             let counter = plan.encoding()?.counter().ok_or_else(|| {
                 HexError::Usage(format!("cardinality splitting needs the sequential counter; the plan encodes its bound by `{}`", plan.cardinality.name()))
             })?;
-            let trees: Vec<(usize, Vec<Vec<i32>>)> =
-                which.iter().map(|&i| (i, plan.cubes.get(i).map_or(Vec::new(), |c| bisection_tree(&counter, &c.literals, depth)))).collect();
-            (plan.grow_trees(&trees)?, format!("by a bisection of depth {depth} of the penalty budget"))
+            // A cube whose budget is split as far as it goes (one value of
+            // the first half's penalty left) is split by proof prefixes instead.
+            let mut trees = Vec::new();
+            let mut exhausted = Vec::new();
+            for &i in which {
+                match plan.cubes.get(i).map(|c| bisection_tree(&counter, &c.literals, depth)) {
+                    Some(leaves) if leaves.len() > 1 => trees.push((i, leaves)),
+                    _ => exhausted.push(i),
+                }
+            }
+            let settings = PrefixSettings { conflicts: crate::options::PREFIX_CONFLICTS.default, depth };
+            trees.extend(grow_all(plan, &exhausted, settings)?.into_iter().map(|(i, g)| (i, g.leaves)));
+            let fallback = if exhausted.is_empty() { String::new() } else { format!(", {} whose budget was split as far as it goes by proof prefixes", exhausted.len()) };
+            (plan.grow_trees(&trees)?, format!("by a bisection of depth {depth} of the penalty budget{fallback}"))
         }
     };
     let summary = format!("split {} cube(s) {how}: {before} cubes become {}", which.len(), refined.cubes.len());
