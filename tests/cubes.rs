@@ -207,7 +207,7 @@ fn every_cube_of_a_true_claim_is_refuted_with_a_checked_proof_and_recorded_once(
     plan.check_cover().unwrap();
     let abort = Arc::new(AtomicBool::new(false));
     let limits = RunLimits { time_limit: None, store_limit: 0 };
-    let results = run_all(&plan, dir, 2, limits, &abort, &|_, _, _| {}).unwrap();
+    let results = run_all(&plan, None, dir, 2, limits, &abort, &|_, _, _| {}).unwrap();
     assert_eq!(results.len(), plan.cubes.len());
     for (index, result) in &results {
         assert_eq!(result.verdict, CubeVerdict::Refuted);
@@ -215,7 +215,7 @@ fn every_cube_of_a_true_claim_is_refuted_with_a_checked_proof_and_recorded_once(
         assert!(lrat.verified, "cube {index}: {}", lrat.verdict);
         assert!(result_path(dir, &plan, *index).exists());
     }
-    let again = run_all(&plan, dir, 2, limits, &abort, &|_, _, _| {}).unwrap();
+    let again = run_all(&plan, None, dir, 2, limits, &abort, &|_, _, _| {}).unwrap();
     assert!(again.is_empty(), "a rerun solved recorded cubes again");
 
     // Every record re-checked: all refuted; then each kind of damage is seen.
@@ -262,7 +262,7 @@ fn unfinished_cubes_are_refined_and_the_merged_claim_checks_and_resists_tamperin
     let plan = hexcert::cubes::Plan::new(6, 3, 13, 1, 1, Default::default()).unwrap();
     let abort = Arc::new(AtomicBool::new(false));
     let hurried = RunLimits { time_limit: Some(1e-6), store_limit: 0 };
-    let first = run_all(&plan, &results, 2, hurried, &abort, &|_, _, _| {}).unwrap();
+    let first = run_all(&plan, None, &results, 2, hurried, &abort, &|_, _, _| {}).unwrap();
     let unfinished: Vec<usize> = first.iter().filter(|(_, r)| r.verdict == CubeVerdict::Unfinished).map(|(i, _)| *i).collect();
     assert!(!unfinished.is_empty(), "no cube was stopped by a limit of a microsecond");
     assert!(merge(&plan, &results, &proofs).unwrap_err().to_string().contains("not refuted yet"));
@@ -274,7 +274,7 @@ fn unfinished_cubes_are_refined_and_the_merged_claim_checks_and_resists_tamperin
     let kept = progress(&refined, &results).unwrap();
     assert_eq!(kept.records.len(), status.records.len(), "the refined plan lost records of cubes it did not refine");
     let patient = RunLimits { time_limit: None, store_limit: u64::MAX };
-    run_all(&refined, &results, 2, patient, &abort, &|_, _, _| {}).unwrap();
+    run_all(&refined, None, &results, 2, patient, &abort, &|_, _, _| {}).unwrap();
     let done = progress(&refined, &results).unwrap();
     assert_eq!((done.records.len(), done.missing.len(), done.unfinished.len()), (refined.cubes.len(), 0, 0));
 
@@ -293,7 +293,7 @@ fn unfinished_cubes_are_refined_and_the_merged_claim_checks_and_resists_tamperin
         for index in unstored {
             std::fs::remove_file(hexcert::certification::cubes::result_path(&results, &refined, index)).unwrap();
         }
-        run_all(&refined, &results, 2, patient, &abort, &|_, _, _| {}).unwrap();
+        run_all(&refined, None, &results, 2, patient, &abort, &|_, _, _| {}).unwrap();
         let claim_path = merge(&refined, &results, &proofs).unwrap();
         let report = check_record(&claim_path, None);
         assert_eq!(report.status, common::verified_if_veripb(), "{:?}", report.messages);

@@ -104,6 +104,6 @@ fn the_cube_commands_reports() {
     insta::assert_json_snapshot!("cubes_status_open", report(&dir, &["cubes", "status", "plan.json", "--results", "results"]));
     insta::assert_json_snapshot!("cubes_run", report(&dir, &["cubes", "run", "plan.json", "--all", "--jobs", "1", "--results", "results", "--store-limit", "100000000"]));
     insta::assert_json_snapshot!("cubes_status_done", report(&dir, &["cubes", "status", "plan.json", "--results", "results"]));
-    insta::assert_json_snapshot!("cubes_refine", report(&dir, &["cubes", "refine", "plan.json", "--cube", "0", "--results", "results", "-o", "refined.json"]));
+    insta::assert_json_snapshot!("cubes_refine", report(&dir, &["cubes", "refine", "plan.json", "--cube", "0", "--results", "results", "-o", "refined.json", "--strategy", "cardinality"]));
     insta::assert_json_snapshot!("cubes_merge", report(&dir, &["cubes", "merge", "plan.json", "--results", "results", "--proofs", "p"]));
 }

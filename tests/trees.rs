@@ -1,6 +1,6 @@
 //! Literal-tree plans: value cubes split further by decision trees on the
 //! formula's variables (proof-prefix splitting, `cubes refine --strategy
-//! prefix`). Why these tests: the trees change what a plan's cubes are, so
+//! prefix`, and cardinality splitting, `--strategy cardinality`). Why these tests: the trees change what a plan's cubes are, so
 //! each link of the claim is shown to hold for them: the cover check and
 //! VeriPB's derivation of the split formula accept complete trees and reject
 //! a tree with a missing branch; every optimal partial of a small claim lies
@@ -12,6 +12,7 @@ mod common;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use hexcert::cubes::cardinality::bisection_tree;
 use hexcert::cubes::Plan;
 use hexcert::derivation::{write_cnf_as_opb, Reach};
 use hexcert::geometry::Hexagon;
@@ -26,14 +27,33 @@ fn scratch(name: &str) -> PathBuf {
     dir
 }
 
-/// The ring-1 plan of the claim with a prefix tree grown below every cube.
-fn tree_plan(n: usize, level: u8, below: usize, conflicts: i32, depth: usize) -> Plan {
+/// How the trees below the cubes are grown.
+#[derive(Debug, Clone, Copy)]
+enum Grow {
+    /// Proof prefixes of this many conflicts, to this depth.
+    Prefix(i32, usize),
+    /// A bisection of the penalty budget, this deep.
+    Cardinality(usize),
+}
+
+const STRATEGIES: [fn(usize) -> Grow; 2] = [|depth| Grow::Prefix(40, depth), Grow::Cardinality];
+
+/// The ring-1 plan of the claim with a tree grown below every cube.
+fn tree_plan(n: usize, level: u8, below: usize, grow: Grow) -> Plan {
     let plan = Plan::new(n, level, below, 1, 1, Default::default()).unwrap();
     let every: Vec<usize> = (0..plan.cubes.len()).collect();
-    let grown = grow_all(&plan, &every, PrefixSettings { conflicts, depth }).unwrap();
-    let trees: Vec<(usize, Vec<Vec<i32>>)> = grown.into_iter().map(|(i, g)| (i, g.leaves)).collect();
+    let trees: Vec<(usize, Vec<Vec<i32>>)> = match grow {
+        Grow::Prefix(conflicts, depth) => {
+            let grown = grow_all(&plan, &every, PrefixSettings { conflicts, depth }).unwrap();
+            grown.into_iter().map(|(i, g)| (i, g.leaves)).collect()
+        }
+        Grow::Cardinality(depth) => {
+            let counter = plan.encoding().unwrap().counter().expect("the default cardinality is the sequential counter");
+            every.iter().map(|&i| (i, bisection_tree(&counter, &plan.cubes[i].literals, depth))).collect()
+        }
+    };
     let grown = plan.grow_trees(&trees).unwrap();
-    assert!(grown.cubes.iter().any(|c| c.literals.len() >= 2), "no tree of depth 2 grew: the test would show nothing");
+    assert!(grown.cubes.iter().any(|c| c.literals.len() >= 2), "{grow:?}: no tree of depth 2 grew: the test would show nothing");
     grown
 }
 
@@ -59,7 +79,13 @@ fn veripb(dir: &Path, plan: &Plan) -> Result<(), String> {
 
 #[test]
 fn complete_trees_are_accepted_and_a_missing_branch_is_rejected() {
-    let plan = tree_plan(5, 3, 9, 40, 2);
+    for strategy in STRATEGIES {
+        complete_tree_accepted_missing_branch_rejected(strategy(2));
+    }
+}
+
+fn complete_tree_accepted_missing_branch_rejected(grow: Grow) {
+    let plan = tree_plan(5, 3, 9, grow);
     plan.check_cover().expect("a grown plan covers");
     let dir = scratch("accept");
     if common::veripb_present() {
@@ -79,10 +105,16 @@ fn complete_trees_are_accepted_and_a_missing_branch_is_rejected() {
 
 #[test]
 fn every_optimal_partial_lies_in_some_leaf_up_to_symmetry() {
+    for strategy in STRATEGIES {
+        every_optimal_partial_in_a_leaf(strategy(3));
+    }
+}
+
+fn every_optimal_partial_in_a_leaf(grow: Grow) {
     // n = 5 level 3: minimum 9. The claim "below 10" is false, and its
     // formula's models include every optimal partial.
     let (n, level, minimum) = (5, 3, 9);
-    let plan = tree_plan(n, level, minimum + 1, 40, 3);
+    let plan = tree_plan(n, level, minimum + 1, grow);
     let hex = Hexagon::new(n).unwrap();
     let encoding = plan.encoding().unwrap();
     let split = plan.split().unwrap();
@@ -118,7 +150,7 @@ fn every_optimal_partial_lies_in_some_leaf_up_to_symmetry() {
             let projection = split.project(moved.values());
             plan.cubes.iter().filter(|c| hexcert::cubes::Split::coarsen(&projection, c.depth) == c.values).any(|cube| in_leaf(&moved, cube))
         });
-        assert!(reached, "optimal partial {:?} lies in no leaf under any symmetry", partial.values());
+        assert!(reached, "{grow:?}: optimal partial {:?} lies in no leaf under any symmetry", partial.values());
     }
 }
 
@@ -128,9 +160,9 @@ fn hexcert(args: &[&str], dir: &Path) -> std::process::Output {
 
 #[test]
 fn a_true_claim_refutes_every_leaf_and_a_false_one_yields_a_validated_counterexample() {
-    for (below, refuted) in [(9, true), (10, false)] {
-        let dir = scratch(&format!("run-{below}"));
-        let plan = tree_plan(5, 3, below, 40, 2);
+    for (below, refuted, strategy) in [(9, true, 0), (10, false, 0), (9, true, 1), (10, false, 1)] {
+        let dir = scratch(&format!("run-{below}-{strategy}"));
+        let plan = tree_plan(5, 3, below, STRATEGIES[strategy](2));
         plan.write(&dir.join("plan.json"), Path::new("res"), "hexcert").unwrap();
         // Proofs kept beside the records, so that `status` checks them in its run
         // (a record without its proof is only attested, exit 4).

@@ -78,7 +78,7 @@ pub fn run_cube(plan: &Plan, index: usize, results: &Path, limits: RunLimits, ab
         move || limit.is_some_and(|l| start.elapsed().as_secs_f64() > l)
     };
     let flag = Arc::clone(abort);
-    let outcome = solve_traced(&cnf, online.sender(), move || flag.load(Ordering::Relaxed) || timed_out());
+    let outcome = solve_traced(&cnf, crate::solving::profile::CURRENT, online.sender(), move || flag.load(Ordering::Relaxed) || timed_out());
     let solve_seconds = start.elapsed().as_secs_f64();
     let (lrat, proof) = online.finish(Instant::now())?;
     let mut result = CubeResult {
@@ -95,6 +95,7 @@ pub fn run_cube(plan: &Plan, index: usize, results: &Path, limits: RunLimits, ab
         solve_seconds,
         peak_memory_kb: own_peak_memory_kb(),
         written_by: Some(crate::records::run::run_id().to_string()),
+        solver_profile: Some(crate::solving::profile::CURRENT.name.to_string()),
     };
     match outcome {
         Ok((Outcome::Unsat, _)) => {
@@ -171,21 +172,28 @@ pub fn set_aside_rejected(plan: &Plan, results: &Path) -> Result<usize, HexError
     Ok(found.rejected.len())
 }
 
-/// Runs every pending cube, `threads` at a time (rayon workers), the
-/// hardest-looking first (`predicted_hard_first`); `on_done` hears of each
-/// finished cube. Stops starting new cubes after Ctrl-C or a counterexample.
-/// Returns the records written by this run, with their cubes' indices.
+/// Runs the pending cubes among `which` (every cube when `None`), `threads` at a time (rayon
+/// workers), the hardest-looking first (`predicted_hard_first`); `on_done`
+/// hears of each finished cube. Stops starting new cubes after Ctrl-C or a
+/// counterexample. Returns the records written by this run, with their
+/// cubes' indices.
 pub fn run_all(
     plan: &Plan,
+    which: Option<&[usize]>,
     results: &Path,
     threads: usize,
     limits: RunLimits,
     abort: &Arc<AtomicBool>,
     on_done: &(dyn Fn(usize, &CubeResult, usize) + Sync),
 ) -> Result<Vec<(usize, CubeResult)>, HexError> {
+    let every: Vec<usize> = (0..plan.cubes.len()).collect();
+    let which = which.unwrap_or(&every);
+    if let Some(bad) = which.iter().find(|&&i| i >= plan.cubes.len()) {
+        return Err(HexError::Usage(format!("cube index {bad} is out of range: the plan has {} cubes", plan.cubes.len())));
+    }
     super::remove_stale_work_dirs(results);
     set_aside_rejected(plan, results)?;
-    let mut pending: Vec<usize> = (0..plan.cubes.len()).filter(|&i| pending(plan, i, results, limits)).collect();
+    let mut pending: Vec<usize> = which.iter().copied().filter(|&i| pending(plan, i, results, limits)).collect();
     predicted_hard_first(plan, &mut pending);
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads.max(1))

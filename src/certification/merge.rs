@@ -38,6 +38,9 @@ pub struct Progress {
     pub counterexamples: Vec<usize>,
     /// Solve seconds of the refuted cubes (checked or attested), in index order.
     pub seconds: Vec<f64>,
+    /// Seconds each unfinished cube ran before its limit stopped it, in index order.
+    #[serde(skip)]
+    pub unfinished_seconds: Vec<f64>,
     /// The refuted cubes' records with their indices, in index order.
     #[serde(skip)]
     pub records: Vec<(usize, CubeResult)>,
@@ -80,6 +83,7 @@ pub fn progress(plan: &Plan, results: &Path) -> Result<Progress, HexError> {
         rejected: Vec::new(),
         counterexamples: Vec::new(),
         seconds: Vec::new(),
+        unfinished_seconds: Vec::new(),
         records: Vec::new(),
     };
     let mut work = None;
@@ -103,7 +107,10 @@ pub fn progress(plan: &Plan, results: &Path) -> Result<Progress, HexError> {
         };
         match record.verdict {
             CubeVerdict::Counterexample => progress.counterexamples.push(index),
-            CubeVerdict::Unfinished => progress.unfinished.push(index),
+            CubeVerdict::Unfinished => {
+                progress.unfinished.push(index);
+                progress.unfinished_seconds.push(record.solve_seconds);
+            }
             CubeVerdict::Refuted if proof_stored(&record) => {
                 if work.is_none() {
                     work = Some(WorkDir::create(results, ".check-status")?);

@@ -16,6 +16,7 @@ pub mod merge;
 pub mod cubes;
 pub mod optimum;
 pub mod prove;
+pub mod refine;
 pub mod regenerate;
 pub mod resume;
 pub mod statement;

@@ -116,7 +116,8 @@ impl CertifyingOracle<'_> {
     /// resumes cube by cube.
     fn query_cubes(&mut self, hex: &Hexagon, level: u8, below: usize) -> Result<Option<Found>, HexError> {
         let n = hex.side();
-        let plan = Plan::new(n, level, below, crate::options::SPLIT_RADIUS.default, crate::options::SPLIT_DEPTH.default, self.settings.cardinality)?;
+        let plan = Plan::new(n, level, below, crate::options::SPLIT_RADIUS.default, crate::options::SPLIT_DEPTH.default, self.settings.cardinality)?
+            .split_budget(crate::options::BUDGET_SPLIT.default)?;
         let results = self.settings.root.join(format!("n{n}")).join(".cubes");
         // The plan and its job list, for other machines sharing `results`
         // to help: every cube one of them records is one this run skips.
@@ -133,7 +134,7 @@ impl CertifyingOracle<'_> {
             eprintln!("  n={n} level {level} below {below}: cube {index} of {pending} pending: {:?} in {:.1} s ({:.0} s into the query)",
                 result.verdict, result.solve_seconds, start.elapsed().as_secs_f64());
         };
-        run_all(&plan, &results, self.settings.jobs, limits, &self.settings.abort, &report)?;
+        run_all(&plan, None, &results, self.settings.jobs, limits, &self.settings.abort, &report)?;
         if self.settings.abort.load(Ordering::Relaxed) {
             return Err(HexError::Interrupted);
         }

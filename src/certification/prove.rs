@@ -321,16 +321,9 @@ pub fn solve_claim_traced(hex: &Hexagon, claim: &Claim, trace: TraceSender) -> R
     refute_traced(&encoding.cnf, profile, trace, &claim.statement)
 }
 
-/// Solves `cnf` alone with the default profile, every step traced to
-/// `trace`, polling `stop`; returns the outcome and the solve seconds. The
-/// same formula gives the same trace: this is how a cube is solved and
-/// re-solved (cube records name no profile, so cubes keep the default).
-pub fn solve_traced(cnf: &Cnf, trace: TraceSender, stop: impl Fn() -> bool + 'static) -> Result<(Outcome, f64), HexError> {
-    solve_traced_with(cnf, profile::DEFAULT, trace, stop)
-}
-
-/// `solve_traced` with `profile`'s options.
-fn solve_traced_with(cnf: &Cnf, profile: Profile, trace: TraceSender, stop: impl Fn() -> bool + 'static) -> Result<(Outcome, f64), HexError> {
+/// Solves `cnf` with `profile`'s options, tracing every proof step to
+/// `trace`; `stop` is polled by the solver (Ctrl-C, a time limit).
+pub fn solve_traced(cnf: &Cnf, profile: Profile, trace: TraceSender, stop: impl Fn() -> bool + 'static) -> Result<(Outcome, f64), HexError> {
     let start = Instant::now();
     let mut solver = Cadical::with_profile(profile, Some(trace))?;
     solver.stop_when_any(stop);
@@ -341,7 +334,7 @@ fn solve_traced_with(cnf: &Cnf, profile: Profile, trace: TraceSender, stop: impl
 
 /// `solve_traced` of a formula that must be unsatisfiable (`what` names it).
 fn refute_traced(cnf: &Cnf, profile: Profile, trace: TraceSender, what: &str) -> Result<f64, HexError> {
-    match solve_traced_with(cnf, profile, trace, || false)? {
+    match solve_traced(cnf, profile, trace, || false)? {
         (Outcome::Unsat, seconds) => Ok(seconds),
         (Outcome::Sat(_), _) => Err(HexError::Internal(format!("regenerating `{what}`: the formula is satisfiable"))),
     }
@@ -358,6 +351,6 @@ impl Regenerate for SolveAgain {
     }
 
     fn regenerate_formula(&self, cnf: &Cnf, what: &str, trace: TraceSender) -> Result<f64, HexError> {
-        refute_traced(cnf, profile::DEFAULT, trace, what)
+        refute_traced(cnf, profile::CURRENT, trace, what)
     }
 }

@@ -28,37 +28,65 @@ pub fn cubes_plan(json: bool, plan: &Plan, output: &Path, results: &Path, hexcer
     Ok(Outcome::Done)
 }
 
+/// Which cubes `cubes run` solves.
+pub enum Selection {
+    One(usize),
+    All,
+    /// The sample `cubes::estimate::sample` draws: this many cubes, this seed.
+    Sample(usize, u64),
+    /// Every cube, round after round, the unfinished ones split (`certification::refine`).
+    Refining { strategy: hexcert::certification::refine::Strategy, output: std::path::PathBuf, rounds: usize, hexcert: String },
+}
+
 pub fn cubes_run(
     json: bool,
     quiet: bool,
     plan_path: &Path,
-    index: Option<usize>,
+    selection: Selection,
     jobs: usize,
     results: &Path,
     limits: RunLimits,
     abort: Arc<std::sync::atomic::AtomicBool>,
 ) -> Result<Outcome, HexError> {
     let plan = Plan::read(plan_path)?;
-    let done: Vec<(usize, CubeResult)> = match index {
-        Some(index) => vec![(index, run_cube(&plan, index, results, limits, &abort)?)],
-        None => {
-            let finished = std::sync::atomic::AtomicUsize::new(0);
-            let report = |index: usize, result: &CubeResult, pending: usize| {
-                let count = finished.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+    let finished = std::sync::atomic::AtomicUsize::new(0);
+    let report = |index: usize, result: &CubeResult, pending: usize| {
+        let count = finished.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+        if !quiet && !json {
+            eprintln!("cube {index} ({count}/{pending} of this run): {:?} in {:.2} s", result.verdict, result.solve_seconds);
+        }
+    };
+    let mut last_plan = plan_path.to_path_buf();
+    let mut rounds_run = 1;
+    let done: Vec<(usize, CubeResult)> = match selection {
+        Selection::One(index) => vec![(index, run_cube(&plan, index, results, limits, &abort)?)],
+        Selection::All => run_all(&plan, None, results, jobs, limits, &abort, &report)?,
+        Selection::Sample(size, seed) => run_all(&plan, Some(&hexcert::cubes::estimate::sample(&plan, size, seed)), results, jobs, limits, &abort, &report)?,
+        Selection::Refining { strategy, output, rounds, hexcert } => {
+            let mut on_round = |round: &hexcert::certification::refine::Round| {
+                rounds_run = round.number;
+                if round.split.is_some() {
+                    last_plan = output.clone();
+                }
                 if !quiet && !json {
-                    eprintln!("cube {index} ({count}/{pending} of this run): {:?} in {:.2} s", result.verdict, result.solve_seconds);
+                    let split = round.split.as_deref().map_or(String::new(), |s| format!("; {s}"));
+                    eprintln!("round {}: {} cube(s) solved, {} stopped by the time limit{split}", round.number, round.solved, round.unfinished);
                 }
             };
-            run_all(&plan, results, jobs, limits, &abort, &report)?
+            let refining = hexcert::certification::refine::run_refining;
+            refining(plan, &output, results, &hexcert, jobs, limits, strategy, rounds, &abort, &report, &mut on_round)?.1
         }
     };
     let counterexample = done.iter().find(|(_, r)| r.verdict == CubeVerdict::Counterexample);
     let unfinished = done.iter().filter(|(_, r)| r.verdict == CubeVerdict::Unfinished).count();
     if json {
-        println!("{}", serde_json::json!({"solved": done.len(), "unfinished": unfinished, "results": results, "counterexample": counterexample.map(|(i, _)| i)}));
+        println!("{}", serde_json::json!({"solved": done.len(), "unfinished": unfinished, "results": results, "counterexample": counterexample.map(|(i, _)| i), "plan": last_plan, "rounds": rounds_run}));
     } else {
         let seconds: f64 = done.iter().map(|(_, r)| r.solve_seconds).sum();
         println!("{} cube(s) run in this run ({seconds:.1} s of solving, {unfinished} stopped by the time limit); records in {}", done.len(), results.display());
+        if last_plan != plan_path {
+            println!("{rounds_run} round(s); the refined plan is {}: `cubes status {}` says what is left", last_plan.display(), last_plan.display());
+        }
         if let Some((index, found)) = counterexample {
             println!("cube {index} has a counterexample: the claim is false");
             print!("{}", found.counterexample.as_deref().unwrap_or(""));
@@ -70,51 +98,42 @@ pub fn cubes_run(
     Ok(if counterexample.is_some() { Outcome::Negative } else { Outcome::Done })
 }
 
-/// Writes `plan` refined at `which` (or at every unfinished cube) to `output`, with its job list.
-/// How `cubes refine` splits a hard cube.
+/// How `cubes refine` and `cubes run --refine` split a hard cube.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Strategy {
     /// Its split cells one value deeper, one cube per orbit.
     Value,
     /// A decision tree on the variables its proof prefixes learn about most.
     Prefix,
+    /// A bisection of the penalty budget between the two halves of the
+    /// hexagon, on the sequential counter's variables.
+    Cardinality,
 }
 
-pub fn cubes_refine(
-    json: bool,
-    plan_path: &Path,
-    which: &[usize],
-    results: &Path,
-    output: &Path,
-    hexcert: &str,
-    strategy: Strategy,
-    prefix: hexcert::solving::prefix::PrefixSettings,
-) -> Result<Outcome, HexError> {
+impl Strategy {
+    /// The library's strategy, with the tree settings it uses.
+    pub fn with(self, prefix: hexcert::solving::prefix::PrefixSettings) -> hexcert::certification::refine::Strategy {
+        use hexcert::certification::refine::Strategy as S;
+        match self {
+            Strategy::Value => S::Value,
+            Strategy::Prefix => S::Prefix(prefix),
+            Strategy::Cardinality => S::Cardinality(prefix.depth),
+        }
+    }
+}
+
+/// Writes `plan` refined at `which` (or at every unfinished cube) to `output`, with its job list.
+pub fn cubes_refine(json: bool, plan_path: &Path, which: &[usize], results: &Path, output: &Path, hexcert: &str, strategy: hexcert::certification::refine::Strategy) -> Result<Outcome, HexError> {
     let plan = Plan::read(plan_path)?;
     let which = if which.is_empty() { progress(&plan, results)?.unfinished } else { which.to_vec() };
     if which.is_empty() {
         return Err(HexError::Usage(format!("no cube of {} is unfinished in {}: name cubes with --cube", plan_path.display(), results.display())));
     }
-    let refined = match strategy {
-        Strategy::Value => {
-            let (refined, refuted) = plan.refine(&which)?;
-            if !json {
-                println!("refined {} cube(s) one value deeper ({refuted} refinements refuted locally): {} cubes become {}", which.len(), plan.cubes.len(), refined.cubes.len());
-            }
-            refined
-        }
-        Strategy::Prefix => {
-            let grown = hexcert::solving::prefix::grow_all(&plan, &which, prefix)?;
-            if !json {
-                for (i, tree) in &grown {
-                    println!("cube {i}: {} leaves ({} settled by their prefix), {} prefix runs of {} conflicts", tree.leaves.len(), tree.settled, tree.runs, prefix.conflicts);
-                }
-            }
-            let trees: Vec<(usize, Vec<Vec<i32>>)> = grown.into_iter().map(|(i, g)| (i, g.leaves)).collect();
-            plan.grow_trees(&trees)?
-        }
-    };
-    cubes_plan(json, &refined, output, results, hexcert)
+    let refined = hexcert::certification::refine::refine_with(&plan, &which, strategy)?;
+    if !json {
+        println!("{}", refined.summary);
+    }
+    cubes_plan(json, &refined.plan, output, results, hexcert)
 }
 
 /// Checks a finished plan and writes its claim.
@@ -179,4 +198,35 @@ pub fn cubes_status(json: bool, plan_path: &Path, results: &Path, machines: usiz
     }
     let open = !found.missing.is_empty() || !found.unfinished.is_empty() || !found.attested.is_empty();
     Ok(if failed { Outcome::Negative } else if open { Outcome::Unverified } else { Outcome::Done })
+}
+
+/// The claim's cost extrapolated from its records: every record, or those
+/// of the sample `(size, seed)` (a random sample, so the only honest one to
+/// extrapolate from unless the cubes were run in a random order).
+pub fn cubes_estimate(json: bool, plan_path: &Path, results: &Path, sample: Option<(usize, u64)>) -> Result<Outcome, HexError> {
+    let plan = Plan::read(plan_path)?;
+    let found = progress(&plan, results)?;
+    let drawn: Option<Vec<usize>> = sample.map(|(size, seed)| hexcert::cubes::estimate::sample(&plan, size, seed));
+    let counted = |i: &usize| drawn.as_ref().is_none_or(|d| d.contains(i));
+    let finished: Vec<f64> = found.records.iter().filter(|(i, _)| counted(i)).map(|(_, r)| r.solve_seconds).collect();
+    let censored: Vec<f64> = found.unfinished.iter().zip(&found.unfinished_seconds).filter(|(i, _)| counted(i)).map(|(_, &s)| s).collect();
+    let without_record: Vec<usize> = drawn.as_ref().map_or(Vec::new(), |d| d.iter().copied().filter(|i| found.missing.contains(i)).collect());
+    let estimate = hexcert::cubes::estimate::Estimate::new(plan.cubes.len(), &finished, &censored);
+    if json {
+        println!("{}", serde_json::json!({"plan": plan_path, "statement": plan.statement, "estimate": estimate, "sample_without_record": without_record}));
+    } else {
+        match &estimate {
+            Some(e) => {
+                let at_least = if e.lower_bound { "at least " } else { "" };
+                println!("{}: {} cubes; {} sampled ({} stopped by a time limit, counted at it)", plan.statement, e.cubes, e.sampled, e.censored);
+                println!("  solve seconds per cube: min {:.1}, median {:.1}, max {:.1}", e.min, e.median, e.max);
+                println!("  extrapolated total: {at_least}{:.0} s of solving (95 % interval {:.0} to {:.0} s)", e.total, e.low, e.high);
+            }
+            None => println!("{}: no sampled cube has a record yet", plan.statement),
+        }
+        if !without_record.is_empty() {
+            println!("  sampled cubes without a record: {without_record:?} (solve them with `cubes run --sample`)");
+        }
+    }
+    Ok(if estimate.is_some() && without_record.is_empty() { Outcome::Done } else { Outcome::Unverified })
 }

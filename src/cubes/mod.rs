@@ -6,7 +6,9 @@
 //! - `local`: projections refuted by the split cells alone (no solver);
 //! - `cover`: the check, by enumeration, that the kept cubes cover the split;
 //! - `refine`: a hard cube replaced by its cubes one value deeper;
-//! - `tree`: the decision trees of literal cubes below a projection.
+//! - `tree`: the decision trees of literal cubes below a projection;
+//! - `cardinality`: trees that split the penalty budget between two halves;
+//! - `estimate`: a claim's cost extrapolated from a random sample of its cubes.
 //!
 //! Why one cube per orbit is enough (docs/SOUNDNESS.md, section 7): if a
 //! valid partial with penalty below B exists, so does its image under every
@@ -17,7 +19,9 @@
 //! formula (the plain level-k encoding, no symmetry breaking, plus the cube's
 //! units) is unsatisfiable, the claim holds.
 
+pub mod cardinality;
 pub mod cover;
+pub mod estimate;
 pub mod local;
 pub mod plan;
 pub mod refine;

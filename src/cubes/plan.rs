@@ -175,6 +175,17 @@ impl Plan {
         Ok(plan)
     }
 
+    /// The plan with every cube's penalty budget bisected `depth` times
+    /// between the hexagon's halves (`cardinality::bisection_tree`); the
+    /// plan itself when `depth` is 0 or the bound has no sequential
+    /// counter to split on (a totalizer, or a bound of 0).
+    pub fn split_budget(&self, depth: usize) -> Result<Plan, HexError> {
+        let Some(counter) = self.encoding()?.counter().filter(|_| depth > 0) else { return Ok(self.clone()) };
+        let trees: Vec<(usize, Vec<Vec<i32>>)> =
+            self.cubes.iter().enumerate().map(|(i, c)| (i, super::cardinality::bisection_tree(&counter, &c.literals, depth))).collect();
+        self.grow_trees(&trees)
+    }
+
     /// The name of cube `index`'s result record: the cube and the formula
     /// it extends, hashed, so that a record answers that cube whatever plan
     /// (refined or not) lists it.

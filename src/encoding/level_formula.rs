@@ -54,6 +54,27 @@ pub struct LevelEncoding {
     eq: Vec<Vec<i32>>,
     /// `penalty[e]` for each edge index `e`.
     penalty: Vec<i32>,
+    /// The sequential counter over `penalty`, when the bound is encoded by one.
+    counter: Option<Counter>,
+}
+
+/// Where the sequential counter's variables lie: `count(i, j)`, "at least
+/// `j + 1` of the first `i + 1` penalty variables are true", is variable
+/// `first + i * bound + j` for `i` in `0..inputs - 1` and `j` in `0..bound`
+/// (the order `cardinality::sequential_counter` allocates them in). Only the
+/// forcing direction is encoded: a true count may be spurious.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Counter {
+    pub first: i32,
+    pub inputs: usize,
+    pub bound: usize,
+}
+
+impl Counter {
+    /// `count(i, j)`, if the counter has it.
+    pub fn count(&self, i: usize, j: usize) -> Option<i32> {
+        (i + 1 < self.inputs && j < self.bound).then(|| self.first + (i * self.bound + j) as i32)
+    }
 }
 
 impl LevelEncoding {
@@ -71,7 +92,7 @@ impl LevelEncoding {
             })
             .collect();
         let penalty: Vec<i32> = hex.edges().iter().map(|_| cnf.new_var()).collect();
-        let mut enc = LevelEncoding { n: hex.side(), level, options, cnf, ge, eq, penalty };
+        let mut enc = LevelEncoding { n: hex.side(), level, options, cnf, ge, eq, penalty, counter: None };
         enc.describe();
         enc.value_clauses(hex);
         enc.support_clauses(hex);
@@ -82,7 +103,11 @@ impl LevelEncoding {
         }
         if let Some(bound) = options.max_penalty {
             let pen = enc.penalty.clone();
+            let first = enc.cnf.num_vars() as i32 + 1;
             options.cardinality.encode_at_most(&pen, bound, &mut enc.cnf);
+            if options.cardinality == Cardinality::SequentialCounter && (1..pen.len()).contains(&bound) {
+                enc.counter = Some(Counter { first, inputs: pen.len(), bound });
+            }
         }
         enc
     }
@@ -204,6 +229,11 @@ impl LevelEncoding {
     /// The literal "value of `c` == a", for `a` in `1..=k` (`a = 1` is `!ge(c, 2)`).
     pub fn eq_literal(&self, c: usize, a: usize) -> i32 {
         self.eq[c][a - 1]
+    }
+
+    /// The sequential counter of the penalty bound, if the bound is encoded by one.
+    pub fn counter(&self) -> Option<Counter> {
+        self.counter
     }
 
     /// The penalty variables, by edge index.

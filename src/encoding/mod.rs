@@ -10,7 +10,7 @@ pub mod level_formula;
 pub mod symmetry;
 
 pub use cardinality::Cardinality;
-pub use level_formula::{EncodeOptions, LevelEncoding};
+pub use level_formula::{Counter, EncodeOptions, LevelEncoding};
 pub use symmetry::SymmetryBreaking;
 
 /// Bumped whenever the clauses produced for the same arguments change.

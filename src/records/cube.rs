@@ -65,6 +65,11 @@ pub struct CubeResult {
     /// whose proof is not stored was attested. Absent in older records.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub written_by: Option<String>,
+    /// The solver profile the cube was solved with (`solving::profile`);
+    /// absent in records solved with CaDiCaL's defaults before cubes had one.
+    /// Speed only: the verdict rests on the checked proof, whatever the options.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub solver_profile: Option<String>,
 }
 
 /// Where the record of cube `index` of `plan` lies.

@@ -24,7 +24,7 @@ use crate::cubes::{cube_formula, Plan};
 use crate::error::HexError;
 
 /// How far a tree grows.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct PrefixSettings {
     /// Conflicts of the prefix run at each node.
     pub conflicts: i32,

@@ -1,0 +1,82 @@
+//! `cubes run --sample` and `cubes estimate`: a seeded random sample of a
+//! plan's cubes is solved, and the claim's cost extrapolated from it. Why:
+//! the cost table of the open claims rests on these two commands, so the
+//! sample must be the one the seed names (the same cubes on every machine),
+//! the estimate must count exactly the sampled records, and a sample with
+//! cubes still unsolved must not pass as a finished estimate.
+
+mod common;
+
+use std::process::Command;
+
+use common::Scratch;
+use hexcert::cubes::estimate::sample;
+use hexcert::cubes::Plan;
+
+#[test]
+fn the_seeded_sample_is_solved_and_estimated_and_an_unsolved_sample_is_unverified() {
+    let scratch = Scratch::new("estimate");
+    let dir = &scratch.0;
+    let hexcert = |args: &[&str]| Command::new(env!("CARGO_BIN_EXE_hexcert")).current_dir(dir).args(args).output().unwrap();
+    let planned = hexcert(&["cubes", "plan", "--n", "6", "--level", "3", "--below", "13", "--depth", "2", "-o", "plan.json", "-q"]);
+    assert!(planned.status.success(), "{}", String::from_utf8_lossy(&planned.stderr));
+    let plan = Plan::read(&dir.join("plan.json")).unwrap();
+    assert!(plan.cubes.len() > 20, "the plan must be larger than the samples for the test to show anything");
+    let (drawn, other) = (sample(&plan, 6, 7), sample(&plan, 6, 8));
+    assert_eq!(drawn, sample(&plan, 6, 7), "the same seed draws the same cubes");
+    assert_ne!(drawn, other, "another seed draws other cubes");
+    assert!(drawn.iter().all(|&i| i < plan.cubes.len()) && drawn.len() == 6);
+
+    let run = hexcert(&["cubes", "run", "plan.json", "--sample", "6", "--seed", "7", "--results", "res", "-q", "--json"]);
+    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+    let ran: serde_json::Value = serde_json::from_slice(&run.stdout).unwrap();
+    assert_eq!(ran["solved"], 6, "{ran}");
+    let records = std::fs::read_dir(dir.join("res")).unwrap().filter(|e| e.as_ref().unwrap().path().extension().is_some_and(|x| x == "json")).count();
+    assert_eq!(records, 6, "exactly the sampled cubes were solved");
+
+    let estimate = |seed: &str| {
+        let out = hexcert(&["cubes", "estimate", "plan.json", "--results", "res", "--sample", "6", "--seed", seed, "--json"]);
+        (out.status.code(), serde_json::from_slice::<serde_json::Value>(&out.stdout).unwrap())
+    };
+    let (code, found) = estimate("7");
+    assert_eq!(code, Some(0), "{found}");
+    let e = &found["estimate"];
+    assert_eq!((e["cubes"].as_u64(), e["sampled"].as_u64(), e["censored"].as_u64()), (Some(plan.cubes.len() as u64), Some(6), Some(0)), "{found}");
+    let (min, median, max, total) = (e["min"].as_f64().unwrap(), e["median"].as_f64().unwrap(), e["max"].as_f64().unwrap(), e["total"].as_f64().unwrap());
+    assert!(min <= median && median <= max && total >= max && e["low"].as_f64().unwrap() <= total, "{found}");
+    // Another seed's sample shares at most some cubes with this one: the rest have no record.
+    let (code, found) = estimate("8");
+    let without = found["sample_without_record"].as_array().unwrap().len();
+    assert_eq!(without, other.iter().filter(|i| !drawn.contains(i)).count(), "{found}");
+    assert!(without > 0 && code == Some(4), "an unsolved sample is unverified: {found}");
+}
+
+/// `cubes run --refine`: cubes the time limit stops are split and their
+/// pieces solved, round after round; the refined plan is written, keeps the
+/// records of every cube it did not split, and once its last cubes are
+/// solved it merges into a claim that `check` verifies.
+#[test]
+fn the_refining_run_splits_what_the_limit_stops_and_its_plan_merges_into_a_checked_claim() {
+    let scratch = Scratch::new("refining");
+    let dir = &scratch.0;
+    let hexcert = |args: &[&str]| Command::new(env!("CARGO_BIN_EXE_hexcert")).current_dir(dir).args(args).output().unwrap();
+    let said = |out: &std::process::Output| format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    let planned = hexcert(&["cubes", "plan", "--n", "6", "--level", "3", "--below", "13", "-o", "plan.json", "-q"]);
+    assert!(planned.status.success(), "{}", said(&planned));
+    // A limit no cube of n = 6 level 3 meets: every round splits, and the
+    // bisections run out of budget to split before the rounds do.
+    let run = hexcert(&["cubes", "run", "plan.json", "--all", "--time-limit", "0.000001", "--refine", "cardinality", "--tree-depth", "2", "--rounds", "3", "-o", "refined.json", "--results", "res", "--store-limit", "100000000", "--json", "-q"]);
+    assert!(run.status.success(), "{}", said(&run));
+    let ran: serde_json::Value = serde_json::from_slice(&run.stdout).unwrap();
+    assert_eq!((ran["rounds"].as_u64(), ran["plan"].as_str()), (Some(3), Some("refined.json")), "{ran}");
+    let (plan, refined) = (Plan::read(&dir.join("plan.json")).unwrap(), Plan::read(&dir.join("refined.json")).unwrap());
+    assert!(refined.cubes.len() > plan.cubes.len() && refined.cubes.iter().any(|c| c.literals.len() >= 4), "two splits of depth 2 below some cube");
+    refined.check_cover().expect("the refined plan covers");
+    // Solved without a limit, the refined plan's cubes are all refuted, with stored proofs.
+    let finish = hexcert(&["cubes", "run", "refined.json", "--all", "--results", "res", "--store-limit", "100000000", "-q"]);
+    assert!(finish.status.success(), "{}", said(&finish));
+    let merged = hexcert(&["cubes", "merge", "refined.json", "--results", "res", "--proofs", "proofs"]);
+    assert_eq!(merged.status.code(), Some(0), "{}", said(&merged));
+    let checked = hexcert(&["check", "proofs"]);
+    assert_eq!(checked.status.code(), Some(0), "{}", said(&checked));
+}
