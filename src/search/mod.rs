@@ -7,6 +7,7 @@
 //! is returned; a model the validator rejects is an internal error, never a
 //! result.
 
+pub mod leaders;
 pub mod orbits;
 
 use std::time::Instant;
@@ -379,15 +380,24 @@ pub fn minimize_through(
 /// Meant for small cases and cross-checks: each solution costs a solver call.
 /// Stops with an error after `limit` solutions.
 pub fn enumerate<S: SatSolver + Default>(hex: &Hexagon, level: u8, options: EncodeOptions, limit: usize) -> Result<Vec<Found>, HexError> {
-    let encoding = LevelEncoding::new(hex, level, options);
+    enumerate_under::<S>(hex, &LevelEncoding::new(hex, level, options), &[], limit)
+}
+
+/// Every model of `encoding` with the `units` fixed, as `enumerate` lists
+/// them (validated, blocked on the cells' values, at most `limit`).
+pub fn enumerate_under<S: SatSolver + Default>(hex: &Hexagon, encoding: &LevelEncoding, units: &[i32], limit: usize) -> Result<Vec<Found>, HexError> {
     let mut solver = S::default();
     solver.add_cnf(&encoding.cnf)?;
+    let mut fixed = Cnf::new();
+    fixed.reserve_vars_up_to(encoding.cnf.num_vars());
+    units.iter().for_each(|&u| fixed.add_clause(&[u]));
+    solver.add_cnf(&fixed)?;
     let mut found = Vec::new();
     while let Outcome::Sat(model) = solver.solve()? {
-        let next = accept_model(hex, &encoding, &model)?;
+        let next = accept_model(hex, encoding, &model)?;
         // Projected onto cell values: the block mentions only `ge` variables,
         // so two models differing in auxiliary variables count once.
-        let mut block = crate::formula::Cnf::new();
+        let mut block = Cnf::new();
         block.reserve_vars_up_to(encoding.cnf.num_vars());
         let negated: Vec<i32> = encoding.cell_literals(&next.partial).iter().map(|l| -l).collect();
         block.add_clause(&negated);

@@ -15,7 +15,8 @@
 
 use std::collections::HashSet;
 
-use super::enumerate;
+use super::leaders::{list_by_cubes, Listing};
+use super::{enumerate, Found};
 use crate::solving::SatSolver;
 use crate::encoding::{EncodeOptions, SymmetryBreaking};
 use crate::error::HexError;
@@ -47,10 +48,30 @@ pub fn image(perm: &[usize], values: &[u8]) -> Vec<u8> {
 pub fn orbit_count<S: SatSolver + Default>(hex: &Hexagon, level: u8, max_penalty: usize, limit: usize) -> Result<OrbitCount, HexError> {
     let options = EncodeOptions { symmetry: SymmetryBreaking::Ring1LexLeader, ..EncodeOptions::bounded(Some(max_penalty)) };
     let leaders = enumerate::<S>(hex, level, options, limit)?;
+    close_orbits(hex, level, max_penalty, &leaders)
+}
+
+/// The same count from leaders listed cube by cube (`leaders`), resumable
+/// from the cube records in `dir`.
+pub fn orbit_count_by_cubes<S: SatSolver + Default>(
+    hex: &Hexagon,
+    level: u8,
+    max_penalty: usize,
+    dir: Option<&std::path::Path>,
+    stop: &std::sync::atomic::AtomicBool,
+    on_cube: &(dyn Fn(usize, usize) + Sync),
+) -> Result<(OrbitCount, Listing), HexError> {
+    let listing = list_by_cubes::<S>(hex, level, max_penalty, dir, stop, on_cube)?;
+    Ok((close_orbits(hex, level, max_penalty, &listing.leaders)?, listing))
+}
+
+/// Every partial of penalty `<= max_penalty` as the union of the leaders'
+/// orbits, each image judged again by the validator.
+fn close_orbits(hex: &Hexagon, level: u8, max_penalty: usize, leaders: &[Found]) -> Result<OrbitCount, HexError> {
     let symmetries = hex.symmetries();
     let mut seen: HashSet<Vec<u8>> = HashSet::new();
     let mut by_penalty = vec![0u64; max_penalty + 1];
-    for found in &leaders {
+    for found in leaders {
         for perm in &symmetries {
             let values = image(perm, found.partial.values());
             if seen.contains(&values) {

@@ -1,0 +1,209 @@
+//! The SAT road's lex-leaders listed cube by cube: in parallel, and
+//! resumable, one small record per finished cube.
+//!
+//! The ring-1 lex-leader formula of "penalty <= P" is split on the
+//! projection of the centre and its six neighbours at depth 1 (each cell
+//! `1` or "more than 1"): the 128 cubes partition its models, so the union
+//! of the cubes' listings is the whole listing `orbits::orbit_count` makes
+//! in one solver, and no partial is listed twice. Splitting pays twice: the
+//! cubes run on every core, and the last call of each cube (the one that
+//! shows its listing is complete) is a fraction of the one last call of a
+//! single listing, which is as hard as certifying the bound below.
+//!
+//! A finished cube is written as `DIR/cube-<index>.json`, whole or not at
+//! all, so a run stopped at any point (Ctrl-C, a session's end) resumes
+//! from the cubes it finished. Trust: a resumed cube's leaders are
+//! validated again (valid, penalty <= P, in the cube), but that the list is
+//! *complete* rests on the run that wrote it; the count reports how many
+//! cubes it resumed and who wrote them, and remains one road until a
+//! second one agrees (docs/COUNTING.md).
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+
+use super::{enumerate_under, Found};
+use crate::cubes::Split;
+use crate::encoding::{EncodeOptions, LevelEncoding, SymmetryBreaking};
+use crate::error::HexError;
+use crate::geometry::Hexagon;
+use crate::levels::Partial;
+use crate::solving::SatSolver;
+use crate::validation::evaluate;
+
+/// Format tag of a cube's record.
+const FORMAT: &str = "hexcert-leaders/1";
+
+/// Largest record read back (a cube of n = 13 level 1 lists a few hundred leaders).
+const RECORD_LIMIT: u64 = 64 << 20;
+
+/// One finished cube: the lex-leaders of penalty <= `max_penalty` whose
+/// projection is `cube`, every one of them.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CubeLeaders {
+    format: String,
+    n: usize,
+    level: u8,
+    max_penalty: usize,
+    encoder: String,
+    cells: Vec<usize>,
+    cube: Vec<u8>,
+    /// Each leader's cell values, one digit per cell (`k + 1` is `+`).
+    leaders: Vec<String>,
+    seconds: f64,
+    /// Host and run that listed the cube (and so attest it is complete).
+    written_by: String,
+}
+
+/// What a cube-by-cube listing found and how much of it was resumed.
+#[derive(Debug, Clone)]
+pub struct Listing {
+    pub leaders: Vec<Found>,
+    /// Cubes listed in this run.
+    pub listed: usize,
+    /// Cubes read back from earlier runs' records, and who wrote them.
+    pub resumed: usize,
+    pub resumed_from: Vec<String>,
+    /// Solver seconds of the cubes listed in this run, and the slowest one.
+    pub seconds: f64,
+    pub slowest: f64,
+}
+
+/// Lists the ring-1 lex-leaders of penalty <= `max_penalty`, one cube per
+/// task on rayon's pool; with `dir`, finished cubes are read from and
+/// written to it. `on_cube(done, total)` reports progress; `stop` ends the
+/// run between cubes (what is finished stays written).
+pub fn list_by_cubes<S: SatSolver + Default>(
+    hex: &Hexagon,
+    level: u8,
+    max_penalty: usize,
+    dir: Option<&Path>,
+    stop: &AtomicBool,
+    on_cube: &(dyn Fn(usize, usize) + Sync),
+) -> Result<Listing, HexError> {
+    let options = EncodeOptions { symmetry: SymmetryBreaking::Ring1LexLeader, ..EncodeOptions::bounded(Some(max_penalty)) };
+    let encoding = LevelEncoding::new(hex, level, options);
+    let split = Split::new(hex, level, 1, 1)?;
+    let total = split.projection_count() as usize;
+    let done = std::sync::atomic::AtomicUsize::new(0);
+    let results: Vec<Result<(CubeLeaders, bool), HexError>> = (0..total)
+        .into_par_iter()
+        .map(|index| {
+            if stop.load(Ordering::Relaxed) {
+                return Err(HexError::Interrupted);
+            }
+            let cube = split.projection(index as u64);
+            let path = dir.map(|d| record_path(d, index));
+            let resumed = match &path {
+                Some(p) if p.exists() => Some(read_record(p, hex, level, max_penalty, &split, &cube)?),
+                _ => None,
+            };
+            let result = match resumed {
+                Some(record) => (record, true),
+                None => {
+                    let record = list_cube::<S>(hex, (level, max_penalty), &encoding, &split, &cube)?;
+                    if let Some(p) = &path {
+                        let bytes = serde_json::to_vec_pretty(&record).expect("a record serialises");
+                        crate::files::write_atomic(p, &bytes)?;
+                    }
+                    (record, false)
+                }
+            };
+            on_cube(done.fetch_add(1, Ordering::Relaxed) + 1, total);
+            Ok(result)
+        })
+        .collect();
+    let mut listing = Listing { leaders: Vec::new(), listed: 0, resumed: 0, resumed_from: Vec::new(), seconds: 0.0, slowest: 0.0 };
+    for result in results {
+        let (record, resumed) = result?;
+        if resumed {
+            listing.resumed += 1;
+            if !listing.resumed_from.contains(&record.written_by) {
+                listing.resumed_from.push(record.written_by.clone());
+            }
+        } else {
+            listing.listed += 1;
+            listing.seconds += record.seconds;
+            listing.slowest = listing.slowest.max(record.seconds);
+        }
+        for text in &record.leaders {
+            listing.leaders.push(leader(hex, level, max_penalty, text)?);
+        }
+    }
+    Ok(listing)
+}
+
+fn record_path(dir: &Path, index: usize) -> PathBuf {
+    dir.join(format!("cube-{index}.json"))
+}
+
+/// One cube's listing, by a solver of its own.
+fn list_cube<S: SatSolver + Default>(
+    hex: &Hexagon,
+    (level, max_penalty): (u8, usize),
+    encoding: &LevelEncoding,
+    split: &Split,
+    cube: &[u8],
+) -> Result<CubeLeaders, HexError> {
+    let started = Instant::now();
+    let units = encoding.projection_literals(&split.cells, cube, split.depth);
+    let found = enumerate_under::<S>(hex, encoding, &units, crate::options::SAT_ROAD_LEADERS.default)?;
+    Ok(CubeLeaders {
+        format: FORMAT.into(),
+        n: hex.side(),
+        level,
+        max_penalty,
+        encoder: crate::encoding::ENCODER_VERSION.into(),
+        cells: split.cells.clone(),
+        cube: cube.to_vec(),
+        leaders: found.iter().map(|f| digits(f.partial.values())).collect(),
+        seconds: started.elapsed().as_secs_f64(),
+        written_by: format!("{} run {}", crate::records::run::host(), crate::records::run::run_id()),
+    })
+}
+
+fn digits(values: &[u8]) -> String {
+    values.iter().map(|v| char::from(b'0' + v)).collect()
+}
+
+/// A record written by an earlier run, read back and judged: the same
+/// claim, cells and cube, and every leader valid, of penalty <= P and in
+/// the cube (its completeness is the writer's word: see the header).
+fn read_record(path: &Path, hex: &Hexagon, level: u8, max_penalty: usize, split: &Split, cube: &[u8]) -> Result<CubeLeaders, HexError> {
+    let bytes = crate::records::read::read_bounded(path, RECORD_LIMIT, "lex-leader record")?;
+    let record: CubeLeaders = crate::records::read::parse_json(&bytes, path)?;
+    let bad = |why: String| HexError::Input { file: path.to_path_buf(), line: 0, message: why };
+    let expected = (FORMAT, hex.side(), level, max_penalty, crate::encoding::ENCODER_VERSION);
+    let found = (record.format.as_str(), record.n, record.level, record.max_penalty, record.encoder.as_str());
+    if found != expected {
+        return Err(bad(format!("a record of {found:?}, not of {expected:?}: use another directory for another count")));
+    }
+    if record.cells != split.cells || record.cube != cube {
+        return Err(bad(format!("names cube {:?} on cells {:?}, not cube {cube:?} on {:?}", record.cube, record.cells, split.cells)));
+    }
+    for text in &record.leaders {
+        let found = leader(hex, level, max_penalty, text).map_err(|e| bad(e.to_string()))?;
+        if split.project(found.partial.values()) != cube {
+            return Err(bad(format!("leader {text} does not lie in the cube")));
+        }
+    }
+    Ok(record)
+}
+
+/// A listed leader's digits, judged again by the validator.
+fn leader(hex: &Hexagon, level: u8, max_penalty: usize, text: &str) -> Result<Found, HexError> {
+    let values: Vec<u8> = text.bytes().map(|b| b.wrapping_sub(b'0')).collect();
+    if values.len() != hex.cell_count() {
+        return Err(HexError::Internal(format!("leader {text} has {} cells, not {}", values.len(), hex.cell_count())));
+    }
+    let partial = Partial::new(hex.side(), level, values)?;
+    let evaluation = evaluate(hex, &partial);
+    if !evaluation.is_valid() || evaluation.penalty > max_penalty {
+        return Err(HexError::Internal(format!("leader {text} is not a valid partial of penalty <= {max_penalty}")));
+    }
+    Ok(Found { partial, evaluation })
+}
