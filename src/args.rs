@@ -360,6 +360,9 @@ choice! {
         SequentialCounter,
         /// RustSAT's totalizer (Bailleux and Boufkhad), restricted to the bound.
         Totalizer,
+        /// The sequential counter over the penalty variables in wedge order
+        /// (by angle around the centre, then outwards).
+        WedgeCounter,
     }
 }
 

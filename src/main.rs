@@ -257,7 +257,7 @@ fn run(cli: &Cli) -> Result<hexcert::outcome::Outcome, HexError> {
             let plan = plan.as_deref().map(hexcert::cubes::Plan::read).transpose()?;
             let reach = match &plan {
                 Some(plan) => hexcert::derivation::Reach::Split(plan),
-                None => hexcert::derivation::Reach::Formula((*symmetry).into()),
+                None => hexcert::derivation::Reach::Formula((*symmetry).into(), hexcert::encoding::Cardinality::default()),
             };
             let proof = derivation.as_deref().zip(target.as_deref()).map(|(d, t)| (d, t, reach));
             commands::statement(cli.json, claim.n, claim.level, claim.below, output.as_deref(), proof, *check)

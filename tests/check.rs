@@ -126,7 +126,7 @@ fn a_claim_only_fraud_with_a_consistent_bound_is_not_verified() {
         let record = c.statement_to_cnf.as_mut().unwrap();
         let statement = Statement::new(&hex, 3, 10).to_opb(&hex);
         let mut derivation = Vec::new();
-        write_derivation(&hex, 3, 10, c.encoder.symmetry_breaking, &mut derivation).unwrap();
+        write_derivation(&hex, 3, 10, (c.encoder.symmetry_breaking, c.encoder.cardinality), &mut derivation).unwrap();
         for (file, bytes) in [(record.statement.as_mut().unwrap(), statement), (record.derivation.as_mut().unwrap(), derivation)] {
             file.sha256 = sha256_hex(&bytes);
             file.bytes = bytes.len() as u64;

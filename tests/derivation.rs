@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use hexcert::derivation::{target_formula, write_cnf_as_opb, write_derivation};
-use hexcert::encoding::{EncodeOptions, LevelEncoding, SymmetryBreaking};
+use hexcert::encoding::{Cardinality, EncodeOptions, LevelEncoding, SymmetryBreaking};
 use hexcert::geometry::Hexagon;
 use hexcert::statement::Statement;
 
@@ -37,16 +37,20 @@ fn write_files(name: &str, n: usize, level: u8, below: usize) -> Files {
 }
 
 fn write_files_with(name: &str, n: usize, level: u8, below: usize, symmetry: SymmetryBreaking) -> Files {
+    write_files_as(name, n, level, below, (symmetry, Cardinality::default()))
+}
+
+fn write_files_as(name: &str, n: usize, level: u8, below: usize, (symmetry, cardinality): (SymmetryBreaking, Cardinality)) -> Files {
     let dir = std::env::temp_dir().join(format!("hexcert-derivation-{}-{name}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let hex = Hexagon::new(n).unwrap();
     let files = Files { statement: dir.join("s.opb"), proof: dir.join("d.pbp"), target: dir.join("t.opb"), dir };
     std::fs::write(&files.statement, Statement::new(&hex, level, below).to_opb(&hex)).unwrap();
     let mut proof = Vec::new();
-    write_derivation(&hex, level, below, symmetry, &mut proof).unwrap();
+    write_derivation(&hex, level, below, (symmetry, cardinality), &mut proof).unwrap();
     std::fs::write(&files.proof, proof).unwrap();
     let mut target = Vec::new();
-    write_cnf_as_opb(&target_formula(&hex, level, below, symmetry).unwrap(), &mut target).unwrap();
+    write_cnf_as_opb(&target_formula(&hex, level, below, symmetry, cardinality).unwrap(), &mut target).unwrap();
     std::fs::write(&files.target, target).unwrap();
     files
 }
@@ -72,10 +76,10 @@ fn the_targets_are_the_formulas_prove_races() {
         for options in raced {
             assert_eq!(options, EncodeOptions { symmetry: options.symmetry, ..EncodeOptions::bounded(Some(below - 1)) });
             let solved = LevelEncoding::new(&hex, level, options).cnf;
-            let target = target_formula(&hex, level, below, options.symmetry).unwrap();
+            let target = target_formula(&hex, level, below, options.symmetry, options.cardinality).unwrap();
             assert_eq!(solved.to_dimacs(), target.to_dimacs(), "n={n} level={level} below={below} {options:?}");
         }
-        let target = target_formula(&hex, level, below, SymmetryBreaking::Ring1LexLeader).unwrap();
+        let target = target_formula(&hex, level, below, SymmetryBreaking::Ring1LexLeader, Cardinality::default()).unwrap();
         let mut text = Vec::new();
         write_cnf_as_opb(&target, &mut text).unwrap();
         let text = String::from_utf8(text).unwrap();
@@ -118,6 +122,32 @@ fn veripb_accepts_the_derivation_at_every_level() {
             std::fs::remove_dir_all(&files.dir).unwrap();
         }
     }
+}
+
+/// The counter over the edges in wedge order is derived like the one in
+/// index order (the derivation takes its inputs in the encoder's order).
+#[test]
+fn veripb_accepts_the_derivation_of_the_wedge_counter() {
+    if !veripb_on_path() {
+        return;
+    }
+    for (n, level, below) in [(3, 2, 3), (4, 3, 3), (4, 1, 2)] {
+        for symmetry in [SymmetryBreaking::None, SymmetryBreaking::Ring1LexLeader] {
+            let form = (symmetry, Cardinality::WedgeCounter);
+            let files = write_files_as(&format!("wedge-{n}-{level}-{below}-{symmetry:?}"), n, level, below, form);
+            if let Err(why) = veripb(&files.statement, &files.proof, &files.target) {
+                panic!("n={n} level={level} below={below} {symmetry:?} wedge counter: {why}");
+            }
+            std::fs::remove_dir_all(&files.dir).unwrap();
+        }
+    }
+    // The derivation of one order does not reach the other's formula.
+    let files = write_files_as("wedge-mismatch", 4, 3, 3, (SymmetryBreaking::None, Cardinality::WedgeCounter));
+    let rows = target_formula(&Hexagon::new(4).unwrap(), 3, 3, SymmetryBreaking::None, Cardinality::SequentialCounter).unwrap();
+    let mut text = Vec::new();
+    write_cnf_as_opb(&rows, &mut text).unwrap();
+    std::fs::write(&files.target, text).unwrap();
+    assert!(veripb(&files.statement, &files.proof, &files.target).is_err(), "VeriPB accepted a derivation of the other order");
 }
 
 /// Replaces the first line of `path` that satisfies `pick` by `change(line)`.

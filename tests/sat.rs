@@ -13,7 +13,7 @@ use hexcert::solving::{Cadical, Outcome, SatSolver};
 use hexcert::validation::evaluate;
 use proptest::prelude::*;
 
-const CARDINALITIES: [Cardinality; 2] = [Cardinality::SequentialCounter, Cardinality::Totalizer];
+const CARDINALITIES: [Cardinality; 3] = [Cardinality::SequentialCounter, Cardinality::Totalizer, Cardinality::WedgeCounter];
 
 fn with(cardinality: Cardinality, max_penalty: Option<usize>) -> EncodeOptions {
     EncodeOptions { cardinality, ..EncodeOptions::bounded(max_penalty) }
@@ -125,7 +125,7 @@ proptest! {
     /// The encoder means what the validator means: a fixed partial satisfies
     /// the formula with bound B exactly when it is valid with penalty <= B.
     #[test]
-    fn encoder_and_validator_agree_on_every_partial(partial in any_partial(), pick in 0usize..2) {
+    fn encoder_and_validator_agree_on_every_partial(partial in any_partial(), pick in 0usize..3) {
         let hex = Hexagon::new(partial.side()).unwrap();
         let e = evaluate(&hex, &partial);
         let cardinality = CARDINALITIES[pick];

@@ -57,8 +57,8 @@ pub fn refine_with(plan: &Plan, which: &[usize], strategy: Strategy) -> Result<R
             let counter = plan.encoding()?.counter().ok_or_else(|| {
                 HexError::Usage(format!("cardinality splitting needs the sequential counter; the plan encodes its bound by `{}`", plan.cardinality.name()))
             })?;
-            // A cube whose budget is split as far as it goes (one value of
-            // the first half's penalty left) is split by proof prefixes instead.
+            // A cube whose budget is split as far as it goes (every prefix
+            // sum the trees use closed) is split by proof prefixes instead.
             let mut trees = Vec::new();
             let mut exhausted = Vec::new();
             for &i in which {

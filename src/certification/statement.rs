@@ -16,7 +16,7 @@ use crate::records::Status;
 use super::WorkDir;
 use crate::cubes::Plan;
 use crate::derivation::Reach;
-use crate::encoding::{Cardinality, EncodeOptions, SymmetryBreaking};
+use crate::encoding::{EncodeOptions, SymmetryBreaking};
 use crate::error::HexError;
 use crate::geometry::Hexagon;
 use crate::proofs::sha256_file;
@@ -103,17 +103,17 @@ fn run(veripb: &Veripb, written: &Written, origin: &Path) -> Result<VeripbRecord
 /// refutation may be fine, but nothing false is recorded), the target is not
 /// the claim's CNF, and I/O.
 pub fn derive_and_check(hex: &Hexagon, level: u8, below: usize, options: &EncodeOptions, cnf_sha256: &str, origin: &Path) -> Result<StatementRecord, HexError> {
-    if options.cardinality != Cardinality::SequentialCounter {
+    if !options.cardinality.is_counter() {
         return Ok(StatementRecord::not_covered(options.symmetry, TOTALIZER_NOT_COVERED));
     }
-    let written = write(hex, level, below, Reach::Formula(options.symmetry), Some(cnf_sha256), origin)?;
+    let written = write(hex, level, below, Reach::Formula(options.symmetry, options.cardinality), Some(cnf_sha256), origin)?;
     record(written, options.symmetry, None, origin)
 }
 
 /// `derive_and_check` for a cube plan: the derivation reaches the plan's
 /// split formula (`cubes::split_formula`), whose OPB the record hashes too.
 pub fn derive_and_check_split(plan: &Plan, origin: &Path) -> Result<StatementRecord, HexError> {
-    if plan.cardinality != Cardinality::SequentialCounter {
+    if !plan.cardinality.is_counter() {
         return Ok(StatementRecord::not_covered(SymmetryBreaking::None, TOTALIZER_NOT_COVERED));
     }
     let written = write(&Hexagon::new(plan.n)?, plan.level, plan.below, Reach::Split(plan), None, origin)?;
@@ -165,13 +165,13 @@ pub fn check_recorded(claim: &Claim, path: &Path, strict: bool, messages: &mut V
             Some(record) => record.not_checked.clone().unwrap_or_else(|| "not covered".into()),
             None => "not recorded (`hexcert check --veripb --record` adds it)".into(),
         };
-        if !strict || options.cardinality != Cardinality::SequentialCounter {
+        if !strict || !options.cardinality.is_counter() {
             say(format!("{why}; judged on the trust base the claim states"));
             return Ok(if strict { Status::Unverified } else { Status::Verified });
         }
         // Strict and derivable: derive and check now, as a record would be.
         let hex = Hexagon::new(claim.n)?;
-        let written = write(&hex, claim.level, claim.below, Reach::Formula(options.symmetry), Some(&claim.cnf.sha256), path)?;
+        let written = write(&hex, claim.level, claim.below, Reach::Formula(options.symmetry, options.cardinality), Some(&claim.cnf.sha256), path)?;
         return verdict_now(&written, path, "derived now (nothing recorded)", &mut say);
     };
     if record.version != STATEMENT_VERSION {
@@ -184,7 +184,7 @@ pub fn check_recorded(claim: &Claim, path: &Path, strict: bool, messages: &mut V
         return fail("the record must hold either an accepting VeriPB verdict or why none was run".into());
     }
     let hex = Hexagon::new(claim.n)?;
-    let written = write(&hex, claim.level, claim.below, Reach::Formula(options.symmetry), Some(&claim.cnf.sha256), path)?;
+    let written = write(&hex, claim.level, claim.below, Reach::Formula(options.symmetry, options.cardinality), Some(&claim.cnf.sha256), path)?;
     matches_record(&written, record, false, path)?;
     verdict_now(&written, path, "statement and derivation written again match their recorded hashes", &mut say)
 }
@@ -221,7 +221,7 @@ pub fn check_recorded_split(plan: &Plan, record: Option<&StatementRecord>, trust
     let hex = Hexagon::new(plan.n)?;
     let Some(record) = record.filter(|r| r.statement.is_some()) else {
         let why = record.and_then(|r| r.not_checked.clone()).unwrap_or_else(|| "not recorded (`hexcert check --veripb --record` adds it)".into());
-        if !strict || plan.cardinality != Cardinality::SequentialCounter {
+        if !strict || !plan.cardinality.is_counter() {
             say(format!("{why}; judged on the trust base the claim states"));
             return Ok(if strict { Status::Unverified } else { Status::Verified });
         }

@@ -7,7 +7,8 @@
 //! - `cover`: the check, by enumeration, that the kept cubes cover the split;
 //! - `refine`: a hard cube replaced by its cubes one value deeper;
 //! - `tree`: the decision trees of literal cubes below a projection;
-//! - `cardinality`: trees that split the penalty budget between two halves;
+//! - `cardinality`: trees that split the penalty budget between the halves,
+//!   then the quarters and eighths, of the edge order;
 //! - `estimate`: a claim's cost extrapolated from a random sample of its cubes.
 //!
 //! Why one cube per orbit is enough (docs/SOUNDNESS.md, section 7): if a

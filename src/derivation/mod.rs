@@ -64,23 +64,23 @@ pub struct DerivationSummary {
 
 /// The formula the derivation reaches: the level CNF for "penalty below
 /// `below`" with the default (sequential-counter) bound and `symmetry`.
-pub fn target_formula(hex: &Hexagon, level: u8, below: usize, symmetry: SymmetryBreaking) -> Result<Cnf, HexError> {
+pub fn target_formula(hex: &Hexagon, level: u8, below: usize, symmetry: SymmetryBreaking, cardinality: Cardinality) -> Result<Cnf, HexError> {
     if hex.side() < 2 {
         return Err(HexError::Usage("a derivation needs --n 2 or more (the side-1 hexagon has no edge)".into()));
     }
-    Ok(LevelEncoding::new(hex, level, target_options(below, symmetry)?).cnf)
-}
-
-fn target_options(below: usize, symmetry: SymmetryBreaking) -> Result<EncodeOptions, HexError> {
+    if !cardinality.is_counter() {
+        return Err(HexError::Usage(format!("a derivation reaches a sequential counter only, not the {}", cardinality.name())));
+    }
     let max_penalty = below.checked_sub(1).ok_or_else(|| HexError::Usage("a derivation needs --below 1 or more".into()))?;
-    Ok(EncodeOptions { symmetry, ..EncodeOptions::bounded(Some(max_penalty)) })
+    Ok(LevelEncoding::new(hex, level, EncodeOptions { symmetry, cardinality, max_penalty: Some(max_penalty) }).cnf)
 }
 
 /// What a derivation reaches from the statement.
 #[derive(Clone, Copy)]
 pub enum Reach<'a> {
-    /// The claim's whole formula with this symmetry breaking (`target_formula`).
-    Formula(SymmetryBreaking),
+    /// The claim's whole formula with this symmetry breaking and this
+    /// counter (`target_formula`).
+    Formula(SymmetryBreaking, Cardinality),
     /// A cube plan's split formula (`cubes::split_formula`): the orbit
     /// reduction and the cover derived too (`cubes.rs`).
     Split(&'a Plan),
@@ -92,7 +92,7 @@ impl Reach<'_> {
     /// another cardinality encoding than the sequential counter.
     pub fn target(&self, hex: &Hexagon, level: u8, below: usize) -> Result<Cnf, HexError> {
         match *self {
-            Reach::Formula(symmetry) => target_formula(hex, level, below, symmetry),
+            Reach::Formula(symmetry, cardinality) => target_formula(hex, level, below, symmetry, cardinality),
             Reach::Split(plan) => {
                 if (plan.n, plan.level, plan.below) != (hex.side(), level, below) {
                     return Err(HexError::Usage(format!(
@@ -100,10 +100,7 @@ impl Reach<'_> {
                         plan.n, plan.level, plan.below, hex.side()
                     )));
                 }
-                if plan.cardinality != Cardinality::SequentialCounter {
-                    return Err(HexError::Usage("a derivation reaches the sequential counter only: the plan uses another cardinality encoding".into()));
-                }
-                target_formula(hex, level, below, SymmetryBreaking::None)?;
+                target_formula(hex, level, below, SymmetryBreaking::None, plan.cardinality)?;
                 Ok(split_formula(&plan.encoding()?, &plan.split()?, &plan.cubes))
             }
         }
@@ -112,7 +109,7 @@ impl Reach<'_> {
     /// Symmetry breaking in the formula reached (the split's orbit reduction is not one).
     pub fn symmetry(&self) -> SymmetryBreaking {
         match *self {
-            Reach::Formula(symmetry) => symmetry,
+            Reach::Formula(symmetry, _) => symmetry,
             Reach::Split(_) => SymmetryBreaking::None,
         }
     }
@@ -125,12 +122,12 @@ impl Reach<'_> {
         let invalid = |e: HexError| io::Error::new(io::ErrorKind::InvalidInput, e.to_string());
         let cnf = self.target(hex, level, below).map_err(invalid)?;
         match *self {
-            Reach::Formula(symmetry) => derive(hex, level, below, symmetry, None, &cnf, out),
+            Reach::Formula(symmetry, cardinality) => derive(hex, level, below, (symmetry, cardinality), None, &cnf, out),
             Reach::Split(plan) => {
                 let split = plan.split().map_err(invalid)?;
                 let first_selector = plan.encoding().map_err(invalid)?.cnf.num_vars() as i32 + 1;
                 let target = SplitTarget { split: &split, cubes: &plan.cubes, below, first_selector };
-                derive(hex, level, below, SymmetryBreaking::None, Some(&target), &cnf, out)
+                derive(hex, level, below, (SymmetryBreaking::None, plan.cardinality), Some(&target), &cnf, out)
             }
         }
     }
@@ -204,24 +201,24 @@ impl StatementIds {
 }
 
 /// Writes the derivation from `Statement::new(hex, level, below)` to
-/// `target_formula(hex, level, below)`. Errors: `below == 0` (no formula to
-/// reach: `target_formula` says so) and write failures.
+/// `target_formula(hex, level, below, symmetry, cardinality)`. Errors:
+/// `below == 0` (no formula to reach: `target_formula` says so), a
+/// cardinality encoding that is not a counter, and write failures.
 pub fn write_derivation<W: Write + ?Sized>(
     hex: &Hexagon,
     level: u8,
     below: usize,
-    symmetry: SymmetryBreaking,
+    (symmetry, cardinality): (SymmetryBreaking, Cardinality),
     out: &mut W,
 ) -> io::Result<DerivationSummary> {
-    let cnf = target_formula(hex, level, below, symmetry).map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e.to_string()))?;
-    derive(hex, level, below, symmetry, None, &cnf, out)
+    Reach::Formula(symmetry, cardinality).write(hex, level, below, out)
 }
 
 fn derive<W: Write + ?Sized>(
     hex: &Hexagon,
     level: u8,
     below: usize,
-    symmetry: SymmetryBreaking,
+    (symmetry, cardinality): (SymmetryBreaking, Cardinality),
     split: Option<&SplitTarget>,
     target: &Cnf,
     out: &mut W,
@@ -262,7 +259,7 @@ fn derive<W: Write + ?Sized>(
         let bound = penalty::bound_penalties(&mut proof, &pen_upper, &lemmas, &ids)?;
         if max_penalty >= 1 {
             let first_var = encoding.cnf.num_vars() as i32 + 1;
-            counter::derive_counter(&mut proof, pens, max_penalty, first_var, bound)?;
+            counter::derive_counter(&mut proof, &cardinality.inputs(hex, pens), max_penalty, first_var, bound)?;
         }
     }
 

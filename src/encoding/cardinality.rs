@@ -13,9 +13,13 @@ use rustsat::types::{Lit, Var};
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Cardinality {
-    /// Sinz's sequential counter, written here: `m * bound` auxiliary variables.
+    /// Sinz's sequential counter, written here: `m * bound` auxiliary
+    /// variables, its inputs the penalty variables in edge index order.
     #[default]
     SequentialCounter,
+    /// The same counter over the penalty variables in wedge order
+    /// (`wedges`: by angle around the centre, then outwards).
+    WedgeCounter,
     /// RustSAT's totalizer (Bailleux and Boufkhad), restricted to the bound.
     Totalizer,
 }
@@ -26,6 +30,22 @@ impl Cardinality {
         match self {
             Cardinality::SequentialCounter => "sequential-counter",
             Cardinality::Totalizer => "totalizer",
+            Cardinality::WedgeCounter => "wedge-counter",
+        }
+    }
+
+    /// Whether the bound is a sequential counter (whatever its input order):
+    /// what the VeriPB derivation and the budget splits know how to read.
+    pub fn is_counter(self) -> bool {
+        matches!(self, Cardinality::SequentialCounter | Cardinality::WedgeCounter)
+    }
+
+    /// The encoding's inputs: the penalty variables (by edge index) in the
+    /// order this encoding takes them.
+    pub fn inputs(self, hex: &crate::geometry::Hexagon, penalty: &[i32]) -> Vec<i32> {
+        match self {
+            Cardinality::WedgeCounter => super::wedges::wedge_order(hex).into_iter().map(|e| penalty[e]).collect(),
+            Cardinality::SequentialCounter | Cardinality::Totalizer => penalty.to_vec(),
         }
     }
 
@@ -39,7 +59,7 @@ impl Cardinality {
             return;
         }
         match self {
-            Cardinality::SequentialCounter => sequential_counter(lits, bound, cnf),
+            Cardinality::SequentialCounter | Cardinality::WedgeCounter => sequential_counter(lits, bound, cnf),
             Cardinality::Totalizer => rustsat_totalizer(lits, bound, cnf),
         }
     }

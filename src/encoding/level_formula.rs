@@ -56,6 +56,8 @@ pub struct LevelEncoding {
     penalty: Vec<i32>,
     /// The sequential counter over `penalty`, when the bound is encoded by one.
     counter: Option<Counter>,
+    /// The cardinality encoding's inputs: `penalty` in its order.
+    counter_inputs: Vec<i32>,
 }
 
 /// Where the sequential counter's variables lie: `count(i, j)`, "at least
@@ -92,7 +94,7 @@ impl LevelEncoding {
             })
             .collect();
         let penalty: Vec<i32> = hex.edges().iter().map(|_| cnf.new_var()).collect();
-        let mut enc = LevelEncoding { n: hex.side(), level, options, cnf, ge, eq, penalty, counter: None };
+        let mut enc = LevelEncoding { n: hex.side(), level, options, cnf, ge, eq, penalty, counter: None, counter_inputs: Vec::new() };
         enc.describe();
         enc.value_clauses(hex);
         enc.support_clauses(hex);
@@ -102,12 +104,13 @@ impl LevelEncoding {
             enc.symmetry_clauses(hex);
         }
         if let Some(bound) = options.max_penalty {
-            let pen = enc.penalty.clone();
+            let pen = options.cardinality.inputs(hex, &enc.penalty);
             let first = enc.cnf.num_vars() as i32 + 1;
             options.cardinality.encode_at_most(&pen, bound, &mut enc.cnf);
-            if options.cardinality == Cardinality::SequentialCounter && (1..pen.len()).contains(&bound) {
+            if options.cardinality.is_counter() && (1..pen.len()).contains(&bound) {
                 enc.counter = Some(Counter { first, inputs: pen.len(), bound });
             }
+            enc.counter_inputs = pen;
         }
         enc
     }
@@ -239,6 +242,12 @@ impl LevelEncoding {
     /// The penalty variables, by edge index.
     pub fn penalty_vars(&self) -> &[i32] {
         &self.penalty
+    }
+
+    /// The penalty variables in the order the cardinality encoding takes
+    /// them (empty when the penalty is unbounded).
+    pub fn counter_inputs(&self) -> &[i32] {
+        &self.counter_inputs
     }
 
     /// Number of penalty variables a model sets true (at least the decoded penalty).
