@@ -280,7 +280,7 @@ fn run(cli: &Cli) -> Result<commands::report::Reported, HexError> {
         Command::Render { file, output, level } => commands::render(file, output, *level),
         Command::Cubes { action: CubesCommand::Plan { claim, radius, depth, budget_split, cardinality, output, results, hexcert } } => {
             let plan = hexcert::cubes::Plan::new(claim.n, claim.level, claim.below, *radius, *depth, (*cardinality).into())?.split_budget(*budget_split)?;
-            commands::cubes_plan(&plan, output, results, hexcert)
+            commands::cubes_plan(&plan, output, &results_of(output, results), hexcert)
         }
         Command::Cubes { action: CubesCommand::Run { plan, index, all: _, sample, seed, jobs, results, time_limit, store_limit, refine, output, rounds, trees, hexcert } } => {
             let limits = hexcert::certification::cubes::RunLimits { time_limit: *time_limit, store_limit: *store_limit };
@@ -292,16 +292,16 @@ fn run(cli: &Cli) -> Result<commands::report::Reported, HexError> {
                 }
                 (None, None, ..) => commands::Selection::All,
             };
-            commands::cubes_run(quiet, plan, selection, *jobs, results, limits, interrupt_flag())
+            commands::cubes_run(quiet, plan, selection, *jobs, &results_of(plan, results), limits, interrupt_flag())
         }
         Command::Cubes { action: CubesCommand::Estimate { plan, results, sample, seed } } => {
-            commands::cubes_estimate(plan, results, sample.map(|size| (size, *seed)))
+            commands::cubes_estimate(plan, &results_of(plan, results), sample.map(|size| (size, *seed)))
         }
         Command::Cubes { action: CubesCommand::Refine { plan, cubes, results, output, hexcert, strategy, trees } } => {
-            commands::cubes_refine(plan, cubes, results, output, hexcert, strategy.with(trees.settings()))
+            commands::cubes_refine(plan, cubes, &results_of(plan, results), output, hexcert, strategy.with(trees.settings()))
         }
-        Command::Cubes { action: CubesCommand::Merge { plan, results, proofs } } => commands::cubes_merge(plan, results, proofs),
-        Command::Cubes { action: CubesCommand::Status { plan, results, machines } } => commands::cubes_status(plan, results, *machines),
+        Command::Cubes { action: CubesCommand::Merge { plan, results, proofs } } => commands::cubes_merge(plan, &results_of(plan, results), proofs),
+        Command::Cubes { action: CubesCommand::Status { plan, results, machines } } => commands::cubes_status(plan, &results_of(plan, results), *machines),
         Command::Optimize { n, level, cardinality, output } => {
             commands::optimize(quiet, cli.verbose, *n, *level, (*cardinality).into(), output.as_deref())
         }
