@@ -23,7 +23,9 @@ struct Cli {
     /// No progress display on stderr.
     #[arg(long, short, global = true)]
     quiet: bool,
-    /// One stderr line per solver call (with its answer and time), for logs.
+    /// For logs: one stderr line per solver call (with its answer and time)
+    /// in certify and optimize, per counting table built or loaded in count
+    /// and table; the other commands have no such lines to add.
     #[arg(long, short, global = true)]
     verbose: bool,
     #[command(subcommand)]
