@@ -24,57 +24,70 @@ pub enum TableKind {
     Penalties,
 }
 
-/// `count`: what was counted, by which road, and in how long.
+/// `count`: what was counted, by which road, and in how long. One shape
+/// for every road, so a script reads `counts` whatever road it asked for.
 #[derive(Serialize)]
-#[serde(untagged)]
-pub enum CountReport {
-    /// The sweep's count of every penalty up to a bound.
-    ByPenalty { n: usize, level: u8, counts_by_penalty: Vec<String>, minimum: Option<usize>, seconds: f64, tables_loaded: Vec<String> },
-    /// The sweep's count of one penalty (the minimum unless one was named).
-    AtPenalty { n: usize, level: u8, penalty: usize, is_minimum: bool, count: String, seconds: f64, tables_loaded: Vec<String> },
-    /// The refine road's level-4 minimum and count.
-    Refined {
-        n: usize,
-        level: u8,
-        road: Road,
-        penalty: usize,
-        is_minimum: bool,
-        count: String,
-        level3_partials: usize,
-        seconds: f64,
-        tables_loaded: Vec<String>,
-    },
-    /// The sat road's counts of the penalties asked for.
-    Listed { n: usize, level: u8, road: Road, penalties: Vec<usize>, counts: Vec<String>, leaders: usize, seconds: f64 },
+pub struct CountReport {
+    n: usize,
+    level: u8,
+    road: Road,
+    /// The minimum penalty when this count established it: null after
+    /// `--penalty P`, or when no penalty up to the bound has a partial.
+    minimum: Option<usize>,
+    counts: Vec<PenaltyCount>,
+    seconds: f64,
+    /// Checkpoint tables read instead of built (the sat road reads none).
+    tables_loaded: Vec<String>,
+    /// Lex-leaders the solver listed (sat road only).
+    leaders: Option<usize>,
+    /// Level-3 partials refined (refine road only).
+    level3_partials: Option<usize>,
+    /// Every penalty up to a bound was asked for (`--max-penalty`).
+    #[serde(skip)]
+    up_to: bool,
+}
+
+/// The number of partials of one penalty (a string: counts outgrow JSON's numbers).
+#[derive(Serialize)]
+struct PenaltyCount {
+    penalty: usize,
+    count: String,
+}
+
+impl CountReport {
+    fn new(n: usize, level: u8, road: Road, counts: Vec<(usize, String)>, seconds: f64) -> CountReport {
+        let counts = counts.into_iter().map(|(penalty, count)| PenaltyCount { penalty, count }).collect();
+        CountReport { n, level, road, minimum: None, counts, seconds, tables_loaded: Vec::new(), leaders: None, level3_partials: None, up_to: false }
+    }
+
+    /// The first penalty with a partial, when every penalty below it was counted.
+    fn first_found(&self) -> Option<usize> {
+        self.counts.iter().find(|c| c.count != "0").map(|c| c.penalty)
+    }
 }
 
 impl fmt::Display for CountReport {
     fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        let tables = match self {
-            CountReport::ByPenalty { n, level, counts_by_penalty, tables_loaded, .. } => {
-                for (p, c) in counts_by_penalty.iter().enumerate() {
-                    writeln!(f, "n={n} level={level} penalty {p}: {c}")?;
+        let (n, level, seconds) = (self.n, self.level, self.seconds);
+        for PenaltyCount { penalty, count } in &self.counts {
+            match self.road {
+                Road::Sat => {
+                    let leaders = self.leaders.unwrap_or(0);
+                    writeln!(f, "n={n} level={level} penalty {penalty}: {count} partials (sat road: {leaders} lex-leaders, {seconds:.2} s)")?
                 }
-                tables_loaded
-            }
-            CountReport::AtPenalty { n, level, penalty, is_minimum, count, seconds, tables_loaded } => {
-                let what = if *is_minimum { "minimum penalty" } else { "penalty" };
-                writeln!(f, "n={n} level={level} {what} {penalty}: {count} partials ({seconds:.2} s)")?;
-                tables_loaded
-            }
-            CountReport::Refined { n, penalty, count, level3_partials, seconds, tables_loaded, .. } => {
-                writeln!(f, "n={n} level=4 minimum penalty {penalty}: {count} partials (refine road: {level3_partials} level-3 partials refined, {seconds:.2} s)")?;
-                tables_loaded
-            }
-            CountReport::Listed { n, level, penalties, counts, leaders, seconds, .. } => {
-                for (p, c) in penalties.iter().zip(counts) {
-                    writeln!(f, "n={n} level={level} penalty {p}: {c} partials (sat road: {leaders} lex-leaders, {seconds:.2} s)")?;
+                Road::Refine => {
+                    let refined = self.level3_partials.unwrap_or(0);
+                    writeln!(f, "n={n} level=4 minimum penalty {penalty}: {count} partials (refine road: {refined} level-3 partials refined, {seconds:.2} s)")?
                 }
-                return Ok(());
+                Road::Sweep if self.up_to => writeln!(f, "n={n} level={level} penalty {penalty}: {count}")?,
+                Road::Sweep => {
+                    let what = if self.minimum == Some(*penalty) { "minimum penalty" } else { "penalty" };
+                    writeln!(f, "n={n} level={level} {what} {penalty}: {count} partials ({seconds:.2} s)")?
+                }
             }
-        };
-        if !tables.is_empty() {
-            writeln!(f, "checkpoint tables loaded (this machine's cache, checked by hash only; docs/COUNTING.md): {}", tables.join(", "))?;
+        }
+        if !self.tables_loaded.is_empty() {
+            writeln!(f, "checkpoint tables loaded (this machine's cache, checked by hash only; docs/COUNTING.md): {}", self.tables_loaded.join(", "))?;
         }
         Ok(())
     }
@@ -93,23 +106,22 @@ pub fn count(
     let progress = crate::progress::Progress::new(quiet);
     progress.working(format!("n={n}: counting level-{level} partials"));
     let started = std::time::Instant::now();
-    let report = if let Some(bound) = max_penalty {
-        let counts = count_by_penalty_in(&hex, level, bound, Method::default_for(level), settings)?;
-        let counts_by_penalty = counts.counts.iter().map(|c| c.to_string()).collect();
-        let seconds = started.elapsed().as_secs_f64();
-        CountReport::ByPenalty { n, level, counts_by_penalty, minimum: counts.minimum(), seconds, tables_loaded: tables_loaded(settings) }
-    } else {
-        let (penalty, count, is_minimum) = match penalty {
-            Some(p) => (p, count_at_in(&hex, level, p, settings)?, false),
-            None => {
-                let (p, count) = minimum_and_count_in(&hex, level, settings)?;
-                (p, count, true)
-            }
-        };
-        let seconds = started.elapsed().as_secs_f64();
-        CountReport::AtPenalty { n, level, penalty, is_minimum, count: count.to_string(), seconds, tables_loaded: tables_loaded(settings) }
+    let (counts, minimum_known) = match (max_penalty, penalty) {
+        (Some(bound), _) => {
+            let found = count_by_penalty_in(&hex, level, bound, Method::default_for(level), settings)?;
+            (found.counts.iter().map(|c| c.to_string()).enumerate().collect(), false)
+        }
+        (None, Some(p)) => (vec![(p, count_at_in(&hex, level, p, settings)?.to_string())], false),
+        (None, None) => {
+            let (p, count) = minimum_and_count_in(&hex, level, settings)?;
+            (vec![(p, count.to_string())], true)
+        }
     };
     drop(progress);
+    let mut report = CountReport::new(n, level, Road::Sweep, counts, started.elapsed().as_secs_f64());
+    report.up_to = max_penalty.is_some();
+    report.minimum = if report.up_to || minimum_known { report.first_found() } else { None };
+    report.tables_loaded = tables_loaded(settings);
     Ok(Reported::new(report, Outcome::Done))
 }
 
@@ -140,17 +152,9 @@ pub fn count_refine(quiet: bool, (n, level): (usize, u8), at: Option<usize>, set
     let started = std::time::Instant::now();
     let found = hexcert::counting::level4_by_refinement(&hex, settings)?;
     drop(progress);
-    let report = CountReport::Refined {
-        n,
-        level: 4,
-        road: Road::Refine,
-        penalty: found.minimum,
-        is_minimum: true,
-        count: found.count.to_string(),
-        level3_partials: found.level3_partials,
-        seconds: started.elapsed().as_secs_f64(),
-        tables_loaded: tables_loaded(settings),
-    };
+    let mut report = CountReport::new(n, 4, Road::Refine, vec![(found.minimum, found.count.to_string())], started.elapsed().as_secs_f64());
+    (report.minimum, report.level3_partials) = (Some(found.minimum), Some(found.level3_partials));
+    report.tables_loaded = tables_loaded(settings);
     Ok(Reported::new(report, Outcome::Done))
 }
 
@@ -166,13 +170,14 @@ pub fn count_sat(quiet: bool, n: usize, level: u8, penalty: Option<usize>, max_p
     let started = std::time::Instant::now();
     let found = hexcert::search::orbits::orbit_count::<Cadical>(&hex, level, bound, hexcert::options::SAT_ROAD_LEADERS.default)?;
     drop(progress);
-    let seconds = started.elapsed().as_secs_f64();
     let penalties: Vec<usize> = match penalty {
         Some(p) => vec![p],
         None => (0..=bound).collect(),
     };
-    let counts = penalties.iter().map(|&p| found.by_penalty[p].to_string()).collect();
-    let report = CountReport::Listed { n, level, road: Road::Sat, penalties, counts, leaders: found.leaders, seconds };
+    let counts = penalties.iter().map(|&p| (p, found.by_penalty[p].to_string())).collect();
+    let mut report = CountReport::new(n, level, Road::Sat, counts, started.elapsed().as_secs_f64());
+    report.leaders = Some(found.leaders);
+    report.minimum = if penalty.is_none() { report.first_found() } else { None };
     Ok(Reported::new(report, Outcome::Done))
 }
 
