@@ -12,7 +12,8 @@ set -euo pipefail
 jobs_file=${1:?usage: pending.sh PLAN.jobs}
 read -r -a first < "$jobs_file"
 [[ ${first[1]:-} == cubes && ${first[2]:-} == run ]] || { echo "pending.sh: $jobs_file is not a cube plan's job list" >&2; exit 2; }
-hexcert=${first[0]} plan=${first[3]} results=cube-results
+hexcert=${first[0]} plan=${first[3]}
+results=$(dirname "$plan")/results  # the default of `cubes run`
 for (( i = 4; i + 1 < ${#first[@]}; i++ )); do
   [[ ${first[i]} == --results ]] && results=${first[i + 1]}
 done

@@ -2,7 +2,7 @@
 //! how counts hold their layers), the `cubes` subcommands, and the value
 //! parsers, whose ranges come from the options table.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use clap::Subcommand;
 use hexcert::certification::Settings;
@@ -39,9 +39,10 @@ pub(crate) enum CubesCommand {
         /// The plan file to write; its job list goes beside it as PLAN.jobs.
         #[arg(long, short)]
         output: PathBuf,
-        /// Results directory the job list's commands write to.
-        #[arg(long, default_value = "cube-results")]
-        results: PathBuf,
+        /// Results directory the job list's commands write to [default:
+        /// results/ beside OUTPUT].
+        #[arg(long)]
+        results: Option<PathBuf>,
         /// How the job list's commands call hexcert (a path, or a name on PATH).
         #[arg(long, default_value = "hexcert")]
         hexcert: String,
@@ -66,9 +67,10 @@ pub(crate) enum CubesCommand {
         seed: u64,
         #[arg(long, default_value_t = options::JOBS.default, help = options::JOBS.help, value_parser = within(options::JOBS))]
         jobs: usize,
-        /// Directory of result records (shared by every run of the plan).
-        #[arg(long, default_value = "cube-results")]
-        results: PathBuf,
+        /// Directory of result records, shared by every run of the plan
+        /// [default: results/ beside PLAN].
+        #[arg(long)]
+        results: Option<PathBuf>,
         /// Stop a cube after this many seconds and record it as unfinished
         /// (`cubes refine` then splits it); --all skips cubes already
         /// unfinished under at least this limit.
@@ -103,9 +105,9 @@ pub(crate) enum CubesCommand {
         /// Refine these cubes (indices in PLAN); default: every cube unfinished in --results.
         #[arg(long = "cube")]
         cubes: Vec<usize>,
-        /// Directory of result records.
-        #[arg(long, default_value = "cube-results")]
-        results: PathBuf,
+        /// Directory of result records [default: results/ beside PLAN].
+        #[arg(long)]
+        results: Option<PathBuf>,
         /// The refined plan to write; its job list goes beside it as OUTPUT.jobs.
         #[arg(long, short)]
         output: PathBuf,
@@ -129,9 +131,9 @@ pub(crate) enum CubesCommand {
     Merge {
         /// The plan file.
         plan: PathBuf,
-        /// Directory of result records.
-        #[arg(long, default_value = "cube-results")]
-        results: PathBuf,
+        /// Directory of result records [default: results/ beside PLAN].
+        #[arg(long)]
+        results: Option<PathBuf>,
         /// Certificate root: the claim goes to PROOFS/nN/levelK-belowB/claim.json.
         #[arg(long, default_value = "proofs")]
         proofs: PathBuf,
@@ -144,9 +146,9 @@ pub(crate) enum CubesCommand {
     Status {
         /// The plan file.
         plan: PathBuf,
-        /// Directory of result records.
-        #[arg(long, default_value = "cube-results")]
-        results: PathBuf,
+        /// Directory of result records [default: results/ beside PLAN].
+        #[arg(long)]
+        results: Option<PathBuf>,
         #[arg(long, default_value_t = options::MACHINES.default, help = options::MACHINES.help, value_parser = within(options::MACHINES))]
         machines: usize,
     },
@@ -159,9 +161,9 @@ pub(crate) enum CubesCommand {
     Estimate {
         /// The plan file.
         plan: PathBuf,
-        /// Directory of result records.
-        #[arg(long, default_value = "cube-results")]
-        results: PathBuf,
+        /// Directory of result records [default: results/ beside PLAN].
+        #[arg(long)]
+        results: Option<PathBuf>,
         /// Count only the sample of this size drawn by --seed (what `cubes
         /// run --sample` solved); without it every record counts.
         #[arg(long)]
@@ -170,6 +172,13 @@ pub(crate) enum CubesCommand {
         #[arg(long, default_value_t = 1)]
         seed: u64,
     },
+}
+
+/// A plan's results directory: `--results`, or `results/` in the plan's
+/// own directory, so a campaign's plan and records travel together (as in
+/// proofs/n13/*/campaign/) whatever directory the commands run from.
+pub(crate) fn results_of(plan: &Path, results: &Option<PathBuf>) -> PathBuf {
+    results.clone().unwrap_or_else(|| plan.parent().unwrap_or(Path::new("")).join("results"))
 }
 
 /// The value parser of an entry of the options table: its range, one-line errors.

@@ -1,4 +1,5 @@
-//! The `hexcert` command line: parses arguments and calls the library.
+//! The `hexcert` command line: parses arguments, runs the command, and
+//! prints its report (or its error) once, as text or as one JSON document.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -22,7 +23,9 @@ struct Cli {
     /// No progress display on stderr.
     #[arg(long, short, global = true)]
     quiet: bool,
-    /// One stderr line per solver call (with its answer and time), for logs.
+    /// For logs: one stderr line per solver call (with its answer and time)
+    /// in certify and optimize, per counting table built or loaded in count
+    /// and table; the other commands have no such lines to add.
     #[arg(long, short, global = true)]
     verbose: bool,
     #[command(subcommand)]
@@ -233,22 +236,14 @@ fn main() -> ExitCode {
     // SAFETY: restoring the default disposition of SIGPIPE before any thread starts.
     unsafe { libc::signal(libc::SIGPIPE, libc::SIG_DFL) };
     let cli = Cli::parse();
-    let result = run(&cli);
-    let code = hexcert::outcome::exit_code(result.as_ref().copied());
-    if let Err(err) = result {
-        eprintln!("hexcert: {err}");
-        // With --json the error is also the command's one document, so a
-        // script reading stdout sees why there is no report.
-        if cli.json {
-            println!("{}", serde_json::json!({"error": err.to_string(), "exit_code": code}));
-        }
-    }
-    ExitCode::from(code)
+    ExitCode::from(commands::report::print(run(&cli), cli.json))
 }
 
-fn run(cli: &Cli) -> Result<hexcert::outcome::Outcome, HexError> {
+fn run(cli: &Cli) -> Result<commands::report::Reported, HexError> {
+    // The progress display is off with --json too: stderr stays for errors.
+    let quiet = cli.quiet || cli.json;
     match &cli.command {
-        Command::Verify { file, level, n } => commands::verify(cli.json, file, *level, *n),
+        Command::Verify { file, level, n } => commands::verify(file, *level, *n),
         Command::Encode { n, level, max_penalty, cardinality, symmetry, output } => {
             let options = EncodeOptions { max_penalty: Some(*max_penalty), cardinality: (*cardinality).into(), symmetry: (*symmetry).into() };
             commands::encode(cli.json, *n, *level, options, output.as_deref())
@@ -260,34 +255,34 @@ fn run(cli: &Cli) -> Result<hexcert::outcome::Outcome, HexError> {
                 None => hexcert::derivation::Reach::Formula((*symmetry).into(), hexcert::encoding::Cardinality::default()),
             };
             let proof = derivation.as_deref().zip(target.as_deref()).map(|(d, t)| (d, t, reach));
-            commands::statement(cli.json, claim.n, claim.level, claim.below, output.as_deref(), proof, *check)
+            commands::statement(cli.json, (claim.n, claim.level, claim.below), output.as_deref(), proof, *check)
         }
         Command::Solve { n, level, max_penalty, cardinality, output } => {
             let options = EncodeOptions { max_penalty: *max_penalty, cardinality: (*cardinality).into(), symmetry: hexcert::encoding::SymmetryBreaking::None };
-            commands::solve(cli.json, *n, *level, options, output.as_deref())
+            commands::solve(*n, *level, options, output.as_deref())
         }
-        Command::Prove { claim, store } => commands::prove(cli.json, cli.quiet, claim.n, claim.level, claim.below, &store.settings()),
-        Command::Certify { n, store } => commands::certify(cli.json, cli.quiet, cli.verbose, *n, &store.settings()),
-        Command::Check { paths, regenerate, veripb, record } => commands::check(cli.json, paths, *regenerate, *veripb, *record),
+        Command::Prove { claim, store } => commands::prove(quiet, claim.n, claim.level, claim.below, &store.settings()),
+        Command::Certify { n, store } => commands::certify(cli.json, quiet, cli.verbose, *n, &store.settings()),
+        Command::Check { paths, regenerate, veripb, record } => commands::check(paths, *regenerate, *veripb, *record),
         Command::Count { n, level, penalty, max_penalty, counting, road: commands::Road::Sweep } => {
             hexcert::counting::set_verbose(cli.verbose);
-            commands::count(cli.json, cli.quiet, *n, *level, *penalty, *max_penalty, &counting.settings(*n, *level)?)
+            commands::count(quiet, *n, *level, *penalty, *max_penalty, &counting.settings(*n, *level)?)
         }
         Command::Count { n, level, penalty, max_penalty, counting, road: commands::Road::Refine } => {
             hexcert::counting::set_verbose(cli.verbose);
-            commands::count_refine(cli.json, cli.quiet, (*n, *level), penalty.or(*max_penalty), &counting.settings(*n, 3)?)
+            commands::count_refine(quiet, (*n, *level), penalty.or(*max_penalty), &counting.settings(*n, 3)?)
         }
         Command::Count { n, level, penalty, max_penalty, road: commands::Road::Sat, .. } => {
-            commands::count_sat(cli.json, cli.quiet, *n, *level, *penalty, *max_penalty)
+            commands::count_sat(quiet, *n, *level, *penalty, *max_penalty)
         }
         Command::Table { kind, n, counting } => {
             hexcert::counting::set_verbose(cli.verbose);
-            commands::table(cli.json, cli.quiet, *kind, *n, &|n| counting.settings(n, 6))
+            commands::table(cli.json, quiet, *kind, *n, &|n| counting.settings(n, 6))
         }
-        Command::Render { file, output, level } => commands::render(cli.json, file, output, *level),
+        Command::Render { file, output, level } => commands::render(file, output, *level),
         Command::Cubes { action: CubesCommand::Plan { claim, radius, depth, budget_split, cardinality, output, results, hexcert } } => {
             let plan = hexcert::cubes::Plan::new(claim.n, claim.level, claim.below, *radius, *depth, (*cardinality).into())?.split_budget(*budget_split)?;
-            commands::cubes_plan(cli.json, &plan, output, results, hexcert)
+            commands::cubes_plan(&plan, output, &results_of(output, results), hexcert)
         }
         Command::Cubes { action: CubesCommand::Run { plan, index, all: _, sample, seed, jobs, results, time_limit, store_limit, refine, output, rounds, trees, hexcert } } => {
             let limits = hexcert::certification::cubes::RunLimits { time_limit: *time_limit, store_limit: *store_limit };
@@ -299,18 +294,18 @@ fn run(cli: &Cli) -> Result<hexcert::outcome::Outcome, HexError> {
                 }
                 (None, None, ..) => commands::Selection::All,
             };
-            commands::cubes_run(cli.json, cli.quiet, plan, selection, *jobs, results, limits, interrupt_flag())
+            commands::cubes_run(quiet, plan, selection, *jobs, &results_of(plan, results), limits, interrupt_flag())
         }
         Command::Cubes { action: CubesCommand::Estimate { plan, results, sample, seed } } => {
-            commands::cubes_estimate(cli.json, plan, results, sample.map(|size| (size, *seed)))
+            commands::cubes_estimate(plan, &results_of(plan, results), sample.map(|size| (size, *seed)))
         }
         Command::Cubes { action: CubesCommand::Refine { plan, cubes, results, output, hexcert, strategy, trees } } => {
-            commands::cubes_refine(cli.json, plan, cubes, results, output, hexcert, strategy.with(trees.settings()))
+            commands::cubes_refine(plan, cubes, &results_of(plan, results), output, hexcert, strategy.with(trees.settings()))
         }
-        Command::Cubes { action: CubesCommand::Merge { plan, results, proofs } } => commands::cubes_merge(cli.json, plan, results, proofs),
-        Command::Cubes { action: CubesCommand::Status { plan, results, machines } } => commands::cubes_status(cli.json, plan, results, *machines),
+        Command::Cubes { action: CubesCommand::Merge { plan, results, proofs } } => commands::cubes_merge(plan, &results_of(plan, results), proofs),
+        Command::Cubes { action: CubesCommand::Status { plan, results, machines } } => commands::cubes_status(plan, &results_of(plan, results), *machines),
         Command::Optimize { n, level, cardinality, output } => {
-            commands::optimize(cli.json, cli.quiet, cli.verbose, *n, *level, (*cardinality).into(), output.as_deref())
+            commands::optimize(quiet, cli.verbose, *n, *level, (*cardinality).into(), output.as_deref())
         }
     }
 }

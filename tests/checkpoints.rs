@@ -102,7 +102,7 @@ fn loaded_tables_are_named_and_an_edited_minimum_is_an_error() {
     assert!(first.starts_with("n=5 level=1 minimum penalty 7: 84 partials") && !first.contains("loaded"), "{first}");
     let (again, _) = hexcert(&[&args[..], &["--json"]].concat());
     let again: serde_json::Value = serde_json::from_slice(&again.stdout).expect("JSON");
-    assert_eq!((again["penalty"].as_u64(), again["count"].as_str()), (Some(7), Some("84")));
+    assert_eq!((again["minimum"].as_u64(), again["counts"][0]["count"].as_str()), (Some(7), Some("84")));
     let loaded: Vec<&str> = again["tables_loaded"].as_array().expect("a list").iter().filter_map(|p| p.as_str()).collect();
     assert_eq!(loaded.len(), 8, "bounds 0..=7 of level 1: {loaded:?}");
     assert!(loaded.iter().all(|p| p.ends_with(".table")));

@@ -116,8 +116,8 @@ fn count_and_table_commands_print_exact_counts() {
     let out = hexcert(&["count", "--n", "4", "--level", "6", "--json"]);
     assert_eq!(out.status.code(), Some(0));
     let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!(doc["penalty"], 3);
-    assert_eq!(doc["count"], "1152");
+    assert_eq!((&doc["road"], &doc["minimum"]), (&serde_json::json!("sweep"), &serde_json::json!(3)));
+    assert_eq!(doc["counts"], serde_json::json!([{"penalty": 3, "count": "1152"}]));
     let out = hexcert(&["table", "penalties", "--n", "3..=4", "-q"]);
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(text.contains("| 4 | 0 | 2 | 3 | 3 | 3 | 3 |"), "{text}");

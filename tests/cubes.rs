@@ -407,7 +407,7 @@ fn the_job_list_runs_under_gnu_parallel_and_merges_into_a_checked_claim() {
     let ran = Command::new("bash").current_dir(dir).args([recipe, "plan.json.jobs", "2"]).output().unwrap();
     assert!(ran.status.success(), "parallel: {}", String::from_utf8_lossy(&ran.stderr));
     for index in 0..plan.cubes.len() {
-        let record: CubeResult = serde_json::from_slice(&std::fs::read(result_path(&dir.join("cube-results"), &plan, index)).unwrap()).unwrap();
+        let record: CubeResult = serde_json::from_slice(&std::fs::read(result_path(&dir.join("results"), &plan, index)).unwrap()).unwrap();
         assert_eq!((&record.cube, record.verdict), (&plan.cubes[index], CubeVerdict::Refuted));
         assert!(record.lrat.unwrap().verified);
     }

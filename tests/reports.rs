@@ -89,6 +89,8 @@ fn the_count_commands_reports() {
     let dir = scratch("count");
     insta::assert_json_snapshot!("count_sweep", report(&dir, &["count", "--n", "4", "--level", "3"]));
     insta::assert_json_snapshot!("count_sat", report(&dir, &["count", "--n", "4", "--level", "3", "--road", "sat"]));
+    insta::assert_json_snapshot!("count_sat_listed", report(&dir, &["count", "--n", "4", "--level", "3", "--road", "sat", "--max-penalty", "3"]));
+    insta::assert_json_snapshot!("count_up_to", report(&dir, &["count", "--n", "4", "--level", "3", "--max-penalty", "3"]));
     insta::assert_json_snapshot!("count_refine", report(&dir, &["count", "--n", "4", "--level", "4", "--road", "refine"]));
     insta::assert_json_snapshot!("table_minima", report(&dir, &["table", "--n", "3..=4", "penalties"]));
 }

@@ -1,12 +1,22 @@
 //! count and table: exact counts and the tables printed from them.
+//!
+//! `table` streams its text rows as each n is counted (a row can take
+//! hours at large n, and the rows printed so far are results); its report
+//! is one typed value, printed whole at the end with `--json`.
 
-use hexcert::outcome::Outcome;
+use std::fmt;
+
+use serde::Serialize;
+
+use super::report::{Reported, Rows};
 use hexcert::error::HexError;
 use hexcert::geometry::Hexagon;
+use hexcert::outcome::Outcome;
 use hexcert::solving::Cadical;
 
 /// Which table `hexcert table` prints.
-#[derive(Debug, Clone, Copy, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, clap::ValueEnum, Serialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum TableKind {
     /// Number of minimum-penalty partials at each level.
     Counts,
@@ -14,69 +24,115 @@ pub enum TableKind {
     Penalties,
 }
 
+/// `count`: what was counted, by which road, and in how long. One shape
+/// for every road, so a script reads `counts` whatever road it asked for.
+#[derive(Serialize)]
+pub struct CountReport {
+    n: usize,
+    level: u8,
+    road: Road,
+    /// The minimum penalty when this count established it: null after
+    /// `--penalty P`, or when no penalty up to the bound has a partial.
+    minimum: Option<usize>,
+    counts: Vec<PenaltyCount>,
+    seconds: f64,
+    /// Checkpoint tables read instead of built (the sat road reads none).
+    tables_loaded: Vec<String>,
+    /// Lex-leaders the solver listed (sat road only).
+    leaders: Option<usize>,
+    /// Level-3 partials refined (refine road only).
+    level3_partials: Option<usize>,
+    /// Every penalty up to a bound was asked for (`--max-penalty`).
+    #[serde(skip)]
+    up_to: bool,
+}
+
+/// The number of partials of one penalty (a string: counts outgrow JSON's numbers).
+#[derive(Serialize)]
+struct PenaltyCount {
+    penalty: usize,
+    count: String,
+}
+
+impl CountReport {
+    fn new(n: usize, level: u8, road: Road, counts: Vec<(usize, String)>, seconds: f64) -> CountReport {
+        let counts = counts.into_iter().map(|(penalty, count)| PenaltyCount { penalty, count }).collect();
+        CountReport { n, level, road, minimum: None, counts, seconds, tables_loaded: Vec::new(), leaders: None, level3_partials: None, up_to: false }
+    }
+
+    /// The first penalty with a partial, when every penalty below it was counted.
+    fn first_found(&self) -> Option<usize> {
+        self.counts.iter().find(|c| c.count != "0").map(|c| c.penalty)
+    }
+}
+
+impl fmt::Display for CountReport {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        let (n, level, seconds) = (self.n, self.level, self.seconds);
+        for PenaltyCount { penalty, count } in &self.counts {
+            match self.road {
+                Road::Sat => {
+                    let leaders = self.leaders.unwrap_or(0);
+                    writeln!(f, "n={n} level={level} penalty {penalty}: {count} partials (sat road: {leaders} lex-leaders, {seconds:.2} s)")?
+                }
+                Road::Refine => {
+                    let refined = self.level3_partials.unwrap_or(0);
+                    writeln!(f, "n={n} level=4 minimum penalty {penalty}: {count} partials (refine road: {refined} level-3 partials refined, {seconds:.2} s)")?
+                }
+                Road::Sweep if self.up_to => writeln!(f, "n={n} level={level} penalty {penalty}: {count}")?,
+                Road::Sweep => {
+                    let what = if self.minimum == Some(*penalty) { "minimum penalty" } else { "penalty" };
+                    writeln!(f, "n={n} level={level} {what} {penalty}: {count} partials ({seconds:.2} s)")?
+                }
+            }
+        }
+        if !self.tables_loaded.is_empty() {
+            writeln!(f, "checkpoint tables loaded (this machine's cache, checked by hash only; docs/COUNTING.md): {}", self.tables_loaded.join(", "))?;
+        }
+        Ok(())
+    }
+}
+
 pub fn count(
-    json: bool,
     quiet: bool,
     n: usize,
     level: u8,
     penalty: Option<usize>,
     max_penalty: Option<usize>,
     settings: &hexcert::counting::Settings,
-) -> Result<Outcome, HexError> {
+) -> Result<Reported, HexError> {
     use hexcert::counting::{count_at_in, count_by_penalty_in, minimum_and_count_in, Method};
     let hex = Hexagon::new(n)?;
-    let progress = crate::progress::Progress::new(quiet || json);
+    let progress = crate::progress::Progress::new(quiet);
     progress.working(format!("n={n}: counting level-{level} partials"));
     let started = std::time::Instant::now();
-    if let Some(bound) = max_penalty {
-        let counts = count_by_penalty_in(&hex, level, bound, Method::default_for(level), settings)?;
-        drop(progress);
-        let seconds = started.elapsed().as_secs_f64();
-        let list: Vec<String> = counts.counts.iter().map(|c| c.to_string()).collect();
-        if json {
-            println!("{}", serde_json::json!({"n": n, "level": level, "counts_by_penalty": list, "minimum": counts.minimum(), "seconds": seconds,
-                "tables_loaded": tables_loaded_json(settings)}));
-        } else {
-            for (p, c) in list.iter().enumerate() {
-                println!("n={n} level={level} penalty {p}: {c}");
-            }
-            tables_loaded_line(settings).into_iter().for_each(|line| println!("{line}"));
+    let (counts, minimum_known) = match (max_penalty, penalty) {
+        (Some(bound), _) => {
+            let found = count_by_penalty_in(&hex, level, bound, Method::default_for(level), settings)?;
+            (found.counts.iter().map(|c| c.to_string()).enumerate().collect(), false)
         }
-        return Ok(Outcome::Done);
-    }
-    let at_minimum = penalty.is_none();
-    let (penalty, count) = match penalty {
-        Some(p) => (p, count_at_in(&hex, level, p, settings)?),
-        None => minimum_and_count_in(&hex, level, settings)?,
+        (None, Some(p)) => (vec![(p, count_at_in(&hex, level, p, settings)?.to_string())], false),
+        (None, None) => {
+            let (p, count) = minimum_and_count_in(&hex, level, settings)?;
+            (vec![(p, count.to_string())], true)
+        }
     };
     drop(progress);
-    let seconds = started.elapsed().as_secs_f64();
-    if json {
-        println!("{}", serde_json::json!({"n": n, "level": level, "penalty": penalty, "is_minimum": at_minimum,
-            "count": count.to_string(), "seconds": seconds, "tables_loaded": tables_loaded_json(settings)}));
-    } else {
-        let what = if at_minimum { "minimum penalty" } else { "penalty" };
-        println!("n={n} level={level} {what} {penalty}: {count} partials ({seconds:.2} s)");
-        tables_loaded_line(settings).into_iter().for_each(|line| println!("{line}"));
-    }
-    Ok(Outcome::Done)
+    let mut report = CountReport::new(n, level, Road::Sweep, counts, started.elapsed().as_secs_f64());
+    report.up_to = max_penalty.is_some();
+    report.minimum = if report.up_to || minimum_known { report.first_found() } else { None };
+    report.tables_loaded = tables_loaded(settings);
+    Ok(Reported::new(report, Outcome::Done))
 }
 
-/// The line that names the checkpoint tables a count used instead of building them.
-fn tables_loaded_line(settings: &hexcert::counting::Settings) -> Option<String> {
-    let loaded = settings.tables_loaded();
-    (!loaded.is_empty()).then(|| {
-        let names: Vec<String> = loaded.iter().map(|p| p.display().to_string()).collect();
-        format!("checkpoint tables loaded (this machine's cache, checked by hash only; docs/COUNTING.md): {}", names.join(", "))
-    })
-}
-
-fn tables_loaded_json(settings: &hexcert::counting::Settings) -> Vec<String> {
+/// The checkpoint tables a count used instead of building them.
+fn tables_loaded(settings: &hexcert::counting::Settings) -> Vec<String> {
     settings.tables_loaded().iter().map(|p| p.display().to_string()).collect()
 }
 
 /// How `count` counts.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum, Serialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum Road {
     Sweep,
     Sat,
@@ -86,56 +142,90 @@ pub enum Road {
 
 /// `count --road refine`: the level-4 minimum and its count by refinement of
 /// the level-3 partials (counting::level4_by_refinement).
-pub fn count_refine(json: bool, quiet: bool, (n, level): (usize, u8), at: Option<usize>, settings: &hexcert::counting::Settings) -> Result<Outcome, HexError> {
+pub fn count_refine(quiet: bool, (n, level): (usize, u8), at: Option<usize>, settings: &hexcert::counting::Settings) -> Result<Reported, HexError> {
     if level != 4 || at.is_some() {
         return Err(HexError::Usage("--road refine counts level 4 at its minimum (no --penalty or --max-penalty)".into()));
     }
     let hex = Hexagon::new(n)?;
-    let progress = crate::progress::Progress::new(quiet || json);
+    let progress = crate::progress::Progress::new(quiet);
     progress.working(format!("n={n}: refining the level-3 partials to level 4"));
     let started = std::time::Instant::now();
     let found = hexcert::counting::level4_by_refinement(&hex, settings)?;
     drop(progress);
-    let seconds = started.elapsed().as_secs_f64();
-    if json {
-        println!("{}", serde_json::json!({"n": n, "level": 4, "road": "refine", "penalty": found.minimum, "is_minimum": true,
-            "count": found.count.to_string(), "level3_partials": found.level3_partials, "seconds": seconds,
-            "tables_loaded": tables_loaded_json(settings)}));
-    } else {
-        println!("n={n} level=4 minimum penalty {}: {} partials (refine road: {} level-3 partials refined, {seconds:.2} s)",
-            found.minimum, found.count, found.level3_partials);
-        tables_loaded_line(settings).into_iter().for_each(|line| println!("{line}"));
-    }
-    Ok(Outcome::Done)
+    let mut report = CountReport::new(n, 4, Road::Refine, vec![(found.minimum, found.count.to_string())], started.elapsed().as_secs_f64());
+    (report.minimum, report.level3_partials) = (Some(found.minimum), Some(found.level3_partials));
+    report.tables_loaded = tables_loaded(settings);
+    Ok(Reported::new(report, Outcome::Done))
 }
 
 /// `count --road sat`: partials of penalty P (or of every penalty up to B)
 /// through the lex-leaders the solver lists.
-pub fn count_sat(json: bool, quiet: bool, n: usize, level: u8, penalty: Option<usize>, max_penalty: Option<usize>) -> Result<Outcome, HexError> {
+pub fn count_sat(quiet: bool, n: usize, level: u8, penalty: Option<usize>, max_penalty: Option<usize>) -> Result<Reported, HexError> {
     let Some(bound) = penalty.or(max_penalty) else {
         return Err(HexError::Usage("--road sat needs --penalty P or --max-penalty B".into()));
     };
     let hex = Hexagon::new(n)?;
-    let progress = crate::progress::Progress::new(quiet || json);
+    let progress = crate::progress::Progress::new(quiet);
     progress.working(format!("n={n}: listing level-{level} lex-leaders of penalty <= {bound}"));
     let started = std::time::Instant::now();
     let found = hexcert::search::orbits::orbit_count::<Cadical>(&hex, level, bound, hexcert::options::SAT_ROAD_LEADERS.default)?;
     drop(progress);
-    let seconds = started.elapsed().as_secs_f64();
-    let shown: Vec<usize> = match penalty {
+    let penalties: Vec<usize> = match penalty {
         Some(p) => vec![p],
         None => (0..=bound).collect(),
     };
-    if json {
-        let counts: Vec<String> = shown.iter().map(|&p| found.by_penalty[p].to_string()).collect();
-        println!("{}", serde_json::json!({"n": n, "level": level, "road": "sat", "penalties": shown, "counts": counts,
-            "leaders": found.leaders, "seconds": seconds}));
-    } else {
-        for &p in &shown {
-            println!("n={n} level={level} penalty {p}: {} partials (sat road: {} lex-leaders, {seconds:.2} s)", found.by_penalty[p], found.leaders);
-        }
+    let counts = penalties.iter().map(|&p| (p, found.by_penalty[p].to_string())).collect();
+    let mut report = CountReport::new(n, level, Road::Sat, counts, started.elapsed().as_secs_f64());
+    report.leaders = Some(found.leaders);
+    report.minimum = if penalty.is_none() { report.first_found() } else { None };
+    Ok(Reported::new(report, Outcome::Done))
+}
+
+/// `table`: one row per n, each level's minimum and count.
+#[derive(Serialize)]
+pub struct TableReport {
+    table: TableKind,
+    rows: Vec<TableRow>,
+}
+
+#[derive(Serialize)]
+struct TableRow {
+    n: usize,
+    levels: Vec<TableCell>,
+    #[serde(skip)]
+    kind: TableKind,
+}
+
+#[derive(Serialize)]
+struct TableCell {
+    level: u8,
+    minimum: usize,
+    count: String,
+    seconds: f64,
+}
+
+const TABLE_HEADER: &str = "| n | L1 | L2 | L3 | L4 | L5 | L6 | seconds per level |\n|---|---|---|---|---|---|---|---|";
+
+impl fmt::Display for TableRow {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        let cells: Vec<String> = self
+            .levels
+            .iter()
+            .map(|e| match self.kind {
+                TableKind::Counts => e.count.clone(),
+                TableKind::Penalties => e.minimum.to_string(),
+            })
+            .collect();
+        let times: Vec<String> = self.levels.iter().map(|e| format!("{:.2}", e.seconds)).collect();
+        write!(f, "| {} | {} | {} |", self.n, cells.join(" | "), times.join(" "))
     }
-    Ok(Outcome::Done)
+}
+
+impl fmt::Display for TableReport {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        writeln!(f, "{TABLE_HEADER}")?;
+        self.rows.iter().try_for_each(|row| writeln!(f, "{row}"))
+    }
 }
 
 pub fn table(
@@ -144,36 +234,22 @@ pub fn table(
     kind: TableKind,
     (first, last): (usize, usize),
     settings: &dyn Fn(usize) -> Result<hexcert::counting::Settings, HexError>,
-) -> Result<Outcome, HexError> {
+) -> Result<Reported, HexError> {
     use hexcert::counting::count_row_in;
+    let stream = Rows::start(json, TABLE_HEADER);
     let mut rows = Vec::new();
-    if !json {
-        println!("| n | L1 | L2 | L3 | L4 | L5 | L6 | seconds per level |");
-        println!("|---|---|---|---|---|---|---|---|");
-    }
-    let progress = crate::progress::Progress::new(quiet || json);
+    let progress = crate::progress::Progress::new(quiet);
     for n in first..=last {
         progress.working(format!("n={n}: counting levels 1..6"));
-        let row = count_row_in(&Hexagon::new(n)?, 6, &settings(n)?)?;
+        let entries = count_row_in(&Hexagon::new(n)?, 6, &settings(n)?)?;
         progress.working(String::new());
-        let cells: Vec<String> = row
+        let levels = entries
             .iter()
-            .map(|e| match kind {
-                TableKind::Counts => e.count.to_string(),
-                TableKind::Penalties => e.minimum.to_string(),
-            })
+            .map(|e| TableCell { level: e.level, minimum: e.minimum, count: e.count.to_string(), seconds: e.elapsed.as_secs_f64() })
             .collect();
-        let times: Vec<String> = row.iter().map(|e| format!("{:.2}", e.elapsed.as_secs_f64())).collect();
-        if json {
-            rows.push(serde_json::json!({"n": n, "levels": row.iter().map(|e| serde_json::json!({
-                "level": e.level, "minimum": e.minimum, "count": e.count.to_string(),
-                "seconds": e.elapsed.as_secs_f64()})).collect::<Vec<_>>()}));
-        } else {
-            println!("| {n} | {} | {} |", cells.join(" | "), times.join(" "));
-        }
+        let row = TableRow { n, levels, kind };
+        stream.row(&row);
+        rows.push(row);
     }
-    if json {
-        println!("{}", serde_json::json!({"table": match kind { TableKind::Counts => "counts", TableKind::Penalties => "penalties" }, "rows": rows}));
-    }
-    Ok(Outcome::Done)
+    Ok(stream.finish(Reported::new(TableReport { table: kind, rows }, Outcome::Done)))
 }

@@ -1,14 +1,20 @@
-//! The commands: call the library, print text or one JSON document, pick
-//! the exit code. `main.rs` only parses arguments and dispatches here.
+//! The commands: call the library and hand back a typed report with the
+//! outcome its exit code comes from (`report::Reported`); `main.rs` only
+//! parses arguments, dispatches here and prints the result once.
 //!
-//! One file per family of commands; they share the helpers below.
+//! One file per family of commands; `report.rs` is what they share.
 
+mod campaign;
 mod counts;
 mod cubes;
+mod formulas;
 mod grids;
 mod proofs;
+pub mod report;
 
+pub use campaign::*;
 pub use counts::*;
 pub use cubes::*;
+pub use formulas::*;
 pub use grids::*;
 pub use proofs::*;

@@ -80,7 +80,7 @@ impl Campaign {
     }
 
     fn record_path(&self, index: usize) -> PathBuf {
-        result_path(&self.dir.join("cube-results"), &self.plan, index)
+        result_path(&self.dir.join("results"), &self.plan, index)
     }
 
     /// How many cubes have a record.

@@ -131,7 +131,7 @@ fn the_parallel_recipe_runs_a_plan_over_ssh_on_two_logins_and_merges_into_a_chec
     let elsewhere = campaign.dir.join("elsewhere");
     std::fs::create_dir_all(&elsewhere).unwrap();
     std::fs::rename(campaign.dir.join("proofs"), elsewhere.join("proofs")).unwrap();
-    std::fs::remove_dir_all(campaign.dir.join("cube-results")).unwrap();
+    std::fs::remove_dir_all(campaign.dir.join("results")).unwrap();
     let checked = Command::new(hexcert).current_dir(&elsewhere).args(["check", "proofs"]).output().unwrap();
     let text = String::from_utf8_lossy(&checked.stdout);
     let code = if common::veripb_present() { 0 } else { 4 };
