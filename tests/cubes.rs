@@ -447,3 +447,30 @@ fn certify_through_cubes_reaches_the_known_optimum_and_checks() {
     assert_eq!(checked.status.code(), Some(0), "{text}");
     assert!(text.contains("stored LRAT proofs verified"), "{text}");
 }
+
+/// A campaign kept under its claim's directory (as docs/CAMPAIGN.md
+/// suggests) and the witness beside the claim survive the merge that writes
+/// the claim there, and a second merge: a certificate replaces only its own
+/// files.
+#[test]
+fn merging_into_the_claim_directory_keeps_the_campaign_and_the_witness() {
+    use std::process::Command;
+    let scratch = Scratch::new("cubes-merge-keeps");
+    let dir = &scratch.0;
+    let hexcert = env!("CARGO_BIN_EXE_hexcert");
+    let run = |args: &[&str]| Command::new(hexcert).current_dir(dir).args(args).output().unwrap();
+    let claim_dir = "proofs/n5/level3-below9";
+    let plan = format!("{claim_dir}/campaign/plan.json");
+    assert!(run(&["cubes", "plan", "--n", "5", "--level", "3", "--below", "9", "--radius", "1", "--depth", "1", "-o", &plan]).status.success());
+    assert!(run(&["cubes", "run", &plan, "--all", "--jobs", "2", "--store-limit", "100000000"]).status.success());
+    std::fs::write(dir.join(claim_dir).join("witness.txt"), "kept\n").unwrap();
+    for round in 0..2 {
+        let merged = run(&["cubes", "merge", &plan, "--proofs", "proofs"]);
+        assert!(merged.status.code().is_some_and(|c| c == 0 || c == 4), "round {round}: {}", String::from_utf8_lossy(&merged.stderr));
+        for kept in ["campaign/plan.json", "campaign/plan.json.jobs", "witness.txt", "claim.json"] {
+            assert!(dir.join(claim_dir).join(kept).exists(), "round {round}: {kept} is gone after the merge");
+        }
+        let results = std::fs::read_dir(dir.join(claim_dir).join("campaign/results")).unwrap().count();
+        assert!(results > 0, "round {round}: the campaign's records are gone");
+    }
+}

@@ -295,8 +295,14 @@ fn store_files(cnf: &Path, proof: &Path, lrat: Option<&Path>, staging: &Path, li
     Ok(Stored { cnf, proof, lrat_proof: records.next() })
 }
 
+/// The files a claim directory's certificate consists of: an older
+/// certificate's are replaced; anything else there (a witness, the
+/// campaign that produced the claim) is not the certificate's to remove.
+const CERTIFICATE_FILES: &[&str] = &["claim.json", "formula.cnf.gz", "proof.drat.gz", "proof.lrat.gz", crate::records::cube::CUBE_PROOFS];
+
 /// Moves the finished `staging` directory to `target`, replacing an older
-/// certificate there. The target never holds a partial directory.
+/// certificate there and keeping whatever else `target` held. The target
+/// never holds a partial certificate.
 pub(super) fn replace_directory(staging: &Path, target: &Path) -> Result<(), HexError> {
     let io = |source| HexError::Io { path: target.to_path_buf(), source };
     if let Some(parent) = target.parent() {
@@ -305,6 +311,13 @@ pub(super) fn replace_directory(staging: &Path, target: &Path) -> Result<(), Hex
     let retired = target.with_extension(format!("old-{}", crate::records::run::run_id()));
     if target.exists() {
         std::fs::rename(target, &retired).map_err(io)?;
+        for entry in std::fs::read_dir(&retired).map_err(io)? {
+            let name = entry.map_err(io)?.file_name();
+            let kept = !CERTIFICATE_FILES.iter().any(|&f| name == f) && !staging.join(&name).exists();
+            if kept {
+                std::fs::rename(retired.join(&name), staging.join(&name)).map_err(io)?;
+            }
+        }
     }
     std::fs::rename(staging, target).map_err(io)?;
     let _ = std::fs::remove_dir_all(&retired);
