@@ -234,7 +234,7 @@ impl<'a> CheckRun<'a> {
             Record::CubeResult(_) => return Err(RecordError::Header("a cube's record, not a claim: `hexcert cubes merge` its plan".into()).at(path)),
             Record::Claim(claim) => {
                 let status = check_claim(path, &claim, self.regenerate, messages)?;
-                super::witness::check_level_witness(path, &claim, messages)?;
+                super::witness::check_level_witness(path, (claim.n, claim.level, claim.below), messages)?;
                 let statement = if self.record {
                     record_statement(*claim, path, messages)?
                 } else {
@@ -244,6 +244,7 @@ impl<'a> CheckRun<'a> {
             }
             Record::CubeClaim(claim) => {
                 let status = super::check_cubes::check_cube_claim(path, &claim, self.regenerate, messages)?;
+                super::witness::check_level_witness(path, (claim.plan.n, claim.plan.level, claim.plan.below), messages)?;
                 (status, self.check_cube_statement(path, *claim, messages)?)
             }
         };

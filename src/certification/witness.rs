@@ -15,7 +15,7 @@ use crate::formats::read_grid_file;
 use crate::geometry::Hexagon;
 use crate::levels::FULL_LEVEL;
 use crate::records::read::{expect_hash, read_bounded};
-use crate::records::{Claim, Optimum, RecordError};
+use crate::records::{Optimum, RecordError};
 use crate::validation::evaluate;
 
 /// Name of a level minimum's witness beside its claim.
@@ -63,15 +63,14 @@ pub fn check_optimum_witness(dir: &Path, optimum: &Optimum, messages: &mut Vec<S
 /// partial at the claim's level with penalty exactly the claim's bound: with
 /// the claim, the level's minimum. No witness is no fault (a claim alone
 /// bounds the minimum from below).
-pub fn check_level_witness(claim_path: &Path, claim: &Claim, messages: &mut Vec<String>) -> Result<(), HexError> {
+pub fn check_level_witness(claim_path: &Path, (n, level, below): (usize, u8, usize), messages: &mut Vec<String>) -> Result<(), HexError> {
     let path = claim_path.with_file_name(LEVEL_WITNESS);
     if std::fs::symlink_metadata(&path).is_err() {
         return Ok(());
     }
-    check_grid(&path, claim.n, claim.level, claim.below)?;
+    check_grid(&path, n, level, below)?;
     messages.push(format!(
-        "{LEVEL_WITNESS}: a valid level-{} partial with penalty {}, so with this claim the level-{} minimum is {}",
-        claim.level, claim.below, claim.level, claim.below
+        "{LEVEL_WITNESS}: a valid level-{level} partial with penalty {below}, so with this claim the level-{level} minimum is {below}"
     ));
     Ok(())
 }
