@@ -77,7 +77,8 @@ enum Command {
         output: Option<PathBuf>,
         /// Also write a VeriPB proof (format 3.0) that derives, from the
         /// statement, the CNF `prove` solves for this claim without symmetry
-        /// breaking (sequential-counter bound); needs --below 1 or more.
+        /// breaking (the default counter, in wedge order); needs --below 1 or
+        /// more.
         #[arg(long, requires = "target")]
         derivation: Option<PathBuf>,
         /// The CNF the derivation reaches, as OPB (DIMACS variable i is named
@@ -184,6 +185,13 @@ enum Command {
         /// at its minimum: each level-3 partial refined by a search of its own).
         #[arg(long, value_enum, default_value = "sweep")]
         road: commands::Road,
+        /// With --road sat: list the lex-leaders cube by cube (the 128
+        /// projections of the centre and its neighbours) on every core, one
+        /// record per finished cube in this directory, so that a stopped
+        /// count resumes where it stopped (a count that resumed cubes exits 4:
+        /// their completeness was not checked in this run).
+        #[arg(long)]
+        leaders_dir: Option<PathBuf>,
         #[command(flatten)]
         counting: CountingArgs,
     },
@@ -264,16 +272,19 @@ fn run(cli: &Cli) -> Result<commands::report::Reported, HexError> {
         Command::Prove { claim, store } => commands::prove(quiet, claim.n, claim.level, claim.below, &store.settings()),
         Command::Certify { n, store } => commands::certify(cli.json, quiet, cli.verbose, *n, &store.settings()),
         Command::Check { paths, regenerate, veripb, record } => commands::check(paths, *regenerate, *veripb, *record),
-        Command::Count { n, level, penalty, max_penalty, counting, road: commands::Road::Sweep } => {
+        Command::Count { leaders_dir: Some(_), road: commands::Road::Sweep | commands::Road::Refine, .. } => {
+            Err(HexError::Usage("--leaders-dir lists lex-leaders: it needs --road sat".into()))
+        }
+        Command::Count { n, level, penalty, max_penalty, counting, road: commands::Road::Sweep, .. } => {
             hexcert::counting::set_verbose(cli.verbose);
             commands::count(quiet, *n, *level, *penalty, *max_penalty, &counting.settings(*n, *level)?)
         }
-        Command::Count { n, level, penalty, max_penalty, counting, road: commands::Road::Refine } => {
+        Command::Count { n, level, penalty, max_penalty, counting, road: commands::Road::Refine, .. } => {
             hexcert::counting::set_verbose(cli.verbose);
             commands::count_refine(quiet, (*n, *level), penalty.or(*max_penalty), &counting.settings(*n, 3)?)
         }
-        Command::Count { n, level, penalty, max_penalty, road: commands::Road::Sat, .. } => {
-            commands::count_sat(quiet, *n, *level, *penalty, *max_penalty)
+        Command::Count { n, level, penalty, max_penalty, road: commands::Road::Sat, leaders_dir, .. } => {
+            commands::count_sat(quiet, *n, *level, (*penalty, *max_penalty), leaders_dir.as_deref())
         }
         Command::Table { kind, n, counting } => {
             hexcert::counting::set_verbose(cli.verbose);

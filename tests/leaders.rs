@@ -76,3 +76,29 @@ fn a_record_of_another_count_or_a_leader_outside_its_cube_is_refused() {
     let refused = orbit_count_by_cubes::<Cadical>(&hex, 3, 9, Some(dir.path()), &stop, &quiet).unwrap_err().to_string();
     assert!(refused.contains(&victim.display().to_string()) && refused.contains("does not lie in the cube"), "{refused}");
 }
+
+/// The command line: a count that lists every cube itself exits 0; one that
+/// resumed cubes from records exits 4 and says so, in text and in JSON.
+#[test]
+fn count_with_a_leaders_dir_exits_4_when_it_resumed_cubes() {
+    let dir = tempfile::tempdir().unwrap();
+    let leaders = dir.path().join("leaders");
+    let run = |json: bool| {
+        let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_hexcert"));
+        cmd.args(["count", "--n", "5", "--level", "3", "--penalty", "9", "--road", "sat", "--leaders-dir"]).arg(&leaders);
+        if json {
+            cmd.arg("--json");
+        }
+        cmd.output().unwrap()
+    };
+    let first = run(false);
+    let text = String::from_utf8_lossy(&first.stdout);
+    assert_eq!(first.status.code(), Some(0), "{text}");
+    assert!(text.contains("penalty 9: 360 partials") && text.contains("128 listed in this run") && !text.contains("unverified"), "{text}");
+    std::fs::remove_file(leaders.join("cube-7.json")).unwrap();
+    let second = run(true);
+    let doc: serde_json::Value = serde_json::from_slice(&second.stdout).unwrap();
+    assert_eq!(second.status.code(), Some(4), "{doc}");
+    assert_eq!(doc["counts"][0]["count"], "360");
+    assert_eq!((doc["cubes"]["listed"].as_u64(), doc["cubes"]["resumed"].as_u64()), (Some(1), Some(127)), "{doc}");
+}

@@ -5,6 +5,7 @@
 //! is one typed value, printed whole at the end with `--json`.
 
 use std::fmt;
+use std::path::Path;
 
 use serde::Serialize;
 
@@ -42,9 +43,23 @@ pub struct CountReport {
     leaders: Option<usize>,
     /// Level-3 partials refined (refine road only).
     level3_partials: Option<usize>,
+    /// How a cube-by-cube listing went (sat road with --leaders-dir only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    cubes: Option<CubeListing>,
     /// Every penalty up to a bound was asked for (`--max-penalty`).
     #[serde(skip)]
     up_to: bool,
+}
+
+/// The cubes of a sat-road count listed in this run and resumed from
+/// records (whose completeness rests on the runs that wrote them).
+#[derive(Serialize)]
+struct CubeListing {
+    listed: usize,
+    resumed: usize,
+    resumed_from: Vec<String>,
+    solve_seconds: f64,
+    slowest: f64,
 }
 
 /// The number of partials of one penalty (a string: counts outgrow JSON's numbers).
@@ -57,7 +72,7 @@ struct PenaltyCount {
 impl CountReport {
     fn new(n: usize, level: u8, road: Road, counts: Vec<(usize, String)>, seconds: f64) -> CountReport {
         let counts = counts.into_iter().map(|(penalty, count)| PenaltyCount { penalty, count }).collect();
-        CountReport { n, level, road, minimum: None, counts, seconds, tables_loaded: Vec::new(), leaders: None, level3_partials: None, up_to: false }
+        CountReport { n, level, road, minimum: None, counts, seconds, tables_loaded: Vec::new(), leaders: None, level3_partials: None, cubes: None, up_to: false }
     }
 
     /// The first penalty with a partial, when every penalty below it was counted.
@@ -84,6 +99,12 @@ impl fmt::Display for CountReport {
                     let what = if self.minimum == Some(*penalty) { "minimum penalty" } else { "penalty" };
                     writeln!(f, "n={n} level={level} {what} {penalty}: {count} partials ({seconds:.2} s)")?
                 }
+            }
+        }
+        if let Some(c) = &self.cubes {
+            writeln!(f, "cubes: {} listed in this run ({:.1} s of solving, slowest {:.1} s), {} resumed from records", c.listed, c.solve_seconds, c.slowest, c.resumed)?;
+            if c.resumed > 0 {
+                writeln!(f, "unverified: the resumed cubes' listings were validated, not proved complete, in this run (written by {})", c.resumed_from.join(", "))?;
             }
         }
         if !self.tables_loaded.is_empty() {
@@ -159,8 +180,9 @@ pub fn count_refine(quiet: bool, (n, level): (usize, u8), at: Option<usize>, set
 }
 
 /// `count --road sat`: partials of penalty P (or of every penalty up to B)
-/// through the lex-leaders the solver lists.
-pub fn count_sat(quiet: bool, n: usize, level: u8, penalty: Option<usize>, max_penalty: Option<usize>) -> Result<Reported, HexError> {
+/// through the lex-leaders the solver lists; with `leaders_dir`, cube by
+/// cube, resumable (`search::leaders`).
+pub fn count_sat(quiet: bool, n: usize, level: u8, (penalty, max_penalty): (Option<usize>, Option<usize>), leaders_dir: Option<&Path>) -> Result<Reported, HexError> {
     let Some(bound) = penalty.or(max_penalty) else {
         return Err(HexError::Usage("--road sat needs --penalty P or --max-penalty B".into()));
     };
@@ -168,7 +190,15 @@ pub fn count_sat(quiet: bool, n: usize, level: u8, penalty: Option<usize>, max_p
     let progress = crate::progress::Progress::new(quiet);
     progress.working(format!("n={n}: listing level-{level} lex-leaders of penalty <= {bound}"));
     let started = std::time::Instant::now();
-    let found = hexcert::search::orbits::orbit_count::<Cadical>(&hex, level, bound, hexcert::options::SAT_ROAD_LEADERS.default)?;
+    let (found, listing) = match leaders_dir {
+        None => (hexcert::search::orbits::orbit_count::<Cadical>(&hex, level, bound, hexcert::options::SAT_ROAD_LEADERS.default)?, None),
+        Some(dir) => {
+            let abort = crate::args::interrupt_flag();
+            let on_cube = |done: usize, total: usize| progress.working(format!("n={n}: level-{level} lex-leaders of penalty <= {bound}, cube {done} of {total} done"));
+            let (found, listing) = hexcert::search::orbits::orbit_count_by_cubes::<Cadical>(&hex, level, bound, Some(dir), &abort, &on_cube)?;
+            (found, Some(listing))
+        }
+    };
     drop(progress);
     let penalties: Vec<usize> = match penalty {
         Some(p) => vec![p],
@@ -178,7 +208,9 @@ pub fn count_sat(quiet: bool, n: usize, level: u8, penalty: Option<usize>, max_p
     let mut report = CountReport::new(n, level, Road::Sat, counts, started.elapsed().as_secs_f64());
     report.leaders = Some(found.leaders);
     report.minimum = if penalty.is_none() { report.first_found() } else { None };
-    Ok(Reported::new(report, Outcome::Done))
+    let resumed = listing.as_ref().is_some_and(|l| l.resumed > 0);
+    report.cubes = listing.map(|l| CubeListing { listed: l.listed, resumed: l.resumed, resumed_from: l.resumed_from, solve_seconds: l.seconds, slowest: l.slowest });
+    Ok(Reported::new(report, if resumed { Outcome::Unverified } else { Outcome::Done }))
 }
 
 /// `table`: one row per n, each level's minimum and count.
