@@ -364,13 +364,14 @@ macro_rules! choice {
 
 choice! {
     /// The cardinality encodings on offer.
-    Cardinality => hexcert::encoding::Cardinality, default SequentialCounter {
-        /// Sinz's sequential counter, written here: `m * bound` auxiliary variables.
+    Cardinality => hexcert::encoding::Cardinality, default WedgeCounter {
+        /// Sinz's sequential counter, written here: `m * bound` auxiliary
+        /// variables, over the penalty variables in edge index order.
         SequentialCounter,
         /// RustSAT's totalizer (Bailleux and Boufkhad), restricted to the bound.
         Totalizer,
         /// The sequential counter over the penalty variables in wedge order
-        /// (by angle around the centre, then outwards).
+        /// (by angle around the centre, then outwards): refutes fastest.
         WedgeCounter,
     }
 }

@@ -3,8 +3,10 @@
 //! meaning reduces to trusting the statement and the checker.
 //!
 //! The target is either CNF `hexcert prove` races for "below B":
-//! `EncodeOptions { max_penalty: Some(B - 1), cardinality:
-//! sequential-counter, symmetry }` with `symmetry` none or ring1-lex-leader
+//! `EncodeOptions { max_penalty: Some(B - 1), cardinality, symmetry }` with
+//! a sequential counter over the edges in either order (index or wedge:
+//! the derivation takes the inputs in the encoder's order) and `symmetry`
+//! none or ring1-lex-leader
 //! (the one whose proof `prove` keeps; its lex-leader constraints come from
 //! VeriPB's dominance rule, `symmetry.rs`, not from a paper argument). VeriPB checks the
 //! result as `output DERIVABLE FILE` against the target file, the same
@@ -63,7 +65,8 @@ pub struct DerivationSummary {
 }
 
 /// The formula the derivation reaches: the level CNF for "penalty below
-/// `below`" with the default (sequential-counter) bound and `symmetry`.
+/// `below`" with this counter and `symmetry`; another cardinality
+/// encoding than a counter is refused.
 pub fn target_formula(hex: &Hexagon, level: u8, below: usize, symmetry: SymmetryBreaking, cardinality: Cardinality) -> Result<Cnf, HexError> {
     if hex.side() < 2 {
         return Err(HexError::Usage("a derivation needs --n 2 or more (the side-1 hexagon has no edge)".into()));
