@@ -90,7 +90,7 @@ pub fn list_by_cubes<S: SatSolver + Default>(
     let split = Split::new(hex, level, 1, 1)?;
     let total = split.projection_count() as usize;
     let done = std::sync::atomic::AtomicUsize::new(0);
-    let results: Vec<Result<(CubeLeaders, bool), HexError>> = (0..total)
+    let results: Vec<Result<(CubeLeaders, Vec<Found>, bool), HexError>> = (0..total)
         .into_par_iter()
         .map(|index| {
             if stop.load(Ordering::Relaxed) {
@@ -103,14 +103,14 @@ pub fn list_by_cubes<S: SatSolver + Default>(
                 _ => None,
             };
             let result = match resumed {
-                Some(record) => (record, true),
+                Some((record, leaders)) => (record, leaders, true),
                 None => {
-                    let record = list_cube::<S>(hex, (level, max_penalty), &encoding, &split, &cube)?;
+                    let (record, leaders) = list_cube::<S>(hex, (level, max_penalty), &encoding, &split, &cube)?;
                     if let Some(p) = &path {
                         let bytes = serde_json::to_vec_pretty(&record).expect("a record serialises");
                         crate::files::write_atomic(p, &bytes)?;
                     }
-                    (record, false)
+                    (record, leaders, false)
                 }
             };
             on_cube(done.fetch_add(1, Ordering::Relaxed) + 1, total);
@@ -119,7 +119,7 @@ pub fn list_by_cubes<S: SatSolver + Default>(
         .collect();
     let mut listing = Listing { leaders: Vec::new(), listed: 0, resumed: 0, resumed_from: Vec::new(), seconds: 0.0, slowest: 0.0 };
     for result in results {
-        let (record, resumed) = result?;
+        let (record, leaders, resumed) = result?;
         if resumed {
             listing.resumed += 1;
             if !listing.resumed_from.contains(&record.written_by) {
@@ -130,9 +130,7 @@ pub fn list_by_cubes<S: SatSolver + Default>(
             listing.seconds += record.seconds;
             listing.slowest = listing.slowest.max(record.seconds);
         }
-        for text in &record.leaders {
-            listing.leaders.push(leader(hex, level, max_penalty, text)?);
-        }
+        listing.leaders.extend(leaders);
     }
     Ok(listing)
 }
@@ -141,18 +139,23 @@ fn record_path(dir: &Path, index: usize) -> PathBuf {
     dir.join(format!("cube-{index}.json"))
 }
 
-/// One cube's listing, by a solver of its own.
+/// One cube's listing, by a solver of its own: its record, and its leaders
+/// as `enumerate_under` judged them.
 fn list_cube<S: SatSolver + Default>(
     hex: &Hexagon,
     (level, max_penalty): (u8, usize),
     encoding: &LevelEncoding,
     split: &Split,
     cube: &[u8],
-) -> Result<CubeLeaders, HexError> {
+) -> Result<(CubeLeaders, Vec<Found>), HexError> {
     let started = Instant::now();
     let units = encoding.projection_literals(&split.cells, cube, split.depth);
     let found = enumerate_under::<S>(hex, encoding, &units, crate::options::SAT_ROAD_LEADERS.default)?;
-    Ok(CubeLeaders {
+    // The validator's penalty, not the formula's bound, keeps a leader.
+    if let Some(over) = found.iter().find(|f| f.evaluation.penalty > max_penalty) {
+        return Err(HexError::Internal(format!("leader {} has penalty {} > {max_penalty}", digits(over.partial.values()), over.evaluation.penalty)));
+    }
+    let record = CubeLeaders {
         format: FORMAT.into(),
         n: hex.side(),
         level,
@@ -163,7 +166,8 @@ fn list_cube<S: SatSolver + Default>(
         leaders: found.iter().map(|f| digits(f.partial.values())).collect(),
         seconds: started.elapsed().as_secs_f64(),
         written_by: format!("{} run {}", crate::records::run::host(), crate::records::run::run_id()),
-    })
+    };
+    Ok((record, found))
 }
 
 fn digits(values: &[u8]) -> String {
@@ -172,8 +176,16 @@ fn digits(values: &[u8]) -> String {
 
 /// A record written by an earlier run, read back and judged: the same
 /// claim, cells and cube, and every leader valid, of penalty <= P and in
-/// the cube (its completeness is the writer's word: see the header).
-fn read_record(path: &Path, hex: &Hexagon, level: u8, max_penalty: usize, split: &Split, cube: &[u8]) -> Result<CubeLeaders, HexError> {
+/// the cube (its completeness is the writer's word: see the header). The
+/// leaders are returned as judged, so they are judged once.
+fn read_record(
+    path: &Path,
+    hex: &Hexagon,
+    level: u8,
+    max_penalty: usize,
+    split: &Split,
+    cube: &[u8],
+) -> Result<(CubeLeaders, Vec<Found>), HexError> {
     let bytes = crate::records::read::read_bounded(path, RECORD_LIMIT, "lex-leader record")?;
     let record: CubeLeaders = crate::records::read::parse_json(&bytes, path)?;
     let bad = |why: String| HexError::Input { file: path.to_path_buf(), line: 0, message: why };
@@ -185,13 +197,15 @@ fn read_record(path: &Path, hex: &Hexagon, level: u8, max_penalty: usize, split:
     if record.cells != split.cells || record.cube != cube {
         return Err(bad(format!("names cube {:?} on cells {:?}, not cube {cube:?} on {:?}", record.cube, record.cells, split.cells)));
     }
+    let mut leaders = Vec::with_capacity(record.leaders.len());
     for text in &record.leaders {
         let found = leader(hex, level, max_penalty, text).map_err(|e| bad(e.to_string()))?;
         if split.project(found.partial.values()) != cube {
             return Err(bad(format!("leader {text} does not lie in the cube")));
         }
+        leaders.push(found);
     }
-    Ok(record)
+    Ok((record, leaders))
 }
 
 /// A listed leader's digits, judged again by the validator.
