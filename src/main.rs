@@ -179,10 +179,13 @@ enum Command {
         /// Print the count of every penalty 0..=B.
         #[arg(long)]
         max_penalty: Option<usize>,
-        /// How to count: `sweep` (the frontier sweep), `sat` (the solver lists the
+        /// How to count: `sweep` (the frontier sweep; levels 5 and 6 as chain
+        /// products over the level-4 partials), `sat` (the solver lists the
         /// ring-1 lex-leaders, each validated, and the 12 symmetries close them;
-        /// needs --penalty or --max-penalty; for small counts) or `refine` (level 4
-        /// at its minimum: each level-3 partial refined by a search of its own).
+        /// needs --penalty or --max-penalty; for small counts), `refine` (level 4
+        /// at its minimum: each level-3 partial refined by a search of its own)
+        /// or `frontier` (levels 5 and 6 by the sweep at the level itself, the
+        /// chain products' second road; needs --penalty or --max-penalty).
         #[arg(long, value_enum, default_value = "sweep")]
         road: commands::Road,
         /// With --road sat: list the lex-leaders cube by cube (the 128
@@ -272,12 +275,12 @@ fn run(cli: &Cli) -> Result<commands::report::Reported, HexError> {
         Command::Prove { claim, store } => commands::prove(quiet, claim.n, claim.level, claim.below, &store.settings()),
         Command::Certify { n, store } => commands::certify(cli.json, quiet, cli.verbose, *n, &store.settings()),
         Command::Check { paths, regenerate, veripb, record } => commands::check(paths, *regenerate, *veripb, *record),
-        Command::Count { leaders_dir: Some(_), road: commands::Road::Sweep | commands::Road::Refine, .. } => {
+        Command::Count { leaders_dir: Some(_), road: commands::Road::Sweep | commands::Road::Refine | commands::Road::Frontier, .. } => {
             Err(HexError::Usage("--leaders-dir lists lex-leaders: it needs --road sat".into()))
         }
-        Command::Count { n, level, penalty, max_penalty, counting, road: commands::Road::Sweep, .. } => {
+        Command::Count { n, level, penalty, max_penalty, counting, road: road @ (commands::Road::Sweep | commands::Road::Frontier), .. } => {
             hexcert::counting::set_verbose(cli.verbose);
-            commands::count(quiet, *n, *level, *penalty, *max_penalty, &counting.settings(*n, *level)?)
+            commands::count(quiet, (*n, *level, *road), *penalty, *max_penalty, &counting.settings(*n, *level)?)
         }
         Command::Count { n, level, penalty, max_penalty, counting, road: commands::Road::Refine, .. } => {
             hexcert::counting::set_verbose(cli.verbose);

@@ -125,6 +125,31 @@ fn count_and_table_commands_print_exact_counts() {
     assert_eq!(out.status.code(), Some(2));
 }
 
+/// Levels 5 and 6 on two roads from the command line: the sweep road's chain
+/// products over level 4 against the frontier road's sweep at the level
+/// itself, at n = 6 (both under two seconds); the frontier road refuses the
+/// levels where it would be the sweep road again, and a count with no penalty.
+#[test]
+fn the_frontier_road_counts_levels_five_and_six_as_the_chain_products_do() {
+    let json = |args: &[&str]| -> serde_json::Value {
+        let out = hexcert(args);
+        assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+        serde_json::from_slice(&out.stdout).unwrap()
+    };
+    for level in ["5", "6"] {
+        let sweep = json(&["count", "--n", "6", "--level", level, "--json", "-q"]);
+        let minimum = sweep["minimum"].as_u64().expect("the sweep finds the minimum").to_string();
+        let frontier = json(&["count", "--n", "6", "--level", level, "--road", "frontier", "--penalty", &minimum, "--json", "-q"]);
+        assert_eq!(frontier["road"], serde_json::json!("frontier"));
+        assert_eq!(frontier["counts"], sweep["counts"], "level {level}");
+    }
+    for refused in [&["count", "--n", "6", "--level", "3", "--road", "frontier", "--penalty", "13"][..], &["count", "--n", "6", "--level", "6", "--road", "frontier"]] {
+        let out = hexcert(refused);
+        assert_eq!(out.status.code(), Some(2));
+        assert!(String::from_utf8_lossy(&out.stderr).contains("--road frontier"), "{}", String::from_utf8_lossy(&out.stderr));
+    }
+}
+
 /// Records whose numbers are out of range, or that disagree with their
 /// directories, each fail with one line naming the file, and the run goes
 /// on to the next record (a level-0 claim used to panic the encoder and stop

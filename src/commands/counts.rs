@@ -94,7 +94,8 @@ impl fmt::Display for CountReport {
                     let refined = self.level3_partials.unwrap_or(0);
                     writeln!(f, "n={n} level=4 minimum penalty {penalty}: {count} partials (refine road: {refined} level-3 partials refined, {seconds:.2} s)")?
                 }
-                Road::Sweep if self.up_to => writeln!(f, "n={n} level={level} penalty {penalty}: {count}")?,
+                Road::Sweep | Road::Frontier if self.up_to => writeln!(f, "n={n} level={level} penalty {penalty}: {count}")?,
+                Road::Frontier => writeln!(f, "n={n} level={level} penalty {penalty}: {count} partials (frontier road: the sweep at level {level} itself, {seconds:.2} s)")?,
                 Road::Sweep => {
                     let what = if self.minimum == Some(*penalty) { "minimum penalty" } else { "penalty" };
                     writeln!(f, "n={n} level={level} {what} {penalty}: {count} partials ({seconds:.2} s)")?
@@ -114,32 +115,43 @@ impl fmt::Display for CountReport {
     }
 }
 
+/// `count` on the sweep road, or (`road` frontier) on the sweep at levels 5
+/// and 6 themselves instead of the chain products over level 4.
 pub fn count(
     quiet: bool,
-    n: usize,
-    level: u8,
+    (n, level, road): (usize, u8, Road),
     penalty: Option<usize>,
     max_penalty: Option<usize>,
     settings: &hexcert::counting::Settings,
 ) -> Result<Reported, HexError> {
-    use hexcert::counting::{count_at_in, count_by_penalty_in, minimum_and_count_in, Method};
+    use hexcert::counting::{count_by_penalty_in, minimum_and_count_in, Method};
+    let method = match road {
+        Road::Frontier if level < 5 => {
+            return Err(HexError::Usage(format!("--road frontier counts levels 5 and 6 (level {level} is the sweep road already)")));
+        }
+        Road::Frontier if penalty.or(max_penalty).is_none() => {
+            return Err(HexError::Usage("--road frontier needs --penalty P or --max-penalty B".into()));
+        }
+        Road::Frontier => Method::Frontier,
+        _ => Method::default_for(level),
+    };
     let hex = Hexagon::new(n)?;
     let progress = crate::progress::Progress::new(quiet);
     progress.working(format!("n={n}: counting level-{level} partials"));
     let started = std::time::Instant::now();
     let (counts, minimum_known) = match (max_penalty, penalty) {
         (Some(bound), _) => {
-            let found = count_by_penalty_in(&hex, level, bound, Method::default_for(level), settings)?;
+            let found = count_by_penalty_in(&hex, level, bound, method, settings)?;
             (found.counts.iter().map(|c| c.to_string()).enumerate().collect(), false)
         }
-        (None, Some(p)) => (vec![(p, count_at_in(&hex, level, p, settings)?.to_string())], false),
+        (None, Some(p)) => (vec![(p, count_by_penalty_in(&hex, level, p, method, settings)?.counts.swap_remove(p).to_string())], false),
         (None, None) => {
             let (p, count) = minimum_and_count_in(&hex, level, settings)?;
             (vec![(p, count.to_string())], true)
         }
     };
     drop(progress);
-    let mut report = CountReport::new(n, level, Road::Sweep, counts, started.elapsed().as_secs_f64());
+    let mut report = CountReport::new(n, level, road, counts, started.elapsed().as_secs_f64());
     report.up_to = max_penalty.is_some();
     report.minimum = if report.up_to || minimum_known { report.first_found() } else { None };
     report.tables_loaded = tables_loaded(settings);
@@ -159,6 +171,9 @@ pub enum Road {
     Sat,
     /// Level 4 at its minimum: the level-3 partials refined one by one.
     Refine,
+    /// Levels 5 and 6: the sweep at the level itself, not the chain products
+    /// over the level-4 partials (the sweep road's default there).
+    Frontier,
 }
 
 /// `count --road refine`: the level-4 minimum and its count by refinement of
