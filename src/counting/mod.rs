@@ -136,6 +136,9 @@ pub fn count_by_penalty_in(
     check_bound(max_penalty)?;
     let counts = match method {
         Method::Frontier => {
+            // A side too wide for this level's states is refused before the
+            // tables below it are built (n = 10 level 6 took 4 minutes to say so).
+            Schedule::new(hex, level)?;
             let ladder = Ladder::up_to(hex, level - 1, max_penalty, settings)?;
             frontier_counts(&ladder, level, max_penalty)?
         }
