@@ -182,8 +182,9 @@ enum Command {
         /// How to count: `sweep` (the frontier sweep; levels 5 and 6 as chain
         /// products over the level-4 partials), `sat` (the solver lists the
         /// ring-1 lex-leaders, each validated, and the 12 symmetries close them;
-        /// needs --penalty or --max-penalty; for small counts), `refine` (level 4
-        /// at its minimum: each level-3 partial refined by a search of its own)
+        /// needs --penalty or --max-penalty; for small counts), `refine` (levels
+        /// 2..4: each partial of the level below refined by a search of its own;
+        /// at the minimum, or at --penalty or up to --max-penalty)
         /// or `frontier` (levels 5 and 6 by the sweep at the level itself, the
         /// chain products' second road; needs --penalty or --max-penalty).
         #[arg(long, value_enum, default_value = "sweep")]
@@ -284,7 +285,7 @@ fn run(cli: &Cli) -> Result<commands::report::Reported, HexError> {
         }
         Command::Count { n, level, penalty, max_penalty, counting, road: commands::Road::Refine, .. } => {
             hexcert::counting::set_verbose(cli.verbose);
-            commands::count_refine(quiet, (*n, *level), penalty.or(*max_penalty), &counting.settings(*n, 3)?)
+            commands::count_refine(quiet, (*n, *level), (*penalty, *max_penalty), &counting.settings(*n, level.saturating_sub(1).max(1))?)
         }
         Command::Count { n, level, penalty, max_penalty, road: commands::Road::Sat, leaders_dir, .. } => {
             commands::count_sat(quiet, *n, *level, (*penalty, *max_penalty), leaders_dir.as_deref())

@@ -41,8 +41,8 @@ pub struct CountReport {
     tables_loaded: Vec<String>,
     /// Lex-leaders the solver listed (sat road only).
     leaders: Option<usize>,
-    /// Level-3 partials refined (refine road only).
-    level3_partials: Option<usize>,
+    /// Partials of the level below refined (refine road only).
+    refined_partials: Option<usize>,
     /// How a cube-by-cube listing went (sat road with --leaders-dir only).
     #[serde(skip_serializing_if = "Option::is_none")]
     cubes: Option<CubeListing>,
@@ -72,7 +72,7 @@ struct PenaltyCount {
 impl CountReport {
     fn new(n: usize, level: u8, road: Road, counts: Vec<(usize, String)>, seconds: f64) -> CountReport {
         let counts = counts.into_iter().map(|(penalty, count)| PenaltyCount { penalty, count }).collect();
-        CountReport { n, level, road, minimum: None, counts, seconds, tables_loaded: Vec::new(), leaders: None, level3_partials: None, cubes: None, up_to: false }
+        CountReport { n, level, road, minimum: None, counts, seconds, tables_loaded: Vec::new(), leaders: None, refined_partials: None, cubes: None, up_to: false }
     }
 
     /// The first penalty with a partial, when every penalty below it was counted.
@@ -91,8 +91,9 @@ impl fmt::Display for CountReport {
                     writeln!(f, "n={n} level={level} penalty {penalty}: {count} partials (sat road: {leaders} lex-leaders, {seconds:.2} s)")?
                 }
                 Road::Refine => {
-                    let refined = self.level3_partials.unwrap_or(0);
-                    writeln!(f, "n={n} level=4 minimum penalty {penalty}: {count} partials (refine road: {refined} level-3 partials refined, {seconds:.2} s)")?
+                    let (refined, below) = (self.refined_partials.unwrap_or(0), level - 1);
+                    let what = if self.minimum == Some(*penalty) && !self.up_to { "minimum penalty" } else { "penalty" };
+                    writeln!(f, "n={n} level={level} {what} {penalty}: {count} partials (refine road: {refined} level-{below} partials refined, {seconds:.2} s)")?
                 }
                 Road::Sweep | Road::Frontier if self.up_to => writeln!(f, "n={n} level={level} penalty {penalty}: {count}")?,
                 Road::Frontier => writeln!(f, "n={n} level={level} penalty {penalty}: {count} partials (frontier road: the sweep at level {level} itself, {seconds:.2} s)")?,
@@ -139,13 +140,9 @@ pub fn count(
     let progress = crate::progress::Progress::new(quiet);
     progress.working(format!("n={n}: counting level-{level} partials"));
     let started = std::time::Instant::now();
-    let (counts, minimum_known) = match (max_penalty, penalty) {
-        (Some(bound), _) => {
-            let found = count_by_penalty_in(&hex, level, bound, method, settings)?;
-            (found.counts.iter().map(|c| c.to_string()).enumerate().collect(), false)
-        }
-        (None, Some(p)) => (vec![(p, count_by_penalty_in(&hex, level, p, method, settings)?.counts.swap_remove(p).to_string())], false),
-        (None, None) => {
+    let (counts, minimum_known) = match penalty.or(max_penalty) {
+        Some(bound) => (asked(&count_by_penalty_in(&hex, level, bound, method, settings)?.counts, penalty), false),
+        None => {
             let (p, count) = minimum_and_count_in(&hex, level, settings)?;
             (vec![(p, count.to_string())], true)
         }
@@ -169,29 +166,47 @@ fn tables_loaded(settings: &hexcert::counting::Settings) -> Vec<String> {
 pub enum Road {
     Sweep,
     Sat,
-    /// Level 4 at its minimum: the level-3 partials refined one by one.
+    /// Levels 2..4: the partials of the level below refined one by one.
     Refine,
     /// Levels 5 and 6: the sweep at the level itself, not the chain products
     /// over the level-4 partials (the sweep road's default there).
     Frontier,
 }
 
-/// `count --road refine`: the level-4 minimum and its count by refinement of
-/// the level-3 partials (counting::level4_by_refinement).
-pub fn count_refine(quiet: bool, (n, level): (usize, u8), at: Option<usize>, settings: &hexcert::counting::Settings) -> Result<Reported, HexError> {
-    if level != 4 || at.is_some() {
-        return Err(HexError::Usage("--road refine counts level 4 at its minimum (no --penalty or --max-penalty)".into()));
-    }
+/// `count --road refine`: level-2..4 counts by refinement of the partials
+/// of the level below: the minimum and its count, or (`--penalty P`,
+/// `--max-penalty B`) the counts up to a bound (counting::refine).
+pub fn count_refine(quiet: bool, (n, level): (usize, u8), (penalty, max_penalty): (Option<usize>, Option<usize>), settings: &hexcert::counting::Settings) -> Result<Reported, HexError> {
     let hex = Hexagon::new(n)?;
     let progress = crate::progress::Progress::new(quiet);
-    progress.working(format!("n={n}: refining the level-3 partials to level 4"));
+    progress.working(format!("n={n}: refining the level-{} partials to level {level}", level.saturating_sub(1)));
     let started = std::time::Instant::now();
-    let found = hexcert::counting::level4_by_refinement(&hex, settings)?;
+    let (counts, minimum, refined) = match penalty.or(max_penalty) {
+        None => {
+            let found = hexcert::counting::level_by_refinement(&hex, level, settings)?;
+            (vec![(found.minimum, found.count.to_string())], Some(found.minimum), found.refined)
+        }
+        Some(bound) => {
+            let found = hexcert::counting::refined_by_penalty(&hex, level, bound, settings)?;
+            (asked(&found.counts, penalty), None, found.refined)
+        }
+    };
     drop(progress);
-    let mut report = CountReport::new(n, 4, Road::Refine, vec![(found.minimum, found.count.to_string())], started.elapsed().as_secs_f64());
-    (report.minimum, report.level3_partials) = (Some(found.minimum), Some(found.level3_partials));
+    let mut report = CountReport::new(n, level, Road::Refine, counts, started.elapsed().as_secs_f64());
+    report.up_to = max_penalty.is_some();
+    report.minimum = if report.up_to { report.first_found() } else { minimum };
+    report.refined_partials = Some(refined);
     report.tables_loaded = tables_loaded(settings);
     Ok(Reported::new(report, Outcome::Done))
+}
+
+/// The counts a user asked for: the one at `penalty`, or else every one
+/// (the counts run from penalty 0).
+fn asked<T: ToString>(counts: &[T], penalty: Option<usize>) -> Vec<(usize, String)> {
+    match penalty {
+        Some(p) => vec![(p, counts[p].to_string())],
+        None => counts.iter().map(T::to_string).enumerate().collect(),
+    }
 }
 
 /// `count --road sat`: partials of penalty P (or of every penalty up to B)
@@ -215,12 +230,7 @@ pub fn count_sat(quiet: bool, n: usize, level: u8, (penalty, max_penalty): (Opti
         }
     };
     drop(progress);
-    let penalties: Vec<usize> = match penalty {
-        Some(p) => vec![p],
-        None => (0..=bound).collect(),
-    };
-    let counts = penalties.iter().map(|&p| (p, found.by_penalty[p].to_string())).collect();
-    let mut report = CountReport::new(n, level, Road::Sat, counts, started.elapsed().as_secs_f64());
+    let mut report = CountReport::new(n, level, Road::Sat, asked(&found.by_penalty, penalty), started.elapsed().as_secs_f64());
     report.leaders = Some(found.leaders);
     report.minimum = if penalty.is_none() { report.first_found() } else { None };
     let resumed = listing.as_ref().is_some_and(|l| l.resumed > 0);

@@ -1,30 +1,35 @@
-//! Level 4 by refinement: a second road to the level-4 minimum and its count,
-//! apart from the level-4 table and the level-4 sweep.
+//! Levels 2, 3 and 4 by refinement: a second road to a level's counts,
+//! apart from that level's table and sweep.
 //!
-//! Invariants relied on (docs/PROBLEM.md, section 4):
-//! - every valid level-4 partial of penalty `B` truncates to a valid level-3
-//!   partial of penalty `P3 <= B` (refining never lowers a penalty), and a
-//!   level-3 partial has one refinement per labelling of its `+` cells with
-//!   4 or `+`; so the level-4 partials of penalty `B` are, without repeats,
-//!   the refinements adding exactly `B - P3` of the level-3 partials of
-//!   penalty `P3 <= B`;
-//! - a refinement keeps every term of the level-3 penalty and adds only
-//!   terms on edges between two former `+` cells: a 4-4 edge costs 1, and a
-//!   new `+` cell with `m` neighbours labelled 4 costs `m - 1` and is valid
-//!   only when `m >= 1` (a 4 already sees 1, 2 and 3, as a `+` did).
+//! Invariants relied on (docs/PROBLEM.md, section 4), for level `k` in 2..=4:
+//! - every valid level-k partial of penalty `B` truncates to a valid
+//!   level-(k-1) partial of penalty `P <= B` (refining never lowers a
+//!   penalty), and a level-(k-1) partial has one refinement per labelling of
+//!   its `+` cells with `k` or `+`; so the level-k partials of penalty `B`
+//!   are, without repeats, the refinements adding exactly `B - P` of the
+//!   level-(k-1) partials of penalty `P <= B`;
+//! - a refinement keeps every term of the level-(k-1) penalty and adds only
+//!   terms on edges between two former `+` cells: a `k`-`k` edge costs 1, and
+//!   a new `+` cell with `m` neighbours labelled `k` costs `m - 1` and is
+//!   valid only when `m >= 1` (a `k` already sees `1..k-1`, as a `+` did).
 //!
 //! So a depth-first search over the former `+` cells, in index order, that
 //! charges those terms as soon as both ends of an edge are labelled and cuts a
 //! branch once the added penalty passes what is allowed, or once a new `+`
-//! cell has all its neighbours labelled and none of them is a 4, meets each
-//! wanted refinement once. That reasoning is not trusted on its own: every
-//! listed level-3 partial and every refinement counted is re-judged by the
-//! plain validator (`validation::evaluate`), and the count is compared with
-//! the level-4 sweep in `tests/refinement.rs`. The level-3 partials are
-//! listed with the level-3 table (`enumerate`); nothing of level 4 is shared.
+//! cell has all its neighbours labelled and none of them is a `k`, meets each
+//! refinement within the allowance once; tallied by the penalty it adds, the
+//! refinements of every partial of penalty `P <= B` give the level-k counts
+//! of every penalty up to `B` (`--max-penalty`), the minimum's among them.
+//! That reasoning is not trusted on its own: every listed level-(k-1)
+//! partial is re-judged by the plain validator (`validation::evaluate`), and
+//! so is every refinement counted at the minimum (by penalty, where they
+//! run to hundreds of millions, a sample: `Judged`); the counts are
+//! compared with the level-k sweep in `tests/refinement.rs`. The
+//! level-(k-1) partials are listed with the level-(k-1) table (`enumerate`);
+//! nothing of level k is shared.
 
 use super::basics::{check_bound, Settings};
-use super::enumerate::for_each_partial;
+use super::enumerate::fold_partials;
 use super::frontier::Schedule;
 use super::ladder::Ladder;
 use crate::error::HexError;
@@ -32,80 +37,144 @@ use crate::geometry::Hexagon;
 use crate::levels::Partial;
 use crate::validation::evaluate;
 
-/// The stored value of `+` at level 3, and the labels of a refinement.
-const PLUS3: u8 = 4;
-const FOUR: u8 = 4;
-const PLUS4: u8 = 5;
-
-/// What the refinement road found.
+/// What the refinement road found at a level's minimum.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Refined {
-    /// The least level-4 penalty.
+    /// The least level-k penalty.
     pub minimum: usize,
-    /// Level-4 partials of that penalty.
+    /// Level-k partials of that penalty.
     pub count: u64,
-    /// Level-3 partials of penalty at most the minimum that were refined.
-    pub level3_partials: usize,
+    /// Level-(k-1) partials of penalty at most the minimum that were refined.
+    pub refined: usize,
 }
 
-/// The level-4 minimum and its count: bounds from the level-3 minimum up
-/// are tried until some refinement reaches one (the level-4 minimum is at
-/// least the level-3 one, so none below it is skipped).
-pub fn level4_by_refinement(hex: &Hexagon, settings: &Settings) -> Result<Refined, HexError> {
-    let schedule = Schedule::new(hex, 3)?;
-    let (mut ladder, mut bound) = Ladder::to_minimum(hex, 3, settings)?;
+/// What the refinement road found up to a bound.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RefinedByPenalty {
+    /// `counts[p]`: level-k partials of penalty `p`, for `p <= bound`.
+    pub counts: Vec<u64>,
+    /// Level-(k-1) partials of penalty at most the bound that were refined.
+    pub refined: usize,
+}
+
+/// The levels this road counts.
+fn check_refined_level(level: u8) -> Result<(), HexError> {
+    match level {
+        2..=4 => Ok(()),
+        _ => Err(HexError::Usage(format!("the refinement road counts levels 2, 3 and 4 (not level {level})"))),
+    }
+}
+
+/// The level-k minimum and its count: bounds from the level-(k-1) minimum
+/// up are tried until some refinement reaches one (the level-k minimum is at
+/// least the level-(k-1) one, so none below it is skipped).
+pub fn level_by_refinement(hex: &Hexagon, level: u8, settings: &Settings) -> Result<Refined, HexError> {
+    check_refined_level(level)?;
+    let (mut ladder, mut bound) = Ladder::to_minimum(hex, level - 1, settings)?;
     loop {
         if bound > ladder.bound() {
             check_bound(bound)?;
-            ladder = ladder.rebuilt(3, bound)?;
+            ladder = ladder.rebuilt(level - 1, bound)?;
         }
-        // A table built for a larger bound serves any smaller one (`ladder`).
-        let table = ladder.guide(3).expect("the ladder reaches level 3");
-        let mut found = Ok(Refined { minimum: bound, count: 0, level3_partials: 0 });
-        for_each_partial(&schedule, table, bound, |values, penalty| {
-            if let Ok(refined) = found.as_mut() {
-                match refinements(hex, values, penalty, bound) {
-                    Ok(count) => {
-                        refined.count += count;
-                        refined.level3_partials += 1;
-                    }
-                    Err(e) => found = Err(e),
-                }
-            }
-        });
-        let found = found?;
-        if found.count > 0 {
-            return Ok(found);
+        let found = refine_listed(hex, level, &ladder, bound, Judged::Every)?;
+        if let Some(minimum) = found.counts.iter().position(|&c| c > 0) {
+            return Ok(Refined { minimum, count: found.counts[minimum], refined: found.refined });
         }
         bound += 1;
     }
 }
 
-/// The refinements of a level-3 partial of penalty `p3` to level-4 partials
-/// of penalty exactly `bound`, each re-judged by the validator.
-fn refinements(hex: &Hexagon, values: &[u8], p3: usize, bound: usize) -> Result<u64, HexError> {
-    let judged = evaluate(hex, &Partial::new(hex.side(), 3, values.to_vec())?);
-    if !judged.is_valid() || judged.penalty != p3 {
-        return Err(HexError::Internal(format!("a listed level-3 partial is not valid with penalty {p3}")));
+/// The level-k partials of every penalty `0..=bound`, by refinement of the
+/// level-(k-1) partials of penalty at most `bound`.
+pub fn refined_by_penalty(hex: &Hexagon, level: u8, bound: usize, settings: &Settings) -> Result<RefinedByPenalty, HexError> {
+    check_refined_level(level)?;
+    check_bound(bound)?;
+    refine_listed(hex, level, &Ladder::up_to(hex, level - 1, bound, settings)?, bound, Judged::Sample)
+}
+
+/// Every level-(k-1) partial of penalty `<= bound` that the ladder lists,
+/// refined on every core. A table built for a larger bound serves any
+/// smaller one (`ladder`).
+fn refine_listed(hex: &Hexagon, level: u8, ladder: &Ladder<'_>, bound: usize, judged: Judged) -> Result<RefinedByPenalty, HexError> {
+    let schedule = Schedule::new(hex, level - 1)?;
+    let table = ladder.guide(level - 1).expect("the ladder reaches the level below");
+    let empty = || Ok(RefinedByPenalty { counts: vec![0; bound + 1], refined: 0 });
+    let visit = |acc: &mut Result<RefinedByPenalty, HexError>, values: &[u8], penalty: usize| {
+        if let Ok(found) = acc {
+            match refinements(hex, level, values, penalty, bound, judged) {
+                Ok(added) => {
+                    for (extra, count) in added.into_iter().enumerate() {
+                        found.counts[penalty + extra] += count;
+                    }
+                    found.refined += 1;
+                }
+                Err(e) => *acc = Err(e),
+            }
+        }
+    };
+    let join = |a: Result<RefinedByPenalty, HexError>, b: Result<RefinedByPenalty, HexError>| {
+        let (mut a, b) = (a?, b?);
+        a.counts.iter_mut().zip(&b.counts).for_each(|(x, y)| *x += y);
+        a.refined += b.refined;
+        Ok(a)
+    };
+    let pieces = rayon::current_num_threads() * 64;
+    fold_partials(&schedule, table, bound, pieces, empty, visit, join)
+}
+
+/// Which refinements the validator re-judges: every one, or (by penalty,
+/// where n = 7 level 4 at the minimum + 2 has 300 M, and judging each would
+/// cost many times the search) one in `SAMPLE`, with the first one of every
+/// partial. The sample is there to catch a search that miscounts its own
+/// charges; the counts themselves are confirmed by the level's sweep, the
+/// other road.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Judged {
+    Every,
+    Sample,
+}
+
+const SAMPLE: u64 = 1 << 10;
+
+/// The refinements to level k of a level-(k-1) partial of penalty `p` to
+/// partials of penalty at most `bound`, counted by the penalty they add
+/// (index `0..=bound - p`); as they are met, those `judged` picks are
+/// re-judged by the validator.
+fn refinements(hex: &Hexagon, level: u8, values: &[u8], p: usize, bound: usize, judged: Judged) -> Result<Vec<u64>, HexError> {
+    let listed = evaluate(hex, &Partial::new(hex.side(), level - 1, values.to_vec())?);
+    if !listed.is_valid() || listed.penalty != p {
+        return Err(HexError::Internal(format!("a listed level-{} partial is not valid with penalty {p}", level - 1)));
     }
-    let mut search = Search::new(hex, values, bound - p3);
-    search.descend(0, 0);
+    let mut search = Search::new(hex, level, values, bound - p);
     let mut refined = values.to_vec();
-    for labels in &search.found {
-        for (&cell, &label) in search.cells.iter().zip(labels) {
-            refined[cell] = label;
+    let mut added = vec![0u64; bound - p + 1];
+    let (mut met, mut wrong) = (0u64, None);
+    search.descend(0, 0, &mut |cells, labels, extra| {
+        added[extra] += 1;
+        met += 1;
+        if judged == Judged::Every || met % SAMPLE == 1 {
+            for (&cell, &label) in cells.iter().zip(labels) {
+                refined[cell] = label;
+            }
+            let judged = Partial::new(hex.side(), level, refined.clone()).map(|partial| evaluate(hex, &partial));
+            if !matches!(judged, Ok(j) if j.is_valid() && j.penalty == p + extra) {
+                wrong = Some(p + extra);
+            }
         }
-        let judged = evaluate(hex, &Partial::new(hex.side(), 4, refined.clone())?);
-        if !judged.is_valid() || judged.penalty != bound {
-            return Err(HexError::Internal(format!("a refinement the search counted is not valid with penalty {bound}")));
-        }
+    });
+    match wrong {
+        Some(q) => Err(HexError::Internal(format!("a refinement the search counted is not valid with penalty {q}"))),
+        None => Ok(added),
     }
-    Ok(search.found.len() as u64)
 }
 
 /// The search over the labellings of the former `+` cells (positions in
-/// index order; `earlier[i]` are the positions `< i` next to position `i`).
+/// index order; `earlier[i]` are the positions `< i` next to position `i`)
+/// with `new` (the level's own value, stored as the level below's `+`) or
+/// `plus` (the level's `+`).
 struct Search {
+    new: u8,
+    plus: u8,
     cells: Vec<usize>,
     earlier: Vec<Vec<usize>>,
     /// `closes[i]`: positions whose last neighbour is position `i` (or that
@@ -113,14 +182,14 @@ struct Search {
     closes: Vec<Vec<usize>>,
     allowed: usize,
     labels: Vec<u8>,
-    /// Neighbours labelled 4 so far, per position.
-    fours: Vec<usize>,
-    found: Vec<Vec<u8>>,
+    /// Neighbours labelled `new` so far, per position.
+    seen_new: Vec<usize>,
 }
 
 impl Search {
-    fn new(hex: &Hexagon, values: &[u8], allowed: usize) -> Search {
-        let cells: Vec<usize> = (0..values.len()).filter(|&c| values[c] == PLUS3).collect();
+    fn new(hex: &Hexagon, level: u8, values: &[u8], allowed: usize) -> Search {
+        let (new, plus) = (level, level + 1);
+        let cells: Vec<usize> = (0..values.len()).filter(|&c| values[c] == new).collect();
         let position = |c: usize| cells.binary_search(&c).ok();
         let neighbours: Vec<Vec<usize>> = cells.iter().map(|&c| hex.neighbours(c).iter().filter_map(|&u| position(u)).collect()).collect();
         let earlier = neighbours.iter().enumerate().map(|(i, ns)| ns.iter().copied().filter(|&j| j < i).collect()).collect();
@@ -129,44 +198,44 @@ impl Search {
             closes[ns.iter().copied().max().unwrap_or(i).max(i)].push(i);
         }
         let len = cells.len();
-        Search { cells, earlier, closes, allowed, labels: vec![0; len], fours: vec![0; len], found: Vec::new() }
+        Search { new, plus, cells, earlier, closes, allowed, labels: vec![0; len], seen_new: vec![0; len] }
     }
 
-    fn descend(&mut self, i: usize, added: usize) {
+    /// Calls `found(cells, labels, added)` for every labelling from position
+    /// `i` on that adds at most `allowed` in all.
+    fn descend(&mut self, i: usize, added: usize, found: &mut impl FnMut(&[usize], &[u8], usize)) {
         if i == self.cells.len() {
-            if added == self.allowed {
-                self.found.push(self.labels.clone());
-            }
+            found(&self.cells, &self.labels, added);
             return;
         }
-        for label in [FOUR, PLUS4] {
+        for label in [self.new, self.plus] {
             let mut cost = added;
             self.labels[i] = label;
-            self.fours[i] = 0;
+            self.seen_new[i] = 0;
             for k in 0..self.earlier[i].len() {
                 let j = self.earlier[i][k];
-                match (label, self.labels[j]) {
-                    (FOUR, FOUR) => cost += 1,
-                    (FOUR, _) => {
-                        self.fours[j] += 1;
-                        cost += usize::from(self.fours[j] >= 2);
+                match (label == self.new, self.labels[j] == self.new) {
+                    (true, true) => cost += 1,
+                    (true, false) => {
+                        self.seen_new[j] += 1;
+                        cost += usize::from(self.seen_new[j] >= 2);
                     }
-                    (_, FOUR) => {
-                        self.fours[i] += 1;
-                        cost += usize::from(self.fours[i] >= 2);
+                    (false, true) => {
+                        self.seen_new[i] += 1;
+                        cost += usize::from(self.seen_new[i] >= 2);
                     }
-                    _ => {}
+                    (false, false) => {}
                 }
             }
-            let supported = self.closes[i].iter().all(|&j| self.labels[j] == FOUR || self.fours[j] >= 1);
+            let supported = self.closes[i].iter().all(|&j| self.labels[j] == self.new || self.seen_new[j] >= 1);
             if cost <= self.allowed && supported {
-                self.descend(i + 1, cost);
+                self.descend(i + 1, cost, found);
             }
-            if label == FOUR {
+            if label == self.new {
                 for k in 0..self.earlier[i].len() {
                     let j = self.earlier[i][k];
-                    if self.labels[j] == PLUS4 {
-                        self.fours[j] -= 1;
+                    if self.labels[j] == self.plus {
+                        self.seen_new[j] -= 1;
                     }
                 }
             }
