@@ -90,8 +90,18 @@ fn orbit_count_agrees_with_the_sweep(n: usize, level: u8, above_minimum: usize) 
 
 #[test]
 fn counts_agree_with_sat_enumeration_up_to_symmetry() {
-    for (n, level, above) in [(5, 1, 1), (5, 2, 1), (5, 3, 0), (5, 4, 0), (6, 1, 1), (6, 2, 0), (6, 3, 0)] {
+    for (n, level, above) in [(5, 1, 2), (5, 2, 2), (5, 3, 0), (5, 4, 0), (6, 1, 2), (6, 2, 0), (6, 3, 0)] {
         orbit_count_agrees_with_the_sweep(n, level, above);
+    }
+}
+
+/// Level 1 near the minimum, where the SAT road is the second road (levels
+/// 2..4 there have the refinement road: tests/refinement.rs).
+#[test]
+#[ignore = "slow: n = 7 and 8 at level 1, up to two above the minimum"]
+fn n7_and_n8_level_one_by_penalty_agree_with_sat_enumeration() {
+    for n in [7, 8] {
+        orbit_count_agrees_with_the_sweep(n, 1, 2);
     }
 }
 
