@@ -109,7 +109,7 @@ fn bisect(counter: &Counter, at: &[usize], depth: usize, base: usize, full: &mut
         leaves.push(full[base..].to_vec());
         return;
     };
-    let j = (lo + hi + 1) / 2;
+    let j = (lo + hi).div_ceil(2);
     let var = counter.count(p, j - 1).expect("1 <= j <= bound");
     for lit in [-var, var] {
         full.push(lit);

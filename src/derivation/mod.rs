@@ -359,7 +359,7 @@ fn value_helpers<W: Write + ?Sized>(
 fn forcing_clauses<W: Write + ?Sized>(proof: &mut Proof<W>, encoding: &LevelEncoding, chains: &[symmetry::Chain]) -> io::Result<()> {
     proof.line("% the clauses that force pen(e) and the equal-so-far variables")?;
     let pens = encoding.penalty_vars();
-    let forced: std::collections::HashSet<i32> = pens.iter().copied().chain(symmetry::equal_vars(&chains)).collect();
+    let forced: std::collections::HashSet<i32> = pens.iter().copied().chain(symmetry::equal_vars(chains)).collect();
     let mut line = String::new();
     for clause in encoding.cnf.clauses() {
         if let Some(&var) = clause.iter().find(|&&lit| forced.contains(&lit)) {
