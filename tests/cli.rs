@@ -125,17 +125,19 @@ fn count_and_table_commands_print_exact_counts() {
     assert_eq!(out.status.code(), Some(2));
 }
 
+/// The JSON report of a command that must succeed.
+fn json(args: &[&str]) -> serde_json::Value {
+    let out = hexcert(args);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
 /// Levels 5 and 6 on two roads from the command line: the sweep road's chain
 /// products over level 4 against the frontier road's sweep at the level
 /// itself, at n = 6 (both under two seconds); the frontier road refuses the
 /// levels where it would be the sweep road again, and a count with no penalty.
 #[test]
 fn the_frontier_road_counts_levels_five_and_six_as_the_chain_products_do() {
-    let json = |args: &[&str]| -> serde_json::Value {
-        let out = hexcert(args);
-        assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
-        serde_json::from_slice(&out.stdout).unwrap()
-    };
     for level in ["5", "6"] {
         let sweep = json(&["count", "--n", "6", "--level", level, "--json", "-q"]);
         let minimum = sweep["minimum"].as_u64().expect("the sweep finds the minimum").to_string();
@@ -155,11 +157,6 @@ fn the_frontier_road_counts_levels_five_and_six_as_the_chain_products_do() {
 /// seconds each), and level 5 is refused in one line.
 #[test]
 fn the_refine_road_counts_by_penalty_as_the_sweep_does() {
-    let json = |args: &[&str]| -> serde_json::Value {
-        let out = hexcert(args);
-        assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
-        serde_json::from_slice(&out.stdout).unwrap()
-    };
     for (level, bound) in [("2", "10"), ("3", "10")] {
         let sweep = json(&["count", "--n", "5", "--level", level, "--max-penalty", bound, "--json", "-q"]);
         let refined = json(&["count", "--n", "5", "--level", level, "--road", "refine", "--max-penalty", bound, "--json", "-q"]);
