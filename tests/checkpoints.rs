@@ -157,3 +157,45 @@ fn an_inflated_start_hint_is_refused() {
 fn path(p: &Path) -> &str {
     p.to_str().expect("a UTF-8 path")
 }
+
+/// Ctrl-C in the middle of a table leaves its finished forward layers in the
+/// checkpoint directory (exit 130); the rerun resumes from them, names them
+/// among the files it loaded, counts what an uninterrupted run counts, and
+/// removes them once the table is saved.
+#[test]
+fn a_table_stopped_mid_pass_resumes_from_its_forward_layers() {
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let args = ["count", "--n", "8", "--level", "1", "--start-bound", "20", "--json", "--checkpoints", path(dir.path())];
+    let journal = dir.path().join("n8-level1-bound20.forward");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_hexcert"))
+        .args(args)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("hexcert runs");
+    let deadline = Instant::now() + Duration::from_secs(120);
+    while !journal.join("layer-40").exists() {
+        assert!(Instant::now() < deadline, "no 40 forward layers within 2 minutes");
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    // SAFETY: sending a signal to our own child process.
+    unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGINT) };
+    assert_eq!(child.wait().expect("waits").code(), Some(130), "stopped by Ctrl-C");
+    let kept = std::fs::read_dir(&journal).expect("the forward layers stay").flatten().count();
+    assert!((40..169).contains(&kept), "{kept} layers kept");
+    assert!(!dir.path().join("n8-level1-bound20.table").exists(), "no table from a stopped pass");
+
+    let (rerun, _) = hexcert(&args);
+    assert!(rerun.status.success(), "{}", String::from_utf8_lossy(&rerun.stderr));
+    let rerun: serde_json::Value = serde_json::from_slice(&rerun.stdout).expect("JSON");
+    let fresh = tempfile::tempdir().expect("temporary directory");
+    let (whole, _) = hexcert(&["count", "--n", "8", "--level", "1", "--start-bound", "20", "--json", "--checkpoints", path(fresh.path())]);
+    let whole: serde_json::Value = serde_json::from_slice(&whole.stdout).expect("JSON");
+    assert_eq!((rerun["minimum"].as_u64(), rerun["counts"][0]["count"].as_str()), (Some(14), Some("48")));
+    assert_eq!(rerun["counts"], whole["counts"]);
+    let loaded: Vec<&str> = rerun["tables_loaded"].as_array().expect("a list").iter().filter_map(|p| p.as_str()).collect();
+    assert_eq!(loaded, [journal.to_str().unwrap()], "the resumed layers are named");
+    assert!(!journal.exists(), "the layers go once the table is saved");
+    let table = |d: &Path| std::fs::read(d.join("n8-level1-bound20.table")).expect("table");
+    assert!(table(dir.path()) == table(fresh.path()), "the resumed table differs from one built in one run");
+}

@@ -140,6 +140,8 @@ pub struct BuildStats {
     pub peak_bytes: usize,
     /// Forward layers written to scratch files.
     pub spilled_layers: usize,
+    /// Forward layers taken from a journal instead of being built (`journal`).
+    pub resumed_layers: usize,
     /// States left in the table.
     pub table_states: usize,
     pub forward_seconds: f64,
@@ -160,7 +162,7 @@ fn verbose() -> bool {
 /// The line of a finished table build.
 pub fn report_built(stats: &BuildStats) {
     if verbose() {
-        let BuildStats { level, bound, forward_states, widest_layer, peak_bytes, spilled_layers, table_states, forward_seconds, backward_seconds } = stats;
+        let BuildStats { level, bound, forward_states, widest_layer, peak_bytes, spilled_layers, table_states, forward_seconds, backward_seconds, .. } = stats;
         eprintln!(
             "table level {level} bound {bound}: forward {forward_states} states (widest layer {} at step {}, peak {:.2} GB held, {spilled_layers} layers spilled) {forward_seconds:.2} s; backward -> {table_states} states {backward_seconds:.2} s",
             widest_layer.0, widest_layer.1, *peak_bytes as f64 / 1e9
@@ -174,6 +176,16 @@ pub fn report_step(stats: &BuildStats, step: usize, cells: usize, layer: usize) 
         eprintln!(
             "table level {} bound {}: forward step {step}/{cells}, {layer} states in the layer, {} so far, {} layers spilled",
             stats.level, stats.bound, stats.forward_states, stats.spilled_layers
+        );
+    }
+}
+
+/// The line of a table build that resumed its forward pass from a journal.
+pub fn report_resumed(stats: &BuildStats, dir: &Path) {
+    if verbose() {
+        eprintln!(
+            "table level {} bound {}: resumed forward layers 1..={} ({} states) from {}",
+            stats.level, stats.bound, stats.resumed_layers, stats.forward_states, dir.display()
         );
     }
 }

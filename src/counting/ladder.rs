@@ -12,6 +12,7 @@ use super::basics::{check_bound, report_built, report_loaded, BuildStats, Settin
 use super::checkpoint;
 use super::frontier::Schedule;
 use super::guide::Guide;
+use super::journal::{self, Identity, Journal};
 use super::tables;
 use crate::error::HexError;
 use crate::geometry::Hexagon;
@@ -103,10 +104,24 @@ impl<'h> Ladder<'h> {
             self.guides.push(table);
             return Ok(());
         }
-        let (table, stats) = tables::build(&schedule, self.bound, self.guides.last(), self.settings.layers, &self.settings.stop)?;
+        // A table of many hours must not be lost whole to a stop: with a
+        // checkpoint directory its forward layers are journalled beside it.
+        let side = self.hex.side();
+        let journal = self.settings.checkpoints.as_ref().map(|dir| {
+            let id = Identity { side, level, bound: self.bound, cells: schedule.cells };
+            Journal::new(journal::dir(dir, side, level, self.bound), id)
+        });
+        let (table, stats) =
+            tables::build(&schedule, self.bound, self.guides.last(), (self.settings.layers, journal.as_ref()), &self.settings.stop)?;
         report_built(&stats);
+        if stats.resumed_layers > 0 {
+            self.settings.note_loaded(journal.as_ref().expect("resumed from a journal").dir());
+        }
         if let Some(path) = &saved {
-            checkpoint::save(path, self.hex.side(), self.bound, &table)?;
+            checkpoint::save(path, side, self.bound, &table)?;
+        }
+        if let Some(journal) = &journal {
+            journal.remove()?;
         }
         self.builds.push(stats);
         self.guides.push(table);

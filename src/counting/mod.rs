@@ -28,6 +28,7 @@ mod frontier;
 mod guide;
 mod hashing;
 mod hint;
+mod journal;
 mod ladder;
 mod layer;
 mod reach;

@@ -17,6 +17,10 @@
 //!   budget they are written to scratch files (sorted, delta-coded, read back
 //!   exactly) and read back one at a time: memory follows the widest layer
 //!   and the tables, not the sum of all layers.
+//! - **A journal holds what memory would.** With a journal (`journal`), every
+//!   finished layer is written there instead and read back in the backward
+//!   pass; a build that finds layers `1..=t` there starts from layer `t` with
+//!   their minima, which is where the stopped build stood.
 
 use std::fs::File;
 use std::io::{BufReader, BufWriter, Write};
@@ -25,10 +29,11 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 
-use super::basics::{check_stop, report_step, BuildStats, SweepError};
+use super::basics::{check_stop, report_resumed, report_step, BuildStats, SweepError};
 use super::frontier::{minimum_bound, Schedule};
 use super::guide::{Admits, Guide};
 use super::hashing::KeyMap;
+use super::journal::{Entry, Journal};
 use super::layer::merge_in_pieces;
 use super::spill::Scratch;
 use super::transfer::for_each_successor;
@@ -49,29 +54,76 @@ fn unpacked(reached: u128) -> (u128, usize) {
 }
 
 /// Builds the level-`schedule.level` table for penalty `<= bound` on every
-/// core, holding at most about `memory_limit` bytes of forward layers.
+/// core, holding at most about `memory_limit` bytes of forward layers, or,
+/// with a journal, every finished layer there (resuming what it holds).
 pub fn build(
     schedule: &Schedule,
     bound: usize,
     lower: Option<&Guide>,
-    memory_limit: u64,
+    (memory_limit, journal): (u64, Option<&Journal>),
     stop: &AtomicBool,
 ) -> Result<(Guide, BuildStats), SweepError> {
     let mut stats = BuildStats { level: schedule.level, bound, ..BuildStats::default() };
     let started = Instant::now();
     let mut scratch = Scratch::default();
-    let layers = forward(schedule, bound, lower, (memory_limit, stop), &mut scratch, &mut stats)?;
+    let held = Holding { budget: usize::try_from(memory_limit).unwrap_or(usize::MAX), journal };
+    let layers = forward(schedule, bound, lower, (&held, stop), &mut scratch, &mut stats)?;
     stats.forward_seconds = started.elapsed().as_secs_f64();
-    let future = backward(schedule, bound, layers, stop)?;
+    let future = backward(schedule, bound, layers, journal, stop)?;
     stats.backward_seconds = started.elapsed().as_secs_f64() - stats.forward_seconds;
     stats.table_states = future.iter().map(KeyMap::len).sum();
     Ok((Guide { level: schedule.level, future }, stats))
 }
 
-/// A finished forward layer, in memory or in a scratch file.
+/// A finished forward layer, in memory, in a scratch file, or in the journal.
 enum Held {
     Memory(Parts),
     Disk { path: std::path::PathBuf, len: usize },
+    Journal { entry: Entry, t: usize },
+}
+
+/// Where finished forward layers go: memory up to a budget, then scratch
+/// files; or all to the journal when there is one.
+struct Holding<'a> {
+    budget: usize,
+    journal: Option<&'a Journal>,
+}
+
+/// The layer the pass resumes from, with the layers before it and their minima.
+struct Start {
+    held: Vec<Held>,
+    layer: Parts,
+    /// The journal's copy of `layer` (none for layer 0, never written).
+    entry: Option<Entry>,
+    minima: Vec<Option<usize>>,
+}
+
+/// Layer 0, or the last layer of the journal's consecutive run.
+fn start(schedule: &Schedule, journal: Option<&Journal>, stats: &mut BuildStats) -> Result<Start, SweepError> {
+    let fresh = Start { held: Vec::with_capacity(schedule.cells + 1), layer: vec![vec![packed(0, 0)]], entry: None, minima: vec![Some(0)] };
+    let Some(journal) = journal else { return Ok(fresh) };
+    let mut found = journal.resumable()?;
+    let Some(last) = found.pop() else { return Ok(fresh) };
+    let Start { mut held, layer, mut minima, .. } = fresh;
+    held.push(Held::Memory(layer));
+    for (i, entry) in found.into_iter().enumerate() {
+        note_layer(stats, entry.len, i + 1);
+        minima.push(entry.minimum);
+        held.push(Held::Journal { entry, t: i + 1 });
+    }
+    let t = held.len();
+    note_layer(stats, last.len, t);
+    minima.push(last.minimum);
+    stats.resumed_layers = t;
+    report_resumed(stats, journal.dir());
+    Ok(Start { held, layer: vec![journal.read(&last, t)?], entry: Some(last), minima })
+}
+
+fn note_layer(stats: &mut BuildStats, len: usize, t: usize) {
+    stats.forward_states += len;
+    if len > stats.widest_layer.0 {
+        stats.widest_layer = (len, t);
+    }
 }
 
 fn bytes(parts: &Parts) -> usize {
@@ -82,18 +134,15 @@ fn forward(
     schedule: &Schedule,
     bound: usize,
     lower: Option<&Guide>,
-    (memory_limit, stop): (u64, &AtomicBool),
+    (holding, stop): (&Holding<'_>, &AtomicBool),
     scratch: &mut Scratch,
     stats: &mut BuildStats,
 ) -> Result<Vec<Held>, SweepError> {
-    let budget = usize::try_from(memory_limit).unwrap_or(usize::MAX);
     let cores = rayon::current_num_threads();
-    let mut held: Vec<Held> = Vec::with_capacity(schedule.cells + 1);
+    let Start { mut held, mut layer, mut entry, mut minima } = start(schedule, holding.journal, stats)?;
     let mut held_bytes = 0;
-    let mut layer: Parts = vec![vec![packed(0, 0)]];
-    let mut minima = vec![Some(0)];
     let began = Instant::now();
-    for t in 0..schedule.cells {
+    for t in held.len()..schedule.cells {
         check_stop(stop)?;
         let admits = Admits { schedule, t, bound, by_minima: minimum_bound(&minima, schedule.cells, t + 1), lower };
         let len: usize = layer.iter().map(Vec::len).sum();
@@ -104,19 +153,24 @@ fn forward(
         let runs_bytes = bytes(&runs);
         drop(runs);
         let next_len: usize = next.iter().map(Vec::len).sum();
-        minima.push(next.iter().flat_map(|part| part.iter()).map(|&r| unpacked(r).1).min());
-        stats.forward_states += next_len;
-        if next_len > stats.widest_layer.0 {
-            stats.widest_layer = (next_len, t + 1);
-        }
+        let minimum = next.iter().flat_map(|part| part.iter()).map(|&r| unpacked(r).1).min();
+        minima.push(minimum);
+        note_layer(stats, next_len, t + 1);
         stats.peak_bytes = stats.peak_bytes.max(held_bytes + bytes(&layer) + runs_bytes + bytes(&next));
-        held_bytes += bytes(&layer);
-        held.push(Held::Memory(std::mem::replace(&mut layer, next)));
+        let finished = std::mem::replace(&mut layer, next);
+        let written = holding.journal.map(|journal| journal.write(t + 1, layer.iter().flatten(), minimum)).transpose()?;
+        match std::mem::replace(&mut entry, written) {
+            Some(entry) => held.push(Held::Journal { entry, t }),
+            None => {
+                held_bytes += bytes(&finished);
+                held.push(Held::Memory(finished));
+            }
+        }
         // Only long passes report their steps: short ones print one line at the end.
         if (t + 1) % schedule.cells.div_ceil(10) == 0 && began.elapsed().as_secs() >= 10 {
             report_step(stats, t + 1, schedule.cells, next_len);
         }
-        if held_bytes > budget {
+        if held_bytes > holding.budget {
             for slot in held.iter_mut() {
                 if let Held::Memory(parts) = slot {
                     *slot = store(scratch, parts)?;
@@ -159,7 +213,14 @@ fn merged(runs: &[Vec<u128>], pieces: usize) -> Parts {
 }
 
 /// Backward pass (the reference's rule, `tables::backward`), on every core.
-fn backward(schedule: &Schedule, bound: usize, mut held: Vec<Held>, stop: &AtomicBool) -> Result<Vec<KeyMap<u8>>, SweepError> {
+fn backward(
+    schedule: &Schedule,
+    bound: usize,
+    mut held: Vec<Held>,
+    journal: Option<&Journal>,
+    stop: &AtomicBool,
+) -> Result<Vec<KeyMap<u8>>, SweepError> {
+    let load = |held| load(held, journal);
     let mut future: Vec<KeyMap<u8>> = Vec::with_capacity(schedule.cells + 1);
     let last = load(held.pop().expect("the last layer is held"))?;
     future.push(last.iter().flatten().map(|&r| (unpacked(r).0, 0u8)).collect());
@@ -213,9 +274,12 @@ fn store(scratch: &mut Scratch, parts: &Parts) -> Result<Held, SweepError> {
     Ok(Held::Disk { path, len })
 }
 
-fn load(held: Held) -> Result<Parts, SweepError> {
+/// A held layer back in memory; scratch files are removed once read, the
+/// journal's stay until the table is saved.
+fn load(held: Held, journal: Option<&Journal>) -> Result<Parts, SweepError> {
     let (path, len) = match held {
         Held::Memory(parts) => return Ok(parts),
+        Held::Journal { entry, t } => return Ok(vec![journal.expect("journal layers come from a journal").read(&entry, t)?]),
         Held::Disk { path, len } => (path, len),
     };
     let fail = |e| SweepError::scratch(&path, e);
@@ -257,5 +321,62 @@ mod tests {
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod journal_tests {
+    use std::sync::atomic::AtomicBool;
+
+    use super::super::checkpoint::serialise;
+    use super::super::frontier::Schedule;
+    use super::super::journal::{Identity, Journal};
+    use super::{build, SweepError};
+    use crate::geometry::Hexagon;
+
+    /// A build stopped after any layer (what a stop leaves: layers `1..=t`
+    /// and perhaps a hidden temporary) and resumed from its journal gives
+    /// the table of one uninterrupted build without a journal, byte for
+    /// byte; a damaged layer is refused by name, not used.
+    #[test]
+    fn a_build_resumed_from_its_journal_gives_the_same_table() {
+        let (side, bound) = (6, 13);
+        let hex = Hexagon::new(side).expect("hexagon");
+        let stop = AtomicBool::new(false);
+        let first = Schedule::new(&hex, 1).expect("schedule");
+        let (lower, _) = build(&first, bound, None, (1 << 30, None), &stop).expect("level 1");
+        let schedule = Schedule::new(&hex, 2).expect("schedule");
+        let (whole, _) = build(&schedule, bound, Some(&lower), (1 << 30, None), &stop).expect("one run");
+        let expected = serialise(side, bound, &whole);
+        let dir = tempfile::tempdir().expect("temporary directory");
+        let id = Identity { side, level: 2, bound, cells: schedule.cells };
+        let journal = Journal::new(dir.path().join("forward"), id);
+        let cells = schedule.cells;
+        for stopped_after in [0, 1, 2, cells / 3, cells / 2, cells - 1, cells] {
+            for t in stopped_after + 1..=cells {
+                let _ = std::fs::remove_file(journal.dir().join(format!("layer-{t}")));
+            }
+            if stopped_after > 0 {
+                std::fs::write(journal.dir().join(format!(".layer-{}.x.tmp", stopped_after + 1)), b"half").expect("stray");
+            }
+            let (resumed, stats) = build(&schedule, bound, Some(&lower), (1 << 30, Some(&journal)), &stop).expect("resumes");
+            assert_eq!(stats.resumed_layers, stopped_after, "resumed where it stopped");
+            assert!(serialise(side, bound, &resumed) == expected, "stopped after layer {stopped_after}: another table");
+            assert!(journal.dir().join(format!("layer-{cells}")).is_file(), "every layer journalled");
+        }
+        let damaged = journal.dir().join("layer-5");
+        let mut bytes = std::fs::read(&damaged).expect("layer 5");
+        let middle = bytes.len() / 2;
+        bytes[middle] ^= 1;
+        std::fs::write(&damaged, bytes).expect("damage");
+        match build(&schedule, bound, Some(&lower), (1 << 30, Some(&journal)), &stop) {
+            Err(SweepError::Scratch { path, source }) => {
+                assert_eq!(path, damaged);
+                assert!(source.to_string().contains("forward layer refused"), "{source}");
+            }
+            other => panic!("a damaged layer was used: {:?}", other.map(|(_, stats)| stats)),
+        }
+        journal.remove().expect("removed");
+        assert!(!journal.dir().exists());
     }
 }

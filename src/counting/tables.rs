@@ -13,18 +13,20 @@ use super::basics::{check_stop, BuildStats, Layers, SweepError};
 use super::frontier::{minimum_bound, Schedule};
 use super::guide::{Admits, Guide};
 use super::hashing::KeyMap;
+use super::journal::Journal;
 use super::reach;
 use super::transfer::for_each_successor;
 
 /// Builds the level-`schedule.level` table for penalty `<= bound`, pruning
 /// the forward pass with the table of a lower level when one is given: on
 /// one core in hash maps (`Layers::Hashed`, the reference), or on every core
-/// in compact layers spilled past the memory limit (`reach`).
+/// in compact layers spilled past the memory limit (`reach`), which keeps its
+/// finished layers in `journal` when given (the reference has no journal).
 pub fn build(
     schedule: &Schedule,
     bound: usize,
     lower: Option<&Guide>,
-    layers: Layers,
+    (layers, journal): (Layers, Option<&Journal>),
     stop: &std::sync::atomic::AtomicBool,
 ) -> Result<(Guide, BuildStats), SweepError> {
     match layers {
@@ -46,7 +48,7 @@ pub fn build(
             };
             Ok((Guide { level: schedule.level, future }, stats))
         }
-        Layers::Sorted { memory_limit } => reach::build(schedule, bound, lower, memory_limit, stop),
+        Layers::Sorted { memory_limit } => reach::build(schedule, bound, lower, (memory_limit, journal), stop),
     }
 }
 
