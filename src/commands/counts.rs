@@ -91,7 +91,7 @@ impl fmt::Display for CountReport {
                     writeln!(f, "n={n} level={level} penalty {penalty}: {count} partials (sat road: {leaders} lex-leaders, {seconds:.2} s)")?
                 }
                 Road::Refine => {
-                    let (refined, below) = (self.refined_partials.unwrap_or(0), level - 1);
+                    let (refined, below) = (self.refined_partials.unwrap_or(0), (level - 1).min(4));
                     let what = if self.minimum == Some(*penalty) && !self.up_to { "minimum penalty" } else { "penalty" };
                     writeln!(f, "n={n} level={level} {what} {penalty}: {count} partials (refine road: {refined} level-{below} partials refined, {seconds:.2} s)")?
                 }
@@ -166,14 +166,14 @@ fn tables_loaded(settings: &hexcert::counting::Settings) -> Vec<String> {
 pub enum Road {
     Sweep,
     Sat,
-    /// Levels 2..4: the partials of the level below refined one by one.
+    /// Levels 2..6: the partials of the level below (of level 4, for levels 5 and 6) refined one by one.
     Refine,
     /// Levels 5 and 6: the sweep at the level itself, not the chain products
     /// over the level-4 partials (the sweep road's default there).
     Frontier,
 }
 
-/// `count --road refine`: level-2..4 counts by refinement of the partials
+/// `count --road refine`: level-2..6 counts by refinement of the partials
 /// of the level below: the minimum and its count, or (`--penalty P`,
 /// `--max-penalty B`) the counts up to a bound (counting::refine).
 pub fn count_refine(quiet: bool, (n, level): (usize, u8), (penalty, max_penalty): (Option<usize>, Option<usize>), settings: &hexcert::counting::Settings) -> Result<Reported, HexError> {

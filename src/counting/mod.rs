@@ -31,6 +31,7 @@ mod hint;
 mod journal;
 mod ladder;
 mod layer;
+mod lift;
 mod reach;
 mod refine;
 mod spill;

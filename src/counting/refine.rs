@@ -1,5 +1,9 @@
-//! Levels 2, 3 and 4 by refinement: a second road to a level's counts,
-//! apart from that level's table and sweep.
+//! Levels 2 to 6 by refinement: a second road to a level's counts, apart
+//! from that level's table and sweep (and, at levels 5 and 6, from `chains`).
+//! Levels 2..4 refine the level below by a search that meets each
+//! refinement; levels 5 and 6 refine the level-4 partials (the level-5 ones
+//! are too many to list) and count their refinements by the program of
+//! `lift`, since they are too many to meet one by one.
 //!
 //! Invariants relied on (docs/PROBLEM.md, section 4), for level `k` in 2..=4:
 //! - every valid level-k partial of penalty `B` truncates to a valid
@@ -28,10 +32,14 @@
 //! level-(k-1) partials are listed with the level-(k-1) table (`enumerate`);
 //! nothing of level k is shared.
 
+use std::hash::Hasher;
+
 use super::basics::{check_bound, Settings};
 use super::enumerate::fold_partials;
 use super::frontier::Schedule;
+use super::hashing::KeyHasher;
 use super::ladder::Ladder;
+use super::lift::Lift;
 use crate::error::HexError;
 use crate::geometry::Hexagon;
 use crate::levels::Partial;
@@ -43,7 +51,7 @@ pub struct Refined {
     /// The least level-k penalty.
     pub minimum: usize,
     /// Level-k partials of that penalty.
-    pub count: u64,
+    pub count: u128,
     /// Level-(k-1) partials of penalty at most the minimum that were refined.
     pub refined: usize,
 }
@@ -52,7 +60,7 @@ pub struct Refined {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RefinedByPenalty {
     /// `counts[p]`: level-k partials of penalty `p`, for `p <= bound`.
-    pub counts: Vec<u64>,
+    pub counts: Vec<u128>,
     /// Level-(k-1) partials of penalty at most the bound that were refined.
     pub refined: usize,
 }
@@ -60,9 +68,14 @@ pub struct RefinedByPenalty {
 /// The levels this road counts.
 fn check_refined_level(level: u8) -> Result<(), HexError> {
     match level {
-        2..=4 => Ok(()),
-        _ => Err(HexError::Usage(format!("the refinement road counts levels 2, 3 and 4 (not level {level})"))),
+        2..=6 => Ok(()),
+        _ => Err(HexError::Usage(format!("the refinement road counts levels 2 to 6 (not level {level})"))),
     }
+}
+
+/// The level whose partials are refined to `level`.
+fn source(level: u8) -> u8 {
+    (level - 1).min(4)
 }
 
 /// The level-k minimum and its count: bounds from the level-(k-1) minimum
@@ -70,11 +83,11 @@ fn check_refined_level(level: u8) -> Result<(), HexError> {
 /// least the level-(k-1) one, so none below it is skipped).
 pub fn level_by_refinement(hex: &Hexagon, level: u8, settings: &Settings) -> Result<Refined, HexError> {
     check_refined_level(level)?;
-    let (mut ladder, mut bound) = Ladder::to_minimum(hex, level - 1, settings)?;
+    let (mut ladder, mut bound) = Ladder::to_minimum(hex, source(level), settings)?;
     loop {
         if bound > ladder.bound() {
             check_bound(bound)?;
-            ladder = ladder.rebuilt(level - 1, bound)?;
+            ladder = ladder.rebuilt(source(level), bound)?;
         }
         let found = refine_listed(hex, level, &ladder, bound, Judged::Every)?;
         if let Some(minimum) = found.counts.iter().position(|&c| c > 0) {
@@ -89,22 +102,23 @@ pub fn level_by_refinement(hex: &Hexagon, level: u8, settings: &Settings) -> Res
 pub fn refined_by_penalty(hex: &Hexagon, level: u8, bound: usize, settings: &Settings) -> Result<RefinedByPenalty, HexError> {
     check_refined_level(level)?;
     check_bound(bound)?;
-    refine_listed(hex, level, &Ladder::up_to(hex, level - 1, bound, settings)?, bound, Judged::Sample)
+    refine_listed(hex, level, &Ladder::up_to(hex, source(level), bound, settings)?, bound, Judged::Sample)
 }
 
-/// Every level-(k-1) partial of penalty `<= bound` that the ladder lists,
+/// Every partial of the source level of penalty `<= bound` that the ladder lists,
 /// refined on every core. A table built for a larger bound serves any
 /// smaller one (`ladder`).
 fn refine_listed(hex: &Hexagon, level: u8, ladder: &Ladder<'_>, bound: usize, judged: Judged) -> Result<RefinedByPenalty, HexError> {
-    let schedule = Schedule::new(hex, level - 1)?;
-    let table = ladder.guide(level - 1).expect("the ladder reaches the level below");
+    let schedule = Schedule::new(hex, source(level))?;
+    let table = ladder.guide(source(level)).expect("the ladder reaches the level below");
     let empty = || Ok(RefinedByPenalty { counts: vec![0; bound + 1], refined: 0 });
     let visit = |acc: &mut Result<RefinedByPenalty, HexError>, values: &[u8], penalty: usize| {
         if let Ok(found) = acc {
             match refinements(hex, level, values, penalty, bound, judged) {
                 Ok(added) => {
                     for (extra, count) in added.into_iter().enumerate() {
-                        found.counts[penalty + extra] += count;
+                        let total = &mut found.counts[penalty + extra];
+                        *total = total.checked_add(count).expect("a count within 2^128 (the largest, n = 11 level 6, is below 2^79)");
                     }
                     found.refined += 1;
                 }
@@ -114,7 +128,7 @@ fn refine_listed(hex: &Hexagon, level: u8, ladder: &Ladder<'_>, bound: usize, ju
     };
     let join = |a: Result<RefinedByPenalty, HexError>, b: Result<RefinedByPenalty, HexError>| {
         let (mut a, b) = (a?, b?);
-        a.counts.iter_mut().zip(&b.counts).for_each(|(x, y)| *x += y);
+        a.counts.iter_mut().zip(&b.counts).for_each(|(x, y)| *x = x.checked_add(*y).expect("a count within 2^128"));
         a.refined += b.refined;
         Ok(a)
     };
@@ -140,14 +154,17 @@ const SAMPLE: u64 = 1 << 10;
 /// partials of penalty at most `bound`, counted by the penalty they add
 /// (index `0..=bound - p`); as they are met, those `judged` picks are
 /// re-judged by the validator.
-fn refinements(hex: &Hexagon, level: u8, values: &[u8], p: usize, bound: usize, judged: Judged) -> Result<Vec<u64>, HexError> {
-    let listed = evaluate(hex, &Partial::new(hex.side(), level - 1, values.to_vec())?);
+fn refinements(hex: &Hexagon, level: u8, values: &[u8], p: usize, bound: usize, judged: Judged) -> Result<Vec<u128>, HexError> {
+    let listed = evaluate(hex, &Partial::new(hex.side(), source(level), values.to_vec())?);
     if !listed.is_valid() || listed.penalty != p {
-        return Err(HexError::Internal(format!("a listed level-{} partial is not valid with penalty {p}", level - 1)));
+        return Err(HexError::Internal(format!("a listed level-{} partial is not valid with penalty {p}", source(level))));
+    }
+    if level >= 5 {
+        return lifted(hex, level, values, (p, bound - p), judged);
     }
     let mut search = Search::new(hex, level, values, bound - p);
     let mut refined = values.to_vec();
-    let mut added = vec![0u64; bound - p + 1];
+    let mut added = vec![0u128; bound - p + 1];
     let (mut met, mut wrong) = (0u64, None);
     search.descend(0, 0, &mut |cells, labels, extra| {
         added[extra] += 1;
@@ -241,4 +258,32 @@ impl Search {
             }
         }
     }
+}
+
+/// Level 5 or 6: the refinements of a level-4 partial of penalty `p` by the
+/// penalty they add, counted by `lift`; for the partials `judged` picks (at
+/// the minimum every one, else one in `SAMPLE`, by a hash of the partial so
+/// that the pick does not depend on how the listing was split), one
+/// refinement of the least penalty added is drawn back and re-judged.
+fn lifted(hex: &Hexagon, level: u8, values: &[u8], (p, allowance): (usize, usize), judged: Judged) -> Result<Vec<u128>, HexError> {
+    let lift = Lift::new(hex, level, values)?;
+    let mut hash = KeyHasher::default();
+    hash.write(values);
+    let picked = judged == Judged::Every || hash.finish() % SAMPLE == 0;
+    if !picked {
+        return lift.counts(allowance);
+    }
+    let (counts, drawn) = lift.witness(allowance)?;
+    if let Some(labels) = drawn {
+        let extra = counts.iter().position(|&c| c > 0).expect("drawn from a count");
+        let mut refined = values.to_vec();
+        for (cell, value) in labels {
+            refined[cell] = value;
+        }
+        let judged = Partial::new(hex.side(), level, refined).map(|partial| evaluate(hex, &partial));
+        if !matches!(judged, Ok(j) if j.is_valid() && j.penalty == p + extra) {
+            return Err(HexError::Internal(format!("a level-{level} refinement the program counted is not valid with penalty {}", p + extra)));
+        }
+    }
+    Ok(counts)
 }

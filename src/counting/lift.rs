@@ -1,0 +1,225 @@
+//! Levels 5 and 6 from one level-4 partial: how many refinements add each
+//! penalty, by a dynamic program over its `+` cells. The refinement road's
+//! counter for the levels whose refinements are too many to list (n = 11
+//! level 6: some 10^16 per level-4 partial), apart from `chains`: no
+//! components, no polynomials, one pass over the `+` cells in index order.
+//!
+//! Invariants relied on (docs/PROBLEM.md, section 4; `refine`'s header):
+//! - a refinement of a valid level-4 partial to level 5 (`+` cells become 5
+//!   or `+`) or to level 6 (they become 5, 6 or 7) keeps every term of the
+//!   level-4 penalty and adds only terms on edges between two former `+`
+//!   cells: equal values (two level-5 `+` cells excepted: their edge is not
+//!   decided yet), and a cell seeing a lower value for the second time;
+//! - a former `+` cell already sees `1..4`, so it is valid when its label `v`
+//!   sees, among the former `+` cells, every value from 5 to `v - 1`.
+//!
+//! The program places the former `+` cells in index order; its state is the
+//! label and what it has seen of each placed cell that still has a neighbour
+//! to come (the `+` cells induce paths and cycles, so there are few), with a
+//! count per penalty added so far. A cell is judged when its last neighbour
+//! is placed. `refine` has the validator re-judge refinements drawn back
+//! from the program's layers (`witness`), so a wrong charge here is caught.
+
+use super::hashing::KeyMap;
+use crate::error::HexError;
+use crate::geometry::Hexagon;
+
+/// Bits of one open cell in a state: the label's index (0 for 5, 1 for 6,
+/// 2 for 7) in two bits, then whether it has seen 5 and 6.
+const SLOT_BITS: u32 = 4;
+
+/// Open cells a `u128` state holds.
+const MAX_OPEN: usize = (128 / SLOT_BITS) as usize;
+
+/// The former `+` cells of one level-4 partial and the order they are placed in.
+pub struct Lift {
+    level: u8,
+    /// The cells, in index order (position `i` is `cells[i]`).
+    cells: Vec<usize>,
+    steps: Vec<Step>,
+}
+
+/// Placing position `i`.
+struct Step {
+    /// Slots (in the state before) of its placed neighbours.
+    earlier: Vec<usize>,
+    /// Slots of the extended state (the state before, then `i`) that stay open, in order.
+    staying: Vec<usize>,
+    /// Slots of the extended state judged now: their last neighbour is `i`.
+    closing: Vec<usize>,
+    /// Slots in the state before.
+    before: usize,
+}
+
+/// One layer: each state with its refinements by penalty added so far, in
+/// one flat vector (`width` counts a state) so that no state allocates.
+#[derive(Default)]
+struct Layer {
+    index: KeyMap<usize>,
+    states: Vec<u128>,
+    counts: Vec<u128>,
+}
+
+impl Layer {
+    fn start(width: usize) -> Layer {
+        let mut layer = Layer::default();
+        layer.slot(0, width)[0] = 1;
+        layer
+    }
+
+    /// The counts of `state`, added (zero) if new.
+    fn slot(&mut self, state: u128, width: usize) -> &mut [u128] {
+        let next = self.states.len();
+        let at = *self.index.entry(state).or_insert(next);
+        if at == next {
+            self.states.push(state);
+            self.counts.resize(self.counts.len() + width, 0);
+        }
+        &mut self.counts[at * width..(at + 1) * width]
+    }
+
+    fn get(&self, state: u128, width: usize) -> Option<&[u128]> {
+        self.index.get(&state).map(|&at| &self.counts[at * width..(at + 1) * width])
+    }
+
+    fn iter(&self, width: usize) -> impl Iterator<Item = (u128, &[u128])> {
+        self.states.iter().copied().zip(self.counts.chunks(width))
+    }
+}
+
+#[inline]
+fn code(state: u128, slot: usize) -> u8 {
+    ((state >> (slot as u32 * SLOT_BITS)) & 0xf) as u8
+}
+
+/// Whether a cell of this code sees every value from 5 to below its own.
+#[inline]
+fn supported(code: u8) -> bool {
+    let needs = (1u8 << (code & 3)) - 1;
+    (code >> 2) & needs == needs
+}
+
+impl Lift {
+    /// The program for the `+` cells (value 5) of a valid level-4 partial,
+    /// refined to `level` 5 or 6.
+    pub fn new(hex: &Hexagon, level: u8, values: &[u8]) -> Result<Lift, HexError> {
+        let cells: Vec<usize> = (0..values.len()).filter(|&c| values[c] == 5).collect();
+        let position = |c: usize| cells.binary_search(&c).ok();
+        let neighbours: Vec<Vec<usize>> = cells.iter().map(|&c| hex.neighbours(c).iter().filter_map(|&u| position(u)).collect()).collect();
+        let last: Vec<usize> = neighbours.iter().enumerate().map(|(i, ns)| ns.iter().copied().max().unwrap_or(i).max(i)).collect();
+        let mut open: Vec<usize> = Vec::new();
+        let mut steps = Vec::with_capacity(cells.len());
+        for i in 0..cells.len() {
+            let earlier = open.iter().enumerate().filter(|(_, &j)| neighbours[i].contains(&j)).map(|(slot, _)| slot).collect();
+            let mut extended = open.clone();
+            extended.push(i);
+            let (closing, staying): (Vec<usize>, Vec<usize>) = (0..extended.len()).partition(|&s| last[extended[s]] <= i);
+            let before = open.len();
+            open = staying.iter().map(|&s| extended[s]).collect();
+            if open.len() > MAX_OPEN {
+                return Err(HexError::Internal(format!("more than {MAX_OPEN} open `+` cells in one level-4 partial")));
+            }
+            steps.push(Step { earlier, staying, closing, before });
+        }
+        Ok(Lift { level, cells, steps })
+    }
+
+    /// Labels a cell can take: 5 and `+` (stored 6) at level 5; 5, 6, 7 at level 6.
+    fn labels(&self) -> u8 {
+        if self.level == 5 { 2 } else { 3 }
+    }
+
+    /// The state after position `i` labelled `label` from `state`, and the
+    /// penalty that adds; `None` when a cell judged now lacks support.
+    fn place(&self, i: usize, state: u128, label: u8) -> Option<(u128, usize)> {
+        let step = &self.steps[i];
+        let mut codes = [0u8; MAX_OPEN + 1];
+        for (slot, c) in codes.iter_mut().enumerate().take(step.before) {
+            *c = code(state, slot);
+        }
+        let mut own_seen = 0u8;
+        let mut charge = 0;
+        // Two level-5 `+` cells: their edge is decided at a later level.
+        let undecided = |a: u8, b: u8| self.level == 5 && a == 1 && b == 1;
+        for &slot in &step.earlier {
+            let other = codes[slot] & 3;
+            if other == label && !undecided(other, label) {
+                charge += 1;
+            } else if other < label {
+                charge += usize::from(own_seen & (1 << other) != 0);
+                own_seen |= 1 << other;
+            } else if label < other {
+                let bit = 1u8 << (label + 2);
+                charge += usize::from(codes[slot] & bit != 0);
+                codes[slot] |= bit;
+            }
+        }
+        codes[step.before] = label | (own_seen << 2);
+        if !step.closing.iter().all(|&slot| supported(codes[slot])) {
+            return None;
+        }
+        let next = step.staying.iter().enumerate().fold(0u128, |acc, (s, &slot)| acc | (u128::from(codes[slot]) << (s as u32 * SLOT_BITS)));
+        Some((next, charge))
+    }
+
+    /// The layer after position `i` from the one before it.
+    fn step(&self, i: usize, layer: &Layer, allowance: usize) -> Result<Layer, HexError> {
+        let width = allowance + 1;
+        let mut next = Layer::default();
+        for (state, counts) in layer.iter(width) {
+            for label in 0..self.labels() {
+                let Some((s, charge)) = self.place(i, state, label).filter(|&(_, charge)| charge <= allowance) else { continue };
+                let tally = next.slot(s, width);
+                for added in 0..width - charge {
+                    let slot = &mut tally[added + charge];
+                    *slot = slot.checked_add(counts[added]).ok_or_else(overflow)?;
+                }
+            }
+        }
+        Ok(next)
+    }
+
+    /// The program's result: refinements adding each penalty `0..=allowance`.
+    fn result(last: &Layer, allowance: usize) -> Vec<u128> {
+        last.get(0, allowance + 1).map_or_else(|| vec![0; allowance + 1], <[u128]>::to_vec)
+    }
+
+    /// Refinements adding each penalty `0..=allowance`.
+    pub fn counts(&self, allowance: usize) -> Result<Vec<u128>, HexError> {
+        let mut layer = Layer::start(allowance + 1);
+        for i in 0..self.cells.len() {
+            layer = self.step(i, &layer, allowance)?;
+        }
+        Ok(Lift::result(&layer, allowance))
+    }
+
+    /// The counts, and one refinement adding the least penalty (as `(cell,
+    /// value)` pairs, values 5..=7) drawn back through the layers, for the
+    /// validator to judge; `None` when there is none within the allowance.
+    pub fn witness(&self, allowance: usize) -> Result<(Vec<u128>, Option<Vec<(usize, u8)>>), HexError> {
+        let width = allowance + 1;
+        let mut layers = vec![Layer::start(width)];
+        for i in 0..self.cells.len() {
+            layers.push(self.step(i, &layers[i], allowance)?);
+        }
+        let counts = Lift::result(layers.last().expect("layer 0 at least"), allowance);
+        let Some(mut added) = counts.iter().position(|&c| c > 0) else { return Ok((counts, None)) };
+        let mut state = 0u128;
+        let mut labels = vec![0u8; self.cells.len()];
+        for i in (0..self.cells.len()).rev() {
+            let back = layers[i].iter(width).find_map(|(before, tally)| {
+                (0..self.labels()).find_map(|label| match self.place(i, before, label) {
+                    Some((s, charge)) if s == state && charge <= added && tally[added - charge] > 0 => Some((before, label, charge)),
+                    _ => None,
+                })
+            });
+            let (before, label, charge) = back.ok_or_else(|| HexError::Internal("a counted refinement cannot be drawn back".into()))?;
+            (state, added, labels[i]) = (before, added - charge, label);
+        }
+        Ok((counts, Some(self.cells.iter().zip(labels).map(|(&c, label)| (c, label + 5)).collect())))
+    }
+}
+
+fn overflow() -> HexError {
+    HexError::Internal("a level-5/6 refinement count passed 2^128".into())
+}
