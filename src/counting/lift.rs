@@ -20,6 +20,8 @@
 //! is placed. `refine` has the validator re-judge refinements drawn back
 //! from the program's layers (`witness`), so a wrong charge here is caught.
 
+use std::ops::Range;
+
 use super::hashing::KeyMap;
 use crate::error::HexError;
 use crate::geometry::Hexagon;
@@ -37,16 +39,19 @@ pub struct Lift {
     /// The cells, in index order (position `i` is `cells[i]`).
     cells: Vec<usize>,
     steps: Vec<Step>,
+    /// The slot lists of every step end to end: one allocation, not three a
+    /// step, since there are millions of partials.
+    slots: Vec<usize>,
 }
 
-/// Placing position `i`.
+/// Placing position `i`: its slot lists, as ranges of `Lift::slots`.
 struct Step {
     /// Slots (in the state before) of its placed neighbours.
-    earlier: Vec<usize>,
+    earlier: Range<usize>,
     /// Slots of the extended state (the state before, then `i`) that stay open, in order.
-    staying: Vec<usize>,
+    staying: Range<usize>,
     /// Slots of the extended state judged now: their last neighbour is `i`.
-    closing: Vec<usize>,
+    closing: Range<usize>,
     /// Slots in the state before.
     before: usize,
 }
@@ -65,6 +70,12 @@ impl Layer {
         let mut layer = Layer::default();
         layer.slot(0, width)[0] = 1;
         layer
+    }
+
+    fn clear(&mut self) {
+        self.index.clear();
+        self.states.clear();
+        self.counts.clear();
     }
 
     /// The counts of `state`, added (zero) if new.
@@ -105,23 +116,29 @@ impl Lift {
     pub fn new(hex: &Hexagon, level: u8, values: &[u8]) -> Result<Lift, HexError> {
         let cells: Vec<usize> = (0..values.len()).filter(|&c| values[c] == 5).collect();
         let position = |c: usize| cells.binary_search(&c).ok();
-        let neighbours: Vec<Vec<usize>> = cells.iter().map(|&c| hex.neighbours(c).iter().filter_map(|&u| position(u)).collect()).collect();
-        let last: Vec<usize> = neighbours.iter().enumerate().map(|(i, ns)| ns.iter().copied().max().unwrap_or(i).max(i)).collect();
-        let mut open: Vec<usize> = Vec::new();
+        let neighbours = |i: usize| hex.neighbours(cells[i]).iter().filter_map(|&u| position(u));
+        let last: Vec<usize> = (0..cells.len()).map(|i| neighbours(i).max().unwrap_or(i).max(i)).collect();
+        let mut open: Vec<usize> = Vec::with_capacity(MAX_OPEN + 1);
         let mut steps = Vec::with_capacity(cells.len());
+        let mut slots = Vec::with_capacity(cells.len() * 4);
         for i in 0..cells.len() {
-            let earlier = open.iter().enumerate().filter(|(_, &j)| neighbours[i].contains(&j)).map(|(slot, _)| slot).collect();
-            let mut extended = open.clone();
-            extended.push(i);
-            let (closing, staying): (Vec<usize>, Vec<usize>) = (0..extended.len()).partition(|&s| last[extended[s]] <= i);
+            let range = |slots: &mut Vec<usize>, from: &mut dyn Iterator<Item = usize>| {
+                let start = slots.len();
+                slots.extend(from);
+                start..slots.len()
+            };
+            let earlier = range(&mut slots, &mut open.iter().enumerate().filter(|(_, &j)| neighbours(i).any(|u| u == j)).map(|(slot, _)| slot));
             let before = open.len();
-            open = staying.iter().map(|&s| extended[s]).collect();
+            open.push(i);
+            let closing = range(&mut slots, &mut (0..=before).filter(|&s| last[open[s]] <= i));
+            let staying = range(&mut slots, &mut (0..=before).filter(|&s| last[open[s]] > i));
+            open.retain(|&j| last[j] > i);
             if open.len() > MAX_OPEN {
                 return Err(HexError::Internal(format!("more than {MAX_OPEN} open `+` cells in one level-4 partial")));
             }
             steps.push(Step { earlier, staying, closing, before });
         }
-        Ok(Lift { level, cells, steps })
+        Ok(Lift { level, cells, steps, slots })
     }
 
     /// Labels a cell can take: 5 and `+` (stored 6) at level 5; 5, 6, 7 at level 6.
@@ -141,7 +158,7 @@ impl Lift {
         let mut charge = 0;
         // Two level-5 `+` cells: their edge is decided at a later level.
         let undecided = |a: u8, b: u8| self.level == 5 && a == 1 && b == 1;
-        for &slot in &step.earlier {
+        for &slot in &self.slots[step.earlier.clone()] {
             let other = codes[slot] & 3;
             if other == label && !undecided(other, label) {
                 charge += 1;
@@ -155,17 +172,17 @@ impl Lift {
             }
         }
         codes[step.before] = label | (own_seen << 2);
-        if !step.closing.iter().all(|&slot| supported(codes[slot])) {
+        if !self.slots[step.closing.clone()].iter().all(|&slot| supported(codes[slot])) {
             return None;
         }
-        let next = step.staying.iter().enumerate().fold(0u128, |acc, (s, &slot)| acc | (u128::from(codes[slot]) << (s as u32 * SLOT_BITS)));
+        let next = self.slots[step.staying.clone()].iter().enumerate().fold(0u128, |acc, (s, &slot)| acc | (u128::from(codes[slot]) << (s as u32 * SLOT_BITS)));
         Some((next, charge))
     }
 
-    /// The layer after position `i` from the one before it.
-    fn step(&self, i: usize, layer: &Layer, allowance: usize) -> Result<Layer, HexError> {
+    /// The layer after position `i` from the one before it, into `next`.
+    fn step(&self, i: usize, layer: &Layer, allowance: usize, next: &mut Layer) -> Result<(), HexError> {
         let width = allowance + 1;
-        let mut next = Layer::default();
+        next.clear();
         for (state, counts) in layer.iter(width) {
             for label in 0..self.labels() {
                 let Some((s, charge)) = self.place(i, state, label).filter(|&(_, charge)| charge <= allowance) else { continue };
@@ -176,7 +193,7 @@ impl Lift {
                 }
             }
         }
-        Ok(next)
+        Ok(())
     }
 
     /// The program's result: refinements adding each penalty `0..=allowance`.
@@ -186,9 +203,10 @@ impl Lift {
 
     /// Refinements adding each penalty `0..=allowance`.
     pub fn counts(&self, allowance: usize) -> Result<Vec<u128>, HexError> {
-        let mut layer = Layer::start(allowance + 1);
+        let (mut layer, mut next) = (Layer::start(allowance + 1), Layer::default());
         for i in 0..self.cells.len() {
-            layer = self.step(i, &layer, allowance)?;
+            self.step(i, &layer, allowance, &mut next)?;
+            std::mem::swap(&mut layer, &mut next);
         }
         Ok(Lift::result(&layer, allowance))
     }
@@ -200,7 +218,9 @@ impl Lift {
         let width = allowance + 1;
         let mut layers = vec![Layer::start(width)];
         for i in 0..self.cells.len() {
-            layers.push(self.step(i, &layers[i], allowance)?);
+            let mut next = Layer::default();
+            self.step(i, &layers[i], allowance, &mut next)?;
+            layers.push(next);
         }
         let counts = Lift::result(layers.last().expect("layer 0 at least"), allowance);
         let Some(mut added) = counts.iter().position(|&c| c > 0) else { return Ok((counts, None)) };
