@@ -13,15 +13,23 @@
 //! - a former `+` cell already sees `1..4`, so it is valid when its label `v`
 //!   sees, among the former `+` cells, every value from 5 to `v - 1`.
 //!
-//! The program places the former `+` cells in index order; its state is the
+//! The program places the former `+` cells one by one; its state is the
 //! label and what it has seen of each placed cell that still has a neighbour
-//! to come (the `+` cells induce paths and cycles, so there are few), with a
-//! count per penalty added so far. A cell is judged when its last neighbour
-//! is placed. `refine` has the validator re-judge refinements drawn back
-//! from the program's layers (`witness`), so a wrong charge here is caught.
+//! to come, with a count per penalty added so far. A cell is judged when its
+//! last neighbour is placed. The program counts the same in any order of the
+//! cells (each edge is charged once, when its later end is placed, and each
+//! cell is judged once, when it has all its neighbours); the order is a
+//! matter of speed only. In index order a row of `+` cells is open at once
+//! (n = 8 level 6: most of the time of the road), so the cells are placed
+//! walking along the `+` graph (`chains::plus_components`, used for the
+//! order and nothing else): at most two cells are open at once. The tests
+//! compare it with index order. `refine` has the validator re-judge refinements
+//! drawn back from the program's layers (`witness`), so a wrong charge here
+//! is caught.
 
 use std::ops::Range;
 
+use super::chains::plus_components;
 use super::hashing::KeyMap;
 use crate::error::HexError;
 use crate::geometry::Hexagon;
@@ -36,7 +44,7 @@ const MAX_OPEN: usize = (128 / SLOT_BITS) as usize;
 /// The former `+` cells of one level-4 partial and the order they are placed in.
 pub struct Lift {
     level: u8,
-    /// The cells, in index order (position `i` is `cells[i]`).
+    /// The cells in the order they are placed (position `i` is `cells[i]`).
     cells: Vec<usize>,
     steps: Vec<Step>,
     /// The slot lists of every step end to end: one allocation, not three a
@@ -114,8 +122,19 @@ impl Lift {
     /// The program for the `+` cells (value 5) of a valid level-4 partial,
     /// refined to `level` 5 or 6.
     pub fn new(hex: &Hexagon, level: u8, values: &[u8]) -> Result<Lift, HexError> {
-        let cells: Vec<usize> = (0..values.len()).filter(|&c| values[c] == 5).collect();
-        let position = |c: usize| cells.binary_search(&c).ok();
+        let walked = plus_components(hex, values)?.into_iter().flat_map(|(cells, _)| cells).collect();
+        Lift::in_order(hex, level, values, walked)
+    }
+
+    /// The program placing the `+` cells of `values` in the order `cells`,
+    /// which must hold each of them once.
+    fn in_order(hex: &Hexagon, level: u8, values: &[u8], cells: Vec<usize>) -> Result<Lift, HexError> {
+        let mut by_cell: Vec<(usize, usize)> = cells.iter().enumerate().map(|(i, &c)| (c, i)).collect();
+        by_cell.sort_unstable();
+        if !by_cell.iter().map(|&(c, _)| c).eq((0..values.len()).filter(|&c| values[c] == 5)) {
+            return Err(HexError::Internal("the lift's order is not the `+` cells, each once".into()));
+        }
+        let position = |c: usize| by_cell.binary_search_by_key(&c, |&(cell, _)| cell).ok().map(|k| by_cell[k].1);
         let neighbours = |i: usize| hex.neighbours(cells[i]).iter().filter_map(|&u| position(u));
         let last: Vec<usize> = (0..cells.len()).map(|i| neighbours(i).max().unwrap_or(i).max(i)).collect();
         let mut open: Vec<usize> = Vec::with_capacity(MAX_OPEN + 1);
@@ -242,4 +261,50 @@ impl Lift {
 
 fn overflow() -> HexError {
     HexError::Internal("a level-5/6 refinement count passed 2^128".into())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::counting::for_each_partial;
+
+    /// The walk order is a matter of speed: placing the cells in index order
+    /// counts the same, penalty by penalty, for every level-4 partial up to
+    /// two above the minimum (n = 4, 5), at levels 5 and 6.
+    #[test]
+    fn the_walk_order_counts_as_index_order_does() {
+        for (side, minimum) in [(4, 3), (5, 9)] {
+            let hex = Hexagon::new(side).unwrap();
+            let mut partials = 0;
+            for_each_partial(&hex, 4, minimum + 2, |values, penalty| {
+                let allowance = minimum + 2 - penalty;
+                let index_order: Vec<usize> = (0..values.len()).filter(|&c| values[c] == 5).collect();
+                for level in [5, 6] {
+                    let walked = Lift::new(&hex, level, values).unwrap().counts(allowance).unwrap();
+                    let indexed = Lift::in_order(&hex, level, values, index_order.clone()).unwrap().counts(allowance).unwrap();
+                    assert_eq!(walked, indexed, "n={side} level {level}: {values:?}");
+                }
+                partials += 1;
+            })
+            .unwrap();
+            assert!(partials > 100, "n={side}: {partials} partials");
+        }
+    }
+
+    /// An order that misses a `+` cell or repeats one is refused.
+    #[test]
+    fn an_order_that_is_not_the_plus_cells_is_refused() {
+        let hex = Hexagon::new(3).unwrap();
+        let mut first = None;
+        for_each_partial(&hex, 4, 3, |values, _| {
+            if first.is_none() && values.iter().filter(|&&v| v == 5).count() >= 2 {
+                first = Some(values.to_vec());
+            }
+        })
+        .unwrap();
+        let values = first.expect("a level-4 partial of n = 3 with two `+` cells");
+        let plus: Vec<usize> = (0..values.len()).filter(|&c| values[c] == 5).collect();
+        assert!(Lift::in_order(&hex, 6, &values, plus[1..].to_vec()).is_err());
+        assert!(Lift::in_order(&hex, 6, &values, [plus.clone(), vec![plus[0]]].concat()).is_err());
+    }
 }
