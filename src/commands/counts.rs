@@ -91,7 +91,7 @@ impl fmt::Display for CountReport {
                     writeln!(f, "n={n} level={level} penalty {penalty}: {count} partials (sat road: {leaders} lex-leaders, {seconds:.2} s)")?
                 }
                 Road::Refine => {
-                    let (refined, below) = (self.refined_partials.unwrap_or(0), (level - 1).min(4));
+                    let (refined, below) = (self.refined_partials.unwrap_or(0), hexcert::counting::refined_from(level));
                     let what = if self.minimum == Some(*penalty) && !self.up_to { "minimum penalty" } else { "penalty" };
                     writeln!(f, "n={n} level={level} {what} {penalty}: {count} partials (refine road: {refined} level-{below} partials refined, {seconds:.2} s)")?
                 }

@@ -1,17 +1,23 @@
-//! Levels 5 and 6 from one level-4 partial: how many refinements add each
-//! penalty, by a dynamic program over its `+` cells. The refinement road's
-//! counter for the levels whose refinements are too many to list (n = 11
-//! level 6: some 10^16 per level-4 partial), apart from `chains`: no
-//! components, no polynomials, one pass over the `+` cells in index order.
+//! Levels 4 to 6 from one partial of a lower level (the base, 3 or 4):
+//! how many refinements add each penalty, by a dynamic program over its `+`
+//! cells. The refinement road's counter for the levels whose refinements are
+//! too many to meet one by one (n = 12: 18 G level-4 partials refine 9600
+//! level-3 ones; n = 11 level 6: some 10^16 per level-4 partial), apart from
+//! the sweep and `chains`: no tables of the target level, no components, no
+//! polynomials.
 //!
-//! Invariants relied on (docs/PROBLEM.md, section 4; `refine`'s header):
-//! - a refinement of a valid level-4 partial to level 5 (`+` cells become 5
-//!   or `+`) or to level 6 (they become 5, 6 or 7) keeps every term of the
-//!   level-4 penalty and adds only terms on edges between two former `+`
-//!   cells: equal values (two level-5 `+` cells excepted: their edge is not
-//!   decided yet), and a cell seeing a lower value for the second time;
-//! - a former `+` cell already sees `1..4`, so it is valid when its label `v`
-//!   sees, among the former `+` cells, every value from 5 to `v - 1`.
+//! Invariants relied on (docs/PROBLEM.md, section 4; `refine`'s header), for
+//! a valid partial of the base level `b` refined to level `k > b`:
+//! - each `+` cell becomes one of `b+1..=k` or, below level 6, the level's
+//!   `+`; cells of value `<= b` keep their terms, and a former `+` cell keeps
+//!   its terms for the values `1..=b`, since those only look at lower values,
+//!   which did not change;
+//! - so the refinement adds only terms on edges between two former `+` cells:
+//!   equal values (two level-k `+` cells excepted: their edge is not decided
+//!   yet), and a cell seeing a lower value for the second time;
+//! - a former `+` cell already sees `1..=b`, so it is valid when its label `v`
+//!   sees, among the former `+` cells, every value from `b+1` to `v - 1`
+//!   (`v - 1 = k` for the level's `+`).
 //!
 //! The program places the former `+` cells one by one; its state is the
 //! label and what it has seen of each placed cell that still has a neighbour
@@ -19,30 +25,36 @@
 //! last neighbour is placed. The program counts the same in any order of the
 //! cells (each edge is charged once, when its later end is placed, and each
 //! cell is judged once, when it has all its neighbours); the order is a
-//! matter of speed only. In index order a row of `+` cells is open at once
-//! (n = 8 level 6: most of the time of the road), so the cells are placed
-//! walking along the `+` graph (`chains::plus_components`, used for the
-//! order and nothing else): at most two cells are open at once. The tests
-//! compare it with index order. `refine` has the validator re-judge refinements
-//! drawn back from the program's layers (`witness`), so a wrong charge here
-//! is caught.
+//! matter of speed only, and the tests compare orders. In index order a row
+//! of `+` cells is open at once; the `+` cells of a level-4 partial (paths
+//! and cycles) are placed breadth first instead, which keeps at most three
+//! open (n = 8 level 6 from level 4: the program went from most of the
+//! road's time to under 1 % of it). `refine` has the validator re-judge refinements drawn back
+//! from the program's layers (`witness`), so a wrong charge here is caught.
 
 use std::ops::Range;
 
-use super::chains::plus_components;
+use std::collections::VecDeque;
+
 use super::hashing::KeyMap;
 use crate::error::HexError;
 use crate::geometry::Hexagon;
 
-/// Bits of one open cell in a state: the label's index (0 for 5, 1 for 6,
-/// 2 for 7) in two bits, then whether it has seen 5 and 6.
-const SLOT_BITS: u32 = 4;
+/// Bits of one open cell in a state: the label's index (0 for `b+1`, 1 for
+/// `b+2`, ...) in two bits, then whether it has seen `b+1`, `b+2`, `b+3`.
+const SLOT_BITS: u32 = 5;
+
+/// The base levels a lift starts from: with `b >= 3` a refinement has at most
+/// four labels (`b+1..=7`), two bits of a slot.
+const BASES: std::ops::RangeInclusive<u8> = 3..=4;
 
 /// Open cells a `u128` state holds.
 const MAX_OPEN: usize = (128 / SLOT_BITS) as usize;
 
-/// The former `+` cells of one level-4 partial and the order they are placed in.
+/// The former `+` cells of one partial and the order they are placed in.
 pub struct Lift {
+    /// The level of the partial refined; its `+` is `base + 1`.
+    base: u8,
     level: u8,
     /// The cells in the order they are placed (position `i` is `cells[i]`).
     cells: Vec<usize>,
@@ -108,7 +120,7 @@ impl Layer {
 
 #[inline]
 fn code(state: u128, slot: usize) -> u8 {
-    ((state >> (slot as u32 * SLOT_BITS)) & 0xf) as u8
+    ((state >> (slot as u32 * SLOT_BITS)) & 0x1f) as u8
 }
 
 /// Whether a cell of this code sees every value from 5 to below its own.
@@ -119,19 +131,33 @@ fn supported(code: u8) -> bool {
 }
 
 impl Lift {
-    /// The program for the `+` cells (value 5) of a valid level-4 partial,
-    /// refined to `level` 5 or 6.
-    pub fn new(hex: &Hexagon, level: u8, values: &[u8]) -> Result<Lift, HexError> {
-        let walked = plus_components(hex, values)?.into_iter().flat_map(|(cells, _)| cells).collect();
-        Lift::in_order(hex, level, values, walked)
+    /// The program for the `+` cells (value `base + 1`) of a valid partial of
+    /// level `base` (3 or 4), refined to `level` (above it, at most 6). Lifted
+    /// from level 3, level 6 costs 20 s for the 468 level-3 partials of n = 8
+    /// and over 10 minutes for n = 9: `refine` lifts only to level 4 from
+    /// there, and to levels 5 and 6 from level 4.
+    pub fn new(hex: &Hexagon, base: u8, level: u8, values: &[u8]) -> Result<Lift, HexError> {
+        if !BASES.contains(&base) || level <= base || level > 6 {
+            return Err(HexError::Internal(format!("no lift from level {base} to level {level}")));
+        }
+        // The order is a matter of speed (module header): level-4 `+` cells
+        // form paths and cycles, walked breadth first; level-3 ones a denser
+        // graph, for which index order (one row open) measured faster (n = 8
+        // level 6 from level 3: 20 s against 35 s, and 0.13 GB against 1 GB).
+        let plus = base + 1;
+        let order = match base {
+            4 => breadth_first(hex, values, plus),
+            _ => (0..values.len()).filter(|&c| values[c] == plus).collect(),
+        };
+        Lift::in_order(hex, base, level, values, order)
     }
 
     /// The program placing the `+` cells of `values` in the order `cells`,
     /// which must hold each of them once.
-    fn in_order(hex: &Hexagon, level: u8, values: &[u8], cells: Vec<usize>) -> Result<Lift, HexError> {
+    fn in_order(hex: &Hexagon, base: u8, level: u8, values: &[u8], cells: Vec<usize>) -> Result<Lift, HexError> {
         let mut by_cell: Vec<(usize, usize)> = cells.iter().enumerate().map(|(i, &c)| (c, i)).collect();
         by_cell.sort_unstable();
-        if !by_cell.iter().map(|&(c, _)| c).eq((0..values.len()).filter(|&c| values[c] == 5)) {
+        if !by_cell.iter().map(|&(c, _)| c).eq((0..values.len()).filter(|&c| values[c] == base + 1)) {
             return Err(HexError::Internal("the lift's order is not the `+` cells, each once".into()));
         }
         let position = |c: usize| by_cell.binary_search_by_key(&c, |&(cell, _)| cell).ok().map(|k| by_cell[k].1);
@@ -153,16 +179,17 @@ impl Lift {
             let staying = range(&mut slots, &mut (0..=before).filter(|&s| last[open[s]] > i));
             open.retain(|&j| last[j] > i);
             if open.len() > MAX_OPEN {
-                return Err(HexError::Internal(format!("more than {MAX_OPEN} open `+` cells in one level-4 partial")));
+                return Err(HexError::Internal(format!("more than {MAX_OPEN} open `+` cells in one level-{base} partial")));
             }
             steps.push(Step { earlier, staying, closing, before });
         }
-        Ok(Lift { level, cells, steps, slots })
+        Ok(Lift { base, level, cells, steps, slots })
     }
 
-    /// Labels a cell can take: 5 and `+` (stored 6) at level 5; 5, 6, 7 at level 6.
+    /// Labels a cell can take: `b+1..=k` and the level's `+` (`k + 1`; at
+    /// level 6 that is 7, decided).
     fn labels(&self) -> u8 {
-        if self.level == 5 { 2 } else { 3 }
+        self.level - self.base + 1
     }
 
     /// The state after position `i` labelled `label` from `state`, and the
@@ -175,8 +202,9 @@ impl Lift {
         }
         let mut own_seen = 0u8;
         let mut charge = 0;
-        // Two level-5 `+` cells: their edge is decided at a later level.
-        let undecided = |a: u8, b: u8| self.level == 5 && a == 1 && b == 1;
+        // Two of the level's `+` cells: their edge is decided at a later level.
+        let plus = (self.level < 6).then(|| self.level - self.base);
+        let undecided = |a: u8, b: u8| a == b && Some(a) == plus;
         for &slot in &self.slots[step.earlier.clone()] {
             let other = codes[slot] & 3;
             if other == label && !undecided(other, label) {
@@ -231,7 +259,7 @@ impl Lift {
     }
 
     /// The counts, and one refinement adding the least penalty (as `(cell,
-    /// value)` pairs, values 5..=7) drawn back through the layers, for the
+    /// value)` pairs, values `b+1..`, the level's `+` as `k + 1`) drawn back through the layers, for the
     /// validator to judge; `None` when there is none within the allowance.
     pub fn witness(&self, allowance: usize) -> Result<(Vec<u128>, Option<Vec<(usize, u8)>>), HexError> {
         let width = allowance + 1;
@@ -255,8 +283,33 @@ impl Lift {
             let (before, label, charge) = back.ok_or_else(|| HexError::Internal("a counted refinement cannot be drawn back".into()))?;
             (state, added, labels[i]) = (before, added - charge, label);
         }
-        Ok((counts, Some(self.cells.iter().zip(labels).map(|(&c, label)| (c, label + 5)).collect())))
+        Ok((counts, Some(self.cells.iter().zip(labels).map(|(&c, label)| (c, label + self.base + 1)).collect())))
     }
+}
+
+/// The cells of value `plus`, breadth first over the graph they induce
+/// (each part from its least cell, neighbours in index order).
+fn breadth_first(hex: &Hexagon, values: &[u8], plus: u8) -> Vec<usize> {
+    let mut placed = vec![false; values.len()];
+    let mut order = Vec::new();
+    let mut queue = VecDeque::new();
+    for start in 0..values.len() {
+        if values[start] != plus || placed[start] {
+            continue;
+        }
+        placed[start] = true;
+        queue.push_back(start);
+        while let Some(c) = queue.pop_front() {
+            order.push(c);
+            for &u in hex.neighbours(c) {
+                if values[u] == plus && !placed[u] {
+                    placed[u] = true;
+                    queue.push_back(u);
+                }
+            }
+        }
+    }
+    order
 }
 
 fn overflow() -> HexError {
@@ -268,32 +321,37 @@ mod tests {
     use super::*;
     use crate::counting::for_each_partial;
 
-    /// The walk order is a matter of speed: placing the cells in index order
-    /// counts the same, penalty by penalty, for every level-4 partial up to
-    /// two above the minimum (n = 4, 5), at levels 5 and 6.
+    /// The order is a matter of speed: breadth first, index order and its
+    /// reverse count the same, penalty by penalty, for every partial of the
+    /// base level up to two (n = 4) or one (n = 5) above the level-3
+    /// minimum, at every level above the base.
     #[test]
-    fn the_walk_order_counts_as_index_order_does() {
-        for (side, minimum) in [(4, 3), (5, 9)] {
+    fn every_order_counts_the_same() {
+        for (side, bound) in [(4, 3 + 2), (5, 9 + 1)] {
             let hex = Hexagon::new(side).unwrap();
-            let mut partials = 0;
-            for_each_partial(&hex, 4, minimum + 2, |values, penalty| {
-                let allowance = minimum + 2 - penalty;
-                let index_order: Vec<usize> = (0..values.len()).filter(|&c| values[c] == 5).collect();
-                for level in [5, 6] {
-                    let walked = Lift::new(&hex, level, values).unwrap().counts(allowance).unwrap();
-                    let indexed = Lift::in_order(&hex, level, values, index_order.clone()).unwrap().counts(allowance).unwrap();
-                    assert_eq!(walked, indexed, "n={side} level {level}: {values:?}");
-                }
-                partials += 1;
-            })
-            .unwrap();
-            assert!(partials > 100, "n={side}: {partials} partials");
+            for base in BASES {
+                let mut partials = 0;
+                for_each_partial(&hex, base, bound, |values, penalty| {
+                    let allowance = bound - penalty;
+                    let index_order: Vec<usize> = (0..values.len()).filter(|&c| values[c] == base + 1).collect();
+                    let orders = [breadth_first(&hex, values, base + 1), index_order.iter().rev().copied().collect(), index_order];
+                    for level in base + 1..=6 {
+                        let counts: Vec<Vec<u128>> =
+                            orders.iter().map(|order| Lift::in_order(&hex, base, level, values, order.clone()).unwrap().counts(allowance).unwrap()).collect();
+                        assert!(counts.iter().all(|c| *c == counts[0]), "n={side} level {base} -> {level}: {values:?}: {counts:?}");
+                    }
+                    partials += 1;
+                })
+                .unwrap();
+                assert!(partials > 20, "n={side} level {base}: {partials} partials");
+            }
         }
     }
 
-    /// An order that misses a `+` cell or repeats one is refused.
+    /// An order that misses a `+` cell or repeats one is refused, and so is a
+    /// lift from or to a level it does not serve.
     #[test]
-    fn an_order_that_is_not_the_plus_cells_is_refused() {
+    fn an_order_or_levels_it_does_not_serve_are_refused() {
         let hex = Hexagon::new(3).unwrap();
         let mut first = None;
         for_each_partial(&hex, 4, 3, |values, _| {
@@ -304,7 +362,10 @@ mod tests {
         .unwrap();
         let values = first.expect("a level-4 partial of n = 3 with two `+` cells");
         let plus: Vec<usize> = (0..values.len()).filter(|&c| values[c] == 5).collect();
-        assert!(Lift::in_order(&hex, 6, &values, plus[1..].to_vec()).is_err());
-        assert!(Lift::in_order(&hex, 6, &values, [plus.clone(), vec![plus[0]]].concat()).is_err());
+        assert!(Lift::in_order(&hex, 4, 6, &values, plus[1..].to_vec()).is_err());
+        assert!(Lift::in_order(&hex, 4, 6, &values, [plus.clone(), vec![plus[0]]].concat()).is_err());
+        assert!(Lift::new(&hex, 4, 4, &values).is_err());
+        assert!(Lift::new(&hex, 2, 5, &values).is_err());
+        assert!(Lift::new(&hex, 4, 7, &values).is_err());
     }
 }

@@ -54,7 +54,7 @@ pub use chains::{components, shape_polynomial, Shape};
 pub use completion::{cheapest_completion, cheapest_labels};
 pub use frontier::Schedule;
 pub use hint::start_hint;
-pub use refine::{level_by_refinement, refined_by_penalty, Refined, RefinedByPenalty};
+pub use refine::{level_by_refinement, refined_by_penalty, source as refined_from, Refined, RefinedByPenalty};
 use ladder::Ladder;
 use basics::check_bound;
 pub use basics::{set_verbose, Layers, Settings, DEFAULT_MEMORY_LIMIT, MAX_PENALTY_BOUND};

@@ -1,11 +1,14 @@
 //! Levels 2 to 6 by refinement: a second road to a level's counts, apart
 //! from that level's table and sweep (and, at levels 5 and 6, from `chains`).
-//! Levels 2..4 refine the level below by a search that meets each
-//! refinement; levels 5 and 6 refine the level-4 partials (the level-5 ones
-//! are too many to list) and count their refinements by the program of
-//! `lift`, since they are too many to meet one by one.
+//! Levels 2 and 3 refine the level below by a search that meets each
+//! refinement; level 4 refines the level-3 partials, and levels 5 and 6 the
+//! level-4 partials, and they count the refinements by the program of
+//! `lift`, since they are too many to meet one by one (n = 12: 9600 level-3
+//! partials at the minimum refine to 18 G level-4 ones; n = 11 level 6: some
+//! 10^16 per level-4 partial).
 //!
-//! Invariants relied on (docs/PROBLEM.md, section 4), for level `k` in 2..=4:
+//! Invariants relied on (docs/PROBLEM.md, section 4), for level `k` in 2..=3
+//! (`lift` states the same for the levels it counts):
 //! - every valid level-k partial of penalty `B` truncates to a valid
 //!   level-(k-1) partial of penalty `P <= B` (refining never lowers a
 //!   penalty), and a level-(k-1) partial has one refinement per labelling of
@@ -73,8 +76,8 @@ fn check_refined_level(level: u8) -> Result<(), HexError> {
     }
 }
 
-/// The level whose partials are refined to `level`.
-fn source(level: u8) -> u8 {
+/// The level whose partials are refined to `level` (2..=6).
+pub fn source(level: u8) -> u8 {
     (level - 1).min(4)
 }
 
@@ -159,7 +162,7 @@ fn refinements(hex: &Hexagon, level: u8, values: &[u8], p: usize, bound: usize, 
     if !listed.is_valid() || listed.penalty != p {
         return Err(HexError::Internal(format!("a listed level-{} partial is not valid with penalty {p}", source(level))));
     }
-    if level >= 5 {
+    if level >= 4 {
         return lifted(hex, level, values, (p, bound - p), judged);
     }
     let mut search = Search::new(hex, level, values, bound - p);
@@ -260,13 +263,13 @@ impl Search {
     }
 }
 
-/// Level 5 or 6: the refinements of a level-4 partial of penalty `p` by the
-/// penalty they add, counted by `lift`; for the partials `judged` picks (at
+/// Levels 4 to 6: the refinements of a level-3 partial (level 4) or a level-4
+/// partial (levels 5 and 6) of penalty `p` by the penalty they add, counted by `lift`; for the partials `judged` picks (at
 /// the minimum every one, else one in `SAMPLE`, by a hash of the partial so
 /// that the pick does not depend on how the listing was split), one
 /// refinement of the least penalty added is drawn back and re-judged.
 fn lifted(hex: &Hexagon, level: u8, values: &[u8], (p, allowance): (usize, usize), judged: Judged) -> Result<Vec<u128>, HexError> {
-    let lift = Lift::new(hex, level, values)?;
+    let lift = Lift::new(hex, source(level), level, values)?;
     let mut hash = KeyHasher::default();
     hash.write(values);
     let picked = judged == Judged::Every || hash.finish() % SAMPLE == 0;
