@@ -183,7 +183,7 @@ enum Command {
         /// products over the level-4 partials), `sat` (the solver lists the
         /// ring-1 lex-leaders, each validated, and the 12 symmetries close them;
         /// needs --penalty or --max-penalty; for small counts), `refine` (levels
-        /// 2..6: each partial of the level below, or for levels 5 and 6 of level 4,
+        /// 2..6: each partial of the level below, of level 3 for level 5, of level 4 for level 6,
         /// refined by a search or a program of its own; at the minimum, or at
         /// --penalty or up to --max-penalty)
         /// or `frontier` (levels 5 and 6 by the sweep at the level itself, the

@@ -166,7 +166,7 @@ fn tables_loaded(settings: &hexcert::counting::Settings) -> Vec<String> {
 pub enum Road {
     Sweep,
     Sat,
-    /// Levels 2..6: the partials of the level below (of level 4, for levels 5 and 6) refined one by one.
+    /// Levels 2..6: the partials of the level below (of level 3 for level 5, of level 4 for level 6) refined one by one.
     Refine,
     /// Levels 5 and 6: the sweep at the level itself, not the chain products
     /// over the level-4 partials (the sweep road's default there).

@@ -132,10 +132,8 @@ fn supported(code: u8) -> bool {
 
 impl Lift {
     /// The program for the `+` cells (value `base + 1`) of a valid partial of
-    /// level `base` (3 or 4), refined to `level` (above it, at most 6). Lifted
-    /// from level 3, level 6 costs 20 s for the 468 level-3 partials of n = 8
-    /// and over 10 minutes for n = 9: `refine` lifts only to level 4 from
-    /// there, and to levels 5 and 6 from level 4.
+    /// level `base` (3 or 4), refined to `level` (above it, at most 6);
+    /// `refine::source` says which base serves which level, and why.
     pub fn new(hex: &Hexagon, base: u8, level: u8, values: &[u8]) -> Result<Lift, HexError> {
         if !BASES.contains(&base) || level <= base || level > 6 {
             return Err(HexError::Internal(format!("no lift from level {base} to level {level}")));

@@ -1,11 +1,11 @@
 //! Levels 2 to 6 by refinement: a second road to a level's counts, apart
 //! from that level's table and sweep (and, at levels 5 and 6, from `chains`).
 //! Levels 2 and 3 refine the level below by a search that meets each
-//! refinement; level 4 refines the level-3 partials, and levels 5 and 6 the
-//! level-4 partials, and they count the refinements by the program of
-//! `lift`, since they are too many to meet one by one (n = 12: 9600 level-3
-//! partials at the minimum refine to 18 G level-4 ones; n = 11 level 6: some
-//! 10^16 per level-4 partial).
+//! refinement; levels 4 and 5 refine the level-3 partials, and level 6 the
+//! level-4 partials (`source`), and they count the refinements by the
+//! program of `lift`, since they are too many to meet one by one (n = 12:
+//! 9600 level-3 partials at the minimum refine to 18 G level-4 ones; n = 11
+//! level 6: some 10^16 per level-4 partial).
 //!
 //! Invariants relied on (docs/PROBLEM.md, section 4), for level `k` in 2..=3
 //! (`lift` states the same for the levels it counts):
@@ -76,9 +76,17 @@ fn check_refined_level(level: u8) -> Result<(), HexError> {
     }
 }
 
-/// The level whose partials are refined to `level` (2..=6).
+/// The level whose partials are refined to `level` (2..=6): the level below
+/// up to level 4, level 3 for level 5, level 4 for level 6. Lifted from level
+/// 3, level 5 costs 1.5 s at n = 10 and 46 s at n = 11 (from level 4: 2,670 s,
+/// the listing of 16 M level-4 partials); level 6 costs 25 s at n = 10 (from
+/// level 4: 378 s) but its program holds millions of states a partial from
+/// n = 11 on (four labels a cell, a row of cells open).
 pub fn source(level: u8) -> u8 {
-    (level - 1).min(4)
+    match level {
+        5 => 3,
+        _ => (level - 1).min(4),
+    }
 }
 
 /// The level-k minimum and its count: bounds from the level-(k-1) minimum
