@@ -147,12 +147,14 @@ fn refine_listed(hex: &Hexagon, level: u8, ladder: &Ladder<'_>, bound: usize, ju
     fold_partials(&schedule, table, bound, pieces, empty, visit, join)
 }
 
-/// Which refinements the validator re-judges: every one, or (by penalty,
-/// where n = 7 level 4 at the minimum + 2 has 300 M, and judging each would
-/// cost many times the search) one in `SAMPLE`, with the first one of every
-/// partial. The sample is there to catch a search that miscounts its own
-/// charges; the counts themselves are confirmed by the level's sweep, the
-/// other road.
+/// Which refinements the validator re-judges. At levels 2 and 3 (the
+/// search): every one, or (by penalty, where n = 7 level 3 at the minimum + 2
+/// has millions, and judging each would cost many times the search) one in
+/// `SAMPLE`, with the first one of every partial. At levels 4..6 (the lift,
+/// which does not meet refinements one by one): one drawn back from every
+/// partial, or from one partial in `SAMPLE`. The sample is there to catch a
+/// program that miscounts its own charges; the counts themselves are
+/// confirmed by the level's sweep or the chains, the other road.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Judged {
     Every,
