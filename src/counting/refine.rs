@@ -148,8 +148,8 @@ fn refine_listed(hex: &Hexagon, level: u8, ladder: &Ladder<'_>, bound: usize, ju
 }
 
 /// Which refinements the validator re-judges. At levels 2 and 3 (the
-/// search): every one, or (by penalty, where n = 7 level 3 at the minimum + 2
-/// has millions, and judging each would cost many times the search) one in
+/// search): every one, or (by penalty, where n = 8 level 3 at the minimum + 2
+/// has 518,442, and judging each would cost many times the search) one in
 /// `SAMPLE`, with the first one of every partial. At levels 4..6 (the lift,
 /// which does not meet refinements one by one): one drawn back from every
 /// partial, or from one partial in `SAMPLE`. The sample is there to catch a
