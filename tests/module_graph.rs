@@ -61,7 +61,7 @@ fn expand(prefix: &[String], text: &str, out: &mut Vec<Vec<String>>) {
         }
         expand(&base, &inner[start..], out);
     } else {
-        let segments = text.split("::").map(|s| s.trim().split_whitespace().next().unwrap_or("").to_string()).filter(|s| !s.is_empty() && s != "self");
+        let segments = text.split("::").map(|s| s.split_whitespace().next().unwrap_or("").to_string()).filter(|s| !s.is_empty() && s != "self");
         out.push(prefix.iter().cloned().chain(segments).collect());
     }
 }
@@ -91,7 +91,7 @@ fn imports(file: &Path) -> BTreeSet<PathBuf> {
                 match c {
                     '{' => depth += 1,
                     '}' if depth > 0 => depth -= 1,
-                    c if depth > 0 || c.is_alphanumeric() || c == '_' || c == ':' || c == ',' && depth > 0 => {}
+                    c if depth > 0 || c.is_alphanumeric() || c == '_' || c == ':' => {}
                     c if c.is_whitespace() && depth > 0 => {}
                     _ => {
                         end = i;
