@@ -41,8 +41,11 @@ pub struct CountReport {
     tables_loaded: Vec<String>,
     /// Lex-leaders the solver listed (sat road only).
     leaders: Option<usize>,
-    /// Partials of the level below refined (refine road only).
+    /// Partials of the level below listed (refine road only).
     refined_partials: Option<usize>,
+    /// Their symmetry classes, each refined through one member (refine road only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    refined_classes: Option<usize>,
     /// How a cube-by-cube listing went (sat road with --leaders-dir only).
     #[serde(skip_serializing_if = "Option::is_none")]
     cubes: Option<CubeListing>,
@@ -72,7 +75,7 @@ struct PenaltyCount {
 impl CountReport {
     fn new(n: usize, level: u8, road: Road, counts: Vec<(usize, String)>, seconds: f64) -> CountReport {
         let counts = counts.into_iter().map(|(penalty, count)| PenaltyCount { penalty, count }).collect();
-        CountReport { n, level, road, minimum: None, counts, seconds, tables_loaded: Vec::new(), leaders: None, refined_partials: None, cubes: None, up_to: false }
+        CountReport { n, level, road, minimum: None, counts, seconds, tables_loaded: Vec::new(), leaders: None, refined_partials: None, refined_classes: None, cubes: None, up_to: false }
     }
 
     /// The first penalty with a partial, when every penalty below it was counted.
@@ -91,9 +94,9 @@ impl fmt::Display for CountReport {
                     writeln!(f, "n={n} level={level} penalty {penalty}: {count} partials (sat road: {leaders} lex-leaders, {seconds:.2} s)")?
                 }
                 Road::Refine => {
-                    let (refined, below) = (self.refined_partials.unwrap_or(0), hexcert::counting::refined_from(level));
+                    let (refined, classes, below) = (self.refined_partials.unwrap_or(0), self.refined_classes.unwrap_or(0), hexcert::counting::refined_from(level));
                     let what = if self.minimum == Some(*penalty) && !self.up_to { "minimum penalty" } else { "penalty" };
-                    writeln!(f, "n={n} level={level} {what} {penalty}: {count} partials (refine road: {refined} level-{below} partials refined, {seconds:.2} s)")?
+                    writeln!(f, "n={n} level={level} {what} {penalty}: {count} partials (refine road: {refined} level-{below} partials in {classes} symmetry classes refined, {seconds:.2} s)")?
                 }
                 Road::Sweep | Road::Frontier if self.up_to => writeln!(f, "n={n} level={level} penalty {penalty}: {count}")?,
                 Road::Frontier => writeln!(f, "n={n} level={level} penalty {penalty}: {count} partials (frontier road: the sweep at level {level} itself, {seconds:.2} s)")?,
@@ -184,18 +187,18 @@ pub fn count_refine(quiet: bool, (n, level): (usize, u8), (penalty, max_penalty)
     let (counts, minimum, refined) = match penalty.or(max_penalty) {
         None => {
             let found = hexcert::counting::level_by_refinement(&hex, level, settings)?;
-            (vec![(found.minimum, found.count.to_string())], Some(found.minimum), found.refined)
+            (vec![(found.minimum, found.count.to_string())], Some(found.minimum), (found.refined, found.classes))
         }
         Some(bound) => {
             let found = hexcert::counting::refined_by_penalty(&hex, level, bound, settings)?;
-            (asked(&found.counts, penalty), None, found.refined)
+            (asked(&found.counts, penalty), None, (found.refined, found.classes))
         }
     };
     drop(progress);
     let mut report = CountReport::new(n, level, Road::Refine, counts, started.elapsed().as_secs_f64());
     report.up_to = max_penalty.is_some();
     report.minimum = if report.up_to { report.first_found() } else { minimum };
-    report.refined_partials = Some(refined);
+    (report.refined_partials, report.refined_classes) = (Some(refined.0), Some(refined.1));
     report.tables_loaded = tables_loaded(settings);
     Ok(Reported::new(report, Outcome::Done))
 }

@@ -22,6 +22,7 @@
 mod basics;
 mod chains;
 mod checkpoint;
+mod classes;
 mod completion;
 mod enumerate;
 mod frontier;

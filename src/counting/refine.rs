@@ -34,10 +34,18 @@
 //! compared with the level-k sweep in `tests/refinement.rs`. The
 //! level-(k-1) partials are listed with the level-(k-1) table (`enumerate`);
 //! nothing of level k is shared.
+//!
+//! Every listed partial is judged, but only the least member of each
+//! symmetry class is refined, its counts taken once per member (`classes`:
+//! a symmetry maps the refinements of a partial onto those of its image,
+//! penalty for penalty). That is the sat road's reduction too, and it makes
+//! the road twelve times cheaper where refining, not listing, is the cost
+//! (n = 12 level 5: 9600 level-3 partials, 800 classes).
 
 use std::hash::Hasher;
 
 use super::basics::{check_bound, Settings};
+use super::classes::Classes;
 use super::enumerate::fold_partials;
 use super::frontier::Schedule;
 use super::hashing::KeyHasher;
@@ -55,8 +63,10 @@ pub struct Refined {
     pub minimum: usize,
     /// Level-k partials of that penalty.
     pub count: u128,
-    /// Level-(k-1) partials of penalty at most the minimum that were refined.
+    /// Level-(k-1) partials of penalty at most the minimum that were listed.
     pub refined: usize,
+    /// Their symmetry classes, each refined through its least member.
+    pub classes: usize,
 }
 
 /// What the refinement road found up to a bound.
@@ -64,8 +74,10 @@ pub struct Refined {
 pub struct RefinedByPenalty {
     /// `counts[p]`: level-k partials of penalty `p`, for `p <= bound`.
     pub counts: Vec<u128>,
-    /// Level-(k-1) partials of penalty at most the bound that were refined.
+    /// Level-(k-1) partials of penalty at most the bound that were listed.
     pub refined: usize,
+    /// Their symmetry classes, each refined through its least member.
+    pub classes: usize,
 }
 
 /// The levels this road counts.
@@ -102,7 +114,7 @@ pub fn level_by_refinement(hex: &Hexagon, level: u8, settings: &Settings) -> Res
         }
         let found = refine_listed(hex, level, &ladder, bound, Judged::Every)?;
         if let Some(minimum) = found.counts.iter().position(|&c| c > 0) {
-            return Ok(Refined { minimum, count: found.counts[minimum], refined: found.refined });
+            return Ok(Refined { minimum, count: found.counts[minimum], refined: found.refined, classes: found.classes });
         }
         bound += 1;
     }
@@ -122,25 +134,35 @@ pub fn refined_by_penalty(hex: &Hexagon, level: u8, bound: usize, settings: &Set
 fn refine_listed(hex: &Hexagon, level: u8, ladder: &Ladder<'_>, bound: usize, judged: Judged) -> Result<RefinedByPenalty, HexError> {
     let schedule = Schedule::new(hex, source(level))?;
     let table = ladder.guide(source(level)).expect("the ladder reaches the level below");
-    let empty = || Ok(RefinedByPenalty { counts: vec![0; bound + 1], refined: 0 });
+    let classes = Classes::new(hex);
+    let empty = || Ok(RefinedByPenalty { counts: vec![0; bound + 1], refined: 0, classes: 0 });
     let visit = |acc: &mut Result<RefinedByPenalty, HexError>, values: &[u8], penalty: usize| {
-        if let Ok(found) = acc {
-            match refinements(hex, level, values, penalty, bound, judged) {
-                Ok(added) => {
-                    for (extra, count) in added.into_iter().enumerate() {
-                        let total = &mut found.counts[penalty + extra];
-                        *total = total.checked_add(count).expect("a count within 2^128 (the largest, n = 11 level 6, is below 2^79)");
-                    }
-                    found.refined += 1;
+        let Ok(found) = acc else { return };
+        let listed = match Partial::new(hex.side(), source(level), values.to_vec()) {
+            Ok(partial) => evaluate(hex, &partial),
+            Err(e) => return *acc = Err(e),
+        };
+        if !listed.is_valid() || listed.penalty != penalty {
+            return *acc = Err(HexError::Internal(format!("a listed level-{} partial is not valid with penalty {penalty}", source(level))));
+        }
+        found.refined += 1;
+        let Some(members) = classes.members(values) else { return };
+        match refinements(hex, level, values, penalty, bound, judged) {
+            Ok(added) => {
+                for (extra, count) in added.into_iter().enumerate() {
+                    let total = &mut found.counts[penalty + extra];
+                    *total = count.checked_mul(members).and_then(|c| total.checked_add(c)).expect("a count within 2^128 (the largest, n = 11 level 6, is below 2^79)");
                 }
-                Err(e) => *acc = Err(e),
+                found.classes += 1;
             }
+            Err(e) => *acc = Err(e),
         }
     };
     let join = |a: Result<RefinedByPenalty, HexError>, b: Result<RefinedByPenalty, HexError>| {
         let (mut a, b) = (a?, b?);
         a.counts.iter_mut().zip(&b.counts).for_each(|(x, y)| *x = x.checked_add(*y).expect("a count within 2^128"));
         a.refined += b.refined;
+        a.classes += b.classes;
         Ok(a)
     };
     let pieces = rayon::current_num_threads() * 64;
@@ -168,10 +190,6 @@ const SAMPLE: u64 = 1 << 10;
 /// (index `0..=bound - p`); as they are met, those `judged` picks are
 /// re-judged by the validator.
 fn refinements(hex: &Hexagon, level: u8, values: &[u8], p: usize, bound: usize, judged: Judged) -> Result<Vec<u128>, HexError> {
-    let listed = evaluate(hex, &Partial::new(hex.side(), source(level), values.to_vec())?);
-    if !listed.is_valid() || listed.penalty != p {
-        return Err(HexError::Internal(format!("a listed level-{} partial is not valid with penalty {p}", source(level))));
-    }
     if level >= 4 {
         return lifted(hex, level, values, (p, bound - p), judged);
     }
