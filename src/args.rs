@@ -234,6 +234,7 @@ impl CountingArgs {
             layers: Layers::Sorted { memory_limit: self.memory_limit },
             start: hinted.unwrap_or(self.start_bound),
             checkpoints: self.checkpoints.clone(),
+            records: None,
             stop: interrupt_flag(),
             loaded: Default::default(),
         })

@@ -197,6 +197,13 @@ enum Command {
         /// their completeness was not checked in this run).
         #[arg(long)]
         leaders_dir: Option<PathBuf>,
+        /// With --road refine: refine the listing piece by piece (256 pieces
+        /// of the walk), one record per finished piece in this directory, so
+        /// that a stopped count resumes where it stopped (a count that
+        /// resumed pieces exits 4: their counts were not recomputed in this
+        /// run).
+        #[arg(long)]
+        pieces_dir: Option<PathBuf>,
         #[command(flatten)]
         counting: CountingArgs,
     },
@@ -280,13 +287,17 @@ fn run(cli: &Cli) -> Result<commands::report::Reported, HexError> {
         Command::Count { leaders_dir: Some(_), road: commands::Road::Sweep | commands::Road::Refine | commands::Road::Frontier, .. } => {
             Err(HexError::Usage("--leaders-dir lists lex-leaders: it needs --road sat".into()))
         }
+        Command::Count { pieces_dir: Some(_), road: commands::Road::Sweep | commands::Road::Sat | commands::Road::Frontier, .. } => {
+            Err(HexError::Usage("--pieces-dir keeps the pieces of a refinement: it needs --road refine".into()))
+        }
         Command::Count { n, level, penalty, max_penalty, counting, road: road @ (commands::Road::Sweep | commands::Road::Frontier), .. } => {
             hexcert::counting::set_verbose(cli.verbose);
             commands::count(quiet, (*n, *level, *road), *penalty, *max_penalty, &counting.settings(*n, *level)?)
         }
-        Command::Count { n, level, penalty, max_penalty, counting, road: commands::Road::Refine, .. } => {
+        Command::Count { n, level, penalty, max_penalty, counting, road: commands::Road::Refine, pieces_dir, .. } => {
             hexcert::counting::set_verbose(cli.verbose);
-            commands::count_refine(quiet, (*n, *level), (*penalty, *max_penalty), &counting.settings(*n, level.saturating_sub(1).max(1))?)
+            let settings = hexcert::counting::Settings { records: pieces_dir.clone(), ..counting.settings(*n, level.saturating_sub(1).max(1))? };
+            commands::count_refine(quiet, (*n, *level), (*penalty, *max_penalty), &settings)
         }
         Command::Count { n, level, penalty, max_penalty, road: commands::Road::Sat, leaders_dir, .. } => {
             commands::count_sat(quiet, *n, *level, (*penalty, *max_penalty), leaders_dir.as_deref())

@@ -49,6 +49,9 @@ pub struct CountReport {
     /// How a cube-by-cube listing went (sat road with --leaders-dir only).
     #[serde(skip_serializing_if = "Option::is_none")]
     cubes: Option<CubeListing>,
+    /// The pieces of a refinement read back from records (refine road with --pieces-dir only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pieces: Option<PieceListing>,
     /// Every penalty up to a bound was asked for (`--max-penalty`).
     #[serde(skip)]
     up_to: bool,
@@ -65,6 +68,15 @@ struct CubeListing {
     slowest: f64,
 }
 
+/// The pieces of a refine-road count, and those resumed from records
+/// (whose counts rest on the runs that wrote them).
+#[derive(Serialize)]
+struct PieceListing {
+    total: usize,
+    resumed: usize,
+    resumed_from: Vec<String>,
+}
+
 /// The number of partials of one penalty (a string: counts outgrow JSON's numbers).
 #[derive(Serialize)]
 struct PenaltyCount {
@@ -75,7 +87,7 @@ struct PenaltyCount {
 impl CountReport {
     fn new(n: usize, level: u8, road: Road, counts: Vec<(usize, String)>, seconds: f64) -> CountReport {
         let counts = counts.into_iter().map(|(penalty, count)| PenaltyCount { penalty, count }).collect();
-        CountReport { n, level, road, minimum: None, counts, seconds, tables_loaded: Vec::new(), leaders: None, refined_partials: None, refined_classes: None, cubes: None, up_to: false }
+        CountReport { n, level, road, minimum: None, counts, seconds, tables_loaded: Vec::new(), leaders: None, refined_partials: None, refined_classes: None, cubes: None, pieces: None, up_to: false }
     }
 
     /// The first penalty with a partial, when every penalty below it was counted.
@@ -110,6 +122,12 @@ impl fmt::Display for CountReport {
             writeln!(f, "cubes: {} listed in this run ({:.1} s of solving, slowest {:.1} s), {} resumed from records", c.listed, c.solve_seconds, c.slowest, c.resumed)?;
             if c.resumed > 0 {
                 writeln!(f, "unverified: the resumed cubes' listings were validated, not proved complete, in this run (written by {})", c.resumed_from.join(", "))?;
+            }
+        }
+        if let Some(p) = &self.pieces {
+            writeln!(f, "pieces: {} refined in this run, {} resumed from records", p.total - p.resumed, p.resumed)?;
+            if p.resumed > 0 {
+                writeln!(f, "unverified: the resumed pieces' counts were read back, not recomputed, in this run (written by {})", p.resumed_from.join(", "))?;
             }
         }
         if !self.tables_loaded.is_empty() {
@@ -184,14 +202,14 @@ pub fn count_refine(quiet: bool, (n, level): (usize, u8), (penalty, max_penalty)
     let progress = crate::progress::Progress::new(quiet);
     progress.working(format!("n={n}: refining the level-{} partials to level {level}", level.saturating_sub(1)));
     let started = std::time::Instant::now();
-    let (counts, minimum, refined) = match penalty.or(max_penalty) {
+    let (counts, minimum, refined, pieces) = match penalty.or(max_penalty) {
         None => {
             let found = hexcert::counting::level_by_refinement(&hex, level, settings)?;
-            (vec![(found.minimum, found.count.to_string())], Some(found.minimum), (found.refined, found.classes))
+            (vec![(found.minimum, found.count.to_string())], Some(found.minimum), (found.refined, found.classes), found.pieces)
         }
         Some(bound) => {
             let found = hexcert::counting::refined_by_penalty(&hex, level, bound, settings)?;
-            (asked(&found.counts, penalty), None, (found.refined, found.classes))
+            (asked(&found.counts, penalty), None, (found.refined, found.classes), found.pieces)
         }
     };
     drop(progress);
@@ -200,7 +218,11 @@ pub fn count_refine(quiet: bool, (n, level): (usize, u8), (penalty, max_penalty)
     report.minimum = if report.up_to { report.first_found() } else { minimum };
     (report.refined_partials, report.refined_classes) = (Some(refined.0), Some(refined.1));
     report.tables_loaded = tables_loaded(settings);
-    Ok(Reported::new(report, Outcome::Done))
+    let outcome = if pieces.resumed > 0 { Outcome::Unverified } else { Outcome::Done };
+    if settings.records.is_some() {
+        report.pieces = Some(PieceListing { total: pieces.total, resumed: pieces.resumed, resumed_from: pieces.resumed_from });
+    }
+    Ok(Reported::new(report, outcome))
 }
 
 /// The counts a user asked for: the one at `penalty`, or else every one

@@ -60,6 +60,10 @@ pub struct Settings {
     /// Raised (by Ctrl-C) to stop between two layers: scratch files are
     /// removed, finished checkpoint tables stay, the count returns `Interrupted`.
     pub stop: Arc<AtomicBool>,
+    /// Directory of the refine road's records (`refine_records`): a finished
+    /// piece of a listing found there is read back instead of refined, and
+    /// every piece refined is written there.
+    pub records: Option<PathBuf>,
     /// The checkpoint tables this count loaded instead of building, so that
     /// its report can name what it trusted (docs/COUNTING.md).
     pub loaded: Arc<Mutex<Vec<PathBuf>>>,
@@ -187,6 +191,14 @@ pub fn report_resumed(stats: &BuildStats, dir: &Path) {
             "table level {} bound {}: resumed forward layers 1..={} ({} states) from {}",
             stats.level, stats.bound, stats.resumed_layers, stats.forward_states, dir.display()
         );
+    }
+}
+
+/// The line of a finished (or resumed) piece of the refine road's listing.
+pub fn report_piece(level: u8, (index, done, pieces): (usize, usize, usize), classes: usize, resumed: bool, seconds: f64) {
+    if verbose() {
+        let how = if resumed { "read back from its record".to_string() } else { format!("{seconds:.1} s") };
+        eprintln!("refine level {level}: piece {index} ({classes} classes, {how}); {done} of {pieces} pieces done");
     }
 }
 

@@ -44,9 +44,12 @@
 
 use std::hash::Hasher;
 
-use super::basics::{check_bound, Settings};
+use rayon::prelude::*;
+
+use super::basics::{check_bound, check_stop, report_piece, Settings};
 use super::classes::Classes;
-use super::enumerate::fold_partials;
+use super::enumerate::cut;
+use super::refine_records::{self, Count, PieceCounts};
 use super::frontier::Schedule;
 use super::hashing::KeyHasher;
 use super::ladder::Ladder;
@@ -67,6 +70,18 @@ pub struct Refined {
     pub refined: usize,
     /// Their symmetry classes, each refined through its least member.
     pub classes: usize,
+    /// How the listing was cut, and what of it was read back from records.
+    pub pieces: Pieces,
+}
+
+/// The pieces of a listing, and those read back from an earlier run's
+/// records (`Settings::records`) instead of being refined in this one.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Pieces {
+    pub total: usize,
+    pub resumed: usize,
+    /// Who wrote the resumed pieces (they attest those counts).
+    pub resumed_from: Vec<String>,
 }
 
 /// What the refinement road found up to a bound.
@@ -78,6 +93,7 @@ pub struct RefinedByPenalty {
     pub refined: usize,
     /// Their symmetry classes, each refined through its least member.
     pub classes: usize,
+    pub pieces: Pieces,
 }
 
 /// The levels this road counts.
@@ -112,9 +128,9 @@ pub fn level_by_refinement(hex: &Hexagon, level: u8, settings: &Settings) -> Res
             check_bound(bound)?;
             ladder = ladder.rebuilt(source(level), bound)?;
         }
-        let found = refine_listed(hex, level, &ladder, bound, Judged::Every)?;
+        let found = refine_listed(hex, level, &ladder, bound, (Judged::Every, settings))?;
         if let Some(minimum) = found.counts.iter().position(|&c| c > 0) {
-            return Ok(Refined { minimum, count: found.counts[minimum], refined: found.refined, classes: found.classes });
+            return Ok(Refined { minimum, count: found.counts[minimum], refined: found.refined, classes: found.classes, pieces: found.pieces });
         }
         bound += 1;
     }
@@ -125,18 +141,24 @@ pub fn level_by_refinement(hex: &Hexagon, level: u8, settings: &Settings) -> Res
 pub fn refined_by_penalty(hex: &Hexagon, level: u8, bound: usize, settings: &Settings) -> Result<RefinedByPenalty, HexError> {
     check_refined_level(level)?;
     check_bound(bound)?;
-    refine_listed(hex, level, &Ladder::up_to(hex, source(level), bound, settings)?, bound, Judged::Sample)
+    refine_listed(hex, level, &Ladder::up_to(hex, source(level), bound, settings)?, bound, (Judged::Sample, settings))
 }
 
-/// Every partial of the source level of penalty `<= bound` that the ladder lists,
-/// refined on every core. A table built for a larger bound serves any
-/// smaller one (`ladder`).
-fn refine_listed(hex: &Hexagon, level: u8, ladder: &Ladder<'_>, bound: usize, judged: Judged) -> Result<RefinedByPenalty, HexError> {
+/// Pieces the listing is cut into: a fixed number, so that an index names
+/// the same piece on any machine and in any run (`refine_records`).
+const PIECES: usize = 256;
+
+/// Every partial of the source level of penalty `<= bound` that the ladder
+/// lists, refined piece by piece on every core; with `settings.records`,
+/// finished pieces are read from and written to that directory. A table
+/// built for a larger bound serves any smaller one (`ladder`).
+fn refine_listed(hex: &Hexagon, level: u8, ladder: &Ladder<'_>, bound: usize, (judged, settings): (Judged, &Settings)) -> Result<RefinedByPenalty, HexError> {
     let schedule = Schedule::new(hex, source(level))?;
     let table = ladder.guide(source(level)).expect("the ladder reaches the level below");
     let classes = Classes::new(hex);
-    let empty = || Ok(RefinedByPenalty { counts: vec![0; bound + 1], refined: 0, classes: 0 });
-    let visit = |acc: &mut Result<RefinedByPenalty, HexError>, values: &[u8], penalty: usize| {
+    let pieces = cut(&schedule, table, bound, PIECES);
+    let count = Count { n: hex.side(), level, source: source(level), bound, pieces: pieces.len() };
+    let visit = |acc: &mut Result<PieceCounts, HexError>, values: &[u8], penalty: usize| {
         let Ok(found) = acc else { return };
         let listed = match Partial::new(hex.side(), source(level), values.to_vec()) {
             Ok(partial) => evaluate(hex, &partial),
@@ -145,28 +167,75 @@ fn refine_listed(hex: &Hexagon, level: u8, ladder: &Ladder<'_>, bound: usize, ju
         if !listed.is_valid() || listed.penalty != penalty {
             return *acc = Err(HexError::Internal(format!("a listed level-{} partial is not valid with penalty {penalty}", source(level))));
         }
-        found.refined += 1;
+        found.listed += 1;
         let Some(members) = classes.members(values) else { return };
+        if settings.stop.load(std::sync::atomic::Ordering::Relaxed) {
+            return *acc = Err(HexError::Interrupted);
+        }
         match refinements(hex, level, values, penalty, bound, judged) {
             Ok(added) => {
                 for (extra, count) in added.into_iter().enumerate() {
                     let total = &mut found.counts[penalty + extra];
-                    *total = count.checked_mul(members).and_then(|c| total.checked_add(c)).expect("a count within 2^128 (the largest, n = 11 level 6, is below 2^79)");
+                    match count.checked_mul(members).and_then(|c| total.checked_add(c)) {
+                        Some(sum) => *total = sum,
+                        None => return *acc = Err(overflow()),
+                    }
                 }
                 found.classes += 1;
             }
             Err(e) => *acc = Err(e),
         }
     };
-    let join = |a: Result<RefinedByPenalty, HexError>, b: Result<RefinedByPenalty, HexError>| {
-        let (mut a, b) = (a?, b?);
-        a.counts.iter_mut().zip(&b.counts).for_each(|(x, y)| *x = x.checked_add(*y).expect("a count within 2^128"));
-        a.refined += b.refined;
-        a.classes += b.classes;
-        Ok(a)
-    };
-    let pieces = rayon::current_num_threads() * 64;
-    fold_partials(&schedule, table, bound, pieces, empty, visit, join)
+    let finished = std::sync::atomic::AtomicUsize::new(0);
+    let results: Vec<Result<(PieceCounts, Option<String>), HexError>> = pieces
+        .into_par_iter()
+        .enumerate()
+        .map(|(index, piece)| {
+            let resumed = match &settings.records {
+                Some(dir) => refine_records::read(dir, &count, index, piece.prefix())?,
+                None => None,
+            };
+            let (found, writer, seconds) = match resumed {
+                Some((found, writer)) => (found, Some(writer), 0.0),
+                None => {
+                    check_stop(&settings.stop)?;
+                    let started = std::time::Instant::now();
+                    let prefix = piece.prefix().to_vec();
+                    let mut acc = Ok(PieceCounts { counts: vec![0; bound + 1], listed: 0, classes: 0 });
+                    piece.fold(&schedule, table, bound, &mut acc, &visit);
+                    let found = acc?;
+                    let seconds = started.elapsed().as_secs_f64();
+                    if let Some(dir) = &settings.records {
+                        refine_records::write(dir, &count, index, &prefix, &found, seconds)?;
+                    }
+                    (found, None, seconds)
+                }
+            };
+            let done = finished.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+            report_piece(level, (index, done, count.pieces), found.classes, writer.is_some(), seconds);
+            Ok((found, writer))
+        })
+        .collect();
+    let mut total = RefinedByPenalty { counts: vec![0; bound + 1], refined: 0, classes: 0, pieces: Pieces { total: count.pieces, ..Pieces::default() } };
+    for result in results {
+        let (found, writer) = result?;
+        for (sum, c) in total.counts.iter_mut().zip(&found.counts) {
+            *sum = sum.checked_add(*c).ok_or_else(overflow)?;
+        }
+        total.refined += found.listed;
+        total.classes += found.classes;
+        if let Some(writer) = writer {
+            total.pieces.resumed += 1;
+            if !total.pieces.resumed_from.contains(&writer) {
+                total.pieces.resumed_from.push(writer);
+            }
+        }
+    }
+    Ok(total)
+}
+
+fn overflow() -> HexError {
+    HexError::Internal("a refinement-road count passed 2^128".into())
 }
 
 /// Which refinements the validator re-judges. At levels 2 and 3 (the

@@ -1,0 +1,125 @@
+//! The refine road's records: one small file per finished piece of a
+//! listing, so that a count of many CPU-hours (n = 12 level 6: 800 classes
+//! of some 20 s each) survives a stop and resumes across sessions.
+//!
+//! A piece is a subtree of the listing's walk (`enumerate::cut`), named by
+//! its index in the cut and the values its partials begin with; the cut
+//! depends only on the source level's table and the bound, so a later run
+//! cuts the same pieces, and a record names the count it belongs to (n,
+//! level, source level, bound, pieces) and its prefix, which are checked
+//! before it is used. A piece's record is written whole or not at all, when
+//! the piece is finished.
+//!
+//! Trust: a resumed piece's counts are its writer's word (they are not
+//! recomputed; that is the point); the count reports how many pieces it
+//! resumed and who wrote them, and is reported unverified (exit 4), as the
+//! sat road's resumed cubes are (docs/COUNTING.md).
+
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use crate::error::HexError;
+
+/// Format tag of a piece's record.
+const FORMAT: &str = "hexcert-refined-piece/1";
+
+/// Largest record read back (a prefix and a few dozen counts).
+const RECORD_LIMIT: u64 = 1 << 20;
+
+/// One finished piece: the refinements of every partial of the source level
+/// whose values begin with `prefix`, counted by the penalty they reach.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PieceRecord {
+    format: String,
+    n: usize,
+    level: u8,
+    source: u8,
+    bound: usize,
+    pieces: usize,
+    piece: usize,
+    /// The piece's first values, one digit per cell (`source + 1` is `+`).
+    prefix: String,
+    /// Level-`level` partials of each penalty `0..=bound` (decimal strings:
+    /// they outgrow JSON's numbers).
+    counts: Vec<String>,
+    /// Source-level partials listed, and their symmetry classes refined.
+    listed: usize,
+    classes: usize,
+    seconds: f64,
+    /// Host and run that refined the piece (and so attest its counts).
+    written_by: String,
+}
+
+/// The count a directory of records belongs to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Count {
+    pub n: usize,
+    pub level: u8,
+    pub source: u8,
+    pub bound: usize,
+    pub pieces: usize,
+}
+
+/// A piece's results, as refined in this run or read back.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PieceCounts {
+    pub counts: Vec<u128>,
+    pub listed: usize,
+    pub classes: usize,
+}
+
+fn record_path(dir: &Path, count: &Count, piece: usize) -> PathBuf {
+    dir.join(format!("bound{}-piece-{piece}.json", count.bound))
+}
+
+fn digits(values: &[u8]) -> String {
+    values.iter().map(|v| char::from(b'0' + v)).collect()
+}
+
+/// Writes a finished piece's record (whole or not at all).
+pub fn write(dir: &Path, count: &Count, piece: usize, prefix: &[u8], found: &PieceCounts, seconds: f64) -> Result<(), HexError> {
+    let Count { n, level, source, bound, pieces } = *count;
+    let record = PieceRecord {
+        format: FORMAT.into(),
+        n,
+        level,
+        source,
+        bound,
+        pieces,
+        piece,
+        prefix: digits(prefix),
+        counts: found.counts.iter().map(u128::to_string).collect(),
+        listed: found.listed,
+        classes: found.classes,
+        seconds,
+        written_by: format!("{} run {}", crate::records::run::host(), crate::records::run::run_id()),
+    };
+    std::fs::create_dir_all(dir).map_err(|source| HexError::Io { path: dir.to_path_buf(), source })?;
+    crate::files::write_atomic(&record_path(dir, count, piece), &serde_json::to_vec_pretty(&record).expect("a record serialises"))
+}
+
+/// The record of piece `piece` if an earlier run wrote one, with who wrote
+/// it; an error when it belongs to another count or piece, or is malformed.
+pub fn read(dir: &Path, count: &Count, piece: usize, prefix: &[u8]) -> Result<Option<(PieceCounts, String)>, HexError> {
+    let path = record_path(dir, count, piece);
+    if !path.exists() {
+        return Ok(None);
+    }
+    let bytes = crate::records::read::read_bounded(&path, RECORD_LIMIT, "refined-piece record")?;
+    let record: PieceRecord = crate::records::read::parse_json(&bytes, &path)?;
+    let bad = |why: String| HexError::Input { file: path.clone(), line: 0, message: why };
+    let found = Count { n: record.n, level: record.level, source: record.source, bound: record.bound, pieces: record.pieces };
+    if record.format != FORMAT || found != *count {
+        return Err(bad(format!("a record of {} {found:?}, not of {FORMAT} {count:?}: use another directory for another count", record.format)));
+    }
+    if record.piece != piece || record.prefix != digits(prefix) {
+        return Err(bad(format!("names piece {} with prefix {}, not piece {piece} with prefix {}", record.piece, record.prefix, digits(prefix))));
+    }
+    if record.counts.len() != count.bound + 1 {
+        return Err(bad(format!("holds {} counts, not one per penalty 0..={}", record.counts.len(), count.bound)));
+    }
+    let counts = record.counts.iter().map(|c| c.parse::<u128>().map_err(|_| bad(format!("count {c:?} is not a number below 2^128")))).collect::<Result<_, _>>()?;
+    Ok(Some((PieceCounts { counts, listed: record.listed, classes: record.classes }, record.written_by)))
+}
