@@ -235,6 +235,7 @@ impl CountingArgs {
             start: hinted.unwrap_or(self.start_bound),
             checkpoints: self.checkpoints.clone(),
             records: None,
+            via: Default::default(),
             stop: interrupt_flag(),
             loaded: Default::default(),
         })

@@ -183,7 +183,7 @@ enum Command {
         /// products over the level-4 partials), `sat` (the solver lists the
         /// ring-1 lex-leaders, each validated, and the 12 symmetries close them;
         /// needs --penalty or --max-penalty; for small counts), `refine` (levels
-        /// 2..6: each partial of the level below, of level 3 for level 5, of level 4 for level 6,
+        /// 2..6: each partial of the level below, of level 3 for levels 4..6,
         /// refined by a search or a program of its own; at the minimum, or at
         /// --penalty or up to --max-penalty)
         /// or `frontier` (levels 5 and 6 by the sweep at the level itself, the
@@ -204,6 +204,13 @@ enum Command {
         /// run).
         #[arg(long)]
         pieces_dir: Option<PathBuf>,
+        /// With --road refine at levels 5 and 6: count each level-3 partial's
+        /// refinements by `lift` (a program over its `+` cells, every label at
+        /// once) or by `chains` (its level-4 refinements met one by one, each
+        /// one's `+` components counted by the chain polynomials: none of
+        /// lift's code, and far slower).
+        #[arg(long, value_enum, default_value = "lift")]
+        via: commands::Via,
         #[command(flatten)]
         counting: CountingArgs,
     },
@@ -290,13 +297,16 @@ fn run(cli: &Cli) -> Result<commands::report::Reported, HexError> {
         Command::Count { pieces_dir: Some(_), road: commands::Road::Sweep | commands::Road::Sat | commands::Road::Frontier, .. } => {
             Err(HexError::Usage("--pieces-dir keeps the pieces of a refinement: it needs --road refine".into()))
         }
+        Command::Count { via: commands::Via::Chains, road: commands::Road::Sweep | commands::Road::Sat | commands::Road::Frontier, .. } => {
+            Err(HexError::Usage("--via chains is how the refine road counts levels 5 and 6: it needs --road refine".into()))
+        }
         Command::Count { n, level, penalty, max_penalty, counting, road: road @ (commands::Road::Sweep | commands::Road::Frontier), .. } => {
             hexcert::counting::set_verbose(cli.verbose);
             commands::count(quiet, (*n, *level, *road), *penalty, *max_penalty, &counting.settings(*n, *level)?)
         }
-        Command::Count { n, level, penalty, max_penalty, counting, road: commands::Road::Refine, pieces_dir, .. } => {
+        Command::Count { n, level, penalty, max_penalty, counting, road: commands::Road::Refine, pieces_dir, via, .. } => {
             hexcert::counting::set_verbose(cli.verbose);
-            let settings = hexcert::counting::Settings { records: pieces_dir.clone(), ..counting.settings(*n, level.saturating_sub(1).max(1))? };
+            let settings = hexcert::counting::Settings { records: pieces_dir.clone(), via: (*via).into(), ..counting.settings(*n, level.saturating_sub(1).max(1))? };
             commands::count_refine(quiet, (*n, *level), (*penalty, *max_penalty), &settings)
         }
         Command::Count { n, level, penalty, max_penalty, road: commands::Road::Sat, leaders_dir, .. } => {

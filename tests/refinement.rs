@@ -1,7 +1,8 @@
 //! Levels 2..6 on two roads: the refinement road (`counting::refine`: the
 //! partials of the level below, of penalty at most the bound, each refined
-//! by a search of its own and re-judged by the validator; at levels 5 and 6
-//! the level-4 partials, each lifted by the program of `counting::lift`)
+//! by a search of its own and re-judged by the validator; at levels 4 to 6
+//! the level-3 partials, each lifted by the program of `counting::lift` or,
+//! at levels 5 and 6, its level-4 refinements counted by chains)
 //! against the level's own sweep (at levels 5 and 6, the chain products) and
 //! against the report's table, at the minimum and, penalty by penalty, up to
 //! two above it.
@@ -10,7 +11,7 @@
 //! sweep; a second road that shares none of the level's own code must agree
 //! wherever both run.
 
-use hexcert::counting::{count_by_penalty, level_by_refinement, minimum_and_count, minimum_penalty, refined_by_penalty, Settings};
+use hexcert::counting::{count_by_penalty, level_by_refinement, minimum_and_count, minimum_penalty, refined_by_penalty, Settings, Via};
 use hexcert::geometry::Hexagon;
 use num_bigint::BigUint;
 
@@ -41,10 +42,10 @@ fn a_start_bound_above_the_minimum_does_not_change_the_refinement_road() {
 
 /// The refinement road against the sweep at every penalty up to `above`
 /// past the level's minimum.
-fn refinement_agrees_by_penalty(n: usize, level: u8, above: usize) {
+fn refinement_agrees_by_penalty(n: usize, level: u8, above: usize, via: Via) {
     let hex = Hexagon::new(n).expect("hexagon");
     let bound = minimum_penalty(&hex, level).expect("minimum") + above;
-    let refined = refined_by_penalty(&hex, level, bound, &Settings::default()).expect("refinement road");
+    let refined = refined_by_penalty(&hex, level, bound, &Settings { via, ..Settings::default() }).expect("refinement road");
     let swept = count_by_penalty(&hex, level, bound).expect("sweep");
     let refined: Vec<BigUint> = refined.counts.iter().map(|&c| BigUint::from(c)).collect();
     assert_eq!(refined, swept.counts, "n={n} level={level} up to penalty {bound}");
@@ -55,7 +56,7 @@ fn refinement_agrees_by_penalty(n: usize, level: u8, above: usize) {
 fn levels_two_to_four_by_penalty_agree_with_the_sweep() {
     for n in 3..=5 {
         for level in 2..=4 {
-            refinement_agrees_by_penalty(n, level, 2);
+            refinement_agrees_by_penalty(n, level, 2, Via::Lift);
         }
     }
 }
@@ -65,7 +66,7 @@ fn levels_two_to_four_by_penalty_agree_with_the_sweep() {
 fn n6_to_n8_by_penalty_agree_with_the_sweep() {
     for n in 6..=8 {
         for level in 2..=4 {
-            refinement_agrees_by_penalty(n, level, 2);
+            refinement_agrees_by_penalty(n, level, 2, Via::Lift);
         }
     }
 }
@@ -82,17 +83,20 @@ fn the_refinement_road_refuses_levels_it_does_not_count() {
 const REPORT_5_6: [(usize, usize, u128, u128); 4] =
     [(3, 3, 72, 144), (4, 3, 288, 1152), (5, 9, 17_820, 468_864), (6, 13, 16_992, 2_506_752)];
 
-/// Levels 5 and 6 lifted from the level-4 partials agree with the chain
-/// products and with the report.
+/// Levels 5 and 6 from the level-3 partials, by lifting and by chains over
+/// their level-4 refinements, agree with the sweep road's chain products and
+/// with the report.
 #[test]
-fn levels_five_and_six_by_lifting_agree_with_the_chains_and_the_report() {
+fn levels_five_and_six_by_refinement_agree_with_the_chains_and_the_report() {
     for (n, minimum, five, six) in REPORT_5_6 {
         let hex = Hexagon::new(n).expect("hexagon");
         for (level, count) in [(5u8, five), (6, six)] {
-            let refined = level_by_refinement(&hex, level, &Settings::default()).expect("refinement road");
             let (chained_minimum, chained) = minimum_and_count(&hex, level).expect("chains");
-            assert_eq!((refined.minimum, BigUint::from(refined.count)), (chained_minimum, chained), "n={n} level={level}");
-            assert_eq!((refined.minimum, refined.count), (minimum, count), "n={n} level={level}: the report");
+            for via in [Via::Lift, Via::Chains] {
+                let refined = level_by_refinement(&hex, level, &Settings { via, ..Settings::default() }).expect("refinement road");
+                assert_eq!((refined.minimum, BigUint::from(refined.count)), (chained_minimum, chained.clone()), "n={n} level={level} {via:?}");
+                assert_eq!((refined.minimum, refined.count), (minimum, count), "n={n} level={level} {via:?}: the report");
+            }
         }
     }
 }
@@ -101,7 +105,9 @@ fn levels_five_and_six_by_lifting_agree_with_the_chains_and_the_report() {
 fn levels_five_and_six_by_penalty_agree_with_the_chains() {
     for n in 3..=5 {
         for level in 5..=6 {
-            refinement_agrees_by_penalty(n, level, 2);
+            for via in [Via::Lift, Via::Chains] {
+                refinement_agrees_by_penalty(n, level, 2, via);
+            }
         }
     }
 }
@@ -109,7 +115,7 @@ fn levels_five_and_six_by_penalty_agree_with_the_chains() {
 /// A refine-road count resumed from the records of some of its pieces is
 /// the count made at once, and it says how many pieces it read back; a
 /// directory holding another count's records is refused by name. n = 6
-/// level 6 (from level 4, 4128 partials) and level 5 (from level 3).
+/// levels 6 and 5 (from the 276 level-3 partials).
 #[test]
 fn a_count_resumed_from_piece_records_is_the_count_made_at_once() {
     let hex = Hexagon::new(6).expect("hexagon");

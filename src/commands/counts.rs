@@ -46,6 +46,9 @@ pub struct CountReport {
     /// Their symmetry classes, each refined through one member (refine road only).
     #[serde(skip_serializing_if = "Option::is_none")]
     refined_classes: Option<usize>,
+    /// How levels 5 and 6 were counted on the refine road (`lift` or `chains`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    refined_via: Option<&'static str>,
     /// How a cube-by-cube listing went (sat road with --leaders-dir only).
     #[serde(skip_serializing_if = "Option::is_none")]
     cubes: Option<CubeListing>,
@@ -87,7 +90,7 @@ struct PenaltyCount {
 impl CountReport {
     fn new(n: usize, level: u8, road: Road, counts: Vec<(usize, String)>, seconds: f64) -> CountReport {
         let counts = counts.into_iter().map(|(penalty, count)| PenaltyCount { penalty, count }).collect();
-        CountReport { n, level, road, minimum: None, counts, seconds, tables_loaded: Vec::new(), leaders: None, refined_partials: None, refined_classes: None, cubes: None, pieces: None, up_to: false }
+        CountReport { n, level, road, minimum: None, counts, seconds, tables_loaded: Vec::new(), leaders: None, refined_partials: None, refined_classes: None, refined_via: None, cubes: None, pieces: None, up_to: false }
     }
 
     /// The first penalty with a partial, when every penalty below it was counted.
@@ -108,7 +111,8 @@ impl fmt::Display for CountReport {
                 Road::Refine => {
                     let (refined, classes, below) = (self.refined_partials.unwrap_or(0), self.refined_classes.unwrap_or(0), hexcert::counting::refined_from(level));
                     let what = if self.minimum == Some(*penalty) && !self.up_to { "minimum penalty" } else { "penalty" };
-                    writeln!(f, "n={n} level={level} {what} {penalty}: {count} partials (refine road: {refined} level-{below} partials in {classes} symmetry classes refined, {seconds:.2} s)")?
+                    let via = self.refined_via.map(|v| format!(" by {v}")).unwrap_or_default();
+                    writeln!(f, "n={n} level={level} {what} {penalty}: {count} partials (refine road: {refined} level-{below} partials in {classes} symmetry classes refined{via}, {seconds:.2} s)")?
                 }
                 Road::Sweep | Road::Frontier if self.up_to => writeln!(f, "n={n} level={level} penalty {penalty}: {count}")?,
                 Road::Frontier => writeln!(f, "n={n} level={level} penalty {penalty}: {count} partials (frontier road: the sweep at level {level} itself, {seconds:.2} s)")?,
@@ -187,11 +191,29 @@ fn tables_loaded(settings: &hexcert::counting::Settings) -> Vec<String> {
 pub enum Road {
     Sweep,
     Sat,
-    /// Levels 2..6: the partials of the level below (of level 3 for level 5, of level 4 for level 6) refined one by one.
+    /// Levels 2..6: the partials of the level below (of level 3 for levels 4..6) refined one by one.
     Refine,
     /// Levels 5 and 6: the sweep at the level itself, not the chain products
     /// over the level-4 partials (the sweep road's default there).
     Frontier,
+}
+
+/// How `count --road refine` counts levels 5 and 6 (`counting::Via`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Via {
+    /// The program of `lift` over the `+` cells of each level-3 partial.
+    Lift,
+    /// The level-4 refinements of each one met one by one, counted by the chain polynomials.
+    Chains,
+}
+
+impl From<Via> for hexcert::counting::Via {
+    fn from(via: Via) -> hexcert::counting::Via {
+        match via {
+            Via::Lift => hexcert::counting::Via::Lift,
+            Via::Chains => hexcert::counting::Via::Chains,
+        }
+    }
 }
 
 /// `count --road refine`: level-2..6 counts by refinement of the partials
@@ -217,6 +239,7 @@ pub fn count_refine(quiet: bool, (n, level): (usize, u8), (penalty, max_penalty)
     report.up_to = max_penalty.is_some();
     report.minimum = if report.up_to { report.first_found() } else { minimum };
     (report.refined_partials, report.refined_classes) = (Some(refined.0), Some(refined.1));
+    report.refined_via = (level >= 5).then(|| settings.via.name());
     report.tables_loaded = tables_loaded(settings);
     let outcome = if pieces.resumed > 0 { Outcome::Unverified } else { Outcome::Done };
     if settings.records.is_some() {

@@ -64,6 +64,8 @@ pub struct Settings {
     /// piece of a listing found there is read back instead of refined, and
     /// every piece refined is written there.
     pub records: Option<PathBuf>,
+    /// How the refine road counts levels 5 and 6.
+    pub via: Via,
     /// The checkpoint tables this count loaded instead of building, so that
     /// its report can name what it trusted (docs/COUNTING.md).
     pub loaded: Arc<Mutex<Vec<PathBuf>>>,
@@ -84,6 +86,29 @@ impl Settings {
     pub(super) fn note_loaded(&self, path: &Path) {
         if let Ok(mut list) = self.loaded.lock() {
             list.push(path.to_path_buf());
+        }
+    }
+}
+
+/// How the refine road counts the level-5 and level-6 refinements of a
+/// level-3 partial.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Via {
+    /// The program of `lift` over its `+` cells, every label at once.
+    #[default]
+    Lift,
+    /// Its level-4 refinements met one by one, each one's `+` components
+    /// counted by the chain polynomials: none of `lift`'s code, so a second
+    /// road where the level-4 partials are too many to list from the tables.
+    Chains,
+}
+
+impl Via {
+    /// The name records and reports use.
+    pub fn name(self) -> &'static str {
+        match self {
+            Via::Lift => "lift",
+            Via::Chains => "chains",
         }
     }
 }

@@ -59,7 +59,7 @@ pub use hint::start_hint;
 pub use refine::{level_by_refinement, refined_by_penalty, source as refined_from, Pieces, Refined, RefinedByPenalty};
 use ladder::Ladder;
 use basics::check_bound;
-pub use basics::{set_verbose, Layers, Settings, DEFAULT_MEMORY_LIMIT, MAX_PENALTY_BOUND};
+pub use basics::{set_verbose, Layers, Settings, Via, DEFAULT_MEMORY_LIMIT, MAX_PENALTY_BOUND};
 
 
 /// How to count.

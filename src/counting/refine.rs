@@ -1,11 +1,10 @@
 //! Levels 2 to 6 by refinement: a second road to a level's counts, apart
 //! from that level's table and sweep (and, at levels 5 and 6, from `chains`).
 //! Levels 2 and 3 refine the level below by a search that meets each
-//! refinement; levels 4 and 5 refine the level-3 partials, and level 6 the
-//! level-4 partials (`source`), and they count the refinements by the
-//! program of `lift`, since they are too many to meet one by one (n = 12:
-//! 9600 level-3 partials at the minimum refine to 18 G level-4 ones; n = 11
-//! level 6: some 10^16 per level-4 partial).
+//! refinement; levels 4 to 6 refine the level-3 partials (`source`) and
+//! count the refinements by the program of `lift`, since they are too many
+//! to meet one by one (n = 12: 9600 level-3 partials at the minimum refine
+//! to 18 G level-4 ones, and one of them to some 10^26 level-6 ones).
 //!
 //! Invariants relied on (docs/PROBLEM.md, section 4), for level `k` in 2..=3
 //! (`lift` states the same for the levels it counts):
@@ -42,11 +41,13 @@
 //! the road twelve times cheaper where refining, not listing, is the cost
 //! (n = 12 level 5: 9600 level-3 partials, 800 classes).
 
+use std::collections::HashMap;
 use std::hash::Hasher;
 
 use rayon::prelude::*;
 
-use super::basics::{check_bound, check_stop, report_piece, Settings};
+use super::basics::{check_bound, check_stop, report_piece, Settings, Via};
+use super::chains::{combine, components, Shape};
 use super::classes::Classes;
 use super::enumerate::cut;
 use super::refine_records::{self, Count, PieceCounts};
@@ -105,16 +106,14 @@ fn check_refined_level(level: u8) -> Result<(), HexError> {
 }
 
 /// The level whose partials are refined to `level` (2..=6): the level below
-/// up to level 4, level 3 for level 5, level 4 for level 6. Lifted from level
-/// 3, level 5 costs 1.5 s at n = 10 and 46 s at n = 11 (from level 4: 2,670 s,
-/// the listing of 16 M level-4 partials); level 6 costs 25 s at n = 10 (from
-/// level 4: 378 s) but its program holds millions of states a partial from
-/// n = 11 on (four labels a cell, a row of cells open).
+/// up to level 3, level 3 for levels 4 to 6 (`lift`). Lifted from level 3
+/// with the cells grown greedily (`lift::fewest_open`), the levels above cost
+/// the level-3 listing and a program per class (n = 12 level 6: 800 classes
+/// lifted in 70 s); from level 4 they list every level-4 partial (n = 11:
+/// 16.3 M; n = 12: 18.3 G) and measured slower wherever both ran
+/// (docs/RESULTS.md, "Levels 4 to 6 by lifting").
 pub fn source(level: u8) -> u8 {
-    match level {
-        5 => 3,
-        _ => (level - 1).min(4),
-    }
+    (level - 1).min(3)
 }
 
 /// The level-k minimum and its count: bounds from the level-(k-1) minimum
@@ -157,7 +156,7 @@ fn refine_listed(hex: &Hexagon, level: u8, ladder: &Ladder<'_>, bound: usize, (j
     let table = ladder.guide(source(level)).expect("the ladder reaches the level below");
     let classes = Classes::new(hex);
     let pieces = cut(&schedule, table, bound, PIECES);
-    let count = Count { n: hex.side(), level, source: source(level), bound, pieces: pieces.len() };
+    let count = Count { n: hex.side(), level, source: source(level), via: settings.via.name(), bound, pieces: pieces.len() };
     let visit = |acc: &mut Result<PieceCounts, HexError>, values: &[u8], penalty: usize| {
         let Ok(found) = acc else { return };
         let listed = match Partial::new(hex.side(), source(level), values.to_vec()) {
@@ -172,7 +171,7 @@ fn refine_listed(hex: &Hexagon, level: u8, ladder: &Ladder<'_>, bound: usize, (j
         if settings.stop.load(std::sync::atomic::Ordering::Relaxed) {
             return *acc = Err(HexError::Interrupted);
         }
-        match refinements(hex, level, values, penalty, bound, judged) {
+        match refinements(hex, level, values, penalty, bound, (judged, settings.via)) {
             Ok(added) => {
                 for (extra, count) in added.into_iter().enumerate() {
                     let total = &mut found.counts[penalty + extra];
@@ -258,31 +257,62 @@ const SAMPLE: u64 = 1 << 10;
 /// partials of penalty at most `bound`, counted by the penalty they add
 /// (index `0..=bound - p`); as they are met, those `judged` picks are
 /// re-judged by the validator.
-fn refinements(hex: &Hexagon, level: u8, values: &[u8], p: usize, bound: usize, judged: Judged) -> Result<Vec<u128>, HexError> {
-    if level >= 4 {
-        return lifted(hex, level, values, (p, bound - p), judged);
+fn refinements(hex: &Hexagon, level: u8, values: &[u8], p: usize, bound: usize, (judged, via): (Judged, Via)) -> Result<Vec<u128>, HexError> {
+    match (level, via) {
+        (5.., Via::Chains) => chained(hex, level, values, (p, bound - p)),
+        (4.., _) => lifted(hex, level, values, (p, bound - p), judged),
+        _ => {
+            let mut added = vec![0u128; bound - p + 1];
+            searched(hex, level, values, (p, bound - p), judged, |_, extra| added[extra] += 1)?;
+            Ok(added)
+        }
     }
-    let mut search = Search::new(hex, level, values, bound - p);
+}
+
+/// The refinements to `level` (2..=4) of a partial of the level below of
+/// penalty `p` that add at most `allowance`, met one by one by the search:
+/// `each(refined values, added)` for every one; those `judged` picks are
+/// re-judged by the validator as they are met.
+fn searched(hex: &Hexagon, level: u8, values: &[u8], (p, allowance): (usize, usize), judged: Judged, mut each: impl FnMut(&[u8], usize)) -> Result<(), HexError> {
+    let mut search = Search::new(hex, level, values, allowance);
     let mut refined = values.to_vec();
-    let mut added = vec![0u128; bound - p + 1];
     let (mut met, mut wrong) = (0u64, None);
     search.descend(0, 0, &mut |cells, labels, extra| {
-        added[extra] += 1;
+        for (&cell, &label) in cells.iter().zip(labels) {
+            refined[cell] = label;
+        }
         met += 1;
         if judged == Judged::Every || met % SAMPLE == 1 {
-            for (&cell, &label) in cells.iter().zip(labels) {
-                refined[cell] = label;
-            }
             let judged = Partial::new(hex.side(), level, refined.clone()).map(|partial| evaluate(hex, &partial));
             if !matches!(judged, Ok(j) if j.is_valid() && j.penalty == p + extra) {
                 wrong = Some(p + extra);
             }
         }
+        each(&refined, extra);
     });
     match wrong {
         Some(q) => Err(HexError::Internal(format!("a refinement the search counted is not valid with penalty {q}"))),
-        None => Ok(added),
+        None => Ok(()),
     }
+}
+
+/// Levels 5 and 6 without `lift`: the level-4 refinements of a level-3
+/// partial of penalty `p` met one by one (the search; the validator
+/// re-judges one in `SAMPLE`, since they run to a billion at n = 12), each
+/// one's `+` components tallied by shape, and the tallies counted by the
+/// chain polynomials (`chains::combine`), as the chains road counts the
+/// listed level-4 partials.
+fn chained(hex: &Hexagon, level: u8, values: &[u8], (p, allowance): (usize, usize)) -> Result<Vec<u128>, HexError> {
+    let mut groups: HashMap<(usize, Vec<Shape>), u64> = HashMap::new();
+    let mut failed = None;
+    searched(hex, 4, values, (p, allowance), Judged::Sample, |refined, extra| match components(hex, refined) {
+        Ok(shapes) => *groups.entry((p + extra, shapes)).or_default() += 1,
+        Err(e) => failed = Some(e),
+    })?;
+    if let Some(e) = failed {
+        return Err(e);
+    }
+    combine(level, p + allowance, &groups)[p..].iter().map(|c| u128::try_from(c).map_err(|_| overflow())).collect()
 }
 
 /// The search over the labellings of the former `+` cells (positions in

@@ -36,6 +36,8 @@ struct PieceRecord {
     n: usize,
     level: u8,
     source: u8,
+    /// How levels 5 and 6 were counted (`lift` or `chains`).
+    via: String,
     bound: usize,
     pieces: usize,
     piece: usize,
@@ -58,6 +60,7 @@ pub struct Count {
     pub n: usize,
     pub level: u8,
     pub source: u8,
+    pub via: &'static str,
     pub bound: usize,
     pub pieces: usize,
 }
@@ -80,12 +83,13 @@ fn digits(values: &[u8]) -> String {
 
 /// Writes a finished piece's record (whole or not at all).
 pub fn write(dir: &Path, count: &Count, piece: usize, prefix: &[u8], found: &PieceCounts, seconds: f64) -> Result<(), HexError> {
-    let Count { n, level, source, bound, pieces } = *count;
+    let Count { n, level, source, via, bound, pieces } = *count;
     let record = PieceRecord {
         format: FORMAT.into(),
         n,
         level,
         source,
+        via: via.into(),
         bound,
         pieces,
         piece,
@@ -110,9 +114,10 @@ pub fn read(dir: &Path, count: &Count, piece: usize, prefix: &[u8]) -> Result<Op
     let bytes = crate::records::read::read_bounded(&path, RECORD_LIMIT, "refined-piece record")?;
     let record: PieceRecord = crate::records::read::parse_json(&bytes, &path)?;
     let bad = |why: String| HexError::Input { file: path.clone(), line: 0, message: why };
-    let found = Count { n: record.n, level: record.level, source: record.source, bound: record.bound, pieces: record.pieces };
-    if record.format != FORMAT || found != *count {
-        return Err(bad(format!("a record of {} {found:?}, not of {FORMAT} {count:?}: use another directory for another count", record.format)));
+    let found = (record.format.as_str(), record.n, record.level, record.source, record.via.as_str(), record.bound, record.pieces);
+    let expected = (FORMAT, count.n, count.level, count.source, count.via, count.bound, count.pieces);
+    if found != expected {
+        return Err(bad(format!("a record of {found:?}, not of {expected:?}: use another directory for another count")));
     }
     if record.piece != piece || record.prefix != digits(prefix) {
         return Err(bad(format!("names piece {} with prefix {}, not piece {piece} with prefix {}", record.piece, record.prefix, digits(prefix))));
