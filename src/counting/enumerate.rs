@@ -58,39 +58,35 @@ fn walk(
     }
 }
 
-/// A subtree of the walk: cells `0..t` placed with `values[..t]`, in
-/// `state`, with `penalty` so far; its partials are those that begin so.
+/// A point of the walk: cells `0..t` placed with `values[..t]`, in `state`,
+/// with `penalty` so far.
 #[derive(Clone)]
-pub struct Piece {
+struct Node {
     t: usize,
     state: u128,
     penalty: usize,
     values: Vec<u8>,
 }
 
-impl Piece {
-    /// The values its partials begin with.
-    pub fn prefix(&self) -> &[u8] {
-        &self.values[..self.t]
-    }
-
-    /// Folds the piece's partials into `acc`.
-    pub fn fold<A>(mut self, schedule: &Schedule, table: &Guide, bound: usize, acc: &mut A, visit: &impl Fn(&mut A, &[u8], usize)) {
-        walk(schedule, table, bound, self.t, self.state, self.penalty, &mut self.values, &mut |values, penalty| visit(acc, values, penalty));
-    }
-}
-
-/// The walk cut, breadth first, into at least `pieces` independent subtrees
-/// (each partial lies in exactly one, since a partial determines its walk),
-/// in an order that depends only on the table and the bound, so that a
-/// piece can be named by its index (`refine`'s records); none when the
-/// table admits no partial.
-pub fn cut(schedule: &Schedule, table: &Guide, bound: usize, pieces: usize) -> Vec<Piece> {
+/// As `for_each_partial`, on every core: the walk is cut, breadth first, into
+/// at least `pieces` independent subtrees (each partial lies in exactly one,
+/// since a partial determines its walk); each subtree folds its partials
+/// into its own accumulator (`start`, `visit`), and the accumulators are
+/// combined with `join`, so the result does not depend on the cut.
+pub fn fold_partials<A: Send>(
+    schedule: &Schedule,
+    table: &Guide,
+    bound: usize,
+    pieces: usize,
+    start: impl Fn() -> A + Sync,
+    visit: impl Fn(&mut A, &[u8], usize) + Sync,
+    join: impl Fn(A, A) -> A + Sync + Send,
+) -> A {
     assert_eq!(table.level, schedule.level, "the guide must be of the enumerated level");
     if !table.future[0].contains_key(&0) {
-        return Vec::new();
+        return start();
     }
-    let mut nodes = vec![Piece { t: 0, state: 0, penalty: 0, values: vec![0u8; schedule.cells] }];
+    let mut nodes = vec![Node { t: 0, state: 0, penalty: 0, values: vec![0u8; schedule.cells] }];
     while nodes.len() < pieces && nodes.iter().all(|n| n.t < schedule.cells) {
         nodes = nodes
             .into_iter()
@@ -101,7 +97,7 @@ pub fn cut(schedule: &Schedule, table: &Guide, bound: usize, pieces: usize) -> V
                     if fits {
                         let mut values = node.values.clone();
                         values[node.t] = value;
-                        children.push(Piece { t: node.t + 1, state: s, penalty: node.penalty + charge, values });
+                        children.push(Node { t: node.t + 1, state: s, penalty: node.penalty + charge, values });
                     }
                 });
                 children
@@ -109,26 +105,12 @@ pub fn cut(schedule: &Schedule, table: &Guide, bound: usize, pieces: usize) -> V
             .collect();
     }
     nodes
-}
-
-/// As `for_each_partial`, on every core: the walk is `cut` into at least
-/// `pieces` subtrees; each folds its partials into its own accumulator
-/// (`start`, `visit`), and the accumulators are combined with `join`, so
-/// the result does not depend on the cut.
-pub fn fold_partials<A: Send>(
-    schedule: &Schedule,
-    table: &Guide,
-    bound: usize,
-    pieces: usize,
-    start: impl Fn() -> A + Sync,
-    visit: impl Fn(&mut A, &[u8], usize) + Sync,
-    join: impl Fn(A, A) -> A + Sync + Send,
-) -> A {
-    cut(schedule, table, bound, pieces)
         .into_par_iter()
-        .map(|piece| {
+        .map(|mut node| {
             let mut acc = start();
-            piece.fold(schedule, table, bound, &mut acc, &visit);
+            walk(schedule, table, bound, node.t, node.state, node.penalty, &mut node.values, &mut |values, penalty| {
+                visit(&mut acc, values, penalty)
+            });
             acc
         })
         .reduce(&start, &join)

@@ -49,8 +49,8 @@ use rayon::prelude::*;
 use super::basics::{check_bound, check_stop, report_piece, Settings, Via};
 use super::chains::{combine, components, Shape};
 use super::classes::Classes;
-use super::enumerate::cut;
-use super::refine_records::{self, Count, PieceCounts};
+use super::enumerate::fold_partials;
+use super::refine_records::{self, Count};
 use super::frontier::Schedule;
 use super::hashing::KeyHasher;
 use super::ladder::Ladder;
@@ -143,86 +143,97 @@ pub fn refined_by_penalty(hex: &Hexagon, level: u8, bound: usize, settings: &Set
     refine_listed(hex, level, &Ladder::up_to(hex, source(level), bound, settings)?, bound, (Judged::Sample, settings))
 }
 
-/// Pieces the listing is cut into: a fixed number, so that an index names
-/// the same piece on any machine and in any run (`refine_records`).
+/// Pieces the classes are split into: a fixed number, so that an index
+/// names the same piece on any machine and in any run (`refine_records`).
 const PIECES: usize = 256;
 
+/// A class to refine: its least member, their penalty and how many members.
+struct Class {
+    values: Vec<u8>,
+    penalty: usize,
+    members: u128,
+}
+
 /// Every partial of the source level of penalty `<= bound` that the ladder
-/// lists, refined piece by piece on every core; with `settings.records`,
-/// finished pieces are read from and written to that directory. A table
-/// built for a larger bound serves any smaller one (`ladder`).
+/// lists, judged, and its classes refined piece by piece on every core;
+/// with `settings.records`, finished pieces are read from and written to
+/// that directory. The pieces are runs of the classes in the order of their
+/// values, of equal size (the walk's own subtrees would not do: the least
+/// members of the classes crowd into its first few). A table built for a
+/// larger bound serves any smaller one (`ladder`).
 fn refine_listed(hex: &Hexagon, level: u8, ladder: &Ladder<'_>, bound: usize, (judged, settings): (Judged, &Settings)) -> Result<RefinedByPenalty, HexError> {
     let schedule = Schedule::new(hex, source(level))?;
     let table = ladder.guide(source(level)).expect("the ladder reaches the level below");
     let classes = Classes::new(hex);
-    let pieces = cut(&schedule, table, bound, PIECES);
-    let count = Count { n: hex.side(), level, source: source(level), via: settings.via.name(), bound, pieces: pieces.len() };
-    let visit = |acc: &mut Result<PieceCounts, HexError>, values: &[u8], penalty: usize| {
-        let Ok(found) = acc else { return };
-        let listed = match Partial::new(hex.side(), source(level), values.to_vec()) {
+    let keep = |acc: &mut Result<(usize, Vec<Class>), HexError>, values: &[u8], penalty: usize| {
+        let Ok((listed, kept)) = acc else { return };
+        let judged = match Partial::new(hex.side(), source(level), values.to_vec()) {
             Ok(partial) => evaluate(hex, &partial),
             Err(e) => return *acc = Err(e),
         };
-        if !listed.is_valid() || listed.penalty != penalty {
+        if !judged.is_valid() || judged.penalty != penalty {
             return *acc = Err(HexError::Internal(format!("a listed level-{} partial is not valid with penalty {penalty}", source(level))));
         }
-        found.listed += 1;
-        let Some(members) = classes.members(values) else { return };
-        if settings.stop.load(std::sync::atomic::Ordering::Relaxed) {
-            return *acc = Err(HexError::Interrupted);
-        }
-        match refinements(hex, level, values, penalty, bound, (judged, settings.via)) {
-            Ok(added) => {
-                for (extra, count) in added.into_iter().enumerate() {
-                    let total = &mut found.counts[penalty + extra];
-                    match count.checked_mul(members).and_then(|c| total.checked_add(c)) {
-                        Some(sum) => *total = sum,
-                        None => return *acc = Err(overflow()),
-                    }
-                }
-                found.classes += 1;
-            }
-            Err(e) => *acc = Err(e),
+        *listed += 1;
+        if let Some(members) = classes.members(values) {
+            kept.push(Class { values: values.to_vec(), penalty, members });
         }
     };
+    let join = |a: Result<(usize, Vec<Class>), HexError>, b: Result<(usize, Vec<Class>), HexError>| {
+        let ((listed, mut kept), (more, other)) = (a?, b?);
+        kept.extend(other);
+        Ok((listed + more, kept))
+    };
+    let (listed, mut kept) = fold_partials(&schedule, table, bound, rayon::current_num_threads() * 64, || Ok((0, Vec::new())), keep, join)?;
+    kept.sort_unstable_by(|a, b| a.values.cmp(&b.values));
+    let pieces: Vec<&[Class]> = kept.chunks(kept.len().div_ceil(PIECES).max(1)).collect();
+    let count = Count { n: hex.side(), level, source: source(level), via: settings.via.name(), bound, pieces: pieces.len() };
+    let refine_piece = |piece: &[Class]| -> Result<Vec<u128>, HexError> {
+        let mut counts = vec![0u128; bound + 1];
+        for class in piece {
+            check_stop(&settings.stop)?;
+            let added = refinements(hex, level, &class.values, class.penalty, bound, (judged, settings.via))?;
+            for (extra, c) in added.into_iter().enumerate() {
+                let total = &mut counts[class.penalty + extra];
+                *total = c.checked_mul(class.members).and_then(|c| total.checked_add(c)).ok_or_else(overflow)?;
+            }
+        }
+        Ok(counts)
+    };
     let finished = std::sync::atomic::AtomicUsize::new(0);
-    let results: Vec<Result<(PieceCounts, Option<String>), HexError>> = pieces
-        .into_par_iter()
+    let results: Vec<Result<(Vec<u128>, Option<String>), HexError>> = pieces
+        .par_iter()
         .enumerate()
         .map(|(index, piece)| {
+            let first = &piece[0].values;
             let resumed = match &settings.records {
-                Some(dir) => refine_records::read(dir, &count, index, piece.prefix())?,
+                Some(dir) => refine_records::read(dir, &count, (index, first, piece.len()))?,
                 None => None,
             };
-            let (found, writer, seconds) = match resumed {
-                Some((found, writer)) => (found, Some(writer), 0.0),
+            let (counts, writer, seconds) = match resumed {
+                Some((counts, writer)) => (counts, Some(writer), 0.0),
                 None => {
-                    check_stop(&settings.stop)?;
                     let started = std::time::Instant::now();
-                    let prefix = piece.prefix().to_vec();
-                    let mut acc = Ok(PieceCounts { counts: vec![0; bound + 1], listed: 0, classes: 0 });
-                    piece.fold(&schedule, table, bound, &mut acc, &visit);
-                    let found = acc?;
+                    let counts = refine_piece(piece)?;
                     let seconds = started.elapsed().as_secs_f64();
                     if let Some(dir) = &settings.records {
-                        refine_records::write(dir, &count, index, &prefix, &found, seconds)?;
+                        refine_records::write(dir, &count, (index, first, piece.len()), &counts, seconds)?;
                     }
-                    (found, None, seconds)
+                    (counts, None, seconds)
                 }
             };
             let done = finished.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
-            report_piece(level, (index, done, count.pieces), found.classes, writer.is_some(), seconds);
-            Ok((found, writer))
+            report_piece(level, (index, done, count.pieces), piece.len(), writer.is_some(), seconds);
+            Ok((counts, writer))
         })
         .collect();
-    let mut total = RefinedByPenalty { counts: vec![0; bound + 1], refined: 0, classes: 0, pieces: Pieces { total: count.pieces, ..Pieces::default() } };
+    let pieces = Pieces { total: count.pieces, ..Pieces::default() };
+    let mut total = RefinedByPenalty { counts: vec![0; bound + 1], refined: listed, classes: kept.len(), pieces };
     for result in results {
-        let (found, writer) = result?;
-        for (sum, c) in total.counts.iter_mut().zip(&found.counts) {
+        let (counts, writer) = result?;
+        for (sum, c) in total.counts.iter_mut().zip(&counts) {
             *sum = sum.checked_add(*c).ok_or_else(overflow)?;
         }
-        total.refined += found.listed;
-        total.classes += found.classes;
         if let Some(writer) = writer {
             total.pieces.resumed += 1;
             if !total.pieces.resumed_from.contains(&writer) {

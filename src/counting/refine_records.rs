@@ -2,13 +2,14 @@
 //! listing, so that a count of many CPU-hours (n = 12 level 6: 800 classes
 //! of some 20 s each) survives a stop and resumes across sessions.
 //!
-//! A piece is a subtree of the listing's walk (`enumerate::cut`), named by
-//! its index in the cut and the values its partials begin with; the cut
-//! depends only on the source level's table and the bound, so a later run
-//! cuts the same pieces, and a record names the count it belongs to (n,
-//! level, source level, bound, pieces) and its prefix, which are checked
-//! before it is used. A piece's record is written whole or not at all, when
-//! the piece is finished.
+//! A piece is a run of the symmetry classes listed (their least members, in
+//! the order of their values), named by its index, its first class and its
+//! length; the listing depends only on the source level's table and the
+//! bound, so a later run cuts the same pieces, and a record names the count
+//! it belongs to (n, level, source level, how levels 5 and 6 were counted,
+//! bound, pieces) and its piece, which are checked before it is used. A
+//! piece's record is written whole or not at all, when the piece is
+//! finished.
 //!
 //! Trust: a resumed piece's counts are its writer's word (they are not
 //! recomputed; that is the point); the count reports how many pieces it
@@ -27,8 +28,8 @@ const FORMAT: &str = "hexcert-refined-piece/1";
 /// Largest record read back (a prefix and a few dozen counts).
 const RECORD_LIMIT: u64 = 1 << 20;
 
-/// One finished piece: the refinements of every partial of the source level
-/// whose values begin with `prefix`, counted by the penalty they reach.
+/// One finished piece: the refinements of the members of a run of classes,
+/// counted by the penalty they reach.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct PieceRecord {
@@ -41,14 +42,14 @@ struct PieceRecord {
     bound: usize,
     pieces: usize,
     piece: usize,
-    /// The piece's first values, one digit per cell (`source + 1` is `+`).
-    prefix: String,
-    /// Level-`level` partials of each penalty `0..=bound` (decimal strings:
-    /// they outgrow JSON's numbers).
-    counts: Vec<String>,
-    /// Source-level partials listed, and their symmetry classes refined.
-    listed: usize,
+    /// The least member of the piece's first class, one digit per cell
+    /// (`source + 1` is `+`), and the number of classes in the piece.
+    first: String,
     classes: usize,
+    /// Level-`level` partials of each penalty `0..=bound` that refine the
+    /// piece's classes, every member counted (decimal strings: they
+    /// outgrow JSON's numbers).
+    counts: Vec<String>,
     seconds: f64,
     /// Host and run that refined the piece (and so attest its counts).
     written_by: String,
@@ -65,13 +66,8 @@ pub struct Count {
     pub pieces: usize,
 }
 
-/// A piece's results, as refined in this run or read back.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct PieceCounts {
-    pub counts: Vec<u128>,
-    pub listed: usize,
-    pub classes: usize,
-}
+/// A piece: its index, its first class's least member and its number of classes.
+pub type Piece<'a> = (usize, &'a [u8], usize);
 
 fn record_path(dir: &Path, count: &Count, piece: usize) -> PathBuf {
     dir.join(format!("bound{}-piece-{piece}.json", count.bound))
@@ -82,7 +78,7 @@ fn digits(values: &[u8]) -> String {
 }
 
 /// Writes a finished piece's record (whole or not at all).
-pub fn write(dir: &Path, count: &Count, piece: usize, prefix: &[u8], found: &PieceCounts, seconds: f64) -> Result<(), HexError> {
+pub fn write(dir: &Path, count: &Count, (piece, first, classes): Piece<'_>, counts: &[u128], seconds: f64) -> Result<(), HexError> {
     let Count { n, level, source, via, bound, pieces } = *count;
     let record = PieceRecord {
         format: FORMAT.into(),
@@ -93,10 +89,9 @@ pub fn write(dir: &Path, count: &Count, piece: usize, prefix: &[u8], found: &Pie
         bound,
         pieces,
         piece,
-        prefix: digits(prefix),
-        counts: found.counts.iter().map(u128::to_string).collect(),
-        listed: found.listed,
-        classes: found.classes,
+        first: digits(first),
+        classes,
+        counts: counts.iter().map(u128::to_string).collect(),
         seconds,
         written_by: format!("{} run {}", crate::records::run::host(), crate::records::run::run_id()),
     };
@@ -106,7 +101,7 @@ pub fn write(dir: &Path, count: &Count, piece: usize, prefix: &[u8], found: &Pie
 
 /// The record of piece `piece` if an earlier run wrote one, with who wrote
 /// it; an error when it belongs to another count or piece, or is malformed.
-pub fn read(dir: &Path, count: &Count, piece: usize, prefix: &[u8]) -> Result<Option<(PieceCounts, String)>, HexError> {
+pub fn read(dir: &Path, count: &Count, (piece, first, classes): Piece<'_>) -> Result<Option<(Vec<u128>, String)>, HexError> {
     let path = record_path(dir, count, piece);
     if !path.exists() {
         return Ok(None);
@@ -119,12 +114,12 @@ pub fn read(dir: &Path, count: &Count, piece: usize, prefix: &[u8]) -> Result<Op
     if found != expected {
         return Err(bad(format!("a record of {found:?}, not of {expected:?}: use another directory for another count")));
     }
-    if record.piece != piece || record.prefix != digits(prefix) {
-        return Err(bad(format!("names piece {} with prefix {}, not piece {piece} with prefix {}", record.piece, record.prefix, digits(prefix))));
+    if (record.piece, record.first.as_str(), record.classes) != (piece, digits(first).as_str(), classes) {
+        return Err(bad(format!("names piece {} of {} classes from {}, not piece {piece} of {classes} from {}", record.piece, record.classes, record.first, digits(first))));
     }
     if record.counts.len() != count.bound + 1 {
         return Err(bad(format!("holds {} counts, not one per penalty 0..={}", record.counts.len(), count.bound)));
     }
     let counts = record.counts.iter().map(|c| c.parse::<u128>().map_err(|_| bad(format!("count {c:?} is not a number below 2^128")))).collect::<Result<_, _>>()?;
-    Ok(Some((PieceCounts { counts, listed: record.listed, classes: record.classes }, record.written_by)))
+    Ok(Some((counts, record.written_by)))
 }
