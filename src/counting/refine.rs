@@ -147,6 +147,9 @@ pub fn refined_by_penalty(hex: &Hexagon, level: u8, bound: usize, settings: &Set
 /// names the same piece on any machine and in any run (`refine_records`).
 const PIECES: usize = 256;
 
+/// A piece's counts, and who wrote them when they were read back.
+type PieceCounts = (Vec<u128>, Option<String>);
+
 /// A class to refine: its least member, their penalty and how many members.
 struct Class {
     values: Vec<u8>,
@@ -201,7 +204,7 @@ fn refine_listed(hex: &Hexagon, level: u8, ladder: &Ladder<'_>, bound: usize, (j
         Ok(counts)
     };
     let finished = std::sync::atomic::AtomicUsize::new(0);
-    let results: Vec<Result<(Vec<u128>, Option<String>), HexError>> = pieces
+    let results: Vec<Result<PieceCounts, HexError>> = pieces
         .par_iter()
         .enumerate()
         .map(|(index, piece)| {
