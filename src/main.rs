@@ -197,11 +197,11 @@ enum Command {
         /// their completeness was not checked in this run).
         #[arg(long)]
         leaders_dir: Option<PathBuf>,
-        /// With --road refine: refine the listing piece by piece (256 pieces
-        /// of the walk), one record per finished piece in this directory, so
-        /// that a stopped count resumes where it stopped (a count that
-        /// resumed pieces exits 4: their counts were not recomputed in this
-        /// run).
+        /// With --road refine: refine the listed symmetry classes piece by
+        /// piece (256 runs of them), one record per finished piece in this
+        /// directory, so that a stopped count resumes where it stopped (a
+        /// count that resumed pieces exits 4: their counts were not
+        /// recomputed in this run).
         #[arg(long)]
         pieces_dir: Option<PathBuf>,
         /// With --road refine at levels 5 and 6: count each level-3 partial's
