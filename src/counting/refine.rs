@@ -19,7 +19,8 @@
 //!   a new `+` cell with `m` neighbours labelled `k` costs `m - 1` and is
 //!   valid only when `m >= 1` (a `k` already sees `1..k-1`, as a `+` did).
 //!
-//! So a depth-first search over the former `+` cells, in index order, that
+//! So a depth-first search over the former `+` cells (grown greedily, as
+//! `lift` places them), that
 //! charges those terms as soon as both ends of an edge are labelled and cuts a
 //! branch once the added penalty passes what is allowed, or once a new `+`
 //! cell has all its neighbours labelled and none of them is a `k`, meets each
@@ -54,7 +55,7 @@ use super::refine_records::{self, Count};
 use super::frontier::Schedule;
 use super::hashing::KeyHasher;
 use super::ladder::Ladder;
-use super::lift::Lift;
+use super::lift::{fewest_open, Lift};
 use crate::error::HexError;
 use crate::geometry::Hexagon;
 use crate::levels::Partial;
@@ -330,7 +331,7 @@ fn chained(hex: &Hexagon, level: u8, values: &[u8], (p, allowance): (usize, usiz
 }
 
 /// The search over the labellings of the former `+` cells (positions in
-/// index order; `earlier[i]` are the positions `< i` next to position `i`)
+/// the order of `lift::fewest_open`; `earlier[i]` are the positions `< i` next to position `i`)
 /// with `new` (the level's own value, stored as the level below's `+`) or
 /// `plus` (the level's `+`).
 struct Search {
@@ -350,8 +351,15 @@ struct Search {
 impl Search {
     fn new(hex: &Hexagon, level: u8, values: &[u8], allowed: usize) -> Search {
         let (new, plus) = (level, level + 1);
-        let cells: Vec<usize> = (0..values.len()).filter(|&c| values[c] == new).collect();
-        let position = |c: usize| cells.binary_search(&c).ok();
+        // Grown greedily, as `lift` places them: a cell is checked once its
+        // last neighbour is labelled, and that comes soon after it, so a
+        // branch without support dies young (in index order, a row later).
+        let cells = fewest_open(hex, values, new);
+        let mut at = vec![usize::MAX; values.len()];
+        for (i, &c) in cells.iter().enumerate() {
+            at[c] = i;
+        }
+        let position = |c: usize| (at[c] != usize::MAX).then_some(at[c]);
         let neighbours: Vec<Vec<usize>> = cells.iter().map(|&c| hex.neighbours(c).iter().filter_map(|&u| position(u)).collect()).collect();
         let earlier = neighbours.iter().enumerate().map(|(i, ns)| ns.iter().copied().filter(|&j| j < i).collect()).collect();
         let mut closes = vec![Vec::new(); cells.len()];
