@@ -293,7 +293,7 @@ impl Lift {
 /// its least one. A greedy order, not an optimal one: it keeps the open
 /// cells near the boundary of a compact placed region instead of along a
 /// whole row.
-pub(super) fn fewest_open(hex: &Hexagon, values: &[u8], plus: u8) -> Vec<usize> {
+fn fewest_open(hex: &Hexagon, values: &[u8], plus: u8) -> Vec<usize> {
     let cells: Vec<usize> = (0..values.len()).filter(|&c| values[c] == plus).collect();
     let mut placed = vec![false; values.len()];
     // Neighbours of value `plus` not yet placed, per cell.
