@@ -84,3 +84,9 @@ impl Partial {
         Ok(Partial { n: self.n, level, values })
     }
 }
+
+/// A partial's values as one digit per cell (`k + 1` is `+`): how count
+/// records store partials.
+pub fn digits(values: &[u8]) -> String {
+    values.iter().map(|v| char::from(b'0' + v)).collect()
+}

@@ -21,6 +21,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use crate::error::HexError;
+use crate::levels::digits;
 
 /// Format tag of a piece's record.
 const FORMAT: &str = "hexcert-refined-piece/1";
@@ -71,10 +72,6 @@ pub type Piece<'a> = (usize, &'a [u8], usize);
 
 fn record_path(dir: &Path, count: &Count, piece: usize) -> PathBuf {
     dir.join(format!("bound{}-piece-{piece}.json", count.bound))
-}
-
-fn digits(values: &[u8]) -> String {
-    values.iter().map(|v| char::from(b'0' + v)).collect()
 }
 
 /// Writes a finished piece's record (whole or not at all).

@@ -30,7 +30,7 @@ use crate::cubes::Split;
 use crate::encoding::{EncodeOptions, LevelEncoding, SymmetryBreaking};
 use crate::error::HexError;
 use crate::geometry::Hexagon;
-use crate::levels::Partial;
+use crate::levels::{digits, Partial};
 use crate::solving::SatSolver;
 use crate::validation::evaluate;
 
@@ -168,10 +168,6 @@ fn list_cube<S: SatSolver + Default>(
         written_by: format!("{} run {}", crate::records::run::host(), crate::records::run::run_id()),
     };
     Ok((record, found))
-}
-
-fn digits(values: &[u8]) -> String {
-    values.iter().map(|v| char::from(b'0' + v)).collect()
 }
 
 /// A record written by an earlier run, read back and judged: the same
