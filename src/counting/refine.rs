@@ -47,7 +47,7 @@ use std::hash::Hasher;
 use rayon::prelude::*;
 
 use super::basics::{check_bound, check_stop, report_piece, Settings, Via};
-use super::chains::{combine, components, Shape};
+use super::chains::{combine, Shape, Walk, PLUS};
 use super::classes::Classes;
 use super::enumerate::fold_partials;
 use super::refine_records::{self, Count};
@@ -285,24 +285,25 @@ fn refinements(hex: &Hexagon, level: u8, values: &[u8], p: usize, bound: usize, 
 
 /// The refinements to `level` (2..=4) of a partial of the level below of
 /// penalty `p` that add at most `allowance`, met one by one by the search:
-/// `each(refined values, added)` for every one; those `judged` picks are
-/// re-judged by the validator as they are met.
+/// `each(labels, added)` for every one, `labels[i]` the label of the `i`-th
+/// former `+` cell (`FormerPlus`); those `judged` picks are re-judged by the
+/// validator as they are met.
 fn searched(hex: &Hexagon, level: u8, values: &[u8], (p, allowance): (usize, usize), judged: Judged, mut each: impl FnMut(&[u8], usize)) -> Result<(), HexError> {
-    let mut search = Search::new(hex, level, values, allowance);
-    let mut refined = values.to_vec();
+    let mut search = Search::new(FormerPlus::new(hex, level, values), level, allowance);
     let (mut met, mut wrong) = (0u64, None);
     search.descend(0, 0, &mut |cells, labels, extra| {
-        for (&cell, &label) in cells.iter().zip(labels) {
-            refined[cell] = label;
-        }
         met += 1;
         if judged == Judged::Every || met % SAMPLE == 1 {
-            let judged = Partial::new(hex.side(), level, refined.clone()).map(|partial| evaluate(hex, &partial));
+            let mut refined = values.to_vec();
+            for (&cell, &label) in cells.iter().zip(labels) {
+                refined[cell] = label;
+            }
+            let judged = Partial::new(hex.side(), level, refined).map(|partial| evaluate(hex, &partial));
             if !matches!(judged, Ok(j) if j.is_valid() && j.penalty == p + extra) {
                 wrong = Some(p + extra);
             }
         }
-        each(&refined, extra);
+        each(labels, extra);
     });
     match wrong {
         Some(q) => Err(HexError::Internal(format!("a refinement the search counted is not valid with penalty {q}"))),
@@ -315,18 +316,52 @@ fn searched(hex: &Hexagon, level: u8, values: &[u8], (p, allowance): (usize, usi
 /// re-judges one in `SAMPLE`, since they run to a billion at n = 12), each
 /// one's `+` components tallied by shape, and the tallies counted by the
 /// chain polynomials (`chains::combine`), as the chains road counts the
-/// listed level-4 partials.
+/// listed level-4 partials. The components are walked on the former `+`
+/// cells alone, the only cells a refinement labels `+`.
 fn chained(hex: &Hexagon, level: u8, values: &[u8], (p, allowance): (usize, usize)) -> Result<Vec<u128>, HexError> {
-    let mut groups: HashMap<(usize, Vec<Shape>), u64> = HashMap::new();
+    let former = FormerPlus::new(hex, 4, values);
+    let mut walk = Walk::new(former.cells.len());
+    let (mut plus, mut shapes) = (Vec::new(), Vec::new());
+    let mut tallies: Vec<HashMap<Vec<Shape>, u64>> = vec![HashMap::new(); allowance + 1];
     let mut failed = None;
-    searched(hex, 4, values, (p, allowance), Judged::Sample, |refined, extra| match components(hex, refined) {
-        Ok(shapes) => *groups.entry((p + extra, shapes)).or_default() += 1,
-        Err(e) => failed = Some(e),
+    searched(hex, 4, values, (p, allowance), Judged::Sample, |labels, extra| {
+        plus.clear();
+        plus.extend((0..labels.len()).filter(|&i| labels[i] == PLUS));
+        shapes.clear();
+        let walked = walk.components(&plus, |i| former.neighbours[i].iter().copied().filter(|&j| labels[j] == PLUS), |_, shape| shapes.push(shape));
+        if let Err(i) = walked {
+            failed = Some(HexError::Internal(format!("`+` cell {} has more than two `+` neighbours", former.cells[i])));
+            return;
+        }
+        shapes.sort_unstable();
+        match tallies[extra].get_mut(shapes.as_slice()) {
+            Some(n) => *n += 1,
+            None => drop(tallies[extra].insert(shapes.clone(), 1)),
+        }
     })?;
     if let Some(e) = failed {
         return Err(e);
     }
+    let groups: HashMap<(usize, Vec<Shape>), u64> =
+        tallies.into_iter().enumerate().flat_map(|(extra, tally)| tally.into_iter().map(move |(shapes, n)| ((p + extra, shapes), n))).collect();
     combine(level, p + allowance, &groups)[p..].iter().map(|c| u128::try_from(c).map_err(|_| overflow())).collect()
+}
+
+/// The cells a refinement to `level` may relabel, the level below's `+`
+/// cells (stored as `level`), in index order, and each one's neighbours
+/// among them by position.
+struct FormerPlus {
+    cells: Vec<usize>,
+    neighbours: Vec<Vec<usize>>,
+}
+
+impl FormerPlus {
+    fn new(hex: &Hexagon, level: u8, values: &[u8]) -> FormerPlus {
+        let cells: Vec<usize> = (0..values.len()).filter(|&c| values[c] == level).collect();
+        let position = |c: usize| cells.binary_search(&c).ok();
+        let neighbours = cells.iter().map(|&c| hex.neighbours(c).iter().filter_map(|&u| position(u)).collect()).collect();
+        FormerPlus { cells, neighbours }
+    }
 }
 
 /// The search over the labellings of the former `+` cells (positions in
@@ -348,15 +383,13 @@ struct Search {
 }
 
 impl Search {
-    fn new(hex: &Hexagon, level: u8, values: &[u8], allowed: usize) -> Search {
+    fn new(former: FormerPlus, level: u8, allowed: usize) -> Search {
         let (new, plus) = (level, level + 1);
         // Index order: grown greedily, as `lift` places them, measured no
         // faster (n = 11 level 6 `--via chains`: 9.1 s against 9.0 s); the
         // search meets every consistent labelling of the cells placed so
         // far, not one per state, so a narrow frontier buys it little.
-        let cells: Vec<usize> = (0..values.len()).filter(|&c| values[c] == new).collect();
-        let position = |c: usize| cells.binary_search(&c).ok();
-        let neighbours: Vec<Vec<usize>> = cells.iter().map(|&c| hex.neighbours(c).iter().filter_map(|&u| position(u)).collect()).collect();
+        let FormerPlus { cells, neighbours } = former;
         let earlier = neighbours.iter().enumerate().map(|(i, ns)| ns.iter().copied().filter(|&j| j < i).collect()).collect();
         let mut closes = vec![Vec::new(); cells.len()];
         for (i, ns) in neighbours.iter().enumerate() {
