@@ -236,6 +236,7 @@ impl CountingArgs {
             checkpoints: self.checkpoints.clone(),
             records: None,
             via: Default::default(),
+            upper: Default::default(),
             stop: interrupt_flag(),
             loaded: Default::default(),
         })

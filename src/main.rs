@@ -222,6 +222,13 @@ enum Command {
         /// A side or an inclusive range: 3..=8.
         #[arg(long, value_parser = side_range)]
         n: (usize, usize),
+        /// How levels 5 and 6 are counted from the tables of levels 1 to 4:
+        /// `chains` (the chain products over every level-4 partial the tables
+        /// list; n = 11 in 14 minutes, n = 12 out of reach) or `lift` (the
+        /// refine road's program over the `+` cells of each level-3 partial
+        /// at the minimum; n = 12 in under 2 minutes).
+        #[arg(long, value_enum, default_value = "chains")]
+        upper: commands::Upper,
         #[command(flatten)]
         counting: CountingArgs,
     },
@@ -312,9 +319,10 @@ fn run(cli: &Cli) -> Result<commands::report::Reported, HexError> {
         Command::Count { n, level, penalty, max_penalty, road: commands::Road::Sat, leaders_dir, .. } => {
             commands::count_sat(quiet, *n, *level, (*penalty, *max_penalty), leaders_dir.as_deref())
         }
-        Command::Table { kind, n, counting } => {
+        Command::Table { kind, n, upper, counting } => {
             hexcert::counting::set_verbose(cli.verbose);
-            commands::table(cli.json, quiet, *kind, *n, &|n| counting.settings(n, 6))
+            let settings = |n| Ok(hexcert::counting::Settings { upper: (*upper).into(), ..counting.settings(n, 6)? });
+            commands::table(cli.json, quiet, *kind, *n, &settings)
         }
         Command::Render { file, output, level } => commands::render(file, output, *level),
         Command::Cubes { action: CubesCommand::Plan { claim, radius, depth, budget_split, cardinality, output, results, hexcert } } => {

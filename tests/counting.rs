@@ -355,6 +355,22 @@ fn the_start_bound_does_not_change_the_row() {
     }
 }
 
+/// A row that lifts levels 5 and 6 from the level-3 partials finds the same
+/// minima and counts as the one that multiplies chains over the level-4
+/// partials, from any start bound (the lift starts at the level-4 minimum
+/// and raises its bound itself).
+#[test]
+fn a_row_lifted_at_levels_5_and_6_is_the_chained_row() {
+    for n in [4, 5, 6] {
+        let hex = hexagon(n);
+        let chained = count_row_in(&hex, 6, &Settings::default()).expect("row");
+        for start in [0, chained[5].minimum + 1] {
+            let lifted = count_row_in(&hex, 6, &Settings { upper: hexcert::counting::Upper::Lift, start, ..Settings::default() }).expect("row");
+            assert_eq!(row_key(&lifted), row_key(&chained), "n={n} start {start}");
+        }
+    }
+}
+
 /// A count stopped by its stop flag (what Ctrl-C raises) returns
 /// `Interrupted` and leaves no file; a finished count leaves one complete
 /// table per level, which a rerun loads (same row, files untouched).

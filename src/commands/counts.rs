@@ -216,6 +216,24 @@ impl From<Via> for hexcert::counting::Via {
     }
 }
 
+/// How `table counts` reaches levels 5 and 6 (`counting::Upper`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Upper {
+    /// The chain products over every level-4 partial the tables list.
+    Chains,
+    /// The refine road's lift of the level-3 partials at the minimum.
+    Lift,
+}
+
+impl From<Upper> for hexcert::counting::Upper {
+    fn from(upper: Upper) -> hexcert::counting::Upper {
+        match upper {
+            Upper::Chains => hexcert::counting::Upper::Chains,
+            Upper::Lift => hexcert::counting::Upper::Lift,
+        }
+    }
+}
+
 /// `count --road refine`: level-2..6 counts by refinement of the partials
 /// of the level below: the minimum and its count, or (`--penalty P`,
 /// `--max-penalty B`) the counts up to a bound (counting::refine).

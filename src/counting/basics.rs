@@ -66,6 +66,8 @@ pub struct Settings {
     pub records: Option<PathBuf>,
     /// How the refine road counts levels 5 and 6.
     pub via: Via,
+    /// How a row (`count_row_in`) counts levels 5 and 6.
+    pub upper: Upper,
     /// The checkpoint tables this count loaded instead of building, so that
     /// its report can name what it trusted (docs/COUNTING.md).
     pub loaded: Arc<Mutex<Vec<PathBuf>>>,
@@ -111,6 +113,19 @@ impl Via {
             Via::Chains => "chains",
         }
     }
+}
+
+/// How a row of the count table reaches levels 5 and 6 from the tables of
+/// levels 1 to 4.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Upper {
+    /// The chain products over the level-4 partials the level-4 table lists
+    /// (n = 11: 16.3 M of them, 826 s; n = 12: 18.3 G, out of reach).
+    #[default]
+    Chains,
+    /// The refine road's `lift` of the level-3 partials at the minimum
+    /// (n = 12 level 6: 800 classes, 84 s).
+    Lift,
 }
 
 /// Why a sweep stopped.

@@ -59,7 +59,7 @@ pub use hint::start_hint;
 pub use refine::{level_by_refinement, refined_by_penalty, source as refined_from, Pieces, Refined, RefinedByPenalty};
 use ladder::Ladder;
 use basics::check_bound;
-pub use basics::{set_verbose, Layers, Settings, Via, DEFAULT_MEMORY_LIMIT, MAX_PENALTY_BOUND};
+pub use basics::{set_verbose, Layers, Settings, Upper, Via, DEFAULT_MEMORY_LIMIT, MAX_PENALTY_BOUND};
 
 
 /// How to count.
@@ -223,7 +223,14 @@ pub fn count_row_in(hex: &Hexagon, top: u8, settings: &Settings) -> Result<Vec<R
         let started = std::time::Instant::now();
         // The level-6 minimum is at least the level-5 one: search from there.
         let count;
-        (minimum, count) = chain_search(&mut ladder, level, minimum, &mut listed)?;
+        (minimum, count) = match settings.upper {
+            Upper::Chains => chain_search(&mut ladder, level, minimum, &mut listed)?,
+            Upper::Lift => {
+                let refined;
+                (ladder, refined) = refine::minimum_from(ladder, level, minimum)?;
+                (refined.minimum, BigUint::from(refined.count))
+            }
+        };
         row.push(RowEntry { level, minimum, count, elapsed: started.elapsed() });
     }
     Ok(row)

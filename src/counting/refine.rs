@@ -121,7 +121,17 @@ pub fn source(level: u8) -> u8 {
 /// least the level-(k-1) one, so none below it is skipped).
 pub fn level_by_refinement(hex: &Hexagon, level: u8, settings: &Settings) -> Result<Refined, HexError> {
     check_refined_level(level)?;
-    let (mut ladder, mut bound) = Ladder::to_minimum(hex, source(level), settings)?;
+    let (ladder, bound) = Ladder::to_minimum(hex, source(level), settings)?;
+    Ok(minimum_from(ladder, level, bound)?.1)
+}
+
+/// The level-k minimum, known to be at least `from`, and its count, with the
+/// ladder's tables (rebuilt when the bound passes theirs); the ladder is
+/// handed back, so that a row counts level 6 on the tables level 5 used.
+pub(super) fn minimum_from(mut ladder: Ladder<'_>, level: u8, from: usize) -> Result<(Ladder<'_>, Refined), HexError> {
+    check_refined_level(level)?;
+    let (hex, settings) = (ladder.hex(), ladder.settings());
+    let mut bound = from;
     loop {
         if bound > ladder.bound() {
             check_bound(bound)?;
@@ -129,7 +139,8 @@ pub fn level_by_refinement(hex: &Hexagon, level: u8, settings: &Settings) -> Res
         }
         let found = refine_listed(hex, level, &ladder, bound, (Judged::Every, settings))?;
         if let Some(minimum) = found.counts.iter().position(|&c| c > 0) {
-            return Ok(Refined { minimum, count: found.counts[minimum], refined: found.refined, classes: found.classes, pieces: found.pieces });
+            let refined = Refined { minimum, count: found.counts[minimum], refined: found.refined, classes: found.classes, pieces: found.pieces };
+            return Ok((ladder, refined));
         }
         bound += 1;
     }
