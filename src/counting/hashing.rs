@@ -1,4 +1,5 @@
-//! A fast hasher for the `u128` keys of the dynamic program.
+//! A fast hasher for the `u128` keys of the dynamic program (and the shape
+//! lists the refine road tallies).
 //!
 //! Invariant relied on: keys are packed frontier states, not attacker input, so
 //! a multiplicative hash (no DoS resistance) is fine; it only needs to spread
@@ -27,6 +28,10 @@ impl Hasher for KeyHasher {
     #[inline]
     fn write_u64(&mut self, x: u64) {
         self.0 = (self.0.rotate_left(26) ^ x).wrapping_mul(MULTIPLIER);
+    }
+    #[inline]
+    fn write_usize(&mut self, x: usize) {
+        self.write_u64(x as u64);
     }
     #[inline]
     fn write_u128(&mut self, x: u128) {

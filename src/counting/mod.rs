@@ -24,6 +24,7 @@ mod chains;
 mod checkpoint;
 mod classes;
 mod completion;
+mod covers;
 mod enumerate;
 mod frontier;
 mod guide;

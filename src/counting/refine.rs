@@ -42,13 +42,14 @@
 //! (n = 12 level 5: 9600 level-3 partials, 800 classes).
 
 use std::collections::HashMap;
-use std::hash::Hasher;
+use std::hash::{BuildHasherDefault, Hasher};
 
 use rayon::prelude::*;
 
 use super::basics::{check_bound, check_stop, report_piece, Settings, Via};
 use super::chains::{combine, Shape, Walk, PLUS};
 use super::classes::Classes;
+use super::covers::Covers;
 use super::enumerate::fold_partials;
 use super::refine_records::{self, Count};
 use super::frontier::Schedule;
@@ -300,13 +301,13 @@ fn refinements(hex: &Hexagon, level: u8, values: &[u8], p: usize, bound: usize, 
 /// former `+` cell (`FormerPlus`); those `judged` picks are re-judged by the
 /// validator as they are met.
 fn searched(hex: &Hexagon, level: u8, values: &[u8], (p, allowance): (usize, usize), judged: Judged, mut each: impl FnMut(&[u8], usize)) -> Result<(), HexError> {
-    let mut search = Search::new(FormerPlus::new(hex, level, values), level, allowance);
+    let former = FormerPlus::new(hex, level, values);
     let (mut met, mut wrong) = (0u64, None);
-    search.descend(0, 0, &mut |cells, labels, extra| {
+    let mut meet = |labels: &[u8], extra: usize| {
         met += 1;
         if judged == Judged::Every || met % SAMPLE == 1 {
             let mut refined = values.to_vec();
-            for (&cell, &label) in cells.iter().zip(labels) {
+            for (&cell, &label) in former.cells.iter().zip(labels) {
                 refined[cell] = label;
             }
             let judged = Partial::new(hex.side(), level, refined).map(|partial| evaluate(hex, &partial));
@@ -315,7 +316,14 @@ fn searched(hex: &Hexagon, level: u8, values: &[u8], (p, allowance): (usize, usi
             }
         }
         each(labels, extra);
-    });
+    };
+    // Adding nothing, the refinements are exact covers (`covers`), which
+    // that search finds with far fewer dead ends than this one.
+    if allowance == 0 {
+        Covers::new(&former.neighbours, level, level + 1).each(&mut |labels| meet(labels, 0));
+    } else {
+        Search::new(&former, level, allowance).descend(0, 0, &mut meet);
+    }
     match wrong {
         Some(q) => Err(HexError::Internal(format!("a refinement the search counted is not valid with penalty {q}"))),
         None => Ok(()),
@@ -333,7 +341,7 @@ fn chained(hex: &Hexagon, level: u8, values: &[u8], (p, allowance): (usize, usiz
     let former = FormerPlus::new(hex, 4, values);
     let mut walk = Walk::new(former.cells.len());
     let (mut plus, mut shapes) = (Vec::new(), Vec::new());
-    let mut tallies: Vec<HashMap<Vec<Shape>, u64>> = vec![HashMap::new(); allowance + 1];
+    let mut tallies: Vec<HashMap<Vec<Shape>, u64, BuildHasherDefault<KeyHasher>>> = vec![HashMap::default(); allowance + 1];
     let mut failed = None;
     searched(hex, 4, values, (p, allowance), Judged::Sample, |labels, extra| {
         plus.clear();
@@ -382,7 +390,6 @@ impl FormerPlus {
 struct Search {
     new: u8,
     plus: u8,
-    cells: Vec<usize>,
     earlier: Vec<Vec<usize>>,
     /// `closes[i]`: positions whose last neighbour is position `i` (or that
     /// have no later neighbour, at their own position): checked there.
@@ -394,27 +401,27 @@ struct Search {
 }
 
 impl Search {
-    fn new(former: FormerPlus, level: u8, allowed: usize) -> Search {
+    fn new(former: &FormerPlus, level: u8, allowed: usize) -> Search {
         let (new, plus) = (level, level + 1);
         // Index order: grown greedily, as `lift` places them, measured no
         // faster (n = 11 level 6 `--via chains`: 9.1 s against 9.0 s); the
         // search meets every consistent labelling of the cells placed so
         // far, not one per state, so a narrow frontier buys it little.
-        let FormerPlus { cells, neighbours } = former;
+        let neighbours = &former.neighbours;
         let earlier = neighbours.iter().enumerate().map(|(i, ns)| ns.iter().copied().filter(|&j| j < i).collect()).collect();
-        let mut closes = vec![Vec::new(); cells.len()];
+        let len = neighbours.len();
+        let mut closes = vec![Vec::new(); len];
         for (i, ns) in neighbours.iter().enumerate() {
             closes[ns.iter().copied().max().unwrap_or(i).max(i)].push(i);
         }
-        let len = cells.len();
-        Search { new, plus, cells, earlier, closes, allowed, labels: vec![0; len], seen_new: vec![0; len] }
+        Search { new, plus, earlier, closes, allowed, labels: vec![0; len], seen_new: vec![0; len] }
     }
 
-    /// Calls `found(cells, labels, added)` for every labelling from position
-    /// `i` on that adds at most `allowed` in all.
-    fn descend(&mut self, i: usize, added: usize, found: &mut impl FnMut(&[usize], &[u8], usize)) {
-        if i == self.cells.len() {
-            found(&self.cells, &self.labels, added);
+    /// Calls `found(labels, added)` for every labelling from position `i` on
+    /// that adds at most `allowed` in all.
+    fn descend(&mut self, i: usize, added: usize, found: &mut impl FnMut(&[u8], usize)) {
+        if i == self.labels.len() {
+            found(&self.labels, added);
             return;
         }
         for label in [self.new, self.plus] {
@@ -478,4 +485,37 @@ fn lifted(hex: &Hexagon, level: u8, values: &[u8], (p, allowance): (usize, usize
         }
     }
     Ok(counts)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::counting::for_each_partial;
+
+    /// At allowance 0 the exact covers (`covers`) are the labellings the
+    /// index-order search meets, one for one, for every partial of the level
+    /// below up to two above its minimum (n = 4..6, levels 2..4).
+    #[test]
+    fn the_covers_are_the_labellings_that_add_nothing() {
+        let mut compared = 0;
+        for n in 4..=6 {
+            let hex = Hexagon::new(n).unwrap();
+            for level in 2..=4u8 {
+                let bound = crate::counting::minimum_penalty(&hex, level - 1).unwrap() + 2;
+                for_each_partial(&hex, level - 1, bound, |values, _| {
+                    let former = FormerPlus::new(&hex, level, values);
+                    let mut searched = Vec::new();
+                    Search::new(&former, level, 0).descend(0, 0, &mut |labels, _| searched.push(labels.to_vec()));
+                    let mut covered = Vec::new();
+                    Covers::new(&former.neighbours, level, level + 1).each(&mut |labels| covered.push(labels.to_vec()));
+                    searched.sort();
+                    covered.sort();
+                    assert_eq!(covered, searched, "n={n} level {level}: {values:?}");
+                    compared += usize::from(!covered.is_empty());
+                })
+                .unwrap();
+            }
+        }
+        assert!(compared > 100, "only {compared} partials had a labelling to compare");
+    }
 }
