@@ -196,12 +196,58 @@ fn a_committed_claim_only_optimum_is_unverified() {
 /// The whole committed tree: nothing fails (every claim re-encodes to its
 /// recorded hash, every stored proof verifies, every witness validates), and
 /// what is not verified is exactly what rests on a proof that is not stored.
+/// VeriPB re-checks the statement -> CNF derivation of every claim up to
+/// n = 12; those of n >= 13 (six minutes of VeriPB, most of this file's
+/// time in CI) are re-encoded and hashed here without it, and checked by
+/// VeriPB in `the_largest_derivations_verify_with_veripb` (ignored: long).
 #[test]
 fn the_committed_tree_has_no_failure_and_only_claim_only_records_unverified() {
+    let (small, large) = committed_sides();
     let veripb = veripb_present();
-    let (code, json) = hexcert_check(&["--json", "proofs"]);
-    let doc: serde_json::Value = serde_json::from_str(&json).unwrap();
+    tree_has_no_failure(&small, veripb, None);
+    tree_has_no_failure(&large, false, Some(&path_without_veripb()));
+}
+
+#[test]
+#[ignore = "long: VeriPB on the n >= 13 derivations, about six minutes of CPU"]
+fn the_largest_derivations_verify_with_veripb() {
+    let (_, large) = committed_sides();
+    tree_has_no_failure(&large, veripb_present(), None);
+}
+
+/// The side directories under proofs/, those of n <= 12 and the larger.
+fn committed_sides() -> (Vec<String>, Vec<String>) {
+    let mut sides: Vec<(usize, String)> = std::fs::read_dir(committed("proofs"))
+        .unwrap()
+        .flatten()
+        .filter_map(|e| {
+            let name = e.file_name().into_string().ok()?;
+            Some((name.strip_prefix('n')?.parse().ok()?, format!("proofs/{name}")))
+        })
+        .collect();
+    sides.sort();
+    assert!(sides.iter().any(|(n, _)| *n >= 13) && sides.iter().any(|(n, _)| *n <= 12), "{sides:?}");
+    let (small, large): (Vec<_>, Vec<_>) = sides.into_iter().partition(|(n, _)| *n <= 12);
+    (small.into_iter().map(|(_, d)| d).collect(), large.into_iter().map(|(_, d)| d).collect())
+}
+
+/// PATH without the directories that hold a `veripb`.
+fn path_without_veripb() -> std::ffi::OsString {
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    std::env::join_paths(std::env::split_paths(&path).filter(|dir| !dir.join("veripb").exists())).unwrap()
+}
+
+fn tree_has_no_failure(dirs: &[String], veripb: bool, path: Option<&std::ffi::OsStr>) {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_hexcert"));
+    command.args(["check", "--json"]).args(dirs).current_dir(env!("CARGO_MANIFEST_DIR"));
+    if let Some(path) = path {
+        command.env("PATH", path);
+    }
+    let out = command.output().unwrap();
+    let json = String::from_utf8_lossy(&out.stdout).into_owned();
+    let doc: serde_json::Value = serde_json::from_str(&json).unwrap_or_else(|e| panic!("{e}: {json}"));
     assert_eq!(doc["failed"], 0, "{json}");
+    let code = out.status.code();
     assert_eq!(code, Some(i32::from(if doc["unverified"] == 0 { 0 } else { EXIT_UNVERIFIED })), "{json}");
     for report in doc["reports"].as_array().unwrap() {
         let messages = report["messages"].to_string();
