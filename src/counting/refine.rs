@@ -289,7 +289,8 @@ fn refinements(hex: &Hexagon, level: u8, values: &[u8], p: usize, bound: usize, 
         (4.., _) => lifted(hex, level, values, (p, bound - p), judged),
         _ => {
             let mut added = vec![0u128; bound - p + 1];
-            searched(hex, level, values, (p, bound - p), judged, |_, extra| added[extra] += 1)?;
+            let former = FormerPlus::new(hex, level, values);
+            searched(hex, level, (values, &former), (p, bound - p), judged, |_, extra| added[extra] += 1)?;
             Ok(added)
         }
     }
@@ -298,10 +299,17 @@ fn refinements(hex: &Hexagon, level: u8, values: &[u8], p: usize, bound: usize, 
 /// The refinements to `level` (2..=4) of a partial of the level below of
 /// penalty `p` that add at most `allowance`, met one by one by the search:
 /// `each(labels, added)` for every one, `labels[i]` the label of the `i`-th
-/// former `+` cell (`FormerPlus`); those `judged` picks are re-judged by the
-/// validator as they are met.
-fn searched(hex: &Hexagon, level: u8, values: &[u8], (p, allowance): (usize, usize), judged: Judged, mut each: impl FnMut(&[u8], usize)) -> Result<(), HexError> {
-    let former = FormerPlus::new(hex, level, values);
+/// former `+` cell (`former`, built from `values` by the caller, who may
+/// need it too); those `judged` picks are re-judged by the validator as
+/// they are met.
+fn searched(
+    hex: &Hexagon,
+    level: u8,
+    (values, former): (&[u8], &FormerPlus),
+    (p, allowance): (usize, usize),
+    judged: Judged,
+    mut each: impl FnMut(&[u8], usize),
+) -> Result<(), HexError> {
     let (mut met, mut wrong) = (0u64, None);
     let mut meet = |labels: &[u8], extra: usize| {
         met += 1;
@@ -322,7 +330,7 @@ fn searched(hex: &Hexagon, level: u8, values: &[u8], (p, allowance): (usize, usi
     if allowance == 0 {
         Covers::new(&former.neighbours, level, level + 1).each(&mut |labels| meet(labels, 0));
     } else {
-        Search::new(&former, level, allowance).descend(0, 0, &mut meet);
+        Search::new(former, level, allowance).descend(0, 0, &mut meet);
     }
     match wrong {
         Some(q) => Err(HexError::Internal(format!("a refinement the search counted is not valid with penalty {q}"))),
@@ -343,7 +351,7 @@ fn chained(hex: &Hexagon, level: u8, values: &[u8], (p, allowance): (usize, usiz
     let (mut plus, mut shapes) = (Vec::new(), Vec::new());
     let mut tallies: Vec<HashMap<Vec<Shape>, u64, BuildHasherDefault<KeyHasher>>> = vec![HashMap::default(); allowance + 1];
     let mut failed = None;
-    searched(hex, 4, values, (p, allowance), Judged::Sample, |labels, extra| {
+    searched(hex, 4, (values, &former), (p, allowance), Judged::Sample, |labels, extra| {
         plus.clear();
         plus.extend((0..labels.len()).filter(|&i| labels[i] == PLUS));
         shapes.clear();
