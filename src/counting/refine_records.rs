@@ -52,7 +52,8 @@ struct PieceRecord {
     /// outgrow JSON's numbers).
     counts: Vec<String>,
     seconds: f64,
-    /// Host and run that refined the piece (and so attest its counts).
+    /// Host, run and hexcert build that refined the piece (and so attest its
+    /// counts).
     written_by: String,
 }
 
@@ -90,7 +91,7 @@ pub fn write(dir: &Path, count: &Count, (piece, first, classes): Piece<'_>, coun
         classes,
         counts: counts.iter().map(u128::to_string).collect(),
         seconds,
-        written_by: format!("{} run {}", crate::records::run::host(), crate::records::run::run_id()),
+        written_by: crate::records::run::attestation(),
     };
     std::fs::create_dir_all(dir).map_err(|source| HexError::Io { path: dir.to_path_buf(), source })?;
     crate::files::write_atomic(&record_path(dir, count, piece), &serde_json::to_vec_pretty(&record).expect("a record serialises"))

@@ -40,6 +40,13 @@ pub fn run_id() -> &'static str {
     ID.get_or_init(|| format!("{}-{}-{}", host(), random_token(), std::process::id()))
 }
 
+/// Who wrote a record whose contents are its writer's word (a resumed
+/// piece or cube of a count): host, run and the hexcert build, so that a
+/// campaign written by several builds says which build wrote what.
+pub fn attestation() -> String {
+    format!("{} run {} (hexcert {})", host(), run_id(), env!("HEXCERT_GIT_COMMIT"))
+}
+
 /// 64 random bits, hex; from the kernel, else from the clock and the pid.
 fn random_token() -> String {
     let mut bytes = [0u8; 8];

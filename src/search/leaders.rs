@@ -55,7 +55,8 @@ struct CubeLeaders {
     /// Each leader's cell values, one digit per cell (`k + 1` is `+`).
     leaders: Vec<String>,
     seconds: f64,
-    /// Host and run that listed the cube (and so attest it is complete).
+    /// Host, run and hexcert build that listed the cube (and so attest it is
+    /// complete).
     written_by: String,
 }
 
@@ -165,7 +166,7 @@ fn list_cube<S: SatSolver + Default>(
         cube: cube.to_vec(),
         leaders: found.iter().map(|f| digits(f.partial.values())).collect(),
         seconds: started.elapsed().as_secs_f64(),
-        written_by: format!("{} run {}", crate::records::run::host(), crate::records::run::run_id()),
+        written_by: crate::records::run::attestation(),
     };
     Ok((record, found))
 }
