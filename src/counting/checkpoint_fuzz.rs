@@ -20,9 +20,12 @@ use crate::geometry::Hexagon;
 /// Most time one case may take: a case is at most a few kilobytes.
 const BUDGET: Duration = Duration::from_secs(2);
 
-/// (side, level, bound, the real table's bytes) for a few small tables.
-fn real_tables() -> &'static [(usize, u8, usize, Vec<u8>)] {
-    static TABLES: std::sync::OnceLock<Vec<(usize, u8, usize, Vec<u8>)>> = std::sync::OnceLock::new();
+/// A real table: side, level, bound and its bytes.
+type RealTable = (usize, u8, usize, Vec<u8>);
+
+/// A few small real tables.
+fn real_tables() -> &'static [RealTable] {
+    static TABLES: std::sync::OnceLock<Vec<RealTable>> = std::sync::OnceLock::new();
     TABLES.get_or_init(|| {
         let mut tables = Vec::new();
         for (side, top, bound) in [(2, 2, 3), (3, 2, 4)] {

@@ -40,6 +40,10 @@ const FORMAT: &str = "hexcert-leaders/1";
 /// Largest record read back (a cube of n = 13 level 1 lists a few hundred leaders).
 const RECORD_LIMIT: u64 = 64 << 20;
 
+/// A cube listed or read back: its record, its leaders, and whether it was
+/// read back from an earlier run's record.
+type CubeOutcome = (CubeLeaders, Vec<Found>, bool);
+
 /// One finished cube: the lex-leaders of penalty <= `max_penalty` whose
 /// projection is `cube`, every one of them.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -91,7 +95,7 @@ pub fn list_by_cubes<S: SatSolver + Default>(
     let split = Split::new(hex, level, 1, 1)?;
     let total = split.projection_count() as usize;
     let done = std::sync::atomic::AtomicUsize::new(0);
-    let results: Vec<Result<(CubeLeaders, Vec<Found>, bool), HexError>> = (0..total)
+    let results: Vec<Result<CubeOutcome, HexError>> = (0..total)
         .into_par_iter()
         .map(|index| {
             if stop.load(Ordering::Relaxed) {
