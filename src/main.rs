@@ -229,6 +229,12 @@ enum Command {
         /// at the minimum; n = 12 in under 2 minutes).
         #[arg(long, value_enum, default_value = "chains")]
         upper: commands::Upper,
+        /// With `counts`: count each level also at its minimum + 1, ..., + K
+        /// (the near-optimal partials), a cell printed as the counts at the
+        /// minimum, one above, ..., K above, split by ` / `. The tables are
+        /// built for the top level's minimum + K (with --start-from, once).
+        #[arg(long, value_name = "K", default_value_t = 0)]
+        above: usize,
         #[command(flatten)]
         counting: CountingArgs,
     },
@@ -319,10 +325,10 @@ fn run(cli: &Cli) -> Result<commands::report::Reported, HexError> {
         Command::Count { n, level, penalty, max_penalty, road: commands::Road::Sat, leaders_dir, .. } => {
             commands::count_sat(quiet, *n, *level, (*penalty, *max_penalty), leaders_dir.as_deref())
         }
-        Command::Table { kind, n, upper, counting } => {
+        Command::Table { kind, n, upper, above, counting } => {
             hexcert::counting::set_verbose(cli.verbose);
             let settings = |n| Ok(hexcert::counting::Settings { upper: (*upper).into(), ..counting.settings(n, 6)? });
-            commands::table(cli.json, quiet, *kind, *n, &settings)
+            commands::table(cli.json, quiet, (*kind, *above), *n, &settings)
         }
         Command::Render { file, output, level } => commands::render(file, output, *level),
         Command::Cubes { action: CubesCommand::Plan { claim, radius, depth, budget_split, cardinality, output, results, hexcert } } => {

@@ -123,6 +123,16 @@ fn count_and_table_commands_print_exact_counts() {
     assert!(text.contains("| 4 | 0 | 2 | 3 | 3 | 3 | 3 |"), "{text}");
     let out = hexcert(&["count", "--n", "4", "--level", "9"]);
     assert_eq!(out.status.code(), Some(2));
+    // Near the minima: each cell's counts at the minimum and one above it,
+    // the second the sweep's count at that penalty.
+    let near = json(&["table", "counts", "--n", "4", "--above", "1", "--json", "-q"]);
+    let level3 = &near["rows"][0]["levels"][2];
+    let above = json(&["count", "--n", "4", "--level", "3", "--penalty", "4", "--json", "-q"]);
+    assert_eq!((&level3["minimum"], &level3["count"]), (&serde_json::json!(3), &serde_json::json!("28")));
+    assert_eq!(serde_json::json!([{"penalty": 4, "count": level3["above"][0]}]), above["counts"]);
+    let out = hexcert(&["table", "penalties", "--n", "4", "--above", "1"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--above"));
 }
 
 /// The JSON report of a command that must succeed.

@@ -371,6 +371,33 @@ fn a_row_lifted_at_levels_5_and_6_is_the_chained_row() {
     }
 }
 
+/// A row counted up to two above each minimum gives, level by level, what
+/// `count_by_penalty_with` gives at those penalties (its own tables, built
+/// for that level and bound alone; levels 5 and 6 by the sweep at the level
+/// itself, not chains), with the
+/// chained and the lifted levels 5 and 6 and from start bounds below, at
+/// and above the minima; the counts at the minima are the plain row's.
+#[test]
+fn a_row_above_the_minima_is_the_count_by_penalty_of_each_level() {
+    use hexcert::counting::{count_row_near_in, Upper};
+    for n in [3, 4, 5] {
+        let hex = hexagon(n);
+        let plain = count_row_in(&hex, 6, &Settings::default()).expect("row");
+        let top = plain[5].minimum;
+        let by_penalty: Vec<Vec<BigUint>> = plain
+            .iter()
+            .map(|e| count_by_penalty_with(&hex, e.level, e.minimum + 2, Method::Frontier).expect("count").counts[e.minimum..].to_vec())
+            .collect();
+        for (upper, start) in [(Upper::Chains, 0), (Upper::Lift, top), (Upper::Lift, top.saturating_sub(2)), (Upper::Chains, top + 1)] {
+            let near = count_row_near_in(&hex, 6, 2, &Settings { upper, start, ..Settings::default() }).expect("row");
+            assert_eq!(row_key(&near), row_key(&plain), "n={n} {upper:?} from {start}");
+            for (entry, expected) in near.iter().zip(&by_penalty) {
+                let counted: Vec<BigUint> = std::iter::once(entry.count.clone()).chain(entry.above.clone()).collect();
+                assert_eq!(&counted, expected, "n={n} level {} {upper:?} from {start}", entry.level);
+            }
+        }
+    }
+}
 /// A count stopped by its stop flag (what Ctrl-C raises) returns
 /// `Interrupted` and leaves no file; a finished count leaves one complete
 /// table per level, which a rerun loads (same row, files untouched).

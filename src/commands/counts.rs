@@ -16,7 +16,7 @@ use hexcert::outcome::Outcome;
 use hexcert::solving::Cadical;
 
 /// Which table `hexcert table` prints.
-#[derive(Debug, Clone, Copy, clap::ValueEnum, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum TableKind {
     /// Number of minimum-penalty partials at each level.
@@ -324,6 +324,9 @@ struct TableCell {
     level: u8,
     minimum: usize,
     count: String,
+    /// Counts at the minimum + 1, + 2, ... (`table counts --above`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    above: Vec<String>,
     seconds: f64,
 }
 
@@ -335,7 +338,7 @@ impl fmt::Display for TableRow {
             .levels
             .iter()
             .map(|e| match self.kind {
-                TableKind::Counts => e.count.clone(),
+                TableKind::Counts => std::iter::once(&e.count).chain(&e.above).cloned().collect::<Vec<_>>().join(" / "),
                 TableKind::Penalties => e.minimum.to_string(),
             })
             .collect();
@@ -354,21 +357,30 @@ impl fmt::Display for TableReport {
 pub fn table(
     json: bool,
     quiet: bool,
-    kind: TableKind,
+    (kind, above): (TableKind, usize),
     (first, last): (usize, usize),
     settings: &dyn Fn(usize) -> Result<hexcert::counting::Settings, HexError>,
 ) -> Result<Reported, HexError> {
-    use hexcert::counting::count_row_in;
+    use hexcert::counting::count_row_near_in;
+    if above > 0 && kind == TableKind::Penalties {
+        return Err(HexError::Usage("--above counts the partials near each minimum: use it with `table counts`".into()));
+    }
     let stream = Rows::start(json, TABLE_HEADER);
     let mut rows = Vec::new();
     let progress = crate::progress::Progress::new(quiet);
     for n in first..=last {
         progress.working(format!("n={n}: counting levels 1..6"));
-        let entries = count_row_in(&Hexagon::new(n)?, 6, &settings(n)?)?;
+        let entries = count_row_near_in(&Hexagon::new(n)?, 6, above, &settings(n)?)?;
         progress.working(String::new());
         let levels = entries
             .iter()
-            .map(|e| TableCell { level: e.level, minimum: e.minimum, count: e.count.to_string(), seconds: e.elapsed.as_secs_f64() })
+            .map(|e| TableCell {
+                level: e.level,
+                minimum: e.minimum,
+                count: e.count.to_string(),
+                above: e.above.iter().map(ToString::to_string).collect(),
+                seconds: e.elapsed.as_secs_f64(),
+            })
             .collect();
         let row = TableRow { n, levels, kind };
         stream.row(&row);

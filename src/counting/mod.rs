@@ -171,9 +171,10 @@ pub fn minimum_and_count_in(hex: &Hexagon, level: u8, settings: &Settings) -> Re
     check_level(level)?;
     let (mut ladder, minimum) = Ladder::to_minimum(hex, level.min(4), settings)?;
     if level <= 4 {
-        return Ok((minimum, count_at_minimum(&ladder, level, minimum)?));
+        return Ok((minimum, counts_from_minimum(&ladder, level, (minimum, 0))?.swap_remove(0)));
     }
-    chain_search(&mut ladder, level, minimum, &mut None)
+    let (minimum, mut counts) = chain_search(&mut ladder, level, (minimum, 0), &mut None)?;
+    Ok((minimum, counts.swap_remove(0)))
 }
 
 /// The minimum level-k penalty. For `k <= 4` it comes from the cost-to-finish
@@ -186,13 +187,16 @@ pub fn minimum_penalty(hex: &Hexagon, level: u8) -> Result<usize, HexError> {
     Ok(Ladder::to_minimum(hex, level, &Settings::default())?.1)
 }
 
-/// One cell of a table row: a level's minimum, its count, and the time spent
-/// on this level (the work shared with lower levels is charged to them).
+/// One cell of a table row: a level's minimum, its count, the counts just
+/// above it when asked for (`count_row_near_in`), and the time spent on this
+/// level (the work shared with lower levels is charged to them).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RowEntry {
     pub level: u8,
     pub minimum: usize,
     pub count: BigUint,
+    /// Partials of penalty `minimum + 1`, `minimum + 2`, ...
+    pub above: Vec<BigUint>,
     pub elapsed: std::time::Duration,
 }
 
@@ -208,31 +212,48 @@ pub fn count_row(hex: &Hexagon, top: u8) -> Result<Vec<RowEntry>, HexError> {
 /// raise rebuilds every table below). So a `start` at the top level's minimum,
 /// or just above, builds each table once instead of once per bound.
 pub fn count_row_in(hex: &Hexagon, top: u8, settings: &Settings) -> Result<Vec<RowEntry>, HexError> {
+    count_row_near_in(hex, top, 0, settings)
+}
+
+/// As `count_row_in`, each level counted also at its minimum + 1, ...,
+/// minimum + `above` (the near-optimal partials, `RowEntry::above`). The
+/// tables are built for the bound `settings.start + above` and raised as
+/// `count_row_in`'s are, then once more where a level's minimum + `above`
+/// passes their bound; so a start at the top level's minimum builds each
+/// table once, for that minimum + `above`.
+pub fn count_row_near_in(hex: &Hexagon, top: u8, above: usize, settings: &Settings) -> Result<Vec<RowEntry>, HexError> {
     check_level(top)?;
-    check_bound(settings.start)?;
+    check_bound(settings.start.saturating_add(above))?;
     let mut row = Vec::new();
-    let mut ladder = Ladder::new(hex, settings.start, settings);
+    let mut ladder = Ladder::new(hex, settings.start + above, settings);
     let mut minimum = 0;
+    let entry = |level, minimum, mut counts: Vec<BigUint>, started: std::time::Instant| {
+        let above = counts.split_off(1);
+        RowEntry { level, minimum, count: counts.swap_remove(0), above, elapsed: started.elapsed() }
+    };
     for level in 1..=top.min(4) {
         let started = std::time::Instant::now();
         (ladder, minimum) = ladder.raised_to_minimum(level)?;
-        let count = count_at_minimum(&ladder, level, minimum)?;
-        row.push(RowEntry { level, minimum, count, elapsed: started.elapsed() });
+        if minimum + above > ladder.bound() {
+            check_bound(minimum + above)?;
+            ladder = ladder.rebuilt(level, minimum + above)?;
+        }
+        row.push(entry(level, minimum, counts_from_minimum(&ladder, level, (minimum, above))?, started));
     }
     let mut listed = None;
     for level in 5..=top {
         let started = std::time::Instant::now();
         // The level-6 minimum is at least the level-5 one: search from there.
-        let count;
-        (minimum, count) = match settings.upper {
-            Upper::Chains => chain_search(&mut ladder, level, minimum, &mut listed)?,
+        let counts;
+        (minimum, counts) = match settings.upper {
+            Upper::Chains => chain_search(&mut ladder, level, (minimum, above), &mut listed)?,
             Upper::Lift => {
-                let refined;
-                (ladder, refined) = refine::minimum_from(ladder, level, minimum)?;
-                (refined.minimum, BigUint::from(refined.count))
+                let found;
+                (ladder, minimum, found) = refine::minimum_from(ladder, level, minimum, above)?;
+                (minimum, found.counts[minimum..=minimum + above].iter().map(|&c| BigUint::from(c)).collect())
             }
         };
-        row.push(RowEntry { level, minimum, count, elapsed: started.elapsed() });
+        row.push(entry(level, minimum, counts, started));
     }
     Ok(row)
 }
@@ -266,19 +287,22 @@ pub fn for_each_partial(
     Ok(())
 }
 
-/// The least level-5 or level-6 penalty `>= from` and its count, by chains:
-/// the level-4 partials are listed at bound `from`, then `from + 1`, ...,
-/// until some refinement is within the bound; the ladder is rebuilt only
+/// The least level-5 or level-6 penalty `>= from` and the counts at it and
+/// at the `above` penalties above it, by chains: the level-4 partials are
+/// listed at bound `from + above`, then one more, ..., until some refinement
+/// is within the bound (and then at that minimum + `above`, when it passes
+/// the bound); the ladder is rebuilt only
 /// when the bound passes its own. `listed` keeps the last listing (and its
 /// bound) for the next level.
 fn chain_search(
     ladder: &mut Ladder<'_>,
     level: u8,
-    from: usize,
+    (from, above): (usize, usize),
     listed: &mut Option<(usize, ChainGroups)>,
-) -> Result<(usize, BigUint), HexError> {
-    let mut bound = from;
+) -> Result<(usize, Vec<BigUint>), HexError> {
+    let mut bound = from + above;
     loop {
+        check_bound(bound)?;
         if bound > ladder.bound() {
             *ladder = ladder.rebuilt(4, bound)?;
         }
@@ -286,23 +310,27 @@ fn chain_search(
             Some((at, groups)) if at == bound => groups,
             _ => chain_groups(ladder, bound)?,
         };
-        let counts = chains::combine(level, bound, &groups);
+        let mut counts = chains::combine(level, bound, &groups);
         *listed = Some((bound, groups));
-        if let Some(minimum) = counts.iter().position(|c| !c.is_zero()) {
-            return Ok((minimum, counts[minimum].clone()));
+        match counts.iter().position(|c| !c.is_zero()) {
+            Some(minimum) if minimum + above <= bound => {
+                counts.truncate(minimum + above + 1);
+                return Ok((minimum, counts.split_off(minimum)));
+            }
+            Some(minimum) => bound = minimum + above,
+            None => bound += 1,
         }
-        check_bound(bound + 1)?;
-        bound += 1;
     }
 }
 
-/// The number of level-k partials at the minimum the ladder's tables give.
-/// Consistent tables give at least one (the minimum is the penalty of a
+/// The numbers of level-k partials at the minimum the ladder's tables give
+/// and at each of the `above` penalties above it (the ladder's bound at
+/// least the minimum + `above`). Consistent tables give at least one at the minimum (the minimum is the penalty of a
 /// partial they keep), so zero means a table contradicts the sweep: an error
 /// that names the checkpoint tables loaded, never a count.
-fn count_at_minimum(ladder: &Ladder<'_>, level: u8, minimum: usize) -> Result<BigUint, HexError> {
-    let count = frontier_counts(ladder, level, minimum)?.swap_remove(minimum);
-    if count.is_zero() {
+fn counts_from_minimum(ladder: &Ladder<'_>, level: u8, (minimum, above): (usize, usize)) -> Result<Vec<BigUint>, HexError> {
+    let counts = frontier_counts(ladder, level, minimum + above)?.split_off(minimum);
+    if counts[0].is_zero() {
         let loaded: Vec<String> = ladder.settings().tables_loaded().iter().map(|p| p.display().to_string()).collect();
         let loaded = if loaded.is_empty() { "none".to_string() } else { loaded.join(", ") };
         return Err(HexError::Internal(format!(
@@ -311,7 +339,7 @@ fn count_at_minimum(ladder: &Ladder<'_>, level: u8, minimum: usize) -> Result<Bi
             ladder.hex().side()
         )));
     }
-    Ok(count)
+    Ok(counts)
 }
 
 /// Level-k counts `0..=bound` by the frontier sweep, pruned by the ladder's

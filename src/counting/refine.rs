@@ -123,27 +123,29 @@ pub fn source(level: u8) -> u8 {
 pub fn level_by_refinement(hex: &Hexagon, level: u8, settings: &Settings) -> Result<Refined, HexError> {
     check_refined_level(level)?;
     let (ladder, bound) = Ladder::to_minimum(hex, source(level), settings)?;
-    Ok(minimum_from(ladder, level, bound)?.1)
+    let (_, minimum, found) = minimum_from(ladder, level, bound, 0)?;
+    Ok(Refined { minimum, count: found.counts[minimum], refined: found.refined, classes: found.classes, pieces: found.pieces })
 }
 
-/// The level-k minimum, known to be at least `from`, and its count, with the
-/// ladder's tables (rebuilt when the bound passes theirs); the ladder is
-/// handed back, so that a row counts level 6 on the tables level 5 used.
-pub(super) fn minimum_from(mut ladder: Ladder<'_>, level: u8, from: usize) -> Result<(Ladder<'_>, Refined), HexError> {
+/// The level-k minimum, known to be at least `from`, and the counts of
+/// every penalty up to at least that minimum + `above`, with the ladder's
+/// tables (rebuilt when the bound passes theirs); the ladder is handed back,
+/// so that a row counts level 6 on the tables level 5 used.
+pub(super) fn minimum_from(mut ladder: Ladder<'_>, level: u8, from: usize, above: usize) -> Result<(Ladder<'_>, usize, RefinedByPenalty), HexError> {
     check_refined_level(level)?;
     let (hex, settings) = (ladder.hex(), ladder.settings());
-    let mut bound = from;
+    let mut bound = from + above;
     loop {
+        check_bound(bound)?;
         if bound > ladder.bound() {
-            check_bound(bound)?;
             ladder = ladder.rebuilt(source(level), bound)?;
         }
         let found = refine_listed(hex, level, &ladder, bound, (Judged::Every, settings))?;
-        if let Some(minimum) = found.counts.iter().position(|&c| c > 0) {
-            let refined = Refined { minimum, count: found.counts[minimum], refined: found.refined, classes: found.classes, pieces: found.pieces };
-            return Ok((ladder, refined));
+        match found.counts.iter().position(|&c| c > 0) {
+            Some(minimum) if minimum + above <= bound => return Ok((ladder, minimum, found)),
+            Some(minimum) => bound = minimum + above,
+            None => bound += 1,
         }
-        bound += 1;
     }
 }
 
