@@ -26,6 +26,18 @@ pub fn check_bound(max_penalty: usize) -> Result<(), HexError> {
     Ok(())
 }
 
+/// One step of a search for a level's minimum and the `above` penalties
+/// over it, after counting every penalty up to `bound`: `Ok(minimum)` when
+/// the first penalty counted, `first`, has its `above` within the bound,
+/// else `Err(the bound to count up to next)`.
+pub(super) fn settled(first: Option<usize>, above: usize, bound: usize) -> Result<usize, usize> {
+    match first {
+        Some(minimum) if minimum + above <= bound => Ok(minimum),
+        Some(minimum) => Err(minimum + above),
+        None => Err(bound + 1),
+    }
+}
+
 /// Default of `Layers::Sorted`'s memory limit (`options::MEMORY_LIMIT`).
 pub const DEFAULT_MEMORY_LIMIT: u64 = crate::options::MEMORY_LIMIT.default;
 

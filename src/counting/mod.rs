@@ -312,13 +312,12 @@ fn chain_search(
         };
         let mut counts = chains::combine(level, bound, &groups);
         *listed = Some((bound, groups));
-        match counts.iter().position(|c| !c.is_zero()) {
-            Some(minimum) if minimum + above <= bound => {
+        match basics::settled(counts.iter().position(|c| !c.is_zero()), above, bound) {
+            Ok(minimum) => {
                 counts.truncate(minimum + above + 1);
                 return Ok((minimum, counts.split_off(minimum)));
             }
-            Some(minimum) => bound = minimum + above,
-            None => bound += 1,
+            Err(next) => bound = next,
         }
     }
 }

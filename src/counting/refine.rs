@@ -46,7 +46,7 @@ use std::hash::{BuildHasherDefault, Hasher};
 
 use rayon::prelude::*;
 
-use super::basics::{check_bound, check_stop, report_piece, Settings, Via};
+use super::basics::{check_bound, check_stop, report_piece, settled, Settings, Via};
 use super::chains::{combine, Shape, Walk, PLUS};
 use super::classes::Classes;
 use super::covers::Covers;
@@ -141,10 +141,9 @@ pub(super) fn minimum_from(mut ladder: Ladder<'_>, level: u8, from: usize, above
             ladder = ladder.rebuilt(source(level), bound)?;
         }
         let found = refine_listed(hex, level, &ladder, bound, (Judged::Every, settings))?;
-        match found.counts.iter().position(|&c| c > 0) {
-            Some(minimum) if minimum + above <= bound => return Ok((ladder, minimum, found)),
-            Some(minimum) => bound = minimum + above,
-            None => bound += 1,
+        match settled(found.counts.iter().position(|&c| c > 0), above, bound) {
+            Ok(minimum) => return Ok((ladder, minimum, found)),
+            Err(next) => bound = next,
         }
     }
 }
