@@ -216,9 +216,9 @@ pub(crate) struct CountingArgs {
     pub(crate) start_from: Option<PathBuf>,
     /// Directory for finished cost-to-finish tables, one file per side, level and
     /// bound (written atomically, checked by hash when read), and for the finished
-    /// forward layers of the table being built: a rerun loads the tables and
-    /// resumes a stopped table at its last finished layer, so a long count stopped
-    /// by Ctrl-C loses at most one layer.
+    /// layers of both passes of the table being built: a rerun loads the tables
+    /// and resumes a stopped table at its last finished layer, forward or
+    /// backward, so a long count stopped by Ctrl-C loses at most one layer.
     #[arg(long)]
     pub(crate) checkpoints: Option<PathBuf>,
 }

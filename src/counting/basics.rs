@@ -198,6 +198,8 @@ pub struct BuildStats {
     pub spilled_layers: usize,
     /// Forward layers taken from a journal instead of being built (`journal`).
     pub resumed_layers: usize,
+    /// Backward tables taken from a journal instead of being built.
+    pub resumed_tables: usize,
     /// States left in the table.
     pub table_states: usize,
     pub forward_seconds: f64,
@@ -236,13 +238,18 @@ pub fn report_step(stats: &BuildStats, step: usize, cells: usize, layer: usize) 
     }
 }
 
-/// The line of a table build that resumed its forward pass from a journal.
-pub fn report_resumed(stats: &BuildStats, dir: &Path) {
+/// A line every tenth of a long backward pass.
+pub fn report_backward_step(stats: &BuildStats, step: usize, cells: usize, kept: usize) {
     if verbose() {
-        eprintln!(
-            "table level {} bound {}: resumed forward layers 1..={} ({} states) from {}",
-            stats.level, stats.bound, stats.resumed_layers, stats.forward_states, dir.display()
-        );
+        eprintln!("table level {} bound {}: backward step {step}/{cells}, {kept} states kept at it", stats.level, stats.bound);
+    }
+}
+
+/// The line of a table build that resumed a pass from a journal: `what`
+/// names the forward layers or backward tables it found there.
+pub fn report_resumed(stats: &BuildStats, what: &str, dir: &Path) {
+    if verbose() {
+        eprintln!("table level {} bound {}: resumed {what} from {}", stats.level, stats.bound, dir.display());
     }
 }
 

@@ -114,7 +114,7 @@ impl<'h> Ladder<'h> {
         let (table, stats) =
             tables::build(&schedule, self.bound, self.guides.last(), (self.settings.layers, journal.as_ref()), &self.settings.stop)?;
         report_built(&stats);
-        if stats.resumed_layers > 0 {
+        if stats.resumed_layers + stats.resumed_tables > 0 {
             self.settings.note_loaded(journal.as_ref().expect("resumed from a journal").dir());
         }
         if let Some(path) = &saved {

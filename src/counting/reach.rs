@@ -20,7 +20,10 @@
 //! - **A journal holds what memory would.** With a journal (`journal`), every
 //!   finished layer is written there instead and read back in the backward
 //!   pass; a build that finds layers `1..=t` there starts from layer `t` with
-//!   their minima, which is where the stopped build stood.
+//!   their minima, which is where the stopped build stood. The backward pass
+//!   writes each table it finishes there too, and one that finds tables
+//!   `t..cells` reads them back and goes on from `t - 1`, never reading the
+//!   forward layers those tables replace.
 
 use std::fs::File;
 use std::io::{BufReader, BufWriter, Write};
@@ -29,11 +32,11 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 
-use super::basics::{check_stop, report_resumed, report_step, BuildStats, SweepError};
+use super::basics::{check_stop, report_backward_step, report_resumed, report_step, BuildStats, SweepError};
 use super::frontier::{minimum_bound, Schedule};
 use super::guide::{Admits, Guide};
 use super::hashing::KeyMap;
-use super::journal::{Entry, Journal};
+use super::journal::{Entry, Journal, Pass};
 use super::layer::merge_in_pieces;
 use super::spill::Scratch;
 use super::transfer::for_each_successor;
@@ -69,7 +72,7 @@ pub fn build(
     let held = Holding { budget: usize::try_from(memory_limit).unwrap_or(usize::MAX), journal };
     let layers = forward(schedule, bound, lower, (&held, stop), &mut scratch, &mut stats)?;
     stats.forward_seconds = started.elapsed().as_secs_f64();
-    let future = backward(schedule, bound, layers, journal, stop)?;
+    let future = backward(schedule, bound, layers, (journal, stop), &mut stats)?;
     stats.backward_seconds = started.elapsed().as_secs_f64() - stats.forward_seconds;
     stats.table_states = future.iter().map(KeyMap::len).sum();
     Ok((Guide { level: schedule.level, future }, stats))
@@ -79,7 +82,7 @@ pub fn build(
 enum Held {
     Memory(Parts),
     Disk { path: std::path::PathBuf, len: usize },
-    Journal { entry: Entry, t: usize },
+    Journal(Entry),
 }
 
 /// Where finished forward layers go: memory up to a budget, then scratch
@@ -106,17 +109,17 @@ fn start(schedule: &Schedule, journal: Option<&Journal>, stats: &mut BuildStats)
     let Some(last) = found.pop() else { return Ok(fresh) };
     let Start { mut held, layer, mut minima, .. } = fresh;
     held.push(Held::Memory(layer));
-    for (i, entry) in found.into_iter().enumerate() {
-        note_layer(stats, entry.len, i + 1);
+    for entry in found {
+        note_layer(stats, entry.len, entry.t);
         minima.push(entry.minimum);
-        held.push(Held::Journal { entry, t: i + 1 });
+        held.push(Held::Journal(entry));
     }
     let t = held.len();
     note_layer(stats, last.len, t);
     minima.push(last.minimum);
     stats.resumed_layers = t;
-    report_resumed(stats, journal.dir());
-    Ok(Start { held, layer: vec![journal.read(&last, t)?], entry: Some(last), minima })
+    report_resumed(stats, &format!("forward layers 1..={t} ({} states)", stats.forward_states), journal.dir());
+    Ok(Start { held, layer: vec![journal.read(&last)?], entry: Some(last), minima })
 }
 
 fn note_layer(stats: &mut BuildStats, len: usize, t: usize) {
@@ -158,9 +161,9 @@ fn forward(
         note_layer(stats, next_len, t + 1);
         stats.peak_bytes = stats.peak_bytes.max(held_bytes + bytes(&layer) + runs_bytes + bytes(&next));
         let finished = std::mem::replace(&mut layer, next);
-        let written = holding.journal.map(|journal| journal.write(t + 1, layer.iter().flatten(), minimum)).transpose()?;
+        let written = holding.journal.map(|journal| journal.write((Pass::Forward, t + 1), layer.iter().flatten(), minimum)).transpose()?;
         match std::mem::replace(&mut entry, written) {
-            Some(entry) => held.push(Held::Journal { entry, t }),
+            Some(entry) => held.push(Held::Journal(entry)),
             None => {
                 held_bytes += bytes(&finished);
                 held.push(Held::Memory(finished));
@@ -212,19 +215,33 @@ fn merged(runs: &[Vec<u128>], pieces: usize) -> Parts {
     parts.into_iter().filter(|part| !part.is_empty()).collect()
 }
 
-/// Backward pass (the reference's rule, `tables::backward`), on every core.
+/// Backward pass (the reference's rule, `tables::backward`), on every core;
+/// with a journal, each table is written there and a run of tables found
+/// there is taken instead of being rebuilt.
 fn backward(
     schedule: &Schedule,
     bound: usize,
     mut held: Vec<Held>,
-    journal: Option<&Journal>,
-    stop: &AtomicBool,
+    (journal, stop): (Option<&Journal>, &AtomicBool),
+    stats: &mut BuildStats,
 ) -> Result<Vec<KeyMap<u8>>, SweepError> {
     let load = |held| load(held, journal);
     let mut future: Vec<KeyMap<u8>> = Vec::with_capacity(schedule.cells + 1);
     let last = load(held.pop().expect("the last layer is held"))?;
     future.push(last.iter().flatten().map(|&r| (unpacked(r).0, 0u8)).collect());
-    for t in (0..schedule.cells).rev() {
+    if let Some(journal) = journal {
+        for entry in journal.resumable_backward()? {
+            held.pop().expect("one layer per step");
+            future.push(journal.read(&entry)?.into_iter().map(|r| (unpacked(r).0, (r & 0xff) as u8)).collect());
+            stats.resumed_tables += 1;
+        }
+        if stats.resumed_tables > 0 {
+            let first = schedule.cells - stats.resumed_tables;
+            report_resumed(stats, &format!("backward tables {first}..{}", schedule.cells), journal.dir());
+        }
+    }
+    let began = Instant::now();
+    for t in (0..schedule.cells - stats.resumed_tables).rev() {
         check_stop(stop)?;
         let layer = load(held.pop().expect("one layer per step"))?;
         let next = future.last().expect("the later table is built");
@@ -247,9 +264,19 @@ fn backward(
                     .collect()
             })
             .collect();
+        drop(layer);
         let mut table = KeyMap::default();
         table.reserve(kept.iter().map(Vec::len).sum());
         table.extend(kept.into_iter().flatten());
+        if let Some(journal) = journal {
+            let mut sorted: Vec<u128> = table.iter().map(|(&state, &g)| packed(state, usize::from(g))).collect();
+            sorted.par_sort_unstable();
+            let minimum = table.values().min().map(|&g| usize::from(g));
+            journal.write((Pass::Backward, t), sorted.iter(), minimum)?;
+        }
+        if t % schedule.cells.div_ceil(10) == 0 && began.elapsed().as_secs() >= 10 {
+            report_backward_step(stats, t, schedule.cells, table.len());
+        }
         future.push(table);
     }
     future.reverse();
@@ -279,7 +306,7 @@ fn store(scratch: &mut Scratch, parts: &Parts) -> Result<Held, SweepError> {
 fn load(held: Held, journal: Option<&Journal>) -> Result<Parts, SweepError> {
     let (path, len) = match held {
         Held::Memory(parts) => return Ok(parts),
-        Held::Journal { entry, t } => return Ok(vec![journal.expect("journal layers come from a journal").read(&entry, t)?]),
+        Held::Journal(entry) => return Ok(vec![journal.expect("journal layers come from a journal").read(&entry)?]),
         Held::Disk { path, len } => (path, len),
     };
     let fail = |e| SweepError::scratch(&path, e);
@@ -330,14 +357,15 @@ mod journal_tests {
 
     use super::super::checkpoint::serialise;
     use super::super::frontier::Schedule;
-    use super::super::journal::{Identity, Journal};
+    use super::super::journal::{Identity, Journal, Pass};
     use super::{build, SweepError};
     use crate::geometry::Hexagon;
 
-    /// A build stopped after any layer (what a stop leaves: layers `1..=t`
+    /// A build stopped after any layer of either pass (what a stop leaves:
+    /// forward layers `1..=t`, or all of them and backward tables `t..cells`,
     /// and perhaps a hidden temporary) and resumed from its journal gives
     /// the table of one uninterrupted build without a journal, byte for
-    /// byte; a damaged layer is refused by name, not used.
+    /// byte; a damaged file is refused by name, not used.
     #[test]
     fn a_build_resumed_from_its_journal_gives_the_same_table() {
         let (side, bound) = (6, 13);
@@ -352,19 +380,44 @@ mod journal_tests {
         let id = Identity { side, level: 2, bound, cells: schedule.cells };
         let journal = Journal::new(dir.path().join("forward"), id);
         let cells = schedule.cells;
-        for stopped_after in [0, 1, 2, cells / 3, cells / 2, cells - 1, cells] {
-            for t in stopped_after + 1..=cells {
-                let _ = std::fs::remove_file(journal.dir().join(format!("layer-{t}")));
+        let remove = |pass, steps: std::ops::Range<usize>| {
+            for t in steps {
+                let _ = std::fs::remove_file(journal.path(pass, t));
             }
+        };
+        for stopped_after in [0, 1, 2, cells / 3, cells / 2, cells - 1, cells] {
+            remove(Pass::Forward, stopped_after + 1..cells + 1);
+            remove(Pass::Backward, 0..cells);
             if stopped_after > 0 {
                 std::fs::write(journal.dir().join(format!(".layer-{}.x.tmp", stopped_after + 1)), b"half").expect("stray");
             }
             let (resumed, stats) = build(&schedule, bound, Some(&lower), (1 << 30, Some(&journal)), &stop).expect("resumes");
             assert_eq!(stats.resumed_layers, stopped_after, "resumed where it stopped");
             assert!(serialise(side, bound, &resumed) == expected, "stopped after layer {stopped_after}: another table");
-            assert!(journal.dir().join(format!("layer-{cells}")).is_file(), "every layer journalled");
+            assert!(journal.path(Pass::Forward, cells).is_file(), "every layer journalled");
+            assert!(journal.path(Pass::Backward, 0).is_file(), "every backward table journalled");
         }
-        let damaged = journal.dir().join("layer-5");
+        for tables in [1, 2, cells / 2, cells - 1, cells] {
+            remove(Pass::Backward, 0..cells - tables);
+            if tables < cells {
+                std::fs::write(journal.dir().join(format!(".future-{}.x.tmp", cells - tables - 1)), b"half").expect("stray");
+            }
+            let (resumed, stats) = build(&schedule, bound, Some(&lower), (1 << 30, Some(&journal)), &stop).expect("resumes");
+            assert_eq!((stats.resumed_layers, stats.resumed_tables), (cells, tables), "resumed where the backward pass stopped");
+            assert!(serialise(side, bound, &resumed) == expected, "stopped with {tables} backward tables: another table");
+        }
+        // A forward layer filed as a backward table is refused, not read as one.
+        let misfiled = journal.path(Pass::Backward, cells - 1);
+        std::fs::copy(journal.path(Pass::Forward, cells - 1), &misfiled).expect("misfile");
+        match build(&schedule, bound, Some(&lower), (1 << 30, Some(&journal)), &stop) {
+            Err(SweepError::Scratch { path, source }) => {
+                assert_eq!(path, misfiled);
+                assert!(source.to_string().contains("backward table refused"), "{source}");
+            }
+            other => panic!("a misfiled layer was used: {:?}", other.map(|(_, stats)| stats)),
+        }
+        remove(Pass::Backward, 0..cells);
+        let damaged = journal.path(Pass::Forward, 5);
         let mut bytes = std::fs::read(&damaged).expect("layer 5");
         let middle = bytes.len() / 2;
         bytes[middle] ^= 1;
