@@ -218,7 +218,8 @@ pub(crate) struct CountingArgs {
     /// bound (written atomically, checked by hash when read), and for the finished
     /// layers of both passes of the table being built: a rerun loads the tables
     /// and resumes a stopped table at its last finished layer, forward or
-    /// backward, so a long count stopped by Ctrl-C loses at most one layer.
+    /// backward, so a long count stopped by Ctrl-C loses at most one layer (a
+    /// count that loaded any of them exits 4: they are an earlier run's word).
     #[arg(long)]
     pub(crate) checkpoints: Option<PathBuf>,
 }

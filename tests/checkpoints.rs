@@ -88,8 +88,8 @@ fn a_table_that_is_not_a_regular_file_is_refused() {
     refused(&output, took, 2, "not a regular file");
 }
 
-/// A rerun loads the tables the first run wrote, names them, and counts the
-/// same; a table edited to claim a lower minimum (trailer recomputed) passes
+/// A rerun loads the tables the first run wrote, names them, counts the
+/// same and exits 4 (the tables are an earlier run's word); a table edited to claim a lower minimum (trailer recomputed) passes
 /// the hash but meets the sweep, which finds no partial there: an error
 /// naming the table, never "0 partials".
 #[test]
@@ -101,6 +101,7 @@ fn loaded_tables_are_named_and_an_edited_minimum_is_an_error() {
     let first = String::from_utf8_lossy(&first.stdout).into_owned();
     assert!(first.starts_with("n=5 level=1 minimum penalty 7: 84 partials") && !first.contains("loaded"), "{first}");
     let (again, _) = hexcert(&[&args[..], &["--json"]].concat());
+    assert_eq!(again.status.code(), Some(4), "a count from loaded tables is unverified");
     let again: serde_json::Value = serde_json::from_slice(&again.stdout).expect("JSON");
     assert_eq!((again["minimum"].as_u64(), again["counts"][0]["count"].as_str()), (Some(7), Some("84")));
     let loaded: Vec<&str> = again["tables_loaded"].as_array().expect("a list").iter().filter_map(|p| p.as_str()).collect();
@@ -121,6 +122,30 @@ fn loaded_tables_are_named_and_an_edited_minimum_is_an_error() {
     let (output, took) = hexcert(&args);
     refused(&output, took, 3, "no partial reaches it");
     assert!(String::from_utf8_lossy(&output.stderr).contains("n5-level1-bound7.table"));
+}
+
+/// `table counts` says the same of a row made from loaded tables: it names
+/// them after the table (and in `tables_loaded`), says the row is
+/// unverified, and exits 4; the run that built them exits 0 and names none.
+#[test]
+fn a_table_from_loaded_tables_names_them_and_exits_4() {
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let args = ["table", "counts", "--n", "4", "--checkpoints", path(dir.path())];
+    let (first, _) = hexcert(&args);
+    let text = String::from_utf8_lossy(&first.stdout).into_owned();
+    assert_eq!(first.status.code(), Some(0), "{text}");
+    assert!(!text.contains("loaded") && !text.contains("unverified"), "{text}");
+    let (again, _) = hexcert(&args);
+    let again_text = String::from_utf8_lossy(&again.stdout).into_owned();
+    assert_eq!(again.status.code(), Some(4), "{again_text}");
+    assert!(again_text.starts_with(text.lines().next().expect("a header")), "{again_text}");
+    assert!(again_text.contains("checkpoint tables loaded") && again_text.contains("unverified: the loaded tables"), "{again_text}");
+    let (json, _) = hexcert(&[&args[..], &["--json"]].concat());
+    assert_eq!(json.status.code(), Some(4));
+    let json: serde_json::Value = serde_json::from_slice(&json.stdout).expect("JSON");
+    let loaded = json["tables_loaded"].as_array().expect("a list");
+    assert!(!loaded.is_empty() && loaded.iter().all(|p| p.as_str().is_some_and(|p| p.ends_with(".table"))), "{loaded:?}");
+    assert_eq!(json["rows"][0]["levels"][0]["count"], "2", "n = 4 level 1: 2 partials");
 }
 
 /// `--start-from` reads a hint from optimum.json; an inflated or malformed
@@ -160,7 +185,7 @@ fn path(p: &Path) -> &str {
 
 /// Ctrl-C in the middle of a table leaves its finished forward layers in the
 /// checkpoint directory (exit 130); the rerun resumes from them, names them
-/// among the files it loaded, counts what an uninterrupted run counts, and
+/// among the files it loaded (exit 4), counts what an uninterrupted run counts, and
 /// removes them once the table is saved.
 #[test]
 fn a_table_stopped_mid_pass_resumes_from_its_forward_layers() {
@@ -186,7 +211,7 @@ fn a_table_stopped_mid_pass_resumes_from_its_forward_layers() {
     assert!(!dir.path().join("n8-level1-bound20.table").exists(), "no table from a stopped pass");
 
     let (rerun, _) = hexcert(&args);
-    assert!(rerun.status.success(), "{}", String::from_utf8_lossy(&rerun.stderr));
+    assert_eq!(rerun.status.code(), Some(4), "resumed layers are an earlier run's word: {}", String::from_utf8_lossy(&rerun.stderr));
     let rerun: serde_json::Value = serde_json::from_slice(&rerun.stdout).expect("JSON");
     let fresh = tempfile::tempdir().expect("temporary directory");
     let (whole, _) = hexcert(&["count", "--n", "8", "--level", "1", "--start-bound", "20", "--json", "--checkpoints", path(fresh.path())]);

@@ -134,10 +134,36 @@ impl fmt::Display for CountReport {
                 writeln!(f, "unverified: the resumed pieces' counts were read back, not recomputed, in this run (written by {})", p.resumed_from.join(", "))?;
             }
         }
-        if !self.tables_loaded.is_empty() {
-            writeln!(f, "checkpoint tables loaded (this machine's cache, checked by hash only; docs/COUNTING.md): {}", self.tables_loaded.join(", "))?;
-        }
-        Ok(())
+        write_loaded(f, &self.tables_loaded)
+    }
+}
+
+/// The lines of a count resting on checkpoint tables (or journalled layers)
+/// an earlier run built: named, and the result marked unverified.
+fn write_loaded(f: &mut fmt::Formatter, loaded: &[String]) -> fmt::Result {
+    if loaded.is_empty() {
+        return Ok(());
+    }
+    writeln!(f, "checkpoint tables loaded (this machine's cache, checked by hash only; docs/COUNTING.md): {}", loaded.join(", "))?;
+    writeln!(f, "unverified: the loaded tables were built by an earlier run, not in this one")
+}
+
+/// The loaded-tables lines as a value to print after streamed rows.
+struct Loaded<'a>(&'a [String]);
+
+impl fmt::Display for Loaded<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        write_loaded(f, self.0)
+    }
+}
+
+/// Done, or unverified when part of the result is an earlier run's word
+/// (loaded tables, resumed pieces or cubes).
+fn outcome(earlier_runs: bool) -> Outcome {
+    if earlier_runs {
+        Outcome::Unverified
+    } else {
+        Outcome::Done
     }
 }
 
@@ -177,7 +203,8 @@ pub fn count(
     report.up_to = max_penalty.is_some();
     report.minimum = if report.up_to || minimum_known { report.first_found() } else { None };
     report.tables_loaded = tables_loaded(settings);
-    Ok(Reported::new(report, Outcome::Done))
+    let outcome = outcome(!report.tables_loaded.is_empty());
+    Ok(Reported::new(report, outcome))
 }
 
 /// The checkpoint tables a count used instead of building them.
@@ -259,7 +286,7 @@ pub fn count_refine(quiet: bool, (n, level): (usize, u8), (penalty, max_penalty)
     (report.refined_partials, report.refined_classes) = (Some(refined.0), Some(refined.1));
     report.refined_via = (level >= 5).then(|| settings.via.name());
     report.tables_loaded = tables_loaded(settings);
-    let outcome = if pieces.resumed > 0 { Outcome::Unverified } else { Outcome::Done };
+    let outcome = outcome(pieces.resumed > 0 || !report.tables_loaded.is_empty());
     if settings.records.is_some() {
         report.pieces = Some(PieceListing { total: pieces.total, resumed: pieces.resumed, resumed_from: pieces.resumed_from });
     }
@@ -301,7 +328,7 @@ pub fn count_sat(quiet: bool, n: usize, level: u8, (penalty, max_penalty): (Opti
     report.minimum = if penalty.is_none() { report.first_found() } else { None };
     let resumed = listing.as_ref().is_some_and(|l| l.resumed > 0);
     report.cubes = listing.map(|l| CubeListing { listed: l.listed, resumed: l.resumed, resumed_from: l.resumed_from, solve_seconds: l.seconds, slowest: l.slowest });
-    Ok(Reported::new(report, if resumed { Outcome::Unverified } else { Outcome::Done }))
+    Ok(Reported::new(report, outcome(resumed)))
 }
 
 /// `table`: one row per n, each level's minimum and count.
@@ -309,6 +336,8 @@ pub fn count_sat(quiet: bool, n: usize, level: u8, (penalty, max_penalty): (Opti
 pub struct TableReport {
     table: TableKind,
     rows: Vec<TableRow>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    tables_loaded: Vec<String>,
 }
 
 #[derive(Serialize)]
@@ -350,7 +379,8 @@ impl fmt::Display for TableRow {
 impl fmt::Display for TableReport {
     fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
         writeln!(f, "{TABLE_HEADER}")?;
-        self.rows.iter().try_for_each(|row| writeln!(f, "{row}"))
+        self.rows.iter().try_for_each(|row| writeln!(f, "{row}"))?;
+        write!(f, "{}", Loaded(&self.tables_loaded))
     }
 }
 
@@ -367,10 +397,13 @@ pub fn table(
     }
     let stream = Rows::start(json, TABLE_HEADER);
     let mut rows = Vec::new();
+    let mut loaded = Vec::new();
     let progress = crate::progress::Progress::new(quiet);
     for n in first..=last {
         progress.working(format!("n={n}: counting levels 1..6"));
-        let entries = count_row_near_in(&Hexagon::new(n)?, 6, above, &settings(n)?)?;
+        let settings = settings(n)?;
+        let entries = count_row_near_in(&Hexagon::new(n)?, 6, above, &settings)?;
+        loaded.extend(tables_loaded(&settings));
         progress.working(String::new());
         let levels = entries
             .iter()
@@ -386,5 +419,8 @@ pub fn table(
         stream.row(&row);
         rows.push(row);
     }
-    Ok(stream.finish(Reported::new(TableReport { table: kind, rows }, Outcome::Done)))
+    let report = TableReport { table: kind, rows, tables_loaded: loaded };
+    stream.after(Loaded(&report.tables_loaded));
+    let outcome = outcome(!report.tables_loaded.is_empty());
+    Ok(stream.finish(Reported::new(report, outcome)))
 }

@@ -107,6 +107,13 @@ impl Rows {
         }
     }
 
+    /// Lines after the rows (text as it is, ending in its own newline).
+    pub fn after(self, text: impl Display) {
+        if self.text {
+            print!("{text}");
+        }
+    }
+
     /// The finished report, marked streamed when its text is already out.
     pub fn finish(self, reported: Reported) -> Reported {
         if self.text { reported.streamed() } else { reported }
