@@ -19,6 +19,23 @@ pub(crate) fn side(s: &str) -> Result<usize, String> {
 }
 
 
+/// The formally verified LRAT checker, for the commands that read proofs.
+#[derive(clap::Args, Debug, Clone)]
+pub(crate) struct VerifiedArgs {
+    /// The cake_lpr binary (the CakeML-verified LRAT checker) to give every
+    /// proof to as well, its verdict recorded beside hexcert-lrat's; default:
+    /// `cake_lpr` on PATH, else none (build it with `make -C
+    /// ../shared/tools/cake_lpr OUT=DIR`, see docs/SOUNDNESS.md).
+    #[arg(long, value_name = "PATH")]
+    pub cake_lpr: Option<PathBuf>,
+}
+
+impl VerifiedArgs {
+    pub fn checker(&self) -> Result<Option<hexcert::proofs::verified::VerifiedChecker>, HexError> {
+        hexcert::proofs::verified::VerifiedChecker::find(self.cake_lpr.as_deref())
+    }
+}
+
 #[derive(Subcommand)]
 pub(crate) enum CubesCommand {
     /// Write the plan of "no valid level-k partial below B": the values of the
@@ -78,6 +95,8 @@ pub(crate) enum CubesCommand {
         time_limit: Option<f64>,
         #[arg(long, default_value_t = options::CUBE_STORE_LIMIT.default, help = options::CUBE_STORE_LIMIT.help, value_parser = within(options::CUBE_STORE_LIMIT))]
         store_limit: u64,
+        #[command(flatten)]
+        verified: VerifiedArgs,
         /// With --all and --time-limit: split the cubes the limit stops by
         /// this strategy (as `cubes refine` does), write the refined plan to
         /// --output and solve its new cubes, round after round, until every

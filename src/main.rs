@@ -163,6 +163,16 @@ enum Command {
         /// cube claims are recorded as not covered). Needs VeriPB on PATH.
         #[arg(long, requires = "veripb")]
         record: bool,
+        #[command(flatten)]
+        verified: VerifiedArgs,
+        /// With a verified checker: write each cube's verdict into its
+        /// claim.json as it is reached (atomically), and skip the cubes that
+        /// already hold this checker binary's acceptance, so a long
+        /// `--regenerate` re-check resumes per cube. Skipped cubes were
+        /// checked by an earlier run, so such a run reports the claim
+        /// unverified (exit 4); the run that checks every cube itself, verified.
+        #[arg(long, conflicts_with = "record")]
+        keep_verdicts: bool,
     },
     /// Count valid level-k partials exactly: at the minimum penalty (default),
     /// at one penalty, or every penalty up to a bound.
@@ -303,7 +313,18 @@ fn run(cli: &Cli) -> Result<commands::report::Reported, HexError> {
         }
         Command::Prove { claim, store } => commands::prove(quiet, claim.n, claim.level, claim.below, &store.settings()),
         Command::Certify { n, store } => commands::certify(cli.json, quiet, cli.verbose, *n, &store.settings()),
-        Command::Check { paths, regenerate, veripb, record } => commands::check(paths, *regenerate, *veripb, *record),
+        Command::Check { paths, regenerate, veripb, record, verified, keep_verdicts } => {
+            let options = hexcert::certification::check::CheckOptions {
+                derivations: *veripb,
+                record: *record,
+                verified: verified.checker()?,
+                keep: *keep_verdicts,
+            };
+            if options.keep && options.verified.is_none() {
+                return Err(HexError::Usage("--keep-verdicts needs a verified checker: cake_lpr on PATH, or --cake-lpr PATH".into()));
+            }
+            commands::check(paths, *regenerate, options)
+        }
         Command::Count { leaders_dir: Some(_), road: commands::Road::Sweep | commands::Road::Refine | commands::Road::Frontier, .. } => {
             Err(HexError::Usage("--leaders-dir lists lex-leaders: it needs --road sat".into()))
         }
@@ -335,8 +356,9 @@ fn run(cli: &Cli) -> Result<commands::report::Reported, HexError> {
             let plan = hexcert::cubes::Plan::new(claim.n, claim.level, claim.below, *radius, *depth, (*cardinality).into())?.split_budget(*budget_split)?;
             commands::cubes_plan(&plan, output, &results_of(output, results), hexcert)
         }
-        Command::Cubes { action: CubesCommand::Run { plan, index, all: _, sample, seed, jobs, results, time_limit, store_limit, refine, output, rounds, trees, hexcert } } => {
-            let limits = hexcert::certification::cubes::RunLimits { time_limit: *time_limit, store_limit: *store_limit };
+        Command::Cubes { action: CubesCommand::Run { plan, index, all: _, sample, seed, jobs, results, time_limit, store_limit, verified, refine, output, rounds, trees, hexcert } } => {
+            let checker = verified.checker()?;
+            let limits = hexcert::certification::cubes::RunLimits { time_limit: *time_limit, store_limit: *store_limit, verified: checker.as_ref() };
             let selection = match (index, sample, refine, output) {
                 (Some(i), ..) => commands::Selection::One(*i),
                 (None, Some(size), ..) => commands::Selection::Sample(*size, *seed),

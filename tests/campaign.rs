@@ -79,6 +79,7 @@ fn forge_refutations(plan_path: &Path, results: &Path) -> usize {
             peak_memory_kb: 1000,
             written_by: Some("forger".into()),
             solver_profile: None,
+            verified_lrat: None,
         };
         std::fs::write(&path, serde_json::to_vec_pretty(&record).unwrap()).unwrap();
         forged += 1;

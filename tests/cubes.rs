@@ -206,7 +206,7 @@ fn every_cube_of_a_true_claim_is_refuted_with_a_checked_proof_and_recorded_once(
     let plan = hexcert::cubes::Plan::new(5, 3, 9, 1, 1, Default::default()).unwrap();
     plan.check_cover().unwrap();
     let abort = Arc::new(AtomicBool::new(false));
-    let limits = RunLimits { time_limit: None, store_limit: 0 };
+    let limits = RunLimits { time_limit: None, store_limit: 0, verified: None };
     let results = run_all(&plan, None, dir, 2, limits, &abort, &|_, _, _| {}).unwrap();
     assert_eq!(results.len(), plan.cubes.len());
     for (index, result) in &results {
@@ -261,7 +261,7 @@ fn unfinished_cubes_are_refined_and_the_merged_claim_checks_and_resists_tamperin
     let (results, proofs) = (scratch.0.join("results"), scratch.0.join("proofs"));
     let plan = hexcert::cubes::Plan::new(6, 3, 13, 1, 1, Default::default()).unwrap();
     let abort = Arc::new(AtomicBool::new(false));
-    let hurried = RunLimits { time_limit: Some(1e-6), store_limit: 0 };
+    let hurried = RunLimits { time_limit: Some(1e-6), store_limit: 0, verified: None };
     let first = run_all(&plan, None, &results, 2, hurried, &abort, &|_, _, _| {}).unwrap();
     let unfinished: Vec<usize> = first.iter().filter(|(_, r)| r.verdict == CubeVerdict::Unfinished).map(|(i, _)| *i).collect();
     assert!(!unfinished.is_empty(), "no cube was stopped by a limit of a microsecond");
@@ -273,7 +273,7 @@ fn unfinished_cubes_are_refined_and_the_merged_claim_checks_and_resists_tamperin
     refined.check_cover().unwrap();
     let kept = progress(&refined, &results).unwrap();
     assert_eq!(kept.records.len(), status.records.len(), "the refined plan lost records of cubes it did not refine");
-    let patient = RunLimits { time_limit: None, store_limit: u64::MAX };
+    let patient = RunLimits { time_limit: None, store_limit: u64::MAX, verified: None };
     run_all(&refined, None, &results, 2, patient, &abort, &|_, _, _| {}).unwrap();
     let done = progress(&refined, &results).unwrap();
     assert_eq!((done.records.len(), done.missing.len(), done.unfinished.len()), (refined.cubes.len(), 0, 0));

@@ -41,14 +41,16 @@ use crate::encoding::LevelEncoding;
 use crate::error::HexError;
 use crate::outcome::Outcome;
 use crate::geometry::Hexagon;
-use crate::proofs::online::OnlineCheck;
+use crate::proofs::online::{Against, OnlineCheck};
+use crate::proofs::verified::{accepted, VerifiedChecker};
 use crate::proofs::{compress, sha256_hex, Checker};
+use super::check_cubes::CubeChecks;
 use crate::records::error::{mismatch, RecordError};
 use crate::records::claim::{check_claim_ranges, check_optimum_ranges};
 use crate::records::ranges::{check_claim_directory, check_n_directory};
 use crate::records::read::{expect_hash, Record};
 use crate::records::trust::{trust_base, Basis};
-use crate::records::{Claim, CubeClaim, Optimum};
+use crate::records::{CheckerRecord, Claim, CubeClaim, Optimum};
 
 pub use super::regenerate::Regenerate;
 pub use crate::records::Status;
@@ -155,21 +157,27 @@ fn collect(path: &Path, found: &mut Vec<PathBuf>, visited: &mut HashSet<PathBuf>
 /// optimum's lower-bound claim), each once. The reports list a dependency
 /// before the optimum that needs it.
 pub fn check_paths(paths: &[PathBuf], regenerate: Option<&dyn Regenerate>) -> Result<Vec<CheckReport>, HexError> {
-    check_paths_with(paths, regenerate, false, false)
+    check_paths_with(paths, regenerate, &CheckOptions::default())
 }
 
-/// `check_paths`, with `derivations` a VeriPB verdict required of every
-/// claim a derivation can cover, and with `record` that verdict written into
-/// each claim (see the module header).
-pub fn check_paths_with(
-    paths: &[PathBuf],
-    regenerate: Option<&dyn Regenerate>,
-    derivations: bool,
-    record: bool,
-) -> Result<Vec<CheckReport>, HexError> {
+/// What one `check` run asks beyond the default.
+#[derive(Debug, Clone, Default)]
+pub struct CheckOptions {
+    /// Require a VeriPB verdict of every claim a derivation can cover.
+    pub derivations: bool,
+    /// Write this run's statement -> CNF verdict into each claim.
+    pub record: bool,
+    /// The verified LRAT checker every proof read in this run is also given to.
+    pub verified: Option<VerifiedChecker>,
+    /// Write each cube's verified-checker verdict into its claim as it is
+    /// reached, skipping cubes that already hold one (`CubeChecks::keep`).
+    pub keep: bool,
+}
+
+/// `check_paths` with `options` (see the module header).
+pub fn check_paths_with(paths: &[PathBuf], regenerate: Option<&dyn Regenerate>, options: &CheckOptions) -> Result<Vec<CheckReport>, HexError> {
     let mut run = CheckRun::new(regenerate);
-    run.derivations = derivations;
-    run.record = record;
+    run.options = options.clone();
     let records = find_records(paths)?;
     // Claims depend on nothing else, and their checks (VeriPB above all: the
     // n = 14 split derivation alone takes minutes) are independent
@@ -182,7 +190,7 @@ pub fn check_paths_with(
             .par_iter()
             .map(|path| {
                 let mut alone = CheckRun::new(None);
-                (alone.derivations, alone.record) = (derivations, record);
+                alone.options = options.clone();
                 let report = alone.check(path);
                 (alone.keys.pop().expect("one record checked"), report)
             })
@@ -205,10 +213,7 @@ pub fn check_record(path: &Path, regenerate: Option<&dyn Regenerate>) -> CheckRe
 /// regeneration and could not change the answer.
 pub struct CheckRun<'a> {
     regenerate: Option<&'a dyn Regenerate>,
-    /// Require a VeriPB verdict of every claim a derivation can cover.
-    pub derivations: bool,
-    /// Write this run's statement -> CNF verdict into each claim.
-    pub record: bool,
+    pub options: CheckOptions,
     reports: Vec<CheckReport>,
     /// Canonical path of each report, to recognise a record reached again.
     keys: Vec<PathBuf>,
@@ -219,7 +224,7 @@ pub struct CheckRun<'a> {
 
 impl<'a> CheckRun<'a> {
     pub fn new(regenerate: Option<&'a dyn Regenerate>) -> CheckRun<'a> {
-        CheckRun { regenerate, derivations: false, record: false, reports: Vec::new(), keys: Vec::new(), ready: Default::default() }
+        CheckRun { regenerate, options: CheckOptions::default(), reports: Vec::new(), keys: Vec::new(), ready: Default::default() }
     }
 
     /// The report of `path`, checking it unless this run already did. A
@@ -260,28 +265,29 @@ impl<'a> CheckRun<'a> {
             }
             Record::CubeResult(_) => return Err(RecordError::Header("a cube's record, not a claim: `hexcert cubes merge` its plan".into()).at(path)),
             Record::Claim(claim) => {
-                let status = check_claim(path, &claim, self.regenerate, messages)?;
+                let status = check_claim(path, &claim, self.regenerate, self.options.verified.as_ref(), messages)?;
                 super::witness::check_level_witness(path, (claim.n, claim.level, claim.below), messages)?;
-                let statement = if self.record {
+                let statement = if self.options.record {
                     record_statement(*claim, path, messages)?
                 } else {
-                    statement::check_recorded(&claim, path, self.derivations, messages)?
+                    statement::check_recorded(&claim, path, self.options.derivations, messages)?
                 };
                 (status, statement)
             }
             Record::CubeClaim(claim) => {
-                let status = super::check_cubes::check_cube_claim(path, &claim, self.regenerate, messages)?;
+                let checks = CubeChecks { regenerate: self.regenerate, verified: self.options.verified.as_ref(), keep: self.options.keep };
+                let status = super::check_cubes::check_cube_claim(path, &claim, checks, messages)?;
                 super::witness::check_level_witness(path, (claim.plan.n, claim.plan.level, claim.plan.below), messages)?;
                 (status, self.check_cube_statement(path, *claim, messages)?)
             }
         };
         report.needs_veripb =
-            status == Status::Verified && statement == Status::Unverified && !self.derivations && crate::proofs::veripb::Veripb::find().is_none();
+            status == Status::Verified && statement == Status::Unverified && !self.options.derivations && crate::proofs::veripb::Veripb::find().is_none();
         Ok(status.and(statement))
     }
 
     fn check_cube_statement(&self, path: &Path, mut claim: CubeClaim, messages: &mut Vec<String>) -> Result<Status, HexError> {
-        if self.record {
+        if self.options.record {
             let record = statement::derive_and_check_split(&claim.plan, path)?;
             if !record.accepted() {
                 let why = record.not_checked.as_deref().unwrap_or("VeriPB did not run");
@@ -295,7 +301,7 @@ impl<'a> CheckRun<'a> {
             messages.push(format!("statement -> split formula: recorded {verdict}"));
             return Ok(Status::Verified);
         }
-        statement::check_recorded_split(&claim.plan, claim.statement_to_cnf.as_ref(), &claim.trust_base, path, self.derivations, messages)
+        statement::check_recorded_split(&claim.plan, claim.statement_to_cnf.as_ref(), &claim.trust_base, path, self.options.derivations, messages)
     }
 
     fn check_optimum(&mut self, path: &Path, optimum: &Optimum, messages: &mut Vec<String>, needs_veripb: &mut bool) -> Result<Status, HexError> {
@@ -345,7 +351,7 @@ fn record_statement(mut claim: Claim, path: &Path, messages: &mut Vec<String>) -
     Ok(Status::Verified)
 }
 
-fn check_claim(path: &Path, claim: &Claim, regenerate: Option<&dyn Regenerate>, messages: &mut Vec<String>) -> Result<Status, HexError> {
+fn check_claim(path: &Path, claim: &Claim, regenerate: Option<&dyn Regenerate>, verified: Option<&VerifiedChecker>, messages: &mut Vec<String>) -> Result<Status, HexError> {
     // Ranges first: nothing out of range may reach the encoder.
     check_claim_ranges(claim, path)?;
     claim.check_consistency(path)?;
@@ -376,7 +382,11 @@ fn check_claim(path: &Path, claim: &Claim, regenerate: Option<&dyn Regenerate>, 
                 let lrat_path = work.0.join("proof.lrat");
                 compress::gunzip_file_limited(&dir.join(name), &lrat_path, record.bytes)?;
                 expect_hash(&lrat_path, &record.sha256, "stored LRAT proof")?;
-                Some(check_lrat_file(&cnf_path, &lrat_path, path)?)
+                let checked = check_lrat_file(&cnf_path, &lrat_path, path)?;
+                if let Some(checker) = verified {
+                    messages.push(verified_line(&checker.check_file(&cnf_path, &lrat_path)?, path)?);
+                }
+                Some(checked)
             }
             None => None,
         };
@@ -385,9 +395,13 @@ fn check_claim(path: &Path, claim: &Claim, regenerate: Option<&dyn Regenerate>, 
         let work = work()?;
         let cnf_path = work.0.join("formula.cnf");
         crate::files::write_atomic(&cnf_path, &dimacs)?;
-        let mut online = OnlineCheck::start(dimacs, &work.0.join("proof.drat"))?;
+        let stream = verified.map(|checker| checker.stream(&cnf_path)).transpose()?;
+        let mut online = OnlineCheck::start_with(Against::Formula(dimacs), &work.0.join("proof.drat"), stream)?;
         let seconds = regenerate.regenerate(claim, online.sender())?;
-        let (record, proof_path) = online.finish(Instant::now())?;
+        let crate::proofs::online::Finished { lrat: record, drat: proof_path, verified } = online.finish(Instant::now())?;
+        if let Some(verdict) = verified {
+            messages.push(verified_line(&verdict, path)?);
+        }
         if !record.verified {
             return Err(RecordError::LratRejected { what: "the regenerated proof".into(), verdict: record.verdict }.at(path));
         }
@@ -411,6 +425,15 @@ fn check_claim(path: &Path, claim: &Claim, regenerate: Option<&dyn Regenerate>, 
         return Ok(Status::Unverified);
     }
     Ok(Status::Verified)
+}
+
+/// The line reporting the verified checker's acceptance; its rejection is
+/// an error naming `claim_path`.
+fn verified_line(verdict: &CheckerRecord, claim_path: &Path) -> Result<String, HexError> {
+    if !accepted(verdict) {
+        return Err(RecordError::LratRejected { what: format!("the proof (by {})", verdict.name), verdict: verdict.verdict.clone() }.at(claim_path));
+    }
+    Ok(format!("{}: {} ({}, {:.2} s, {} MB)", verdict.name, verdict.verdict, verdict.version, verdict.seconds, verdict.peak_memory_kb / 1024))
 }
 
 /// Checks a stored LRAT proof with the LRAT checker of `lrat/`; returns the

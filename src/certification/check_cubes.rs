@@ -13,7 +13,8 @@ use super::WorkDir;
 use crate::cubes::{cube_formula, split_formula};
 use crate::encoding::LevelEncoding;
 use crate::error::HexError;
-use crate::proofs::online::{Against, OnlineCheck};
+use crate::proofs::online::{Against, Finished, OnlineCheck};
+use crate::proofs::verified::{accepted, write_formula, VerifiedChecker};
 use crate::proofs::sha256_hex;
 use crate::records::cube::{attested_cubes, check_stored_lrat_with, judge};
 use crate::records::error::{mismatch, RecordError};
@@ -21,7 +22,7 @@ use crate::records::read::expect_hash;
 use crate::records::header::Stated;
 use crate::records::ranges::{check_claim_directory, check_encoding_budget, check_n_directory};
 use crate::records::trust::{trust_base, Basis};
-use crate::records::{CubeClaim, CubeVerdict, Status, CUBE_CLAIM_FORMAT};
+use crate::records::{CubeClaim, CubeResult, CubeVerdict, Status, CUBE_CLAIM_FORMAT};
 
 /// What a cube claim states, before any proof: its header and place, its
 /// plan (format, numbers, cover enumerated again, formula re-encoded to its
@@ -59,13 +60,28 @@ fn check_statement_and_plan(path: &Path, claim: &CubeClaim, messages: &mut Vec<S
     Ok(encoding)
 }
 
+/// What a cube claim's proofs are checked with in one run.
+#[derive(Clone, Copy, Default)]
+pub struct CubeChecks<'a> {
+    /// Re-solves the cubes whose proofs are not stored.
+    pub regenerate: Option<&'a dyn Regenerate>,
+    /// The verified checker every proof read in this run is also given to.
+    pub verified: Option<&'a VerifiedChecker>,
+    /// Write each verified-checker verdict into the claim as it is reached,
+    /// and skip the cubes whose record already holds this checker's
+    /// acceptance (a re-check resumable per cube: those are reported as
+    /// checked by an earlier run, so the claim is unverified in this one).
+    pub keep: bool,
+}
+
 /// A claim merged from cubes (`cubes merge`): the plan's cover enumerated
 /// again, every cube's record checked against its re-encoded formula, and
 /// every cube's proof checked in this run: its stored LRAT proof by the LRAT
 /// checker, or (with `--regenerate`) the cube re-solved, its trace checked
-/// and its DRAT twin required to hash to the record. A cube whose proof is
-/// neither stored nor regenerated leaves the claim unverified.
-pub fn check_cube_claim(path: &Path, claim: &CubeClaim, regenerate: Option<&dyn Regenerate>, messages: &mut Vec<String>) -> Result<Status, HexError> {
+/// and its DRAT twin required to hash to the record; and by the verified
+/// checker too when one is given. A cube whose proof is neither stored nor
+/// regenerated leaves the claim unverified.
+pub fn check_cube_claim(path: &Path, claim: &CubeClaim, checks: CubeChecks<'_>, messages: &mut Vec<String>) -> Result<Status, HexError> {
     let (plan, encoding) = (&claim.plan, check_statement_and_plan(path, claim, messages)?);
     let split = plan.split()?;
     // Stored cube proofs are read on the split formula T (each a derivation
@@ -76,7 +92,8 @@ pub fn check_cube_claim(path: &Path, claim: &CubeClaim, regenerate: Option<&dyn 
         .map_err(|e| mismatch(path, format!("the split formula is not read as one by the LRAT checker: {e}")))?;
     let dir = path.parent().unwrap_or(Path::new("."));
     let mut work = None;
-    let (mut stored, mut regenerated, mut unchecked) = (0, 0, 0);
+    let mut kept = claim.clone();
+    let (mut stored, mut regenerated, mut unchecked, mut earlier, mut by_verified) = (0, 0, 0, 0, 0);
     for (index, (cube, record)) in plan.cubes.iter().zip(&claim.cubes).enumerate() {
         let bad = |why: String| mismatch(path, format!("cube {index}: {why}"));
         let cnf = cube_formula(&encoding, &split, cube);
@@ -86,7 +103,14 @@ pub fn check_cube_claim(path: &Path, claim: &CubeClaim, regenerate: Option<&dyn 
             return Err(bad("not a refutation".into()));
         };
         let stored_proof = record.lrat_proof.as_ref().and_then(|f| f.stored_as.as_ref().map(|name| (f, name)));
-        if stored_proof.is_none() && regenerate.is_none() {
+        let resumed = checks.keep
+            && checks.verified.is_some_and(|v| record.verified_lrat.as_ref().is_some_and(|r| accepted(r) && r.version == v.version));
+        if resumed {
+            earlier += 1;
+            unchecked += 1;
+            continue;
+        }
+        if stored_proof.is_none() && checks.regenerate.is_none() {
             unchecked += 1;
             continue;
         }
@@ -94,28 +118,48 @@ pub fn check_cube_claim(path: &Path, claim: &CubeClaim, regenerate: Option<&dyn 
             work = Some(WorkDir::create(dir, ".check")?);
         }
         let work_dir = &work.as_ref().expect("created").0;
-        if let Some((file, name)) = stored_proof {
+        let verdict = if let Some((file, name)) = stored_proof {
             let units = cube.units(&encoding, &split);
             check_stored_lrat_with(&dir.join(name), file, work_dir, |proof| {
                 lifted.check_proof(index, &units, proof).map(|s| (s.added, s.hints))
             })
             .map_err(bad)?;
             stored += 1;
-        } else if let Some(regenerate) = regenerate {
+            match checks.verified {
+                Some(checker) => Some(checker.check_gz(&write_formula(work_dir, &dimacs)?, &dir.join(name))?),
+                None => None,
+            }
+        } else if let Some(regenerate) = checks.regenerate {
             let against = Against::Split {
                 split: split_dimacs.clone(),
                 base: encoding.cnf.clauses().len(),
                 cube: index,
                 units: cube.units(&encoding, &split),
             };
-            let mut online = OnlineCheck::start_against(against, &work_dir.join("cube.drat"))?;
-            regenerate.regenerate_formula(&cnf, &format!("cube {index} of `{}`", claim.statement), online.sender())?;
-            let (lrat, drat) = online.finish(Instant::now())?;
+            let stream = checks.verified.map(|checker| checker.stream(&write_formula(work_dir, &dimacs)?)).transpose()?;
+            let mut online = OnlineCheck::start_with(against, &work_dir.join("cube.drat"), stream)?;
+            let what = format!("cube {index} of `{}`", claim.statement);
+            regenerate.regenerate_formula(&cnf, record.solver_profile.as_deref(), &what, online.sender())?;
+            let Finished { lrat, drat, verified } = online.finish(Instant::now())?;
             if !lrat.verified {
                 return Err(RecordError::LratRejected { what: format!("the regenerated proof of cube {index}"), verdict: lrat.verdict }.at(path));
             }
             expect_hash(&drat, proof_sha256, &format!("cube {index}'s regenerated DRAT proof"))?;
             regenerated += 1;
+            verified
+        } else {
+            None
+        };
+        if let Some(verdict) = verdict {
+            if !accepted(&verdict) {
+                return Err(RecordError::LratRejected { what: format!("the proof of cube {index} (by {})", verdict.name), verdict: verdict.verdict }.at(path));
+            }
+            by_verified += 1;
+            if checks.keep {
+                kept.cubes[index].verified_lrat = Some(verdict);
+                kept.trust_base = trust_base(Basis::of_cube_claim(&kept));
+                crate::files::write_atomic(path, &serde_json::to_vec_pretty(&kept).expect("claims serialise"))?;
+            }
         }
     }
     messages.push(format!(
@@ -123,6 +167,19 @@ pub fn check_cube_claim(path: &Path, claim: &CubeClaim, regenerate: Option<&dyn 
         plan.cubes.len(),
         hexcert_lrat::VERSION
     ));
+    if let Some(checker) = checks.verified {
+        messages.push(format!("{by_verified} cube proofs verified by {} in this run ({})", crate::proofs::verified::NAME, checker.version));
+    }
+    let recorded: Vec<&CubeResult> = kept.cubes.iter().filter(|c| c.verified_lrat.as_ref().is_some_and(accepted)).collect();
+    if !recorded.is_empty() {
+        messages.push(format!(
+            "{} of {} cubes record a {} acceptance of their proof{}",
+            recorded.len(),
+            plan.cubes.len(),
+            crate::proofs::verified::NAME,
+            if earlier > 0 { format!(" ({earlier} by earlier runs, not re-checked in this one)") } else { String::new() }
+        ));
+    }
     if stored == plan.cubes.len() {
         let summary = lifted.conclude().map_err(|e| mismatch(path, format!("the lifted cube proofs do not refute the split formula: {e}")))?;
         messages.push(format!(
@@ -134,10 +191,14 @@ pub fn check_cube_claim(path: &Path, claim: &CubeClaim, regenerate: Option<&dyn 
     } else if stored + regenerated > 0 {
         messages.push(format!("{} cube proofs read on the split formula derive their selectors' negations", stored + regenerated));
     }
+    if unchecked > earlier {
+        messages.push(format!("{} cube proofs not checked in this run; run with --regenerate to re-solve and check them", unchecked - earlier));
+    }
+    if earlier > 0 {
+        messages.push(format!("{earlier} cube proofs checked by earlier runs (their recorded verdicts), not in this one: rerun without --keep-verdicts to check them all"));
+    }
     if unchecked > 0 {
-        messages.push(format!("{unchecked} cube proofs are not stored; run with --regenerate to re-solve and check them"));
         return Ok(Status::Unverified);
     }
     Ok(Status::Verified)
 }
-

@@ -21,7 +21,8 @@ use super::WorkDir;
 use crate::cubes::{cube_formula, split_formula, Plan};
 use crate::error::HexError;
 use crate::geometry::Hexagon;
-use crate::proofs::online::{Against, OnlineCheck};
+use crate::proofs::online::{Against, Finished, OnlineCheck};
+use crate::proofs::verified::{accepted, write_formula, VerifiedChecker};
 use crate::proofs::{compress, own_peak_memory_kb, sha256_file, sha256_hex};
 use crate::records::error::RecordError;
 use crate::records::read::{read_bounded, MAX_RECORD_BYTES};
@@ -33,12 +34,15 @@ pub use super::merge::{merge, progress, read_counterexample, set_aside, Progress
 pub use crate::records::cube::{result_path, CubeClaim, CubeResult, CubeVerdict, CUBE_CLAIM_FORMAT, CUBE_PROOFS, RESULT_FORMAT};
 
 /// How `cubes run` solves its cubes.
-#[derive(Debug, Clone, Copy)]
-pub struct RunLimits {
+#[derive(Debug, Clone, Copy, Default)]
+pub struct RunLimits<'a> {
     /// Stop a cube after this many seconds and record it as unfinished.
     pub time_limit: Option<f64>,
     /// Keep a cube's gzipped LRAT proof when it is at most this many bytes.
     pub store_limit: u64,
+    /// The verified checker each cube's proof is piped to as it is written
+    /// (its verdict recorded beside hexcert-lrat's; a rejection writes no record).
+    pub verified: Option<&'a VerifiedChecker>,
 }
 
 /// The plan file's hash (reported, so runs can tell which plan they served).
@@ -48,7 +52,7 @@ pub fn plan_hash(plan_path: &Path) -> Result<String, HexError> {
 
 /// Solves cube `index` and writes its record; returns it. Errors (and
 /// Ctrl-C) leave no record.
-pub fn run_cube(plan: &Plan, index: usize, results: &Path, limits: RunLimits, abort: &Arc<AtomicBool>) -> Result<CubeResult, HexError> {
+pub fn run_cube(plan: &Plan, index: usize, results: &Path, limits: RunLimits<'_>, abort: &Arc<AtomicBool>) -> Result<CubeResult, HexError> {
     let cube = plan
         .cubes
         .get(index)
@@ -71,7 +75,8 @@ pub fn run_cube(plan: &Plan, index: usize, results: &Path, limits: RunLimits, ab
     let key = plan.cube_key(index);
     // Named by cube and run, and locked while it lives (`records::run`).
     let work = WorkDir::create(results, &format!(".work-{key}"))?;
-    let mut online = OnlineCheck::start_against(against, &work.0.join("cube.drat"))?;
+    let verified = limits.verified.map(|checker| checker.stream(&write_formula(&work.0, &cnf.to_dimacs())?)).transpose()?;
+    let mut online = OnlineCheck::start_with(against, &work.0.join("cube.drat"), verified)?;
     let start = Instant::now();
     let timed_out = {
         let limit = limits.time_limit;
@@ -80,7 +85,7 @@ pub fn run_cube(plan: &Plan, index: usize, results: &Path, limits: RunLimits, ab
     let flag = Arc::clone(abort);
     let outcome = solve_traced(&cnf, crate::solving::profile::CURRENT, online.sender(), move || flag.load(Ordering::Relaxed) || timed_out());
     let solve_seconds = start.elapsed().as_secs_f64();
-    let (lrat, proof) = online.finish(Instant::now())?;
+    let Finished { lrat, drat: proof, verified } = online.finish(Instant::now())?;
     let mut result = CubeResult {
         format: RESULT_FORMAT.into(),
         formula_sha256: plan.formula_sha256.clone(),
@@ -96,6 +101,7 @@ pub fn run_cube(plan: &Plan, index: usize, results: &Path, limits: RunLimits, ab
         peak_memory_kb: own_peak_memory_kb(),
         written_by: Some(crate::records::run::run_id().to_string()),
         solver_profile: Some(crate::solving::profile::CURRENT.name.to_string()),
+        verified_lrat: None,
     };
     match outcome {
         Ok((Outcome::Unsat, _)) => {
@@ -103,8 +109,13 @@ pub fn run_cube(plan: &Plan, index: usize, results: &Path, limits: RunLimits, ab
                 let what = format!("the proof of cube {index}");
                 return Err(HexError::Internal(RecordError::LratRejected { what, verdict: lrat.verdict }.to_string()));
             }
+            if let Some(verdict) = verified.as_ref().filter(|v| !accepted(v)) {
+                let what = format!("the proof of cube {index} (by {})", verdict.name);
+                return Err(HexError::Internal(RecordError::LratRejected { what, verdict: verdict.verdict.clone() }.to_string()));
+            }
             result.proof_sha256 = Some(sha256_file(&proof).map_err(|source| HexError::Io { path: proof.to_path_buf(), source })?);
             result.lrat = Some(lrat);
+            result.verified_lrat = verified;
             result.lrat_proof = store_lrat(&proof.with_extension("lrat"), results, &key, limits.store_limit)?;
         }
         Ok((Outcome::Sat(model), _)) => {
@@ -151,7 +162,7 @@ fn store_lrat(lrat: &Path, results: &Path, key: &str, limit: u64) -> Result<Opti
 
 /// Whether `run --all` still has to solve cube `index`: it has no record,
 /// or its record is unfinished under a shorter limit than this run's.
-fn pending(plan: &Plan, index: usize, results: &Path, limits: RunLimits) -> bool {
+fn pending(plan: &Plan, index: usize, results: &Path, limits: RunLimits<'_>) -> bool {
     let path = result_path(results, plan, index);
     let Ok(bytes) = read_bounded(&path, MAX_RECORD_BYTES, "cube record") else { return !path.exists() };
     match serde_json::from_slice::<CubeResult>(&bytes) {
@@ -182,7 +193,7 @@ pub fn run_all(
     which: Option<&[usize]>,
     results: &Path,
     threads: usize,
-    limits: RunLimits,
+    limits: RunLimits<'_>,
     abort: &Arc<AtomicBool>,
     on_done: &(dyn Fn(usize, &CubeResult, usize) + Sync),
 ) -> Result<Vec<(usize, CubeResult)>, HexError> {

@@ -128,7 +128,7 @@ impl CertifyingOracle<'_> {
         eprintln!("  n={n} level {level} below {below}: split into {} cubes ({}); other machines can run lines of {}",
             plan.cubes.len(), plan_path.display(), jobs.display());
         // The store limit is the whole claim's: shared among its cubes.
-        let limits = RunLimits { time_limit: None, store_limit: self.settings.store_limit / plan.cubes.len().max(1) as u64 };
+        let limits = RunLimits { time_limit: None, store_limit: self.settings.store_limit / plan.cubes.len().max(1) as u64, verified: None };
         let start = Instant::now();
         let report = |index: usize, result: &CubeResult, pending: usize| {
             eprintln!("  n={n} level {level} below {below}: cube {index} of {pending} pending: {:?} in {:.1} s ({:.0} s into the query)",

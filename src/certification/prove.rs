@@ -117,7 +117,7 @@ pub fn refute(
             return Err(HexError::Internal("the two formulations disagree on satisfiability".into()));
         }
     }
-    let (lrat, proof) = online.finish(Instant::now())?;
+    let crate::proofs::online::Finished { lrat, drat: proof, .. } = online.finish(Instant::now())?;
     if !lrat.verified {
         return Err(HexError::Internal(format!(
             "the LRAT checker rejected the proof of {}: {}",
@@ -363,7 +363,10 @@ impl Regenerate for SolveAgain {
         solve_claim_traced(&Hexagon::new(claim.n)?, claim, trace)
     }
 
-    fn regenerate_formula(&self, cnf: &Cnf, what: &str, trace: TraceSender) -> Result<f64, HexError> {
-        refute_traced(cnf, profile::CURRENT, trace, what)
+    fn regenerate_formula(&self, cnf: &Cnf, profile: Option<&str>, what: &str, trace: TraceSender) -> Result<f64, HexError> {
+        // A record that names no profile was solved before profiles existed,
+        // with CaDiCaL's defaults: only they give its trace again.
+        let profile = profile.map_or(Ok(profile::DEFAULT), profile::Profile::named)?;
+        refute_traced(cnf, profile, trace, what)
     }
 }

@@ -99,7 +99,7 @@ pub fn run_refining(
     results: &Path,
     hexcert: &str,
     threads: usize,
-    limits: RunLimits,
+    limits: RunLimits<'_>,
     strategy: Strategy,
     rounds: usize,
     abort: &Arc<AtomicBool>,

@@ -16,6 +16,9 @@ use crate::records::Claim;
 /// written from that trace to hash to the claim's record.
 pub trait Regenerate {
     fn regenerate(&self, claim: &Claim, trace: TraceSender) -> Result<f64, HexError>;
-    /// The same for any formula that must be unsatisfiable (a cube's), named by `what`.
-    fn regenerate_formula(&self, cnf: &Cnf, what: &str, trace: TraceSender) -> Result<f64, HexError>;
+    /// The same for any formula that must be unsatisfiable (a cube's), named
+    /// by `what`, solved with the solver profile its record names (`None`:
+    /// the record predates profiles, solved with the solver's defaults).
+    /// An unknown profile is refused before any solving.
+    fn regenerate_formula(&self, cnf: &Cnf, profile: Option<&str>, what: &str, trace: TraceSender) -> Result<f64, HexError>;
 }

@@ -111,7 +111,7 @@ pub fn cubes_run(
     selection: Selection,
     jobs: usize,
     results: &Path,
-    limits: RunLimits,
+    limits: RunLimits<'_>,
     abort: Arc<std::sync::atomic::AtomicBool>,
 ) -> Result<Reported, HexError> {
     let plan = Plan::read(plan_path)?;

@@ -13,7 +13,7 @@ use std::sync::{Arc, Mutex};
 use serde::Serialize;
 
 use super::report::{Reported, Rows};
-use hexcert::certification::check::{check_paths_with, CheckReport, Regenerate, Summary};
+use hexcert::certification::check::{check_paths_with, CheckOptions, CheckReport, Regenerate, Summary};
 use hexcert::certification::optimum::{certify_optimum_queued, OnReport, OptimumReport};
 use hexcert::certification::prove::{prove as prove_claim, ProveOutcome, SolveAgain};
 use hexcert::certification::verifier::Verifier;
@@ -162,14 +162,14 @@ impl fmt::Display for CheckedReport {
     }
 }
 
-pub fn check(paths: &[PathBuf], regenerate: bool, veripb: bool, record: bool) -> Result<Reported, HexError> {
+pub fn check(paths: &[PathBuf], regenerate: bool, options: CheckOptions) -> Result<Reported, HexError> {
     let paths = if paths.is_empty() { vec![PathBuf::from("proofs")] } else { paths.to_vec() };
-    if record && hexcert::proofs::veripb::Veripb::find().is_none() {
+    if options.record && hexcert::proofs::veripb::Veripb::find().is_none() {
         return Err(HexError::Usage("--record needs VeriPB on PATH (cargo install veripb --locked)".into()));
     }
     // The solver enters the check only here, and only when asked for.
     let regenerator: Option<&dyn Regenerate> = if regenerate { Some(&SolveAgain) } else { None };
-    let reports = check_paths_with(&paths, regenerator, veripb, record)?;
+    let reports = check_paths_with(&paths, regenerator, &options)?;
     if reports.is_empty() {
         return Err(HexError::Usage(format!("no claim.json or optimum.json under {}", show(&paths))));
     }

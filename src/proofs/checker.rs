@@ -102,7 +102,7 @@ pub(crate) fn on_path(name: &str) -> Option<PathBuf> {
     dirs.into_iter().map(|d| d.join(name)).find(|p| is_executable(p))
 }
 
-fn is_executable(path: &Path) -> bool {
+pub(crate) fn is_executable(path: &Path) -> bool {
     use std::os::unix::fs::PermissionsExt;
     std::fs::metadata(path).map(|m| m.is_file() && m.permissions().mode() & 0o111 != 0).unwrap_or(false)
 }
@@ -132,6 +132,13 @@ fn wait_with_peak_memory(mut child: std::process::Child) -> Result<(Vec<u8>, u64
     let mut output = Vec::new();
     let _ = stdout.read_to_end(&mut output);
     output.extend(err_reader.join().unwrap_or_default());
+    let (_, peak) = reap(child)?;
+    Ok((output, peak))
+}
+
+/// Waits for a child with `wait4`: whether it exited with status 0, and its
+/// own peak resident memory (KiB), which `Child::wait` does not tell.
+pub(crate) fn reap(child: std::process::Child) -> Result<(bool, u64), HexError> {
     let pid = child.id() as libc::pid_t;
     let mut status = 0;
     // SAFETY: rusage is plain data; wait4 fills it for our own child, which
@@ -141,5 +148,6 @@ fn wait_with_peak_memory(mut child: std::process::Child) -> Result<(Vec<u8>, u64
     if reaped != pid {
         return Err(HexError::Solver(format!("could not wait for the checker: {}", std::io::Error::last_os_error())));
     }
-    Ok((output, usage.ru_maxrss.max(0) as u64))
+    let success = libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0;
+    Ok((success, usage.ru_maxrss.max(0) as u64))
 }

@@ -12,6 +12,7 @@ pub mod compress;
 pub mod drat;
 pub mod online;
 pub mod trace;
+pub mod verified;
 pub mod veripb;
 
 pub use checker::{Checker, Verdict};

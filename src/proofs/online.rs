@@ -20,7 +20,8 @@ use std::io::{BufWriter, Write};
 use hexcert_lrat::{format, Checker as LratChecker, CubeCheck, Lifted};
 
 use crate::error::HexError;
-use crate::records::LratRecord;
+use crate::records::{CheckerRecord, LratRecord};
+use super::verified::Stream;
 use super::drat::DratWriter;
 use super::trace::{Batch, ProofStep, TraceSender};
 
@@ -36,7 +37,7 @@ const QUEUE: usize = 8;
 /// A checking thread waiting for a solver's trace.
 pub struct OnlineCheck {
     send: Option<TraceSender>,
-    handle: JoinHandle<Result<LratRecord, HexError>>,
+    handle: JoinHandle<Result<(LratRecord, Option<CheckerRecord>), HexError>>,
     drat: PathBuf,
 }
 
@@ -50,8 +51,15 @@ impl OnlineCheck {
 
     /// `start`, checking the trace against `against`.
     pub fn start_against(against: Against, drat: &Path) -> Result<OnlineCheck, HexError> {
+        OnlineCheck::start_with(against, drat, None)
+    }
+
+    /// `start_against`, also piping the LRAT proof, as it is written, to the
+    /// verified checker's `stream` (started on the solved formula's CNF).
+    pub fn start_with(against: Against, drat: &Path, verified: Option<Stream>) -> Result<OnlineCheck, HexError> {
         let writer = DratWriter::create(drat)?;
-        let lrat = LratFile::create(&drat.with_extension("lrat"))?;
+        let mut lrat = LratFile::create(&drat.with_extension("lrat"))?;
+        lrat.verified = verified;
         let (send, receive) = mpsc::sync_channel::<Batch>(QUEUE);
         let handle = std::thread::Builder::new()
             .name("lrat-check".into())
@@ -78,36 +86,49 @@ impl OnlineCheck {
     }
 
     /// Waits for the end of the trace and returns the checker's record
-    /// (its `verified` field false when the proof was rejected or cut short)
-    /// and the DRAT file. `solved` is when the solver answered: the record
-    /// says how long after it the verdict came.
-    pub fn finish(mut self, solved: Instant) -> Result<(LratRecord, PathBuf), HexError> {
+    /// (its `verified` field false when the proof was rejected or cut short),
+    /// the DRAT file, and the verified checker's verdict when it was given
+    /// the proof. `solved` is when the solver answered: the record says how
+    /// long after it the verdict came.
+    pub fn finish(mut self, solved: Instant) -> Result<Finished, HexError> {
         drop(self.send.take());
-        let mut record = self
+        let (mut lrat, verified) = self
             .handle
             .join()
             .map_err(|_| HexError::Internal("the LRAT checker thread panicked".into()))??;
-        record.seconds_after_solve = solved.elapsed().as_secs_f64();
-        Ok((record, self.drat))
+        lrat.seconds_after_solve = solved.elapsed().as_secs_f64();
+        Ok(Finished { lrat, drat: self.drat, verified })
     }
 }
 
-/// The binary LRAT file, abandoned (deleted) once it outgrows the cap.
+/// What an online check ends with.
+pub struct Finished {
+    /// hexcert-lrat's verdict.
+    pub lrat: LratRecord,
+    /// The DRAT twin of the proof.
+    pub drat: PathBuf,
+    /// The verified checker's verdict, when the proof was piped to it.
+    pub verified: Option<CheckerRecord>,
+}
+
+/// The binary LRAT file, abandoned (deleted) once it outgrows the cap, and
+/// the same bytes, uncapped, piped to the verified checker when one runs.
 struct LratFile {
     path: PathBuf,
     out: Option<BufWriter<std::fs::File>>,
     bytes: u64,
     step: Vec<u8>,
+    verified: Option<Stream>,
 }
 
 impl LratFile {
     fn create(path: &Path) -> Result<LratFile, HexError> {
         let file = std::fs::File::create(path).map_err(|source| HexError::Io { path: path.into(), source })?;
-        Ok(LratFile { path: path.into(), out: Some(BufWriter::with_capacity(1 << 20, file)), bytes: 0, step: Vec::new() })
+        Ok(LratFile { path: path.into(), out: Some(BufWriter::with_capacity(1 << 20, file)), bytes: 0, step: Vec::new(), verified: None })
     }
 
     fn write(&mut self, step: ProofStep) -> Result<(), String> {
-        if self.out.is_none() {
+        if self.out.is_none() && self.verified.is_none() {
             return Ok(());
         }
         self.step.clear();
@@ -115,6 +136,12 @@ impl LratFile {
             ProofStep::Original { .. } => return Ok(()),
             ProofStep::Derived { id, lits, hints } => format::write_binary_add(&mut self.step, id, lits, hints),
             ProofStep::Deleted { id, .. } => format::write_binary_delete(&mut self.step, &[id]),
+        }
+        if let Some(verified) = self.verified.as_mut() {
+            verified.write(&self.step);
+        }
+        if self.out.is_none() {
+            return Ok(());
         }
         self.bytes += self.step.len() as u64;
         if self.bytes > LRAT_FILE_CAP {
@@ -126,11 +153,12 @@ impl LratFile {
         out.write_all(&self.step).map_err(|e| format!("{}: {e}", self.path.display()))
     }
 
-    fn finish(self) -> Result<(), HexError> {
-        match self.out {
-            Some(mut out) => out.flush().map_err(|source| HexError::Io { path: self.path, source }),
-            None => Ok(()),
+    /// Flushes the file; returns the verified checker's verdict, if it ran.
+    fn finish(self) -> Result<Option<CheckerRecord>, HexError> {
+        if let Some(mut out) = self.out {
+            out.flush().map_err(|source| HexError::Io { path: self.path, source })?;
         }
+        self.verified.map(Stream::finish).transpose()
     }
 }
 
@@ -196,7 +224,7 @@ fn consume(
     receive: mpsc::Receiver<Batch>,
     mut drat: DratWriter,
     mut lrat: LratFile,
-) -> Result<LratRecord, HexError> {
+) -> Result<(LratRecord, Option<CheckerRecord>), HexError> {
     let cpu_start = thread_cpu_seconds();
     let mut failure: Option<String> = None;
     let mut steps = 0u64;
@@ -231,7 +259,7 @@ fn consume(
         }
     }
     drat.finish()?;
-    lrat.finish()?;
+    let streamed = lrat.finish()?;
     let verdict = match failure {
         Some(message) => Err(message),
         None => checker.finish().map_err(|e| e.to_string()),
@@ -241,7 +269,7 @@ fn consume(
         Ok(summary) => (true, "s VERIFIED".to_string(), Some(summary)),
         Err(message) => (false, format!("s NOT VERIFIED: {message}"), None),
     };
-    Ok(LratRecord {
+    let record = LratRecord {
         checker: "hexcert-lrat".into(),
         version: hexcert_lrat::VERSION.into(),
         how: how.into(),
@@ -253,7 +281,8 @@ fn consume(
         hints: summary.map_or(0, |s| s.2),
         cpu_seconds,
         seconds_after_solve: 0.0,
-    })
+    };
+    Ok((record, streamed))
 }
 
 /// CPU time of the calling thread (Linux; 0 elsewhere).

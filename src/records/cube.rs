@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use super::claim::{BuildRecord, FileRecord, LratRecord, StatementRecord};
+use super::claim::{BuildRecord, CheckerRecord, FileRecord, LratRecord, StatementRecord};
 use super::error::RecordError;
 use super::header::{Header, Stated};
 use crate::cubes::{Cube, Plan};
@@ -70,6 +70,11 @@ pub struct CubeResult {
     /// Speed only: the verdict rests on the checked proof, whatever the options.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub solver_profile: Option<String>,
+    /// The formally verified checker's verdict on this cube's proof, read on
+    /// the cube's own CNF (`proofs::verified`): written by the run that
+    /// piped the proof to it (`cubes run`, or `check --regenerate --keep`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub verified_lrat: Option<CheckerRecord>,
 }
 
 /// Where the record of cube `index` of `plan` lies.
@@ -97,6 +102,9 @@ pub fn judge(plan: &Plan, index: usize, dimacs: &[u8], record: CubeResult) -> Re
             let verified = record.lrat.as_ref().is_some_and(|l| l.verified && l.verdict == "s VERIFIED");
             if !verified || record.proof_sha256.is_none() {
                 return Err("a refutation without a verified LRAT verdict and a proof hash".into());
+            }
+            if record.verified_lrat.as_ref().is_some_and(|v| !crate::proofs::verified::accepted(v)) {
+                return Err("a refutation whose recorded verified-checker verdict is not an acceptance".into());
             }
         }
         CubeVerdict::Counterexample => {
@@ -177,6 +185,14 @@ pub fn attested_cubes(records: &[CubeResult]) -> Vec<Attested> {
 
 /// Where a merged claim keeps its cubes' stored LRAT proofs.
 pub const CUBE_PROOFS: &str = "cubes";
+
+/// The verified checker's version when it accepted every cube's proof
+/// (one version for all: a claim names one binary in its trust base).
+pub fn all_verified(cubes: &[CubeResult]) -> Option<&str> {
+    let mut versions = cubes.iter().map(|c| c.verified_lrat.as_ref().filter(|v| crate::proofs::verified::accepted(v)).map(|v| v.version.as_str()));
+    let first = versions.next()??;
+    versions.all(|v| v == Some(first)).then_some(first)
+}
 
 /// Whether every cube's recorded LRAT verdict was reached on the split
 /// formula (`ONLINE_LIFTED`): then the split step is the LRAT checker's.

@@ -6,7 +6,7 @@
 //! one, so a record cannot leave an item out.
 
 use super::claim::{CheckerRecord, Claim, StatementRecord};
-use super::cube::{all_lifted, Attested, CubeClaim};
+use super::cube::{all_lifted, all_verified, Attested, CubeClaim};
 use crate::cubes::Plan;
 use crate::encoding::{EncodeOptions, SymmetryBreaking, ENCODER_VERSION};
 use crate::statement::STATEMENT_VERSION;
@@ -18,7 +18,9 @@ pub enum Basis<'a> {
     Claim { options: &'a EncodeOptions, drat_checks: &'a [CheckerRecord], statement: Option<&'a StatementRecord> },
     /// A claim merged from cubes: its plan, statement -> split formula
     /// record, whether every verdict was lifted, and its attested cubes.
-    Cubes { plan: &'a Plan, statement: Option<&'a StatementRecord>, lifted: bool, attested: Option<&'a [Attested]> },
+    /// `verified`: the verified checker's version when it accepted every
+    /// cube's proof (each record holding its verdict).
+    Cubes { plan: &'a Plan, statement: Option<&'a StatementRecord>, lifted: bool, attested: Option<&'a [Attested]>, verified: Option<&'a str> },
 }
 
 impl<'a> Basis<'a> {
@@ -32,6 +34,7 @@ impl<'a> Basis<'a> {
             statement: claim.statement_to_cnf.as_ref(),
             lifted: all_lifted(&claim.cubes),
             attested: claim.attested.as_deref(),
+            verified: all_verified(&claim.cubes),
         }
     }
 }
@@ -40,14 +43,27 @@ impl<'a> Basis<'a> {
 pub fn trust_base(basis: Basis<'_>) -> Vec<String> {
     match basis {
         Basis::Claim { options, drat_checks, statement } => claim_base(options, drat_checks, statement),
-        Basis::Cubes { plan, statement, lifted, attested } => {
+        Basis::Cubes { plan, statement, lifted, attested, verified } => {
             let mut items = cube_base(plan, statement, lifted);
+            if let Some(version) = verified {
+                items.push(verified_item(version));
+            }
             if let Some(attested) = attested.filter(|a| !a.is_empty()) {
                 items.push(attested_item(attested));
             }
             items
         }
     }
+}
+
+/// The item a cube claim gains when the verified checker accepted every
+/// cube's proof: a fault in hexcert-lrat alone can no longer make it false.
+fn verified_item(version: &str) -> String {
+    format!(
+        "or, independently of hexcert-lrat, the formally verified LRAT checker cake_lpr (CakeML, proved correct in HOL4; \
+         {version}) and its verdict `s VERIFIED UNSAT` on every cube's proof, read on the cube's own formula (the split \
+         formula's first clauses plus the units its selector implies: the split step; the cover is not this checker's)"
+    )
 }
 
 /// The item naming the cubes a merge did not check, and where they ran.

@@ -1,0 +1,187 @@
+//! The formally verified LRAT checker: cake_lpr (CakeML, its correctness
+//! proved in HOL4), run as an outside program the way drat-trim is.
+//!
+//! It is optional: when it is on PATH, or named by `--cake-lpr`, every LRAT
+//! proof hexcert stores or produces is also handed to it, on the formula the
+//! proof refutes (a cube's own CNF: the plain formula plus the cube's
+//! units). A proof being written is piped to it step by step (`Stream`), so
+//! a proof of hundreds of gigabytes never touches the disk. Its verdict is
+//! accepted only on the exact line `s VERIFIED UNSAT` with exit status 0.
+
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::thread::JoinHandle;
+use std::time::Instant;
+
+use crate::error::HexError;
+use crate::records::CheckerRecord;
+
+/// The program's name, on PATH or as the flag names it.
+pub const NAME: &str = "cake_lpr";
+/// The only line that accepts a refutation.
+pub const ACCEPTED: &str = "s VERIFIED UNSAT";
+
+/// A cake_lpr binary found on this machine.
+#[derive(Debug, Clone)]
+pub struct VerifiedChecker {
+    pub program: PathBuf,
+    /// cake_lpr prints no version: its binary's SHA-256 names it.
+    pub version: String,
+}
+
+impl VerifiedChecker {
+    /// The checker `named` (a path, refused with one line when it is not an
+    /// executable file), else `cake_lpr` on PATH, else none.
+    pub fn find(named: Option<&Path>) -> Result<Option<VerifiedChecker>, HexError> {
+        let program = match named {
+            Some(path) if super::checker::is_executable(path) => path.to_path_buf(),
+            Some(path) => return Err(HexError::Usage(format!("--cake-lpr {}: not an executable file", path.display()))),
+            None => match super::checker::on_path(NAME) {
+                Some(program) => program,
+                None => return Ok(None),
+            },
+        };
+        let hash = super::sha256_file(&program).map_err(|source| HexError::Io { path: program.clone(), source })?;
+        Ok(Some(VerifiedChecker { program, version: format!("{NAME} binary sha256 {hash}") }))
+    }
+
+    /// Checks the LRAT proof file `proof` (text or binary) against `cnf`.
+    pub fn check_file(&self, cnf: &Path, proof: &Path) -> Result<CheckerRecord, HexError> {
+        let start = Instant::now();
+        let child = self.spawn(cnf, proof.as_os_str(), Stdio::null())?;
+        self.verdict(child, start, "cake_lpr formula.cnf proof.lrat")
+    }
+
+    /// Starts a check of the proof that will be written to the returned
+    /// stream, against `cnf` (which must stay in place until `finish`).
+    pub fn stream(&self, cnf: &Path) -> Result<Stream, HexError> {
+        let start = Instant::now();
+        // cake_lpr opens its proof by name and reads it front to back, so
+        // the pipe it inherits as stdin serves as the file.
+        let mut child = self.spawn(cnf, "/dev/stdin".as_ref(), Stdio::piped())?;
+        let input = std::io::BufWriter::with_capacity(1 << 20, child.stdin.take().expect("piped"));
+        Ok(Stream { checker: self.clone(), child: Some(child), input: Some(input), start, bytes: 0 })
+    }
+
+    fn spawn(&self, cnf: &Path, proof: &std::ffi::OsStr, stdin: Stdio) -> Result<Child, HexError> {
+        Command::new(&self.program)
+            .arg(cnf)
+            .arg(proof)
+            .stdin(stdin)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .map_err(|source| HexError::Io { path: self.program.clone(), source })
+    }
+
+    fn verdict(&self, mut child: Child, start: Instant, command: &str) -> Result<CheckerRecord, HexError> {
+        let errors = drain(child.stderr.take().expect("piped"));
+        let mut output = Vec::new();
+        let _ = child.stdout.take().expect("piped").read_to_end(&mut output);
+        output.extend(errors.join().unwrap_or_default());
+        let (success, peak_memory_kb) = super::checker::reap(child)?;
+        let text = String::from_utf8_lossy(&output);
+        let accepted = success && text.lines().any(|l| l.trim() == ACCEPTED);
+        let line = if accepted {
+            ACCEPTED.to_string()
+        } else {
+            let last = text.lines().rev().map(str::trim).find(|l| !l.is_empty()).unwrap_or("(no output)");
+            format!("s NOT VERIFIED: {}", last.chars().take(200).collect::<String>())
+        };
+        Ok(CheckerRecord {
+            name: NAME.into(),
+            version: self.version.clone(),
+            command: command.into(),
+            verdict: line,
+            seconds: start.elapsed().as_secs_f64(),
+            peak_memory_kb,
+        })
+    }
+}
+
+/// Writes the formula a proof refutes into `work`, where the checker reads
+/// it by name while the proof streams in; returns its path.
+pub fn write_formula(work: &Path, dimacs: &[u8]) -> Result<PathBuf, HexError> {
+    let path = work.join("formula.cnf");
+    std::fs::write(&path, dimacs).map_err(|source| HexError::Io { path: path.clone(), source })?;
+    Ok(path)
+}
+
+/// Whether a recorded verdict is an acceptance by the verified checker.
+pub fn accepted(record: &CheckerRecord) -> bool {
+    record.name == NAME && record.verdict == ACCEPTED
+}
+
+fn drain(mut from: impl Read + Send + 'static) -> JoinHandle<Vec<u8>> {
+    std::thread::spawn(move || {
+        let mut buf = Vec::new();
+        let _ = from.read_to_end(&mut buf);
+        buf
+    })
+}
+
+/// A proof being piped to cake_lpr as it is written.
+pub struct Stream {
+    checker: VerifiedChecker,
+    /// Taken by `finish`; killed on drop when the proof was abandoned.
+    child: Option<Child>,
+    /// Closed once cake_lpr stops reading (it has decided), so the rest of
+    /// the proof is not written into a pipe nobody reads.
+    input: Option<std::io::BufWriter<ChildStdin>>,
+    start: Instant,
+    bytes: u64,
+}
+
+impl Stream {
+    /// Hands the next bytes of the proof to the checker.
+    pub fn write(&mut self, bytes: &[u8]) {
+        let Some(input) = self.input.as_mut() else { return };
+        self.bytes += bytes.len() as u64;
+        if input.write_all(bytes).is_err() {
+            self.input = None; // it stopped reading: its verdict says why
+        }
+    }
+
+    /// Ends the proof and waits for the verdict.
+    pub fn finish(mut self) -> Result<CheckerRecord, HexError> {
+        if let Some(mut input) = self.input.take() {
+            let _ = input.flush();
+        } // dropped here: the checker sees the end of its proof
+        let command = format!("cake_lpr formula.cnf /dev/stdin (binary LRAT piped as the solver wrote it, {} bytes)", self.bytes);
+        let child = self.child.take().expect("finished once");
+        self.checker.verdict(child, self.start, &command)
+    }
+}
+
+impl Drop for Stream {
+    fn drop(&mut self) {
+        // A proof abandoned before `finish` (an error, Ctrl-C): no verdict
+        // is wanted, and the checker must not outlive the run.
+        if let Some(mut child) = self.child.take() {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+    }
+}
+
+impl VerifiedChecker {
+    /// Checks a gzipped LRAT proof against `cnf`, decompressing it into the
+    /// checker's pipe (nothing written to disk).
+    pub fn check_gz(&self, cnf: &Path, gz: &Path) -> Result<CheckerRecord, HexError> {
+        let file = std::fs::File::open(gz).map_err(|source| HexError::Io { path: gz.into(), source })?;
+        let mut proof = flate2::read::GzDecoder::new(std::io::BufReader::new(file));
+        let mut stream = self.stream(cnf)?;
+        let mut buffer = vec![0u8; 1 << 20];
+        loop {
+            match proof.read(&mut buffer) {
+                Ok(0) => break,
+                Ok(read) => stream.write(&buffer[..read]),
+                Err(source) => return Err(HexError::Io { path: gz.into(), source }),
+            }
+        }
+        let mut record = stream.finish()?;
+        record.command = "cake_lpr formula.cnf proof.lrat (the stored proof, decompressed into its pipe)".into();
+        Ok(record)
+    }
+}
