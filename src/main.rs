@@ -319,6 +319,7 @@ fn run(cli: &Cli) -> Result<commands::report::Reported, HexError> {
                 record: *record,
                 verified: verified.checker()?,
                 keep: *keep_verdicts,
+                progress: !quiet,
             };
             if options.keep && options.verified.is_none() {
                 return Err(HexError::Usage("--keep-verdicts needs a verified checker: cake_lpr on PATH, or --cake-lpr PATH".into()));

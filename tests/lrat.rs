@@ -7,9 +7,14 @@
 //! writer produces in the same solve; (2) the LRAT checker's verdicts agree
 //! with rate's on the DRAT twin, on the committed claims n = 3..7 and on a
 //! proof of another formula; (3) tampering with a real LRAT proof is caught
-//! and the message names the step.
+//! and the message names the step; (4) the verified checker cake_lpr is
+//! given every proof (stored, streamed while solving, regenerated) and
+//! believed only on its exact acceptance.
+
+mod common;
 
 use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
 use std::time::Instant;
 
 use hexcert::proofs::online::OnlineCheck;
@@ -44,8 +49,8 @@ fn solve_checked(dir: &Path, encoding: &LevelEncoding, also_cadical_drat: Option
     solver.add_cnf(&encoding.cnf).unwrap();
     assert_eq!(solver.solve().unwrap(), Outcome::Unsat);
     drop(solver);
-    let (record, drat) = online.finish(Instant::now()).unwrap();
-    (record.verified, cnf, drat.clone(), drat.with_extension("lrat"))
+    let finished = online.finish(Instant::now()).unwrap();
+    (finished.lrat.verified, cnf, finished.drat.clone(), finished.drat.with_extension("lrat"))
 }
 
 #[test]
@@ -194,7 +199,176 @@ fn a_trace_cut_short_is_not_verified() {
     solver.add_cnf(&encoding.cnf).unwrap();
     assert!(solver.solve().is_err(), "the solver was stopped");
     drop(solver);
-    let (record, _) = online.finish(Instant::now()).unwrap();
+    let record = online.finish(Instant::now()).unwrap().lrat;
     assert!(!record.verified, "{}", record.verdict);
     assert!(record.verdict.contains("NOT VERIFIED"), "{}", record.verdict);
+}
+
+/// cake_lpr on PATH (CI builds it from the shared tools); none elsewhere,
+/// said so, and a failure under CI.
+fn cake_lpr() -> Option<PathBuf> {
+    let found = hexcert::proofs::verified::VerifiedChecker::find(None).unwrap().map(|c| c.program);
+    if found.is_none() {
+        assert!(std::env::var_os("CI").is_none(), "CI is set but cake_lpr is not on PATH (.ci/run builds it)");
+        eprintln!("note: cake_lpr is not on PATH: the tests that need it check nothing");
+    }
+    found
+}
+
+fn hexcert(dir: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_hexcert")).current_dir(dir).args(args).output().unwrap()
+}
+
+fn text(out: &Output) -> String {
+    format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr))
+}
+
+/// Every stored LRAT proof under proofs/ is accepted by cake_lpr on its
+/// formula, and a proof with one hint removed is not.
+#[test]
+fn cake_lpr_accepts_every_stored_lrat_proof_and_rejects_a_damaged_one() {
+    let Some(program) = cake_lpr() else { return };
+    let checker = hexcert::proofs::verified::VerifiedChecker::find(Some(&program)).unwrap().unwrap();
+    let dir = scratch("cake-stored");
+    let mut seen = 0;
+    for n_dir in std::fs::read_dir("proofs").unwrap() {
+        for claim in std::fs::read_dir(n_dir.unwrap().path()).unwrap() {
+            let claim = claim.unwrap().path();
+            let gz = claim.join("proof.lrat.gz");
+            if !gz.exists() {
+                continue;
+            }
+            let cnf = dir.join("formula.cnf");
+            hexcert::proofs::compress::gunzip_file_limited(&claim.join("formula.cnf.gz"), &cnf, 1 << 30).unwrap();
+            let verdict = checker.check_gz(&cnf, &gz).unwrap();
+            assert!(hexcert::proofs::verified::accepted(&verdict), "{}: {}", claim.display(), verdict.verdict);
+            seen += 1;
+        }
+    }
+    assert!(seen >= 10, "only {seen} stored LRAT proofs found under proofs/");
+    let (formula, mut steps) = real_proof();
+    let at = addition_with(&steps, 2);
+    if let Step::Add { hints, .. } = &mut steps[at] {
+        hints.pop();
+    }
+    let (cnf, proof) = (dir.join("damaged.cnf"), dir.join("damaged.lrat"));
+    std::fs::write(&cnf, &formula).unwrap();
+    std::fs::write(&proof, binary(&steps)).unwrap();
+    let verdict = checker.check_file(&cnf, &proof).unwrap();
+    assert!(!hexcert::proofs::verified::accepted(&verdict), "cake_lpr accepted a proof with a hint removed");
+    assert!(verdict.verdict.starts_with("s NOT VERIFIED"), "{}", verdict.verdict);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `check --cake-lpr` believes the program only on the exact line
+/// `s VERIFIED UNSAT` with exit status 0, and says which.
+#[test]
+fn a_verified_checker_is_believed_only_on_its_exact_line_and_exit_0() {
+    let dir = scratch("cake-fakes");
+    let claim = std::fs::canonicalize("proofs/n5/level3-below9/claim.json").unwrap();
+    let claim = claim.to_str().unwrap();
+    let fake = |name: &str, body: &str| {
+        use std::os::unix::fs::PermissionsExt;
+        let path = dir.join(name);
+        // It reads the whole proof, as the real checker does, then answers.
+        std::fs::write(&path, format!("#!/bin/sh\ncat \"$2\" > /dev/null\n{body}\n")).unwrap();
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+        path.to_str().unwrap().to_string()
+    };
+    for (name, body) in [("exit1", "echo 's VERIFIED UNSAT'; exit 1"), ("other-line", "echo 's VERIFIED'; exit 0"), ("silent", "exit 0")] {
+        let out = hexcert(&dir, &["check", claim, "--cake-lpr", &fake(name, body)]);
+        assert_eq!(out.status.code(), Some(1), "{name}: {}", text(&out));
+        assert!(text(&out).contains("cake_lpr") && text(&out).contains("NOT VERIFIED"), "{name}: {}", text(&out));
+    }
+    let out = hexcert(&dir, &["check", claim, "--cake-lpr", &fake("yes", "echo 's VERIFIED UNSAT'; exit 0")]);
+    assert!(text(&out).contains("cake_lpr: s VERIFIED UNSAT"), "{}", text(&out));
+    assert_ne!(out.status.code(), Some(1), "{}", text(&out));
+    let missing = hexcert(&dir, &["check", claim, "--cake-lpr", "/no/such/cake_lpr"]);
+    assert_eq!(missing.status.code(), Some(2), "{}", text(&missing));
+    assert_eq!(String::from_utf8_lossy(&missing.stderr).trim().lines().count(), 1, "{}", text(&missing));
+    let keep = Command::new(env!("CARGO_BIN_EXE_hexcert")).args(["check", claim, "--keep-verdicts"]).env("PATH", "/usr/bin:/bin").output().unwrap();
+    assert_eq!(keep.status.code(), Some(2), "--keep-verdicts without a checker: {}", text(&keep));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A plan of n = 6 level 3 below 13 solved as cubes, merged in `dir`; returns the claim's path.
+fn merged_cube_claim(dir: &Path, cake: Option<&str>) -> PathBuf {
+    let claim_dir = dir.join("proofs/n6/level3-below13");
+    std::fs::create_dir_all(&claim_dir).unwrap();
+    let plan = claim_dir.join("plan.json");
+    let plan = plan.to_str().unwrap();
+    assert!(hexcert(dir, &["cubes", "plan", "--n", "6", "--level", "3", "--below", "13", "-o", plan]).status.success());
+    let mut run = vec!["-q", "cubes", "run", plan, "--all"];
+    if let Some(program) = cake {
+        run.extend(["--cake-lpr", program]);
+    }
+    let out = hexcert(dir, &run);
+    assert!(out.status.success(), "{}", text(&out));
+    // Exit 4: the merged cubes keep no proof, so they are attested until checked.
+    let out = hexcert(dir, &["cubes", "merge", plan]);
+    assert!(matches!(out.status.code(), Some(0 | 4)), "{}", text(&out));
+    claim_dir.join("claim.json")
+}
+
+fn edit_claim(path: &Path, edit: impl FnOnce(&mut hexcert::records::CubeClaim)) {
+    let mut claim: hexcert::records::CubeClaim = serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap();
+    edit(&mut claim);
+    claim.trust_base = hexcert::records::trust::trust_base(hexcert::records::trust::Basis::of_cube_claim(&claim));
+    std::fs::write(path, serde_json::to_vec_pretty(&claim).unwrap()).unwrap();
+}
+
+/// `cubes run --cake-lpr` pipes each cube's proof to cake_lpr while it is
+/// written and records its verdict; the merged claim names cake_lpr in its
+/// trust base; `check --regenerate --keep-verdicts` re-checks only the cubes
+/// without a verdict and writes theirs back (unverified: the rest are an
+/// earlier run's word), and a plain `--regenerate` checks every cube itself.
+#[test]
+fn cube_proofs_piped_to_cake_lpr_are_recorded_and_a_recheck_resumes_per_cube() {
+    let Some(program) = cake_lpr() else { return };
+    let program = program.to_str().unwrap();
+    let dir = scratch("cake-cubes");
+    let path = merged_cube_claim(&dir, Some(program));
+    let claim: hexcert::records::CubeClaim = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+    assert!(claim.cubes.iter().all(|c| c.verified_lrat.as_ref().is_some_and(hexcert::proofs::verified::accepted)));
+    assert!(claim.trust_base.iter().any(|item| item.contains("cake_lpr")), "{:#?}", claim.trust_base);
+    edit_claim(&path, |claim| {
+        claim.cubes[0].verified_lrat = None;
+        claim.cubes[7].verified_lrat = None;
+    });
+    let shown = path.to_str().unwrap();
+    let resumed = hexcert(&dir, &["check", "--regenerate", "--keep-verdicts", "--cake-lpr", program, shown]);
+    assert_eq!(resumed.status.code(), Some(4), "{}", text(&resumed));
+    assert!(text(&resumed).contains("2 cube proofs verified by cake_lpr in this run"), "{}", text(&resumed));
+    assert!(text(&resumed).contains("48 cube proofs checked by earlier runs"), "{}", text(&resumed));
+    let claim: hexcert::records::CubeClaim = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+    assert!(claim.cubes.iter().all(|c| c.verified_lrat.is_some()), "the two verdicts were not written back");
+    assert!(claim.trust_base.iter().any(|item| item.contains("cake_lpr")));
+    let whole = hexcert(&dir, &["check", "--regenerate", "--cake-lpr", program, shown]);
+    assert_ne!(whole.status.code(), Some(1), "{}", text(&whole));
+    assert!(text(&whole).contains("50 cube proofs verified by cake_lpr in this run"), "{}", text(&whole));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A cube is re-solved with the profile its record names, and one that
+/// names none with the solver's defaults (it predates profiles): so
+/// records stripped of their profile no longer regenerate (some cube's
+/// trace differs under the defaults), and an unknown profile is refused.
+#[test]
+fn cube_regeneration_solves_with_the_profile_each_record_names() {
+    let dir = scratch("profiles");
+    let path = merged_cube_claim(&dir, None);
+    let shown = path.to_str().unwrap();
+    let named = hexcert(&dir, &["check", "--regenerate", shown]);
+    assert_ne!(named.status.code(), Some(1), "{}", text(&named));
+    let original = std::fs::read(&path).unwrap();
+    edit_claim(&path, |claim| claim.cubes.iter_mut().for_each(|c| c.solver_profile = None));
+    let defaults = hexcert(&dir, &["check", "--regenerate", shown]);
+    assert_eq!(defaults.status.code(), Some(1), "{}", text(&defaults));
+    assert!(text(&defaults).contains("regenerated DRAT proof has sha256"), "{}", text(&defaults));
+    std::fs::write(&path, &original).unwrap();
+    edit_claim(&path, |claim| claim.cubes[0].solver_profile = Some("no-such-profile".into()));
+    let unknown = hexcert(&dir, &["check", "--regenerate", shown]);
+    assert_eq!(unknown.status.code(), Some(1), "{}", text(&unknown));
+    assert!(text(&unknown).contains("unknown solver profile `no-such-profile`"), "{}", text(&unknown));
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -172,6 +172,8 @@ pub struct CheckOptions {
     /// Write each cube's verified-checker verdict into its claim as it is
     /// reached, skipping cubes that already hold one (`CubeChecks::keep`).
     pub keep: bool,
+    /// A line on stderr per cube re-solved.
+    pub progress: bool,
 }
 
 /// `check_paths` with `options` (see the module header).
@@ -275,7 +277,7 @@ impl<'a> CheckRun<'a> {
                 (status, statement)
             }
             Record::CubeClaim(claim) => {
-                let checks = CubeChecks { regenerate: self.regenerate, verified: self.options.verified.as_ref(), keep: self.options.keep };
+                let checks = CubeChecks { regenerate: self.regenerate, verified: self.options.verified.as_ref(), keep: self.options.keep, progress: self.options.progress };
                 let status = super::check_cubes::check_cube_claim(path, &claim, checks, messages)?;
                 super::witness::check_level_witness(path, (claim.plan.n, claim.plan.level, claim.plan.below), messages)?;
                 (status, self.check_cube_statement(path, *claim, messages)?)

@@ -72,6 +72,8 @@ pub struct CubeChecks<'a> {
     /// acceptance (a re-check resumable per cube: those are reported as
     /// checked by an earlier run, so the claim is unverified in this one).
     pub keep: bool,
+    /// A line on stderr per cube re-solved (a re-check of hours must show it moves).
+    pub progress: bool,
 }
 
 /// A claim merged from cubes (`cubes merge`): the plan's cover enumerated
@@ -139,13 +141,17 @@ pub fn check_cube_claim(path: &Path, claim: &CubeClaim, checks: CubeChecks<'_>, 
             let stream = checks.verified.map(|checker| checker.stream(&write_formula(work_dir, &dimacs)?)).transpose()?;
             let mut online = OnlineCheck::start_with(against, &work_dir.join("cube.drat"), stream)?;
             let what = format!("cube {index} of `{}`", claim.statement);
-            regenerate.regenerate_formula(&cnf, record.solver_profile.as_deref(), &what, online.sender())?;
+            let seconds = regenerate.regenerate_formula(&cnf, record.solver_profile.as_deref(), &what, online.sender())?;
             let Finished { lrat, drat, verified } = online.finish(Instant::now())?;
             if !lrat.verified {
                 return Err(RecordError::LratRejected { what: format!("the regenerated proof of cube {index}"), verdict: lrat.verdict }.at(path));
             }
             expect_hash(&drat, proof_sha256, &format!("cube {index}'s regenerated DRAT proof"))?;
             regenerated += 1;
+            if checks.progress {
+                let by = verified.as_ref().map(|v| format!(", {}: {} in {:.1} s", v.name, v.verdict, v.seconds)).unwrap_or_default();
+                eprintln!("check: cube {index} of {}: re-solved, hexcert-lrat {} after {seconds:.1} s of solving{by}", plan.cubes.len(), lrat.verdict);
+            }
             verified
         } else {
             None
