@@ -358,6 +358,7 @@ fn check_claim(path: &Path, claim: &Claim, regenerate: Option<&dyn Regenerate>, 
     check_claim_ranges(claim, path)?;
     claim.check_consistency(path)?;
     crate::records::ranges::check_encoding_budget(claim.n, claim.level, claim.below, path)?;
+    let _share = super::budget::reserve(claim.n, claim.level, claim.below, 1);
     check_n_directory(path, claim.n)?;
     check_claim_directory(path, claim.level, claim.below)?;
     let hex = Hexagon::new(claim.n)?;

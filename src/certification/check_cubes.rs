@@ -84,6 +84,8 @@ pub struct CubeChecks<'a> {
 /// checker too when one is given. A cube whose proof is neither stored nor
 /// regenerated leaves the claim unverified.
 pub fn check_cube_claim(path: &Path, claim: &CubeClaim, checks: CubeChecks<'_>, messages: &mut Vec<String>) -> Result<Status, HexError> {
+    check_encoding_budget(claim.plan.n, claim.plan.level, claim.plan.below, path)?;
+    let _share = super::budget::reserve(claim.plan.n, claim.plan.level, claim.plan.below, super::budget::CUBE_CLAIM_COPIES);
     let (plan, encoding) = (&claim.plan, check_statement_and_plan(path, claim, messages)?);
     let split = plan.split()?;
     // Stored cube proofs are read on the split formula T (each a derivation

@@ -8,6 +8,7 @@
 //! and a directory appears whole or not at all (built under a temporary name,
 //! then renamed).
 
+pub mod budget;
 pub mod check;
 pub mod check_cubes;
 pub mod contradiction;
