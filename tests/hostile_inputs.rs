@@ -88,3 +88,52 @@ fn certify_goes_on_past_a_fifo_in_its_resume_directory() {
     assert!(err.contains("level1.txt") && err.contains("not a regular file"), "{err}");
     assert!(dir.0.join("n3/optimum.json").exists());
 }
+
+/// A copy of `proofs/n3/level2-below3` under `root`, returned with its claim.
+fn n3_claim(root: &Path) -> PathBuf {
+    let claim_dir = root.join("n3/level2-below3");
+    copy_dir(&repo("proofs/n3/level2-below3"), &claim_dir);
+    claim_dir.join("claim.json")
+}
+
+fn check(path: &Path) -> (Option<i32>, String) {
+    let out = run(hexcert().arg("check").arg(path).env("PATH", "/nonexistent"));
+    (out.status.code(), text(&out.stdout) + &text(&out.stderr))
+}
+
+/// 50 MB of zeros gzip to about 50 kB: the record says 2^40 bytes, so only
+/// a cap of hexcert's own stops the decompression early.
+#[test]
+fn a_gzip_bomb_stops_at_a_cap_the_record_does_not_set() {
+    let dir = Scratch::new("hostile-bomb");
+    let claim = n3_claim(&dir.0);
+    let gz = claim.with_file_name("proof.lrat.gz");
+    let mut encoder = flate2::write::GzEncoder::new(std::fs::File::create(&gz).unwrap(), flate2::Compression::best());
+    let block = vec![0u8; 1 << 20];
+    for _ in 0..50 {
+        encoder.write_all(&block).unwrap();
+    }
+    encoder.finish().unwrap();
+    edit_json(&claim, |c| c["lrat_proof"]["bytes"] = (1u64 << 40).into());
+    let (code, report) = check(&claim);
+    assert_eq!(code, Some(1), "{report}");
+    assert!(report.contains("decompresses to more than"), "{report}");
+    assert!(report.contains("its compressed size"), "the cap named is hexcert's own: {report}");
+}
+
+#[test]
+fn a_stored_file_outside_the_claim_directory_is_refused() {
+    let dir = Scratch::new("hostile-outside");
+    let claim = n3_claim(&dir.0);
+    let outside = dir.0.join("elsewhere");
+    std::fs::create_dir_all(&outside).unwrap();
+    std::fs::rename(claim.with_file_name("proof.lrat.gz"), outside.join("proof.lrat.gz")).unwrap();
+    let absolute = outside.join("proof.lrat.gz").to_str().unwrap().to_string();
+    std::os::unix::fs::symlink(&absolute, claim.with_file_name("link.lrat.gz")).unwrap();
+    for name in ["../../elsewhere/proof.lrat.gz", absolute.as_str(), "link.lrat.gz"] {
+        edit_json(&claim, |c| c["lrat_proof"]["stored_as"] = name.into());
+        let (code, report) = check(&claim);
+        assert_eq!(code, Some(1), "{name}: {report}");
+        assert!(report.contains("outside the claim directory"), "{name}: {report}");
+    }
+}
