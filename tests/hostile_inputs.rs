@@ -137,3 +137,53 @@ fn a_stored_file_outside_the_claim_directory_is_refused() {
         assert!(report.contains("outside the claim directory"), "{name}: {report}");
     }
 }
+
+/// A true claim's plan (n = 4, level 2, below 2) in `dir`.
+fn plan(dir: &Path) -> PathBuf {
+    let path = dir.join("plan.json");
+    let out = run(hexcert().args(["cubes", "plan", "--n", "4", "--level", "2", "--below", "2", "-q", "--output"]).arg(&path));
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    path
+}
+
+#[test]
+fn cubes_run_and_statement_refuse_crafted_plans_before_solving() {
+    let dir = Scratch::new("hostile-plan");
+    let good = plan(&dir.0);
+    let bad = dir.0.join("bad.json");
+    let results = dir.0.join("results");
+    let crafted: [(&str, fn(&mut serde_json::Value)); 5] = [
+        ("literal 99999", |p| p["cubes"][0]["literals"] = serde_json::json!([99999])),
+        ("literal 0", |p| p["cubes"][0]["literals"] = serde_json::json!([0])),
+        ("literal -2147483648", |p| p["cubes"][0]["literals"] = serde_json::json!([i32::MIN])),
+        ("cube 0 is not a projection", |p| p["cubes"][0]["values"] = serde_json::json!([9, 1])),
+        ("cube 0 is not a projection", |p| p["cubes"][0]["depth"] = 0.into()),
+    ];
+    for (needle, change) in crafted {
+        std::fs::copy(&good, &bad).unwrap();
+        edit_json(&bad, change);
+        let out = run(hexcert().args(["cubes", "run", "-q", "--index", "0", "--results"]).arg(&results).arg(&bad));
+        refused(&out, 2, needle);
+        assert!(!results.exists() || std::fs::read_dir(&results).unwrap().next().is_none(), "{needle}: nothing solved");
+    }
+    // A plan whose cubes no longer cover the split (the last projection's
+    // two leaves dropped): `statement --plan` refuses it before writing any
+    // of its three files.
+    std::fs::copy(&good, &bad).unwrap();
+    edit_json(&bad, |p| {
+        let cubes = p["cubes"].as_array_mut().unwrap();
+        cubes.truncate(cubes.len() - 2);
+    });
+    let files: Vec<PathBuf> = ["s.opb", "d.pbp", "t.opb"].iter().map(|f| dir.0.join(f)).collect();
+    let out = run(hexcert()
+        .args(["statement", "--n", "4", "--level", "2", "--below", "2", "--plan"])
+        .arg(&bad)
+        .arg("-o")
+        .arg(&files[0])
+        .arg("--derivation")
+        .arg(&files[1])
+        .arg("--target")
+        .arg(&files[2]));
+    refused(&out, 2, "cover");
+    assert!(files.iter().all(|f| !f.exists()), "no file of a refused plan");
+}

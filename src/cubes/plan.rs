@@ -103,7 +103,18 @@ impl Plan {
         if split.cells != self.cells {
             return Err(bad(format!("the cells {:?} are not those within radius {} of the centre", self.cells, self.radius)));
         }
-        Ok(())
+        // What the encoder and the solver are handed: a value out of range
+        // would panic the one, a literal out of range abort the other.
+        super::check_projections(&split, &self.cubes).map_err(bad)?;
+        self.check_trees().map_err(bad)
+    }
+
+    /// Reads a plan (`read`) and checks its cover, for a command that builds
+    /// on the cover without `check_cover` after it (`statement --plan`).
+    pub fn read_covering(path: &Path) -> Result<Plan, HexError> {
+        let plan = Plan::read(path)?;
+        plan.check_cover().map_err(|e| HexError::Input { file: path.to_path_buf(), line: 0, message: format!("the plan's cover does not hold: {e}") })?;
+        Ok(plan)
     }
 
     /// Writes the plan to `path` and its job list beside it (`PLAN.jobs`,
@@ -214,13 +225,21 @@ impl Plan {
     fn enumerate_cover(&self) -> Result<Cover, String> {
         let hex = Hexagon::new(self.n).map_err(|e| e.to_string())?;
         let split = self.split().map_err(|e| e.to_string())?;
-        if self.cubes.iter().any(|c| !c.literals.is_empty()) {
-            let num_vars = self.encoding().map_err(|e| e.to_string())?.cnf.num_vars() as i32;
-            for (projection, paths) in tree::paths_by_projection(&self.cubes) {
-                tree::check_tree(&paths, num_vars).map_err(|e| format!("the cubes below projection {:?} (depth {}): {e}", projection.values, projection.depth))?;
-            }
-        }
+        self.check_trees()?;
         check_cover(&hex, &split, self.below, &self.cubes)
+    }
+
+    /// The paths below each projection form a complete tree over the plain
+    /// formula's variables (`tree::check_tree`).
+    fn check_trees(&self) -> Result<(), String> {
+        if self.cubes.iter().all(|c| c.literals.is_empty()) {
+            return Ok(());
+        }
+        let num_vars = self.encoding().map_err(|e| e.to_string())?.cnf.num_vars() as i32;
+        for (projection, paths) in tree::paths_by_projection(&self.cubes) {
+            tree::check_tree(&paths, num_vars).map_err(|e| format!("the cubes below projection {:?} (depth {}): {e}", projection.values, projection.depth))?;
+        }
+        Ok(())
     }
 
     /// Re-checks the cover from the cube list and requires the recorded
@@ -233,3 +252,4 @@ impl Plan {
         Ok(cover)
     }
 }
+
