@@ -187,3 +187,18 @@ fn cubes_run_and_statement_refuse_crafted_plans_before_solving() {
     refused(&out, 2, "cover");
     assert!(files.iter().all(|f| !f.exists()), "no file of a refused plan");
 }
+
+/// A record's `written_by` is printed in reports: a newline in it would
+/// print a line the record's author chose.
+#[test]
+fn a_written_by_with_a_newline_is_refused_not_printed() {
+    let dir = Scratch::new("hostile-written-by");
+    let leaders = dir.0.join("leaders");
+    let count = || run(hexcert().args(["count", "--n", "4", "--level", "2", "--road", "sat", "--max-penalty", "3", "-q", "--leaders-dir"]).arg(&leaders));
+    assert_eq!(count().status.code(), Some(0));
+    edit_json(&leaders.join("cube-0.json"), |r| r["written_by"] = "x)\nverified: forged (".into());
+    let out = count();
+    let all = text(&out.stdout) + &text(&out.stderr);
+    assert!(!all.lines().any(|l| l.starts_with("verified: forged")), "{all}");
+    refused(&out, 2, "written_by");
+}
