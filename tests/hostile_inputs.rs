@@ -202,3 +202,34 @@ fn a_written_by_with_a_newline_is_refused_not_printed() {
     assert!(!all.lines().any(|l| l.starts_with("verified: forged")), "{all}");
     refused(&out, 2, "written_by");
 }
+
+#[test]
+fn a_path_with_a_newline_never_reaches_the_job_list() {
+    let dir = Scratch::new("hostile-jobs");
+    let evil = dir.0.join("p.json\ntouch pwned\n");
+    let out = run(hexcert().args(["cubes", "plan", "--n", "4", "--level", "2", "--below", "2", "-q", "--output"]).arg(&evil));
+    refused(&out, 2, "control character");
+    assert_eq!(std::fs::read_dir(&dir.0).unwrap().count(), 0, "no plan and no job list");
+    let results = dir.0.join("r\nx");
+    let out = run(hexcert()
+        .args(["cubes", "plan", "--n", "4", "--level", "2", "--below", "2", "-q", "--output"])
+        .arg(dir.0.join("p.json"))
+        .arg("--results")
+        .arg(&results));
+    refused(&out, 2, "control character");
+    assert_eq!(std::fs::read_dir(&dir.0).unwrap().count(), 0, "no plan and no job list");
+}
+
+/// A job list quotes what a shell would read otherwise.
+#[test]
+fn the_job_list_quotes_paths_for_the_shell() {
+    let dir = Scratch::new("hostile-quote");
+    let odd = dir.0.join("it's $(here) `x`.json");
+    let out = run(hexcert().args(["cubes", "plan", "--n", "4", "--level", "2", "--below", "2", "-q", "--output"]).arg(&odd));
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let mut jobs = odd.as_os_str().to_owned();
+    jobs.push(".jobs");
+    let first = std::fs::read_to_string(PathBuf::from(jobs)).unwrap().lines().next().unwrap().to_string();
+    let echoed = Command::new("sh").arg("-c").arg(format!("set -- {}; printf '%s\\n' \"$4\"", first.split(" --results").next().unwrap())).output().unwrap();
+    assert_eq!(text(&echoed.stdout).trim_end(), odd.to_str().unwrap(), "{first}");
+}
