@@ -233,3 +233,35 @@ fn the_job_list_quotes_paths_for_the_shell() {
     let echoed = Command::new("sh").arg("-c").arg(format!("set -- {}; printf '%s\\n' \"$4\"", first.split(" --results").next().unwrap())).output().unwrap();
     assert_eq!(text(&echoed.stdout).trim_end(), odd.to_str().unwrap(), "{first}");
 }
+
+/// A write that fails (here the file-size limit, as a full disk would) is
+/// an I/O error, exit 2, not a bug (3).
+#[test]
+fn a_failed_proof_write_is_an_io_error_not_a_bug() {
+    let dir = Scratch::new("hostile-full");
+    let plan = plan(&dir.0);
+    let script = format!(
+        "trap '' XFSZ; ulimit -f 1; exec '{}' cubes run -q --all --results '{}' '{}'",
+        env!("CARGO_BIN_EXE_hexcert"),
+        dir.0.join("results").display(),
+        plan.display()
+    );
+    let out = run(Command::new("bash").arg("-c").arg(script));
+    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{}{err}", text(&out.stdout));
+    assert!(err.contains("File too large"), "{err}");
+}
+
+/// A cube whose re-solve finds it satisfiable fails the certificate (1): the
+/// record's refutation is false, nothing in hexcert broke.
+#[test]
+fn a_satisfiable_regenerated_cube_is_a_failed_certificate() {
+    use hexcert::certification::regenerate::Regenerate;
+    let dir = Scratch::new("hostile-sat");
+    let mut cnf = hexcert::formula::Cnf::new();
+    let x = cnf.new_var();
+    cnf.add_clause(&[x]);
+    let mut online = hexcert::proofs::online::OnlineCheck::start(cnf.to_dimacs(), &dir.0.join("p.drat")).unwrap();
+    let error = hexcert::certification::prove::SolveAgain.regenerate_formula(&cnf, "cube 0", online.sender()).unwrap_err();
+    assert_eq!(hexcert::outcome::exit_code(Err(&error)), 1, "{error}");
+}
