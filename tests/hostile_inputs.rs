@@ -234,6 +234,30 @@ fn the_job_list_quotes_paths_for_the_shell() {
     assert_eq!(text(&echoed.stdout).trim_end(), odd.to_str().unwrap(), "{first}");
 }
 
+/// Only PATH names the checkers: a VeriPB in `~/.cargo/bin` off PATH is
+/// not run (it could be anything).
+#[test]
+fn a_checker_off_path_is_not_picked_up() {
+    let dir = Scratch::new("hostile-home");
+    let bin = dir.0.join(".cargo/bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    let fake = bin.join("veripb");
+    std::fs::write(&fake, "#!/bin/sh\necho 's VERIFIED OUTPUT DERIVABLE'\n").unwrap();
+    std::fs::set_permissions(&fake, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let (s, d, t) = (dir.0.join("s.opb"), dir.0.join("d.pbp"), dir.0.join("t.opb"));
+    let out = run(hexcert()
+        .args(["statement", "--n", "3", "--level", "1", "--below", "2", "--check", "-o"])
+        .arg(&s)
+        .arg("--derivation")
+        .arg(&d)
+        .arg("--target")
+        .arg(&t)
+        .env("HOME", &dir.0)
+        .env("PATH", "/nonexistent"));
+    assert_eq!(out.status.code(), Some(4), "{}", text(&out.stdout));
+    assert!(text(&out.stdout).starts_with("unverified: veripb is not on PATH"), "{}", text(&out.stdout));
+}
+
 /// A write that fails (here the file-size limit, as a full disk would) is
 /// an I/O error, exit 2, not a bug (3).
 #[test]
