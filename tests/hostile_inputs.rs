@@ -289,3 +289,34 @@ fn a_satisfiable_regenerated_cube_is_a_failed_certificate() {
     let error = hexcert::certification::prove::SolveAgain.regenerate_formula(&cnf, "cube 0", online.sender()).unwrap_err();
     assert_eq!(hexcert::outcome::exit_code(Err(&error)), 1, "{error}");
 }
+
+/// Files of a directory tree with their sizes and modification times
+/// (directories included: an entry made and removed changes its mtime).
+fn listing(root: &Path) -> Vec<(PathBuf, u64, std::time::SystemTime)> {
+    let mut all = Vec::new();
+    let mut stack = vec![root.to_path_buf()];
+    while let Some(path) = stack.pop() {
+        let meta = std::fs::symlink_metadata(&path).unwrap();
+        all.push((path.clone(), meta.len(), meta.modified().unwrap()));
+        if meta.is_dir() {
+            stack.extend(std::fs::read_dir(&path).unwrap().map(|e| e.unwrap().path()));
+        }
+    }
+    all.sort();
+    all
+}
+
+/// `check` reads a certificate and writes nowhere in it, so a read-only
+/// copy checks as the original does. Tests may run as root, for whom a
+/// mode bit does not bind: the listing before and after holds it instead.
+#[test]
+fn check_never_writes_into_the_certificate() {
+    let dir = Scratch::new("hostile-readonly");
+    let copy = dir.0.join("n5");
+    copy_dir(&repo("proofs/n5"), &copy);
+    let before = listing(&copy);
+    let (code, report) = check(&copy);
+    assert!(matches!(code, Some(0 | 4)), "{report}");
+    assert!(!report.lines().any(|l| l.starts_with("failed:")), "{report}");
+    assert_eq!(listing(&copy), before, "check changed the certificate's directory");
+}

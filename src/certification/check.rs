@@ -361,9 +361,9 @@ fn check_claim(path: &Path, claim: &Claim, regenerate: Option<&dyn Regenerate>, 
     let dir = path.parent().unwrap_or(Path::new("."));
     let inside = |dir: &Path, name: &str| stored_path(dir, name, "claim").map_err(|e| e.at(path));
     let stored = claim.cnf.stored_as.as_ref().zip(claim.proof.stored_as.as_ref());
-    // Created only when there is something to check: a claim-only record in a
-    // read-only checkout is then still reported as unverified, not failed.
-    let work = || WorkDir::create(dir, ".check");
+    // Outside the claim directory: check only reads a certificate, so a
+    // read-only copy checks as the original does.
+    let work = || WorkDir::create(&std::env::temp_dir(), "hexcert-check");
     let (_work, cnf_path, proof_path, lrat) = if let Some((cnf_name, proof_name)) = stored {
         let work = work()?;
         let (cnf_path, proof_path) = (work.0.join("formula.cnf"), work.0.join("proof.drat"));

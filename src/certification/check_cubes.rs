@@ -91,7 +91,8 @@ pub fn check_cube_claim(path: &Path, claim: &CubeClaim, regenerate: Option<&dyn 
             continue;
         }
         if work.is_none() {
-            work = Some(WorkDir::create(dir, ".check")?);
+            // Outside the claim directory, which check only reads.
+            work = Some(WorkDir::create(&std::env::temp_dir(), "hexcert-check")?);
         }
         let work_dir = &work.as_ref().expect("created").0;
         if let Some((file, name)) = stored_proof {
