@@ -80,11 +80,11 @@ pub fn gunzip_file_limited(source: &Path, target: &Path, states: u64) -> Result<
         let _ = std::fs::remove_file(target);
         if capped.over {
             let cap = if own < states {
-                format!("{MAX_EXPANSION} times its compressed size of {compressed} bytes")
+                format!("that {MAX_EXPANSION} times its compressed size ({compressed} bytes) allows")
             } else {
-                "the size its record states".to_string()
+                "its record states".to_string()
             };
-            return Err(not_gzip(source, format!("decompresses to more than {limit} bytes, {cap}")));
+            return Err(not_gzip(source, format!("decompresses to more than the {limit} bytes {cap}")));
         }
     }
     result?;
