@@ -138,6 +138,9 @@ fn a_stored_file_outside_the_claim_directory_is_refused() {
     }
 }
 
+/// A change made to a plan's JSON.
+type Edit = fn(&mut serde_json::Value);
+
 /// A true claim's plan (n = 4, level 2, below 2) in `dir`.
 fn plan(dir: &Path) -> PathBuf {
     let path = dir.join("plan.json");
@@ -152,7 +155,7 @@ fn cubes_run_and_statement_refuse_crafted_plans_before_solving() {
     let good = plan(&dir.0);
     let bad = dir.0.join("bad.json");
     let results = dir.0.join("results");
-    let crafted: [(&str, fn(&mut serde_json::Value)); 5] = [
+    let crafted: [(&str, Edit); 5] = [
         ("literal 99999", |p| p["cubes"][0]["literals"] = serde_json::json!([99999])),
         ("literal 0", |p| p["cubes"][0]["literals"] = serde_json::json!([0])),
         ("literal -2147483648", |p| p["cubes"][0]["literals"] = serde_json::json!([i32::MIN])),
