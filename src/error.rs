@@ -27,7 +27,8 @@ pub enum HexError {
     /// Work still open (cubes not refuted yet): nothing wrong, nothing to conclude.
     #[error("{0}")]
     Open(String),
-    /// A validated model contradicts a record that claims a proof: the record is false.
+    /// A validated model contradicts a record that claims a proof, or a
+    /// formula a record claims refuted is satisfiable: the record is false.
     #[error("contradiction: {0}")]
     Contradiction(String),
 }

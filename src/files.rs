@@ -68,22 +68,29 @@ pub enum Refused {
     TooLarge { bytes: u64 },
 }
 
-/// The bytes of `path`, which must be a regular file of at most `limit`
-/// bytes. The file is opened without blocking and judged on the opened
-/// handle, so a FIFO, a device or a directory put in its place is refused,
-/// not waited on or read forever. Every bounded reader is built on this one.
-pub fn read_bounded_bytes(path: &Path, limit: u64) -> Result<Vec<u8>, Refused> {
-    use std::io::Read;
+/// `path` opened for reading, which must be a regular file. It is opened
+/// without blocking and judged on the opened handle, so a FIFO, a device or
+/// a directory put in its place is refused, not waited on or read forever.
+/// Every reader of an input file opens it through this one.
+pub fn open_regular(path: &Path) -> Result<std::fs::File, Refused> {
     use std::os::unix::fs::OpenOptionsExt;
     let file = std::fs::OpenOptions::new().read(true).custom_flags(libc::O_NONBLOCK).open(path).map_err(Refused::Io)?;
-    let meta = file.metadata().map_err(Refused::Io)?;
-    if !meta.is_file() {
+    if !file.metadata().map_err(Refused::Io)?.is_file() {
         return Err(Refused::NotRegular);
     }
-    if meta.len() > limit {
-        return Err(Refused::TooLarge { bytes: meta.len() });
+    Ok(file)
+}
+
+/// The bytes of `path`, which must be a regular file (`open_regular`) of at
+/// most `limit` bytes. Every bounded reader is built on this one.
+pub fn read_bounded_bytes(path: &Path, limit: u64) -> Result<Vec<u8>, Refused> {
+    use std::io::Read;
+    let file = open_regular(path)?;
+    let len = file.metadata().map_err(Refused::Io)?.len();
+    if len > limit {
+        return Err(Refused::TooLarge { bytes: len });
     }
-    let mut bytes = Vec::with_capacity(meta.len() as usize);
+    let mut bytes = Vec::with_capacity(len as usize);
     file.take(limit + 1).read_to_end(&mut bytes).map_err(Refused::Io)?;
     if bytes.len() as u64 > limit {
         return Err(Refused::TooLarge { bytes: bytes.len() as u64 });
@@ -91,12 +98,34 @@ pub fn read_bounded_bytes(path: &Path, limit: u64) -> Result<Vec<u8>, Refused> {
     Ok(bytes)
 }
 
+impl Refused {
+    /// The refusal as an I/O error, for readers that report those.
+    pub fn into_io(self) -> std::io::Error {
+        match self {
+            Refused::Io(source) => source,
+            Refused::NotRegular => std::io::Error::new(std::io::ErrorKind::InvalidInput, "not a regular file"),
+            Refused::TooLarge { bytes } => std::io::Error::new(std::io::ErrorKind::InvalidData, format!("{bytes} bytes, more than the limit")),
+        }
+    }
+
+    /// A one-line error naming `path` and `what` it is.
+    fn at(self, path: &Path, what: &str, limit: u64) -> HexError {
+        let refuse = |why: String| HexError::Input { file: path.to_path_buf(), line: 0, message: format!("{what} refused: {why}") };
+        match self {
+            Refused::Io(source) => HexError::Io { path: path.to_path_buf(), source },
+            Refused::NotRegular => refuse("not a regular file".into()),
+            Refused::TooLarge { bytes } => refuse(format!("{bytes} bytes, more than the limit of {limit}")),
+        }
+    }
+}
+
 /// `read_bounded_bytes` with a one-line refusal naming the file and `what` it is.
 pub fn read_regular(path: &Path, limit: u64, what: &str) -> Result<Vec<u8>, HexError> {
-    let refuse = |why: String| HexError::Input { file: path.to_path_buf(), line: 0, message: format!("{what} refused: {why}") };
-    read_bounded_bytes(path, limit).map_err(|refused| match refused {
-        Refused::Io(source) => HexError::Io { path: path.to_path_buf(), source },
-        Refused::NotRegular => refuse("not a regular file".into()),
-        Refused::TooLarge { bytes } => refuse(format!("{bytes} bytes, more than the limit of {limit}")),
-    })
+    read_bounded_bytes(path, limit).map_err(|refused| refused.at(path, what, limit))
+}
+
+/// `open_regular` with a one-line refusal naming the file and `what` it is,
+/// for a reader that bounds what it reads itself (a stream).
+pub fn open_regular_or_refuse(path: &Path, what: &str) -> Result<std::fs::File, HexError> {
+    open_regular(path).map_err(|refused| refused.at(path, what, u64::MAX))
 }

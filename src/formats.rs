@@ -40,9 +40,13 @@ pub struct GridFile {
     pub stated_score: Option<u64>,
 }
 
-/// Reads a grid file in either format; `expected_n` rejects a different size.
+/// A grid is a few characters a cell; this bounds the read of a grid file.
+pub const MAX_GRID_BYTES: u64 = 1 << 20;
+
+/// Reads a grid file in either format (a regular file of at most
+/// `MAX_GRID_BYTES`); `expected_n` rejects a different size.
 pub fn read_grid_file(path: &Path, expected_n: Option<usize>) -> Result<GridFile, HexError> {
-    let bytes = std::fs::read(path).map_err(|source| HexError::Io { path: path.into(), source })?;
+    let bytes = crate::files::read_regular(path, MAX_GRID_BYTES, "grid file")?;
     parse_grid(&bytes, path, expected_n)
 }
 

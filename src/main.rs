@@ -299,7 +299,8 @@ fn run(cli: &Cli) -> Result<commands::report::Reported, HexError> {
             commands::encode(cli.json, *n, *level, options, output.as_deref())
         }
         Command::Statement { claim, output, derivation, target, symmetry, plan, check } => {
-            let plan = plan.as_deref().map(hexcert::cubes::Plan::read).transpose()?;
+            // The derivation rests on the plan's cover: checked before any file is written.
+            let plan = plan.as_deref().map(hexcert::cubes::Plan::read_covering).transpose()?;
             let reach = match &plan {
                 Some(plan) => hexcert::derivation::Reach::Split(plan),
                 None => hexcert::derivation::Reach::Formula((*symmetry).into(), hexcert::encoding::Cardinality::default()),

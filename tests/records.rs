@@ -16,6 +16,7 @@ use hexcert::certification::check::{check_paths, check_record, Status};
 use hexcert::records::header::Stated;
 use hexcert::records::trust::{trust_base, Basis};
 use hexcert::records::{Record, CLAIM_FORMAT};
+use common::{copy_dir, edit_json};
 use proptest::prelude::*;
 
 struct Scratch(PathBuf);
@@ -34,23 +35,6 @@ impl Drop for Scratch {
     fn drop(&mut self) {
         let _ = std::fs::remove_dir_all(&self.0);
     }
-}
-
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap().flatten() {
-        if entry.path().is_dir() {
-            copy_dir(&entry.path(), &to.join(entry.file_name()));
-        } else {
-            std::fs::copy(entry.path(), to.join(entry.file_name())).unwrap();
-        }
-    }
-}
-
-fn edit_json(path: &Path, change: impl FnOnce(&mut serde_json::Value)) {
-    let mut value: serde_json::Value = serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap();
-    change(&mut value);
-    std::fs::write(path, serde_json::to_vec_pretty(&value).unwrap()).unwrap();
 }
 
 /// How long a reader may take before the test calls it hung. The claim is

@@ -48,7 +48,7 @@ use super::check_cubes::CubeChecks;
 use crate::records::error::{mismatch, RecordError};
 use crate::records::claim::{check_claim_ranges, check_optimum_ranges};
 use crate::records::ranges::{check_claim_directory, check_n_directory};
-use crate::records::read::{expect_hash, Record};
+use crate::records::read::{expect_hash, stored_path, Record};
 use crate::records::trust::{trust_base, Basis};
 use crate::records::{CheckerRecord, Claim, CubeClaim, Optimum};
 
@@ -368,22 +368,23 @@ fn check_claim(path: &Path, claim: &Claim, regenerate: Option<&dyn Regenerate>, 
     }
     messages.push("re-encoded CNF matches the recorded hash".into());
     let dir = path.parent().unwrap_or(Path::new("."));
+    let inside = |dir: &Path, name: &str| stored_path(dir, name, "claim").map_err(|e| e.at(path));
     let stored = claim.cnf.stored_as.as_ref().zip(claim.proof.stored_as.as_ref());
-    // Created only when there is something to check: a claim-only record in a
-    // read-only checkout is then still reported as unverified, not failed.
-    let work = || WorkDir::create(dir, ".check");
+    // Outside the claim directory: check only reads a certificate, so a
+    // read-only copy checks as the original does.
+    let work = || WorkDir::create(&std::env::temp_dir(), "hexcert-check");
     let (_work, cnf_path, proof_path, lrat) = if let Some((cnf_name, proof_name)) = stored {
         let work = work()?;
         let (cnf_path, proof_path) = (work.0.join("formula.cnf"), work.0.join("proof.drat"));
-        compress::gunzip_file_limited(&dir.join(cnf_name), &cnf_path, claim.cnf.bytes)?;
-        compress::gunzip_file_limited(&dir.join(proof_name), &proof_path, claim.proof.bytes)?;
+        compress::gunzip_file_limited(&inside(dir, cnf_name)?, &cnf_path, claim.cnf.bytes)?;
+        compress::gunzip_file_limited(&inside(dir, proof_name)?, &proof_path, claim.proof.bytes)?;
         expect_hash(&cnf_path, &claim.cnf.sha256, "stored CNF")?;
         expect_hash(&proof_path, &claim.proof.sha256, "stored DRAT proof")?;
         messages.push("stored CNF and DRAT proof match their recorded hashes".into());
         let lrat = match claim.lrat_proof.as_ref().and_then(|r| r.stored_as.as_ref().map(|name| (r, name))) {
             Some((record, name)) => {
                 let lrat_path = work.0.join("proof.lrat");
-                compress::gunzip_file_limited(&dir.join(name), &lrat_path, record.bytes)?;
+                compress::gunzip_file_limited(&inside(dir, name)?, &lrat_path, record.bytes)?;
                 expect_hash(&lrat_path, &record.sha256, "stored LRAT proof")?;
                 let checked = check_lrat_file(&cnf_path, &lrat_path, path)?;
                 if let Some(checker) = verified {

@@ -18,7 +18,7 @@ use crate::proofs::verified::{accepted, write_formula, VerifiedChecker};
 use crate::proofs::sha256_hex;
 use crate::records::cube::{attested_cubes, check_stored_lrat_with, judge};
 use crate::records::error::{mismatch, RecordError};
-use crate::records::read::expect_hash;
+use crate::records::read::{expect_hash, stored_path};
 use crate::records::header::Stated;
 use crate::records::ranges::{check_claim_directory, check_encoding_budget, check_n_directory};
 use crate::records::trust::{trust_base, Basis};
@@ -119,12 +119,14 @@ pub fn check_cube_claim(path: &Path, claim: &CubeClaim, checks: CubeChecks<'_>, 
             continue;
         }
         if work.is_none() {
-            work = Some(WorkDir::create(dir, ".check")?);
+            // Outside the claim directory, which check only reads.
+            work = Some(WorkDir::create(&std::env::temp_dir(), "hexcert-check")?);
         }
         let work_dir = &work.as_ref().expect("created").0;
         let verdict = if let Some((file, name)) = stored_proof {
             let units = cube.units(&encoding, &split);
-            check_stored_lrat_with(&dir.join(name), file, work_dir, |proof| {
+            let gz = stored_path(dir, name, "claim").map_err(|e| bad(e.to_string()))?;
+            check_stored_lrat_with(&gz, file, work_dir, |proof| {
                 lifted.check_proof(index, &units, proof).map(|s| (s.added, s.hints))
             })
             .map_err(bad)?;

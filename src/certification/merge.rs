@@ -16,7 +16,7 @@ use crate::encoding::LevelEncoding;
 use crate::error::HexError;
 use crate::proofs::sha256_hex;
 use crate::records::cube::{attested_cubes, check_stored_lrat, judge, proof_stored, result_path, CUBE_PROOFS};
-use crate::records::read::{read_bounded, MAX_RECORD_BYTES};
+use crate::records::read::{read_bounded, stored_path, MAX_RECORD_BYTES};
 use crate::records::trust::{trust_base, Basis};
 use crate::records::{Claim, CubeClaim, CubeResult, CubeVerdict, CUBE_CLAIM_FORMAT};
 
@@ -116,8 +116,8 @@ pub fn progress(plan: &Plan, results: &Path) -> Result<Progress, HexError> {
                     work = Some(WorkDir::create(results, ".check-status")?);
                 }
                 let file = record.lrat_proof.as_ref().expect("stored");
-                let gz = results.join(file.stored_as.as_deref().expect("stored"));
-                match check_stored_lrat(&dimacs, &gz, file, &work.as_ref().expect("created").0) {
+                let gz = stored_path(results, file.stored_as.as_deref().expect("stored"), "results").map_err(|e| e.to_string());
+                match gz.and_then(|gz| check_stored_lrat(&dimacs, &gz, file, &work.as_ref().expect("created").0)) {
                     Ok(_) => progress.checked.push(index),
                     Err(why) => {
                         progress.rejected.push((index, why));
@@ -187,6 +187,7 @@ pub fn merge(plan: &Plan, results: &Path, root: &Path) -> Result<PathBuf, HexErr
     for (_, mut record) in found.records {
         // Checked by `progress` in this run; copied beside the claim.
         if let Some(file) = record.lrat_proof.as_mut().filter(|f| f.stored_as.is_some()) {
+            // Judged inside `results` by `progress` in this run.
             let source = results.join(file.stored_as.as_deref().expect("stored"));
             let name = format!("{CUBE_PROOFS}/{}", source.file_name().and_then(|n| n.to_str()).unwrap_or("cube.lrat.gz"));
             std::fs::copy(&source, staging.join(&name)).map_err(|s| HexError::Io { path: source.clone(), source: s })?;

@@ -349,7 +349,9 @@ pub fn solve_traced(cnf: &Cnf, profile: Profile, trace: TraceSender, stop: impl 
 fn refute_traced(cnf: &Cnf, profile: Profile, trace: TraceSender, what: &str) -> Result<f64, HexError> {
     match solve_traced(cnf, profile, trace, || false)? {
         (Outcome::Unsat, seconds) => Ok(seconds),
-        (Outcome::Sat(_), _) => Err(HexError::Internal(format!("regenerating `{what}`: the formula is satisfiable"))),
+        // The record claims a refutation of a satisfiable formula: a failed
+        // certificate (exit 1), not a fault of hexcert's.
+        (Outcome::Sat(_), _) => Err(HexError::Contradiction(format!("regenerating `{what}`: the formula is satisfiable, so the record's refutation is false"))),
     }
 }
 

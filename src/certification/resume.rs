@@ -45,17 +45,30 @@ impl ResumeDir {
     }
 
     /// The saved best level-k partial, if one is there and the validator
-    /// accepts it; anything unreadable is ignored (the search starts afresh).
+    /// accepts it; anything unreadable is ignored (the search starts afresh),
+    /// and said so on stderr when it is not merely missing: a fifo or a
+    /// device there is refused by the reader, never waited on.
     pub fn best(&self, hex: &Hexagon, level: u8) -> Option<Found> {
-        let grid = read_grid_file(&self.best_path(level), Some(hex.side())).ok()?;
+        match self.saved(hex, level) {
+            Ok(found) => found,
+            Err(HexError::Io { source, .. }) if source.kind() == std::io::ErrorKind::NotFound => None,
+            Err(error) => {
+                eprintln!("{error}; the search starts afresh");
+                None
+            }
+        }
+    }
+
+    fn saved(&self, hex: &Hexagon, level: u8) -> Result<Option<Found>, HexError> {
+        let grid = read_grid_file(&self.best_path(level), Some(hex.side()))?;
         let evaluation = evaluate(hex, &grid.partial);
-        (grid.partial.level() == level && evaluation.is_valid()).then_some(Found { partial: grid.partial, evaluation })
+        Ok((grid.partial.level() == level && evaluation.is_valid()).then_some(Found { partial: grid.partial, evaluation }))
     }
 
     /// Saves `found` as the level's best unless a saved one is at least as good.
     pub fn offer(&self, hex: &Hexagon, found: &Found) -> Result<(), HexError> {
         let level = found.partial.level();
-        if self.best(hex, level).is_some_and(|b| b.evaluation.penalty <= found.evaluation.penalty) {
+        if self.saved(hex, level).ok().flatten().is_some_and(|b| b.evaluation.penalty <= found.evaluation.penalty) {
             return Ok(());
         }
         self.create()?;

@@ -11,7 +11,7 @@
 use std::path::Path;
 
 use crate::error::HexError;
-use crate::formats::read_grid_file;
+use crate::formats::{read_grid_file, MAX_GRID_BYTES};
 use crate::geometry::Hexagon;
 use crate::levels::FULL_LEVEL;
 use crate::records::read::{expect_hash, read_bounded};
@@ -21,13 +21,9 @@ use crate::validation::evaluate;
 /// Name of a level minimum's witness beside its claim.
 pub const LEVEL_WITNESS: &str = "witness.txt";
 
-/// A grid is a few characters a cell; this bounds the read.
-const MAX_GRID_BYTES: u64 = 1 << 20;
-
 /// The grid at `path` is a valid level-`level` partial of the side-`n`
 /// hexagon with exactly `penalty`; the error says which of these fails.
 fn check_grid(path: &Path, n: usize, level: u8, penalty: usize) -> Result<(), HexError> {
-    read_bounded(path, MAX_GRID_BYTES, "witness grid")?;
     let grid = read_grid_file(path, Some(n))?;
     let wrong = |why: String| RecordError::Header(why).at(path);
     if grid.partial.level() != level {

@@ -54,6 +54,7 @@ struct PieceRecord {
     seconds: f64,
     /// Host, run and hexcert build that refined the piece (and so attest its
     /// counts).
+    #[serde(deserialize_with = "crate::records::run::writer")]
     written_by: String,
 }
 

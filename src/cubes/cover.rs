@@ -29,10 +29,9 @@ pub struct Cover {
     pub covered: u64,
 }
 
-/// Checks that `cubes` cover the split; the error names the first projection left out.
-pub fn check_cover(hex: &Hexagon, split: &Split, below: usize, cubes: &[Cube]) -> Result<Cover, String> {
-    let mut kept = HashSet::with_capacity(cubes.len());
-    let mut whole = HashSet::with_capacity(cubes.len());
+/// Every cube is a projection onto the split cells at a depth of the split:
+/// what encoding a cube's units relies on. The error names the first that is not.
+pub fn check_projections(split: &Split, cubes: &[Cube]) -> Result<(), String> {
     for (index, cube) in cubes.iter().enumerate() {
         let fits = cube.depth >= 1
             && cube.depth <= split.depth
@@ -41,6 +40,16 @@ pub fn check_cover(hex: &Hexagon, split: &Split, below: usize, cubes: &[Cube]) -
         if !fits {
             return Err(format!("cube {index} is not a projection onto the {} split cells at a depth in 1..={}", split.cells.len(), split.depth));
         }
+    }
+    Ok(())
+}
+
+/// Checks that `cubes` cover the split; the error names the first projection left out.
+pub fn check_cover(hex: &Hexagon, split: &Split, below: usize, cubes: &[Cube]) -> Result<Cover, String> {
+    let mut kept = HashSet::with_capacity(cubes.len());
+    let mut whole = HashSet::with_capacity(cubes.len());
+    check_projections(split, cubes)?;
+    for (index, cube) in cubes.iter().enumerate() {
         if !whole.insert(cube) {
             return Err(format!("cube {index} appears twice"));
         }

@@ -29,7 +29,7 @@ pub mod refine;
 pub mod split;
 pub mod tree;
 
-pub use cover::{check_cover, Cover};
+pub use cover::{check_cover, check_projections, Cover};
 pub use local::{refute, Refutation};
 pub use plan::Plan;
 pub use refine::{refine, Refined};

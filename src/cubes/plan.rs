@@ -103,25 +103,32 @@ impl Plan {
         if split.cells != self.cells {
             return Err(bad(format!("the cells {:?} are not those within radius {} of the centre", self.cells, self.radius)));
         }
-        Ok(())
+        // What the encoder and the solver are handed: a value out of range
+        // would panic the one, a literal out of range abort the other.
+        super::check_projections(&split, &self.cubes).map_err(bad)?;
+        self.check_trees().map_err(bad)
+    }
+
+    /// Reads a plan (`read`) and checks its cover, for a command that builds
+    /// on the cover without `check_cover` after it (`statement --plan`).
+    pub fn read_covering(path: &Path) -> Result<Plan, HexError> {
+        let plan = Plan::read(path)?;
+        plan.check_cover().map_err(|e| HexError::Input { file: path.to_path_buf(), line: 0, message: format!("the plan's cover does not hold: {e}") })?;
+        Ok(plan)
     }
 
     /// Writes the plan to `path` and its job list beside it (`PLAN.jobs`,
     /// one `cubes run` per cube writing to `results`, hexcert called as
-    /// `hexcert`); returns the job list's path.
+    /// `hexcert`); returns the job list's path. A path a job line cannot
+    /// hold is refused before anything is written.
     pub fn write(&self, path: &Path, results: &Path, hexcert: &str) -> Result<std::path::PathBuf, HexError> {
+        let words = [shell_word(hexcert.as_ref())?, shell_word(path)?, shell_word(results)?];
         crate::files::write_atomic(path, &serde_json::to_vec_pretty(self).expect("plans serialise"))?;
         let mut name = path.as_os_str().to_owned();
         name.push(".jobs");
         let jobs = std::path::PathBuf::from(name);
-        let quote = |s: &str| {
-            if !s.is_empty() && s.chars().all(|c| c.is_ascii_alphanumeric() || "/._-+=:,".contains(c)) {
-                s.to_string()
-            } else {
-                format!("'{}'", s.replace('\'', "'\\''"))
-            }
-        };
-        let prefix = format!("{} cubes run {} --results {} -q --index", quote(hexcert), quote(&path.to_string_lossy()), quote(&results.to_string_lossy()));
+        let [hexcert, path, results] = words;
+        let prefix = format!("{hexcert} cubes run {path} --results {results} -q --index");
         let lines: String = (0..self.cubes.len()).map(|i| format!("{prefix} {i}\n")).collect();
         crate::files::write_atomic(&jobs, lines.as_bytes())?;
         Ok(jobs)
@@ -214,13 +221,21 @@ impl Plan {
     fn enumerate_cover(&self) -> Result<Cover, String> {
         let hex = Hexagon::new(self.n).map_err(|e| e.to_string())?;
         let split = self.split().map_err(|e| e.to_string())?;
-        if self.cubes.iter().any(|c| !c.literals.is_empty()) {
-            let num_vars = self.encoding().map_err(|e| e.to_string())?.cnf.num_vars() as i32;
-            for (projection, paths) in tree::paths_by_projection(&self.cubes) {
-                tree::check_tree(&paths, num_vars).map_err(|e| format!("the cubes below projection {:?} (depth {}): {e}", projection.values, projection.depth))?;
-            }
-        }
+        self.check_trees()?;
         check_cover(&hex, &split, self.below, &self.cubes)
+    }
+
+    /// The paths below each projection form a complete tree over the plain
+    /// formula's variables (`tree::check_tree`).
+    fn check_trees(&self) -> Result<(), String> {
+        if self.cubes.iter().all(|c| c.literals.is_empty()) {
+            return Ok(());
+        }
+        let num_vars = self.encoding().map_err(|e| e.to_string())?.cnf.num_vars() as i32;
+        for (projection, paths) in tree::paths_by_projection(&self.cubes) {
+            tree::check_tree(&paths, num_vars).map_err(|e| format!("the cubes below projection {:?} (depth {}): {e}", projection.values, projection.depth))?;
+        }
+        Ok(())
     }
 
     /// Re-checks the cover from the cube list and requires the recorded
@@ -232,4 +247,22 @@ impl Plan {
         }
         Ok(cover)
     }
+}
+
+/// `path` as one word of a POSIX shell line: bare when it is made of
+/// characters no shell reads specially, else single-quoted (a `'` inside
+/// closed, escaped and reopened). A job list is read one line per job (GNU
+/// parallel, `slurm-array.sh`), so a newline, which no quoting keeps inside
+/// a line, or any other control character, is refused; so is a path that
+/// is not UTF-8, which the list could only name approximately.
+fn shell_word(path: &Path) -> Result<String, HexError> {
+    let refuse = |why: &str| HexError::Usage(format!("{:?}: {why}: a job list names it on a shell line", path.as_os_str()));
+    let text = path.to_str().ok_or_else(|| refuse("not a UTF-8 path"))?;
+    if text.chars().any(char::is_control) {
+        return Err(refuse("a path with a control character (a newline, a tab)"));
+    }
+    if !text.is_empty() && text.chars().all(|c| c.is_ascii_alphanumeric() || "/._-+=:,".contains(c)) {
+        return Ok(text.to_string());
+    }
+    Ok(format!("'{}'", text.replace('\'', "'\\''")))
 }

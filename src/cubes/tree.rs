@@ -31,7 +31,8 @@ pub fn paths_by_projection(cubes: &[Cube]) -> BTreeMap<Cube, Vec<&[i32]>> {
 /// the first fault.
 pub fn check_tree(paths: &[&[i32]], num_vars: i32) -> Result<(), String> {
     for path in paths {
-        if let Some(&lit) = path.iter().find(|&&l| l == 0 || l.abs() > num_vars) {
+        // `unsigned_abs`: `i32::MIN` has no `abs`, and must read as out of range.
+        if let Some(&lit) = path.iter().find(|&&l| l == 0 || l.unsigned_abs() > num_vars.unsigned_abs()) {
             return Err(format!("path {path:?} has literal {lit}, not a variable of the formula (1..={num_vars})"));
         }
         let mut vars: Vec<i32> = path.iter().map(|l| l.abs()).collect();
@@ -104,6 +105,7 @@ mod tests {
         let nested: Vec<&[i32]> = vec![&[3], &[3, 5], &[-3]];
         assert!(check_tree(&nested, 9).unwrap_err().contains("leaf and an inner node"));
         assert!(check_tree(&[&[10], &[-10]], 9).unwrap_err().contains("not a variable"));
+        assert!(check_tree(&[&[i32::MIN]], 9).unwrap_err().contains("not a variable"));
         assert!(check_tree(&[&[3, 3], &[3, -3], &[-3]], 9).unwrap_err().contains("twice"));
         let order = inner_nodes_leaves_first(&ok);
         assert_eq!(order, vec![(vec![3], vec![0, 1]), (vec![], vec![0, 1, 2])]);

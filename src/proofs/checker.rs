@@ -93,13 +93,13 @@ impl Checker {
     }
 }
 
+/// The program `name` in a directory of PATH, and only there: a checker's
+/// verdict is only as good as the program, so hexcert runs the one the
+/// user's shell would (`~/.cargo/bin` counts when PATH names it). Relative
+/// entries are skipped: they would name whatever the working directory holds.
 pub(crate) fn on_path(name: &str) -> Option<PathBuf> {
     let path = std::env::var_os("PATH")?;
-    let mut dirs: Vec<PathBuf> = std::env::split_paths(&path).collect();
-    if let Some(home) = std::env::var_os("HOME") {
-        dirs.push(PathBuf::from(home).join(".cargo/bin"));
-    }
-    dirs.into_iter().map(|d| d.join(name)).find(|p| is_executable(p))
+    std::env::split_paths(&path).filter(|d| d.is_absolute()).map(|d| d.join(name)).find(|p| is_executable(p))
 }
 
 pub(crate) fn is_executable(path: &Path) -> bool {

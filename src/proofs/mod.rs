@@ -25,9 +25,9 @@ pub fn sha256_hex(bytes: &[u8]) -> String {
     digest.iter().map(|b| format!("{b:02x}")).collect()
 }
 
-/// SHA-256 of a file, streamed.
+/// SHA-256 of a regular file, streamed (a fifo or a device is refused).
 pub fn sha256_file(path: &std::path::Path) -> std::io::Result<String> {
-    let mut file = std::fs::File::open(path)?;
+    let mut file = crate::files::open_regular(path).map_err(crate::files::Refused::into_io)?;
     let mut hasher = Sha256::new();
     std::io::copy(&mut file, &mut hasher)?;
     Ok(hasher.finalize().iter().map(|b| format!("{b:02x}")).collect())

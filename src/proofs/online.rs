@@ -127,7 +127,7 @@ impl LratFile {
         Ok(LratFile { path: path.into(), out: Some(BufWriter::with_capacity(1 << 20, file)), bytes: 0, step: Vec::new(), verified: None })
     }
 
-    fn write(&mut self, step: ProofStep) -> Result<(), String> {
+    fn write(&mut self, step: ProofStep) -> Result<(), Failure> {
         if self.out.is_none() && self.verified.is_none() {
             return Ok(());
         }
@@ -150,7 +150,7 @@ impl LratFile {
             return Ok(());
         }
         let out = self.out.as_mut().expect("open");
-        out.write_all(&self.step).map_err(|e| format!("{}: {e}", self.path.display()))
+        out.write_all(&self.step).map_err(|source| Failure::Io(HexError::Io { path: self.path.clone(), source }))
     }
 
     /// Flushes the file; returns the verified checker's verdict, if it ran.
@@ -159,6 +159,20 @@ impl LratFile {
             out.flush().map_err(|source| HexError::Io { path: self.path, source })?;
         }
         self.verified.map(Stream::finish).transpose()
+    }
+}
+
+/// Why the checking thread stopped reading a trace.
+enum Failure {
+    /// The checker rejected a step: the proof's verdict.
+    Rejected(String),
+    /// A proof file could not be written.
+    Io(HexError),
+}
+
+impl Failure {
+    fn rejected(error: hexcert_lrat::CheckError) -> Failure {
+        Failure::Rejected(error.to_string())
     }
 }
 
@@ -226,37 +240,45 @@ fn consume(
     mut lrat: LratFile,
 ) -> Result<(LratRecord, Option<CheckerRecord>), HexError> {
     let cpu_start = thread_cpu_seconds();
+    // A rejected step is the proof's failure, a failed write the disk's:
+    // the one is a verdict, the other an I/O error (a full disk is no bug).
     let mut failure: Option<String> = None;
+    let mut io_failure: Option<HexError> = None;
     let mut steps = 0u64;
     let mut ids = StandardIds::new(originals);
     let mut hints_buffer = Vec::new();
     for batch in receive.iter() {
-        if failure.is_some() {
+        if failure.is_some() || io_failure.is_some() {
             continue; // drain, so the solver is never blocked by a dead consumer
         }
         let result = batch.for_each(|step| {
             steps += 1;
             match step {
-                ProofStep::Original { id, lits } => checker.confirm_original(ids.original(id), lits).map_err(|e| e.to_string()),
+                ProofStep::Original { id, lits } => checker.confirm_original(ids.original(id), lits).map_err(Failure::rejected),
                 ProofStep::Derived { id, lits, hints } => {
                     let id = ids.derived(id);
                     ids.translate(hints, &mut hints_buffer);
                     let step = ProofStep::Derived { id, lits, hints: &hints_buffer };
                     lrat.write(step)?;
-                    drat.add(lits).map_err(|e| e.to_string())?;
-                    checker.add(id, lits, &hints_buffer).map_err(|e| e.to_string())
+                    drat.add(lits).map_err(Failure::Io)?;
+                    checker.add(id, lits, &hints_buffer).map_err(Failure::rejected)
                 }
                 ProofStep::Deleted { id, lits } => {
                     let id = ids.get(id);
                     lrat.write(ProofStep::Deleted { id, lits })?;
-                    drat.delete(lits).map_err(|e| e.to_string())?;
-                    checker.delete(id).map_err(|e| e.to_string())
+                    drat.delete(lits).map_err(Failure::Io)?;
+                    checker.delete(id).map_err(Failure::rejected)
                 }
             }
         });
-        if let Err(message) = result {
-            failure = Some(message);
+        match result {
+            Ok(()) => {}
+            Err(Failure::Rejected(message)) => failure = Some(message),
+            Err(Failure::Io(error)) => io_failure = Some(error),
         }
+    }
+    if let Some(error) = io_failure {
+        return Err(error);
     }
     drat.finish()?;
     let streamed = lrat.finish()?;

@@ -36,7 +36,7 @@ pub struct Veripb {
 }
 
 impl Veripb {
-    /// VeriPB on PATH (or in `~/.cargo/bin`), if any.
+    /// VeriPB on PATH, if any.
     pub fn find() -> Option<Veripb> {
         let program = on_path("veripb")?;
         let answer = Command::new(&program).arg("--version").stdin(Stdio::null()).output().ok()?;

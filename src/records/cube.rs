@@ -63,7 +63,7 @@ pub struct CubeResult {
     pub peak_memory_kb: u64,
     /// The host and run that wrote the record (`run::RunId`): where a cube
     /// whose proof is not stored was attested. Absent in older records.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "super::run::optional_writer")]
     pub written_by: Option<String>,
     /// The solver profile the cube was solved with (`solving::profile`);
     /// absent in records solved with CaDiCaL's defaults before cubes had one.
@@ -163,6 +163,7 @@ pub struct CubeClaim {
 pub struct Attested {
     pub cube: usize,
     /// `written_by` of its record, or "unknown" for a record older than it.
+    #[serde(deserialize_with = "super::run::writer")]
     pub written_by: String,
 }
 

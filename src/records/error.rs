@@ -15,6 +15,10 @@ pub enum RecordError {
     /// More bytes than the record can need.
     #[error("{bytes} bytes is more than the {limit} a {what} can need")]
     TooLarge { what: &'static str, bytes: u64, limit: u64 },
+    /// A stored file named outside the directory of the record naming it
+    /// (absolute, `..`, or a link leading out).
+    #[error("the stored file `{name}` lies outside the {place} directory")]
+    Outside { name: String, place: &'static str },
     /// Not JSON of the record's shape.
     #[error("not a valid record: {0}")]
     Malformed(String),

@@ -6,7 +6,7 @@
 //! limit of the kind of file read: a crafted record cannot make a reader
 //! hang or exhaust memory.
 
-use std::path::Path;
+use std::path::{Component, Path, PathBuf};
 
 use serde::Deserialize;
 
@@ -39,6 +39,28 @@ pub fn expect_hash(file: &Path, expected: &str, what: &str) -> Result<(), HexErr
         return Err(RecordError::HashMismatch { what: what.into(), actual, expected: expected.into() }.at(file));
     }
     Ok(())
+}
+
+/// The file a record stores as `name` in `dir` (the `place` directory:
+/// claim, results): `name` is a relative path of plain names and, links
+/// resolved, stays inside `dir`. A record cannot have a check read, or a
+/// merge copy, a file of its author's choosing elsewhere.
+pub fn stored_path(dir: &Path, name: &str, place: &'static str) -> Result<PathBuf, RecordError> {
+    let outside = || RecordError::Outside { name: name.into(), place };
+    let path = Path::new(name);
+    if name.is_empty() || !path.components().all(|c| matches!(c, Component::Normal(_))) {
+        return Err(outside());
+    }
+    let joined = dir.join(path);
+    // A missing file is not outside: its read fails and says so.
+    if let (Ok(base), Ok(resolved)) = (dir.canonicalize(), joined.canonicalize()) {
+        if !resolved.starts_with(&base) {
+            return Err(outside());
+        }
+    } else if joined.symlink_metadata().is_ok_and(|m| m.file_type().is_symlink()) {
+        return Err(outside());
+    }
+    Ok(joined)
 }
 
 /// Parses a JSON record of any type, naming the file and line on error.

@@ -47,6 +47,30 @@ pub fn attestation() -> String {
     format!("{} run {} (hexcert {})", host(), run_id(), env!("HEXCERT_GIT_COMMIT"))
 }
 
+/// Longest `written_by` read: `attestation()` is about 120 characters.
+const MAX_WRITER: usize = 256;
+
+/// Reads a record's `written_by`, which reports print as it is: one line
+/// of at most `MAX_WRITER` printable characters, so a record cannot print a
+/// line of its author's choosing (a forged verdict) or flood a report.
+pub fn writer<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<String, D::Error> {
+    let text = <String as serde::Deserialize>::deserialize(deserializer)?;
+    if text.chars().count() > MAX_WRITER || text.chars().any(char::is_control) {
+        return Err(serde::de::Error::custom(format!(
+            "written_by must be one line of at most {MAX_WRITER} printable characters, not {:?}",
+            text.chars().take(80).collect::<String>()
+        )));
+    }
+    Ok(text)
+}
+
+/// `writer` for a record where `written_by` may be absent.
+pub fn optional_writer<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<Option<String>, D::Error> {
+    #[derive(serde::Deserialize)]
+    struct Checked(#[serde(deserialize_with = "writer")] String);
+    Ok(<Option<Checked> as serde::Deserialize>::deserialize(deserializer)?.map(|c| c.0))
+}
+
 /// 64 random bits, hex; from the kernel, else from the clock and the pid.
 fn random_token() -> String {
     let mut bytes = [0u8; 8];

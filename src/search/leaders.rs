@@ -61,6 +61,7 @@ struct CubeLeaders {
     seconds: f64,
     /// Host, run and hexcert build that listed the cube (and so attest it is
     /// complete).
+    #[serde(deserialize_with = "crate::records::run::writer")]
     written_by: String,
 }
 

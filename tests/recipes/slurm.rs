@@ -111,3 +111,43 @@ fn a_cancelled_slurm_array_resumes_with_its_pending_cubes_and_solves_none_twice(
     assert!(rest.is_empty(), "{}", String::from_utf8_lossy(&rest));
     campaign.merge_and_check(None);
 }
+
+/// `single-node.sh stop` runs as root and kills the PIDs its state
+/// directory names: it refuses a directory another user could have
+/// written (not its own, or writable by others), and kills only a process
+/// that is the daemon the pid file is for. A `sleep` stands in for the
+/// process someone would have it kill. Needs no Slurm; root only (as a
+/// user the script re-runs itself with sudo).
+#[test]
+fn stop_kills_only_its_own_daemons_named_in_its_own_directory() {
+    // SAFETY: getuid reads this process's user id.
+    if unsafe { libc::getuid() } != 0 {
+        eprintln!("note: not root: single-node.sh would ask sudo for a password; its stop is not exercised here");
+        return;
+    }
+    let scratch = crate::common::Scratch::new("slurm-stop");
+    let stop = |state: &Path| Command::new("bash").arg(recipe("slurm/single-node.sh")).arg("stop").env("HEXCERT_SLURM_STATE", state).output().unwrap();
+    let mut victim = Command::new("sleep").arg("120").spawn().unwrap();
+    let alive = |victim: &mut std::process::Child| victim.try_wait().unwrap().is_none();
+    // Someone else's directory: world-writable.
+    let shared = scratch.0.join("shared");
+    std::fs::create_dir_all(&shared).unwrap();
+    std::fs::set_permissions(&shared, std::os::unix::fs::PermissionsExt::from_mode(0o777)).unwrap();
+    std::fs::write(shared.join("slurmd.pid"), format!("{}\n", victim.id())).unwrap();
+    let out = stop(&shared);
+    std::thread::sleep(Duration::from_millis(300));
+    assert!(alive(&mut victim), "stop killed a pid named in a world-writable directory");
+    assert_ne!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    // Its own directory, but the pid is no slurmd.
+    let own = scratch.0.join("own");
+    std::fs::create_dir_all(&own).unwrap();
+    std::fs::set_permissions(&own, std::os::unix::fs::PermissionsExt::from_mode(0o700)).unwrap();
+    std::fs::write(own.join("slurmd.pid"), format!("{}\n", victim.id())).unwrap();
+    let out = stop(&own);
+    std::thread::sleep(Duration::from_millis(300));
+    assert!(alive(&mut victim), "stop killed a process that is not slurmd");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("not slurmd"), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(std::fs::metadata(&own).unwrap().mode() & 0o777, 0o700);
+    victim.kill().unwrap();
+    victim.wait().unwrap();
+}
