@@ -289,7 +289,7 @@ fn a_satisfiable_regenerated_cube_is_a_failed_certificate() {
     let x = cnf.new_var();
     cnf.add_clause(&[x]);
     let mut online = hexcert::proofs::online::OnlineCheck::start(cnf.to_dimacs(), &dir.0.join("p.drat")).unwrap();
-    let error = hexcert::certification::prove::SolveAgain.regenerate_formula(&cnf, "cube 0", online.sender()).unwrap_err();
+    let error = hexcert::certification::prove::SolveAgain.regenerate_formula(&cnf, None, "cube 0", online.sender()).unwrap_err();
     assert_eq!(hexcert::outcome::exit_code(Err(&error)), 1, "{error}");
 }
 
