@@ -372,3 +372,29 @@ fn cube_regeneration_solves_with_the_profile_each_record_names() {
     assert!(text(&unknown).contains("unknown solver profile `no-such-profile`"), "{}", text(&unknown));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `check --keep-verdicts` on a whole claim with a stored proof records
+/// cake_lpr's acceptance in the claim (and the trust base item it allows);
+/// the next such run takes it as an earlier run's word (exit 4), a plain
+/// `check` still verifies the claim as before.
+#[test]
+fn a_claims_cake_lpr_verdict_is_kept_and_named_in_its_trust_base() {
+    let Some(program) = cake_lpr() else { return };
+    let program = program.to_str().unwrap();
+    let dir = scratch("cake-keep");
+    common::copy_dir(Path::new("proofs/n5"), &dir.join("proofs/n5"));
+    let claim = dir.join("proofs/n5/level3-below9/claim.json");
+    let shown = claim.to_str().unwrap();
+    let first = hexcert(&dir, &["check", "--keep-verdicts", "--cake-lpr", program, shown]);
+    assert!(text(&first).contains("its verdict recorded in the claim"), "{}", text(&first));
+    assert_ne!(first.status.code(), Some(1), "{}", text(&first));
+    let kept: hexcert::records::Claim = serde_json::from_slice(&std::fs::read(&claim).unwrap()).unwrap();
+    assert!(kept.verified_lrat.as_ref().is_some_and(hexcert::proofs::verified::accepted));
+    assert!(kept.trust_base.iter().any(|item| item.contains("cake_lpr")), "{:#?}", kept.trust_base);
+    let again = hexcert(&dir, &["check", "--keep-verdicts", "--cake-lpr", program, shown]);
+    assert_eq!(again.status.code(), Some(4), "{}", text(&again));
+    assert!(text(&again).contains("accepted the proof in an earlier run"), "{}", text(&again));
+    let plain = hexcert(&dir, &["check", shown]);
+    assert_ne!(plain.status.code(), Some(1), "{}", text(&plain));
+    let _ = std::fs::remove_dir_all(&dir);
+}

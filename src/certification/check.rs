@@ -44,7 +44,7 @@ use crate::geometry::Hexagon;
 use crate::proofs::online::{Against, OnlineCheck};
 use crate::proofs::verified::{accepted, VerifiedChecker};
 use crate::proofs::{compress, sha256_hex, Checker};
-use super::check_cubes::CubeChecks;
+use super::regenerate::ProofChecks;
 use crate::records::error::{mismatch, RecordError};
 use crate::records::claim::{check_claim_ranges, check_optimum_ranges};
 use crate::records::ranges::{check_claim_directory, check_n_directory};
@@ -170,7 +170,7 @@ pub struct CheckOptions {
     /// The verified LRAT checker every proof read in this run is also given to.
     pub verified: Option<VerifiedChecker>,
     /// Write each cube's verified-checker verdict into its claim as it is
-    /// reached, skipping cubes that already hold one (`CubeChecks::keep`).
+    /// reached, skipping cubes that already hold one (`ProofChecks::keep`).
     pub keep: bool,
     /// A line on stderr per cube re-solved.
     pub progress: bool,
@@ -267,7 +267,7 @@ impl<'a> CheckRun<'a> {
             }
             Record::CubeResult(_) => return Err(RecordError::Header("a cube's record, not a claim: `hexcert cubes merge` its plan".into()).at(path)),
             Record::Claim(claim) => {
-                let status = check_claim(path, &claim, self.regenerate, self.options.verified.as_ref(), messages)?;
+                let status = check_claim(path, &claim, self.proof_checks(), messages)?;
                 super::witness::check_level_witness(path, (claim.n, claim.level, claim.below), messages)?;
                 let statement = if self.options.record {
                     record_statement(*claim, path, messages)?
@@ -277,8 +277,7 @@ impl<'a> CheckRun<'a> {
                 (status, statement)
             }
             Record::CubeClaim(claim) => {
-                let checks = CubeChecks { regenerate: self.regenerate, verified: self.options.verified.as_ref(), keep: self.options.keep, progress: self.options.progress };
-                let status = super::check_cubes::check_cube_claim(path, &claim, checks, messages)?;
+                let status = super::check_cubes::check_cube_claim(path, &claim, self.proof_checks(), messages)?;
                 super::witness::check_level_witness(path, (claim.plan.n, claim.plan.level, claim.plan.below), messages)?;
                 (status, self.check_cube_statement(path, *claim, messages)?)
             }
@@ -286,6 +285,10 @@ impl<'a> CheckRun<'a> {
         report.needs_veripb =
             status == Status::Verified && statement == Status::Unverified && !self.options.derivations && crate::proofs::veripb::Veripb::find().is_none();
         Ok(status.and(statement))
+    }
+
+    fn proof_checks(&self) -> ProofChecks<'_> {
+        ProofChecks { regenerate: self.regenerate, verified: self.options.verified.as_ref(), keep: self.options.keep, progress: self.options.progress }
     }
 
     fn check_cube_statement(&self, path: &Path, mut claim: CubeClaim, messages: &mut Vec<String>) -> Result<Status, HexError> {
@@ -346,14 +349,15 @@ fn record_statement(mut claim: Claim, path: &Path, messages: &mut Vec<String>) -
         Some(v) => format!("statement -> CNF: recorded {} `{}` in {:.1} s", v.version, v.verdict, v.seconds),
         None => format!("statement -> CNF: recorded as {}", record.not_checked.as_deref().unwrap_or("not covered")),
     };
-    claim.trust_base = trust_base(Basis::Claim { options: &options, drat_checks: &claim.drat_checks, statement: Some(&record) });
     claim.statement_to_cnf = Some(record);
+    claim.trust_base = trust_base(Basis::of_claim(&claim, &options));
     crate::files::write_atomic(path, &serde_json::to_vec_pretty(&claim).expect("claims serialise"))?;
     messages.push(line);
     Ok(Status::Verified)
 }
 
-fn check_claim(path: &Path, claim: &Claim, regenerate: Option<&dyn Regenerate>, verified: Option<&VerifiedChecker>, messages: &mut Vec<String>) -> Result<Status, HexError> {
+fn check_claim(path: &Path, claim: &Claim, checks: ProofChecks<'_>, messages: &mut Vec<String>) -> Result<Status, HexError> {
+    let (regenerate, verified) = (checks.regenerate, checks.verified);
     // Ranges first: nothing out of range may reach the encoder.
     check_claim_ranges(claim, path)?;
     claim.check_consistency(path)?;
@@ -367,6 +371,11 @@ fn check_claim(path: &Path, claim: &Claim, regenerate: Option<&dyn Regenerate>, 
         return Err(mismatch(path, "the CNF re-encoded from the claim's parameters does not match the recorded hash".into()));
     }
     messages.push("re-encoded CNF matches the recorded hash".into());
+    if checks.keep && verified.is_some_and(|v| claim.verified_lrat.as_ref().is_some_and(|r| accepted(r) && r.version == v.version)) {
+        messages.push(format!("{} accepted the proof in an earlier run (recorded); not checked in this one: rerun without --keep-verdicts to check it", crate::proofs::verified::NAME));
+        return Ok(Status::Unverified);
+    }
+    let mut seen = None;
     let dir = path.parent().unwrap_or(Path::new("."));
     let inside = |dir: &Path, name: &str| stored_path(dir, name, "claim").map_err(|e| e.at(path));
     let stored = claim.cnf.stored_as.as_ref().zip(claim.proof.stored_as.as_ref());
@@ -388,7 +397,7 @@ fn check_claim(path: &Path, claim: &Claim, regenerate: Option<&dyn Regenerate>, 
                 expect_hash(&lrat_path, &record.sha256, "stored LRAT proof")?;
                 let checked = check_lrat_file(&cnf_path, &lrat_path, path)?;
                 if let Some(checker) = verified {
-                    messages.push(verified_line(&checker.check_file(&cnf_path, &lrat_path)?, path)?);
+                    seen = Some(checker.check_file(&cnf_path, &lrat_path)?);
                 }
                 Some(checked)
             }
@@ -403,9 +412,7 @@ fn check_claim(path: &Path, claim: &Claim, regenerate: Option<&dyn Regenerate>, 
         let mut online = OnlineCheck::start_with(Against::Formula(dimacs), &work.0.join("proof.drat"), stream)?;
         let seconds = regenerate.regenerate(claim, online.sender())?;
         let crate::proofs::online::Finished { lrat: record, drat: proof_path, verified } = online.finish(Instant::now())?;
-        if let Some(verdict) = verified {
-            messages.push(verified_line(&verdict, path)?);
-        }
+        seen = verified;
         if !record.verified {
             return Err(RecordError::LratRejected { what: "the regenerated proof".into(), verdict: record.verdict }.at(path));
         }
@@ -420,6 +427,16 @@ fn check_claim(path: &Path, claim: &Claim, regenerate: Option<&dyn Regenerate>, 
         messages.push(NOT_STORED.into());
         return Ok(Status::Unverified);
     };
+    if let Some(verdict) = seen {
+        messages.push(verified_line(&verdict, path)?);
+        if checks.keep {
+            let mut kept = claim.clone();
+            kept.verified_lrat = Some(verdict);
+            kept.trust_base = trust_base(Basis::of_claim(&kept, &kept.encode_options()));
+            crate::files::write_atomic(path, &serde_json::to_vec_pretty(&kept).expect("claims serialise"))?;
+            messages.push("its verdict recorded in the claim".into());
+        }
+    }
     let external = external_drat_checks(&cnf_path, &proof_path, path)?;
     let verified = lrat.is_some() || !external.is_empty();
     messages.extend(lrat);

@@ -8,13 +8,13 @@
 use std::path::Path;
 use std::time::Instant;
 
-use super::regenerate::Regenerate;
+use super::regenerate::ProofChecks;
 use super::WorkDir;
 use crate::cubes::{cube_formula, split_formula};
 use crate::encoding::LevelEncoding;
 use crate::error::HexError;
 use crate::proofs::online::{Against, Finished, OnlineCheck};
-use crate::proofs::verified::{accepted, write_formula, VerifiedChecker};
+use crate::proofs::verified::{accepted, write_formula};
 use crate::proofs::sha256_hex;
 use crate::records::cube::{attested_cubes, check_stored_lrat_with, judge};
 use crate::records::error::{mismatch, RecordError};
@@ -60,22 +60,6 @@ fn check_statement_and_plan(path: &Path, claim: &CubeClaim, messages: &mut Vec<S
     Ok(encoding)
 }
 
-/// What a cube claim's proofs are checked with in one run.
-#[derive(Clone, Copy, Default)]
-pub struct CubeChecks<'a> {
-    /// Re-solves the cubes whose proofs are not stored.
-    pub regenerate: Option<&'a dyn Regenerate>,
-    /// The verified checker every proof read in this run is also given to.
-    pub verified: Option<&'a VerifiedChecker>,
-    /// Write each verified-checker verdict into the claim as it is reached,
-    /// and skip the cubes whose record already holds this checker's
-    /// acceptance (a re-check resumable per cube: those are reported as
-    /// checked by an earlier run, so the claim is unverified in this one).
-    pub keep: bool,
-    /// A line on stderr per cube re-solved (a re-check of hours must show it moves).
-    pub progress: bool,
-}
-
 /// A claim merged from cubes (`cubes merge`): the plan's cover enumerated
 /// again, every cube's record checked against its re-encoded formula, and
 /// every cube's proof checked in this run: its stored LRAT proof by the LRAT
@@ -83,7 +67,7 @@ pub struct CubeChecks<'a> {
 /// and its DRAT twin required to hash to the record; and by the verified
 /// checker too when one is given. A cube whose proof is neither stored nor
 /// regenerated leaves the claim unverified.
-pub fn check_cube_claim(path: &Path, claim: &CubeClaim, checks: CubeChecks<'_>, messages: &mut Vec<String>) -> Result<Status, HexError> {
+pub fn check_cube_claim(path: &Path, claim: &CubeClaim, checks: ProofChecks<'_>, messages: &mut Vec<String>) -> Result<Status, HexError> {
     check_encoding_budget(claim.plan.n, claim.plan.level, claim.plan.below, path)?;
     let _share = super::budget::reserve(claim.plan.n, claim.plan.level, claim.plan.below, super::budget::CUBE_CLAIM_COPIES);
     let (plan, encoding) = (&claim.plan, check_statement_and_plan(path, claim, messages)?);

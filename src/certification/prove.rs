@@ -178,8 +178,9 @@ pub fn certify_refutation(hex: &Hexagon, refutation: &Refutation, settings: &Set
             peak_memory_kb: own_peak_memory_kb(),
         },
         lrat: refutation.lrat.clone(),
-        trust_base: trust_base(Basis::Claim { options: &refutation.options, drat_checks: &drat_checks, statement: Some(&statement_to_cnf) }),
+        trust_base: trust_base(Basis::Claim { options: &refutation.options, drat_checks: &drat_checks, statement: Some(&statement_to_cnf), verified: None }),
         statement_to_cnf: Some(statement_to_cnf),
+        verified_lrat: None,
         drat_checks,
         not_checked_externally,
     };

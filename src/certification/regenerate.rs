@@ -6,6 +6,7 @@
 use crate::error::HexError;
 use crate::formula::Cnf;
 use crate::proofs::trace::TraceSender;
+use crate::proofs::verified::VerifiedChecker;
 use crate::records::Claim;
 
 /// Rebuilds the proof of a claim whose proof is not stored: re-solves the
@@ -21,4 +22,21 @@ pub trait Regenerate {
     /// the record predates profiles, solved with the solver's defaults).
     /// An unknown profile is refused before any solving.
     fn regenerate_formula(&self, cnf: &Cnf, profile: Option<&str>, what: &str, trace: TraceSender) -> Result<f64, HexError>;
+}
+
+/// What one run checks proofs with (`check`, for claims and cube claims).
+#[derive(Clone, Copy, Default)]
+pub struct ProofChecks<'a> {
+    /// Re-solves the proofs that are not stored.
+    pub regenerate: Option<&'a dyn Regenerate>,
+    /// The verified checker every proof read in this run is also given to.
+    pub verified: Option<&'a VerifiedChecker>,
+    /// Write each verified-checker verdict into the claim as it is reached,
+    /// and skip the proofs (a claim's, a cube's) whose record already holds
+    /// this checker's acceptance (a re-check resumable per cube: those are
+    /// reported as checked by an earlier run, so the claim is unverified in
+    /// this one).
+    pub keep: bool,
+    /// A line on stderr per cube re-solved (a re-check of hours must show it moves).
+    pub progress: bool,
 }

@@ -48,6 +48,10 @@ pub struct Claim {
     /// --veripb --record` adds it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub statement_to_cnf: Option<StatementRecord>,
+    /// The formally verified checker's acceptance of the LRAT proof, read on
+    /// `cnf` (`proofs::verified`), written by `check --keep-verdicts`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub verified_lrat: Option<CheckerRecord>,
     pub trust_base: Vec<String>,
 }
 

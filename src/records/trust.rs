@@ -15,7 +15,8 @@ use crate::statement::STATEMENT_VERSION;
 pub enum Basis<'a> {
     /// A claim proved whole: its encoder options, the external DRAT checkers
     /// that ran, its statement -> CNF record.
-    Claim { options: &'a EncodeOptions, drat_checks: &'a [CheckerRecord], statement: Option<&'a StatementRecord> },
+    /// `verified`: the verified checker's version when it accepted the proof.
+    Claim { options: &'a EncodeOptions, drat_checks: &'a [CheckerRecord], statement: Option<&'a StatementRecord>, verified: Option<&'a str> },
     /// A claim merged from cubes: its plan, statement -> split formula
     /// record, whether every verdict was lifted, and its attested cubes.
     /// `verified`: the verified checker's version when it accepted every
@@ -25,7 +26,8 @@ pub enum Basis<'a> {
 
 impl<'a> Basis<'a> {
     pub fn of_claim(claim: &'a Claim, options: &'a EncodeOptions) -> Basis<'a> {
-        Basis::Claim { options, drat_checks: &claim.drat_checks, statement: claim.statement_to_cnf.as_ref() }
+        let verified = claim.verified_lrat.as_ref().filter(|v| crate::proofs::verified::accepted(v)).map(|v| v.version.as_str());
+        Basis::Claim { options, drat_checks: &claim.drat_checks, statement: claim.statement_to_cnf.as_ref(), verified }
     }
 
     pub fn of_cube_claim(claim: &'a CubeClaim) -> Basis<'a> {
@@ -42,11 +44,21 @@ impl<'a> Basis<'a> {
 /// The trust base of a record, from what it states.
 pub fn trust_base(basis: Basis<'_>) -> Vec<String> {
     match basis {
-        Basis::Claim { options, drat_checks, statement } => claim_base(options, drat_checks, statement),
+        Basis::Claim { options, drat_checks, statement, verified } => {
+            let mut items = claim_base(options, drat_checks, statement);
+            if let Some(version) = verified {
+                items.push(verified_item(version, "the proof, read on the claim's CNF"));
+            }
+            items
+        }
         Basis::Cubes { plan, statement, lifted, attested, verified } => {
             let mut items = cube_base(plan, statement, lifted);
             if let Some(version) = verified {
-                items.push(verified_item(version));
+                items.push(verified_item(
+                    version,
+                    "every cube's proof, read on the cube's own formula (the split formula's first clauses plus the units \
+                     its selector implies: the split step; the cover is not this checker's)",
+                ));
             }
             if let Some(attested) = attested.filter(|a| !a.is_empty()) {
                 items.push(attested_item(attested));
@@ -56,13 +68,12 @@ pub fn trust_base(basis: Basis<'_>) -> Vec<String> {
     }
 }
 
-/// The item a cube claim gains when the verified checker accepted every
-/// cube's proof: a fault in hexcert-lrat alone can no longer make it false.
-fn verified_item(version: &str) -> String {
+/// The item a claim gains when the verified checker accepted its proofs
+/// (`what`): a fault in hexcert-lrat alone can no longer make it false.
+fn verified_item(version: &str, what: &str) -> String {
     format!(
         "or, independently of hexcert-lrat, the formally verified LRAT checker cake_lpr (CakeML, proved correct in HOL4; \
-         {version}) and its verdict `s VERIFIED UNSAT` on every cube's proof, read on the cube's own formula (the split \
-         formula's first clauses plus the units its selector implies: the split step; the cover is not this checker's)"
+         {version}) and its verdict `s VERIFIED UNSAT` on {what}"
     )
 }
 
