@@ -323,3 +323,33 @@ fn check_never_writes_into_the_certificate() {
     assert!(!report.lines().any(|l| l.starts_with("failed:")), "{report}");
     assert_eq!(listing(&copy), before, "check changed the certificate's directory");
 }
+
+/// A cube record another build wrote (a newer format tag, an older one, a
+/// field this build does not know) is refused with one line naming it, and
+/// left where it is: set aside and solved again it would be lost work.
+#[test]
+fn a_record_from_another_build_is_refused_not_set_aside() {
+    let scratch = Scratch::new("foreign-record");
+    let plan = plan(&scratch.0);
+    let results = scratch.0.join("results");
+    let out = run(hexcert().args(["-q", "cubes", "run", "--all"]).arg(&plan).arg("--results").arg(&results));
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let record = std::fs::read_dir(&results).unwrap().map(|e| e.unwrap().path()).find(|p| p.extension().is_some_and(|e| e == "json")).unwrap();
+    let original = std::fs::read(&record).unwrap();
+    let edits: [(&str, fn(&mut serde_json::Value)); 3] = [
+        ("unknown field `verified_by_magic`", |v| v["verified_by_magic"] = serde_json::json!(true)),
+        ("hexcert-cube-result/9", |v| v["format"] = serde_json::json!("hexcert-cube-result/9")),
+        ("hexcert-cube-result/1", |v| v["format"] = serde_json::json!("hexcert-cube-result/1")),
+    ];
+    for (needle, edit) in edits {
+        std::fs::write(&record, &original).unwrap();
+        edit_json(&record, edit);
+        let edited = std::fs::read(&record).unwrap();
+        for args in [&["cubes", "run", "--all"][..], &["cubes", "status"][..]] {
+            let out = run(hexcert().args(args).arg(&plan).arg("--results").arg(&results));
+            refused(&out, 2, needle);
+            assert!(text(&out.stderr).contains("another hexcert build"), "{}", text(&out.stderr));
+            assert_eq!(std::fs::read(&record).unwrap(), edited, "{needle}: the record was moved or rewritten");
+        }
+    }
+}

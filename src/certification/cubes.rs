@@ -165,9 +165,9 @@ fn store_lrat(lrat: &Path, results: &Path, key: &str, limit: u64) -> Result<Opti
 fn pending(plan: &Plan, index: usize, results: &Path, limits: RunLimits<'_>) -> bool {
     let path = result_path(results, plan, index);
     let Ok(bytes) = read_bounded(&path, MAX_RECORD_BYTES, "cube record") else { return !path.exists() };
-    match serde_json::from_slice::<CubeResult>(&bytes) {
-        Ok(record) if record.verdict == CubeVerdict::Unfinished => limits.time_limit.is_none_or(|l| record.solve_seconds < l),
-        _ => false, // decided, or damaged: `set_aside_rejected` moved those it judged
+    match crate::records::cube::parse_result(&bytes) {
+        crate::records::cube::Parsed::Record(record) if record.verdict == CubeVerdict::Unfinished => limits.time_limit.is_none_or(|l| record.solve_seconds < l),
+        _ => false, // decided, another build's (refused by `progress`), or damaged: `set_aside_rejected` moved those it judged
     }
 }
 

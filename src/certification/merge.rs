@@ -15,7 +15,7 @@ use crate::cubes::{cube_formula, Plan};
 use crate::encoding::LevelEncoding;
 use crate::error::HexError;
 use crate::proofs::sha256_hex;
-use crate::records::cube::{attested_cubes, check_stored_lrat, judge, proof_stored, result_path, CUBE_PROOFS};
+use crate::records::cube::{attested_cubes, check_stored_lrat, judge, parse_result, proof_stored, result_path, Parsed, CUBE_PROOFS};
 use crate::records::read::{read_bounded, stored_path, MAX_RECORD_BYTES};
 use crate::records::trust::{trust_base, Basis};
 use crate::records::{Claim, CubeClaim, CubeResult, CubeVerdict, CUBE_CLAIM_FORMAT};
@@ -94,10 +94,17 @@ pub fn progress(plan: &Plan, results: &Path) -> Result<Progress, HexError> {
             continue;
         }
         let dimacs = cube_formula(&encoding, &split, &plan.cubes[index]).to_dimacs();
-        let record = read_bounded(&path, MAX_RECORD_BYTES, "cube record")
-            .map_err(|e| e.to_string())
-            .and_then(|bytes| serde_json::from_slice(&bytes).map_err(|e| format!("not a cube record: {e}")))
-            .and_then(|r| judge(plan, index, &dimacs, r));
+        let parsed = read_bounded(&path, MAX_RECORD_BYTES, "cube record").map_or_else(|e| Parsed::Damaged(e.to_string()), |bytes| parse_result(&bytes));
+        let record = match parsed {
+            Parsed::Record(record) => judge(plan, index, &dimacs, *record),
+            Parsed::Damaged(why) => Err(why),
+            Parsed::Foreign(why) => {
+                let shown = path.display();
+                return Err(HexError::Usage(format!(
+                    "{shown}: written by another hexcert build ({why}); run the plan with that build, or move the record aside yourself"
+                )));
+            }
+        };
         let record = match record {
             Ok(record) => record,
             Err(why) => {

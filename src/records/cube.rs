@@ -77,6 +77,42 @@ pub struct CubeResult {
     pub verified_lrat: Option<CheckerRecord>,
 }
 
+/// A cube record's bytes, read: the record, or why not. A record another
+/// hexcert build wrote (another format tag, or a field this build does not
+/// know) is `Foreign`: set aside and solved again it would be lost work,
+/// so it is refused with one line instead. Anything else unreadable is
+/// `Damaged`.
+pub enum Parsed {
+    Record(Box<CubeResult>),
+    Foreign(String),
+    Damaged(String),
+}
+
+/// Reads a cube record (see `Parsed`).
+pub fn parse_result(bytes: &[u8]) -> Parsed {
+    let value: serde_json::Value = match serde_json::from_slice(bytes) {
+        Ok(value) => value,
+        Err(e) => return Parsed::Damaged(format!("not a cube record: {e}")),
+    };
+    match value.get("format").and_then(|f| f.as_str()) {
+        Some(RESULT_FORMAT) => {}
+        Some(other) if other.starts_with("hexcert-cube-result/") => {
+            let shown: String = other.chars().filter(|c| !c.is_control()).take(40).collect();
+            return Parsed::Foreign(format!("format `{shown}` is another build's (this one reads {RESULT_FORMAT})"));
+        }
+        _ => return Parsed::Damaged(format!("not a cube record: its format is not {RESULT_FORMAT}")),
+    }
+    match serde_json::from_value::<CubeResult>(value) {
+        Ok(record) => Parsed::Record(Box::new(record)),
+        // serde names the field: "unknown field `x`, expected one of ...".
+        Err(e) if e.to_string().starts_with("unknown field") => {
+            let field: String = e.to_string().split(',').next().unwrap_or("").chars().filter(|c| !c.is_control()).take(80).collect();
+            Parsed::Foreign(format!("{field}: a field a newer build writes"))
+        }
+        Err(e) => Parsed::Damaged(format!("not a cube record: {e}")),
+    }
+}
+
 /// Where the record of cube `index` of `plan` lies.
 pub fn result_path(results: &Path, plan: &Plan, index: usize) -> PathBuf {
     results.join(format!("{}.json", plan.cube_key(index)))
