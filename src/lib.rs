@@ -41,7 +41,9 @@ pub mod outcome;
 pub mod proofs;
 pub mod records;
 pub mod rendering;
+#[cfg(feature = "solver")]
 pub mod search;
+#[cfg(feature = "solver")]
 pub mod solving;
 pub mod statement;
 pub mod validation;

@@ -168,7 +168,9 @@ pub fn set_aside(path: &Path) -> Result<PathBuf, HexError> {
 /// stored proofs checked in this run) and writes the claim to
 /// `root/nN/levelK-belowB/claim.json`, replacing an older one. Cubes whose
 /// records keep no proof are merged as attested: the claim names them and
-/// the run that wrote each, in `attested` and in its trust base.
+/// the run that wrote each, in `attested` and in its trust base. (Only a
+/// build with the solver writes claims: it records which solver it is.)
+#[cfg(feature = "solver")]
 pub fn merge(plan: &Plan, results: &Path, root: &Path) -> Result<PathBuf, HexError> {
     let fail = |message: String| HexError::Input { file: results.to_path_buf(), line: 0, message };
     plan.check_cover().map_err(|e| fail(format!("the plan's cover does not hold: {e}")))?;

@@ -11,16 +11,23 @@
 pub mod budget;
 pub mod check;
 pub mod check_cubes;
+#[cfg(feature = "solver")]
 pub mod contradiction;
 pub mod deadline;
 pub mod merge;
+#[cfg(feature = "solver")]
 pub mod cubes;
+#[cfg(feature = "solver")]
 pub mod optimum;
+#[cfg(feature = "solver")]
 pub mod prove;
+#[cfg(feature = "solver")]
 pub mod refine;
 pub mod regenerate;
+#[cfg(feature = "solver")]
 pub mod resume;
 pub mod statement;
+#[cfg(feature = "solver")]
 pub mod verifier;
 pub mod witness;
 
