@@ -353,3 +353,14 @@ fn a_record_from_another_build_is_refused_not_set_aside() {
         }
     }
 }
+
+/// The cover argument a plan states is copied into its claim's trust base,
+/// so it must be the one this build checks, not free text of the record's.
+#[test]
+fn a_plan_stating_its_own_cover_argument_is_refused() {
+    let scratch = Scratch::new("cover-argument");
+    let plan = plan(&scratch.0);
+    edit_json(&plan, |v| v["cover_argument"] = serde_json::json!("trust me: every partial was looked at"));
+    let out = run(hexcert().args(["cubes", "run", "--all"]).arg(&plan).arg("--results").arg(scratch.0.join("results")));
+    refused(&out, 2, "cover argument");
+}

@@ -99,6 +99,11 @@ impl Plan {
         if self.encoder != ENCODER_VERSION {
             return Err(bad(format!("the plan was made by encoder `{}`, this build has `{ENCODER_VERSION}`", self.encoder)));
         }
+        // The argument is copied into a cube claim's trust base: free text
+        // there would let a record state what a reader is asked to trust.
+        if self.cover_argument != COVER_ARGUMENT {
+            return Err(bad("the plan's cover argument is not the one this build checks (src/cubes/plan.rs, COVER_ARGUMENT)".into()));
+        }
         let split = self.split().map_err(|e| bad(e.to_string()))?;
         if split.cells != self.cells {
             return Err(bad(format!("the cells {:?} are not those within radius {} of the centre", self.cells, self.radius)));
