@@ -175,8 +175,10 @@ pub fn attested_cubes(records: &[CubeResult]) -> Vec<Attested> {
     records.iter().enumerate().filter(|(_, r)| !proof_stored(r)).map(|(cube, r)| Attested { cube, written_by: named(r) }).collect()
 }
 
-/// Where a merged claim keeps its cubes' stored LRAT proofs.
-pub const CUBE_PROOFS: &str = "cubes";
+/// Where a merged claim keeps its cubes' stored LRAT proofs: a dot name, so
+/// no campaign kept beside the claim can take it (one in `cubes/`, the name
+/// used before, was once replaced by the merge's proofs).
+pub const CUBE_PROOFS: &str = ".cube-proofs";
 
 /// Whether every cube's recorded LRAT verdict was reached on the split
 /// formula (`ONLINE_LIFTED`): then the split step is the LRAT checker's.
