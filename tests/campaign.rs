@@ -166,3 +166,19 @@ fn a_damaged_cube_record_is_set_aside_and_solved_again() {
     assert!(text.contains("0 rejected"), "{text}");
     assert_eq!(std::fs::read_dir(results.join(".quarantine")).unwrap().count(), 1);
 }
+
+/// The audit case: a campaign kept in `levelK-belowB/` before any claim is
+/// merged there was moved to `.quarantine/` as "contradicted" once certify
+/// found a model below B. With no claim there is nothing to contradict.
+#[test]
+fn a_campaign_directory_without_a_claim_is_not_set_aside() {
+    let scratch = Scratch::new("campaign-no-claim");
+    let proofs = scratch.0.join("proofs");
+    let campaign = proofs.join("n5/level3-below10/campaign");
+    std::fs::create_dir_all(&campaign).unwrap();
+    std::fs::write(campaign.join("notes.txt"), "a campaign in progress\n").unwrap();
+    let (code, text) = hexcert(&["certify", "--n", "5", "--proofs", s(&proofs), "-q"]);
+    assert!(matches!(code, Some(0) | Some(4)), "{text}");
+    assert!(campaign.join("notes.txt").exists(), "{text}");
+    assert!(!text.contains("contradict"), "{text}");
+}

@@ -27,7 +27,8 @@ pub fn set_aside_contradicted(root: &Path, n: usize, level: u8, penalty: usize) 
     for entry in entries.flatten() {
         let name = entry.file_name().to_string_lossy().into_owned();
         let Some((k, b)) = claim_directory_name(&name) else { continue };
-        if k > level || b <= penalty {
+        // Without a claim the directory states nothing (a campaign in progress).
+        if k > level || b <= penalty || !entry.path().join("claim.json").exists() {
             continue;
         }
         let plan_path = dir.join(".cubes").join(format!("level{k}-below{b}.plan.json"));
