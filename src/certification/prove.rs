@@ -13,7 +13,7 @@ use crate::error::HexError;
 use crate::formula::Cnf;
 use crate::geometry::Hexagon;
 use crate::proofs::{compress, own_peak_memory_kb, sha256_file, Checker};
-use crate::records::claim::CERTIFICATE_FILES;
+use crate::records::cube::CERTIFICATE_FILES;
 use crate::records::trust::{trust_base, Basis};
 use crate::records::{CheckerRecord, Claim, EncoderRecord, FileRecord, LratRecord, SolverRecord, CLAIM_FORMAT};
 use crate::solving::race::{race, Entrant};

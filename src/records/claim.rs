@@ -18,12 +18,6 @@ pub const CLAIM_FORMAT: &str = "hexcert-claim/2";
 /// Format tag of `optimum.json`.
 pub const OPTIMUM_FORMAT: &str = "hexcert-optimum/1";
 
-/// The files a claim directory's certificate consists of, `claim.json`
-/// first: a newer certificate replaces these; anything else there (a
-/// witness, the campaign that produced the claim) is not the certificate's
-/// to move or remove.
-pub const CERTIFICATE_FILES: &[&str] = &["claim.json", "formula.cnf.gz", "proof.drat.gz", "proof.lrat.gz", super::cube::CUBE_PROOFS];
-
 /// "No valid level-k partial of the side-n hexagon has penalty below B."
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 #[serde(deny_unknown_fields)]

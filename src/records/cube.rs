@@ -180,6 +180,12 @@ pub fn attested_cubes(records: &[CubeResult]) -> Vec<Attested> {
 /// used before, was once replaced by the merge's proofs).
 pub const CUBE_PROOFS: &str = ".cube-proofs";
 
+/// The files a claim directory's certificate consists of (a claim's or a
+/// cube claim's), `claim.json` first: a newer certificate replaces these;
+/// anything else there (a witness, the campaign that produced the claim) is
+/// not the certificate's to move or remove.
+pub const CERTIFICATE_FILES: &[&str] = &["claim.json", "formula.cnf.gz", "proof.drat.gz", "proof.lrat.gz", CUBE_PROOFS];
+
 /// Whether every cube's recorded LRAT verdict was reached on the split
 /// formula (`ONLINE_LIFTED`): then the split step is the LRAT checker's.
 pub fn all_lifted(cubes: &[CubeResult]) -> bool {

@@ -103,10 +103,16 @@ impl Drop for WorkDir {
 
 /// Removes the `.work-*` and `.check-*` directories under `dir` whose lock
 /// can be taken: their run ended without removing them (killed outright).
-/// Directories of live runs, on this host or any other, are left alone. A
-/// stale directory that still holds something of the user's (`rescue`) is
-/// kept after saying so: a reaper removes only a run's own files.
+/// Directories of live runs, on this host or any other, are left alone.
 pub fn remove_stale_work_dirs(dir: &Path) {
+    remove_stale_work_dirs_with(dir, |_| Ok(()));
+}
+
+/// `remove_stale_work_dirs`, first handing each stale directory to
+/// `rescue`, which moves out whatever of the user's it holds; one it could
+/// not empty of that is kept after saying so: a reaper removes only a run's
+/// own files.
+pub fn remove_stale_work_dirs_with(dir: &Path, rescue: impl Fn(&Path) -> Result<(), String>) {
     let Ok(entries) = std::fs::read_dir(dir) else { return };
     for entry in entries.flatten() {
         let name = entry.file_name().to_string_lossy().into_owned();
@@ -118,42 +124,11 @@ pub fn remove_stale_work_dirs(dir: &Path) {
         if !try_lock(&lock) {
             continue;
         }
-        match rescue(dir, &entry.path()) {
+        match rescue(&entry.path()) {
             Ok(()) => {
                 let _ = std::fs::remove_dir_all(entry.path());
             }
             Err(why) => eprintln!("{}: left in place: {why}", entry.path().display()),
         }
     }
-}
-
-/// Builds before this one replaced a claim directory by moving what else it
-/// held (a campaign, a witness) into the staged certificate (a directory of
-/// the work directory holding `claim.json`): killed then, they left it
-/// there. Moves such entries back into the claim's directory under `dir`
-/// (named by the staged claim), never over anything; the error says what
-/// stayed.
-fn rescue(dir: &Path, work: &Path) -> Result<(), String> {
-    let Ok(entries) = std::fs::read_dir(work) else { return Ok(()) };
-    for staged in entries.flatten().map(|e| e.path()).filter(|p| p.join("claim.json").is_file()) {
-        let Ok(children) = std::fs::read_dir(&staged) else { continue };
-        let strays: Vec<PathBuf> =
-            children.flatten().filter(|c| !super::claim::CERTIFICATE_FILES.iter().any(|f| c.file_name() == *f)).map(|c| c.path()).collect();
-        if strays.is_empty() {
-            continue;
-        }
-        let record = super::read::Record::read(&staged.join("claim.json")).map_err(|e| format!("a staged claim holds files of the user's, and names no claim: {e}"))?;
-        let (_, level, below, _) = record.claim_numbers().ok_or("a staged claim holds files of the user's, and is no claim")?;
-        let home = dir.join(format!("level{level}-below{below}"));
-        std::fs::create_dir_all(&home).map_err(|e| format!("{}: {e}", home.display()))?;
-        for stray in strays {
-            let back = home.join(stray.file_name().expect("a directory entry has a name"));
-            if std::fs::symlink_metadata(&back).is_ok() {
-                return Err(format!("{} would replace {}", stray.display(), back.display()));
-            }
-            std::fs::rename(&stray, &back).map_err(|e| format!("{}: {e}", stray.display()))?;
-            eprintln!("{}: moved back from a stopped run's work directory", back.display());
-        }
-    }
-    Ok(())
 }
