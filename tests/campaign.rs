@@ -10,7 +10,7 @@ mod common;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use common::Scratch;
+use common::{path_without_veripb, Scratch};
 
 use hexcert::cubes::{cube_formula, Plan};
 use hexcert::proofs::sha256_hex;
@@ -166,4 +166,62 @@ fn a_damaged_cube_record_is_set_aside_and_solved_again() {
     assert_eq!(code, Some(4), "attested, every cube decided: {text}");
     assert!(text.contains("0 rejected"), "{text}");
     assert_eq!(std::fs::read_dir(results.join(".quarantine")).unwrap().count(), 1);
+}
+
+/// Runs hexcert without VeriPB on PATH; returns (exit code, stdout and stderr).
+fn hexcert_without_veripb(args: &[&str]) -> (Option<i32>, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_hexcert")).args(args).env("PATH", path_without_veripb()).output().unwrap();
+    (out.status.code(), format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr)))
+}
+
+/// The audit case: without VeriPB, `certify --n 5` exited 0 on records that
+/// `check` reports unverified (exit 4). certify reports what it verified in
+/// its run: 4, and a line naming what is unverified and why, both when it
+/// proves the claims and when it finds them from an earlier run.
+#[test]
+fn without_veripb_certify_exits_4_and_says_what_is_unverified() {
+    let scratch = Scratch::new("campaign-no-veripb");
+    let proofs = scratch.0.join("proofs");
+    for round in ["proved", "resumed"] {
+        let (code, text) = hexcert_without_veripb(&["certify", "--n", "5", "--proofs", s(&proofs), "-q"]);
+        assert_eq!(code, Some(4), "{round}: {text}");
+        assert!(text.contains("unverified") && text.contains("VeriPB") && text.contains("level3-below9"), "{round}: {text}");
+        let (code, text) = hexcert_without_veripb(&["check", s(&proofs)]);
+        assert_eq!(code, Some(4), "{round}: {text}");
+    }
+}
+
+/// The audit case: an optimum whose cube claims were unverified only for
+/// lack of VeriPB was written with those claims as `attested` (cubes whose
+/// proofs no run checked). Their proofs were checked; the optimum says so.
+#[test]
+fn claims_unverified_for_lack_of_veripb_are_not_called_attested() {
+    let scratch = Scratch::new("campaign-not-attested");
+    let proofs = scratch.0.join("proofs");
+    let certify = ["certify", "--n", "5", "--cubes", "always", "--cubes-after", "0", "--proofs", s(&proofs), "-q"];
+    let (code, text) = hexcert_without_veripb(&certify);
+    assert!(matches!(code, Some(0) | Some(4)), "{text}");
+    // A later run finds the cube claims on disk rather than merging them.
+    std::fs::remove_file(proofs.join("n5/optimum.json")).unwrap();
+    let (code, text) = hexcert_without_veripb(&certify);
+    assert!(matches!(code, Some(0) | Some(4)), "{text}");
+    let optimum: hexcert::records::Optimum = hexcert::records::read_json(&proofs.join("n5/optimum.json")).unwrap();
+    assert_eq!(optimum.attested, None, "{text}");
+    assert!(!text.contains("is attested"), "{text}");
+}
+
+/// The audit case: a campaign kept in `levelK-belowB/` before any claim is
+/// merged there was moved to `.quarantine/` as "contradicted" once certify
+/// found a model below B. With no claim there is nothing to contradict.
+#[test]
+fn a_campaign_directory_without_a_claim_is_not_set_aside() {
+    let scratch = Scratch::new("campaign-no-claim");
+    let proofs = scratch.0.join("proofs");
+    let campaign = proofs.join("n5/level3-below10/campaign");
+    std::fs::create_dir_all(&campaign).unwrap();
+    std::fs::write(campaign.join("notes.txt"), "a campaign in progress\n").unwrap();
+    let (code, text) = hexcert(&["certify", "--n", "5", "--proofs", s(&proofs), "-q"]);
+    assert!(matches!(code, Some(0) | Some(4)), "{text}");
+    assert!(campaign.join("notes.txt").exists(), "{text}");
+    assert!(!text.contains("contradict"), "{text}");
 }

@@ -11,7 +11,7 @@
 //! absence is a failure.
 
 mod common;
-use common::{veripb_present, verified_if_veripb};
+use common::{path_without_veripb, veripb_present, verified_if_veripb};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -231,12 +231,6 @@ fn committed_sides() -> (Vec<String>, Vec<String>) {
     (small.into_iter().map(|(_, d)| d).collect(), large.into_iter().map(|(_, d)| d).collect())
 }
 
-/// PATH without the directories that hold a `veripb`.
-fn path_without_veripb() -> std::ffi::OsString {
-    let path = std::env::var_os("PATH").unwrap_or_default();
-    std::env::join_paths(std::env::split_paths(&path).filter(|dir| !dir.join("veripb").exists())).unwrap()
-}
-
 fn tree_has_no_failure(dirs: &[String], veripb: bool, path: Option<&std::ffi::OsStr>) {
     let mut command = Command::new(env!("CARGO_BIN_EXE_hexcert"));
     command.args(["check", "--json"]).args(dirs).current_dir(env!("CARGO_MANIFEST_DIR"));
@@ -400,4 +394,29 @@ fn a_level_witness_beside_a_claim_is_checked() {
     assert_eq!(printed_status(&text, "level1-below7/claim.json"), ["failed"], "{text}");
     assert!(text.contains("level-2 partial"), "{text}");
     assert_eq!(code, Some(EXIT_FAILED as i32), "{text}");
+}
+
+/// The audit case: `level_minima: [0, 1, 9, 9, 9, 9]` for n = 5 was reported
+/// verified by `check` and printed by `certify` with exit 0, although the
+/// level-1 claim verified in the same run says the level-1 minimum is at
+/// least 7. Every stated minimum is held against the claims: one below a
+/// bound they prove fails, with a line naming the claim, and `certify` does
+/// not reuse such a record.
+#[test]
+fn level_minima_below_a_claimed_bound_fail_check_and_are_not_printed_by_certify() {
+    let root = scratch("level-minima");
+    copy_dir(&committed("proofs/n5"), &root.join("n5"));
+    let optimum = root.join("n5/optimum.json");
+    rewrite_json(&optimum, |o: &mut Optimum| o.level_minima = vec![0, 1, 9, 9, 9, 9]);
+    let (code, text) = hexcert_check(&[root.to_str().unwrap()]);
+    assert_eq!(code, Some(EXIT_FAILED as i32), "{text}");
+    assert_eq!(printed_status(&text, "n5/optimum.json"), ["failed"], "{text}");
+    assert!(text.contains("level 1") && text.contains("level1-below7"), "{text}");
+
+    let out = Command::new(env!("CARGO_BIN_EXE_hexcert")).args(["certify", "--n", "5", "-q", "--proofs"]).arg(&root).output().unwrap();
+    let said = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    assert!(!said.contains("| 0 1 9 9 9 9 |"), "certify printed the false minima: {said}");
+    let written: Optimum = read_json(&optimum).unwrap();
+    assert_eq!(written.level_minima, [7, 8, 9, 9, 9, 9], "{said}");
+    let _ = std::fs::remove_dir_all(&root);
 }

@@ -329,7 +329,113 @@ impl<'a> CheckRun<'a> {
             return Err(mismatch(&claim_path, format!("the lower bound proves `{statement}`, not the bound the optimum needs")));
         }
         messages.push(format!("lower bound {} ({statement}): {}", claim_path.display(), claim_status.name()));
-        Ok(Status::Verified.and(claim_status))
+        let minima = self.check_level_minima(path, optimum, messages)?;
+        let rests_on = [(claim_report.status, claim_report.needs_veripb), (minima.status, minima.needs_veripb)];
+        *needs_veripb = rests_on.iter().filter(|(status, _)| *status == Status::Unverified).all(|&(_, veripb)| veripb);
+        Ok(Status::Verified.and(claim_status).and(minima.status))
+    }
+
+    /// Holds every level minimum the optimum states against the claims
+    /// beside it, each checked in this run. A claim "no level-j partial
+    /// below B" bounds every level k >= j from below (a level-k partial
+    /// reads as a level-j one of no greater penalty): a stated minimum below
+    /// the bound of a claim verified here fails. A minimum is verified only
+    /// when such a claim proves it from below (or it is 0). From above, the
+    /// optimum's witness reaches the optimum at every level; the minima
+    /// below it are reached by the search's models, shown on disk only by a
+    /// level witness beside their claim (`witness::check_level_witness`).
+    fn check_level_minima(&mut self, path: &Path, optimum: &Optimum, messages: &mut Vec<String>) -> Result<MinimaVerdict, HexError> {
+        let dir = path.parent().unwrap_or(Path::new("."));
+        let minima = &optimum.level_minima;
+        let mut claims = Vec::new();
+        for entry in std::fs::read_dir(dir).map_err(|source| HexError::Io { path: dir.into(), source })?.flatten() {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            let Some((level, below)) = crate::records::ranges::claim_directory_numbers(&name) else { continue };
+            // A claim below its level's stated minimum bounds nothing stated: not checked.
+            let claim_path = entry.path().join("claim.json");
+            if !(1..=6).contains(&level) || below < minima[usize::from(level) - 1] || !claim_path.is_file() {
+                continue;
+            }
+            let report = self.check(&claim_path);
+            if report.status != Status::Failed {
+                let witness = entry.path().join(super::witness::LEVEL_WITNESS).is_file();
+                claims.push(StatedBound { name, level, below, status: report.status, needs_veripb: report.needs_veripb, witness });
+            }
+        }
+        // Verified claims first: the one a minimum is held against is the strongest word.
+        claims.sort_by_key(|c| (c.status != Status::Verified, std::cmp::Reverse(c.below)));
+        let mut verdict = MinimaVerdict { status: Status::Verified, needs_veripb: true };
+        let (mut searched, mut resting) = (Vec::new(), Vec::new());
+        for (k, &minimum) in (1u8..).zip(minima) {
+            let bounding = |c: &&StatedBound| c.level <= k;
+            if let Some(c) = claims.iter().filter(bounding).find(|c| c.below > minimum) {
+                let why = format!("level_minima: level {k} is stated {minimum}, but {} ({}) says no level-{k} partial has penalty below {}", c.name, c.status.name(), c.below);
+                // A claim whose proof was checked here (its derivation aside, for lack of VeriPB) outweighs the search's record.
+                if c.status == Status::Verified || c.needs_veripb {
+                    return Err(mismatch(path, why));
+                }
+                messages.push(why);
+                verdict.unverified(false);
+                continue;
+            }
+            let from_below = claims.iter().filter(bounding).find(|c| c.below == minimum);
+            match from_below {
+                _ if minimum == 0 => {}
+                None => {
+                    messages.push(format!("level_minima: no claim beside the optimum proves the level-{k} minimum {minimum} from below: unverified"));
+                    verdict.unverified(false);
+                }
+                Some(c) if c.status != Status::Verified => {
+                    if !resting.contains(&c.name) {
+                        resting.push(c.name.clone());
+                    }
+                    verdict.unverified(c.needs_veripb);
+                }
+                Some(_) => {}
+            }
+            let shown = from_below.is_some_and(|c| c.level == k && c.witness);
+            if k < optimum.lower_bound_level && !shown {
+                searched.push(k.to_string());
+            }
+        }
+        if !resting.is_empty() {
+            messages.push(format!("level minima from below ({}): unverified", resting.join(", ")));
+        }
+        if verdict.status == Status::Verified {
+            let reached = if searched.is_empty() {
+                "each reached by a witness".into()
+            } else {
+                format!("level {} reached by the search's models (no level witness stored)", searched.join(", "))
+            };
+            let shown: Vec<String> = minima.iter().map(usize::to_string).collect();
+            messages.push(format!("level minima {}: each proved from below by a claim verified in this run; {reached}", shown.join(" ")));
+        }
+        Ok(verdict)
+    }
+}
+
+/// A claim beside an optimum, as this run judged it.
+struct StatedBound {
+    name: String,
+    level: u8,
+    below: usize,
+    status: Status,
+    needs_veripb: bool,
+    /// A level witness beside it (checked with the claim).
+    witness: bool,
+}
+
+/// What the level minima of an optimum came to.
+struct MinimaVerdict {
+    status: Status,
+    /// Every reason they are unverified is VeriPB's absence.
+    needs_veripb: bool,
+}
+
+impl MinimaVerdict {
+    fn unverified(&mut self, for_lack_of_veripb: bool) {
+        self.status = Status::Unverified;
+        self.needs_veripb &= for_lack_of_veripb;
     }
 }
 

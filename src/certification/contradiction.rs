@@ -8,6 +8,7 @@ use std::path::Path;
 use super::cubes::{progress, set_aside};
 use crate::cubes::Plan;
 use crate::error::HexError;
+use crate::records::ranges::claim_directory_numbers;
 
 /// A claim found false: which, and the error that names it.
 pub struct Contradicted {
@@ -26,8 +27,9 @@ pub fn set_aside_contradicted(root: &Path, n: usize, level: u8, penalty: usize) 
     let Ok(entries) = std::fs::read_dir(&dir) else { return Ok(()) };
     for entry in entries.flatten() {
         let name = entry.file_name().to_string_lossy().into_owned();
-        let Some((k, b)) = claim_directory_name(&name) else { continue };
-        if k > level || b <= penalty {
+        let Some((k, b)) = claim_directory_numbers(&name) else { continue };
+        // Without a claim the directory states nothing (a campaign in progress).
+        if k > level || b <= penalty || !entry.path().join("claim.json").exists() {
             continue;
         }
         let plan_path = dir.join(".cubes").join(format!("level{k}-below{b}.plan.json"));
@@ -41,12 +43,6 @@ pub fn set_aside_contradicted(root: &Path, n: usize, level: u8, penalty: usize) 
         return Err(Contradicted { level: k, below: b, error: HexError::Contradiction(message) });
     }
     Ok(())
-}
-
-/// `level<K>-below<B>`, the name of a claim's directory.
-fn claim_directory_name(name: &str) -> Option<(u8, usize)> {
-    let (level, below) = name.strip_prefix("level")?.split_once("-below")?;
-    Some((level.parse().ok()?, below.parse().ok()?))
 }
 
 /// Sets aside the records of the plan at `plan_path` whose refutations were

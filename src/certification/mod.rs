@@ -31,12 +31,20 @@ pub mod statement;
 pub mod verifier;
 pub mod witness;
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
 use crate::encoding::Cardinality;
-pub use crate::records::run::{remove_stale_work_dirs, WorkDir};
+use crate::records::cube::CERTIFICATE_FILES;
+pub use crate::records::run::WorkDir;
+
+/// Removes the stale work directories under `dir`
+/// (`records::run::remove_stale_work_dirs`), after moving back what a
+/// killed claim replacement of an earlier build left in one (`rescue_strays`).
+pub fn remove_stale_work_dirs(dir: &Path) {
+    crate::records::run::remove_stale_work_dirs_with(dir, rescue_strays);
+}
 
 /// Proofs whose compressed CNF, DRAT and LRAT files together exceed this are
 /// not stored; `claim.json` alone is committed and `hexcert check
@@ -131,4 +139,36 @@ impl ExternalCheck {
             ExternalCheck::Always => "always",
         }
     }
+}
+
+/// Builds before this one replaced a claim directory by moving what else it
+/// held (a campaign, a witness) into the staged certificate (a directory of
+/// the work directory holding `claim.json`): killed then, they left it
+/// there. Moves such entries back into the claim's directory beside `work`
+/// (named by the staged claim), never over anything; the error says what
+/// stayed.
+pub fn rescue_strays(work: &Path) -> Result<(), String> {
+    let dir = work.parent().unwrap_or(Path::new("."));
+    let Ok(entries) = std::fs::read_dir(work) else { return Ok(()) };
+    for staged in entries.flatten().map(|e| e.path()).filter(|p| p.join("claim.json").is_file()) {
+        let Ok(children) = std::fs::read_dir(&staged) else { continue };
+        let strays: Vec<PathBuf> =
+            children.flatten().filter(|c| !CERTIFICATE_FILES.iter().any(|f| c.file_name() == *f)).map(|c| c.path()).collect();
+        if strays.is_empty() {
+            continue;
+        }
+        let record = crate::records::Record::read(&staged.join("claim.json")).map_err(|e| format!("a staged claim holds files of the user's, and names no claim: {e}"))?;
+        let (_, level, below, _) = record.claim_numbers().ok_or("a staged claim holds files of the user's, and is no claim")?;
+        let home = dir.join(format!("level{level}-below{below}"));
+        std::fs::create_dir_all(&home).map_err(|e| format!("{}: {e}", home.display()))?;
+        for stray in strays {
+            let back = home.join(stray.file_name().expect("a directory entry has a name"));
+            if std::fs::symlink_metadata(&back).is_ok() {
+                return Err(format!("{} would replace {}", stray.display(), back.display()));
+            }
+            std::fs::rename(&stray, &back).map_err(|e| format!("{}: {e}", stray.display()))?;
+            eprintln!("{}: moved back from a stopped run's work directory", back.display());
+        }
+    }
+    Ok(())
 }

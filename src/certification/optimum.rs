@@ -56,6 +56,10 @@ pub struct OptimumReport {
     /// with attested cubes): the optimum is attested, not verified, and
     /// `certify` exits 4, as `check` would.
     pub attested: Vec<String>,
+    /// Claims the level minima rest on whose statement -> CNF derivation
+    /// VeriPB, not on PATH, could not check in this run: `check` reports
+    /// them unverified, and `certify` exits 4 too.
+    pub derivation_unchecked: Vec<String>,
 }
 
 /// Races formulations for bounded queries. Every UNSAT answer is handed to
@@ -243,10 +247,12 @@ enum Holds {
 
 fn earlier_claim_holds(path: &Path) -> Holds {
     if matches!(Record::read(path), Ok(Record::CubeClaim(_))) {
-        return match check_record(path, None).status {
-            Status::Verified => Holds::Verified,
+        // Unverified only for lack of VeriPB, its cubes were checked: not attested.
+        let report = check_record(path, None);
+        return match report.status {
+            _ if reusable(&report) => Holds::Verified,
             Status::Unverified => Holds::Attested,
-            Status::Failed => Holds::No,
+            _ => Holds::No,
         };
     }
     if reusable(&check_record(path, Some(&SolveAgain))) {
@@ -376,7 +382,7 @@ fn write_optimum(
         attested: (!attested.is_empty()).then_some(attested),
     };
     crate::files::write_atomic(&dir.join("optimum.json"), &serde_json::to_vec_pretty(&record).expect("serialises"))?;
-    Ok(OptimumReport::new(record, &claim, claim_dir, false))
+    Ok(OptimumReport::new(record, &claim, claim_dir, dir, false))
 }
 
 fn relative(path: &Path, base: &Path) -> String {
@@ -387,7 +393,35 @@ fn resumed_report(record_path: &Path) -> Result<OptimumReport, HexError> {
     let record: Optimum = read_json(record_path)?;
     let claim_dir = record_path.parent().unwrap_or(Path::new(".")).join(&record.lower_bound);
     let claim = ClaimFigures::read(&claim_dir.join("claim.json"))?;
-    Ok(OptimumReport::new(record, &claim, claim_dir, true))
+    let dir = record_path.parent().unwrap_or(Path::new("."));
+    Ok(OptimumReport::new(record, &claim, claim_dir, dir, true))
+}
+
+/// The claims beside an optimum in `dir` that bound one of its level
+/// minima from below and record a statement -> CNF derivation, when VeriPB
+/// is not on PATH: `check` calls each unverified (`statement`), whatever it
+/// recorded when it was written.
+fn derivations_unchecked(dir: &Path, level_minima: &[usize]) -> Vec<String> {
+    if crate::proofs::veripb::Veripb::find().is_some() {
+        return Vec::new();
+    }
+    let Ok(entries) = std::fs::read_dir(dir) else { return Vec::new() };
+    let mut names: Vec<String> = entries
+        .flatten()
+        .filter_map(|entry| {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            let (level, below) = crate::records::ranges::claim_directory_numbers(&name)?;
+            let bounds_a_minimum = level_minima.get(usize::from(level).checked_sub(1)?..)?.contains(&below);
+            let derivation = match Record::read(&entry.path().join("claim.json")).ok()? {
+                Record::Claim(claim) => claim.statement_to_cnf,
+                Record::CubeClaim(claim) => claim.statement_to_cnf,
+                _ => None,
+            };
+            (bounds_a_minimum && derivation.is_some_and(|d| d.statement.is_some())).then_some(name)
+        })
+        .collect();
+    names.sort();
+    names
 }
 
 /// What the report says of the claim under an optimum, either kind.
@@ -419,8 +453,9 @@ impl ClaimFigures {
 }
 
 impl OptimumReport {
-    fn new(record: Optimum, claim: &ClaimFigures, directory: PathBuf, resumed: bool) -> OptimumReport {
+    fn new(record: Optimum, claim: &ClaimFigures, directory: PathBuf, dir: &Path, resumed: bool) -> OptimumReport {
         OptimumReport {
+            derivation_unchecked: derivations_unchecked(dir, &record.level_minima),
             n: record.n,
             optimum: record.optimum,
             level: record.lower_bound_level,

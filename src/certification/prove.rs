@@ -13,6 +13,7 @@ use crate::error::HexError;
 use crate::formula::Cnf;
 use crate::geometry::Hexagon;
 use crate::proofs::{compress, own_peak_memory_kb, sha256_file, Checker};
+use crate::records::cube::CERTIFICATE_FILES;
 use crate::records::trust::{trust_base, Basis};
 use crate::records::{CheckerRecord, Claim, EncoderRecord, FileRecord, LratRecord, SolverRecord, CLAIM_FORMAT};
 use crate::solving::race::{race, Entrant};
@@ -296,32 +297,40 @@ fn store_files(cnf: &Path, proof: &Path, lrat: Option<&Path>, staging: &Path, li
     Ok(Stored { cnf, proof, lrat_proof: records.next() })
 }
 
-/// The files a claim directory's certificate consists of: an older
-/// certificate's are replaced; anything else there (a witness, the
-/// campaign that produced the claim) is not the certificate's to remove.
-const CERTIFICATE_FILES: &[&str] = &["claim.json", "formula.cnf.gz", "proof.drat.gz", "proof.lrat.gz", crate::records::cube::CUBE_PROOFS];
-
-/// Moves the finished `staging` directory to `target`, replacing an older
-/// certificate there and keeping whatever else `target` held. The target
-/// never holds a partial certificate.
+/// Moves the certificate finished in `staging` (inside this run's work
+/// directory) into `target`, replacing an older certificate there. Only the
+/// certificate's own files move (`CERTIFICATE_FILES`): whatever else
+/// `target` holds (a witness, the campaign that produced the claim) never
+/// leaves it, so a kill at any point leaves nothing of the user's inside a
+/// work directory a reaper removes. The old `claim.json` goes first and the
+/// new one comes last, so `target` never names files it lacks; a kill
+/// midway leaves it without a claim, to be proved or merged again.
 pub(super) fn replace_directory(staging: &Path, target: &Path) -> Result<(), HexError> {
-    let io = |source| HexError::Io { path: target.to_path_buf(), source };
+    let io = |path: &Path| {
+        let path = path.to_path_buf();
+        move |source| HexError::Io { path, source }
+    };
     if let Some(parent) = target.parent() {
-        std::fs::create_dir_all(parent).map_err(io)?;
+        std::fs::create_dir_all(parent).map_err(io(parent))?;
     }
-    let retired = target.with_extension(format!("old-{}", crate::records::run::run_id()));
-    if target.exists() {
-        std::fs::rename(target, &retired).map_err(io)?;
-        for entry in std::fs::read_dir(&retired).map_err(io)? {
-            let name = entry.map_err(io)?.file_name();
-            let kept = !CERTIFICATE_FILES.iter().any(|&f| name == f) && !staging.join(&name).exists();
-            if kept {
-                std::fs::rename(retired.join(&name), staging.join(&name)).map_err(io)?;
-            }
+    if std::fs::symlink_metadata(target).is_err() {
+        return std::fs::rename(staging, target).map_err(io(target));
+    }
+    // The old certificate's files go to the work directory, removed with it.
+    let retired = staging.with_extension("retired");
+    std::fs::create_dir_all(&retired).map_err(io(&retired))?;
+    for name in CERTIFICATE_FILES {
+        let old = target.join(name);
+        if std::fs::symlink_metadata(&old).is_ok() {
+            std::fs::rename(&old, retired.join(name)).map_err(io(&old))?;
         }
     }
-    std::fs::rename(staging, target).map_err(io)?;
-    let _ = std::fs::remove_dir_all(&retired);
+    for name in CERTIFICATE_FILES.iter().rev() {
+        let new = staging.join(name);
+        if std::fs::symlink_metadata(&new).is_ok() {
+            std::fs::rename(&new, target.join(name)).map_err(io(&new))?;
+        }
+    }
     Ok(())
 }
 

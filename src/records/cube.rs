@@ -220,8 +220,16 @@ pub fn attested_cubes(records: &[CubeResult]) -> Vec<Attested> {
     records.iter().enumerate().filter(|(_, r)| !proof_stored(r)).map(|(cube, r)| Attested { cube, written_by: named(r) }).collect()
 }
 
-/// Where a merged claim keeps its cubes' stored LRAT proofs.
-pub const CUBE_PROOFS: &str = "cubes";
+/// Where a merged claim keeps its cubes' stored LRAT proofs: a dot name, so
+/// no campaign kept beside the claim can take it (one in `cubes/`, the name
+/// used before, was once replaced by the merge's proofs).
+pub const CUBE_PROOFS: &str = ".cube-proofs";
+
+/// The files a claim directory's certificate consists of (a claim's or a
+/// cube claim's), `claim.json` first: a newer certificate replaces these;
+/// anything else there (a witness, the campaign that produced the claim) is
+/// not the certificate's to move or remove.
+pub const CERTIFICATE_FILES: &[&str] = &["claim.json", "formula.cnf.gz", "proof.drat.gz", "proof.lrat.gz", CUBE_PROOFS];
 
 /// The verified checker's version when it accepted every cube's proof
 /// (one version for all: a claim names one binary in its trust base).

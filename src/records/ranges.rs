@@ -85,6 +85,12 @@ fn n_directory(name: &str) -> Option<usize> {
     digits.parse().ok()
 }
 
+/// `level<K>-below<B>`, the name of a claim's directory: (K, B).
+pub fn claim_directory_numbers(name: &str) -> Option<(u8, usize)> {
+    let (level, below) = name.strip_prefix("level")?.split_once("-below")?;
+    Some((level.parse().ok()?, below.parse().ok()?))
+}
+
 /// A claim lives in `level<K>-below<B>/` of its own level and bound (the name
 /// an optimum's `lower_bound` refers to it by).
 pub fn check_claim_directory(path: &Path, level: u8, below: usize) -> Result<(), HexError> {

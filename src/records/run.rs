@@ -129,6 +129,14 @@ impl Drop for WorkDir {
 /// can be taken: their run ended without removing them (killed outright).
 /// Directories of live runs, on this host or any other, are left alone.
 pub fn remove_stale_work_dirs(dir: &Path) {
+    remove_stale_work_dirs_with(dir, |_| Ok(()));
+}
+
+/// `remove_stale_work_dirs`, first handing each stale directory to
+/// `rescue`, which moves out whatever of the user's it holds; one it could
+/// not empty of that is kept after saying so: a reaper removes only a run's
+/// own files.
+pub fn remove_stale_work_dirs_with(dir: &Path, rescue: impl Fn(&Path) -> Result<(), String>) {
     let Ok(entries) = std::fs::read_dir(dir) else { return };
     for entry in entries.flatten() {
         let name = entry.file_name().to_string_lossy().into_owned();
@@ -137,8 +145,14 @@ pub fn remove_stale_work_dirs(dir: &Path) {
         }
         // Opened for writing: an exclusive lock over NFS needs it.
         let Ok(lock) = std::fs::OpenOptions::new().read(true).write(true).open(entry.path().join(LOCK_FILE)) else { continue };
-        if try_lock(&lock) {
-            let _ = std::fs::remove_dir_all(entry.path());
+        if !try_lock(&lock) {
+            continue;
+        }
+        match rescue(&entry.path()) {
+            Ok(()) => {
+                let _ = std::fs::remove_dir_all(entry.path());
+            }
+            Err(why) => eprintln!("{}: left in place: {why}", entry.path().display()),
         }
     }
 }

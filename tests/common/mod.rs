@@ -47,6 +47,12 @@ pub fn verified_if_veripb() -> hexcert::certification::check::Status {
     }
 }
 
+/// PATH without the directories that hold a `veripb`.
+pub fn path_without_veripb() -> std::ffi::OsString {
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    std::env::join_paths(std::env::split_paths(&path).filter(|dir| !dir.join("veripb").exists())).unwrap()
+}
+
 /// A scratch directory under the system's temporary directory, named by
 /// `name` and this process, removed when dropped.
 pub struct Scratch(pub PathBuf);
