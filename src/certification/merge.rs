@@ -1,5 +1,6 @@
-//! `hexcert cubes status` and `cubes merge`: what a results directory says
-//! about a plan, and the claim merged from a finished plan's records.
+//! What a results directory says about a plan (`hexcert cubes status`, and
+//! the judging `cubes merge` relies on; the claim writer itself, which
+//! names the solver, is `cubes::merge`). Builds without the solver.
 //!
 //! One rule for both (docs/SOUNDNESS.md, section 8): a refuted cube is
 //! *checked* only when this run read its stored proof with the LRAT checker;
@@ -15,10 +16,9 @@ use crate::cubes::{cube_formula, Plan};
 use crate::encoding::LevelEncoding;
 use crate::error::HexError;
 use crate::proofs::sha256_hex;
-use crate::records::cube::{attested_cubes, check_stored_lrat, judge, parse_result, proof_stored, result_path, Parsed, CUBE_PROOFS};
+use crate::records::cube::{check_stored_lrat, judge, parse_result, proof_stored, result_path, Parsed};
 use crate::records::read::{read_bounded, stored_path, MAX_RECORD_BYTES};
-use crate::records::trust::{trust_base, Basis};
-use crate::records::{Claim, CubeClaim, CubeResult, CubeVerdict, CUBE_CLAIM_FORMAT};
+use crate::records::{CubeResult, CubeVerdict};
 
 /// What the results directory says about a plan, every record re-checked.
 #[derive(Debug, Clone, serde::Serialize)]
@@ -162,70 +162,4 @@ pub fn set_aside(path: &Path) -> Result<PathBuf, HexError> {
     let target = dir.join(format!("{name}.{}", crate::records::run::run_id()));
     std::fs::rename(path, &target).map_err(|source| HexError::Io { path: path.into(), source })?;
     Ok(target)
-}
-
-/// Checks the plan's cover and every cube's record (each a refutation;
-/// stored proofs checked in this run) and writes the claim to
-/// `root/nN/levelK-belowB/claim.json`, replacing an older one. Cubes whose
-/// records keep no proof are merged as attested: the claim names them and
-/// the run that wrote each, in `attested` and in its trust base. (Only a
-/// build with the solver writes claims: it records which solver it is.)
-#[cfg(feature = "solver")]
-pub fn merge(plan: &Plan, results: &Path, root: &Path) -> Result<PathBuf, HexError> {
-    let fail = |message: String| HexError::Input { file: results.to_path_buf(), line: 0, message };
-    plan.check_cover().map_err(|e| fail(format!("the plan's cover does not hold: {e}")))?;
-    let found = progress(plan, results)?;
-    if let Some((index, why)) = found.rejected.first() {
-        return Err(fail(format!("the record of cube {index} is rejected: {why}")));
-    }
-    if let Some(index) = found.counterexamples.first() {
-        return Err(fail(format!("cube {index} has a counterexample: the claim is false")));
-    }
-    if !found.all_refuted() {
-        let open: Vec<usize> = found.missing.iter().chain(&found.unfinished).copied().collect();
-        return Err(HexError::Open(format!("{} of {} cubes are not refuted yet (first: cube {})", open.len(), plan.cubes.len(), open[0])));
-    }
-    let directory = Claim::directory(root, plan.n, plan.level, plan.below);
-    let parent = directory.parent().expect("a claim directory has a parent");
-    std::fs::create_dir_all(parent).map_err(|source| HexError::Io { path: parent.into(), source })?;
-    let work = WorkDir::create(parent, ".work-merge")?;
-    let staging = work.0.join("claim");
-    let stored_dir = staging.join(CUBE_PROOFS);
-    std::fs::create_dir_all(&stored_dir).map_err(|source| HexError::Io { path: stored_dir.clone(), source })?;
-    let mut cubes = Vec::with_capacity(found.records.len());
-    for (_, mut record) in found.records {
-        // Checked by `progress` in this run; copied beside the claim.
-        if let Some(file) = record.lrat_proof.as_mut().filter(|f| f.stored_as.is_some()) {
-            // Judged inside `results` by `progress` in this run.
-            let source = results.join(file.stored_as.as_deref().expect("stored"));
-            let name = format!("{CUBE_PROOFS}/{}", source.file_name().and_then(|n| n.to_str()).unwrap_or("cube.lrat.gz"));
-            std::fs::copy(&source, staging.join(&name)).map_err(|s| HexError::Io { path: source.clone(), source: s })?;
-            file.stored_as = Some(name);
-        }
-        cubes.push(record);
-    }
-    let seconds: Vec<f64> = cubes.iter().map(|c| c.solve_seconds).collect();
-    let statement_to_cnf = super::statement::derive_and_check_split(plan, results)?;
-    let mut claim = CubeClaim {
-        format: CUBE_CLAIM_FORMAT.into(),
-        statement: plan.statement.clone(),
-        n: plan.n,
-        level: plan.level,
-        below: plan.below,
-        plan: plan.clone(),
-        solver: crate::solving::Cadical::version(),
-        solve_seconds: seconds.iter().sum(),
-        slowest_cube_seconds: seconds.iter().copied().fold(0.0, f64::max),
-        lrat_cpu_seconds: cubes.iter().filter_map(|c| c.lrat.as_ref()).map(|l| l.cpu_seconds).sum(),
-        attested: Some(attested_cubes(&cubes)),
-        cubes,
-        hexcert: crate::records::this_build(),
-        statement_to_cnf: Some(statement_to_cnf),
-        trust_base: Vec::new(),
-    };
-    claim.trust_base = trust_base(Basis::of_cube_claim(&claim));
-    let json = serde_json::to_vec_pretty(&claim).expect("claims serialise");
-    crate::files::write_atomic(&staging.join("claim.json"), &json)?;
-    super::prove::replace_directory(&staging, &directory)?;
-    Ok(directory.join("claim.json"))
 }
