@@ -326,7 +326,9 @@ fn the_statement_record_is_checked_and_recorded() {
     // unless VeriPB checks a derivation now, and --record upgrades it.
     rewrite_json::<Claim>(&path, |c| {
         let options = c.encode_options();
-        c.trust_base = trust_base(Basis::Claim { options: &options, drat_checks: &c.drat_checks, statement: None });
+        // A verified checker's acceptance (cake_lpr's, recorded) stays in it.
+        let verified = c.verified_lrat.as_ref().filter(|v| hexcert::proofs::verified::accepted(v)).map(|v| v.version.as_str());
+        c.trust_base = trust_base(Basis::Claim { options: &options, drat_checks: &c.drat_checks, statement: None, verified });
     });
     let report = check_record(&path, None);
     assert_eq!(report.status, Status::Verified, "{}", messages(&report));
