@@ -336,7 +336,7 @@ fn a_record_from_another_build_is_refused_not_set_aside() {
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     let record = std::fs::read_dir(&results).unwrap().map(|e| e.unwrap().path()).find(|p| p.extension().is_some_and(|e| e == "json")).unwrap();
     let original = std::fs::read(&record).unwrap();
-    let edits: [(&str, fn(&mut serde_json::Value)); 3] = [
+    let edits: [(&str, Edit); 3] = [
         ("unknown field `verified_by_magic`", |v| v["verified_by_magic"] = serde_json::json!(true)),
         ("hexcert-cube-result/9", |v| v["format"] = serde_json::json!("hexcert-cube-result/9")),
         ("hexcert-cube-result/1", |v| v["format"] = serde_json::json!("hexcert-cube-result/1")),
