@@ -422,3 +422,55 @@ fn level_minima_below_a_claimed_bound_fail_check_and_are_not_printed_by_certify(
     assert_eq!(written.level_minima, [7, 8, 9, 9, 9, 9], "{said}");
     let _ = std::fs::remove_dir_all(&root);
 }
+
+/// Whether a committed claim's trust base names cake_lpr (`check`, above,
+/// holds every stored trust base to the one its record implies).
+fn names_cake_lpr(claim_dir: &Path) -> bool {
+    let text = std::fs::read_to_string(claim_dir.join("claim.json")).unwrap();
+    let claim: serde_json::Value = serde_json::from_str(&text).unwrap();
+    claim["trust_base"].as_array().unwrap().iter().any(|item| item.as_str().unwrap().contains("cake_lpr"))
+}
+
+/// README's results table says what the records say: a bold level minimum
+/// B rests on a committed claim "below B" at that level or one beneath it
+/// (or is 0), a bold optimum on its `optimum.json`, and ᵛ marks exactly
+/// the bold cells whose claim's every proof cake_lpr accepted.
+#[test]
+fn the_readme_marks_are_the_committed_records() {
+    let readme = std::fs::read_to_string(committed("README.md")).unwrap();
+    let rows: Vec<Vec<&str>> = readme
+        .lines()
+        .filter(|line| line.starts_with("| "))
+        .map(|line| line.split('|').map(str::trim).collect::<Vec<_>>())
+        .filter(|cells| cells.len() > 6 && cells[1].parse::<usize>().is_ok_and(|n| (3..=40).contains(&n)))
+        .collect();
+    assert!(rows.len() >= 14, "README's results table has a row per n = 3..16");
+    let mut marked = 0;
+    for cells in rows {
+        let n: usize = cells[1].parse().unwrap();
+        for (column, cell) in cells[2..=5].iter().enumerate() {
+            let verified_mark = cell.contains('ᵛ');
+            let Some(value) = cell.split("**").nth(1).filter(|_| cell.starts_with("**")) else {
+                assert!(!verified_mark, "n = {n}: {cell:?} is marked ᵛ but not certified (bold)");
+                continue;
+            };
+            let value: usize = value.parse().unwrap_or_else(|_| panic!("n = {n}: bold {cell:?} is not a number"));
+            let claim = if column == 3 {
+                let optimum: Optimum = read_json(&committed(&format!("proofs/n{n}/optimum.json"))).unwrap();
+                assert_eq!(optimum.optimum, value, "n = {n}: README's optimum is optimum.json's");
+                Some(committed(&format!("proofs/n{n}")).join(&optimum.lower_bound))
+            } else {
+                let level = column + 1;
+                (1..=level).rev().map(|j| committed(&format!("proofs/n{n}/level{j}-below{value}"))).find(|dir| dir.is_dir())
+            };
+            match claim {
+                Some(dir) => {
+                    assert_eq!(verified_mark, names_cake_lpr(&dir), "n = {n}: {cell:?} and {}'s trust base disagree on cake_lpr", dir.display());
+                    marked += usize::from(verified_mark);
+                }
+                None => assert!(value == 0 && !verified_mark, "n = {n}: bold {cell:?} in column {} has no committed claim", column + 1),
+            }
+        }
+    }
+    assert!(marked > 0, "some cell carries ᵛ");
+}
