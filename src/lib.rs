@@ -3,6 +3,7 @@
 //! The modules, from the ground up:
 //! - `options`: the options table (defaults, ranges, help) of every search
 //!   and campaign policy;
+//! - `context`: the run's stop flag and log switches, made once by `main`;
 //! - `geometry`: the hexagon, its cells, edges, rings and symmetries;
 //! - `levels`: level-k partials;
 //! - `formats`: grid files (hexcert and published formats);
@@ -26,6 +27,7 @@
 //! solver code reachable from the checking side.
 
 pub mod certification;
+pub mod context;
 pub mod counting;
 pub mod cubes;
 pub mod derivation;

@@ -207,7 +207,7 @@ fn refine_listed(hex: &Hexagon, level: u8, ladder: &Ladder<'_>, bound: usize, (j
     let refine_piece = |piece: &[Class]| -> Result<Vec<u128>, HexError> {
         let mut counts = vec![0u128; bound + 1];
         for class in piece {
-            check_stop(&settings.stop)?;
+            check_stop(&settings.context)?;
             let added = refinements(hex, level, &class.values, class.penalty, bound, (judged, settings.via))?;
             for (extra, c) in added.into_iter().enumerate() {
                 let total = &mut counts[class.penalty + extra];
@@ -239,7 +239,7 @@ fn refine_listed(hex: &Hexagon, level: u8, ladder: &Ladder<'_>, bound: usize, (j
                 }
             };
             let done = finished.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
-            report_piece(level, (index, done, count.pieces), piece.len(), writer.is_some(), seconds);
+            report_piece(&settings.context, level, (index, done, count.pieces), piece.len(), writer.is_some(), seconds);
             Ok((counts, writer))
         })
         .collect();
