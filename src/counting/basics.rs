@@ -1,5 +1,5 @@
 //! What every counting module shares: how layers are held, the settings of a
-//! count, the stop flag, why a sweep stops, and the `--verbose` lines.
+//! count (with the run's context), the stop check, why a sweep stops, and the `--verbose` lines.
 //!
 //! Invariant relied on: this module is a leaf of `counting` (it imports only
 //! `tally`), so the sweeps, the table builders and the ladder can all use it
