@@ -321,3 +321,18 @@ fn the_layers_hold() {
         assert!(knot_seen.contains(&(from.to_string(), to.to_string())), "{from} no longer imports {to}: take it out of KNOT and docs/ARCHITECTURE.md");
     }
 }
+
+/// docs/ARCHITECTURE.md names the files of src/commands/ (one per family of
+/// commands, and `report`): the names are the files.
+#[test]
+fn the_command_families_named_are_the_files() {
+    let doc = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/ARCHITECTURE.md")).unwrap();
+    let sentence = doc.split("(one file per family: ").nth(1).and_then(|rest| rest.split(" is what they share)").next()).expect("docs/ARCHITECTURE.md names the command files");
+    let mut named: Vec<&str> = sentence.split('`').skip(1).step_by(2).collect();
+    let mut files = Vec::new();
+    rust_files(&src().join("commands"), &mut files);
+    let mut files: Vec<String> = files.iter().map(|f| f.file_stem().unwrap().to_string_lossy().into_owned()).filter(|f| f != "mod").collect();
+    named.sort_unstable();
+    files.sort();
+    assert_eq!(named, files, "docs/ARCHITECTURE.md's command files against src/commands/");
+}
