@@ -7,8 +7,8 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 
 use super::report::Reported;
-use hexcert::context::RunContext;
 use hexcert::certification::cubes::{merge, plan_hash, progress, run_all, run_cube, CubeResult, CubeVerdict, RunLimits};
+use hexcert::context::RunContext;
 use hexcert::cubes::{Cover, Plan};
 use hexcert::error::HexError;
 use hexcert::outcome::Outcome;

@@ -13,12 +13,12 @@ use std::sync::{Arc, Mutex};
 use serde::Serialize;
 
 use super::report::{Reported, Rows};
-use hexcert::context::RunContext;
 use hexcert::certification::check::{check_paths_with, CheckOptions, CheckReport, Regenerate, Summary};
 use hexcert::certification::optimum::{certify_optimum_queued, OnReport, OptimumReport};
 use hexcert::certification::prove::{prove as prove_claim, ProveOutcome, SolveAgain};
 use hexcert::certification::verifier::Verifier;
 use hexcert::certification::Settings;
+use hexcert::context::RunContext;
 use hexcert::error::HexError;
 use hexcert::formats::to_hexcert_text;
 use hexcert::geometry::Hexagon;

@@ -15,8 +15,8 @@ use super::guide::{Admits, Guide};
 use super::hashing::KeyMap;
 use super::journal::Journal;
 use super::reach;
-use crate::context::RunContext;
 use super::transfer::for_each_successor;
+use crate::context::RunContext;
 
 /// Builds the level-`schedule.level` table for penalty `<= bound`, pruning
 /// the forward pass with the table of a lower level when one is given: on
