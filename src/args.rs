@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 
 use clap::Subcommand;
 use hexcert::certification::Settings;
+use hexcert::context::RunContext;
 use hexcert::counting::Layers;
 use hexcert::error::HexError;
 use hexcert::geometry::Hexagon;
@@ -244,8 +245,8 @@ pub(crate) struct CountingArgs {
 }
 
 impl CountingArgs {
-    /// The settings for side `n` counted up to `level`.
-    pub(crate) fn settings(&self, n: usize, level: u8) -> Result<hexcert::counting::Settings, HexError> {
+    /// The settings for side `n` counted up to `level`, under the run's context.
+    pub(crate) fn settings(&self, n: usize, level: u8, context: &RunContext) -> Result<hexcert::counting::Settings, HexError> {
         let hinted = match self.start_from.as_deref() {
             Some(dir) => hexcert::counting::start_hint(dir, n, level.min(4))?,
             None => None,
@@ -257,7 +258,7 @@ impl CountingArgs {
             records: None,
             via: Default::default(),
             upper: Default::default(),
-            stop: interrupt_flag(),
+            context: context.clone(),
             loaded: Default::default(),
         })
     }
@@ -320,7 +321,7 @@ pub(crate) struct StoreArgs {
 }
 
 impl StoreArgs {
-    pub(crate) fn settings(&self) -> Settings {
+    pub(crate) fn settings(&self, context: &RunContext) -> Settings {
         let mut settings = Settings::new(self.proofs.clone());
         settings.store_limit = self.store_limit;
         settings.race = !self.no_race;
@@ -329,17 +330,24 @@ impl StoreArgs {
         settings.cubes = self.cubes.into();
         settings.jobs = self.jobs;
         settings.cubes_after = self.cubes_after;
-        settings.abort = interrupt_flag();
+        settings.abort = context.stop_flag().clone();
         settings
     }
 }
 
-/// A flag Ctrl-C sets: solvers stop, work directories are removed on the way out.
-pub(crate) fn interrupt_flag() -> std::sync::Arc<std::sync::atomic::AtomicBool> {
-    let abort = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
-    let flag = abort.clone();
-    let _ = ctrlc::set_handler(move || flag.store(true, std::sync::atomic::Ordering::Relaxed));
-    abort
+/// Makes Ctrl-C raise the run's stop flag: solvers stop, sweeps stop between
+/// layers, work directories are removed on the way out (exit 130). A second
+/// Ctrl-C ends the process at once, for a stop that takes too long.
+/// ctrlc takes one handler per process: `main` calls this once, and a
+/// failure is an error, not a flag that nothing raises.
+pub(crate) fn stop_on_ctrl_c(context: &RunContext) -> Result<(), HexError> {
+    let context = context.clone();
+    ctrlc::set_handler(move || {
+        if context.stop() {
+            std::process::exit(i32::from(hexcert::outcome::exit_code(Err(&HexError::Interrupted))));
+        }
+    })
+    .map_err(|e| HexError::Internal(format!("cannot catch Ctrl-C: {e}")))
 }
 
 /// `7`, `3..=11`, `3-11` (inclusive) or `3..11` (exclusive, as in Rust).

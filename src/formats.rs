@@ -40,8 +40,8 @@ pub struct GridFile {
     pub stated_score: Option<u64>,
 }
 
-/// A grid is a few characters a cell; this bounds the read of a grid file.
-pub const MAX_GRID_BYTES: u64 = 1 << 20;
+/// Bounds the read of a grid file (options table).
+pub const MAX_GRID_BYTES: u64 = crate::options::GRID_BYTES.default;
 
 /// Reads a grid file in either format (a regular file of at most
 /// `MAX_GRID_BYTES`); `expected_n` rejects a different size.

@@ -1,21 +1,26 @@
 //! hexcert: proofs and exact counts for the Hexagonal Neighbors problem.
 //!
-//! The modules, from the ground up:
+//! The modules, from the ground up (the order of docs/ARCHITECTURE.md's
+//! layers, which tests/module_graph.rs holds both lists and the imports to):
+//! - `error`: the engine's one error type;
+//! - `outcome`: what a command ended with, and its exit code;
+//! - `context`: the run's stop flag and log switches, made once by `main`;
 //! - `options`: the options table (defaults, ranges, help) of every search
 //!   and campaign policy;
 //! - `geometry`: the hexagon, its cells, edges, rings and symmetries;
 //! - `levels`: level-k partials;
-//! - `formats`: grid files (hexcert and published formats);
 //! - `validation`: the plain validator (no SAT code);
 //! - `statement`: the problem as a pseudo-Boolean (OPB) file, for VeriPB (no SAT code);
+//! - `formula`: CNF and DIMACS;
+//! - `encoding`: the level-k CNF encoder;
+//! - `files`: outputs written whole or not at all, bounded reads;
+//! - `formats`: grid files (hexcert and published formats);
 //! - `records`: every record (claim, cube claim, plan header, cube record,
 //!   optimum, trust base), read once and judged in one place (no SAT code;
 //!   tests/module_graph.rs keeps it so);
-//! - `derivation`: a VeriPB proof from the statement to the level CNF;
-//! - `formula`: CNF and DIMACS;
-//! - `encoding`: the level-k CNF encoder;
 //! - `proofs`: the proof trace, the online LRAT check, the proof writers;
 //! - `cubes`: split cells, cube plans and their cover check;
+//! - `derivation`: a VeriPB proof from the statement to the level CNF;
 //! - `counting`: the frontier sweep and the chain products;
 //! - `solving`: the `SatSolver` trait and its CaDiCaL backend;
 //! - `search`: the searches, which see the solver through its trait only;
@@ -26,6 +31,7 @@
 //! solver code reachable from the checking side.
 
 pub mod certification;
+pub mod context;
 pub mod counting;
 pub mod cubes;
 pub mod derivation;

@@ -5,6 +5,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
+use hexcert::context::RunContext;
 use hexcert::encoding::EncodeOptions;
 use hexcert::error::HexError;
 
@@ -289,9 +290,28 @@ fn main() -> ExitCode {
     ExitCode::from(commands::report::print(run(&cli), cli.json))
 }
 
+impl Command {
+    /// The commands that poll the stop flag, so Ctrl-C stops them cleanly;
+    /// the others keep Ctrl-C's default (the process ends at once; their
+    /// outputs are written to a temporary name and renamed, so nothing is
+    /// left half-written).
+    fn stops_on_ctrl_c(&self) -> bool {
+        match self {
+            Command::Prove { .. } | Command::Certify { .. } | Command::Table { .. } | Command::Cubes { action: CubesCommand::Run { .. } } => true,
+            Command::Count { road, leaders_dir, .. } => *road != commands::Road::Sat || leaders_dir.is_some(),
+            _ => false,
+        }
+    }
+}
+
 fn run(cli: &Cli) -> Result<commands::report::Reported, HexError> {
-    // The progress display is off with --json too: stderr stays for errors.
-    let quiet = cli.quiet || cli.json;
+    // The one context of the process; the progress display is off with
+    // --json too: stderr stays for errors.
+    let context = RunContext::new(cli.verbose, !(cli.quiet || cli.json));
+    if cli.command.stops_on_ctrl_c() {
+        stop_on_ctrl_c(&context)?;
+    }
+    let context = &context;
     match &cli.command {
         Command::Verify { file, level, n } => commands::verify(file, *level, *n),
         Command::Encode { n, level, max_penalty, cardinality, symmetry, output } => {
@@ -312,15 +332,15 @@ fn run(cli: &Cli) -> Result<commands::report::Reported, HexError> {
             let options = EncodeOptions { max_penalty: *max_penalty, cardinality: (*cardinality).into(), symmetry: hexcert::encoding::SymmetryBreaking::None };
             commands::solve(*n, *level, options, output.as_deref())
         }
-        Command::Prove { claim, store } => commands::prove(quiet, claim.n, claim.level, claim.below, &store.settings()),
-        Command::Certify { n, store } => commands::certify(cli.json, quiet, cli.verbose, *n, &store.settings()),
+        Command::Prove { claim, store } => commands::prove(context, claim.n, claim.level, claim.below, &store.settings(context)),
+        Command::Certify { n, store } => commands::certify(cli.json, context, *n, &store.settings(context)),
         Command::Check { paths, regenerate, veripb, record, verified, keep_verdicts } => {
             let options = hexcert::certification::check::CheckOptions {
                 derivations: *veripb,
                 record: *record,
                 verified: verified.checker()?,
                 keep: *keep_verdicts,
-                progress: !quiet,
+                progress: context.progress(),
             };
             if options.keep && options.verified.is_none() {
                 return Err(HexError::Usage("--keep-verdicts needs a verified checker: cake_lpr on PATH, or --cake-lpr PATH".into()));
@@ -337,21 +357,18 @@ fn run(cli: &Cli) -> Result<commands::report::Reported, HexError> {
             Err(HexError::Usage("--via chains is how the refine road counts levels 5 and 6: it needs --road refine".into()))
         }
         Command::Count { n, level, penalty, max_penalty, counting, road: road @ (commands::Road::Sweep | commands::Road::Frontier), .. } => {
-            hexcert::counting::set_verbose(cli.verbose);
-            commands::count(quiet, (*n, *level, *road), *penalty, *max_penalty, &counting.settings(*n, *level)?)
+            commands::count(context, (*n, *level, *road), *penalty, *max_penalty, &counting.settings(*n, *level, context)?)
         }
         Command::Count { n, level, penalty, max_penalty, counting, road: commands::Road::Refine, pieces_dir, via, .. } => {
-            hexcert::counting::set_verbose(cli.verbose);
-            let settings = hexcert::counting::Settings { records: pieces_dir.clone(), via: (*via).into(), ..counting.settings(*n, level.saturating_sub(1).max(1))? };
-            commands::count_refine(quiet, (*n, *level), (*penalty, *max_penalty), &settings)
+            let settings = hexcert::counting::Settings { records: pieces_dir.clone(), via: (*via).into(), ..counting.settings(*n, level.saturating_sub(1).max(1), context)? };
+            commands::count_refine(context, (*n, *level), (*penalty, *max_penalty), &settings)
         }
         Command::Count { n, level, penalty, max_penalty, road: commands::Road::Sat, leaders_dir, .. } => {
-            commands::count_sat(quiet, *n, *level, (*penalty, *max_penalty), leaders_dir.as_deref())
+            commands::count_sat(context, *n, *level, (*penalty, *max_penalty), leaders_dir.as_deref())
         }
         Command::Table { kind, n, upper, above, counting } => {
-            hexcert::counting::set_verbose(cli.verbose);
-            let settings = |n| Ok(hexcert::counting::Settings { upper: (*upper).into(), ..counting.settings(n, 6)? });
-            commands::table(cli.json, quiet, (*kind, *above), *n, &settings)
+            let settings = |n| Ok(hexcert::counting::Settings { upper: (*upper).into(), ..counting.settings(n, 6, context)? });
+            commands::table(cli.json, context, (*kind, *above), *n, &settings)
         }
         Command::Render { file, output, level } => commands::render(file, output, *level),
         Command::Cubes { action: CubesCommand::Plan { claim, radius, depth, budget_split, cardinality, output, results, hexcert } } => {
@@ -369,7 +386,7 @@ fn run(cli: &Cli) -> Result<commands::report::Reported, HexError> {
                 }
                 (None, None, ..) => commands::Selection::All,
             };
-            commands::cubes_run(quiet, plan, selection, *jobs, &results_of(plan, results), limits, interrupt_flag())
+            commands::cubes_run(context, plan, selection, *jobs, &results_of(plan, results), limits)
         }
         Command::Cubes { action: CubesCommand::Estimate { plan, results, sample, seed } } => {
             commands::cubes_estimate(plan, &results_of(plan, results), sample.map(|size| (size, *seed)))
@@ -380,7 +397,7 @@ fn run(cli: &Cli) -> Result<commands::report::Reported, HexError> {
         Command::Cubes { action: CubesCommand::Merge { plan, results, proofs } } => commands::cubes_merge(plan, &results_of(plan, results), proofs),
         Command::Cubes { action: CubesCommand::Status { plan, results, machines } } => commands::cubes_status(plan, &results_of(plan, results), *machines),
         Command::Optimize { n, level, cardinality, output } => {
-            commands::optimize(quiet, cli.verbose, *n, *level, (*cardinality).into(), output.as_deref())
+            commands::optimize(context, *n, *level, (*cardinality).into(), output.as_deref())
         }
     }
 }

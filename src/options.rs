@@ -201,3 +201,200 @@ pub const SAT_ROAD_LEADERS: Opt<usize> = Opt {
     max: usize::MAX,
     help: "Lex-leaders the SAT road of count lists at most",
 };
+
+/// The refine road splits its symmetry classes into this many pieces: a
+/// fixed number, so that an index names the same piece on any machine and
+/// in any run (`counting::refine_records`).
+pub const REFINE_PIECES: Opt<usize> = Opt {
+    name: "",
+    default: 256,
+    min: 1,
+    max: 1 << 20,
+    help: "Pieces the refine road's listing is split into (one record each with --pieces-dir)",
+};
+
+/// The refine road re-judges one partial in this many by the validator
+/// (every one at the minimum): the sample catches a program that
+/// miscounts its own charges; the counts themselves are confirmed by the
+/// other road.
+pub const REFINE_SAMPLE: Opt<u64> = Opt {
+    name: "",
+    default: 1 << 10,
+    min: 1,
+    max: u64::MAX,
+    help: "The refine road re-judges one partial in this many by the validator",
+};
+
+/// Raw proof bytes beyond this multiple of the store limit are not even
+/// compressed: binary proofs shrink about 2.6 times under gzip, so they
+/// could not be stored anyway, and compressing gigabytes costs minutes.
+pub const HOPELESS_RATIO: Opt<u64> = Opt {
+    name: "",
+    default: 8,
+    min: 1,
+    max: 1 << 20,
+    help: "Proofs larger than this many times the store limit are not compressed for storing",
+};
+
+/// The LRAT file beside the DRAT one is kept only while it stays under this
+/// many bytes: small proofs are stored with their certificate (checked again
+/// by `hexcert check` without a solver); large ones are checked online only.
+pub const LRAT_FILE_CAP: Opt<u64> = Opt {
+    name: "",
+    default: 256 << 20,
+    min: 0,
+    max: u64::MAX,
+    help: "Bytes of LRAT proof kept on disk beside the DRAT one, at most",
+};
+
+/// How many times its compressed size a stored file may decompress to.
+/// The stored CNFs and proofs come out at 1.2 to 4.1 times; deflate can
+/// reach about 1000, which only a crafted file (a gzip bomb) needs.
+pub const MAX_EXPANSION: Opt<u64> = Opt {
+    name: "",
+    default: 64,
+    min: 1,
+    max: 1032,
+    help: "Times its compressed size a stored file may decompress to",
+};
+
+/// Largest JSON record read: a plan or a cube claim of about a million
+/// cubes (some 40 bytes each); a claim or an optimum is a few kilobytes.
+pub const RECORD_BYTES: Opt<u64> = Opt {
+    name: "",
+    default: 64 << 20,
+    min: 1 << 10,
+    max: u64::MAX,
+    help: "Bytes of a JSON record (claim, plan, cube record, optimum) read at most",
+};
+
+/// A grid is a few characters a cell; this bounds the read of a grid file.
+pub const GRID_BYTES: Opt<u64> = Opt {
+    name: "",
+    default: 1 << 20,
+    min: 1 << 10,
+    max: u64::MAX,
+    help: "Bytes of a grid file read at most",
+};
+
+/// Largest lex-leader record read back (a cube of n = 13 level 1 lists a
+/// few hundred leaders).
+pub const LEADERS_RECORD_BYTES: Opt<u64> = Opt {
+    name: "",
+    default: 64 << 20,
+    min: 1 << 10,
+    max: u64::MAX,
+    help: "Bytes of a lex-leader record (count --leaders-dir) read at most",
+};
+
+/// Largest refined-piece record read back (a prefix and a few dozen counts).
+pub const PIECE_RECORD_BYTES: Opt<u64> = Opt {
+    name: "",
+    default: 1 << 20,
+    min: 1 << 10,
+    max: u64::MAX,
+    help: "Bytes of a refined-piece record (count --pieces-dir) read at most",
+};
+
+/// Largest optimum.json (or witness) read for a start-bound hint.
+pub const HINT_FILE_BYTES: Opt<u64> = Opt {
+    name: "",
+    default: 1 << 20,
+    min: 1 << 10,
+    max: u64::MAX,
+    help: "Bytes of an optimum.json or witness read for --start-from at most",
+};
+
+/// Largest number of projections a split may have (they are enumerated one
+/// by one to check the cover).
+pub const MAX_PROJECTIONS: Opt<u64> = Opt {
+    name: "",
+    default: 1 << 26,
+    min: 1,
+    max: u64::MAX,
+    help: "Projections a cube plan's split may have at most",
+};
+
+/// Most spilled runs the counting sweep merges at once: keeps open files
+/// and their buffers bounded.
+pub const SPILL_FAN_IN: Opt<usize> = Opt {
+    name: "",
+    default: 64,
+    min: 2,
+    max: 1 << 16,
+    help: "Spilled runs the counting sweep merges at once, at most",
+};
+
+/// One entry of the table with its type set aside, for the code that walks
+/// every entry (the tests of tests/options.rs).
+pub trait Entry: std::fmt::Debug + Sync {
+    /// The flag (without `--`), or "" for fixed policy.
+    fn name(&self) -> &'static str;
+    fn help(&self) -> &'static str;
+    /// The default as `--help` shows it.
+    fn default_text(&self) -> String;
+    /// Whether `min <= default <= max`.
+    fn default_in_range(&self) -> bool;
+}
+
+impl<T> Entry for Opt<T>
+where
+    T: PartialOrd + std::fmt::Display + std::fmt::Debug + Sync + 'static,
+{
+    fn name(&self) -> &'static str {
+        self.name
+    }
+
+    fn help(&self) -> &'static str {
+        self.help
+    }
+
+    fn default_text(&self) -> String {
+        self.default.to_string()
+    }
+
+    fn default_in_range(&self) -> bool {
+        self.min <= self.default && self.default <= self.max
+    }
+}
+
+/// Writes `TABLE` from the names of its entries, so an entry's Rust name
+/// and its row cannot disagree.
+macro_rules! table {
+    ($($entry:ident),* $(,)?) => {
+        /// Every entry, in the order of this file, with its Rust name.
+        pub const TABLE: &[(&str, &dyn Entry)] = &[$((stringify!($entry), &$entry)),*];
+    };
+}
+
+table![
+    JOBS,
+    CUBES_AFTER,
+    STORE_LIMIT,
+    CUBE_STORE_LIMIT,
+    SPLIT_RADIUS,
+    SPLIT_DEPTH,
+    PREFIX_CONFLICTS,
+    TREE_DEPTH,
+    BUDGET_SPLIT,
+    ROUNDS,
+    MACHINES,
+    MEMORY_LIMIT,
+    AUTO_SPLIT_FROM_SIDE,
+    AUTO_SPLIT_FROM_LEVEL,
+    ASK_INHERITED_FROM_LEVEL,
+    COMPLETE_FROM_LEVEL,
+    SAT_ROAD_LEADERS,
+    REFINE_PIECES,
+    REFINE_SAMPLE,
+    HOPELESS_RATIO,
+    LRAT_FILE_CAP,
+    MAX_EXPANSION,
+    RECORD_BYTES,
+    GRID_BYTES,
+    LEADERS_RECORD_BYTES,
+    PIECE_RECORD_BYTES,
+    HINT_FILE_BYTES,
+    MAX_PROJECTIONS,
+    SPILL_FAN_IN,
+];

@@ -1,11 +1,13 @@
 //! Progress on stderr for long commands: on a terminal, a spinner with the
 //! running task and its elapsed time; nothing when stderr is not a terminal
 //! or with `--quiet` / `--json`. `--verbose` adds one line per answered
-//! solver call (on a terminal or not), for logs of long runs.
+//! solver call (on a terminal or not), for logs of long runs. Both switches
+//! are the run's (`RunContext`), set once in `main`.
 
 use std::io::IsTerminal;
 use std::time::Duration;
 
+use hexcert::context::RunContext;
 use hexcert::search::{Step, Via};
 use indicatif::{ProgressBar, ProgressStyle};
 
@@ -15,18 +17,14 @@ pub struct Progress {
 }
 
 impl Progress {
-    pub fn new(quiet: bool) -> Progress {
-        Progress::with_lines(quiet, false)
-    }
-
-    pub fn with_lines(quiet: bool, lines: bool) -> Progress {
-        let spinner = (!quiet && std::io::stderr().is_terminal()).then(|| {
+    pub fn new(context: &RunContext) -> Progress {
+        let spinner = (context.progress() && std::io::stderr().is_terminal()).then(|| {
             let bar = ProgressBar::new_spinner();
             bar.set_style(ProgressStyle::with_template("{spinner} [{elapsed_precise}] {msg}").expect("valid template"));
             bar.enable_steady_tick(Duration::from_millis(200));
             bar
         });
-        Progress { spinner, lines }
+        Progress { spinner, lines: context.verbose() }
     }
 
     /// Shows what a long single task is doing (the spinner's elapsed time runs).

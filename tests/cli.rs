@@ -121,6 +121,11 @@ fn count_and_table_commands_print_exact_counts() {
     let out = hexcert(&["table", "penalties", "--n", "3..=4", "-q"]);
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(text.contains("| 4 | 0 | 2 | 3 | 3 | 3 | 3 |"), "{text}");
+    // --verbose reaches the counting tables through the run's context: a
+    // line per table built, none without it.
+    let logged = hexcert(&["count", "--n", "4", "--level", "2", "-v", "-q"]);
+    assert!(String::from_utf8_lossy(&logged.stderr).contains("table level 1 bound"), "{}", String::from_utf8_lossy(&logged.stderr));
+    assert!(hexcert(&["count", "--n", "4", "--level", "2", "-q"]).stderr.is_empty());
     let out = hexcert(&["count", "--n", "4", "--level", "9"]);
     assert_eq!(out.status.code(), Some(2));
     // Near the minima: each cell's counts at the minimum and one above it,
@@ -226,4 +231,50 @@ fn check_rejects_out_of_range_records_one_line_each_and_goes_on() {
     }
     assert!(lines.contains(&format!("unverified: {}", ok.display()).as_str()), "{text}");
     assert!(text.contains("6 records: 0 verified, 5 failed, 1 unverified"), "{text}");
+}
+
+/// Ctrl-C over a range of sides stops the side being counted, whichever it
+/// is: one stop flag for the whole process (ctrlc takes one handler per
+/// process; a flag per side left every side after the first deaf to it).
+/// The rows already printed stay as they were, and the exit is 130.
+#[test]
+fn ctrl_c_stops_a_table_after_its_first_row() {
+    use std::io::{BufRead, BufReader};
+    use std::process::Stdio;
+    use std::time::{Duration, Instant};
+
+    let mut child = Command::new(env!("CARGO_BIN_EXE_hexcert"))
+        .args(["table", "counts", "--n", "3..=9", "-q"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("hexcert runs");
+    let mut stdout = BufReader::new(child.stdout.take().expect("piped"));
+    let mut printed = String::new();
+    while !printed.contains("| 3 |") {
+        assert!(stdout.read_line(&mut printed).expect("reads stdout") > 0, "no n = 3 row:\n{printed}");
+    }
+    // SAFETY: sending a signal to our own child process.
+    unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGINT) };
+    let deadline = Instant::now() + Duration::from_secs(20);
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("waits") {
+            break status;
+        }
+        if Instant::now() > deadline {
+            child.kill().expect("kills the deaf child");
+            child.wait().expect("reaps it");
+            panic!("still counting 20 s after Ctrl-C; printed so far:\n{printed}");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    assert_eq!(status.code(), Some(130), "the interrupted exit code");
+    std::io::Read::read_to_string(&mut stdout, &mut printed).expect("reads the rest");
+    let rows: Vec<&str> = printed.lines().filter(|l| l.starts_with("| ") && !l.starts_with("| n ")).collect();
+    assert!(rows[0].starts_with("| 3 | 6 | 48 | 36 | 24 | 72 | 144 |"), "{printed}");
+    assert!(rows.len() < 7, "the range ran to its end:\n{printed}");
+    assert!(rows.iter().all(|row| row.matches('|').count() == 9), "a row cut short:\n{printed}");
+    let mut stderr = String::new();
+    std::io::Read::read_to_string(&mut child.stderr.take().expect("piped"), &mut stderr).expect("reads stderr");
+    assert!(stderr.to_lowercase().contains("interrupt"), "{stderr}");
 }

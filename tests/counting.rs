@@ -406,7 +406,7 @@ fn checkpoints_resume_and_a_stop_leaves_nothing_half_written() {
     let hex = hexagon(6);
     let dir = tempfile::tempdir().expect("temporary directory");
     let stopped = Settings { checkpoints: Some(dir.path().to_path_buf()), start: 13, ..Settings::default() };
-    stopped.stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    stopped.context.stop();
     let error = count_row_in(&hex, 4, &stopped).expect_err("stopped");
     assert!(matches!(error, hexcert::error::HexError::Interrupted), "{error}");
     assert_eq!(std::fs::read_dir(dir.path()).expect("listed").count(), 0, "a stopped count wrote files");

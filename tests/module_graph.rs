@@ -259,3 +259,80 @@ fn the_library_does_not_use_clap() {
         assert!(!text.contains("clap"), "{} uses clap", file.display());
     }
 }
+
+/// Imports of a module further down the layers that docs/ARCHITECTURE.md
+/// admits (the record layer's knot, being split): (importer, imported).
+/// `the_layers_hold` fails when one of them is gone, so this list only shrinks.
+const KNOT: [(&str, &str); 3] = [("files", "records"), ("records", "proofs"), ("records", "cubes")];
+
+/// The modules in the order of the first column of docs/ARCHITECTURE.md's
+/// layers table (`formula`, `encoding` share a row, in that order).
+fn architecture_order() -> Vec<String> {
+    let doc = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/ARCHITECTURE.md")).unwrap();
+    let table = doc.split("| module |").nth(1).expect("the layers table");
+    let rows = table.lines().skip(2).take_while(|l| l.starts_with("| `"));
+    rows.flat_map(|row| row.split('|').nth(1).unwrap().split(',').map(|m| m.trim().trim_matches('`').to_string()).collect::<Vec<_>>()).collect()
+}
+
+/// The modules in the order of src/lib.rs's `//! - \`name\`:` list.
+fn lib_order() -> Vec<String> {
+    let lib = std::fs::read_to_string(src().join("lib.rs")).unwrap();
+    lib.lines().filter_map(|l| l.strip_prefix("//! - `")).map(|l| l.split('`').next().unwrap().to_string()).collect()
+}
+
+/// The top module of a file (`counting/sweep.rs` -> `counting`).
+fn top_module(file: &Path) -> String {
+    module_of(file).into_iter().next().unwrap_or_default()
+}
+
+/// docs/ARCHITECTURE.md states the layers' order and that each module
+/// imports only those above it; src/lib.rs lists the modules in an order
+/// of its own. Both lists name every `pub mod` of the library, in one
+/// order, and no file imports a module below its own but for the `KNOT`.
+#[test]
+fn the_layers_hold() {
+    let order = architecture_order();
+    assert_eq!(order, lib_order(), "docs/ARCHITECTURE.md's layers and src/lib.rs's list disagree");
+    let lib = std::fs::read_to_string(src().join("lib.rs")).unwrap();
+    let mut declared: Vec<String> = lib.lines().filter_map(|l| l.strip_prefix("pub mod ")).map(|m| m.trim_end_matches(';').to_string()).collect();
+    let mut listed = order.clone();
+    declared.sort();
+    listed.sort();
+    assert_eq!(declared, listed, "src/lib.rs's modules against the layers table");
+    let rank = |module: &str| order.iter().position(|m| m == module);
+    let mut knot_seen = BTreeSet::new();
+    let mut below = Vec::new();
+    for (file, imported) in graph() {
+        let from = top_module(&file);
+        let Some(from_rank) = rank(&from) else { continue };
+        for target in imported {
+            let to = top_module(&target);
+            if rank(&to).is_some_and(|r| r > from_rank) {
+                if KNOT.contains(&(from.as_str(), to.as_str())) {
+                    knot_seen.insert((from.clone(), to));
+                } else {
+                    below.push(shown(&[file.clone(), target]));
+                }
+            }
+        }
+    }
+    assert!(below.is_empty(), "imports of a module below the importer's layer (docs/ARCHITECTURE.md):\n{}", below.join("\n"));
+    for (from, to) in KNOT {
+        assert!(knot_seen.contains(&(from.to_string(), to.to_string())), "{from} no longer imports {to}: take it out of KNOT and docs/ARCHITECTURE.md");
+    }
+}
+
+/// docs/ARCHITECTURE.md names the files of src/commands/ (one per family of
+/// commands, and `report`): the names are the files.
+#[test]
+fn the_command_families_named_are_the_files() {
+    let doc = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/ARCHITECTURE.md")).unwrap();
+    let sentence = doc.split("(one file per family: ").nth(1).and_then(|rest| rest.split(" is what they share)").next()).expect("docs/ARCHITECTURE.md names the command files");
+    let mut named: Vec<&str> = sentence.split('`').skip(1).step_by(2).collect();
+    let mut files = Vec::new();
+    rust_files(&src().join("commands"), &mut files);
+    let mut files: Vec<String> = files.iter().map(|f| f.file_stem().unwrap().to_string_lossy().into_owned()).filter(|f| f != "mod").collect();
+    named.sort_unstable();
+    files.sort();
+    assert_eq!(named, files, "docs/ARCHITECTURE.md's command files against src/commands/");
+}

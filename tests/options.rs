@@ -1,46 +1,94 @@
 //! The options table is where the command line gets its defaults, ranges
-//! and help: each named entry's default is what `--help` shows, its range is
-//! what the parser accepts, and every default lies in its range.
+//! and help: every entry of the table (`options::TABLE`, walked here, so a
+//! new entry is covered without a line in this file) has its default in its
+//! range; every flag that bears an entry's name shows that entry's help and
+//! default in every command's `--help`; and every `Opt` declared in
+//! src/options.rs is a row of the table.
 
 use std::process::Command;
 
-use hexcert::options::{self, Opt};
+use hexcert::options::{self, TABLE};
 
 fn help(command: &[&str]) -> String {
     let out = Command::new(env!("CARGO_BIN_EXE_hexcert")).args(command).arg("--help").output().unwrap();
-    assert!(out.status.success());
+    assert!(out.status.success(), "{command:?} --help");
     String::from_utf8(out.stdout).unwrap()
 }
 
-/// The `--help` paragraph of `--name` in `text`.
-fn paragraph<'a>(text: &'a str, name: &str) -> &'a str {
-    let flag = format!("--{name} <");
-    let start = text.find(&flag).unwrap_or_else(|| panic!("no {flag} in\n{text}"));
-    let rest = &text[start..];
-    &rest[..rest[1..].find("\n  -").map_or(rest.len(), |end| end + 1)]
+/// Every command, from the `## \`hexcert ...\`` sections of docs/CLI.md
+/// (tests/cli_doc.rs holds those to the binary's own list).
+fn commands() -> Vec<Vec<String>> {
+    let doc = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/CLI.md")).unwrap();
+    let commands: Vec<Vec<String>> = doc
+        .lines()
+        .filter_map(|line| line.strip_prefix("## `hexcert "))
+        .map(|rest| rest.trim_end_matches('`').split_whitespace().map(String::from).collect())
+        .collect();
+    assert!(commands.len() > 10, "{commands:?}");
+    commands
 }
 
-fn shows<T: std::fmt::Display>(option: &Opt<T>, command: &[&str]) {
-    let text = help(command);
-    let entry = paragraph(&text, option.name);
-    let first_words: String = option.help.split_whitespace().take(6).collect::<Vec<_>>().join(" ");
-    assert!(entry.split_whitespace().collect::<Vec<_>>().join(" ").contains(&first_words), "{command:?} --{}: help not from the table:\n{entry}", option.name);
-    assert!(entry.contains(&format!("[default: {}]", option.default)), "{command:?} --{}: default not the table's:\n{entry}", option.name);
+/// The `--help` paragraph of each flag `--name <...>` in `text`, whitespace folded.
+fn paragraphs(text: &str, name: &str) -> Vec<String> {
+    let flag = format!("--{name} <");
+    text.match_indices(&flag)
+        .map(|(start, _)| {
+            let rest = &text[start..];
+            folded(&rest[..rest[1..].find("\n  -").map_or(rest.len(), |end| end + 1)])
+        })
+        .collect()
+}
+
+fn folded(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 #[test]
-fn the_command_line_shows_the_tables_defaults_and_help() {
-    shows(&options::JOBS, &["certify"]);
-    shows(&options::JOBS, &["cubes", "run"]);
-    shows(&options::CUBES_AFTER, &["certify"]);
-    shows(&options::STORE_LIMIT, &["prove"]);
-    shows(&options::CUBE_STORE_LIMIT, &["cubes", "run"]);
-    shows(&options::SPLIT_RADIUS, &["cubes", "plan"]);
-    shows(&options::SPLIT_DEPTH, &["cubes", "plan"]);
-    shows(&options::PREFIX_CONFLICTS, &["cubes", "refine"]);
-    shows(&options::TREE_DEPTH, &["cubes", "refine"]);
-    shows(&options::MACHINES, &["cubes", "status"]);
-    shows(&options::MEMORY_LIMIT, &["count"]);
+fn every_flag_of_the_table_shows_its_entrys_help_and_default() {
+    let flagged: Vec<_> = TABLE.iter().map(|(_, entry)| *entry).filter(|e| !e.name().is_empty()).collect();
+    let mut shown = vec![0; flagged.len()];
+    for command in commands() {
+        let words: Vec<&str> = command.iter().map(String::as_str).collect();
+        let text = help(&words);
+        let names: std::collections::BTreeSet<&str> = flagged.iter().map(|e| e.name()).collect();
+        for name in names {
+            for paragraph in paragraphs(&text, name) {
+                // Entries may share a flag name (`--store-limit`): the help tells them apart.
+                let entry = flagged.iter().position(|e| e.name() == name && paragraph.contains(&folded(e.help())));
+                let entry = entry.unwrap_or_else(|| panic!("{command:?} --{name}: help not from the table:\n{paragraph}"));
+                let default = format!("[default: {}]", flagged[entry].default_text());
+                assert!(paragraph.contains(&default), "{command:?} --{name}: default not the table's {default}:\n{paragraph}");
+                shown[entry] += 1;
+            }
+        }
+    }
+    for (entry, times) in flagged.iter().zip(shown) {
+        assert!(times > 0, "no command has the flag of {entry:?}");
+    }
+}
+
+#[test]
+fn every_default_lies_in_its_range() {
+    assert!(!TABLE.is_empty());
+    for (name, entry) in TABLE {
+        assert!(entry.default_in_range(), "{name}: {entry:?}");
+        assert!(!entry.help().is_empty(), "{name} has no help");
+    }
+}
+
+/// An `Opt` declared in src/options.rs but left out of `TABLE` would be
+/// left out of the tests above.
+#[test]
+fn every_option_declared_is_a_row_of_the_table() {
+    let source = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/src/options.rs")).unwrap();
+    let declared: Vec<&str> = source
+        .lines()
+        .filter_map(|line| line.strip_prefix("pub const "))
+        .filter(|rest| rest.contains(": Opt<"))
+        .map(|rest| rest.split(':').next().unwrap())
+        .collect();
+    let rows: Vec<&str> = TABLE.iter().map(|(name, _)| *name).collect();
+    assert_eq!(declared, rows, "src/options.rs declares these entries; TABLE lists those");
 }
 
 #[test]
@@ -52,27 +100,4 @@ fn a_value_outside_an_options_range_is_refused_in_one_line() {
     assert_eq!(options::JOBS.parse("0"), Err("--jobs must lie in 1..=4096".into()));
     assert_eq!(options::JOBS.parse("two"), Err("`two` is not a number".into()));
     assert_eq!(options::JOBS.parse("3"), Ok(3));
-}
-
-#[test]
-fn every_default_lies_in_its_range() {
-    fn within<T: PartialOrd + std::fmt::Debug>(option: &Opt<T>) {
-        assert!(option.min <= option.default && option.default <= option.max, "{option:?}");
-        assert!(!option.help.is_empty());
-    }
-    within(&options::JOBS);
-    within(&options::CUBES_AFTER);
-    within(&options::STORE_LIMIT);
-    within(&options::CUBE_STORE_LIMIT);
-    within(&options::SPLIT_RADIUS);
-    within(&options::SPLIT_DEPTH);
-    within(&options::PREFIX_CONFLICTS);
-    within(&options::TREE_DEPTH);
-    within(&options::MACHINES);
-    within(&options::MEMORY_LIMIT);
-    within(&options::AUTO_SPLIT_FROM_SIDE);
-    within(&options::AUTO_SPLIT_FROM_LEVEL);
-    within(&options::ASK_INHERITED_FROM_LEVEL);
-    within(&options::COMPLETE_FROM_LEVEL);
-    within(&options::SAT_ROAD_LEADERS);
 }

@@ -3,9 +3,13 @@
 //!
 //! This layer joins the solver (`solving`) and the records (`records`,
 //! `proofs`), which never see the solver; `check` and `check_cubes` do not
-//! either (they take regeneration as a `regenerate::Regenerate`). Nothing is written to a
-//! certificate directory before the external checker printed `s VERIFIED`,
-//! and a directory appears whole or not at all (built under a temporary name,
+//! either (they take regeneration as a `regenerate::Regenerate`). Nothing is
+//! written to a certificate directory before the LRAT checker of `lrat/`
+//! accepted the proof, and, for the proofs `--external-check` hands them
+//! (stored ones by default), before drat-trim or rate (those on PATH)
+//! printed `s VERIFIED`; the trust base is docs/SOUNDNESS.md's list, whose
+//! CNF checker is the LRAT checker (or an external or verified one). A
+//! directory appears whole or not at all (built under a temporary name,
 //! then renamed).
 
 pub mod budget;

@@ -237,10 +237,8 @@ fn external_checks(
     Ok((records, None))
 }
 
-/// Raw bytes beyond this multiple of the store limit are not even
-/// compressed: binary proofs shrink about 2.6 times under gzip, so they
-/// could not be stored anyway, and compressing gigabytes costs minutes.
-const HOPELESS_RATIO: u64 = 8;
+/// Raw bytes beyond this multiple of the store limit are not even compressed (options table).
+const HOPELESS_RATIO: u64 = crate::options::HOPELESS_RATIO.default;
 
 /// A certificate's files: the CNF, the DRAT proof, and the LRAT proof when
 /// one was kept (`online::LRAT_FILE_CAP`).

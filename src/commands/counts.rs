@@ -10,6 +10,7 @@ use std::path::Path;
 use serde::Serialize;
 
 use super::report::{Reported, Rows};
+use hexcert::context::RunContext;
 use hexcert::error::HexError;
 use hexcert::geometry::Hexagon;
 use hexcert::outcome::Outcome;
@@ -170,7 +171,7 @@ fn outcome(earlier_runs: bool) -> Outcome {
 /// `count` on the sweep road, or (`road` frontier) on the sweep at levels 5
 /// and 6 themselves instead of the chain products over level 4.
 pub fn count(
-    quiet: bool,
+    context: &RunContext,
     (n, level, road): (usize, u8, Road),
     penalty: Option<usize>,
     max_penalty: Option<usize>,
@@ -188,7 +189,7 @@ pub fn count(
         _ => Method::default_for(level),
     };
     let hex = Hexagon::new(n)?;
-    let progress = crate::progress::Progress::new(quiet);
+    let progress = crate::progress::Progress::new(context);
     progress.working(format!("n={n}: counting level-{level} partials"));
     let started = std::time::Instant::now();
     let (counts, minimum_known) = match penalty.or(max_penalty) {
@@ -264,9 +265,9 @@ impl From<Upper> for hexcert::counting::Upper {
 /// `count --road refine`: level-2..6 counts by refinement of the partials
 /// of the level below: the minimum and its count, or (`--penalty P`,
 /// `--max-penalty B`) the counts up to a bound (counting::refine).
-pub fn count_refine(quiet: bool, (n, level): (usize, u8), (penalty, max_penalty): (Option<usize>, Option<usize>), settings: &hexcert::counting::Settings) -> Result<Reported, HexError> {
+pub fn count_refine(context: &RunContext, (n, level): (usize, u8), (penalty, max_penalty): (Option<usize>, Option<usize>), settings: &hexcert::counting::Settings) -> Result<Reported, HexError> {
     let hex = Hexagon::new(n)?;
-    let progress = crate::progress::Progress::new(quiet);
+    let progress = crate::progress::Progress::new(context);
     progress.working(format!("n={n}: refining the level-{} partials to level {level}", level.saturating_sub(1)));
     let started = std::time::Instant::now();
     let (counts, minimum, refined, pieces) = match penalty.or(max_penalty) {
@@ -305,20 +306,19 @@ fn asked<T: ToString>(counts: &[T], penalty: Option<usize>) -> Vec<(usize, Strin
 /// `count --road sat`: partials of penalty P (or of every penalty up to B)
 /// through the lex-leaders the solver lists; with `leaders_dir`, cube by
 /// cube, resumable (`search::leaders`).
-pub fn count_sat(quiet: bool, n: usize, level: u8, (penalty, max_penalty): (Option<usize>, Option<usize>), leaders_dir: Option<&Path>) -> Result<Reported, HexError> {
+pub fn count_sat(context: &RunContext, n: usize, level: u8, (penalty, max_penalty): (Option<usize>, Option<usize>), leaders_dir: Option<&Path>) -> Result<Reported, HexError> {
     let Some(bound) = penalty.or(max_penalty) else {
         return Err(HexError::Usage("--road sat needs --penalty P or --max-penalty B".into()));
     };
     let hex = Hexagon::new(n)?;
-    let progress = crate::progress::Progress::new(quiet);
+    let progress = crate::progress::Progress::new(context);
     progress.working(format!("n={n}: listing level-{level} lex-leaders of penalty <= {bound}"));
     let started = std::time::Instant::now();
     let (found, listing) = match leaders_dir {
         None => (hexcert::search::orbits::orbit_count::<Cadical>(&hex, level, bound, hexcert::options::SAT_ROAD_LEADERS.default)?, None),
         Some(dir) => {
-            let abort = crate::args::interrupt_flag();
             let on_cube = |done: usize, total: usize| progress.working(format!("n={n}: level-{level} lex-leaders of penalty <= {bound}, cube {done} of {total} done"));
-            let (found, listing) = hexcert::search::orbits::orbit_count_by_cubes::<Cadical>(&hex, level, bound, Some(dir), &abort, &on_cube)?;
+            let (found, listing) = hexcert::search::orbits::orbit_count_by_cubes::<Cadical>(&hex, level, bound, Some(dir), context.stop_flag(), &on_cube)?;
             (found, Some(listing))
         }
     };
@@ -386,7 +386,7 @@ impl fmt::Display for TableReport {
 
 pub fn table(
     json: bool,
-    quiet: bool,
+    context: &RunContext,
     (kind, above): (TableKind, usize),
     (first, last): (usize, usize),
     settings: &dyn Fn(usize) -> Result<hexcert::counting::Settings, HexError>,
@@ -398,7 +398,7 @@ pub fn table(
     let stream = Rows::start(json, TABLE_HEADER);
     let mut rows = Vec::new();
     let mut loaded = Vec::new();
-    let progress = crate::progress::Progress::new(quiet);
+    let progress = crate::progress::Progress::new(context);
     for n in first..=last {
         progress.working(format!("n={n}: counting levels 1..6"));
         let settings = settings(n)?;

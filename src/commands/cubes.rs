@@ -3,12 +3,12 @@
 
 use std::fmt;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 
 use serde::Serialize;
 
 use super::report::Reported;
 use hexcert::certification::cubes::{merge, plan_hash, progress, run_all, run_cube, CubeResult, CubeVerdict, RunLimits};
+use hexcert::context::RunContext;
 use hexcert::cubes::{Cover, Plan};
 use hexcert::error::HexError;
 use hexcert::outcome::Outcome;
@@ -106,41 +106,41 @@ impl fmt::Display for RunReport {
 }
 
 pub fn cubes_run(
-    quiet: bool,
+    context: &RunContext,
     plan_path: &Path,
     selection: Selection,
     jobs: usize,
     results: &Path,
     limits: RunLimits<'_>,
-    abort: Arc<std::sync::atomic::AtomicBool>,
 ) -> Result<Reported, HexError> {
     let plan = Plan::read(plan_path)?;
+    let abort = context.stop_flag();
     let finished = std::sync::atomic::AtomicUsize::new(0);
     let report = |index: usize, result: &CubeResult, pending: usize| {
         let count = finished.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
-        if !quiet {
+        if context.progress() {
             eprintln!("cube {index} ({count}/{pending} of this run): {:?} in {:.2} s", result.verdict, result.solve_seconds);
         }
     };
     let mut last_plan = plan_path.to_path_buf();
     let mut rounds_run = 1;
     let done: Vec<(usize, CubeResult)> = match selection {
-        Selection::One(index) => vec![(index, run_cube(&plan, index, results, limits, &abort)?)],
-        Selection::All => run_all(&plan, None, results, jobs, limits, &abort, &report)?,
-        Selection::Sample(size, seed) => run_all(&plan, Some(&hexcert::cubes::estimate::sample(&plan, size, seed)), results, jobs, limits, &abort, &report)?,
+        Selection::One(index) => vec![(index, run_cube(&plan, index, results, limits, abort)?)],
+        Selection::All => run_all(&plan, None, results, jobs, limits, abort, &report)?,
+        Selection::Sample(size, seed) => run_all(&plan, Some(&hexcert::cubes::estimate::sample(&plan, size, seed)), results, jobs, limits, abort, &report)?,
         Selection::Refining { strategy, output, rounds, hexcert } => {
             let mut on_round = |round: &hexcert::certification::refine::Round| {
                 rounds_run = round.number;
                 if round.split.is_some() {
                     last_plan = output.clone();
                 }
-                if !quiet {
+                if context.progress() {
                     let split = round.split.as_deref().map_or(String::new(), |s| format!("; {s}"));
                     eprintln!("round {}: {} cube(s) solved, {} stopped by the time limit{split}", round.number, round.solved, round.unfinished);
                 }
             };
             let refining = hexcert::certification::refine::run_refining;
-            refining(plan, &output, results, &hexcert, jobs, limits, strategy, rounds, &abort, &report, &mut on_round)?.1
+            refining(plan, &output, results, &hexcert, jobs, limits, strategy, rounds, abort, &report, &mut on_round)?.1
         }
     };
     let counterexample = done.iter().find(|(_, r)| r.verdict == CubeVerdict::Counterexample);
@@ -156,7 +156,7 @@ pub fn cubes_run(
         counterexample_grid: counterexample.and_then(|(_, r)| r.counterexample.clone()).unwrap_or_default(),
     };
     let reported = Reported::new(report, if counterexample.is_some() { Outcome::Negative } else { Outcome::Done });
-    if abort.load(std::sync::atomic::Ordering::Relaxed) && counterexample.is_none() {
+    if context.stopped() && counterexample.is_none() {
         return Ok(reported.stopped_by(HexError::Interrupted));
     }
     Ok(reported)

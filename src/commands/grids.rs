@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 
 use super::report::Reported;
+use hexcert::context::RunContext;
 use hexcert::encoding::{Cardinality, EncodeOptions, SymmetryBreaking};
 use hexcert::error::HexError;
 use hexcert::formats::{read_grid_file, to_hexcert_text};
@@ -192,9 +193,9 @@ impl fmt::Display for OptimizeReport {
     }
 }
 
-pub fn optimize(quiet: bool, verbose: bool, n: usize, level: u8, cardinality: Cardinality, output: Option<&Path>) -> Result<Reported, HexError> {
+pub fn optimize(context: &RunContext, n: usize, level: u8, cardinality: Cardinality, output: Option<&Path>) -> Result<Reported, HexError> {
     let hex = Hexagon::new(n)?;
-    let progress = crate::progress::Progress::with_lines(quiet, verbose);
+    let progress = crate::progress::Progress::new(context);
     let mut on_step = |s: &Step| progress.step(n, s);
     let template = EncodeOptions { max_penalty: None, cardinality, symmetry: SymmetryBreaking::None };
     let minima = minimize_through(&hex, level, &mut PlainOracle::<Cadical>::new(template), &mut on_step)?;

@@ -18,6 +18,7 @@ use hexcert::certification::optimum::{certify_optimum_queued, OnReport, OptimumR
 use hexcert::certification::prove::{prove as prove_claim, ProveOutcome, SolveAgain};
 use hexcert::certification::verifier::Verifier;
 use hexcert::certification::Settings;
+use hexcert::context::RunContext;
 use hexcert::error::HexError;
 use hexcert::formats::to_hexcert_text;
 use hexcert::geometry::Hexagon;
@@ -64,9 +65,9 @@ impl fmt::Display for ProveReport {
     }
 }
 
-pub fn prove(quiet: bool, n: usize, level: u8, below: usize, settings: &Settings) -> Result<Reported, HexError> {
+pub fn prove(context: &RunContext, n: usize, level: u8, below: usize, settings: &Settings) -> Result<Reported, HexError> {
     let hex = Hexagon::new(n)?;
-    let progress = crate::progress::Progress::new(quiet);
+    let progress = crate::progress::Progress::new(context);
     progress.working(format!("n={n}: proving no level-{level} partial below {below}, then checking"));
     let outcome = prove_claim(&hex, level, below, settings)?;
     drop(progress);
@@ -105,7 +106,7 @@ impl fmt::Display for CertifyReport {
     }
 }
 
-pub fn certify(json: bool, quiet: bool, verbose: bool, (first, last): (usize, usize), settings: &Settings) -> Result<Reported, HexError> {
+pub fn certify(json: bool, context: &RunContext, (first, last): (usize, usize), settings: &Settings) -> Result<Reported, HexError> {
     if first < 3 {
         // Checked before any work, so a range is rejected whole rather than stopping at its first n.
         return Err(HexError::Usage(format!("certify takes n >= 3 (asked for {first}..={last}): sides 1 and 2 are outside the certified range")));
@@ -116,7 +117,7 @@ pub fn certify(json: bool, quiet: bool, verbose: bool, (first, last): (usize, us
     let verifier = Verifier::start(settings.abort.clone());
     let reports = Arc::new(Mutex::new(Vec::new()));
     for n in first..=last {
-        let progress = crate::progress::Progress::with_lines(quiet, verbose);
+        let progress = crate::progress::Progress::new(context);
         let mut on_step = |s: &Step| progress.step(n, s);
         let collected = Arc::clone(&reports);
         let on_report: OnReport = Box::new(move |report: OptimumReport| {
@@ -125,7 +126,7 @@ pub fn certify(json: bool, quiet: bool, verbose: bool, (first, last): (usize, us
         });
         certify_optimum_queued(n, settings, &verifier, &mut on_step, on_report)?;
     }
-    if verifier.pending() > 0 && !quiet {
+    if verifier.pending() > 0 && context.progress() {
         eprintln!("waiting for {} queued task(s): proof checks and optimum records...", verifier.pending());
     }
     verifier.finish()?;

@@ -1,5 +1,5 @@
 //! What every counting module shares: how layers are held, the settings of a
-//! count, the stop flag, why a sweep stops, and the `--verbose` lines.
+//! count (with the run's context), the stop check, why a sweep stops, and the `--verbose` lines.
 //!
 //! Invariant relied on: this module is a leaf of `counting` (it imports only
 //! `tally`), so the sweeps, the table builders and the ladder can all use it
@@ -7,10 +7,10 @@
 //! module graph free of circles.
 
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
 use super::tally::Overflow;
+use crate::context::RunContext;
 use crate::error::HexError;
 
 /// Largest penalty bound the packed sweep keys can hold.
@@ -69,9 +69,10 @@ pub struct Settings {
     /// found there is loaded, checked, and used instead of being rebuilt, and
     /// every table built is written there.
     pub checkpoints: Option<PathBuf>,
-    /// Raised (by Ctrl-C) to stop between two layers: scratch files are
-    /// removed, finished checkpoint tables stay, the count returns `Interrupted`.
-    pub stop: Arc<AtomicBool>,
+    /// The run's stop flag (raised by Ctrl-C: the count stops between two
+    /// layers, scratch files are removed, finished checkpoint tables stay, the
+    /// count returns `Interrupted`) and its `--verbose` switch.
+    pub context: RunContext,
     /// Directory of the refine road's records (`refine_records`): a finished
     /// piece of a listing found there is read back instead of refined, and
     /// every piece refined is written there.
@@ -176,8 +177,8 @@ impl From<SweepError> for HexError {
 }
 
 /// The check made between layers: raised means stop, dropping scratch files.
-pub fn check_stop(stop: &AtomicBool) -> Result<(), SweepError> {
-    if stop.load(Ordering::Relaxed) {
+pub fn check_stop(context: &RunContext) -> Result<(), SweepError> {
+    if context.stopped() {
         return Err(SweepError::Interrupted);
     }
     Ok(())
@@ -206,64 +207,47 @@ pub struct BuildStats {
     pub backward_seconds: f64,
 }
 
-static VERBOSE: AtomicBool = AtomicBool::new(false);
-
-/// Turns on a stderr line per cost-to-finish table built (`--verbose`).
-pub fn set_verbose(on: bool) {
-    VERBOSE.store(on, Ordering::Relaxed);
-}
-
-fn verbose() -> bool {
-    VERBOSE.load(Ordering::Relaxed)
-}
-
 /// The line of a finished table build.
-pub fn report_built(stats: &BuildStats) {
-    if verbose() {
-        let BuildStats { level, bound, forward_states, widest_layer, peak_bytes, spilled_layers, table_states, forward_seconds, backward_seconds, .. } = stats;
-        eprintln!(
+pub fn report_built(context: &RunContext, stats: &BuildStats) {
+    let BuildStats { level, bound, forward_states, widest_layer, peak_bytes, spilled_layers, table_states, forward_seconds, backward_seconds, .. } = stats;
+    context.log(|| {
+        format!(
             "table level {level} bound {bound}: forward {forward_states} states (widest layer {} at step {}, peak {:.2} GB held, {spilled_layers} layers spilled) {forward_seconds:.2} s; backward -> {table_states} states {backward_seconds:.2} s",
             widest_layer.0, widest_layer.1, *peak_bytes as f64 / 1e9
-        );
-    }
+        )
+    });
 }
 
 /// A line every tenth of a long forward pass, so a log shows how far it is.
-pub fn report_step(stats: &BuildStats, step: usize, cells: usize, layer: usize) {
-    if verbose() {
-        eprintln!(
+pub fn report_step(context: &RunContext, stats: &BuildStats, step: usize, cells: usize, layer: usize) {
+    context.log(|| {
+        format!(
             "table level {} bound {}: forward step {step}/{cells}, {layer} states in the layer, {} so far, {} layers spilled",
             stats.level, stats.bound, stats.forward_states, stats.spilled_layers
-        );
-    }
+        )
+    });
 }
 
 /// A line every tenth of a long backward pass.
-pub fn report_backward_step(stats: &BuildStats, step: usize, cells: usize, kept: usize) {
-    if verbose() {
-        eprintln!("table level {} bound {}: backward step {step}/{cells}, {kept} states kept at it", stats.level, stats.bound);
-    }
+pub fn report_backward_step(context: &RunContext, stats: &BuildStats, step: usize, cells: usize, kept: usize) {
+    context.log(|| format!("table level {} bound {}: backward step {step}/{cells}, {kept} states kept at it", stats.level, stats.bound));
 }
 
 /// The line of a table build that resumed a pass from a journal: `what`
 /// names the forward layers or backward tables it found there.
-pub fn report_resumed(stats: &BuildStats, what: &str, dir: &Path) {
-    if verbose() {
-        eprintln!("table level {} bound {}: resumed {what} from {}", stats.level, stats.bound, dir.display());
-    }
+pub fn report_resumed(context: &RunContext, stats: &BuildStats, what: &str, dir: &Path) {
+    context.log(|| format!("table level {} bound {}: resumed {what} from {}", stats.level, stats.bound, dir.display()));
 }
 
 /// The line of a finished (or resumed) piece of the refine road's listing.
-pub fn report_piece(level: u8, (index, done, pieces): (usize, usize, usize), classes: usize, resumed: bool, seconds: f64) {
-    if verbose() {
+pub fn report_piece(context: &RunContext, level: u8, (index, done, pieces): (usize, usize, usize), classes: usize, resumed: bool, seconds: f64) {
+    context.log(|| {
         let how = if resumed { "read back from its record".to_string() } else { format!("{seconds:.1} s") };
-        eprintln!("refine level {level}: piece {index} ({classes} classes, {how}); {done} of {pieces} pieces done");
-    }
+        format!("refine level {level}: piece {index} ({classes} classes, {how}); {done} of {pieces} pieces done")
+    });
 }
 
 /// The line of a table loaded from a checkpoint file.
-pub fn report_loaded(level: u8, bound: usize, path: &Path, states: usize) {
-    if verbose() {
-        eprintln!("table level {level} bound {bound}: loaded {states} states from {}", path.display());
-    }
+pub fn report_loaded(context: &RunContext, level: u8, bound: usize, path: &Path, states: usize) {
+    context.log(|| format!("table level {level} bound {bound}: loaded {states} states from {}", path.display()));
 }

@@ -18,8 +18,8 @@ use crate::geometry::{edge_count, Hexagon};
 use crate::levels::FULL_LEVEL;
 use crate::validation::evaluate;
 
-/// Largest optimum.json read for a start-bound hint.
-const HINT_FILE_BYTES: u64 = 1 << 20;
+/// Largest optimum.json or witness read for a start-bound hint (options table).
+const HINT_FILE_BYTES: u64 = crate::options::HINT_FILE_BYTES.default;
 
 /// The start bound of side `n` at `level` from `dir/nN/optimum.json`: `None`
 /// when the file is absent. Only a hint (counts and minima are the tables'

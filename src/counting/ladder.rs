@@ -99,7 +99,7 @@ impl<'h> Ladder<'h> {
         let saved = self.settings.checkpoints.as_ref().map(|dir| checkpoint::path(dir, self.hex.side(), level, self.bound));
         if let Some(path) = saved.as_ref().filter(|p| p.exists()) {
             let table = checkpoint::load(path, &schedule, self.hex.side(), self.bound)?;
-            report_loaded(level, self.bound, path, table.size());
+            report_loaded(&self.settings.context, level, self.bound, path, table.size());
             self.settings.note_loaded(path);
             self.guides.push(table);
             return Ok(());
@@ -112,8 +112,8 @@ impl<'h> Ladder<'h> {
             Journal::new(journal::dir(dir, side, level, self.bound), id)
         });
         let (table, stats) =
-            tables::build(&schedule, self.bound, self.guides.last(), (self.settings.layers, journal.as_ref()), &self.settings.stop)?;
-        report_built(&stats);
+            tables::build(&schedule, self.bound, self.guides.last(), (self.settings.layers, journal.as_ref()), &self.settings.context)?;
+        report_built(&self.settings.context, &stats);
         if stats.resumed_layers + stats.resumed_tables > 0 {
             self.settings.note_loaded(journal.as_ref().expect("resumed from a journal").dir());
         }

@@ -60,7 +60,7 @@ pub use hint::start_hint;
 pub use refine::{level_by_refinement, refined_by_penalty, source as refined_from, Pieces, Refined, RefinedByPenalty};
 use ladder::Ladder;
 use basics::check_bound;
-pub use basics::{set_verbose, Layers, Settings, Upper, Via, DEFAULT_MEMORY_LIMIT, MAX_PENALTY_BOUND};
+pub use basics::{Layers, Settings, Upper, Via, DEFAULT_MEMORY_LIMIT, MAX_PENALTY_BOUND};
 
 
 /// How to count.
@@ -351,14 +351,14 @@ fn frontier_counts(ladder: &Ladder<'_>, level: u8, bound: usize) -> Result<Vec<B
 
 /// The sweep in `u128`, rerun in `BigUint` when a count overflows.
 fn exact_sweep(schedule: &Schedule, bound: usize, table: Option<&guide::Guide>, settings: &Settings) -> Result<sweep::Sweep<BigUint>, HexError> {
-    let (layers, stop) = (settings.layers, settings.stop.as_ref());
-    match sweep::sweep::<u128>(schedule, bound, table, layers, stop) {
+    let (layers, context) = (settings.layers, &settings.context);
+    match sweep::sweep::<u128>(schedule, bound, table, layers, context) {
         Ok(done) => {
             let sweep::Sweep { by_penalty, peak_keys, peak_bytes, shards, spilled_runs } = done;
             let by_penalty = by_penalty.into_iter().map(BigUint::from).collect();
             Ok(sweep::Sweep { by_penalty, peak_keys, peak_bytes, shards, spilled_runs })
         }
-        Err(basics::SweepError::Overflow) => Ok(sweep::sweep::<BigUint>(schedule, bound, table, layers, stop)?),
+        Err(basics::SweepError::Overflow) => Ok(sweep::sweep::<BigUint>(schedule, bound, table, layers, context)?),
         Err(e) => Err(e.into()),
     }
 }

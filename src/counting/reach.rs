@@ -27,7 +27,6 @@
 
 use std::fs::File;
 use std::io::{BufReader, BufWriter, Write};
-use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 use rayon::prelude::*;
@@ -41,6 +40,7 @@ use super::layer::merge_in_pieces;
 use super::spill::Scratch;
 use super::transfer::for_each_successor;
 use super::varint::{get_varint, put_varint};
+use crate::context::RunContext;
 
 /// A forward layer: parts over disjoint, increasing state ranges, each sorted,
 /// each state once, packed with its least penalty so far.
@@ -64,15 +64,15 @@ pub fn build(
     bound: usize,
     lower: Option<&Guide>,
     (memory_limit, journal): (u64, Option<&Journal>),
-    stop: &AtomicBool,
+    context: &RunContext,
 ) -> Result<(Guide, BuildStats), SweepError> {
     let mut stats = BuildStats { level: schedule.level, bound, ..BuildStats::default() };
     let started = Instant::now();
     let mut scratch = Scratch::default();
     let held = Holding { budget: usize::try_from(memory_limit).unwrap_or(usize::MAX), journal };
-    let layers = forward(schedule, bound, lower, (&held, stop), &mut scratch, &mut stats)?;
+    let layers = forward(schedule, bound, lower, (&held, context), &mut scratch, &mut stats)?;
     stats.forward_seconds = started.elapsed().as_secs_f64();
-    let future = backward(schedule, bound, layers, (journal, stop), &mut stats)?;
+    let future = backward(schedule, bound, layers, (journal, context), &mut stats)?;
     stats.backward_seconds = started.elapsed().as_secs_f64() - stats.forward_seconds;
     stats.table_states = future.iter().map(KeyMap::len).sum();
     Ok((Guide { level: schedule.level, future }, stats))
@@ -102,7 +102,7 @@ struct Start {
 }
 
 /// Layer 0, or the last layer of the journal's consecutive run.
-fn start(schedule: &Schedule, journal: Option<&Journal>, stats: &mut BuildStats) -> Result<Start, SweepError> {
+fn start(schedule: &Schedule, (journal, context): (Option<&Journal>, &RunContext), stats: &mut BuildStats) -> Result<Start, SweepError> {
     let fresh = Start { held: Vec::with_capacity(schedule.cells + 1), layer: vec![vec![packed(0, 0)]], entry: None, minima: vec![Some(0)] };
     let Some(journal) = journal else { return Ok(fresh) };
     let mut found = journal.resumable()?;
@@ -118,7 +118,7 @@ fn start(schedule: &Schedule, journal: Option<&Journal>, stats: &mut BuildStats)
     note_layer(stats, last.len, t);
     minima.push(last.minimum);
     stats.resumed_layers = t;
-    report_resumed(stats, &format!("forward layers 1..={t} ({} states)", stats.forward_states), journal.dir());
+    report_resumed(context, stats, &format!("forward layers 1..={t} ({} states)", stats.forward_states), journal.dir());
     Ok(Start { held, layer: vec![journal.read(&last)?], entry: Some(last), minima })
 }
 
@@ -137,16 +137,16 @@ fn forward(
     schedule: &Schedule,
     bound: usize,
     lower: Option<&Guide>,
-    (holding, stop): (&Holding<'_>, &AtomicBool),
+    (holding, context): (&Holding<'_>, &RunContext),
     scratch: &mut Scratch,
     stats: &mut BuildStats,
 ) -> Result<Vec<Held>, SweepError> {
     let cores = rayon::current_num_threads();
-    let Start { mut held, mut layer, mut entry, mut minima } = start(schedule, holding.journal, stats)?;
+    let Start { mut held, mut layer, mut entry, mut minima } = start(schedule, (holding.journal, context), stats)?;
     let mut held_bytes = 0;
     let began = Instant::now();
     for t in held.len()..schedule.cells {
-        check_stop(stop)?;
+        check_stop(context)?;
         let admits = Admits { schedule, t, bound, by_minima: minimum_bound(&minima, schedule.cells, t + 1), lower };
         let len: usize = layer.iter().map(Vec::len).sum();
         let shard = len.div_ceil(cores * 8).clamp(1 << 10, 1 << 18);
@@ -171,7 +171,7 @@ fn forward(
         }
         // Only long passes report their steps: short ones print one line at the end.
         if (t + 1) % schedule.cells.div_ceil(10) == 0 && began.elapsed().as_secs() >= 10 {
-            report_step(stats, t + 1, schedule.cells, next_len);
+            report_step(context, stats, t + 1, schedule.cells, next_len);
         }
         if held_bytes > holding.budget {
             for slot in held.iter_mut() {
@@ -222,7 +222,7 @@ fn backward(
     schedule: &Schedule,
     bound: usize,
     mut held: Vec<Held>,
-    (journal, stop): (Option<&Journal>, &AtomicBool),
+    (journal, context): (Option<&Journal>, &RunContext),
     stats: &mut BuildStats,
 ) -> Result<Vec<KeyMap<u8>>, SweepError> {
     let load = |held| load(held, journal);
@@ -237,12 +237,12 @@ fn backward(
         }
         if stats.resumed_tables > 0 {
             let first = schedule.cells - stats.resumed_tables;
-            report_resumed(stats, &format!("backward tables {first}..{}", schedule.cells), journal.dir());
+            report_resumed(context, stats, &format!("backward tables {first}..{}", schedule.cells), journal.dir());
         }
     }
     let began = Instant::now();
     for t in (0..schedule.cells - stats.resumed_tables).rev() {
-        check_stop(stop)?;
+        check_stop(context)?;
         let layer = load(held.pop().expect("one layer per step"))?;
         let next = future.last().expect("the later table is built");
         let kept: Vec<Vec<(u128, u8)>> = layer
@@ -275,7 +275,7 @@ fn backward(
             journal.write((Pass::Backward, t), sorted.iter(), minimum)?;
         }
         if t % schedule.cells.div_ceil(10) == 0 && began.elapsed().as_secs() >= 10 {
-            report_backward_step(stats, t, schedule.cells, table.len());
+            report_backward_step(context, stats, t, schedule.cells, table.len());
         }
         future.push(table);
     }
@@ -353,12 +353,11 @@ mod tests {
 
 #[cfg(test)]
 mod journal_tests {
-    use std::sync::atomic::AtomicBool;
-
     use super::super::checkpoint::serialise;
     use super::super::frontier::Schedule;
     use super::super::journal::{Identity, Journal, Pass};
     use super::{build, SweepError};
+    use crate::context::RunContext;
     use crate::geometry::Hexagon;
 
     /// A build stopped after any layer of either pass (what a stop leaves:
@@ -370,7 +369,7 @@ mod journal_tests {
     fn a_build_resumed_from_its_journal_gives_the_same_table() {
         let (side, bound) = (6, 13);
         let hex = Hexagon::new(side).expect("hexagon");
-        let stop = AtomicBool::new(false);
+        let stop = RunContext::default();
         let first = Schedule::new(&hex, 1).expect("schedule");
         let (lower, _) = build(&first, bound, None, (1 << 30, None), &stop).expect("level 1");
         let schedule = Schedule::new(&hex, 2).expect("schedule");

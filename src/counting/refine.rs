@@ -156,9 +156,8 @@ pub fn refined_by_penalty(hex: &Hexagon, level: u8, bound: usize, settings: &Set
     refine_listed(hex, level, &Ladder::up_to(hex, source(level), bound, settings)?, bound, (Judged::Sample, settings))
 }
 
-/// Pieces the classes are split into: a fixed number, so that an index
-/// names the same piece on any machine and in any run (`refine_records`).
-const PIECES: usize = 256;
+/// Pieces the classes are split into (the options table says why it is fixed).
+const PIECES: usize = crate::options::REFINE_PIECES.default;
 
 /// A piece's counts, and who wrote them when they were read back.
 type PieceCounts = (Vec<u128>, Option<String>);
@@ -207,7 +206,7 @@ fn refine_listed(hex: &Hexagon, level: u8, ladder: &Ladder<'_>, bound: usize, (j
     let refine_piece = |piece: &[Class]| -> Result<Vec<u128>, HexError> {
         let mut counts = vec![0u128; bound + 1];
         for class in piece {
-            check_stop(&settings.stop)?;
+            check_stop(&settings.context)?;
             let added = refinements(hex, level, &class.values, class.penalty, bound, (judged, settings.via))?;
             for (extra, c) in added.into_iter().enumerate() {
                 let total = &mut counts[class.penalty + extra];
@@ -239,7 +238,7 @@ fn refine_listed(hex: &Hexagon, level: u8, ladder: &Ladder<'_>, bound: usize, (j
                 }
             };
             let done = finished.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
-            report_piece(level, (index, done, count.pieces), piece.len(), writer.is_some(), seconds);
+            report_piece(&settings.context, level, (index, done, count.pieces), piece.len(), writer.is_some(), seconds);
             Ok((counts, writer))
         })
         .collect();
@@ -278,7 +277,7 @@ enum Judged {
     Sample,
 }
 
-const SAMPLE: u64 = 1 << 10;
+const SAMPLE: u64 = crate::options::REFINE_SAMPLE.default;
 
 /// The refinements to level k of a level-(k-1) partial of penalty `p` to
 /// partials of penalty at most `bound`, counted by the penalty they add

@@ -26,8 +26,8 @@ use crate::levels::digits;
 /// Format tag of a piece's record.
 const FORMAT: &str = "hexcert-refined-piece/1";
 
-/// Largest record read back (a prefix and a few dozen counts).
-const RECORD_LIMIT: u64 = 1 << 20;
+/// Largest record read back (options table).
+const RECORD_LIMIT: u64 = crate::options::PIECE_RECORD_BYTES.default;
 
 /// One finished piece: the refinements of the members of a run of classes,
 /// counted by the penalty they reach.

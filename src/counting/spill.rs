@@ -25,8 +25,8 @@ use super::tally::Tally;
 /// files reads sequentially, small enough that `MAX_FAN_IN` of them are cheap.
 const BUFFER: usize = 1 << 16;
 
-/// Most spilled runs merged at once: keeps open files and buffers bounded.
-pub const MAX_FAN_IN: usize = 64;
+/// Most spilled runs merged at once (options table).
+pub const MAX_FAN_IN: usize = crate::options::SPILL_FAN_IN.default;
 
 /// The scratch directory of one sweep, created at the first spill.
 #[derive(Default)]

@@ -16,7 +16,6 @@
 //! keys, of their counts times the successors reaching it, and addition does
 //! not depend on the order or grouping the shards impose.
 
-use std::sync::atomic::AtomicBool;
 
 use rayon::prelude::*;
 
@@ -28,6 +27,7 @@ use super::layer::{borrowed, merged_run, run_bytes, sorted_run, Entry, Layer, Ru
 use super::spill::{Scratch, Spilled};
 use super::tally::{Overflow, Tally};
 use super::transfer::{for_each_successor, join_key, split_key};
+use crate::context::RunContext;
 
 /// What a sweep returns.
 #[derive(Debug, Clone)]
@@ -52,14 +52,14 @@ pub fn sweep<T: Tally>(
     bound: usize,
     guide: Option<&Guide>,
     layers: Layers,
-    stop: &AtomicBool,
+    context: &RunContext,
 ) -> Result<Sweep<T>, SweepError> {
     let mut done = Sweep { by_penalty: Vec::new(), peak_keys: 1, peak_bytes: 0, shards: 1, spilled_runs: 0 };
     done.by_penalty = match layers {
         Layers::Hashed => {
             let start = KeyMap::from_iter([(0u128, T::one())]);
             let step = |pruning: Option<Pruning<'_>>, layer| {
-                check_stop(stop)?;
+                check_stop(context)?;
                 hashed_step(pruning, layer, &mut done)
             };
             let last = run_layers(schedule, bound, guide, start, step, |map| least_penalty(map.keys()))?;
@@ -69,7 +69,7 @@ pub fn sweep<T: Tally>(
             let mut scratch = Scratch::default();
             let start = Layer::single(0, T::one());
             let step = |pruning: Option<Pruning<'_>>, layer| {
-                check_stop(stop)?;
+                check_stop(context)?;
                 sorted_step(pruning, layer, memory_limit, &mut scratch, &mut done)
             };
             let last = run_layers(schedule, bound, guide, start, step, |layer| least_penalty(layer.iter().map(|e| &e.0)))?;

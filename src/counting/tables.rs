@@ -16,6 +16,7 @@ use super::hashing::KeyMap;
 use super::journal::Journal;
 use super::reach;
 use super::transfer::for_each_successor;
+use crate::context::RunContext;
 
 /// Builds the level-`schedule.level` table for penalty `<= bound`, pruning
 /// the forward pass with the table of a lower level when one is given: on
@@ -27,11 +28,11 @@ pub fn build(
     bound: usize,
     lower: Option<&Guide>,
     (layers, journal): (Layers, Option<&Journal>),
-    stop: &std::sync::atomic::AtomicBool,
+    context: &RunContext,
 ) -> Result<(Guide, BuildStats), SweepError> {
     match layers {
         Layers::Hashed => {
-            check_stop(stop)?;
+            check_stop(context)?;
             let started = std::time::Instant::now();
             let forward_layers = forward(schedule, bound, lower);
             let forward_states = forward_layers.iter().map(KeyMap::len).sum();
@@ -48,7 +49,7 @@ pub fn build(
             };
             Ok((Guide { level: schedule.level, future }, stats))
         }
-        Layers::Sorted { memory_limit } => reach::build(schedule, bound, lower, (memory_limit, journal), stop),
+        Layers::Sorted { memory_limit } => reach::build(schedule, bound, lower, (memory_limit, journal), context),
     }
 }
 

@@ -1,13 +1,16 @@
 //! Cardinality splitting: decision trees on the penalty counter below a cube.
 //!
-//! The bound "penalty < B" is a sequential counter over the edges in their
-//! sorted order, so the first half of the edges lies in the top half of the
-//! hexagon. Its variable `count(h, j - 1)` is forced true when at least `j`
-//! of the first `h + 1` edges are penalty edges, and once true it forces
-//! the edges after `h` to hold at most `B - 1 - j` more. Deciding it splits
-//! the budget between the two halves: with `-count(h, j - 1)` the first half
-//! holds at most `j - 1`, with `count(h, j - 1)` the second half at most
-//! `B - 1 - j`. Each leaf of a bisection over `j` thus carries two
+//! The bound "penalty < B" is a sequential counter over the edges in the
+//! counter's input order: by default the wedge order (`encoding::wedges`:
+//! by angle around the centre), so the first half of the edges is one half
+//! of the hexagon, cut along a line through the centre; with
+//! `--cardinality sequential-counter` the edge index order, so the first
+//! half is the top half, rows down to the middle. Its variable
+//! `count(h, j - 1)` is forced true when at least `j` of the first `h + 1`
+//! edges are penalty edges, and once true it forces the edges after `h` to
+//! hold at most `B - 1 - j` more. Deciding it splits the budget between the
+//! two halves: with `-count(h, j - 1)` the first half holds at most `j - 1`,
+//! with `count(h, j - 1)` the second half at most `B - 1 - j`. Each leaf of a bisection over `j` thus carries two
 //! cardinality constraints of half the size, both tight near the middle,
 //! where a CDCL solver on the one long counter learns slowly.
 //!
@@ -15,7 +18,8 @@
 //! the quarter positions (the penalty of the first quarter, and of the first
 //! three quarters), then at the eighths: each decision fixes a prefix sum of
 //! the penalty over the edge order more tightly, so a deep tree spreads the
-//! budget over eight bands of rows instead of ending, as it did with one
+//! budget over eight sectors (eight bands of rows in index order) instead
+//! of ending, as it did with one
 //! position, at a leaf no narrower than "the top half holds exactly j".
 //! Prefix sums only grow, and grow by at most one an edge, so a decision at
 //! one position narrows what is left open at the others; a position whose

@@ -13,8 +13,8 @@
 use crate::error::HexError;
 use crate::geometry::Hexagon;
 
-/// Largest number of projections a split may have (they are enumerated one by one).
-pub const MAX_PROJECTIONS: u64 = 1 << 26;
+/// Largest number of projections a split may have (options table).
+pub const MAX_PROJECTIONS: u64 = crate::options::MAX_PROJECTIONS.default;
 
 /// The split cells and the values a projection gives them.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -58,10 +58,8 @@ pub fn gunzip_file(source: &Path, target: &Path) -> Result<(), HexError> {
     Ok(())
 }
 
-/// How many times its compressed size a stored file may decompress to.
-/// The stored CNFs and proofs come out at 1.2 to 4.1 times; deflate can
-/// reach about 1000, which only a crafted file (a gzip bomb) needs.
-pub const MAX_EXPANSION: u64 = 64;
+/// How many times its compressed size a stored file may decompress to (options table: why 64).
+pub const MAX_EXPANSION: u64 = crate::options::MAX_EXPANSION.default;
 
 /// Decompresses gzip `source` into `target`, stopping with an error at the
 /// first byte past the smaller of two caps: the size its record `states`,

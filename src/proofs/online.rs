@@ -26,9 +26,8 @@ use super::drat::DratWriter;
 use super::trace::{Batch, ProofStep, TraceSender};
 
 /// The LRAT file beside the DRAT one is kept only while it stays under this
-/// many bytes: small proofs are stored with their certificate (checked again
-/// by `hexcert check` without a solver); large ones are checked online only.
-pub const LRAT_FILE_CAP: u64 = 256 << 20;
+/// many bytes (options table: why).
+pub const LRAT_FILE_CAP: u64 = crate::options::LRAT_FILE_CAP.default;
 
 /// Batches in flight between the solver and the checker; beyond this the
 /// solver waits, so a slow checker costs time, never unbounded memory.

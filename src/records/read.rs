@@ -15,9 +15,8 @@ use super::cube::{CubeClaim, CubeResult, CUBE_CLAIM_FORMAT, RESULT_FORMAT};
 use super::error::RecordError;
 use crate::error::HexError;
 
-/// Largest JSON record read: a plan or a cube claim of about a million
-/// cubes (some 40 bytes each); a claim or an optimum is a few kilobytes.
-pub const MAX_RECORD_BYTES: u64 = 64 << 20;
+/// Largest JSON record read (options table: why 64 MiB).
+pub const MAX_RECORD_BYTES: u64 = crate::options::RECORD_BYTES.default;
 
 /// Format tag of the claims of the earlier pipeline (CaDiCaL 2.2.1, DRAT
 /// checked by rate): read for their statement only, never verified.

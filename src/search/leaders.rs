@@ -37,8 +37,8 @@ use crate::validation::evaluate;
 /// Format tag of a cube's record.
 const FORMAT: &str = "hexcert-leaders/1";
 
-/// Largest record read back (a cube of n = 13 level 1 lists a few hundred leaders).
-const RECORD_LIMIT: u64 = 64 << 20;
+/// Largest record read back (options table).
+const RECORD_LIMIT: u64 = crate::options::LEADERS_RECORD_BYTES.default;
 
 /// A cube listed or read back: its record, its leaders, and whether it was
 /// read back from an earlier run's record.
