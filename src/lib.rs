@@ -41,6 +41,7 @@ pub mod outcome;
 pub mod proofs;
 pub mod records;
 pub mod rendering;
+pub mod run;
 #[cfg(feature = "solver")]
 pub mod search;
 #[cfg(feature = "solver")]

@@ -15,16 +15,17 @@
 //! - `trust`: the trust base, derived from what a record states;
 //! - `error`: one variant per way a record or a proof can fail;
 //! - `status`: what a run established about a record;
-//! - `run`: who wrote a record (host, run) and the scratch directories a
-//!   run owns, locked so that runs sharing a directory never reap each other's.
+//! - `ledger`: the records of resumable units (cubes, leader cubes, refined
+//!   pieces): written once, read back bounded and matched to the run
+//!   reading them, their writers counted.
 
 pub mod claim;
 pub mod cube;
 pub mod error;
 pub mod header;
+pub mod ledger;
 pub mod ranges;
 pub mod read;
-pub mod run;
 pub mod status;
 pub mod trust;
 
