@@ -26,9 +26,11 @@
 //! solver code reachable from the checking side.
 
 pub mod certification;
+pub mod compress;
 pub mod counting;
 pub mod cubes;
 pub mod derivation;
+pub mod digest;
 pub mod encoding;
 pub mod error;
 pub mod formats;

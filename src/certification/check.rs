@@ -42,8 +42,10 @@ use crate::error::HexError;
 use crate::outcome::Outcome;
 use crate::geometry::Hexagon;
 use crate::proofs::online::{Against, OnlineCheck};
-use crate::proofs::verified::{accepted, VerifiedChecker};
-use crate::proofs::{compress, sha256_hex, Checker};
+use crate::proofs::verified::VerifiedChecker;
+use crate::compress;
+use crate::digest::sha256_hex;
+use crate::proofs::Checker;
 use super::regenerate::ProofChecks;
 use crate::records::error::{mismatch, RecordError};
 use crate::records::claim::{check_claim_ranges, check_optimum_ranges};
@@ -477,7 +479,7 @@ fn check_claim(path: &Path, claim: &Claim, checks: ProofChecks<'_>, messages: &m
         return Err(mismatch(path, "the CNF re-encoded from the claim's parameters does not match the recorded hash".into()));
     }
     messages.push("re-encoded CNF matches the recorded hash".into());
-    if checks.keep && verified.is_some_and(|v| claim.verified_lrat.as_ref().is_some_and(|r| accepted(r) && r.version == v.version)) {
+    if checks.keep && verified.is_some_and(|v| claim.verified_lrat.as_ref().is_some_and(|r| r.verified_acceptance() && r.version == v.version)) {
         messages.push(format!("{} accepted the proof in an earlier run (recorded); not checked in this one: rerun without --keep-verdicts to check it", crate::proofs::verified::NAME));
         return Ok(Status::Unverified);
     }
@@ -557,7 +559,7 @@ fn check_claim(path: &Path, claim: &Claim, checks: ProofChecks<'_>, messages: &m
 /// The line reporting the verified checker's acceptance; its rejection is
 /// an error naming `claim_path`.
 fn verified_line(verdict: &CheckerRecord, claim_path: &Path) -> Result<String, HexError> {
-    if !accepted(verdict) {
+    if !verdict.verified_acceptance() {
         return Err(RecordError::LratRejected { what: format!("the proof (by {})", verdict.name), verdict: verdict.verdict.clone() }.at(claim_path));
     }
     Ok(format!("{}: {} ({}, {:.2} s, {} MB)", verdict.name, verdict.verdict, verdict.version, verdict.seconds, verdict.peak_memory_kb / 1024))

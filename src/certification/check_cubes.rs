@@ -14,8 +14,8 @@ use crate::cubes::{cube_formula, split_formula};
 use crate::encoding::LevelEncoding;
 use crate::error::HexError;
 use crate::proofs::online::{Against, Finished, OnlineCheck};
-use crate::proofs::verified::{accepted, write_formula};
-use crate::proofs::sha256_hex;
+use crate::proofs::verified::write_formula;
+use crate::digest::sha256_hex;
 use crate::records::cube::{attested_cubes, check_stored_lrat_with, judge};
 use crate::records::error::{mismatch, RecordError};
 use crate::records::read::{expect_hash, stored_path};
@@ -91,7 +91,7 @@ pub fn check_cube_claim(path: &Path, claim: &CubeClaim, checks: ProofChecks<'_>,
         };
         let stored_proof = record.lrat_proof.as_ref().and_then(|f| f.stored_as.as_ref().map(|name| (f, name)));
         let resumed = checks.keep
-            && checks.verified.is_some_and(|v| record.verified_lrat.as_ref().is_some_and(|r| accepted(r) && r.version == v.version));
+            && checks.verified.is_some_and(|v| record.verified_lrat.as_ref().is_some_and(|r| r.verified_acceptance() && r.version == v.version));
         if resumed {
             earlier += 1;
             unchecked += 1;
@@ -144,7 +144,7 @@ pub fn check_cube_claim(path: &Path, claim: &CubeClaim, checks: ProofChecks<'_>,
             None
         };
         if let Some(verdict) = verdict {
-            if !accepted(&verdict) {
+            if !verdict.verified_acceptance() {
                 return Err(RecordError::LratRejected { what: format!("the proof of cube {index} (by {})", verdict.name), verdict: verdict.verdict }.at(path));
             }
             by_verified += 1;
@@ -163,7 +163,7 @@ pub fn check_cube_claim(path: &Path, claim: &CubeClaim, checks: ProofChecks<'_>,
     if let Some(checker) = checks.verified {
         messages.push(format!("{by_verified} cube proofs verified by {} in this run ({})", crate::proofs::verified::NAME, checker.version));
     }
-    let recorded: Vec<&CubeResult> = kept.cubes.iter().filter(|c| c.verified_lrat.as_ref().is_some_and(accepted)).collect();
+    let recorded: Vec<&CubeResult> = kept.cubes.iter().filter(|c| c.verified_lrat.as_ref().is_some_and(crate::records::CheckerRecord::verified_acceptance)).collect();
     if !recorded.is_empty() {
         messages.push(format!(
             "{} of {} cubes record a {} acceptance of their proof{}",

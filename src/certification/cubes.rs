@@ -22,8 +22,10 @@ use crate::cubes::{cube_formula, split_formula, Plan};
 use crate::error::HexError;
 use crate::geometry::Hexagon;
 use crate::proofs::online::{Against, Finished, OnlineCheck};
-use crate::proofs::verified::{accepted, write_formula, VerifiedChecker};
-use crate::proofs::{compress, own_peak_memory_kb, sha256_file, sha256_hex};
+use crate::proofs::verified::{write_formula, VerifiedChecker};
+use crate::compress;
+use crate::digest::{sha256_file, sha256_hex};
+use crate::proofs::own_peak_memory_kb;
 use crate::records::error::RecordError;
 use crate::records::ledger::Parsed;
 use crate::records::cube::attested_cubes;
@@ -111,7 +113,7 @@ pub fn run_cube(plan: &Plan, index: usize, results: &Path, limits: RunLimits<'_>
                 let what = format!("the proof of cube {index}");
                 return Err(HexError::Internal(RecordError::LratRejected { what, verdict: lrat.verdict }.to_string()));
             }
-            if let Some(verdict) = verified.as_ref().filter(|v| !accepted(v)) {
+            if let Some(verdict) = verified.as_ref().filter(|v| !v.verified_acceptance()) {
                 let what = format!("the proof of cube {index} (by {})", verdict.name);
                 return Err(HexError::Internal(RecordError::LratRejected { what, verdict: verdict.verdict.clone() }.to_string()));
             }

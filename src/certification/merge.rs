@@ -15,7 +15,7 @@ use super::WorkDir;
 use crate::cubes::{cube_formula, Plan};
 use crate::encoding::LevelEncoding;
 use crate::error::HexError;
-use crate::proofs::sha256_hex;
+use crate::digest::sha256_hex;
 use crate::records::cube::{check_stored_lrat, judge, proof_stored, result_path};
 use crate::records::ledger::Parsed;
 use crate::records::read::stored_path;

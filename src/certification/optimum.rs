@@ -28,7 +28,7 @@ use crate::error::HexError;
 use crate::formats::to_hexcert_text;
 use crate::geometry::Hexagon;
 use crate::levels::Partial;
-use crate::proofs::sha256_hex;
+use crate::digest::sha256_hex;
 use crate::records::{read_json, this_build, Claim, Optimum, Record};
 use crate::search::{minimize_through, Found, LowerBoundProof, Oracle, PlainOracle, Step};
 use crate::encoding::EncodeOptions;

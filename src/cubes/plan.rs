@@ -79,7 +79,7 @@ impl Plan {
             cover_argument: COVER_ARGUMENT.into(),
             cubes: planned.cubes,
         };
-        let formula_sha256 = crate::proofs::sha256_hex(&plan.encoding()?.cnf.to_dimacs());
+        let formula_sha256 = crate::digest::sha256_hex(&plan.encoding()?.cnf.to_dimacs());
         Ok(Plan { formula_sha256, ..plan })
     }
 
@@ -207,7 +207,7 @@ impl Plan {
         if !cube.literals.is_empty() {
             text.push_str(&format!(" path {:?}", cube.literals));
         }
-        crate::proofs::sha256_hex(text.as_bytes())[..16].to_string()
+        crate::digest::sha256_hex(text.as_bytes())[..16].to_string()
     }
 
     /// The split the plan names.

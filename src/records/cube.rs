@@ -11,15 +11,15 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use super::claim::{BuildRecord, CheckerRecord, FileRecord, LratRecord, StatementRecord};
+use super::claim::{BuildRecord, CheckerRecord, FileRecord, LratRecord, StatementRecord, ONLINE_LIFTED};
 use super::error::RecordError;
 use super::header::{Header, Stated};
 use super::ledger::{Entry, Ledger};
 use super::read::MAX_RECORD_BYTES;
 use crate::cubes::{Cube, Plan};
 use crate::geometry::Hexagon;
-use crate::proofs::online::ONLINE_LIFTED;
-use crate::proofs::{compress, sha256_file, sha256_hex};
+use crate::compress;
+use crate::digest::{sha256_file, sha256_hex};
 
 /// Format tag of a cube's result record.
 pub const RESULT_FORMAT: &str = "hexcert-cube-result/2";
@@ -126,7 +126,7 @@ pub fn judge(plan: &Plan, index: usize, dimacs: &[u8], record: CubeResult) -> Re
             if !verified || record.proof_sha256.is_none() {
                 return Err("a refutation without a verified LRAT verdict and a proof hash".into());
             }
-            if record.verified_lrat.as_ref().is_some_and(|v| !crate::proofs::verified::accepted(v)) {
+            if record.verified_lrat.as_ref().is_some_and(|v| !v.verified_acceptance()) {
                 return Err("a refutation whose recorded verified-checker verdict is not an acceptance".into());
             }
         }
@@ -221,7 +221,7 @@ pub const CERTIFICATE_FILES: &[&str] = &["claim.json", "formula.cnf.gz", "proof.
 /// The verified checker's version when it accepted every cube's proof
 /// (one version for all: a claim names one binary in its trust base).
 pub fn all_verified(cubes: &[CubeResult]) -> Option<&str> {
-    let mut versions = cubes.iter().map(|c| c.verified_lrat.as_ref().filter(|v| crate::proofs::verified::accepted(v)).map(|v| v.version.as_str()));
+    let mut versions = cubes.iter().map(|c| c.verified_lrat.as_ref().filter(|v| v.verified_acceptance()).map(|v| v.version.as_str()));
     let first = versions.next()??;
     versions.all(|v| v == Some(first)).then_some(first)
 }

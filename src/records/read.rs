@@ -34,7 +34,7 @@ pub fn read_bounded(path: &Path, limit: u64, what: &'static str) -> Result<Vec<u
 
 /// The file hashes to what the record names, `what` saying which file.
 pub fn expect_hash(file: &Path, expected: &str, what: &str) -> Result<(), HexError> {
-    let actual = crate::proofs::sha256_file(file).map_err(|source| HexError::Io { path: file.into(), source })?;
+    let actual = crate::digest::sha256_file(file).map_err(|source| HexError::Io { path: file.into(), source })?;
     if actual != expected {
         return Err(RecordError::HashMismatch { what: what.into(), actual, expected: expected.into() }.at(file));
     }
