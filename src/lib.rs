@@ -8,9 +8,12 @@
 //! - `formats`: grid files (hexcert and published formats);
 //! - `validation`: the plain validator (no SAT code);
 //! - `statement`: the problem as a pseudo-Boolean (OPB) file, for VeriPB (no SAT code);
-//! - `records`: every record (claim, cube claim, plan header, cube record,
-//!   optimum, trust base), read once and judged in one place (no SAT code;
-//!   tests/module_graph.rs keeps it so);
+//! - `run`: who this run is, and the scratch directories it owns;
+//! - `digest`, `compress`: SHA-256 and gzip, below the records and proofs;
+//! - `records`: every record (claim, cube claim, plan, cube record,
+//!   optimum, trust base), read once and judged in one place, and the
+//!   ledger of resumable units (no SAT code, and nothing of the layers
+//!   above it: tests/module_graph.rs keeps it so);
 //! - `derivation`: a VeriPB proof from the statement to the level CNF;
 //! - `formula`: CNF and DIMACS;
 //! - `encoding`: the level-k CNF encoder;

@@ -303,7 +303,7 @@ pub fn check_optimum_ranges(optimum: &Optimum, origin: &Path) -> Result<(), HexE
     penalty_in_range("optimum", optimum.optimum, edges, origin)?;
     level_in_range("lower_bound_level", optimum.lower_bound_level, origin)?;
     if optimum.level_minima.len() != usize::from(FULL_LEVEL) {
-        return Err(super::error::mismatch(origin, format!("level_minima has {} entries, not {FULL_LEVEL}", optimum.level_minima.len())));
+        return Err(super::error::RecordError::Header(format!("level_minima has {} entries, not {FULL_LEVEL}", optimum.level_minima.len())).at(origin));
     }
     for &minimum in &optimum.level_minima {
         penalty_in_range("a level minimum", minimum, edges, origin)?;

@@ -16,7 +16,7 @@ use super::error::RecordError;
 use super::header::{Header, Stated};
 use super::ledger::{Entry, Ledger};
 use super::read::MAX_RECORD_BYTES;
-use crate::cubes::{Cube, Plan};
+use super::plan::{Cube, Plan};
 use crate::geometry::Hexagon;
 use crate::compress;
 use crate::digest::{sha256_file, sha256_hex};

@@ -21,6 +21,7 @@ use std::path::{Path, PathBuf};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 
+use super::error::RecordError;
 use super::read::read_bounded;
 use crate::error::HexError;
 
@@ -113,15 +114,14 @@ impl<'a, E: Entry> Ledger<'a, E> {
     /// the file when it is unreadable, another build's, or not of the
     /// count and unit `expected` (a directory holds one count's units).
     pub fn resume(&self, name: &str, expected: &E::Identity) -> Result<Option<E>, HexError> {
-        let refuse = |message: String| HexError::Input { file: self.path(name), line: 0, message };
+        let refuse = |error: RecordError| error.at(&self.path(name));
         match self.read(name) {
             None => Ok(None),
-            Some(Parsed::Damaged(why)) => Err(refuse(why)),
-            Some(Parsed::Foreign(why)) => Err(refuse(format!("written by another hexcert build ({why}): use another directory for this one"))),
-            Some(Parsed::Record(record)) if record.identity() != *expected => Err(refuse(format!(
-                "a record of {:?}, not of {expected:?}: use another directory for another count",
-                record.identity()
-            ))),
+            Some(Parsed::Damaged(why)) => Err(refuse(RecordError::Unreadable(why))),
+            Some(Parsed::Foreign(why)) => Err(refuse(RecordError::Foreign(why))),
+            Some(Parsed::Record(record)) if record.identity() != *expected => {
+                Err(refuse(RecordError::OtherUnit { found: format!("{:?}", record.identity()), expected: format!("{expected:?}") }))
+            }
             Some(Parsed::Record(record)) => Ok(Some(*record)),
         }
     }

@@ -7,7 +7,7 @@
 
 use super::claim::{CheckerRecord, Claim, StatementRecord};
 use super::cube::{all_lifted, all_verified, Attested, CubeClaim};
-use crate::cubes::Plan;
+use super::plan::Plan;
 use crate::encoding::{EncodeOptions, SymmetryBreaking, ENCODER_VERSION};
 use crate::statement::STATEMENT_VERSION;
 
