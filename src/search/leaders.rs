@@ -123,7 +123,10 @@ pub fn list_by_cubes<S: SatSolver + Default>(
             let name = format!("cube-{index}");
             let expected = (hex.side(), level, max_penalty, crate::encoding::ENCODER_VERSION.to_string(), split.cells.clone(), cube.clone());
             let resumed = match &ledger {
-                Some(ledger) => ledger.resume(&name, &expected)?.map(|record| judge_leaders(&ledger.path(&name), hex, (level, max_penalty), &split, record)).transpose()?,
+                Some(ledger) => match ledger.resume(&name, &expected)? {
+                    Some(record) => Some(judge_leaders(&ledger.path(&name), hex, (level, max_penalty), &split, record)?),
+                    None => None,
+                },
                 None => None,
             };
             let result = match resumed {
