@@ -1,7 +1,9 @@
 //! The engine's error type. Input problems carry the file and line they come
 //! from, so the command line can print one line that names them.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+
+use crate::records::error::RecordError;
 
 /// Everything that can go wrong in the engine.
 #[derive(Debug, thiserror::Error)]
@@ -12,6 +14,10 @@ pub enum HexError {
     /// A malformed input file; `line` is 1-based, 0 when it concerns the whole file.
     #[error("{}{}: {message}", file.display(), if *line > 0 { format!(":{line}") } else { String::new() })]
     Input { file: PathBuf, line: usize, message: String },
+    /// A record, or a proof it names, fails a check (one variant per way:
+    /// `RecordError`); `line` as for `Input`.
+    #[error("{}{}: {error}", file.display(), if *line > 0 { format!(":{line}") } else { String::new() })]
+    Record { file: PathBuf, line: usize, error: RecordError },
     /// A file could not be read or written.
     #[error("{}: {source}", path.display())]
     Io { path: PathBuf, source: std::io::Error },
@@ -31,4 +37,13 @@ pub enum HexError {
     /// formula a record claims refuted is satisfiable: the record is false.
     #[error("contradiction: {0}")]
     Contradiction(String),
+}
+
+// Here rather than beside `RecordError`, which `HexError` holds: the record
+// layer's error file then imports nothing, and no file circle closes.
+impl RecordError {
+    /// The engine error naming the file.
+    pub fn at(self, file: &Path) -> HexError {
+        HexError::Record { file: file.into(), line: 0, error: self }
+    }
 }

@@ -31,7 +31,7 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), HexError> {
 /// the target's directory.
 pub fn temporary_name(path: &Path) -> PathBuf {
     let name = path.file_name().map_or("out".into(), |n| n.to_string_lossy().into_owned());
-    path.with_file_name(format!(".{name}.{}.tmp", crate::records::run::run_id()))
+    path.with_file_name(format!(".{name}.{}.tmp", crate::run::run_id()))
 }
 
 /// Streams `write` into a temporary sibling of `path`, then renames it over

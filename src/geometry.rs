@@ -153,6 +153,12 @@ impl Hexagon {
         self.n - x.abs().max(y.abs()).max(z.abs()) as usize
     }
 
+    /// The cells within distance `radius` of the centre, in increasing
+    /// index: a set every symmetry maps onto itself (all fix the centre).
+    pub fn cells_within(&self, radius: usize) -> Vec<usize> {
+        (0..self.cell_count()).filter(|&c| self.n - self.ring(c) <= radius).collect()
+    }
+
     /// The centre cell.
     pub fn centre(&self) -> usize {
         self.cell_count() / 2

@@ -13,11 +13,15 @@
 //! - `statement`: the problem as a pseudo-Boolean (OPB) file, for VeriPB (no SAT code);
 //! - `formula`: CNF and DIMACS;
 //! - `encoding`: the level-k CNF encoder;
+//! - `run`: who this run is, and the scratch directories it owns;
 //! - `files`: outputs written whole or not at all, bounded reads;
+//! - `digest`: SHA-256 of bytes and files, below the records and proofs;
+//! - `compress`: gzip of stored CNFs and proofs, below the records and proofs;
 //! - `formats`: grid files (hexcert and published formats);
-//! - `records`: every record (claim, cube claim, plan header, cube record,
-//!   optimum, trust base), read once and judged in one place (no SAT code;
-//!   tests/module_graph.rs keeps it so);
+//! - `records`: every record (claim, cube claim, plan, cube record,
+//!   optimum, trust base), read once and judged in one place, and the
+//!   ledger of resumable units (no SAT code, and nothing of the layers
+//!   above it: tests/module_graph.rs keeps it so);
 //! - `proofs`: the proof trace, the online LRAT check, the proof writers;
 //! - `cubes`: split cells, cube plans and their cover check;
 //! - `derivation`: a VeriPB proof from the statement to the level CNF;
@@ -31,10 +35,12 @@
 //! solver code reachable from the checking side.
 
 pub mod certification;
+pub mod compress;
 pub mod context;
 pub mod counting;
 pub mod cubes;
 pub mod derivation;
+pub mod digest;
 pub mod encoding;
 pub mod error;
 pub mod formats;
@@ -47,6 +53,7 @@ pub mod outcome;
 pub mod proofs;
 pub mod records;
 pub mod rendering;
+pub mod run;
 #[cfg(feature = "solver")]
 pub mod search;
 #[cfg(feature = "solver")]

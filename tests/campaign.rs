@@ -13,7 +13,7 @@ use std::process::Command;
 use common::{path_without_veripb, Scratch};
 
 use hexcert::cubes::{cube_formula, Plan};
-use hexcert::proofs::sha256_hex;
+use hexcert::digest::sha256_hex;
 use hexcert::records::{CubeResult, CubeVerdict, LratRecord};
 
 /// Runs hexcert; returns (exit code, stdout and stderr).
@@ -47,7 +47,7 @@ fn forge_refutations(plan_path: &Path, results: &Path) -> usize {
     let lrat = LratRecord {
         checker: "hexcert-lrat".into(),
         version: "0.1.0".into(),
-        how: hexcert::proofs::online::ONLINE_LIFTED.into(),
+        how: hexcert::records::claim::ONLINE_LIFTED.into(),
         verified: true,
         verdict: "s VERIFIED".into(),
         steps: 10,

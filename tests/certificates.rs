@@ -20,7 +20,9 @@ use hexcert::certification::resume::ResumeDir;
 use hexcert::certification::Settings;
 use hexcert::geometry::Hexagon;
 use hexcert::records::{read_json, Claim, Optimum};
-use hexcert::proofs::{compress, sha256_hex, Checker};
+use hexcert::compress;
+use hexcert::digest::sha256_hex;
+use hexcert::proofs::Checker;
 
 fn scratch(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("hexcert-cert-{}-{name}", std::process::id()));

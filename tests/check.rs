@@ -29,7 +29,8 @@ use hexcert::geometry::Hexagon;
 use hexcert::levels::Partial;
 use hexcert::records::trust::{trust_base, Basis};
 use hexcert::records::{read_json, Claim, Optimum};
-use hexcert::proofs::{compress, sha256_hex};
+use hexcert::compress;
+use hexcert::digest::sha256_hex;
 use hexcert::statement::Statement;
 use hexcert::validation::evaluate;
 
@@ -327,7 +328,7 @@ fn the_statement_record_is_checked_and_recorded() {
     rewrite_json::<Claim>(&path, |c| {
         let options = c.encode_options();
         // A verified checker's acceptance (cake_lpr's, recorded) stays in it.
-        let verified = c.verified_lrat.as_ref().filter(|v| hexcert::proofs::verified::accepted(v)).map(|v| v.version.as_str());
+        let verified = c.verified_lrat.as_ref().filter(|v| v.verified_acceptance()).map(|v| v.version.as_str());
         c.trust_base = trust_base(Basis::Claim { options: &options, drat_checks: &c.drat_checks, statement: None, verified });
     });
     let report = check_record(&path, None);

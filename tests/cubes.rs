@@ -374,7 +374,7 @@ fn unfinished_cubes_are_refined_and_the_merged_claim_checks_and_resists_tamperin
         });
         assert!(why.contains("trust base"), "{why}");
         // A cube verdict not reached on the split formula cannot keep the three-item base.
-        let why = tamper(&|v| v["cubes"][0]["lrat"]["how"] = hexcert::proofs::online::ONLINE.into());
+        let why = tamper(&|v| v["cubes"][0]["lrat"]["how"] = hexcert::records::claim::ONLINE.into());
         assert!(why.contains("trust base"), "{why}");
     }
 }

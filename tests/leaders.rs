@@ -21,7 +21,7 @@ fn cube_listing_agrees_with_one_solver_and_with_the_sweep() {
         let (cubed, listing) = orbit_count_by_cubes::<Cadical>(&hex, level, bound, None, &AtomicBool::new(false), &quiet).unwrap();
         assert!(whole.leaders > 0, "n={n} level={level}: nothing listed, nothing compared");
         assert_eq!(cubed, whole, "n={n} level={level}: cubes against one solver");
-        assert_eq!((listing.listed, listing.resumed), (128, 0));
+        assert_eq!((listing.listed, listing.resumed.units), (128, 0));
         let swept = hexcert::counting::count_by_penalty(&hex, level, bound).unwrap();
         for p in 0..=bound {
             assert_eq!(num_bigint::BigUint::from(cubed.by_penalty[p]), swept.counts[p], "n={n} level={level} penalty {p}");
@@ -44,8 +44,8 @@ fn a_run_resumed_from_its_records_counts_the_same() {
     }
     let (again, listing) = orbit_count_by_cubes::<Cadical>(&hex, 3, 9, Some(dir.path()), &stop, &quiet).unwrap();
     assert_eq!(again, first);
-    assert_eq!((listing.listed, listing.resumed), (64, 64));
-    assert_eq!(listing.resumed_from.len(), 1, "one earlier run wrote them: {:?}", listing.resumed_from);
+    assert_eq!((listing.listed, listing.resumed.units), (64, 64));
+    assert_eq!(listing.resumed.writers.len(), 1, "one earlier run wrote them: {:?}", listing.resumed.writers);
     // A stopped run writes nothing it did not finish and reports the stop.
     stop.store(true, std::sync::atomic::Ordering::Relaxed);
     let stopped = orbit_count_by_cubes::<Cadical>(&hex, 3, 10, Some(tempfile::tempdir().unwrap().path()), &stop, &quiet);

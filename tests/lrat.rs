@@ -239,9 +239,9 @@ fn cake_lpr_accepts_every_stored_lrat_proof_and_rejects_a_damaged_one() {
                 continue;
             }
             let cnf = dir.join("formula.cnf");
-            hexcert::proofs::compress::gunzip_file_limited(&claim.join("formula.cnf.gz"), &cnf, 1 << 30).unwrap();
+            hexcert::compress::gunzip_file_limited(&claim.join("formula.cnf.gz"), &cnf, 1 << 30).unwrap();
             let verdict = checker.check_gz(&cnf, &gz).unwrap();
-            assert!(hexcert::proofs::verified::accepted(&verdict), "{}: {}", claim.display(), verdict.verdict);
+            assert!(verdict.verified_acceptance(), "{}: {}", claim.display(), verdict.verdict);
             seen += 1;
         }
     }
@@ -255,7 +255,7 @@ fn cake_lpr_accepts_every_stored_lrat_proof_and_rejects_a_damaged_one() {
     std::fs::write(&cnf, &formula).unwrap();
     std::fs::write(&proof, binary(&steps)).unwrap();
     let verdict = checker.check_file(&cnf, &proof).unwrap();
-    assert!(!hexcert::proofs::verified::accepted(&verdict), "cake_lpr accepted a proof with a hint removed");
+    assert!(!verdict.verified_acceptance(), "cake_lpr accepted a proof with a hint removed");
     assert!(verdict.verdict.starts_with("s NOT VERIFIED"), "{}", verdict.verdict);
     let _ = std::fs::remove_dir_all(&dir);
 }
@@ -329,7 +329,7 @@ fn cube_proofs_piped_to_cake_lpr_are_recorded_and_a_recheck_resumes_per_cube() {
     let dir = scratch("cake-cubes");
     let path = merged_cube_claim(&dir, Some(program));
     let claim: hexcert::records::CubeClaim = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
-    assert!(claim.cubes.iter().all(|c| c.verified_lrat.as_ref().is_some_and(hexcert::proofs::verified::accepted)));
+    assert!(claim.cubes.iter().all(|c| c.verified_lrat.as_ref().is_some_and(hexcert::records::CheckerRecord::verified_acceptance)));
     assert!(claim.trust_base.iter().any(|item| item.contains("cake_lpr")), "{:#?}", claim.trust_base);
     edit_claim(&path, |claim| {
         claim.cubes[0].verified_lrat = None;
@@ -394,7 +394,7 @@ fn a_claims_cake_lpr_verdict_is_kept_and_named_in_its_trust_base() {
     assert!(text(&first).contains("its verdict recorded in the claim"), "{}", text(&first));
     assert_ne!(first.status.code(), Some(1), "{}", text(&first));
     let kept: hexcert::records::Claim = serde_json::from_slice(&std::fs::read(&claim).unwrap()).unwrap();
-    assert!(kept.verified_lrat.as_ref().is_some_and(hexcert::proofs::verified::accepted));
+    assert!(kept.verified_lrat.as_ref().is_some_and(hexcert::records::CheckerRecord::verified_acceptance));
     assert!(kept.trust_base.iter().any(|item| item.contains("cake_lpr")), "{:#?}", kept.trust_base);
     let again = hexcert(&dir, &["check", "--keep-verdicts", "--cake-lpr", program, shown]);
     assert_eq!(again.status.code(), Some(4), "{}", text(&again));

@@ -92,7 +92,7 @@ fn a_gzip_bomb_under_a_correct_record_stops_at_the_recorded_size() {
     let value: serde_json::Value = serde_json::from_slice(&std::fs::read(&claim).unwrap()).unwrap();
     let stored = value["proof"]["stored_as"].as_str().unwrap().to_string();
     // 256 MiB of zeros, a quarter of a megabyte gzipped: the record says far less.
-    let bomb = hexcert::proofs::compress::gzip_bytes(&vec![0u8; 256 << 20]);
+    let bomb = hexcert::compress::gzip_bytes(&vec![0u8; 256 << 20]);
     std::fs::write(claim.parent().unwrap().join(stored), bomb).unwrap();
     fails_fast(&claim, "more than the");
     let left: u64 = walk(&scratch.0).iter().map(|f| std::fs::metadata(f).map_or(0, |m| m.len())).sum();
@@ -244,4 +244,75 @@ proptest! {
             prop_assert_eq!((&a.cnf.sha256, &a.proof.sha256), (&b.cnf.sha256, &b.proof.sha256));
         }
     }
+}
+
+/// A unit of a test count, kept by the ledger that keeps cube records, the
+/// SAT road's leader cubes and the refine road's pieces.
+#[derive(Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Unit {
+    format: String,
+    count: u32,
+    unit: u32,
+    #[serde(deserialize_with = "hexcert::records::ledger::writer")]
+    written_by: String,
+}
+
+impl hexcert::records::ledger::Entry for Unit {
+    const FORMAT: &'static str = "test-unit/1";
+    const WHAT: &'static str = "test unit";
+    const LIMIT: u64 = 1 << 10;
+    type Identity = (u32, u32);
+
+    fn identity(&self) -> (u32, u32) {
+        (self.count, self.unit)
+    }
+
+    fn written_by(&self) -> Option<&str> {
+        Some(&self.written_by)
+    }
+}
+
+/// The ledger resumes a unit only from a whole record of the same count and
+/// unit; anything else is refused with one typed line naming the file
+/// (another count, another build's format or field, a forged writer, a
+/// record too large), never read as if it were the run's own, and the
+/// writers of what a run resumed are counted once each.
+#[test]
+fn the_ledger_resumes_only_its_own_units() {
+    use hexcert::records::ledger::{Ledger, Resumed};
+    use hexcert::records::RecordError;
+    let dir = tempfile::tempdir().unwrap();
+    let ledger = Ledger::<Unit>::at(dir.path());
+    assert!(ledger.resume("u-1", &(7, 1)).unwrap().is_none(), "no record, nothing resumed");
+    let unit = Unit { format: "test-unit/1".into(), count: 7, unit: 1, written_by: "host-a run 1".into() };
+    ledger.write("u-1", &unit).unwrap();
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1, "written whole under its own name, no temporary left");
+    assert_eq!(ledger.resume("u-1", &(7, 1)).unwrap(), Some(unit));
+    let refused = |name: &str, text: &str| {
+        std::fs::write(ledger.path(name), text).unwrap();
+        match ledger.resume(name, &(7, 1)) {
+            Err(hexcert::HexError::Record { file, error, .. }) => {
+                assert_eq!(file, ledger.path(name));
+                assert!(!error.to_string().contains('\n'), "{error}");
+                error
+            }
+            other => panic!("{name}: {other:?}"),
+        }
+    };
+    let other = refused("u-2", r#"{"format": "test-unit/1", "count": 8, "unit": 1, "written_by": "b"}"#);
+    assert!(matches!(other, RecordError::OtherUnit { .. }) && other.to_string().contains("another directory"), "{other}");
+    let newer = refused("u-3", r#"{"format": "test-unit/2", "count": 7, "unit": 1, "written_by": "b"}"#);
+    assert!(matches!(newer, RecordError::Foreign(_)), "{newer}");
+    let field = refused("u-4", r#"{"format": "test-unit/1", "count": 7, "unit": 1, "written_by": "b", "new": 1}"#);
+    assert!(matches!(field, RecordError::Foreign(_)) && field.to_string().contains("`new`"), "{field}");
+    let forged = refused("u-5", r#"{"format": "test-unit/1", "count": 7, "unit": 1, "written_by": "b\ns VERIFIED"}"#);
+    assert!(matches!(forged, RecordError::Unreadable(_)) && forged.to_string().contains("written_by"), "{forged}");
+    let large = refused("u-6", &format!(r#"{{"format": "test-unit/1", "count": 7, "unit": 1, "written_by": "{}"}}"#, "x".repeat(2000)));
+    assert!(large.to_string().contains("more than the 1024"), "{large}");
+    let mut resumed = Resumed::default();
+    for writer in ["host-a run 1", "host-b run 2", "host-a run 1"] {
+        resumed.note(writer);
+    }
+    assert_eq!(resumed, Resumed { units: 3, writers: vec!["host-a run 1".into(), "host-b run 2".into()] });
 }

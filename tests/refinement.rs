@@ -127,11 +127,11 @@ fn levels_five_and_six_by_penalty_agree_with_the_chains() {
 fn a_count_resumed_from_piece_records_is_the_count_made_at_once() {
     let hex = Hexagon::new(6).expect("hexagon");
     let whole = level_by_refinement(&hex, 6, &Settings::default()).expect("refinement road");
-    assert!(whole.pieces.total > 1 && whole.pieces.resumed == 0);
+    assert!(whole.pieces.total > 1 && whole.pieces.resumed.units == 0);
     let dir = tempfile::tempdir().expect("temporary directory");
     let settings = Settings { records: Some(dir.path().to_path_buf()), ..Settings::default() };
     let first = level_by_refinement(&hex, 6, &settings).expect("refinement road, writing records");
-    assert_eq!((first.count, first.pieces.resumed), (whole.count, 0));
+    assert_eq!((first.count, first.pieces.resumed.units), (whole.count, 0));
     let mut records: Vec<_> = std::fs::read_dir(dir.path()).expect("records").map(|e| e.expect("entry").path()).collect();
     records.sort();
     assert_eq!(records.len(), whole.pieces.total, "one record a piece");
@@ -140,8 +140,8 @@ fn a_count_resumed_from_piece_records_is_the_count_made_at_once() {
     }
     let resumed = level_by_refinement(&hex, 6, &settings).expect("refinement road, resumed");
     assert_eq!((resumed.minimum, resumed.count, resumed.refined, resumed.classes), (whole.minimum, whole.count, whole.refined, whole.classes));
-    assert_eq!(resumed.pieces.resumed, whole.pieces.total / 2);
-    assert_eq!(resumed.pieces.resumed_from.len(), 1);
+    assert_eq!(resumed.pieces.resumed.units, whole.pieces.total / 2);
+    assert_eq!(resumed.pieces.resumed.writers.len(), 1);
 
     let error = level_by_refinement(&hex, 5, &settings).expect_err("level-6 records are not level 5's").to_string();
     assert!(error.contains("another count"), "{error}");

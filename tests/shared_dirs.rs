@@ -11,7 +11,7 @@ use std::process::Command;
 
 use common::Scratch;
 
-use hexcert::records::run::{remove_stale_work_dirs, WorkDir};
+use hexcert::run::{remove_stale_work_dirs, WorkDir};
 
 /// A pid no process has (above the kernel's default maximum).
 const DEAD_PID: u32 = 4_194_400;

@@ -42,13 +42,16 @@ use crate::error::HexError;
 use crate::outcome::Outcome;
 use crate::geometry::Hexagon;
 use crate::proofs::online::{Against, OnlineCheck};
-use crate::proofs::verified::{accepted, VerifiedChecker};
-use crate::proofs::{compress, sha256_hex, Checker};
+use crate::proofs::verified::VerifiedChecker;
+use crate::compress;
+use crate::digest::sha256_hex;
+use crate::proofs::Checker;
 use super::regenerate::ProofChecks;
-use crate::records::error::{mismatch, RecordError};
+use crate::records::error::RecordError;
 use crate::records::claim::{check_claim_ranges, check_optimum_ranges};
 use crate::records::ranges::{check_claim_directory, check_n_directory};
-use crate::records::read::{expect_hash, stored_path, Record};
+use crate::records::read::{expect_hash, stored_path};
+use crate::records::Record;
 use crate::records::trust::{trust_base, Basis};
 use crate::records::{CheckerRecord, Claim, CubeClaim, Optimum};
 
@@ -323,10 +326,10 @@ impl<'a> CheckRun<'a> {
         // matters (a legacy claim is unverified, not failed).
         let claim = Record::read(&claim_path)?;
         let Some((n, level, below, statement)) = claim.claim_numbers() else {
-            return Err(mismatch(&claim_path, "the lower bound is not a claim".into()));
+            return Err(RecordError::Header("the lower bound is not a claim".into()).at(&claim_path));
         };
         if (n, below, level) != (optimum.n, optimum.optimum, optimum.lower_bound_level) {
-            return Err(mismatch(&claim_path, format!("the lower bound proves `{statement}`, not the bound the optimum needs")));
+            return Err(RecordError::Header(format!("the lower bound proves `{statement}`, not the bound the optimum needs")).at(&claim_path));
         }
         messages.push(format!("lower bound {} ({statement}): {}", claim_path.display(), claim_status.name()));
         let minima = self.check_level_minima(path, optimum, messages)?;
@@ -372,7 +375,7 @@ impl<'a> CheckRun<'a> {
                 let why = format!("level_minima: level {k} is stated {minimum}, but {} ({}) says no level-{k} partial has penalty below {}", c.name, c.status.name(), c.below);
                 // A claim whose proof was checked here (its derivation aside, for lack of VeriPB) outweighs the search's record.
                 if c.status == Status::Verified || c.needs_veripb {
-                    return Err(mismatch(path, why));
+                    return Err(RecordError::Header(why).at(path));
                 }
                 messages.push(why);
                 verdict.unverified(false);
@@ -474,10 +477,10 @@ fn check_claim(path: &Path, claim: &Claim, checks: ProofChecks<'_>, messages: &m
     let hex = Hexagon::new(claim.n)?;
     let dimacs = LevelEncoding::new(&hex, claim.level, claim.encode_options()).cnf.to_dimacs();
     if sha256_hex(&dimacs) != claim.cnf.sha256 {
-        return Err(mismatch(path, "the CNF re-encoded from the claim's parameters does not match the recorded hash".into()));
+        return Err(RecordError::Header("the CNF re-encoded from the claim's parameters does not match the recorded hash".into()).at(path));
     }
     messages.push("re-encoded CNF matches the recorded hash".into());
-    if checks.keep && verified.is_some_and(|v| claim.verified_lrat.as_ref().is_some_and(|r| accepted(r) && r.version == v.version)) {
+    if checks.keep && verified.is_some_and(|v| claim.verified_lrat.as_ref().is_some_and(|r| r.verified_acceptance() && r.version == v.version)) {
         messages.push(format!("{} accepted the proof in an earlier run (recorded); not checked in this one: rerun without --keep-verdicts to check it", crate::proofs::verified::NAME));
         return Ok(Status::Unverified);
     }
@@ -557,7 +560,7 @@ fn check_claim(path: &Path, claim: &Claim, checks: ProofChecks<'_>, messages: &m
 /// The line reporting the verified checker's acceptance; its rejection is
 /// an error naming `claim_path`.
 fn verified_line(verdict: &CheckerRecord, claim_path: &Path) -> Result<String, HexError> {
-    if !accepted(verdict) {
+    if !verdict.verified_acceptance() {
         return Err(RecordError::LratRejected { what: format!("the proof (by {})", verdict.name), verdict: verdict.verdict.clone() }.at(claim_path));
     }
     Ok(format!("{}: {} ({}, {:.2} s, {} MB)", verdict.name, verdict.verdict, verdict.version, verdict.seconds, verdict.peak_memory_kb / 1024))
@@ -589,7 +592,7 @@ pub fn external_drat_checks(cnf: &Path, proof: &Path, claim_path: &Path) -> Resu
     for checker in Checker::present() {
         let verdict = checker.check(cnf, proof)?;
         if !verdict.verified {
-            return Err(mismatch(claim_path, format!("{} did not verify the DRAT proof: {}", checker.name, verdict.line)));
+            return Err(RecordError::Header(format!("{} did not verify the DRAT proof: {}", checker.name, verdict.line)).at(claim_path));
         }
         lines.push(format!("{}: {} on the DRAT proof ({:.1} s)", checker.name, verdict.line, verdict.seconds));
     }

@@ -14,10 +14,10 @@ use crate::cubes::{cube_formula, split_formula};
 use crate::encoding::LevelEncoding;
 use crate::error::HexError;
 use crate::proofs::online::{Against, Finished, OnlineCheck};
-use crate::proofs::verified::{accepted, write_formula};
-use crate::proofs::sha256_hex;
+use crate::proofs::verified::write_formula;
+use crate::digest::sha256_hex;
 use crate::records::cube::{attested_cubes, check_stored_lrat_with, judge};
-use crate::records::error::{mismatch, RecordError};
+use crate::records::error::RecordError;
 use crate::records::read::{expect_hash, stored_path};
 use crate::records::header::Stated;
 use crate::records::ranges::{check_claim_directory, check_encoding_budget, check_n_directory};
@@ -35,26 +35,26 @@ fn check_statement_and_plan(path: &Path, claim: &CubeClaim, messages: &mut Vec<S
     let plan = &claim.plan;
     plan.validate(path)?;
     if !plan.header().same_claim(&claim.header()) {
-        return Err(mismatch(path, format!("the plan is for `{}`, not the claim's statement", plan.statement)));
+        return Err(RecordError::Header(format!("the plan is for `{}`, not the claim's statement", plan.statement)).at(path));
     }
     if claim.attested.as_ref().is_some_and(|listed| *listed != attested_cubes(&claim.cubes)) {
-        return Err(mismatch(path, "the attested cubes listed are not those whose proofs are not stored".into()));
+        return Err(RecordError::Header("the attested cubes listed are not those whose proofs are not stored".into()).at(path));
     }
     if claim.trust_base != trust_base(Basis::of_cube_claim(claim)) {
-        return Err(mismatch(path, "the trust base is not the one this build states for a cube claim".into()));
+        return Err(RecordError::Header("the trust base is not the one this build states for a cube claim".into()).at(path));
     }
     let encoding = plan.encoding()?;
     if sha256_hex(&encoding.cnf.to_dimacs()) != plan.formula_sha256 {
-        return Err(mismatch(path, "the formula re-encoded from the plan does not match the recorded hash".into()));
+        return Err(RecordError::Header("the formula re-encoded from the plan does not match the recorded hash".into()).at(path));
     }
     messages.push("re-encoded formula matches the plan's hash".into());
-    let cover = plan.check_cover().map_err(|e| mismatch(path, format!("the plan's cover does not hold: {e}")))?;
+    let cover = plan.check_cover().map_err(|e| RecordError::Header(format!("the plan's cover does not hold: {e}")).at(path))?;
     messages.push(format!(
         "cover enumerated: {} projections, {} refuted locally, {} images of the {} cubes",
         cover.projections, cover.refuted, cover.covered, plan.cubes.len()
     ));
     if claim.cubes.len() != plan.cubes.len() {
-        return Err(mismatch(path, format!("{} cube records for the plan's {} cubes", claim.cubes.len(), plan.cubes.len())));
+        return Err(RecordError::Header(format!("{} cube records for the plan's {} cubes", claim.cubes.len(), plan.cubes.len())).at(path));
     }
     Ok(encoding)
 }
@@ -76,13 +76,13 @@ pub fn check_cube_claim(path: &Path, claim: &CubeClaim, checks: ProofChecks<'_>,
     // checker, not inferred from the cube formulas' hashes.
     let split_dimacs = split_formula(&encoding, &split, &plan.cubes).to_dimacs();
     let mut lifted = hexcert_lrat::Lifted::from_dimacs(&split_dimacs, encoding.cnf.clauses().len())
-        .map_err(|e| mismatch(path, format!("the split formula is not read as one by the LRAT checker: {e}")))?;
+        .map_err(|e| RecordError::Header(format!("the split formula is not read as one by the LRAT checker: {e}")).at(path))?;
     let dir = path.parent().unwrap_or(Path::new("."));
     let mut work = None;
     let mut kept = claim.clone();
     let (mut stored, mut regenerated, mut unchecked, mut earlier, mut by_verified) = (0, 0, 0, 0, 0);
     for (index, (cube, record)) in plan.cubes.iter().zip(&claim.cubes).enumerate() {
-        let bad = |why: String| mismatch(path, format!("cube {index}: {why}"));
+        let bad = |why: String| RecordError::Header(format!("cube {index}: {why}")).at(path);
         let cnf = cube_formula(&encoding, &split, cube);
         let dimacs = cnf.to_dimacs();
         let record = judge(plan, index, &dimacs, record.clone()).map_err(bad)?;
@@ -91,7 +91,7 @@ pub fn check_cube_claim(path: &Path, claim: &CubeClaim, checks: ProofChecks<'_>,
         };
         let stored_proof = record.lrat_proof.as_ref().and_then(|f| f.stored_as.as_ref().map(|name| (f, name)));
         let resumed = checks.keep
-            && checks.verified.is_some_and(|v| record.verified_lrat.as_ref().is_some_and(|r| accepted(r) && r.version == v.version));
+            && checks.verified.is_some_and(|v| record.verified_lrat.as_ref().is_some_and(|r| r.verified_acceptance() && r.version == v.version));
         if resumed {
             earlier += 1;
             unchecked += 1;
@@ -144,7 +144,7 @@ pub fn check_cube_claim(path: &Path, claim: &CubeClaim, checks: ProofChecks<'_>,
             None
         };
         if let Some(verdict) = verdict {
-            if !accepted(&verdict) {
+            if !verdict.verified_acceptance() {
                 return Err(RecordError::LratRejected { what: format!("the proof of cube {index} (by {})", verdict.name), verdict: verdict.verdict }.at(path));
             }
             by_verified += 1;
@@ -163,7 +163,7 @@ pub fn check_cube_claim(path: &Path, claim: &CubeClaim, checks: ProofChecks<'_>,
     if let Some(checker) = checks.verified {
         messages.push(format!("{by_verified} cube proofs verified by {} in this run ({})", crate::proofs::verified::NAME, checker.version));
     }
-    let recorded: Vec<&CubeResult> = kept.cubes.iter().filter(|c| c.verified_lrat.as_ref().is_some_and(accepted)).collect();
+    let recorded: Vec<&CubeResult> = kept.cubes.iter().filter(|c| c.verified_lrat.as_ref().is_some_and(crate::records::CheckerRecord::verified_acceptance)).collect();
     if !recorded.is_empty() {
         messages.push(format!(
             "{} of {} cubes record a {} acceptance of their proof{}",
@@ -174,7 +174,7 @@ pub fn check_cube_claim(path: &Path, claim: &CubeClaim, checks: ProofChecks<'_>,
         ));
     }
     if stored == plan.cubes.len() {
-        let summary = lifted.conclude().map_err(|e| mismatch(path, format!("the lifted cube proofs do not refute the split formula: {e}")))?;
+        let summary = lifted.conclude().map_err(|e| RecordError::Header(format!("the lifted cube proofs do not refute the split formula: {e}")).at(path))?;
         messages.push(format!(
             "split formula refuted by hexcert-lrat: every stored cube proof read on it derives its selector's negation, then the empty clause ({} additions)",
             summary.added

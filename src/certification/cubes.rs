@@ -22,10 +22,12 @@ use crate::cubes::{cube_formula, split_formula, Plan};
 use crate::error::HexError;
 use crate::geometry::Hexagon;
 use crate::proofs::online::{Against, Finished, OnlineCheck};
-use crate::proofs::verified::{accepted, write_formula, VerifiedChecker};
-use crate::proofs::{compress, own_peak_memory_kb, sha256_file, sha256_hex};
+use crate::proofs::verified::{write_formula, VerifiedChecker};
+use crate::compress;
+use crate::digest::{sha256_file, sha256_hex};
+use crate::proofs::own_peak_memory_kb;
 use crate::records::error::RecordError;
-use crate::records::read::{read_bounded, MAX_RECORD_BYTES};
+use crate::records::ledger::Parsed;
 use crate::records::cube::attested_cubes;
 use crate::records::trust::{trust_base, Basis};
 use crate::records::{Claim, FileRecord};
@@ -75,7 +77,7 @@ pub fn run_cube(plan: &Plan, index: usize, results: &Path, limits: RunLimits<'_>
     };
     std::fs::create_dir_all(results).map_err(|source| HexError::Io { path: results.into(), source })?;
     let key = plan.cube_key(index);
-    // Named by cube and run, and locked while it lives (`records::run`).
+    // Named by cube and run, and locked while it lives (`run`).
     let work = WorkDir::create(results, &format!(".work-{key}"))?;
     let verified = limits.verified.map(|checker| checker.stream(&write_formula(&work.0, &cnf.to_dimacs())?)).transpose()?;
     let mut online = OnlineCheck::start_with(against, &work.0.join("cube.drat"), verified)?;
@@ -101,7 +103,7 @@ pub fn run_cube(plan: &Plan, index: usize, results: &Path, limits: RunLimits<'_>
         counterexample: None,
         solve_seconds,
         peak_memory_kb: own_peak_memory_kb(),
-        written_by: Some(crate::records::run::run_id().to_string()),
+        written_by: Some(crate::run::run_id().to_string()),
         solver_profile: Some(crate::solving::profile::CURRENT.name.to_string()),
         verified_lrat: None,
     };
@@ -111,7 +113,7 @@ pub fn run_cube(plan: &Plan, index: usize, results: &Path, limits: RunLimits<'_>
                 let what = format!("the proof of cube {index}");
                 return Err(HexError::Internal(RecordError::LratRejected { what, verdict: lrat.verdict }.to_string()));
             }
-            if let Some(verdict) = verified.as_ref().filter(|v| !accepted(v)) {
+            if let Some(verdict) = verified.as_ref().filter(|v| !v.verified_acceptance()) {
                 let what = format!("the proof of cube {index} (by {})", verdict.name);
                 return Err(HexError::Internal(RecordError::LratRejected { what, verdict: verdict.verdict.clone() }.to_string()));
             }
@@ -130,8 +132,7 @@ pub fn run_cube(plan: &Plan, index: usize, results: &Path, limits: RunLimits<'_>
         }
         Err(e) => return Err(e),
     }
-    let json = serde_json::to_vec_pretty(&result).expect("results serialise");
-    crate::files::write_atomic(&result_path(results, plan, index), &json)?;
+    crate::records::cube::results(results).write(&key, &result)?;
     Ok(result)
 }
 
@@ -165,11 +166,10 @@ fn store_lrat(lrat: &Path, results: &Path, key: &str, limit: u64) -> Result<Opti
 /// Whether `run --all` still has to solve cube `index`: it has no record,
 /// or its record is unfinished under a shorter limit than this run's.
 fn pending(plan: &Plan, index: usize, results: &Path, limits: RunLimits<'_>) -> bool {
-    let path = result_path(results, plan, index);
-    let Ok(bytes) = read_bounded(&path, MAX_RECORD_BYTES, "cube record") else { return !path.exists() };
-    match crate::records::cube::parse_result(&bytes) {
-        crate::records::cube::Parsed::Record(record) if record.verdict == CubeVerdict::Unfinished => limits.time_limit.is_none_or(|l| record.solve_seconds < l),
-        _ => false, // decided, another build's (refused by `progress`), or damaged: `set_aside_rejected` moved those it judged
+    match crate::records::cube::results(results).read(&plan.cube_key(index)) {
+        None => true,
+        Some(Parsed::Record(record)) if record.verdict == CubeVerdict::Unfinished => limits.time_limit.is_none_or(|l| record.solve_seconds < l),
+        Some(_) => false, // decided, another build's (refused by `progress`), or damaged: `set_aside_rejected` moved those it judged
     }
 }
 

@@ -15,9 +15,10 @@ use super::WorkDir;
 use crate::cubes::{cube_formula, Plan};
 use crate::encoding::LevelEncoding;
 use crate::error::HexError;
-use crate::proofs::sha256_hex;
-use crate::records::cube::{check_stored_lrat, judge, parse_result, proof_stored, result_path, Parsed};
-use crate::records::read::{read_bounded, stored_path, MAX_RECORD_BYTES};
+use crate::digest::sha256_hex;
+use crate::records::cube::{check_stored_lrat, judge, proof_stored, result_path};
+use crate::records::ledger::Parsed;
+use crate::records::read::stored_path;
 use crate::records::{CubeResult, CubeVerdict};
 
 /// What the results directory says about a plan, every record re-checked.
@@ -87,19 +88,19 @@ pub fn progress(plan: &Plan, results: &Path) -> Result<Progress, HexError> {
         records: Vec::new(),
     };
     let mut work = None;
+    let ledger = crate::records::cube::results(results);
     for index in 0..plan.cubes.len() {
-        let path = result_path(results, plan, index);
-        if !path.exists() {
+        let Some(parsed) = ledger.read(&plan.cube_key(index)) else {
             progress.missing.push(index);
             continue;
-        }
+        };
         let dimacs = cube_formula(&encoding, &split, &plan.cubes[index]).to_dimacs();
-        let parsed = read_bounded(&path, MAX_RECORD_BYTES, "cube record").map_or_else(|e| Parsed::Damaged(e.to_string()), |bytes| parse_result(&bytes));
         let record = match parsed {
             Parsed::Record(record) => judge(plan, index, &dimacs, *record),
             Parsed::Damaged(why) => Err(why),
             Parsed::Foreign(why) => {
-                let shown = path.display();
+                let shown = ledger.path(&plan.cube_key(index));
+                let shown = shown.display();
                 return Err(HexError::Usage(format!(
                     "{shown}: written by another hexcert build ({why}); run the plan with that build, or move the record aside yourself"
                 )));
@@ -159,7 +160,7 @@ pub fn set_aside(path: &Path) -> Result<PathBuf, HexError> {
     let dir = path.parent().unwrap_or(Path::new(".")).join(".quarantine");
     std::fs::create_dir_all(&dir).map_err(|source| HexError::Io { path: dir.clone(), source })?;
     let name = path.file_name().map_or("record".into(), |n| n.to_string_lossy().into_owned());
-    let target = dir.join(format!("{name}.{}", crate::records::run::run_id()));
+    let target = dir.join(format!("{name}.{}", crate::run::run_id()));
     std::fs::rename(path, &target).map_err(|source| HexError::Io { path: path.into(), source })?;
     Ok(target)
 }

@@ -41,13 +41,13 @@ use std::sync::Arc;
 
 use crate::encoding::Cardinality;
 use crate::records::cube::CERTIFICATE_FILES;
-pub use crate::records::run::WorkDir;
+pub use crate::run::WorkDir;
 
 /// Removes the stale work directories under `dir`
-/// (`records::run::remove_stale_work_dirs`), after moving back what a
+/// (`run::remove_stale_work_dirs`), after moving back what a
 /// killed claim replacement of an earlier build left in one (`rescue_strays`).
 pub fn remove_stale_work_dirs(dir: &Path) {
-    crate::records::run::remove_stale_work_dirs_with(dir, rescue_strays);
+    crate::run::remove_stale_work_dirs_with(dir, rescue_strays);
 }
 
 /// Proofs whose compressed CNF, DRAT and LRAT files together exceed this are

@@ -28,7 +28,7 @@ use crate::error::HexError;
 use crate::formats::to_hexcert_text;
 use crate::geometry::Hexagon;
 use crate::levels::Partial;
-use crate::proofs::sha256_hex;
+use crate::digest::sha256_hex;
 use crate::records::{read_json, this_build, Claim, Optimum, Record};
 use crate::search::{minimize_through, Found, LowerBoundProof, Oracle, PlainOracle, Step};
 use crate::encoding::EncodeOptions;
@@ -441,7 +441,7 @@ impl ClaimFigures {
             return Ok(ClaimFigures { solve_seconds: claim.solve_seconds, check_seconds: claim.lrat_cpu_seconds, proof_bytes: bytes, proof_stored: stored });
         }
         let Record::Claim(claim) = record else {
-            return Err(crate::records::error::mismatch(path, "the lower bound is not a claim this build reads".into()));
+            return Err(crate::records::error::RecordError::Header("the lower bound is not a claim this build reads".into()).at(path));
         };
         Ok(ClaimFigures {
             solve_seconds: claim.solver.seconds,

@@ -12,7 +12,9 @@ use crate::encoding::{EncodeOptions, LevelEncoding, SymmetryBreaking, ENCODER_VE
 use crate::error::HexError;
 use crate::formula::Cnf;
 use crate::geometry::Hexagon;
-use crate::proofs::{compress, own_peak_memory_kb, sha256_file, Checker};
+use crate::compress;
+use crate::digest::sha256_file;
+use crate::proofs::{own_peak_memory_kb, Checker};
 use crate::records::cube::CERTIFICATE_FILES;
 use crate::records::trust::{trust_base, Basis};
 use crate::records::{CheckerRecord, Claim, EncoderRecord, FileRecord, LratRecord, SolverRecord, CLAIM_FORMAT};

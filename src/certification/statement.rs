@@ -19,7 +19,7 @@ use crate::derivation::Reach;
 use crate::encoding::{EncodeOptions, SymmetryBreaking};
 use crate::error::HexError;
 use crate::geometry::Hexagon;
-use crate::proofs::sha256_file;
+use crate::digest::sha256_file;
 use crate::proofs::veripb::Veripb;
 use crate::records::trust::{trust_base, Basis};
 use crate::records::{Claim, FileRecord, StatementRecord, VeripbRecord};
@@ -51,7 +51,7 @@ impl Written {
 fn write(hex: &Hexagon, level: u8, below: usize, reach: Reach, cnf_sha256: Option<&str>, origin: &Path) -> Result<Written, HexError> {
     let work = WorkDir::create(&std::env::temp_dir(), &format!("hexcert-veripb-n{}-level{level}-below{below}", hex.side()))?;
     let cnf = reach.target(hex, level, below)?;
-    if cnf_sha256.is_some_and(|hash| crate::proofs::sha256_hex(&cnf.to_dimacs()) != hash) {
+    if cnf_sha256.is_some_and(|hash| crate::digest::sha256_hex(&cnf.to_dimacs()) != hash) {
         return Err(HexError::Input {
             file: origin.into(),
             line: 0,

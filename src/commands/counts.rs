@@ -287,9 +287,9 @@ pub fn count_refine(context: &RunContext, (n, level): (usize, u8), (penalty, max
     (report.refined_partials, report.refined_classes) = (Some(refined.0), Some(refined.1));
     report.refined_via = (level >= 5).then(|| settings.via.name());
     report.tables_loaded = tables_loaded(settings);
-    let outcome = outcome(pieces.resumed > 0 || !report.tables_loaded.is_empty());
+    let outcome = outcome(pieces.resumed.units > 0 || !report.tables_loaded.is_empty());
     if settings.records.is_some() {
-        report.pieces = Some(PieceListing { total: pieces.total, resumed: pieces.resumed, resumed_from: pieces.resumed_from });
+        report.pieces = Some(PieceListing { total: pieces.total, resumed: pieces.resumed.units, resumed_from: pieces.resumed.writers });
     }
     Ok(Reported::new(report, outcome))
 }
@@ -326,8 +326,8 @@ pub fn count_sat(context: &RunContext, n: usize, level: u8, (penalty, max_penalt
     let mut report = CountReport::new(n, level, Road::Sat, asked(&found.by_penalty, penalty), started.elapsed().as_secs_f64());
     report.leaders = Some(found.leaders);
     report.minimum = if penalty.is_none() { report.first_found() } else { None };
-    let resumed = listing.as_ref().is_some_and(|l| l.resumed > 0);
-    report.cubes = listing.map(|l| CubeListing { listed: l.listed, resumed: l.resumed, resumed_from: l.resumed_from, solve_seconds: l.seconds, slowest: l.slowest });
+    let resumed = listing.as_ref().is_some_and(|l| l.resumed.units > 0);
+    report.cubes = listing.map(|l| CubeListing { listed: l.listed, resumed: l.resumed.units, resumed_from: l.resumed.writers, solve_seconds: l.seconds, slowest: l.slowest });
     Ok(Reported::new(report, outcome(resumed)))
 }
 

@@ -58,7 +58,7 @@ pub fn encode(json: bool, n: usize, level: u8, options: EncodeOptions, output: O
         variables: cnf.num_vars(),
         clauses: cnf.clauses().len(),
         output: output.map(Path::to_path_buf),
-        sha256: hexcert::proofs::sha256_hex(&dimacs),
+        sha256: hexcert::digest::sha256_hex(&dimacs),
     };
     Ok(Reported::new(report, Outcome::Done))
 }
@@ -131,7 +131,7 @@ pub fn statement(
         (true, Some((proof, target_path, _)), Some(statement_path)) => run_veripb(statement_path, proof, target_path)?,
         _ => (None, Outcome::Done),
     };
-    let sha256 = output.map(|path| hexcert::proofs::sha256_file(path).map_err(|source| HexError::Io { path: path.to_path_buf(), source })).transpose()?;
+    let sha256 = output.map(|path| hexcert::digest::sha256_file(path).map_err(|source| HexError::Io { path: path.to_path_buf(), source })).transpose()?;
     let report = StatementReport {
         n,
         level,
@@ -142,7 +142,7 @@ pub fn statement(
         output: output.map(Path::to_path_buf),
         sha256,
         derivation: summary,
-        target_cnf_sha256: target.as_ref().map(|cnf| hexcert::proofs::sha256_hex(&cnf.to_dimacs())),
+        target_cnf_sha256: target.as_ref().map(|cnf| hexcert::digest::sha256_hex(&cnf.to_dimacs())),
         veripb: verdict,
         exit_code: outcome.code(),
         check,

@@ -59,6 +59,7 @@ use super::lift::Lift;
 use crate::error::HexError;
 use crate::geometry::Hexagon;
 use crate::levels::Partial;
+use crate::records::ledger::Resumed;
 use crate::validation::evaluate;
 
 /// What the refinement road found at a level's minimum.
@@ -81,9 +82,8 @@ pub struct Refined {
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Pieces {
     pub total: usize,
-    pub resumed: usize,
-    /// Who wrote the resumed pieces (they attest those counts).
-    pub resumed_from: Vec<String>,
+    /// The pieces resumed and who wrote them (they attest those counts).
+    pub resumed: Resumed,
 }
 
 /// What the refinement road found up to a bound.
@@ -250,10 +250,7 @@ fn refine_listed(hex: &Hexagon, level: u8, ladder: &Ladder<'_>, bound: usize, (j
             *sum = sum.checked_add(*c).ok_or_else(overflow)?;
         }
         if let Some(writer) = writer {
-            total.pieces.resumed += 1;
-            if !total.pieces.resumed_from.contains(&writer) {
-                total.pieces.resumed_from.push(writer);
-            }
+            total.pieces.resumed.note(&writer);
         }
     }
     Ok(total)

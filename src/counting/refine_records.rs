@@ -16,12 +16,13 @@
 //! resumed and who wrote them, and is reported unverified (exit 4), as the
 //! sat road's resumed cubes are (docs/COUNTING.md).
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
 use crate::error::HexError;
 use crate::levels::digits;
+use crate::records::ledger::{Entry, Ledger};
 
 /// Format tag of a piece's record.
 const FORMAT: &str = "hexcert-refined-piece/1";
@@ -54,8 +55,26 @@ struct PieceRecord {
     seconds: f64,
     /// Host, run and hexcert build that refined the piece (and so attest its
     /// counts).
-    #[serde(deserialize_with = "crate::records::run::writer")]
+    #[serde(deserialize_with = "crate::records::ledger::writer")]
     written_by: String,
+}
+
+impl Entry for PieceRecord {
+    const FORMAT: &'static str = FORMAT;
+    const WHAT: &'static str = "refined-piece record";
+    const LIMIT: u64 = RECORD_LIMIT;
+    /// The count (n, level, source, via, bound, pieces) and the piece
+    /// (index, first class, classes).
+    type Identity = (usize, u8, u8, String, usize, usize, usize, String, usize);
+
+    fn identity(&self) -> Self::Identity {
+        let PieceRecord { n, level, source, bound, pieces, piece, classes, .. } = *self;
+        (n, level, source, self.via.clone(), bound, pieces, piece, self.first.clone(), classes)
+    }
+
+    fn written_by(&self) -> Option<&str> {
+        Some(&self.written_by)
+    }
 }
 
 /// The count a directory of records belongs to.
@@ -72,8 +91,10 @@ pub struct Count {
 /// A piece: its index, its first class's least member and its number of classes.
 pub type Piece<'a> = (usize, &'a [u8], usize);
 
-fn record_path(dir: &Path, count: &Count, piece: usize) -> PathBuf {
-    dir.join(format!("bound{}-piece-{piece}.json", count.bound))
+/// The record's name in the ledger, and the identity it must have.
+fn unit(count: &Count, (piece, first, classes): Piece<'_>) -> (String, <PieceRecord as Entry>::Identity) {
+    let Count { n, level, source, via, bound, pieces } = *count;
+    (format!("bound{bound}-piece-{piece}"), (n, level, source, via.to_string(), bound, pieces, piece, digits(first), classes))
 }
 
 /// Writes a finished piece's record (whole or not at all).
@@ -92,30 +113,19 @@ pub fn write(dir: &Path, count: &Count, (piece, first, classes): Piece<'_>, coun
         classes,
         counts: counts.iter().map(u128::to_string).collect(),
         seconds,
-        written_by: crate::records::run::attestation(),
+        written_by: crate::run::attestation(),
     };
-    std::fs::create_dir_all(dir).map_err(|source| HexError::Io { path: dir.to_path_buf(), source })?;
-    crate::files::write_atomic(&record_path(dir, count, piece), &serde_json::to_vec_pretty(&record).expect("a record serialises"))
+    Ledger::at(dir).write(&unit(count, (piece, first, classes)).0, &record)
 }
 
-/// The record of piece `piece` if an earlier run wrote one, with who wrote
-/// it; an error when it belongs to another count or piece, or is malformed.
-pub fn read(dir: &Path, count: &Count, (piece, first, classes): Piece<'_>) -> Result<Option<(Vec<u128>, String)>, HexError> {
-    let path = record_path(dir, count, piece);
-    if !path.exists() {
-        return Ok(None);
-    }
-    let bytes = crate::records::read::read_bounded(&path, RECORD_LIMIT, "refined-piece record")?;
-    let record: PieceRecord = crate::records::read::parse_json(&bytes, &path)?;
-    let bad = |why: String| HexError::Input { file: path.clone(), line: 0, message: why };
-    let found = (record.format.as_str(), record.n, record.level, record.source, record.via.as_str(), record.bound, record.pieces);
-    let expected = (FORMAT, count.n, count.level, count.source, count.via, count.bound, count.pieces);
-    if found != expected {
-        return Err(bad(format!("a record of {found:?}, not of {expected:?}: use another directory for another count")));
-    }
-    if (record.piece, record.first.as_str(), record.classes) != (piece, digits(first).as_str(), classes) {
-        return Err(bad(format!("names piece {} of {} classes from {}, not piece {piece} of {classes} from {}", record.piece, record.classes, record.first, digits(first))));
-    }
+/// The record of piece `piece` if an earlier run wrote one: its counts and
+/// who wrote it; an error when it belongs to another count or piece, or is
+/// malformed.
+pub fn read(dir: &Path, count: &Count, piece: Piece<'_>) -> Result<Option<(Vec<u128>, String)>, HexError> {
+    let ledger = Ledger::<PieceRecord>::at(dir);
+    let (name, expected) = unit(count, piece);
+    let Some(record) = ledger.resume(&name, &expected)? else { return Ok(None) };
+    let bad = |why: String| HexError::Input { file: ledger.path(&name), line: 0, message: why };
     if record.counts.len() != count.bound + 1 {
         return Err(bad(format!("holds {} counts, not one per penalty 0..={}", record.counts.len(), count.bound)));
     }

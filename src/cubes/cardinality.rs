@@ -134,7 +134,7 @@ mod tests {
         let leaves = bisection_tree(&counter, &[], 2);
         assert_eq!(leaves, vec![vec![-136, -134], vec![-136, 134], vec![136, -138], vec![136, 138]]);
         let paths: Vec<&[i32]> = leaves.iter().map(Vec::as_slice).collect();
-        assert_eq!(crate::cubes::tree::check_tree(&paths, 200), Ok(()));
+        assert_eq!(crate::records::plan::check_tree(&paths, 200), Ok(()));
         assert_eq!(open_range(&counter, &[136, -138], 4, &positions(&counter)), (4, 5));
         assert_eq!(bisection_tree(&counter, &[136, -138], 1), vec![vec![-137], vec![137]]);
     }

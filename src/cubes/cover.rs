@@ -15,40 +15,14 @@ use std::collections::HashSet;
 
 use super::local::refute;
 use super::split::Split;
-use super::Cube;
+use crate::records::plan::{check_projections, Cover, Cube};
 use crate::geometry::Hexagon;
-
-/// What the enumeration saw.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub struct Cover {
-    /// Projections of the split, `(depth + 1) ^ cells`.
-    pub projections: u64,
-    /// Projections refuted by the local rules.
-    pub refuted: u64,
-    /// Projections whose image, read at a kept cube's depth, is that cube.
-    pub covered: u64,
-}
-
-/// Every cube is a projection onto the split cells at a depth of the split:
-/// what encoding a cube's units relies on. The error names the first that is not.
-pub fn check_projections(split: &Split, cubes: &[Cube]) -> Result<(), String> {
-    for (index, cube) in cubes.iter().enumerate() {
-        let fits = cube.depth >= 1
-            && cube.depth <= split.depth
-            && cube.values.len() == split.cells.len()
-            && cube.values.iter().all(|&v| v >= 1 && v <= cube.depth + 1);
-        if !fits {
-            return Err(format!("cube {index} is not a projection onto the {} split cells at a depth in 1..={}", split.cells.len(), split.depth));
-        }
-    }
-    Ok(())
-}
 
 /// Checks that `cubes` cover the split; the error names the first projection left out.
 pub fn check_cover(hex: &Hexagon, split: &Split, below: usize, cubes: &[Cube]) -> Result<Cover, String> {
     let mut kept = HashSet::with_capacity(cubes.len());
     let mut whole = HashSet::with_capacity(cubes.len());
-    check_projections(split, cubes)?;
+    check_projections(split.cells.len(), split.depth, cubes)?;
     for (index, cube) in cubes.iter().enumerate() {
         if !whole.insert(cube) {
             return Err(format!("cube {index} appears twice"));

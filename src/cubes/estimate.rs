@@ -14,7 +14,7 @@ use super::Plan;
 /// The first `size` cubes of `plan` in the order drawn by `seed`.
 pub fn sample(plan: &Plan, size: usize, seed: u64) -> Vec<usize> {
     let mut keyed: Vec<(String, usize)> =
-        (0..plan.cubes.len()).map(|i| (crate::proofs::sha256_hex(format!("{seed}:{}", plan.cube_key(i)).as_bytes()), i)).collect();
+        (0..plan.cubes.len()).map(|i| (crate::digest::sha256_hex(format!("{seed}:{}", plan.cube_key(i)).as_bytes()), i)).collect();
     keyed.sort();
     keyed.into_iter().take(size).map(|(_, i)| i).collect()
 }

@@ -29,45 +29,18 @@ pub mod refine;
 pub mod split;
 pub mod tree;
 
-pub use cover::{check_cover, check_projections, Cover};
+pub use crate::records::plan::{Cover, Cube, Plan};
+pub use cover::check_cover;
 pub use local::{refute, Refutation};
-pub use plan::Plan;
 pub use refine::{refine, Refined};
 pub use split::Split;
-
-use serde::{Deserialize, Serialize};
 
 use crate::error::HexError;
 use crate::geometry::Hexagon;
 
-/// One cube: the split cells' values projected at `depth` (values
-/// `1..=depth`, and `depth + 1` for "more than `depth`"), then the literals
-/// of a path in a decision tree below that projection (`tree`). A plan may
-/// mix depths: a cube found hard is replaced by its cubes one value deeper,
-/// or by the leaves of a decision tree over the formula's variables.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Cube {
-    pub depth: u8,
-    pub values: Vec<u8>,
-    /// The path below the projection, root first (`-x` for the `x = false`
-    /// branch); empty for a plain value cube, and then not written, so value
-    /// plans read and hash as before.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub literals: Vec<i32>,
-}
-
+/// What a plan's cube means for the formula: the split cells and the solver
+/// see it through these literals.
 impl Cube {
-    /// A value cube (no decision-tree path).
-    pub fn values(depth: u8, values: Vec<u8>) -> Cube {
-        Cube { depth, values, literals: Vec::new() }
-    }
-
-    /// The projection this cube lies under (its path dropped).
-    pub fn projection(&self) -> Cube {
-        Cube::values(self.depth, self.values.clone())
-    }
-
     /// The cube's literals over the plain formula: the projection's, then the path's.
     pub fn units(&self, encoding: &crate::encoding::LevelEncoding, split: &Split) -> Vec<i32> {
         let mut units = encoding.projection_literals(&split.cells, &self.values, self.depth);

@@ -1,59 +1,17 @@
-//! The plan file: one claim, its formula, its split and its kept cubes.
-//!
-//! A plan is data only; `cubes run` solves its cubes one by one, and the
-//! cover is re-checked from the file (never trusted from the planner) by
-//! `Plan::check_cover` before any result is merged.
+//! Making plans: a claim split into cubes, refined one value deeper, grown
+//! into decision trees or bisected budgets, and written with its job list;
+//! the cover re-checked from the file (never trusted from the planner) by
+//! `Plan::check_cover` before any result is merged. The plan as stored,
+//! and what is checked of it on reading, is `records::plan`.
 
 use std::path::Path;
 
-use serde::{Deserialize, Serialize};
-
-use super::{check_cover, refine, tree, value_cubes, Cover, Cube, Split};
-use crate::encoding::{Cardinality, EncodeOptions, LevelEncoding, SymmetryBreaking, ENCODER_VERSION};
+use super::{check_cover, refine, value_cubes, Cover, Cube, Split};
+use crate::encoding::{Cardinality, ENCODER_VERSION};
 use crate::error::HexError;
 use crate::geometry::Hexagon;
-use crate::records::header::{Header, Stated};
+use crate::records::plan::{Plan, COVER_ARGUMENT, PLAN_FORMAT};
 use crate::records::ranges;
-
-/// Format tag of a plan file.
-pub const PLAN_FORMAT: &str = "hexcert-cube-plan/2";
-
-/// Why solving the kept cubes decides the claim; copied into every plan.
-pub const COVER_ARGUMENT: &str = "every projection of the split cells (values 1..=depth, depth+1 for more, at the deepest cube's \
-     depth) is either refuted by the local rules of src/cubes/local.rs or has an image under one of the 12 hexagon \
-     symmetries that reads, at some kept cube's depth, as that cube (checked by enumeration, src/cubes/cover.rs); a \
-     symmetry maps valid partials to valid partials of the same penalty, so a partial below the bound would give a \
-     model of some kept cube's formula (docs/SOUNDNESS.md, section 7)";
-
-impl Stated for Plan {
-    fn header(&self) -> Header<'_> {
-        Header { format: &self.format, statement: &self.statement, n: self.n, level: self.level, below: self.below }
-    }
-}
-
-/// A plan as stored.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
-#[serde(deny_unknown_fields)]
-pub struct Plan {
-    pub format: String,
-    pub statement: String,
-    pub n: usize,
-    pub level: u8,
-    pub below: usize,
-    /// The plain formula every cube extends (no symmetry breaking).
-    pub encoder: String,
-    pub cardinality: Cardinality,
-    pub formula_sha256: String,
-    pub radius: usize,
-    /// The deepest cube's depth: the cover is enumerated at it.
-    pub depth: u8,
-    pub cells: Vec<usize>,
-    /// The planner's enumeration, re-done by `check_cover`.
-    pub cover: Cover,
-    pub cover_argument: String,
-    /// Kept cubes: projected values of `cells`, one cube per orbit.
-    pub cubes: Vec<Cube>,
-}
 
 impl Plan {
     /// Plans the claim "no valid level-`level` partial has penalty below `below`".
@@ -79,39 +37,8 @@ impl Plan {
             cover_argument: COVER_ARGUMENT.into(),
             cubes: planned.cubes,
         };
-        let formula_sha256 = crate::proofs::sha256_hex(&plan.encoding()?.cnf.to_dimacs());
+        let formula_sha256 = crate::digest::sha256_hex(&plan.encoding()?.cnf.to_dimacs());
         Ok(Plan { formula_sha256, ..plan })
-    }
-
-    /// Reads (bounded) and range-checks a plan file.
-    pub fn read(path: &Path) -> Result<Plan, HexError> {
-        let plan: Plan = crate::records::read_json(path)?;
-        plan.validate(path)?;
-        Ok(plan)
-    }
-
-    /// Checks the format, the statement's numbers and that the cells are the
-    /// split's (a plan read from a file or inside a merged claim at `origin`).
-    pub fn validate(&self, origin: &Path) -> Result<(), HexError> {
-        let bad = |message: String| HexError::Input { file: origin.to_path_buf(), line: 0, message };
-        self.header().check(PLAN_FORMAT, origin)?;
-        ranges::check_encoding_budget(self.n, self.level, self.below, origin)?;
-        if self.encoder != ENCODER_VERSION {
-            return Err(bad(format!("the plan was made by encoder `{}`, this build has `{ENCODER_VERSION}`", self.encoder)));
-        }
-        // The argument is copied into a cube claim's trust base: free text
-        // there would let a record state what a reader is asked to trust.
-        if self.cover_argument != COVER_ARGUMENT {
-            return Err(bad("the plan's cover argument is not the one this build checks (src/cubes/plan.rs, COVER_ARGUMENT)".into()));
-        }
-        let split = self.split().map_err(|e| bad(e.to_string()))?;
-        if split.cells != self.cells {
-            return Err(bad(format!("the cells {:?} are not those within radius {} of the centre", self.cells, self.radius)));
-        }
-        // What the encoder and the solver are handed: a value out of range
-        // would panic the one, a literal out of range abort the other.
-        super::check_projections(&split, &self.cubes).map_err(bad)?;
-        self.check_trees().map_err(bad)
     }
 
     /// Reads a plan (`read`) and checks its cover, for a command that builds
@@ -198,27 +125,9 @@ impl Plan {
         self.grow_trees(&trees)
     }
 
-    /// The name of cube `index`'s result record: the cube and the formula
-    /// it extends, hashed, so that a record answers that cube whatever plan
-    /// (refined or not) lists it.
-    pub fn cube_key(&self, index: usize) -> String {
-        let cube = &self.cubes[index];
-        let mut text = format!("{} cells {:?} depth {} values {:?}", self.formula_sha256, self.cells, cube.depth, cube.values);
-        if !cube.literals.is_empty() {
-            text.push_str(&format!(" path {:?}", cube.literals));
-        }
-        crate::proofs::sha256_hex(text.as_bytes())[..16].to_string()
-    }
-
     /// The split the plan names.
     pub fn split(&self) -> Result<Split, HexError> {
         Split::new(&Hexagon::new(self.n)?, self.level, self.radius, self.depth)
-    }
-
-    /// The plain formula "valid level-k partial with penalty <= below - 1".
-    pub fn encoding(&self) -> Result<LevelEncoding, HexError> {
-        let options = EncodeOptions { max_penalty: Some(self.below - 1), cardinality: self.cardinality, symmetry: SymmetryBreaking::None };
-        Ok(LevelEncoding::new(&Hexagon::new(self.n)?, self.level, options))
     }
 
     /// The cover enumeration of the plan's cubes (`cover::check_cover`).
@@ -228,19 +137,6 @@ impl Plan {
         let split = self.split().map_err(|e| e.to_string())?;
         self.check_trees()?;
         check_cover(&hex, &split, self.below, &self.cubes)
-    }
-
-    /// The paths below each projection form a complete tree over the plain
-    /// formula's variables (`tree::check_tree`).
-    fn check_trees(&self) -> Result<(), String> {
-        if self.cubes.iter().all(|c| c.literals.is_empty()) {
-            return Ok(());
-        }
-        let num_vars = self.encoding().map_err(|e| e.to_string())?.cnf.num_vars() as i32;
-        for (projection, paths) in tree::paths_by_projection(&self.cubes) {
-            tree::check_tree(&paths, num_vars).map_err(|e| format!("the cubes below projection {:?} (depth {}): {e}", projection.values, projection.depth))?;
-        }
-        Ok(())
     }
 
     /// Re-checks the cover from the cube list and requires the recorded

@@ -42,8 +42,7 @@ impl Split {
         if depth == 0 || depth > level {
             return Err(HexError::Usage(format!("split depth {depth} must lie in 1..={level} (the level)")));
         }
-        let cells: Vec<usize> =
-            (0..hex.cell_count()).filter(|&c| hex.side() - hex.ring(c) <= radius).collect();
+        let cells = hex.cells_within(radius);
         let projections = u64::from(depth + 1).checked_pow(cells.len() as u32).unwrap_or(u64::MAX);
         if projections > MAX_PROJECTIONS {
             return Err(HexError::Usage(format!(

@@ -111,7 +111,7 @@ fn version_of(name: &str, program: &Path) -> String {
     let answer = Command::new(program).arg("--version").stdin(Stdio::null()).output();
     match answer {
         Ok(out) if name == "rate" && out.status.success() => String::from_utf8_lossy(&out.stdout).trim().to_string(),
-        _ => match super::sha256_file(program) {
+        _ => match crate::digest::sha256_file(program) {
             Ok(hash) => format!("{name} binary sha256 {hash}"),
             Err(_) => format!("{name} (unknown version)"),
         },

@@ -1,5 +1,5 @@
-//! Proof files and their checkers: compression, the online LRAT check of a
-//! solver's trace, the external DRAT checkers and VeriPB. The records that
+//! Proof files and their checkers: the online LRAT check of a solver's
+//! trace, the external DRAT checkers and VeriPB. The records that
 //! name these files live in `records`.
 //!
 //! This module imports nothing from `solving`: what a certificate proves must
@@ -8,7 +8,6 @@
 //! `formula.cnf.gz`, `proof.drat.gz` and `proof.lrat.gz`.
 
 pub mod checker;
-pub mod compress;
 pub mod drat;
 pub mod online;
 pub mod trace;
@@ -16,22 +15,6 @@ pub mod verified;
 pub mod veripb;
 
 pub use checker::{Checker, Verdict};
-
-use sha2::{Digest, Sha256};
-
-/// Lowercase hex SHA-256 of `bytes`.
-pub fn sha256_hex(bytes: &[u8]) -> String {
-    let digest = Sha256::digest(bytes);
-    digest.iter().map(|b| format!("{b:02x}")).collect()
-}
-
-/// SHA-256 of a regular file, streamed (a fifo or a device is refused).
-pub fn sha256_file(path: &std::path::Path) -> std::io::Result<String> {
-    let mut file = crate::files::open_regular(path).map_err(crate::files::Refused::into_io)?;
-    let mut hasher = Sha256::new();
-    std::io::copy(&mut file, &mut hasher)?;
-    Ok(hasher.finalize().iter().map(|b| format!("{b:02x}")).collect())
-}
 
 /// Peak resident memory of this process so far, in KiB (Linux; 0 elsewhere).
 pub fn own_peak_memory_kb() -> u64 {

@@ -20,6 +20,7 @@ use std::io::{BufWriter, Write};
 use hexcert_lrat::{format, Checker as LratChecker, CubeCheck, Lifted};
 
 use crate::error::HexError;
+use crate::records::claim::{ONLINE, ONLINE_LIFTED};
 use crate::records::{CheckerRecord, LratRecord};
 use super::verified::Stream;
 use super::drat::DratWriter;
@@ -184,12 +185,6 @@ pub enum Against {
     /// a derivation of the cube's negated selector (`hexcert_lrat::Lifted`).
     Split { split: Vec<u8>, base: usize, cube: usize, units: Vec<i32> },
 }
-
-/// How an online verdict was reached, as recorded.
-pub const ONLINE: &str = "online: every step checked as CaDiCaL traced it (connect_proof_tracer with antecedents)";
-/// The same, read on the plan's split formula: the record says `T |- -s_i`.
-pub const ONLINE_LIFTED: &str = "online, lifted onto the plan's split formula: every step checked as CaDiCaL traced it, \
-     each lemma with the cube's negated selector added, so the verdict derives that unit from the split formula";
 
 /// The checker a trace streams into: the plain LRAT checker, or one cube's lifted check.
 trait Steps {

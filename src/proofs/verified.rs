@@ -17,10 +17,10 @@ use std::time::Instant;
 use crate::error::HexError;
 use crate::records::CheckerRecord;
 
-/// The program's name, on PATH or as the flag names it.
-pub const NAME: &str = "cake_lpr";
+/// The program's name, on PATH or as the flag names it (as its records name it).
+pub const NAME: &str = crate::records::claim::VERIFIED_CHECKER;
 /// The only line that accepts a refutation.
-pub const ACCEPTED: &str = "s VERIFIED UNSAT";
+pub const ACCEPTED: &str = crate::records::claim::VERIFIED_ACCEPTED;
 
 /// A cake_lpr binary found on this machine.
 #[derive(Debug, Clone)]
@@ -42,7 +42,7 @@ impl VerifiedChecker {
                 None => return Ok(None),
             },
         };
-        let hash = super::sha256_file(&program).map_err(|source| HexError::Io { path: program.clone(), source })?;
+        let hash = crate::digest::sha256_file(&program).map_err(|source| HexError::Io { path: program.clone(), source })?;
         Ok(Some(VerifiedChecker { program, version: format!("{NAME} binary sha256 {hash}") }))
     }
 
@@ -106,11 +106,6 @@ pub fn write_formula(work: &Path, dimacs: &[u8]) -> Result<PathBuf, HexError> {
     let path = work.join("formula.cnf");
     std::fs::write(&path, dimacs).map_err(|source| HexError::Io { path: path.clone(), source })?;
     Ok(path)
-}
-
-/// Whether a recorded verdict is an acceptance by the verified checker.
-pub fn accepted(record: &CheckerRecord) -> bool {
-    record.name == NAME && record.verdict == ACCEPTED
 }
 
 fn drain(mut from: impl Read + Send + 'static) -> JoinHandle<Vec<u8>> {

@@ -163,6 +163,7 @@ pub struct SolverRecord {
 pub struct LratRecord {
     pub checker: String,
     pub version: String,
+    /// How the verdict was reached: `ONLINE` or, for a cube, `ONLINE_LIFTED`.
     pub how: String,
     pub verified: bool,
     /// `s VERIFIED`, or `s NOT VERIFIED: ` and the step that failed.
@@ -178,6 +179,18 @@ pub struct LratRecord {
     pub seconds_after_solve: f64,
 }
 
+/// How an online verdict was reached, as recorded.
+pub const ONLINE: &str = "online: every step checked as CaDiCaL traced it (connect_proof_tracer with antecedents)";
+/// The same, read on the plan's split formula: the record says `T |- -s_i`,
+/// so a cube claim whose every verdict says so needs no trust in the split step.
+pub const ONLINE_LIFTED: &str = "online, lifted onto the plan's split formula: every step checked as CaDiCaL traced it, \
+     each lemma with the cube's negated selector added, so the verdict derives that unit from the split formula";
+
+/// The formally verified checker's name as recorded (`proofs::verified` runs it).
+pub const VERIFIED_CHECKER: &str = "cake_lpr";
+/// The only line of it that accepts a refutation.
+pub const VERIFIED_ACCEPTED: &str = "s VERIFIED UNSAT";
+
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 #[serde(deny_unknown_fields)]
 pub struct CheckerRecord {
@@ -187,6 +200,13 @@ pub struct CheckerRecord {
     pub verdict: String,
     pub seconds: f64,
     pub peak_memory_kb: u64,
+}
+
+impl CheckerRecord {
+    /// Whether the verdict is an acceptance by the verified checker.
+    pub fn verified_acceptance(&self) -> bool {
+        self.name == VERIFIED_CHECKER && self.verdict == VERIFIED_ACCEPTED
+    }
 }
 
 impl Claim {
@@ -283,7 +303,7 @@ pub fn check_optimum_ranges(optimum: &Optimum, origin: &Path) -> Result<(), HexE
     penalty_in_range("optimum", optimum.optimum, edges, origin)?;
     level_in_range("lower_bound_level", optimum.lower_bound_level, origin)?;
     if optimum.level_minima.len() != usize::from(FULL_LEVEL) {
-        return Err(super::error::mismatch(origin, format!("level_minima has {} entries, not {FULL_LEVEL}", optimum.level_minima.len())));
+        return Err(super::error::RecordError::Header(format!("level_minima has {} entries, not {FULL_LEVEL}", optimum.level_minima.len())).at(origin));
     }
     for &minimum in &optimum.level_minima {
         penalty_in_range("a level minimum", minimum, edges, origin)?;

@@ -11,13 +11,15 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use super::claim::{BuildRecord, CheckerRecord, FileRecord, LratRecord, StatementRecord};
+use super::claim::{BuildRecord, CheckerRecord, FileRecord, LratRecord, StatementRecord, ONLINE_LIFTED};
 use super::error::RecordError;
 use super::header::{Header, Stated};
-use crate::cubes::{Cube, Plan};
+use super::ledger::{Entry, Ledger};
+use super::read::MAX_RECORD_BYTES;
+use super::plan::{Cube, Plan};
 use crate::geometry::Hexagon;
-use crate::proofs::online::ONLINE_LIFTED;
-use crate::proofs::{compress, sha256_file, sha256_hex};
+use crate::compress;
+use crate::digest::{sha256_file, sha256_hex};
 
 /// Format tag of a cube's result record.
 pub const RESULT_FORMAT: &str = "hexcert-cube-result/2";
@@ -61,9 +63,9 @@ pub struct CubeResult {
     pub solve_seconds: f64,
     /// Peak resident memory of the process that solved it (all cubes it ran so far).
     pub peak_memory_kb: u64,
-    /// The host and run that wrote the record (`run::RunId`): where a cube
+    /// The host and run that wrote the record (`run::run_id`): where a cube
     /// whose proof is not stored was attested. Absent in older records.
-    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "super::run::optional_writer")]
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "super::ledger::optional_writer")]
     pub written_by: Option<String>,
     /// The solver profile the cube was solved with (`solving::profile`);
     /// absent in records solved with CaDiCaL's defaults before cubes had one.
@@ -77,45 +79,30 @@ pub struct CubeResult {
     pub verified_lrat: Option<CheckerRecord>,
 }
 
-/// A cube record's bytes, read: the record, or why not. A record another
-/// hexcert build wrote (another format tag, or a field this build does not
-/// know) is `Foreign`: set aside and solved again it would be lost work,
-/// so it is refused with one line instead. Anything else unreadable is
-/// `Damaged`.
-pub enum Parsed {
-    Record(Box<CubeResult>),
-    Foreign(String),
-    Damaged(String),
+impl Entry for CubeResult {
+    const FORMAT: &'static str = RESULT_FORMAT;
+    const WHAT: &'static str = "cube record";
+    const LIMIT: u64 = MAX_RECORD_BYTES;
+    /// The plain formula, the split cells and the cube.
+    type Identity = (String, Vec<usize>, Cube);
+
+    fn identity(&self) -> Self::Identity {
+        (self.formula_sha256.clone(), self.cells.clone(), self.cube.clone())
+    }
+
+    fn written_by(&self) -> Option<&str> {
+        self.written_by.as_deref()
+    }
 }
 
-/// Reads a cube record (see `Parsed`).
-pub fn parse_result(bytes: &[u8]) -> Parsed {
-    let value: serde_json::Value = match serde_json::from_slice(bytes) {
-        Ok(value) => value,
-        Err(e) => return Parsed::Damaged(format!("not a cube record: {e}")),
-    };
-    match value.get("format").and_then(|f| f.as_str()) {
-        Some(RESULT_FORMAT) => {}
-        Some(other) if other.starts_with("hexcert-cube-result/") => {
-            let shown: String = other.chars().filter(|c| !c.is_control()).take(40).collect();
-            return Parsed::Foreign(format!("format `{shown}` is another build's (this one reads {RESULT_FORMAT})"));
-        }
-        _ => return Parsed::Damaged(format!("not a cube record: its format is not {RESULT_FORMAT}")),
-    }
-    match serde_json::from_value::<CubeResult>(value) {
-        Ok(record) => Parsed::Record(Box::new(record)),
-        // serde names the field: "unknown field `x`, expected one of ...".
-        Err(e) if e.to_string().starts_with("unknown field") => {
-            let field: String = e.to_string().split(',').next().unwrap_or("").chars().filter(|c| !c.is_control()).take(80).collect();
-            Parsed::Foreign(format!("{field}: a field a newer build writes"))
-        }
-        Err(e) => Parsed::Damaged(format!("not a cube record: {e}")),
-    }
+/// The results directory's ledger of cube records, named by `Plan::cube_key`.
+pub fn results(dir: &Path) -> Ledger<'_, CubeResult> {
+    Ledger::at(dir)
 }
 
 /// Where the record of cube `index` of `plan` lies.
-pub fn result_path(results: &Path, plan: &Plan, index: usize) -> PathBuf {
-    results.join(format!("{}.json", plan.cube_key(index)))
+pub fn result_path(dir: &Path, plan: &Plan, index: usize) -> PathBuf {
+    results(dir).path(&plan.cube_key(index))
 }
 
 /// One record of cube `index` of `plan`, checked against the cube's formula
@@ -124,7 +111,7 @@ pub fn judge(plan: &Plan, index: usize, dimacs: &[u8], record: CubeResult) -> Re
     if record.format != RESULT_FORMAT {
         return Err(format!("format `{}` is not {RESULT_FORMAT}", record.format));
     }
-    if record.formula_sha256 != plan.formula_sha256 || record.cells != plan.cells || record.cube != plan.cubes[index] {
+    if record.identity() != (plan.formula_sha256.clone(), plan.cells.clone(), plan.cubes[index].clone()) {
         return Err("the record answers another formula or cube".into());
     }
     if record.cnf_sha256 != sha256_hex(dimacs) {
@@ -139,7 +126,7 @@ pub fn judge(plan: &Plan, index: usize, dimacs: &[u8], record: CubeResult) -> Re
             if !verified || record.proof_sha256.is_none() {
                 return Err("a refutation without a verified LRAT verdict and a proof hash".into());
             }
-            if record.verified_lrat.as_ref().is_some_and(|v| !crate::proofs::verified::accepted(v)) {
+            if record.verified_lrat.as_ref().is_some_and(|v| !v.verified_acceptance()) {
                 return Err("a refutation whose recorded verified-checker verdict is not an acceptance".into());
             }
         }
@@ -199,7 +186,7 @@ pub struct CubeClaim {
 pub struct Attested {
     pub cube: usize,
     /// `written_by` of its record, or "unknown" for a record older than it.
-    #[serde(deserialize_with = "super::run::writer")]
+    #[serde(deserialize_with = "super::ledger::writer")]
     pub written_by: String,
 }
 
@@ -234,7 +221,7 @@ pub const CERTIFICATE_FILES: &[&str] = &["claim.json", "formula.cnf.gz", "proof.
 /// The verified checker's version when it accepted every cube's proof
 /// (one version for all: a claim names one binary in its trust base).
 pub fn all_verified(cubes: &[CubeResult]) -> Option<&str> {
-    let mut versions = cubes.iter().map(|c| c.verified_lrat.as_ref().filter(|v| crate::proofs::verified::accepted(v)).map(|v| v.version.as_str()));
+    let mut versions = cubes.iter().map(|c| c.verified_lrat.as_ref().filter(|v| v.verified_acceptance()).map(|v| v.version.as_str()));
     let first = versions.next()??;
     versions.all(|v| v == Some(first)).then_some(first)
 }

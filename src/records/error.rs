@@ -1,10 +1,8 @@
 //! How a record or a proof can fail: one variant per way, so that the same
 //! failure reads the same wherever it is found (a stored proof, a
-//! regenerated one, a cube's), and callers can tell failures apart.
-
-use std::path::Path;
-
-use crate::error::HexError;
+//! regenerated one, a cube's), and callers can tell failures apart: it
+//! reaches the command layer typed, as `HexError::Record` (`at`, in
+//! src/error.rs, so that this file imports nothing).
 
 /// One way a record, or the proof it names, fails.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
@@ -22,6 +20,16 @@ pub enum RecordError {
     /// Not JSON of the record's shape.
     #[error("not a valid record: {0}")]
     Malformed(String),
+    /// Unreadable as the record it should be (`ledger::Parsed::Damaged`: the text says which).
+    #[error("{0}")]
+    Unreadable(String),
+    /// A record another hexcert build wrote: another version of its format,
+    /// or a field this build does not know.
+    #[error("written by another hexcert build ({0}): use another directory for this one")]
+    Foreign(String),
+    /// A unit's record of another count or unit than the run reading it.
+    #[error("a record of {found}, not of {expected}: use another directory for another count")]
+    OtherUnit { found: String, expected: String },
     /// A `format` tag this build does not read.
     #[error("unknown record format `{0}`")]
     UnknownFormat(String),
@@ -40,16 +48,4 @@ pub enum RecordError {
     /// A model validated below a bound that the record claims proved.
     #[error("contradicted: a valid level-{level} partial of penalty {penalty} lies below the bound it claims proved; set aside as {quarantine}")]
     Contradicted { level: u8, penalty: usize, quarantine: String },
-}
-
-/// A record that states something its content or place contradicts.
-pub fn mismatch(path: &Path, message: String) -> HexError {
-    RecordError::Header(message).at(path)
-}
-
-impl RecordError {
-    /// The engine error naming the file.
-    pub fn at(self, file: &Path) -> HexError {
-        HexError::Input { file: file.into(), line: 0, message: self.to_string() }
-    }
 }

@@ -1,30 +1,37 @@
 //! The record layer: every record hexcert writes or judges (claim, cube
-//! claim, plan header, cube record, optimum), read once and judged in one
-//! place, with no solver code.
+//! claim, plan, cube record, optimum, the units of resumable runs), read
+//! once and judged in one place, with no solver code.
 //!
-//! Invariant (enforced by tests/module_graph.rs): nothing in this module, in
-//! `certification::check` or in `lrat/` imports, directly or through other
-//! files, anything that imports `solving`. What a record proves must not
-//! depend on the code that found its proof.
+//! Invariants (enforced by tests/module_graph.rs): nothing in this module,
+//! in `certification::check` or in `lrat/` imports, directly or through
+//! other files, anything that imports `solving`. What a record proves must
+//! not depend on the code that found its proof. And this module imports
+//! nothing of the layers above it (`proofs`, `cubes`, `certification`,
+//! `solving`, `search`, `counting`, `commands`): they write what it judges;
+//! run identity (`run`), hashing (`digest`) and compression (`compress`)
+//! sit below it.
 //!
 //! - `header`: the statement `{format, statement, n, level, below}` shared
 //!   by claims, cube claims and plans, and its one consistency check;
-//! - `read`: the bounded reader (regular files only, size-limited) and the
-//!   one `Record` enum, tagged on `format`;
-//! - `claim`, `cube`: the record types; `ranges`: their numbers;
+//! - `read`: the bounded reader (regular files only, size-limited);
+//! - `record`: the one `Record` enum, tagged on `format`;
+//! - `claim`, `cube`, `plan`: the record types; `ranges`: their numbers;
 //! - `trust`: the trust base, derived from what a record states;
 //! - `error`: one variant per way a record or a proof can fail;
 //! - `status`: what a run established about a record;
-//! - `run`: who wrote a record (host, run) and the scratch directories a
-//!   run owns, locked so that runs sharing a directory never reap each other's.
+//! - `ledger`: the records of resumable units (cubes, leader cubes, refined
+//!   pieces): written once, read back bounded and matched to the run
+//!   reading them, their writers counted.
 
 pub mod claim;
 pub mod cube;
 pub mod error;
 pub mod header;
+pub mod ledger;
+pub mod plan;
 pub mod ranges;
 pub mod read;
-pub mod run;
+pub mod record;
 pub mod status;
 pub mod trust;
 
@@ -35,5 +42,6 @@ pub use claim::{
 pub use cube::{CubeClaim, CubeResult, CubeVerdict, CUBE_CLAIM_FORMAT, RESULT_FORMAT};
 pub use error::RecordError;
 pub use header::Header;
-pub use read::{read_json, Record};
+pub use read::read_json;
+pub use record::Record;
 pub use status::Status;

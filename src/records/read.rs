@@ -1,5 +1,5 @@
-//! Reading records: the one bounded reader, and the one `Record` enum every
-//! command dispatches on, tagged on `format` and read once.
+//! Reading records: the one bounded reader every record is read through
+//! (the `Record` enum, `record.rs`, and the ledger's units alike).
 //!
 //! Invariant: only regular files are opened (a fifo, `/dev/zero` or a
 //! directory is refused before any byte is read), and never more than the
@@ -10,17 +10,11 @@ use std::path::{Component, Path, PathBuf};
 
 use serde::Deserialize;
 
-use super::claim::{Claim, Optimum, CLAIM_FORMAT, OPTIMUM_FORMAT};
-use super::cube::{CubeClaim, CubeResult, CUBE_CLAIM_FORMAT, RESULT_FORMAT};
 use super::error::RecordError;
 use crate::error::HexError;
 
 /// Largest JSON record read (options table: why 64 MiB).
 pub const MAX_RECORD_BYTES: u64 = crate::options::RECORD_BYTES.default;
-
-/// Format tag of the claims of the earlier pipeline (CaDiCaL 2.2.1, DRAT
-/// checked by rate): read for their statement only, never verified.
-pub const LEGACY_CLAIM_FORMAT: &str = "hexcert-claim/1";
 
 /// Reads at most `limit` bytes of the regular file `path`; more is an error.
 pub fn read_bounded(path: &Path, limit: u64, what: &'static str) -> Result<Vec<u8>, HexError> {
@@ -33,7 +27,7 @@ pub fn read_bounded(path: &Path, limit: u64, what: &'static str) -> Result<Vec<u
 
 /// The file hashes to what the record names, `what` saying which file.
 pub fn expect_hash(file: &Path, expected: &str, what: &str) -> Result<(), HexError> {
-    let actual = crate::proofs::sha256_file(file).map_err(|source| HexError::Io { path: file.into(), source })?;
+    let actual = crate::digest::sha256_file(file).map_err(|source| HexError::Io { path: file.into(), source })?;
     if actual != expected {
         return Err(RecordError::HashMismatch { what: what.into(), actual, expected: expected.into() }.at(file));
     }
@@ -64,68 +58,10 @@ pub fn stored_path(dir: &Path, name: &str, place: &'static str) -> Result<PathBu
 
 /// Parses a JSON record of any type, naming the file and line on error.
 pub fn parse_json<T: for<'de> Deserialize<'de>>(bytes: &[u8], path: &Path) -> Result<T, HexError> {
-    serde_json::from_slice(bytes).map_err(|e| HexError::Input {
-        file: path.into(),
-        line: e.line(),
-        message: RecordError::Malformed(e.to_string()).to_string(),
-    })
+    serde_json::from_slice(bytes).map_err(|e| HexError::Record { file: path.into(), line: e.line(), error: RecordError::Malformed(e.to_string()) })
 }
 
 /// Reads and parses a JSON record (bounded), naming the file on error.
 pub fn read_json<T: for<'de> Deserialize<'de>>(path: &Path) -> Result<T, HexError> {
     parse_json(&read_bounded(path, MAX_RECORD_BYTES, "record")?, path)
-}
-
-/// The statement of a legacy claim: all this build reads of it.
-#[derive(Debug, Clone, PartialEq, Deserialize)]
-pub struct LegacyClaim {
-    pub statement: String,
-    pub n: usize,
-    pub level: u8,
-    pub below: usize,
-}
-
-/// Any record hexcert judges, by its `format`.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Record {
-    Claim(Box<Claim>),
-    CubeClaim(Box<CubeClaim>),
-    Legacy(LegacyClaim),
-    Optimum(Box<Optimum>),
-    CubeResult(Box<CubeResult>),
-}
-
-#[derive(Deserialize)]
-struct Tag {
-    format: String,
-}
-
-impl Record {
-    /// Reads `path` once and parses it as the record its `format` names.
-    pub fn read(path: &Path) -> Result<Record, HexError> {
-        Record::parse(&read_bounded(path, MAX_RECORD_BYTES, "record")?, path)
-    }
-
-    /// Parses bytes read from `path`.
-    pub fn parse(bytes: &[u8], path: &Path) -> Result<Record, HexError> {
-        let tag: Tag = parse_json(bytes, path)?;
-        Ok(match tag.format.as_str() {
-            CLAIM_FORMAT => Record::Claim(Box::new(parse_json(bytes, path)?)),
-            CUBE_CLAIM_FORMAT => Record::CubeClaim(Box::new(parse_json(bytes, path)?)),
-            LEGACY_CLAIM_FORMAT => Record::Legacy(parse_json(bytes, path)?),
-            OPTIMUM_FORMAT => Record::Optimum(Box::new(parse_json(bytes, path)?)),
-            RESULT_FORMAT => Record::CubeResult(Box::new(parse_json(bytes, path)?)),
-            other => return Err(RecordError::UnknownFormat(other.to_string()).at(path)),
-        })
-    }
-
-    /// `(n, level, below, statement)` of a record that states a claim.
-    pub fn claim_numbers(&self) -> Option<(usize, u8, usize, &str)> {
-        match self {
-            Record::Claim(c) => Some((c.n, c.level, c.below, &c.statement)),
-            Record::CubeClaim(c) => Some((c.n, c.level, c.below, &c.statement)),
-            Record::Legacy(c) => Some((c.n, c.level, c.below, &c.statement)),
-            Record::Optimum(_) | Record::CubeResult(_) => None,
-        }
-    }
 }

@@ -7,7 +7,7 @@
 
 use super::claim::{CheckerRecord, Claim, StatementRecord};
 use super::cube::{all_lifted, all_verified, Attested, CubeClaim};
-use crate::cubes::Plan;
+use super::plan::Plan;
 use crate::encoding::{EncodeOptions, SymmetryBreaking, ENCODER_VERSION};
 use crate::statement::STATEMENT_VERSION;
 
@@ -26,7 +26,7 @@ pub enum Basis<'a> {
 
 impl<'a> Basis<'a> {
     pub fn of_claim(claim: &'a Claim, options: &'a EncodeOptions) -> Basis<'a> {
-        let verified = claim.verified_lrat.as_ref().filter(|v| crate::proofs::verified::accepted(v)).map(|v| v.version.as_str());
+        let verified = claim.verified_lrat.as_ref().filter(|v| v.verified_acceptance()).map(|v| v.version.as_str());
         Basis::Claim { options, drat_checks: &claim.drat_checks, statement: claim.statement_to_cnf.as_ref(), verified }
     }
 

@@ -11,14 +11,14 @@
 //! single listing, which is as hard as certifying the bound below.
 //!
 //! A finished cube is written as `DIR/cube-<index>.json`, whole or not at
-//! all, so a run stopped at any point (Ctrl-C, a session's end) resumes
+//! all (`records::ledger`), so a run stopped at any point (Ctrl-C, a session's end) resumes
 //! from the cubes it finished. Trust: a resumed cube's leaders are
 //! validated again (valid, penalty <= P, in the cube), but that the list is
 //! *complete* rests on the run that wrote it; the count reports how many
 //! cubes it resumed and who wrote them, and remains one road until a
 //! second one agrees (docs/COUNTING.md).
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
@@ -31,6 +31,7 @@ use crate::encoding::{EncodeOptions, LevelEncoding, SymmetryBreaking};
 use crate::error::HexError;
 use crate::geometry::Hexagon;
 use crate::levels::{digits, Partial};
+use crate::records::ledger::{Entry, Ledger, Resumed};
 use crate::solving::SatSolver;
 use crate::validation::evaluate;
 
@@ -61,8 +62,24 @@ struct CubeLeaders {
     seconds: f64,
     /// Host, run and hexcert build that listed the cube (and so attest it is
     /// complete).
-    #[serde(deserialize_with = "crate::records::run::writer")]
+    #[serde(deserialize_with = "crate::records::ledger::writer")]
     written_by: String,
+}
+
+impl Entry for CubeLeaders {
+    const FORMAT: &'static str = FORMAT;
+    const WHAT: &'static str = "lex-leader record";
+    const LIMIT: u64 = RECORD_LIMIT;
+    /// The count (n, level, P, encoder) and the cube (its cells and values).
+    type Identity = (usize, u8, usize, String, Vec<usize>, Vec<u8>);
+
+    fn identity(&self) -> Self::Identity {
+        (self.n, self.level, self.max_penalty, self.encoder.clone(), self.cells.clone(), self.cube.clone())
+    }
+
+    fn written_by(&self) -> Option<&str> {
+        Some(&self.written_by)
+    }
 }
 
 /// What a cube-by-cube listing found and how much of it was resumed.
@@ -72,8 +89,7 @@ pub struct Listing {
     /// Cubes listed in this run.
     pub listed: usize,
     /// Cubes read back from earlier runs' records, and who wrote them.
-    pub resumed: usize,
-    pub resumed_from: Vec<String>,
+    pub resumed: Resumed,
     /// Solver seconds of the cubes listed in this run, and the slowest one.
     pub seconds: f64,
     pub slowest: f64,
@@ -103,18 +119,22 @@ pub fn list_by_cubes<S: SatSolver + Default>(
                 return Err(HexError::Interrupted);
             }
             let cube = split.projection(index as u64);
-            let path = dir.map(|d| record_path(d, index));
-            let resumed = match &path {
-                Some(p) if p.exists() => Some(read_record(p, hex, level, max_penalty, &split, &cube)?),
-                _ => None,
+            let ledger = dir.map(Ledger::<CubeLeaders>::at);
+            let name = format!("cube-{index}");
+            let expected = (hex.side(), level, max_penalty, crate::encoding::ENCODER_VERSION.to_string(), split.cells.clone(), cube.clone());
+            let resumed = match &ledger {
+                Some(ledger) => match ledger.resume(&name, &expected)? {
+                    Some(record) => Some(judge_leaders(&ledger.path(&name), hex, (level, max_penalty), &split, record)?),
+                    None => None,
+                },
+                None => None,
             };
             let result = match resumed {
                 Some((record, leaders)) => (record, leaders, true),
                 None => {
                     let (record, leaders) = list_cube::<S>(hex, (level, max_penalty), &encoding, &split, &cube)?;
-                    if let Some(p) = &path {
-                        let bytes = serde_json::to_vec_pretty(&record).expect("a record serialises");
-                        crate::files::write_atomic(p, &bytes)?;
+                    if let Some(ledger) = &ledger {
+                        ledger.write(&name, &record)?;
                     }
                     (record, leaders, false)
                 }
@@ -123,14 +143,11 @@ pub fn list_by_cubes<S: SatSolver + Default>(
             Ok(result)
         })
         .collect();
-    let mut listing = Listing { leaders: Vec::new(), listed: 0, resumed: 0, resumed_from: Vec::new(), seconds: 0.0, slowest: 0.0 };
+    let mut listing = Listing { leaders: Vec::new(), listed: 0, resumed: Resumed::default(), seconds: 0.0, slowest: 0.0 };
     for result in results {
         let (record, leaders, resumed) = result?;
         if resumed {
-            listing.resumed += 1;
-            if !listing.resumed_from.contains(&record.written_by) {
-                listing.resumed_from.push(record.written_by.clone());
-            }
+            listing.resumed.note(&record.written_by);
         } else {
             listing.listed += 1;
             listing.seconds += record.seconds;
@@ -139,10 +156,6 @@ pub fn list_by_cubes<S: SatSolver + Default>(
         listing.leaders.extend(leaders);
     }
     Ok(listing)
-}
-
-fn record_path(dir: &Path, index: usize) -> PathBuf {
-    dir.join(format!("cube-{index}.json"))
 }
 
 /// One cube's listing, by a solver of its own: its record, and its leaders
@@ -171,38 +184,27 @@ fn list_cube<S: SatSolver + Default>(
         cube: cube.to_vec(),
         leaders: found.iter().map(|f| digits(f.partial.values())).collect(),
         seconds: started.elapsed().as_secs_f64(),
-        written_by: crate::records::run::attestation(),
+        written_by: crate::run::attestation(),
     };
     Ok((record, found))
 }
 
-/// A record written by an earlier run, read back and judged: the same
-/// claim, cells and cube, and every leader valid, of penalty <= P and in
+/// A record written by an earlier run, of this count and cube (the
+/// ledger matched it), judged: every leader valid, of penalty <= P and in
 /// the cube (its completeness is the writer's word: see the header). The
 /// leaders are returned as judged, so they are judged once.
-fn read_record(
+fn judge_leaders(
     path: &Path,
     hex: &Hexagon,
-    level: u8,
-    max_penalty: usize,
+    (level, max_penalty): (u8, usize),
     split: &Split,
-    cube: &[u8],
+    record: CubeLeaders,
 ) -> Result<(CubeLeaders, Vec<Found>), HexError> {
-    let bytes = crate::records::read::read_bounded(path, RECORD_LIMIT, "lex-leader record")?;
-    let record: CubeLeaders = crate::records::read::parse_json(&bytes, path)?;
     let bad = |why: String| HexError::Input { file: path.to_path_buf(), line: 0, message: why };
-    let expected = (FORMAT, hex.side(), level, max_penalty, crate::encoding::ENCODER_VERSION);
-    let found = (record.format.as_str(), record.n, record.level, record.max_penalty, record.encoder.as_str());
-    if found != expected {
-        return Err(bad(format!("a record of {found:?}, not of {expected:?}: use another directory for another count")));
-    }
-    if record.cells != split.cells || record.cube != cube {
-        return Err(bad(format!("names cube {:?} on cells {:?}, not cube {cube:?} on {:?}", record.cube, record.cells, split.cells)));
-    }
     let mut leaders = Vec::with_capacity(record.leaders.len());
     for text in &record.leaders {
         let found = leader(hex, level, max_penalty, text).map_err(|e| bad(e.to_string()))?;
-        if split.project(found.partial.values()) != cube {
+        if split.project(found.partial.values()) != record.cube {
             return Err(bad(format!("leader {text} does not lie in the cube")));
         }
         leaders.push(found);

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use hexcert::records::run::HOST_VARIABLE;
+use hexcert::run::HOST_VARIABLE;
 
 use super::{common, engine_present, job_index, recipe, succeed, Campaign};
 

@@ -1,4 +1,7 @@
-//! Who wrote a record, and the scratch directories a run owns.
+//! Who this run is (host, run id, the attestation a record's writer
+//! signs with), and the scratch directories it owns: run machinery, not a
+//! record, so it sits below the record layer and the files it writes
+//! (temporary names are made from the run id).
 //!
 //! A results directory may be shared by many machines (NFS, GNU parallel
 //! over SSH), so neither a pid nor a host name alone names a run: two hosts
@@ -45,30 +48,6 @@ pub fn run_id() -> &'static str {
 /// campaign written by several builds says which build wrote what.
 pub fn attestation() -> String {
     format!("{} run {} (hexcert {})", host(), run_id(), env!("HEXCERT_GIT_COMMIT"))
-}
-
-/// Longest `written_by` read: `attestation()` is about 120 characters.
-const MAX_WRITER: usize = 256;
-
-/// Reads a record's `written_by`, which reports print as it is: one line
-/// of at most `MAX_WRITER` printable characters, so a record cannot print a
-/// line of its author's choosing (a forged verdict) or flood a report.
-pub fn writer<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<String, D::Error> {
-    let text = <String as serde::Deserialize>::deserialize(deserializer)?;
-    if text.chars().count() > MAX_WRITER || text.chars().any(char::is_control) {
-        return Err(serde::de::Error::custom(format!(
-            "written_by must be one line of at most {MAX_WRITER} printable characters, not {:?}",
-            text.chars().take(80).collect::<String>()
-        )));
-    }
-    Ok(text)
-}
-
-/// `writer` for a record where `written_by` may be absent.
-pub fn optional_writer<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<Option<String>, D::Error> {
-    #[derive(serde::Deserialize)]
-    struct Checked(#[serde(deserialize_with = "writer")] String);
-    Ok(<Option<Checked> as serde::Deserialize>::deserialize(deserializer)?.map(|c| c.0))
 }
 
 /// 64 random bits, hex; from the kernel, else from the clock and the pid.

@@ -1,0 +1,248 @@
+//! The plan file as stored: one claim, the plain formula its cubes extend,
+//! its split and its kept cubes, and what can be checked of it from what
+//! it states (`Plan::validate`). Making plans (splitting, refining,
+//! growing trees) and the cover check by enumeration are `cubes`'.
+//!
+//! Invariant: a plan passed on by `read` or `validate` names this build's
+//! encoder and cover argument, the cells within its radius, cubes that are
+//! projections onto them at depths of its split, and below each projection
+//! the leaves of one complete decision tree over the formula's variables:
+//! what the encoder and the solver are handed cannot make them panic, and
+//! the cover argument copied into a cube claim's trust base is this
+//! build's text.
+//!
+//! The trees (`check_tree`): a plan may replace a value cube `C` by the
+//! leaves of a binary decision tree over the plain formula's variables; for
+//! every projection, the paths of the cubes below it must be exactly the
+//! leaves of one complete tree (a single empty path being the trivial
+//! tree). Then every assignment that reads as `C` follows exactly one path
+//! to a leaf, so the leaves cover `C` whatever the formula says, and the
+//! orbit cover of the projections is untouched by the trees. The VeriPB
+//! derivation of the split formula derives the same fact leaf to root
+//! (`derivation::cubes`), so this check is a guard for early, readable
+//! errors, not a link of the trust chain.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+
+use super::header::{Header, Stated};
+use super::ranges;
+use crate::encoding::{Cardinality, EncodeOptions, LevelEncoding, SymmetryBreaking, ENCODER_VERSION};
+use crate::error::HexError;
+use crate::geometry::Hexagon;
+
+/// Format tag of a plan file.
+pub const PLAN_FORMAT: &str = "hexcert-cube-plan/2";
+
+/// Why solving the kept cubes decides the claim; copied into every plan.
+pub const COVER_ARGUMENT: &str = "every projection of the split cells (values 1..=depth, depth+1 for more, at the deepest cube's \
+     depth) is either refuted by the local rules of src/cubes/local.rs or has an image under one of the 12 hexagon \
+     symmetries that reads, at some kept cube's depth, as that cube (checked by enumeration, src/cubes/cover.rs); a \
+     symmetry maps valid partials to valid partials of the same penalty, so a partial below the bound would give a \
+     model of some kept cube's formula (docs/SOUNDNESS.md, section 7)";
+
+/// A plan as stored.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct Plan {
+    pub format: String,
+    pub statement: String,
+    pub n: usize,
+    pub level: u8,
+    pub below: usize,
+    /// The plain formula every cube extends (no symmetry breaking).
+    pub encoder: String,
+    pub cardinality: Cardinality,
+    pub formula_sha256: String,
+    pub radius: usize,
+    /// The deepest cube's depth: the cover is enumerated at it.
+    pub depth: u8,
+    pub cells: Vec<usize>,
+    /// The planner's enumeration, re-done by `check_cover`.
+    pub cover: Cover,
+    pub cover_argument: String,
+    /// Kept cubes: projected values of `cells`, one cube per orbit.
+    pub cubes: Vec<Cube>,
+}
+
+impl Stated for Plan {
+    fn header(&self) -> Header<'_> {
+        Header { format: &self.format, statement: &self.statement, n: self.n, level: self.level, below: self.below }
+    }
+}
+
+impl Plan {
+    /// Reads (bounded) and range-checks a plan file.
+    pub fn read(path: &Path) -> Result<Plan, HexError> {
+        let plan: Plan = crate::records::read_json(path)?;
+        plan.validate(path)?;
+        Ok(plan)
+    }
+
+    /// Checks the format, the statement's numbers and that the cells are the
+    /// split's (a plan read from a file or inside a merged claim at `origin`).
+    pub fn validate(&self, origin: &Path) -> Result<(), HexError> {
+        let bad = |message: String| HexError::Input { file: origin.to_path_buf(), line: 0, message };
+        self.header().check(PLAN_FORMAT, origin)?;
+        ranges::check_encoding_budget(self.n, self.level, self.below, origin)?;
+        if self.encoder != ENCODER_VERSION {
+            return Err(bad(format!("the plan was made by encoder `{}`, this build has `{ENCODER_VERSION}`", self.encoder)));
+        }
+        // The argument is copied into a cube claim's trust base: free text
+        // there would let a record state what a reader is asked to trust.
+        if self.cover_argument != COVER_ARGUMENT {
+            return Err(bad("the plan's cover argument is not the one this build checks (src/records/plan.rs, COVER_ARGUMENT)".into()));
+        }
+        let hex = Hexagon::new(self.n)?;
+        if self.radius >= self.n {
+            return Err(bad(format!("a split radius of {} leaves the side-{} hexagon (use 0..={})", self.radius, self.n, self.n - 1)));
+        }
+        if self.depth == 0 || self.depth > self.level {
+            return Err(bad(format!("split depth {} must lie in 1..={} (the level)", self.depth, self.level)));
+        }
+        if hex.cells_within(self.radius) != self.cells {
+            return Err(bad(format!("the cells {:?} are not those within radius {} of the centre", self.cells, self.radius)));
+        }
+        // What the encoder and the solver are handed: a value out of range
+        // would panic the one, a literal out of range abort the other.
+        check_projections(self.cells.len(), self.depth, &self.cubes).map_err(bad)?;
+        self.check_trees().map_err(bad)
+    }
+
+    /// The name of cube `index`'s result record: the cube and the formula
+    /// it extends, hashed, so that a record answers that cube whatever plan
+    /// (refined or not) lists it.
+    pub fn cube_key(&self, index: usize) -> String {
+        let cube = &self.cubes[index];
+        let mut text = format!("{} cells {:?} depth {} values {:?}", self.formula_sha256, self.cells, cube.depth, cube.values);
+        if !cube.literals.is_empty() {
+            text.push_str(&format!(" path {:?}", cube.literals));
+        }
+        crate::digest::sha256_hex(text.as_bytes())[..16].to_string()
+    }
+
+    /// The plain formula "valid level-k partial with penalty <= below - 1".
+    pub fn encoding(&self) -> Result<LevelEncoding, HexError> {
+        let options = EncodeOptions { max_penalty: Some(self.below - 1), cardinality: self.cardinality, symmetry: SymmetryBreaking::None };
+        Ok(LevelEncoding::new(&Hexagon::new(self.n)?, self.level, options))
+    }
+
+    /// The paths below each projection form a complete tree over the plain
+    /// formula's variables (`check_tree`).
+    pub fn check_trees(&self) -> Result<(), String> {
+        if self.cubes.iter().all(|c| c.literals.is_empty()) {
+            return Ok(());
+        }
+        let num_vars = self.encoding().map_err(|e| e.to_string())?.cnf.num_vars() as i32;
+        for (projection, paths) in paths_by_projection(&self.cubes) {
+            check_tree(&paths, num_vars).map_err(|e| format!("the cubes below projection {:?} (depth {}): {e}", projection.values, projection.depth))?;
+        }
+        Ok(())
+    }
+}
+
+/// One cube: the split cells' values projected at `depth` (values
+/// `1..=depth`, and `depth + 1` for "more than `depth`"), then the literals
+/// of a path in a decision tree below that projection (`cubes::tree`). A plan may
+/// mix depths: a cube found hard is replaced by its cubes one value deeper,
+/// or by the leaves of a decision tree over the formula's variables.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Cube {
+    pub depth: u8,
+    pub values: Vec<u8>,
+    /// The path below the projection, root first (`-x` for the `x = false`
+    /// branch); empty for a plain value cube, and then not written, so value
+    /// plans read and hash as before.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub literals: Vec<i32>,
+}
+
+impl Cube {
+    /// A value cube (no decision-tree path).
+    pub fn values(depth: u8, values: Vec<u8>) -> Cube {
+        Cube { depth, values, literals: Vec::new() }
+    }
+
+    /// The projection this cube lies under (its path dropped).
+    pub fn projection(&self) -> Cube {
+        Cube::values(self.depth, self.values.clone())
+    }
+}
+
+/// What the cover enumeration saw (`cubes::cover`), as a plan records it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Cover {
+    /// Projections of the split, `(depth + 1) ^ cells`.
+    pub projections: u64,
+    /// Projections refuted by the local rules.
+    pub refuted: u64,
+    /// Projections whose image, read at a kept cube's depth, is that cube.
+    pub covered: u64,
+}
+
+/// Every cube is a projection onto the split cells at a depth of the split:
+/// what encoding a cube's units relies on. The error names the first that is not.
+pub fn check_projections(cells: usize, depth: u8, cubes: &[Cube]) -> Result<(), String> {
+    for (index, cube) in cubes.iter().enumerate() {
+        let fits = cube.depth >= 1
+            && cube.depth <= depth
+            && cube.values.len() == cells
+            && cube.values.iter().all(|&v| v >= 1 && v <= cube.depth + 1);
+        if !fits {
+            return Err(format!("cube {index} is not a projection onto the {} split cells at a depth in 1..={}", cells, depth));
+        }
+    }
+    Ok(())
+}
+
+/// The paths below each projection, in plan order of first appearance.
+pub fn paths_by_projection(cubes: &[Cube]) -> BTreeMap<Cube, Vec<&[i32]>> {
+    let mut trees: BTreeMap<Cube, Vec<&[i32]>> = BTreeMap::new();
+    for cube in cubes {
+        trees.entry(cube.projection()).or_default().push(&cube.literals);
+    }
+    trees
+}
+
+/// Checks that the paths are the leaves of one complete decision tree whose
+/// variables lie in `1..=num_vars`, none twice on a path; the error names
+/// the first fault.
+pub fn check_tree(paths: &[&[i32]], num_vars: i32) -> Result<(), String> {
+    for path in paths {
+        // `unsigned_abs`: `i32::MIN` has no `abs`, and must read as out of range.
+        if let Some(&lit) = path.iter().find(|&&l| l == 0 || l.unsigned_abs() > num_vars.unsigned_abs()) {
+            return Err(format!("path {path:?} has literal {lit}, not a variable of the formula (1..={num_vars})"));
+        }
+        let mut vars: Vec<i32> = path.iter().map(|l| l.abs()).collect();
+        vars.sort_unstable();
+        if vars.windows(2).any(|w| w[0] == w[1]) {
+            return Err(format!("path {path:?} decides a variable twice"));
+        }
+    }
+    complete(paths, 0)
+}
+
+/// The paths, all agreeing on their first `depth` literals, are a complete tree below them.
+fn complete(paths: &[&[i32]], depth: usize) -> Result<(), String> {
+    match paths {
+        [] => Err("an empty branch: a subtree has no leaf".into()),
+        [only] if only.len() == depth => Ok(()),
+        _ => {
+            if let Some(leaf) = paths.iter().find(|p| p.len() == depth) {
+                return Err(format!("path {leaf:?} is a leaf and an inner node at once (another path extends it)"));
+            }
+            let var = paths[0][depth].abs();
+            if let Some(other) = paths.iter().find(|p| p[depth].abs() != var) {
+                return Err(format!("paths {:?} and {other:?} split on different variables at depth {depth}", paths[0]));
+            }
+            let (high, low): (Vec<&[i32]>, Vec<&[i32]>) = paths.iter().partition(|p| p[depth] > 0);
+            for (branch, lit) in [(&high, var), (&low, -var)] {
+                complete(branch, depth + 1).map_err(|e| format!("below {:?} then {lit}: {e}", &paths[0][..depth]))?;
+            }
+            Ok(())
+        }
+    }
+}

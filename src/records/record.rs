@@ -1,0 +1,70 @@
+//! The one `Record` enum every command dispatches on, tagged on `format`
+//! and read once through the bounded reader (`read`).
+
+use std::path::Path;
+
+use serde::Deserialize;
+
+use super::claim::{Claim, Optimum, CLAIM_FORMAT, OPTIMUM_FORMAT};
+use super::cube::{CubeClaim, CubeResult, CUBE_CLAIM_FORMAT, RESULT_FORMAT};
+use super::error::RecordError;
+use super::read::{parse_json, read_bounded, MAX_RECORD_BYTES};
+use crate::error::HexError;
+
+/// Format tag of the claims of the earlier pipeline (CaDiCaL 2.2.1, DRAT
+/// checked by rate): read for their statement only, never verified.
+pub const LEGACY_CLAIM_FORMAT: &str = "hexcert-claim/1";
+
+/// The statement of a legacy claim: all this build reads of it.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+pub struct LegacyClaim {
+    pub statement: String,
+    pub n: usize,
+    pub level: u8,
+    pub below: usize,
+}
+
+/// Any record hexcert judges, by its `format`.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Record {
+    Claim(Box<Claim>),
+    CubeClaim(Box<CubeClaim>),
+    Legacy(LegacyClaim),
+    Optimum(Box<Optimum>),
+    CubeResult(Box<CubeResult>),
+}
+
+#[derive(Deserialize)]
+struct Tag {
+    format: String,
+}
+
+impl Record {
+    /// Reads `path` once and parses it as the record its `format` names.
+    pub fn read(path: &Path) -> Result<Record, HexError> {
+        Record::parse(&read_bounded(path, MAX_RECORD_BYTES, "record")?, path)
+    }
+
+    /// Parses bytes read from `path`.
+    pub fn parse(bytes: &[u8], path: &Path) -> Result<Record, HexError> {
+        let tag: Tag = parse_json(bytes, path)?;
+        Ok(match tag.format.as_str() {
+            CLAIM_FORMAT => Record::Claim(Box::new(parse_json(bytes, path)?)),
+            CUBE_CLAIM_FORMAT => Record::CubeClaim(Box::new(parse_json(bytes, path)?)),
+            LEGACY_CLAIM_FORMAT => Record::Legacy(parse_json(bytes, path)?),
+            OPTIMUM_FORMAT => Record::Optimum(Box::new(parse_json(bytes, path)?)),
+            RESULT_FORMAT => Record::CubeResult(Box::new(parse_json(bytes, path)?)),
+            other => return Err(RecordError::UnknownFormat(other.to_string()).at(path)),
+        })
+    }
+
+    /// `(n, level, below, statement)` of a record that states a claim.
+    pub fn claim_numbers(&self) -> Option<(usize, u8, usize, &str)> {
+        match self {
+            Record::Claim(c) => Some((c.n, c.level, c.below, &c.statement)),
+            Record::CubeClaim(c) => Some((c.n, c.level, c.below, &c.statement)),
+            Record::Legacy(c) => Some((c.n, c.level, c.below, &c.statement)),
+            Record::Optimum(_) | Record::CubeResult(_) => None,
+        }
+    }
+}
