@@ -86,6 +86,7 @@ fn every_ending() -> Vec<(Result<Outcome, HexError>, &'static str)> {
         (Ok(Outcome::Unverified), "nothing failed but"),
         (Err(E::Usage("x".into())), "bad input"),
         (Err(E::Input { file: "f".into(), line: 1, message: "x".into() }), "bad input"),
+        (Err(E::Record { file: "f".into(), line: 0, error: hexcert::records::RecordError::NotRegularFile }), "bad input"),
         (Err(E::Io { path: "f".into(), source: std::io::Error::other("x") }), "bad input"),
         (Err(E::Solver("x".into())), "internal error"),
         (Err(E::Internal("x".into())), "internal error"),
@@ -96,7 +97,7 @@ fn every_ending() -> Vec<(Result<Outcome, HexError>, &'static str)> {
     for (ending, _) in &endings {
         match ending {
             Ok(Outcome::Done | Outcome::Negative | Outcome::Unverified) => {}
-            Err(E::Usage(_) | E::Input { .. } | E::Io { .. } | E::Solver(_) | E::Internal(_) | E::Interrupted | E::Open(_) | E::Contradiction(_)) => {}
+            Err(E::Usage(_) | E::Input { .. } | E::Record { .. } | E::Io { .. } | E::Solver(_) | E::Internal(_) | E::Interrupted | E::Open(_) | E::Contradiction(_)) => {}
         }
     }
     endings

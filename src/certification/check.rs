@@ -47,7 +47,7 @@ use crate::compress;
 use crate::digest::sha256_hex;
 use crate::proofs::Checker;
 use super::regenerate::ProofChecks;
-use crate::records::error::RecordError;
+use crate::error::RecordError;
 use crate::records::claim::{check_claim_ranges, check_optimum_ranges};
 use crate::records::ranges::{check_claim_directory, check_n_directory};
 use crate::records::read::{expect_hash, stored_path};

@@ -17,7 +17,7 @@ use crate::proofs::online::{Against, Finished, OnlineCheck};
 use crate::proofs::verified::write_formula;
 use crate::digest::sha256_hex;
 use crate::records::cube::{attested_cubes, check_stored_lrat_with, judge};
-use crate::records::error::RecordError;
+use crate::error::RecordError;
 use crate::records::read::{expect_hash, stored_path};
 use crate::records::header::Stated;
 use crate::records::ranges::{check_claim_directory, check_encoding_budget, check_n_directory};

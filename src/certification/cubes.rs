@@ -26,7 +26,7 @@ use crate::proofs::verified::{write_formula, VerifiedChecker};
 use crate::compress;
 use crate::digest::{sha256_file, sha256_hex};
 use crate::proofs::own_peak_memory_kb;
-use crate::records::error::RecordError;
+use crate::error::RecordError;
 use crate::records::ledger::Parsed;
 use crate::records::cube::attested_cubes;
 use crate::records::trust::{trust_base, Basis};

@@ -441,7 +441,7 @@ impl ClaimFigures {
             return Ok(ClaimFigures { solve_seconds: claim.solve_seconds, check_seconds: claim.lrat_cpu_seconds, proof_bytes: bytes, proof_stored: stored });
         }
         let Record::Claim(claim) = record else {
-            return Err(crate::records::error::RecordError::Header("the lower bound is not a claim this build reads".into()).at(path));
+            return Err(crate::error::RecordError::Header("the lower bound is not a claim this build reads".into()).at(path));
         };
         Ok(ClaimFigures {
             solve_seconds: claim.solver.seconds,

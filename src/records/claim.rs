@@ -303,7 +303,7 @@ pub fn check_optimum_ranges(optimum: &Optimum, origin: &Path) -> Result<(), HexE
     penalty_in_range("optimum", optimum.optimum, edges, origin)?;
     level_in_range("lower_bound_level", optimum.lower_bound_level, origin)?;
     if optimum.level_minima.len() != usize::from(FULL_LEVEL) {
-        return Err(super::error::RecordError::Header(format!("level_minima has {} entries, not {FULL_LEVEL}", optimum.level_minima.len())).at(origin));
+        return Err(crate::error::RecordError::Header(format!("level_minima has {} entries, not {FULL_LEVEL}", optimum.level_minima.len())).at(origin));
     }
     for &minimum in &optimum.level_minima {
         penalty_in_range("a level minimum", minimum, edges, origin)?;
@@ -321,7 +321,7 @@ pub fn check_optimum_ranges(optimum: &Optimum, origin: &Path) -> Result<(), HexE
 fn check_level_minima(optimum: &Optimum, path: &Path) -> Result<(), HexError> {
     let minima = &optimum.level_minima;
     let from = usize::from(optimum.lower_bound_level) - 1;
-    let bad = |why: &str| Err(super::error::RecordError::Header(format!("level_minima {minima:?}: {why}")).at(path));
+    let bad = |why: &str| Err(crate::error::RecordError::Header(format!("level_minima {minima:?}: {why}")).at(path));
     if minima.windows(2).any(|w| w[0] > w[1]) {
         return bad("a level minimum below the one before it (refining never lowers a penalty)");
     }

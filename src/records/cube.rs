@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use super::claim::{BuildRecord, CheckerRecord, FileRecord, LratRecord, StatementRecord, ONLINE_LIFTED};
-use super::error::RecordError;
+use crate::error::RecordError;
 use super::header::{Header, Stated};
 use super::ledger::{Entry, Ledger};
 use super::read::MAX_RECORD_BYTES;

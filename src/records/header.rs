@@ -8,7 +8,7 @@
 
 use std::path::Path;
 
-use super::error::RecordError;
+use crate::error::RecordError;
 use super::ranges::check_statement_numbers;
 use crate::error::HexError;
 

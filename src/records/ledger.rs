@@ -21,7 +21,7 @@ use std::path::{Path, PathBuf};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 
-use super::error::RecordError;
+use crate::error::RecordError;
 use super::read::read_bounded;
 use crate::error::HexError;
 

@@ -17,7 +17,8 @@
 //! - `record`: the one `Record` enum, tagged on `format`;
 //! - `claim`, `cube`, `plan`: the record types; `ranges`: their numbers;
 //! - `trust`: the trust base, derived from what a record states;
-//! - `error`: one variant per way a record or a proof can fail;
+//! - `RecordError` (in `crate::error`, the bottom layer, so that `HexError`
+//!   carries it typed): one variant per way a record or a proof can fail;
 //! - `status`: what a run established about a record;
 //! - `ledger`: the records of resumable units (cubes, leader cubes, refined
 //!   pieces): written once, read back bounded and matched to the run
@@ -25,7 +26,6 @@
 
 pub mod claim;
 pub mod cube;
-pub mod error;
 pub mod header;
 pub mod ledger;
 pub mod plan;
@@ -40,7 +40,7 @@ pub use claim::{
     VeripbRecord, CLAIM_FORMAT, OPTIMUM_FORMAT,
 };
 pub use cube::{CubeClaim, CubeResult, CubeVerdict, CUBE_CLAIM_FORMAT, RESULT_FORMAT};
-pub use error::RecordError;
+pub use crate::error::RecordError;
 pub use header::Header;
 pub use read::read_json;
 pub use record::Record;

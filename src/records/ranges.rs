@@ -126,7 +126,7 @@ const CLAUSE_BYTES: u64 = 96;
 pub fn check_encoding_budget(n: usize, level: u8, below: usize, origin: &Path) -> Result<(), HexError> {
     let estimate_mb = encoding_estimate_mb(n, level, below);
     if estimate_mb > ENCODING_BUDGET_MB {
-        return Err(super::error::RecordError::OverBudget { estimate_mb, budget_mb: ENCODING_BUDGET_MB }.at(origin));
+        return Err(crate::error::RecordError::OverBudget { estimate_mb, budget_mb: ENCODING_BUDGET_MB }.at(origin));
     }
     Ok(())
 }

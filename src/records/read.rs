@@ -10,7 +10,7 @@ use std::path::{Component, Path, PathBuf};
 
 use serde::Deserialize;
 
-use super::error::RecordError;
+use crate::error::RecordError;
 use crate::error::HexError;
 
 /// Largest JSON record read (options table: why 64 MiB).

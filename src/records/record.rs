@@ -7,7 +7,7 @@ use serde::Deserialize;
 
 use super::claim::{Claim, Optimum, CLAIM_FORMAT, OPTIMUM_FORMAT};
 use super::cube::{CubeClaim, CubeResult, CUBE_CLAIM_FORMAT, RESULT_FORMAT};
-use super::error::RecordError;
+use crate::error::RecordError;
 use super::read::{parse_json, read_bounded, MAX_RECORD_BYTES};
 use crate::error::HexError;
 

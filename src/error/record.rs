@@ -2,7 +2,8 @@
 //! failure reads the same wherever it is found (a stored proof, a
 //! regenerated one, a cube's), and callers can tell failures apart: it
 //! reaches the command layer typed, as `HexError::Record` (`at`, in
-//! src/error.rs, so that this file imports nothing).
+//! error/mod.rs). It sits in the bottom layer, beside `HexError`, which
+//! carries it; the records re-export it (`records::RecordError`).
 
 /// One way a record, or the proof it names, fails.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]

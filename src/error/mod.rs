@@ -3,7 +3,8 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::records::error::RecordError;
+mod record;
+pub use record::RecordError;
 
 /// Everything that can go wrong in the engine.
 #[derive(Debug, thiserror::Error)]
