@@ -53,9 +53,10 @@ impl fmt::Display for SearchReport {
             _ => writeln!(f, "no grid found{}", if self.timed_out { " within the time limit" } else { " in the restricted spaces" })?,
         }
         for m in &self.members {
-            let end = match m.exhausted_at {
-                Some(b) => format!("no grid <= {b} in its space"),
-                None => "open".into(),
+            let end = match (m.exhausted_at, m.calls) {
+                (Some(b), _) => format!("no grid <= {b} in its space"),
+                (None, 0) => "not started".into(),
+                (None, _) => "open".into(),
             };
             writeln!(f, "  {}: {end} ({} calls, {:.1} s)", m.restrictions.describe(), m.calls, m.seconds)?;
         }
