@@ -12,6 +12,7 @@ use hexcert::error::HexError;
 mod args;
 mod commands;
 mod progress;
+mod search_args;
 
 use args::*;
 
@@ -118,6 +119,13 @@ enum Command {
         /// Also write the partial to this file.
         #[arg(long, short)]
         output: Option<PathBuf>,
+    },
+    /// Find good full grids by a portfolio of restricted searches (penalties
+    /// near the boundary, 1-cells placed near the centre): a heuristic for
+    /// finding grids, never a proof; every grid passes the plain validator.
+    Search {
+        #[command(flatten)]
+        args: search_args::SearchArgs,
     },
     /// Prove "no valid level-k partial has penalty below B": the solver's LRAT proof is checked as it is written; its DRAT twin and the claim go to the certificate tree.
     Prove {
@@ -297,7 +305,7 @@ impl Command {
     /// left half-written).
     fn stops_on_ctrl_c(&self) -> bool {
         match self {
-            Command::Prove { .. } | Command::Certify { .. } | Command::Table { .. } | Command::Cubes { action: CubesCommand::Run { .. } } => true,
+            Command::Prove { .. } | Command::Certify { .. } | Command::Table { .. } | Command::Search { .. } | Command::Cubes { action: CubesCommand::Run { .. } } => true,
             Command::Count { road, leaders_dir, .. } => *road != commands::Road::Sat || leaders_dir.is_some(),
             _ => false,
         }
@@ -332,6 +340,7 @@ fn run(cli: &Cli) -> Result<commands::report::Reported, HexError> {
             let options = EncodeOptions { max_penalty: *max_penalty, cardinality: (*cardinality).into(), symmetry: hexcert::encoding::SymmetryBreaking::None };
             commands::solve(*n, *level, options, output.as_deref())
         }
+        Command::Search { args } => commands::search(context, &args.spec(), args.output.as_deref()),
         Command::Prove { claim, store } => commands::prove(context, claim.n, claim.level, claim.below, &store.settings(context)),
         Command::Certify { n, store } => commands::certify(cli.json, context, *n, &store.settings(context)),
         Command::Check { paths, regenerate, veripb, record, verified, keep_verdicts } => {

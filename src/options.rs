@@ -358,6 +358,34 @@ where
     }
 }
 
+/// `search`'s band: penalties on edges of ring distance below it. The
+/// report's runs used 4 for every side but n = 10 and 25 (5).
+pub const GRID_BAND: Opt<usize> = Opt {
+    name: "band",
+    default: 4,
+    min: 2,
+    max: 80,
+    help: "Penalty edges only at ring distance below this (rings from the boundary, ring 1 the perimeter; an edge's distance is the sum of its cells' rings), save --inner ones farther in",
+};
+
+/// `search`'s formula level; levels above it come from the chains.
+pub const GRID_LEVEL: Opt<u8> = Opt {
+    name: "level",
+    default: 5,
+    min: 4,
+    max: 6,
+    help: "Level of the restricted formula (4, 5 or 6); the levels above it are filled in along the chains of `+` cells, a level-4 model whose completion costs more is blocked and solved again",
+};
+
+/// `search`'s members solved at once.
+pub const GRID_JOBS: Opt<usize> = Opt {
+    name: "jobs",
+    default: 2,
+    min: 1,
+    max: 4096,
+    help: "Members of the portfolio solved at once, one solver each",
+};
+
 /// Writes `TABLE` from the names of its entries, so an entry's Rust name
 /// and its row cannot disagree.
 macro_rules! table {
@@ -397,4 +425,7 @@ table![
     HINT_FILE_BYTES,
     MAX_PROJECTIONS,
     SPILL_FAN_IN,
+    GRID_BAND,
+    GRID_LEVEL,
+    GRID_JOBS,
 ];

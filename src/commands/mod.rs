@@ -11,6 +11,7 @@ mod formulas;
 mod grids;
 mod proofs;
 pub mod report;
+mod search;
 
 pub use campaign::*;
 pub use counts::*;
@@ -18,3 +19,4 @@ pub use cubes::*;
 pub use formulas::*;
 pub use grids::*;
 pub use proofs::*;
+pub use search::*;

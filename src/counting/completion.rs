@@ -11,7 +11,7 @@
 //! the completion costs nothing extra; whatever it builds is re-checked by
 //! the plain validator before it is used.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 
 use super::chains::{cell_cost, edge_cost, plus_components, Shape};
 use crate::error::HexError;
@@ -55,9 +55,11 @@ fn cheapest_from(len: usize, cyclic: bool, first: u8, second: u8) -> Option<(usi
         start += cell_cost(first, &[second])?;
     }
     // Each entry: cost so far and the label of cell i-2 (for the traceback).
-    let mut layers: Vec<HashMap<(u8, u8), (usize, u8)>> = vec![HashMap::from([((first, second), (start, 0))])];
+    // Ordered maps: ties between equal costs go the same way in every run,
+    // so the same partial always completes to the same grid.
+    let mut layers: Vec<BTreeMap<(u8, u8), (usize, u8)>> = vec![BTreeMap::from([((first, second), (start, 0))])];
     for _ in 2..len {
-        let mut next: HashMap<(u8, u8), (usize, u8)> = HashMap::new();
+        let mut next: BTreeMap<(u8, u8), (usize, u8)> = BTreeMap::new();
         for (&(before, last), &(cost, _)) in layers.last().expect("at least one layer") {
             for &label in &LABELS {
                 let Some(middle) = cell_cost(last, &[before, label]) else { continue };

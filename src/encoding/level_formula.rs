@@ -41,6 +41,15 @@ impl EncodeOptions {
     }
 }
 
+/// Which edge a duplicate support is charged to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Charging {
+    /// The edges to all but the highest-indexed neighbour (as the validator).
+    LowestIndex,
+    /// Any `m - 1` of the `m` edges, as the solver chooses.
+    EitherEdge,
+}
+
 /// A built formula together with the variable map needed to decode models.
 #[derive(Debug, Clone)]
 pub struct LevelEncoding {
@@ -82,6 +91,13 @@ impl Counter {
 impl LevelEncoding {
     /// Builds the formula. Deterministic: same arguments, same clauses in the same order.
     pub fn new(hex: &Hexagon, level: u8, options: EncodeOptions) -> LevelEncoding {
+        LevelEncoding::charged(hex, level, options, Charging::LowestIndex)
+    }
+
+    /// `new`, with duplicate support charged as `charging` says. Only the
+    /// grid search's restricted formula (`restricted`) asks for anything but
+    /// the lowest index, which every claim is stated with.
+    pub(super) fn charged(hex: &Hexagon, level: u8, options: EncodeOptions, charging: Charging) -> LevelEncoding {
         let k = level as usize;
         let mut cnf = Cnf::new();
         let cells = hex.cell_count();
@@ -99,7 +115,7 @@ impl LevelEncoding {
         enc.value_clauses(hex);
         enc.support_clauses(hex);
         enc.equal_value_penalties(hex);
-        enc.duplicate_support_penalties(hex);
+        enc.duplicate_support_penalties(hex, charging);
         if options.symmetry == SymmetryBreaking::Ring1LexLeader {
             enc.symmetry_clauses(hex);
         }
@@ -192,20 +208,22 @@ impl LevelEncoding {
     /// A cell above `a` with two neighbours `x < y` of value `a`: the edge to
     /// `x` is a penalty. By induction over pairs, with `m` such neighbours all
     /// but the highest-indexed are charged: exactly the `m - 1` the
-    /// validator charges.
-    fn duplicate_support_penalties(&mut self, hex: &Hexagon) {
+    /// validator charges. With `Charging::EitherEdge` the clause charges `x`
+    /// or `y`: a vertex cover of the `m`-clique, so again at least `m - 1`
+    /// true, and the solver picks which (the band of the grid search wants
+    /// the charge on the outer edge).
+    fn duplicate_support_penalties(&mut self, hex: &Hexagon, charging: Charging) {
         let k = self.level as usize;
         for c in 0..hex.cell_count() {
             let (ns, es) = (hex.neighbours(c), hex.incident_edges(c));
             for a in 1..=k {
                 for x in 0..ns.len() {
                     for y in x + 1..ns.len() {
-                        self.cnf.add_clause(&[
-                            -self.ge_lit(c, a + 1),
-                            -self.eq[ns[x]][a - 1],
-                            -self.eq[ns[y]][a - 1],
-                            self.penalty[es[x]],
-                        ]);
+                        let mut clause = vec![-self.ge_lit(c, a + 1), -self.eq[ns[x]][a - 1], -self.eq[ns[y]][a - 1], self.penalty[es[x]]];
+                        if charging == Charging::EitherEdge {
+                            clause.push(self.penalty[es[y]]);
+                        }
+                        self.cnf.add_clause(&clause);
                     }
                 }
             }

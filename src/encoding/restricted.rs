@@ -1,0 +1,149 @@
+//! The restricted formula of the grid search: "a valid level-k partial with
+//! penalty <= B whose penalty edges lie near the boundary", after the
+//! report's `-r d -I x -b c` runs (reference report, "Bounds on Penalties in
+//! Rings" and "Breaking Symmetry").
+//!
+//! Rings count from the boundary (ring 1 is the perimeter, ring n the
+//! centre) and an edge's distance is the sum of its cells' rings. Edges of
+//! distance below the band `d` carry at most `B - x` penalties, the others at
+//! most `x`: two small cardinality constraints instead of one over every
+//! edge. A centre placement fixes two 1-cells near the centre.
+//!
+//! Invariant: these restrictions lose solutions. A `RestrictedEncoding` is
+//! its own type, built from `Restrictions` that `EncodeOptions` cannot
+//! carry, so no claim, cube or proof can be stated with it; the files that
+//! judge or write certificates do not import this one (tests/module_graph.rs).
+//! Duplicate support is charged to either edge (`Charging::EitherEdge`), so
+//! the solver may put a charge on the outer edge, as the report's edge order
+//! did; the plain validator's count is the same.
+
+use super::cardinality::Cardinality;
+use super::level_formula::{Charging, EncodeOptions, LevelEncoding};
+use super::wedges::wedge_order;
+use crate::error::HexError;
+use crate::geometry::Hexagon;
+
+/// Two 1-cells fixed near the centre, the second a step of the 7-cell
+/// tiling (whose 1-cells form the lattice spanned by the cube vectors
+/// `(1, 2, -3)` and its rotations, hex distance 3) away from the first.
+/// Every grid has a 1 at the centre or beside it; which tiling step follows
+/// is a guess, so a placement is a search heuristic, never a proof.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Centre {
+    /// The report's `-b 1`: a 1 at the centre and at `(1, 2, -3)`. The 12
+    /// tiling steps from the centre form one orbit of the symmetries, so
+    /// among grids with a 1 at the centre and one a tiling step away, none
+    /// is lost up to symmetry.
+    AtCentre,
+    /// The report's `-b 2`: a 1 at the neighbour `(1, -1, 0)` of the centre
+    /// and at `(-1, 2, -1)`, the step `(-2, 3, -1)` from it that lands
+    /// nearest the centre (hex distance 2).
+    BesideCentre,
+}
+
+impl Centre {
+    /// The two cells (cube coordinates) that hold a 1.
+    fn ones(self) -> [(i32, i32, i32); 2] {
+        match self {
+            Centre::AtCentre => [(0, 0, 0), (1, 2, -3)],
+            Centre::BesideCentre => [(1, -1, 0), (-1, 2, -1)],
+        }
+    }
+
+    /// Whether both 1-cells lie in the hexagon (`AtCentre` needs a side of 4).
+    pub fn fits(self, hex: &Hexagon) -> bool {
+        self.ones().into_iter().all(|cube| hex.cell_at_cube(cube).is_some())
+    }
+
+    /// Stable name, as the command line spells it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Centre::AtCentre => "at-centre",
+            Centre::BesideCentre => "beside-centre",
+        }
+    }
+}
+
+/// What a restricted search allows; nothing here is a claim.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+pub struct Restrictions {
+    /// Penalties on edges of distance below this only (save `inner`).
+    pub band: usize,
+    /// At most this many penalty edges at distance `band` or more.
+    pub inner: usize,
+    pub centre: Option<Centre>,
+}
+
+impl Restrictions {
+    /// One line for logs and grid-file comments.
+    pub fn describe(&self) -> String {
+        let centre = self.centre.map_or("none", Centre::name);
+        format!("band {} (penalties on edges of ring distance < {}), inner allowance {}, centre {centre}", self.band, self.band, self.inner)
+    }
+}
+
+/// The restricted formula, with the level encoding that decodes its models.
+pub struct RestrictedEncoding {
+    pub encoding: LevelEncoding,
+    pub restrictions: Restrictions,
+}
+
+impl RestrictedEncoding {
+    /// "Valid level-`level` partial with penalty <= `bound`" under
+    /// `restrictions`. Errors when the hexagon is too small for the centre
+    /// placement.
+    pub fn new(hex: &Hexagon, level: u8, bound: usize, restrictions: Restrictions) -> Result<RestrictedEncoding, HexError> {
+        let mut encoding = LevelEncoding::charged(hex, level, EncodeOptions::bounded(None), Charging::EitherEdge);
+        encoding.cnf.add_comment(format!("restricted search formula, penalty <= {bound}: {}", restrictions.describe()));
+        // Wedge order, as the default counter of the claims takes it.
+        let (outer, inner): (Vec<usize>, Vec<usize>) =
+            wedge_order(hex).into_iter().partition(|&e| edge_distance(hex, e) < restrictions.band);
+        let pen = |edges: &[usize]| edges.iter().map(|&e| encoding.penalty_vars()[e]).collect::<Vec<i32>>();
+        let (outer, inner) = (pen(&outer), pen(&inner));
+        let outer_bound = bound.saturating_sub(restrictions.inner);
+        Cardinality::WedgeCounter.encode_at_most(&outer, outer_bound, &mut encoding.cnf);
+        Cardinality::WedgeCounter.encode_at_most(&inner, restrictions.inner.min(bound), &mut encoding.cnf);
+        for cube in restrictions.centre.into_iter().flat_map(Centre::ones) {
+            let cell = hex.cell_at_cube(cube).ok_or_else(|| {
+                HexError::Usage(format!("the centre placement needs a side of at least 4, not {}", hex.side()))
+            })?;
+            let one = encoding.eq_literal(cell, 1);
+            encoding.cnf.add_clause(&[one]);
+        }
+        Ok(RestrictedEncoding { encoding, restrictions })
+    }
+}
+
+/// Ring distance of edge `e`: the sum of its cells' rings (2 on the perimeter).
+pub fn edge_distance(hex: &Hexagon, e: usize) -> usize {
+    let (u, v) = hex.edges()[e];
+    hex.ring(u) + hex.ring(v)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_placements_put_their_second_one_a_tiling_step_from_the_first() {
+        let distance = |(a, b, c): (i32, i32, i32), (x, y, z): (i32, i32, i32)| (a - x).abs().max((b - y).abs()).max((c - z).abs());
+        for centre in [Centre::AtCentre, Centre::BesideCentre] {
+            let [first, second] = centre.ones();
+            let step = (second.0 - first.0, second.1 - first.1, second.2 - first.2);
+            let mut sorted = [step.0.abs(), step.1.abs(), step.2.abs()];
+            sorted.sort_unstable();
+            assert_eq!(sorted, [1, 2, 3], "{centre:?}: a step of the 7-cell tiling");
+            assert!(distance(first, (0, 0, 0)) <= 1, "{centre:?}: the first 1 at or beside the centre");
+        }
+    }
+
+    #[test]
+    fn edge_distances_run_from_two_on_the_perimeter_to_two_n_minus_one() {
+        let hex = Hexagon::new(5).unwrap();
+        let distances: Vec<usize> = (0..hex.edges().len()).map(|e| edge_distance(&hex, e)).collect();
+        assert_eq!(distances.iter().min(), Some(&2));
+        assert_eq!(distances.iter().max(), Some(&9));
+        assert_eq!(distances.iter().filter(|&&d| d == 2).count(), 6 * 4, "the perimeter's edges");
+    }
+}

@@ -1,0 +1,260 @@
+//! The grid search: good full grids for large sides, found by a portfolio of
+//! restricted formulas (`encoding::restricted`) run on rayon's pool, as the
+//! report recreated its best grids: penalties confined to a band near the
+//! boundary, a small allowance farther in, two 1-cells placed near the
+//! centre, the penalty bound iterated down.
+//!
+//! Every member of the portfolio (one inner allowance and centre placement)
+//! works at the bound all members share: one below the best grid found so
+//! far. A member whose formula is UNSAT at a bound is finished (a lower
+//! bound only shrinks its space); a member still solving when another one
+//! lowers the bound is stopped and starts again at the new bound.
+//!
+//! Invariant: nothing here is a claim. An UNSAT answer says only that this
+//! member's restricted space holds no grid at that bound; the outcome
+//! reports it as such, and no certification code imports this file. Every
+//! grid is completed to level 6 and passed by the plain validator before it
+//! is published.
+
+use std::collections::VecDeque;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use super::accept_model;
+use crate::context::RunContext;
+use crate::encoding::restricted::{Centre, RestrictedEncoding, Restrictions};
+use crate::error::HexError;
+use crate::formula::Cnf;
+use crate::geometry::Hexagon;
+use crate::levels::Partial;
+use crate::solving::{Outcome as Answer, SatSolver};
+use crate::validation::{evaluate, Evaluation};
+
+/// What to search: the portfolio is every inner allowance with every centre
+/// placement, in that order (allowance first, as the report raised it).
+#[derive(Debug, Clone)]
+pub struct GridSearch {
+    pub n: usize,
+    /// Level of the restricted formula (4, 5 or 6); levels above it are
+    /// filled in by the chains (`counting::cheapest_completion`).
+    pub level: u8,
+    pub band: usize,
+    pub inners: Vec<usize>,
+    pub centres: Vec<Option<Centre>>,
+    /// The first bound; `None` starts from a free call.
+    pub max_penalty: Option<usize>,
+    /// Keep looking below each grid found, until every member is UNSAT.
+    pub descend: bool,
+    /// Members solved at once.
+    pub jobs: usize,
+    pub time_limit: Option<Duration>,
+}
+
+/// A full grid found under `restrictions`, passed by the plain validator.
+#[derive(Debug, Clone)]
+pub struct Grid {
+    pub grid: Partial,
+    pub evaluation: Evaluation,
+    pub restrictions: Restrictions,
+    /// Seconds from the start of the search.
+    pub seconds: f64,
+}
+
+/// How one member of the portfolio ended.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct Member {
+    pub restrictions: Restrictions,
+    /// Penalty of the best grid this member found.
+    pub found: Option<usize>,
+    /// The bound at which its formula was UNSAT (no grid <= it in its
+    /// restricted space); `None` while open.
+    pub exhausted_at: Option<usize>,
+    pub calls: usize,
+    pub seconds: f64,
+}
+
+/// What the search ended with.
+#[derive(Debug, Clone)]
+pub struct Searched {
+    pub best: Option<Grid>,
+    pub members: Vec<Member>,
+    /// The time limit stopped some member before it was done.
+    pub timed_out: bool,
+}
+
+/// Progress of the search, for stderr.
+#[derive(Debug, Clone, Copy)]
+pub enum Event<'a> {
+    Found { restrictions: &'a Restrictions, penalty: usize, seconds: f64 },
+    Exhausted { restrictions: &'a Restrictions, bound: usize, seconds: f64 },
+}
+
+/// Builds a solver that gives up (answers `HexError::Interrupted`) once
+/// the closure it is handed returns true. The caller names the backend.
+pub type SolverFactory<'a> = dyn Fn(Box<dyn Fn() -> bool>) -> Box<dyn SatSolver> + Sync + 'a;
+
+struct Shared {
+    /// The bound every member works at: one below the best grid so far.
+    bound: AtomicUsize,
+    done: AtomicBool,
+    /// The run's stop flag (Ctrl-C): a member stopped by it is not exhausted.
+    interrupt: Arc<AtomicBool>,
+    deadline: Option<Instant>,
+    start: Instant,
+    best: Mutex<Option<Grid>>,
+    queue: Mutex<VecDeque<usize>>,
+    members: Mutex<Vec<Member>>,
+    error: Mutex<Option<HexError>>,
+}
+
+impl Shared {
+    fn stopped(&self) -> bool {
+        self.done.load(Ordering::Relaxed) || self.interrupt.load(Ordering::Relaxed) || self.deadline.is_some_and(|d| Instant::now() >= d)
+    }
+}
+
+/// Runs the portfolio. Errors on a model the validator rejects (a bug) or a
+/// restriction the hexagon cannot hold; `Interrupted` when the run's stop
+/// flag rose (every grid found before it was reported through `on_event`).
+pub fn search(context: &RunContext, spec: &GridSearch, new_solver: &SolverFactory, on_event: &(dyn Fn(Event) + Sync)) -> Result<Searched, HexError> {
+    let hex = Hexagon::new(spec.n)?;
+    let portfolio: Vec<Restrictions> = spec
+        .inners
+        .iter()
+        .flat_map(|&inner| spec.centres.iter().map(move |&centre| Restrictions { band: spec.band, inner, centre }))
+        .filter(|r| r.centre.is_none_or(|c| c.fits(&hex)))
+        .collect();
+    if portfolio.is_empty() {
+        return Err(HexError::Usage(format!("no centre placement of the portfolio fits a hexagon of side {}", spec.n)));
+    }
+    let start = Instant::now();
+    let shared = Arc::new(Shared {
+        bound: AtomicUsize::new(spec.max_penalty.unwrap_or(hex.edges().len())),
+        done: AtomicBool::new(false),
+        interrupt: Arc::clone(context.stop_flag()),
+        deadline: spec.time_limit.map(|t| start + t),
+        start,
+        best: Mutex::new(None),
+        queue: Mutex::new((0..portfolio.len()).collect()),
+        members: Mutex::new(portfolio.iter().map(|&restrictions| Member { restrictions, found: None, exhausted_at: None, calls: 0, seconds: 0.0 }).collect()),
+        error: Mutex::new(None),
+    });
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(spec.jobs.max(1))
+        .build()
+        .map_err(|e| HexError::Internal(format!("thread pool: {e}")))?;
+    let worker = || {
+        while let Some(index) = shared.queue.lock().unwrap().pop_front() {
+            if let Err(e) = run_member(spec, &hex, &shared, index, new_solver, on_event) {
+                shared.error.lock().unwrap().get_or_insert(e);
+                shared.done.store(true, Ordering::Relaxed);
+            }
+        }
+    };
+    pool.scope(|s| (0..spec.jobs.max(1)).for_each(|_| s.spawn(|_| worker())));
+    let shared = Arc::into_inner(shared).expect("the workers are done");
+    if let Some(e) = shared.error.into_inner().unwrap() {
+        return Err(e);
+    }
+    if context.stopped() {
+        return Err(HexError::Interrupted);
+    }
+    let members = shared.members.into_inner().unwrap();
+    let timed_out = members.iter().any(|m| m.exhausted_at.is_none()) && shared.deadline.is_some_and(|d| Instant::now() >= d);
+    Ok(Searched { best: shared.best.into_inner().unwrap(), members, timed_out })
+}
+
+/// Solves one member at the shared bound until it is UNSAT there, the
+/// search is done, or time runs out.
+fn run_member(
+    spec: &GridSearch,
+    hex: &Hexagon,
+    shared: &Arc<Shared>,
+    index: usize,
+    new_solver: &SolverFactory,
+    on_event: &(dyn Fn(Event) + Sync),
+) -> Result<(), HexError> {
+    let restrictions = shared.members.lock().unwrap()[index].restrictions;
+    let began = Instant::now();
+    let mut calls = 0;
+    let (mut exhausted, mut found) = (None, None::<usize>);
+    while !shared.stopped() {
+        let bound = shared.bound.load(Ordering::Relaxed);
+        let encoding = RestrictedEncoding::new(hex, spec.level, bound, restrictions)?;
+        let watched = Arc::clone(shared);
+        let mut solver = new_solver(Box::new(move || watched.stopped() || watched.bound.load(Ordering::Relaxed) < bound));
+        solver.add_cnf(&encoding.encoding.cnf)?;
+        calls += 1;
+        match solve_completed(hex, &encoding, &mut *solver, bound)? {
+            Some(grid) => {
+                found = Some(found.map_or(grid.evaluation.penalty, |f| f.min(grid.evaluation.penalty)));
+                publish(spec, shared, Grid { seconds: shared.start.elapsed().as_secs_f64(), ..grid }, on_event);
+            }
+            None if shared.bound.load(Ordering::Relaxed) < bound || shared.stopped() => {}
+            None => {
+                exhausted = Some(bound);
+                on_event(Event::Exhausted { restrictions: &restrictions, bound, seconds: shared.start.elapsed().as_secs_f64() });
+                break;
+            }
+        }
+    }
+    let mut members = shared.members.lock().unwrap();
+    let member = &mut members[index];
+    (member.found, member.exhausted_at, member.calls, member.seconds) = (found, exhausted, calls, began.elapsed().as_secs_f64());
+    Ok(())
+}
+
+/// A full grid of penalty <= `bound` from the solver's models: each model
+/// is validated, completed by the chains and validated again; a level-4
+/// model whose completion costs more is blocked and the solver asked
+/// again. `None` when UNSAT or stopped (told apart by the caller).
+fn solve_completed(hex: &Hexagon, encoding: &RestrictedEncoding, solver: &mut dyn SatSolver, bound: usize) -> Result<Option<Grid>, HexError> {
+    let level_encoding = &encoding.encoding;
+    loop {
+        let model = match solver.solve() {
+            Ok(Answer::Sat(model)) => model,
+            Ok(Answer::Unsat) | Err(HexError::Interrupted) => return Ok(None),
+            Err(e) => return Err(e),
+        };
+        let found = accept_model(hex, level_encoding, &model)?;
+        let grid = complete(hex, &found.partial)?;
+        let evaluation = evaluate(hex, &grid);
+        if !evaluation.is_valid() {
+            return Err(HexError::Internal(format!("completed grid is invalid: {:?}", evaluation.violations.first())));
+        }
+        if evaluation.penalty <= bound {
+            return Ok(Some(Grid { grid, evaluation, restrictions: encoding.restrictions, seconds: 0.0 }));
+        }
+        let mut block = Cnf::new();
+        block.reserve_vars_up_to(level_encoding.cnf.num_vars());
+        block.add_clause(&level_encoding.cell_literals(&found.partial).iter().map(|l| -l).collect::<Vec<i32>>());
+        solver.add_cnf(&block)?;
+    }
+}
+
+/// The full grid of a level-4..6 partial: itself at level 6, else its
+/// cheapest completion along the chains of `+` cells.
+fn complete(hex: &Hexagon, partial: &Partial) -> Result<Partial, HexError> {
+    match partial.level() {
+        6 => Ok(partial.clone()),
+        _ => crate::counting::cheapest_completion(hex, partial),
+    }
+}
+
+/// Keeps `grid` if it beats the best so far, lowers the shared bound below
+/// it, and ends the search when it need not go lower.
+fn publish(spec: &GridSearch, shared: &Shared, grid: Grid, on_event: &(dyn Fn(Event) + Sync)) {
+    let mut best = shared.best.lock().unwrap();
+    let penalty = grid.evaluation.penalty;
+    if best.as_ref().is_some_and(|b| b.evaluation.penalty <= penalty) {
+        return;
+    }
+    on_event(Event::Found { restrictions: &grid.restrictions, penalty, seconds: grid.seconds });
+    let reached = spec.max_penalty.is_some_and(|b| penalty <= b) && !spec.descend;
+    if reached || penalty == 0 {
+        shared.done.store(true, Ordering::Relaxed);
+    }
+    shared.bound.fetch_min(penalty.saturating_sub(1), Ordering::Relaxed);
+    *best = Some(grid);
+}

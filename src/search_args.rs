@@ -1,0 +1,80 @@
+//! The arguments of `search`, the restricted grid search. They resolve to
+//! `search::grids::GridSearch`, which no claim-stating command takes.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use hexcert::encoding::restricted::Centre;
+use hexcert::options;
+use hexcert::search::grids::GridSearch;
+
+use crate::args::{positive_seconds, side, within};
+
+#[derive(clap::Args, Debug)]
+pub(crate) struct SearchArgs {
+    /// Side of the hexagon (1..=40).
+    #[arg(long, value_parser = side)]
+    pub n: usize,
+    /// Stop at the first grid of penalty <= B (with --descend, start there
+    /// and go lower); without it the search starts from a free call and descends.
+    #[arg(long)]
+    pub max_penalty: Option<usize>,
+    /// After each grid found, look for one a penalty lower, until every member
+    /// of the portfolio is UNSAT (in its restricted space) or time runs out.
+    #[arg(long)]
+    pub descend: bool,
+    #[arg(long, default_value_t = options::GRID_BAND.default, help = options::GRID_BAND.help, value_parser = within(options::GRID_BAND))]
+    pub band: usize,
+    /// Inner allowances of the portfolio: at most X penalty edges at ring
+    /// distance --band or more, one member per X (comma-separated).
+    #[arg(long, value_delimiter = ',', default_value = "0,1,2,3")]
+    pub inner: Vec<usize>,
+    /// Centre placements of the portfolio (comma-separated, tried in this
+    /// order): `beside-centre` (a 1 beside the centre and one a 7-cell-tiling
+    /// step away, the report's -b 2, which 11 of its 15 runs with -b used),
+    /// `at-centre` (a 1 at the centre and one a tiling step away, -b 1), `none`.
+    #[arg(long, value_delimiter = ',', default_value = "beside-centre,at-centre")]
+    pub centre: Vec<CentreArg>,
+    #[arg(long, default_value_t = options::GRID_LEVEL.default, help = options::GRID_LEVEL.help, value_parser = within(options::GRID_LEVEL))]
+    pub level: u8,
+    #[arg(long, default_value_t = options::GRID_JOBS.default, help = options::GRID_JOBS.help, value_parser = within(options::GRID_JOBS))]
+    pub jobs: usize,
+    /// Stop after this many seconds (wall clock), reporting the best grid so far.
+    #[arg(long, value_parser = positive_seconds)]
+    pub time_limit: Option<f64>,
+    /// Write the best grid (hexcert format, its restrictions in `#` comments) to this file.
+    #[arg(long, short)]
+    pub output: Option<PathBuf>,
+}
+
+#[derive(clap::ValueEnum, Clone, Copy, Debug)]
+pub(crate) enum CentreArg {
+    AtCentre,
+    BesideCentre,
+    None,
+}
+
+impl SearchArgs {
+    pub fn spec(&self) -> GridSearch {
+        let centres = self
+            .centre
+            .iter()
+            .map(|c| match c {
+                CentreArg::AtCentre => Some(Centre::AtCentre),
+                CentreArg::BesideCentre => Some(Centre::BesideCentre),
+                CentreArg::None => None,
+            })
+            .collect();
+        GridSearch {
+            n: self.n,
+            level: self.level,
+            band: self.band,
+            inners: self.inner.clone(),
+            centres,
+            max_penalty: self.max_penalty,
+            descend: self.descend || self.max_penalty.is_none(),
+            jobs: self.jobs,
+            time_limit: self.time_limit.map(Duration::from_secs_f64),
+        }
+    }
+}
