@@ -370,7 +370,7 @@ pub const GRID_BAND: Opt<usize> = Opt {
 
 /// `search`'s formula level; levels above it come from the chains.
 pub const GRID_LEVEL: Opt<u8> = Opt {
-    name: "level",
+    name: "formula-level",
     default: 5,
     min: 4,
     max: 6,
