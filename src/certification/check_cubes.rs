@@ -68,7 +68,7 @@ fn check_statement_and_plan(path: &Path, claim: &CubeClaim, messages: &mut Vec<S
 /// regenerated leaves the claim unverified.
 pub fn check_cube_claim(path: &Path, claim: &CubeClaim, checks: ProofChecks<'_>, messages: &mut Vec<String>) -> Result<Status, HexError> {
     check_encoding_budget(claim.plan.n, claim.plan.level, claim.plan.below, path)?;
-    let _share = super::budget::reserve(claim.plan.n, claim.plan.level, claim.plan.below, super::budget::CUBE_CLAIM_COPIES);
+    let _share = super::budget::reserve(claim.plan.n, claim.plan.level, claim.plan.below, crate::options::CUBE_CLAIM_COPIES.default);
     let (plan, encoding) = (&claim.plan, check_statement_and_plan(path, claim, messages)?);
     let split = plan.split()?;
     // Stored cube proofs are read on the split formula T (each a derivation
