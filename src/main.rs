@@ -305,7 +305,9 @@ impl Command {
     /// left half-written).
     fn stops_on_ctrl_c(&self) -> bool {
         match self {
-            Command::Prove { .. } | Command::Certify { .. } | Command::Table { .. } | Command::Search { .. } | Command::Cubes { action: CubesCommand::Run { .. } } => true,
+            Command::Solve { .. } | Command::Optimize { .. } | Command::Prove { .. } | Command::Certify { .. } | Command::Table { .. } | Command::Search { .. } => true,
+            Command::Cubes { action: CubesCommand::Run { .. } } => true,
+            Command::Check { regenerate, .. } => *regenerate,
             Command::Count { road, leaders_dir, .. } => *road != commands::Road::Sat || leaders_dir.is_some(),
             _ => false,
         }
@@ -338,7 +340,7 @@ fn run(cli: &Cli) -> Result<commands::report::Reported, HexError> {
         }
         Command::Solve { n, level, max_penalty, cardinality, output } => {
             let options = EncodeOptions { max_penalty: *max_penalty, cardinality: (*cardinality).into(), symmetry: hexcert::encoding::SymmetryBreaking::None };
-            commands::solve(*n, *level, options, output.as_deref())
+            commands::solve(context, *n, *level, options, output.as_deref())
         }
         Command::Search { args } => commands::search(context, &args.spec(), args.output.as_deref()),
         Command::Prove { claim, store } => commands::prove(context, claim.n, claim.level, claim.below, &store.settings(context)),
@@ -354,7 +356,7 @@ fn run(cli: &Cli) -> Result<commands::report::Reported, HexError> {
             if options.keep && options.verified.is_none() {
                 return Err(HexError::Usage("--keep-verdicts needs a verified checker: cake_lpr on PATH, or --cake-lpr PATH".into()));
             }
-            commands::check(paths, *regenerate, options)
+            commands::check(context, paths, *regenerate, options)
         }
         Command::Count { leaders_dir: Some(_), road: commands::Road::Sweep | commands::Road::Refine | commands::Road::Frontier, .. } => {
             Err(HexError::Usage("--leaders-dir lists lex-leaders: it needs --road sat".into()))

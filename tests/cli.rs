@@ -275,27 +275,72 @@ fn ctrl_c_stops_a_table_after_its_first_row() {
 /// in seconds, so any "no grid" line is the stopped member misreported.
 #[test]
 fn ctrl_c_stops_a_grid_search() {
-    use std::process::Stdio;
-    use std::time::Duration;
-
     let grid = scratch("interrupted-search").join("grid.txt");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_hexcert"))
-        .args(["search", "--n", "10", "--max-penalty", "28", "--jobs", "1", "--inner", "3", "--centre", "beside-centre", "-o"])
-        .arg(&grid)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("hexcert runs");
-    std::thread::sleep(Duration::from_secs(3));
-    // SAFETY: sending a signal to our own child process.
-    unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGINT) };
-    let status = exit_within_20_s(&mut child, "still searching 20 s after Ctrl-C");
-    let mut stderr = String::new();
-    std::io::Read::read_to_string(&mut child.stderr.take().expect("piped"), &mut stderr).expect("reads stderr");
+    let args = ["search", "--n", "10", "--max-penalty", "28", "--jobs", "1", "--inner", "3", "--centre", "beside-centre", "-o"];
+    let (status, _, stderr) = interrupted_after_3_s(&args, &grid, "still searching 20 s after Ctrl-C");
     assert_eq!(status.code(), Some(130), "the interrupted exit code; stderr:\n{stderr}");
     assert!(!stderr.contains("no grid"), "a stopped member reported exhausted:\n{stderr}");
     assert!(stderr.to_lowercase().contains("interrupt"), "{stderr}");
     assert!(!grid.exists(), "a grid file written by an interrupted search");
+}
+
+/// `solve` polls the run's stop flag: Ctrl-C stops the solver, the call is
+/// not reported unsatisfiable (it did not answer), no file is written, and
+/// the exit is 130. n = 9 level 3 at penalty 23 is UNSAT (its minimum is
+/// 24) and took some 290 s to refute (docs/RESULTS.md), so 3 s in, the call
+/// is still running; a process deaf to the flag dies by the signal instead.
+#[test]
+fn ctrl_c_stops_a_solve() {
+    let partial = scratch("interrupted-solve").join("partial.txt");
+    let args = ["solve", "--n", "9", "--level", "3", "--max-penalty", "23", "-o"];
+    let (status, stdout, stderr) = interrupted_after_3_s(&args, &partial, "still solving 20 s after Ctrl-C");
+    assert_eq!(status.code(), Some(130), "the interrupted exit code; stderr:\n{stderr}");
+    assert!(!stdout.contains("unsatisfiable"), "a stopped call reported unsatisfiable:\n{stdout}");
+    assert!(stderr.to_lowercase().contains("interrupt"), "{stderr}");
+    assert!(!partial.exists(), "a partial written by an interrupted solve");
+}
+
+/// `check --regenerate` polls the run's stop flag: Ctrl-C stops the
+/// re-solve, the claim cut short is reported unverified (neither verified
+/// nor failed: nothing was found wrong with it), the claim file is left as
+/// it was, and the exit is 130. n = 8 level 3 below 20 stores no proof and
+/// took some 50 s to refute, so 3 s in, its regeneration is still running.
+#[test]
+fn ctrl_c_stops_a_regenerating_check() {
+    let source = concat!(env!("CARGO_MANIFEST_DIR"), "/proofs/n8/level3-below20/claim.json");
+    let dir = scratch("interrupted-check").join("n8/level3-below20");
+    std::fs::create_dir_all(&dir).unwrap();
+    let claim = dir.join("claim.json");
+    std::fs::copy(source, &claim).unwrap();
+    let (status, stdout, stderr) = interrupted_after_3_s(&["check", "--regenerate"], &claim, "still checking 20 s after Ctrl-C");
+    assert_eq!(status.code(), Some(130), "the interrupted exit code; stderr:\n{stderr}");
+    assert!(stdout.contains(&format!("unverified: {}", claim.display())), "{stdout}");
+    assert!(stdout.contains("1 records: 0 verified, 0 failed, 1 unverified"), "{stdout}");
+    assert!(stderr.to_lowercase().contains("interrupt"), "{stderr}");
+    assert_eq!(std::fs::read(&claim).unwrap(), std::fs::read(source).unwrap(), "the claim was changed");
+}
+
+/// Runs hexcert with `args` and then `path`, sends it SIGINT (Ctrl-C) 3 s
+/// in, and returns its exit status, stdout and stderr; fails with `deaf`
+/// if it is still running 20 s later.
+fn interrupted_after_3_s(args: &[&str], path: &std::path::Path, deaf: &str) -> (std::process::ExitStatus, String, String) {
+    use std::process::Stdio;
+
+    let mut child = Command::new(env!("CARGO_BIN_EXE_hexcert"))
+        .args(args)
+        .arg(path)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("hexcert runs");
+    std::thread::sleep(std::time::Duration::from_secs(3));
+    // SAFETY: sending a signal to our own child process.
+    unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGINT) };
+    let status = exit_within_20_s(&mut child, deaf);
+    let (mut stdout, mut stderr) = (String::new(), String::new());
+    std::io::Read::read_to_string(&mut child.stdout.take().expect("piped"), &mut stdout).expect("reads stdout");
+    std::io::Read::read_to_string(&mut child.stderr.take().expect("piped"), &mut stderr).expect("reads stderr");
+    (status, stdout, stderr)
 }
 
 /// The child's exit status, once it exits; kills it and fails with `deaf`
