@@ -205,7 +205,13 @@ fn mark_cut_short(reports: &mut [CheckReport]) {
         let stopped_here = report.messages.iter().position(|m| *m == interrupted);
         if let Some(at) = stopped_here {
             report.messages[at] = why.into();
-        } else if report.messages.iter().any(|m| cut.iter().any(|path| m.contains(path.as_str()))) {
+        } else if report.messages.iter().any(|m| names_any(m, &cut)) {
+            // The line naming the record it rests on gave that record's status as check judged it.
+            for m in report.messages.iter_mut().filter(|m| names_any(m, &cut)) {
+                if let Some(line) = m.strip_suffix(Status::Failed.name()) {
+                    *m = format!("{line}{}", Status::Unverified.name());
+                }
+            }
             report.messages.push(why.into());
         } else {
             continue;
@@ -213,6 +219,10 @@ fn mark_cut_short(reports: &mut [CheckReport]) {
         report.status = Status::Unverified;
         cut.push(report.path.display().to_string());
     }
+}
+
+fn names_any(message: &str, paths: &[String]) -> bool {
+    paths.iter().any(|path| message.contains(path.as_str()))
 }
 
 fn show(paths: &[PathBuf]) -> String {
