@@ -139,6 +139,9 @@ enum Command {
         /// A side or an inclusive range: 7, 3..=11, 3-11.
         #[arg(long, value_parser = side_range)]
         n: (usize, usize),
+        /// Search nothing: write the optimum of one side from this grid file (either format), which the plain validator must accept with penalty exactly the bound of a claim already under --proofs; the claims are checked as `check` does, never solved again, and the record names the file it rests on
+        #[arg(long, value_name = "GRID")]
+        witness: Option<PathBuf>,
         #[command(flatten)]
         store: StoreArgs,
     },
@@ -344,7 +347,8 @@ fn run(cli: &Cli) -> Result<commands::report::Reported, HexError> {
         }
         Command::Search { args } => commands::search(context, &args.spec(), args.output.as_deref()),
         Command::Prove { claim, store } => commands::prove(context, claim.n, claim.level, claim.below, &store.settings(context)),
-        Command::Certify { n, store } => commands::certify(cli.json, context, *n, &store.settings(context)),
+        Command::Certify { n, witness: Some(grid), store } => commands::certify_witness(*n, grid, &store.settings(context)),
+        Command::Certify { n, witness: None, store } => commands::certify(cli.json, context, *n, &store.settings(context)),
         Command::Check { paths, regenerate, veripb, record, verified, keep_verdicts } => {
             let options = check_options(context, *veripb, *record, verified, *keep_verdicts)?;
             commands::check(context, paths, *regenerate, options)

@@ -14,7 +14,7 @@ use serde::Serialize;
 
 use super::report::{Reported, Rows};
 use hexcert::certification::check::{check_paths_with, CheckOptions, CheckReport, Regenerate, Status, Summary};
-use hexcert::certification::optimum::{certify_optimum_queued, OnReport, OptimumReport};
+use hexcert::certification::optimum::{certify_from_grid, certify_optimum_queued, OnReport, OptimumReport};
 use hexcert::certification::prove::{prove as prove_claim, ProveOutcome, SolveAgainUntil};
 use hexcert::certification::verifier::Verifier;
 use hexcert::certification::Settings;
@@ -145,6 +145,38 @@ pub fn certify(json: bool, context: &RunContext, (first, last): (usize, usize), 
     }
     let outcome = if attested.is_empty() && unchecked.is_empty() { Outcome::Done } else { Outcome::Unverified };
     Ok(rows.finish(Reported::new(CertifyReport { optima }, outcome)))
+}
+
+/// `certify --witness`: the optimum written from a given grid, and the
+/// check of the record (and of the claims it rests on) that followed.
+#[derive(Serialize)]
+pub struct GridOptimumReport {
+    optimum: OptimumReport,
+    check: CheckReport,
+}
+
+impl fmt::Display for GridOptimumReport {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        writeln!(f, "{CERTIFY_HEADER}")?;
+        writeln!(f, "{}", certify_row(&self.optimum))?;
+        writeln!(f, "{}: {}", self.check.status.name(), self.check.path.display())?;
+        self.check.messages.iter().try_for_each(|m| writeln!(f, "    {m}"))
+    }
+}
+
+pub fn certify_witness((first, last): (usize, usize), grid: &std::path::Path, settings: &Settings) -> Result<Reported, HexError> {
+    if first != last {
+        return Err(HexError::Usage(format!("--witness rests one side's optimum on one grid: give one n, not {first}..={last}")));
+    }
+    let (optimum, check) = certify_from_grid(first, grid, &settings.root)?;
+    // The record is written either way: it is as good as the claims it
+    // names, and `check` (as here) says which of them this run verified.
+    let outcome = match check.status {
+        Status::Verified => Outcome::Done,
+        Status::Unverified => Outcome::Unverified,
+        Status::Failed => Outcome::Negative,
+    };
+    Ok(Reported::new(GridOptimumReport { optimum, check }, outcome))
 }
 
 /// `check`: each record's verdict and the tally.
