@@ -333,9 +333,9 @@ pub const GRID_BAND: Opt<usize> = Opt {
 pub const GRID_LEVEL: Opt<u8> = Opt {
     name: "formula-level",
     default: 5,
-    min: 4,
+    min: 3,
     max: 6,
-    help: "Level of the restricted formula (4, 5 or 6); the levels above it are filled in along the chains of `+` cells, a level-4 model whose completion costs more is blocked and solved again",
+    help: "Level of the restricted formula (3 to 6); the levels above it are filled in along the chains of `+` cells, a level-4 model whose completion costs more is blocked and solved again; a level-3 model is first refined to level 5 by the unrestricted formula with its cells fixed (exhaustively: one that no grid within the bound refines is blocked)",
 };
 
 /// `search`'s members solved at once.

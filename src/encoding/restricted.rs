@@ -22,6 +22,7 @@ use super::level_formula::{Charging, EncodeOptions, LevelEncoding};
 use super::wedges::wedge_order;
 use crate::error::HexError;
 use crate::geometry::Hexagon;
+use crate::levels::Partial;
 
 /// Two 1-cells fixed near the centre, the second a step of the 7-cell
 /// tiling (whose 1-cells form the lattice spanned by the cube vectors
@@ -83,6 +84,70 @@ impl Restrictions {
     }
 }
 
+/// How a partial's penalty edges lie against a band: its level-k penalty
+/// and the least and greatest number of them at ring distance `band` or more
+/// over the ways to charge duplicate support (any `m - 1` of the `m` edges to
+/// supporters of one value, as `Charging::EitherEdge` lets the formula
+/// choose). Every count in between is reached too (each cell's charge moves
+/// one edge at a time).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BandProfile {
+    pub penalty: usize,
+    pub inner_min: usize,
+    pub inner_max: usize,
+}
+
+impl BandProfile {
+    pub fn of(hex: &Hexagon, partial: &Partial, band: usize) -> BandProfile {
+        let values = partial.values();
+        let inner = |u: usize, v: usize| usize::from(hex.ring(u) + hex.ring(v) >= band);
+        let mut profile = BandProfile { penalty: 0, inner_min: 0, inner_max: 0 };
+        for &(u, v) in hex.edges() {
+            if values[u] == values[v] && !partial.is_plus(u) {
+                profile.penalty += 1;
+                profile.inner_min += inner(u, v);
+                profile.inner_max += inner(u, v);
+            }
+        }
+        for cell in 0..hex.cell_count() {
+            for a in 1..values[cell] {
+                let supporters: Vec<usize> = hex.neighbours(cell).iter().copied().filter(|&u| values[u] == a).collect();
+                let Some(charged) = supporters.len().checked_sub(1) else { continue };
+                // k of the m edges lie at distance `band` or more; the one
+                // useful edge is among them (fewest charged there) or not (most).
+                let k: usize = supporters.iter().map(|&u| inner(u, cell)).sum();
+                profile.penalty += charged;
+                profile.inner_min += k.saturating_sub(1);
+                profile.inner_max += k.min(charged);
+            }
+        }
+        profile
+    }
+}
+
+impl Restrictions {
+    /// Whether a member with these restrictions, at penalty bound `bound`,
+    /// admits `partial` (a partial of the formula's level) or one of its
+    /// images under the hexagon's symmetries: its penalty is at most
+    /// `bound`, some charging puts at most `inner` penalties at distance
+    /// `band` or more and at most `bound - inner` below, and the centre
+    /// placement's 1-cells hold 1s. What the formula's models are, stated
+    /// without the solver, so a published grid can show which member finds it.
+    pub fn admits(&self, hex: &Hexagon, partial: &Partial, bound: usize) -> bool {
+        let profile = BandProfile::of(hex, partial, self.band);
+        let outer_bound = bound.saturating_sub(self.inner);
+        // Inner counts reachable: inner_min..=inner_max; need inner <= x and penalty - inner <= B - x.
+        let lowest = profile.inner_min.max(profile.penalty.saturating_sub(outer_bound));
+        let fits = profile.penalty <= bound && lowest <= profile.inner_max.min(self.inner.min(bound));
+        let held = |centre: Centre| {
+            hex.symmetries().iter().any(|perm| {
+                centre.ones().into_iter().all(|cube| hex.cell_at_cube(cube).is_some_and(|c| partial.values()[perm[c]] == 1 && !partial.is_plus(perm[c])))
+            })
+        };
+        fits && self.centre.is_none_or(held)
+    }
+}
+
 /// The restricted formula, with the level encoding that decodes its models.
 pub struct RestrictedEncoding {
     pub encoding: LevelEncoding,
@@ -135,6 +200,24 @@ mod tests {
             sorted.sort_unstable();
             assert_eq!(sorted, [1, 2, 3], "{centre:?}: a step of the 7-cell tiling");
             assert!(distance(first, (0, 0, 0)) <= 1, "{centre:?}: the first 1 at or beside the centre");
+        }
+    }
+
+    /// `admits` states without the solver what the formula's models are:
+    /// each model of a member is admitted by it (tests/grids.rs shows the
+    /// other side: grids outside a member are refused).
+    #[test]
+    fn the_members_models_are_what_admits_says() {
+        use crate::solving::{Cadical, Outcome, SatSolver};
+        let hex = Hexagon::new(6).unwrap();
+        for (band, inner, bound) in [(4, 0, 20), (4, 3, 16), (5, 2, 13), (3, 12, 20)] {
+            let restrictions = Restrictions { band, inner, centre: Some(Centre::BesideCentre) };
+            let encoding = RestrictedEncoding::new(&hex, 5, bound, restrictions).unwrap();
+            let mut solver = Cadical::new();
+            solver.add_cnf(&encoding.encoding.cnf).unwrap();
+            let Outcome::Sat(model) = solver.solve().unwrap() else { panic!("{}: UNSAT at {bound}", restrictions.describe()) };
+            let partial = encoding.encoding.decode(&model);
+            assert!(restrictions.admits(&hex, &partial, bound), "{}", restrictions.describe());
         }
     }
 

@@ -24,6 +24,7 @@ use std::time::{Duration, Instant};
 use super::accept_model;
 use crate::context::RunContext;
 use crate::encoding::restricted::{Centre, RestrictedEncoding, Restrictions};
+use crate::encoding::{EncodeOptions, LevelEncoding};
 use crate::error::HexError;
 use crate::formula::Cnf;
 use crate::geometry::Hexagon;
@@ -36,8 +37,9 @@ use crate::validation::{evaluate, Evaluation};
 #[derive(Debug, Clone)]
 pub struct GridSearch {
     pub n: usize,
-    /// Level of the restricted formula (4, 5 or 6); levels above it are
-    /// filled in by the chains (`counting::cheapest_completion`).
+    /// Level of the restricted formula (3 to 6); levels above it are filled
+    /// in by the chains (`counting::cheapest_completion`), from level 3 after
+    /// a refinement to level 5 (`refine`).
     pub level: u8,
     pub band: usize,
     pub inners: Vec<usize>,
@@ -186,7 +188,12 @@ fn run_member(
         let mut solver = new_solver(Box::new(move || watched.stopped() || watched.bound.load(Ordering::Relaxed) < bound));
         solver.add_cnf(&encoding.encoding.cnf)?;
         calls += 1;
-        match solve_completed(hex, &encoding, &mut *solver, bound)? {
+        let watched = Arc::clone(shared);
+        let refiner = || new_solver(Box::new({
+            let watched = Arc::clone(&watched);
+            move || watched.stopped() || watched.bound.load(Ordering::Relaxed) < bound
+        }));
+        match solve_completed(hex, &encoding, &mut *solver, &refiner, bound)? {
             Some(grid) => {
                 found = Some(found.map_or(grid.evaluation.penalty, |f| f.min(grid.evaluation.penalty)));
                 publish(spec, shared, Grid { seconds: shared.start.elapsed().as_secs_f64(), ..grid }, on_event);
@@ -206,10 +213,18 @@ fn run_member(
 }
 
 /// A full grid of penalty <= `bound` from the solver's models: each model
-/// is validated, completed by the chains and validated again; a level-4
-/// model whose completion costs more is blocked and the solver asked
-/// again. `None` when UNSAT or stopped (told apart by the caller).
-fn solve_completed(hex: &Hexagon, encoding: &RestrictedEncoding, solver: &mut dyn SatSolver, bound: usize) -> Result<Option<Grid>, HexError> {
+/// is validated, completed (by the chains from level 4 on, by `refine`
+/// below) and validated again; a model whose completion costs more, or
+/// (below level 4) that no grid within the bound refines, is blocked and
+/// the solver asked again. `None` when UNSAT or stopped (told apart by the
+/// caller).
+fn solve_completed(
+    hex: &Hexagon,
+    encoding: &RestrictedEncoding,
+    solver: &mut dyn SatSolver,
+    refiner: &dyn Fn() -> Box<dyn SatSolver>,
+    bound: usize,
+) -> Result<Option<Grid>, HexError> {
     let level_encoding = &encoding.encoding;
     loop {
         let model = match solver.solve() {
@@ -218,7 +233,18 @@ fn solve_completed(hex: &Hexagon, encoding: &RestrictedEncoding, solver: &mut dy
             Err(e) => return Err(e),
         };
         let found = accept_model(hex, level_encoding, &model)?;
-        let grid = complete(hex, &found.partial)?;
+        let grid = match found.partial.level() {
+            4.. => complete(hex, &found.partial)?,
+            _ => match refine(hex, &found.partial, bound, refiner())? {
+                Refined::Grid(grid) => grid,
+                Refined::Stopped => return Ok(None),
+                Refined::None => {
+                    // No full grid within the bound refines this partial: never ask for it again.
+                    block(solver, level_encoding, &found.partial)?;
+                    continue;
+                }
+            },
+        };
         let evaluation = evaluate(hex, &grid);
         if !evaluation.is_valid() {
             return Err(HexError::Internal(format!("completed grid is invalid: {:?}", evaluation.violations.first())));
@@ -226,10 +252,52 @@ fn solve_completed(hex: &Hexagon, encoding: &RestrictedEncoding, solver: &mut dy
         if evaluation.penalty <= bound {
             return Ok(Some(Grid { grid, evaluation, restrictions: encoding.restrictions, seconds: 0.0 }));
         }
-        let mut block = Cnf::new();
-        block.reserve_vars_up_to(level_encoding.cnf.num_vars());
-        block.add_clause(&level_encoding.cell_literals(&found.partial).iter().map(|l| -l).collect::<Vec<i32>>());
-        solver.add_cnf(&block)?;
+        block(solver, level_encoding, &found.partial)?;
+    }
+}
+
+/// Excludes `partial`'s cell values from the solver's models.
+fn block(solver: &mut dyn SatSolver, encoding: &LevelEncoding, partial: &Partial) -> Result<(), HexError> {
+    let mut block = Cnf::new();
+    block.reserve_vars_up_to(encoding.cnf.num_vars());
+    block.add_clause(&encoding.cell_literals(partial).iter().map(|l| -l).collect::<Vec<i32>>());
+    solver.add_cnf(&block)
+}
+
+/// What refining a low-level partial gave.
+enum Refined {
+    Grid(Partial),
+    /// No full grid of penalty <= the bound refines it.
+    None,
+    Stopped,
+}
+
+/// The level-by-level road (issue 38 item 1): a full grid of penalty <=
+/// `bound` refining `partial` (a level-1..3 model of the restricted
+/// formula), by the unrestricted level-5 formula with `partial`'s decided
+/// cells fixed, each model completed by the chains (a completion that costs
+/// more is blocked and the solver asked again). The search is exhaustive
+/// over `partial`'s refinements: `None` means none has penalty <= `bound`.
+fn refine(hex: &Hexagon, partial: &Partial, bound: usize, mut solver: Box<dyn SatSolver>) -> Result<Refined, HexError> {
+    let encoding = LevelEncoding::new(hex, 5, EncodeOptions::bounded(Some(bound)));
+    solver.add_cnf(&encoding.cnf)?;
+    let mut units = Cnf::new();
+    units.reserve_vars_up_to(encoding.cnf.num_vars());
+    encoding.refinement_literals(partial).into_iter().for_each(|l| units.add_clause(&[l]));
+    solver.add_cnf(&units)?;
+    loop {
+        let model = match solver.solve() {
+            Ok(Answer::Sat(model)) => model,
+            Ok(Answer::Unsat) => return Ok(Refined::None),
+            Err(HexError::Interrupted) => return Ok(Refined::Stopped),
+            Err(e) => return Err(e),
+        };
+        let found = accept_model(hex, &encoding, &model)?;
+        let grid = complete(hex, &found.partial)?;
+        if evaluate(hex, &grid).penalty <= bound {
+            return Ok(Refined::Grid(grid));
+        }
+        block(&mut *solver, &encoding, &found.partial)?;
     }
 }
 
