@@ -168,6 +168,28 @@ fn the_band_search_finds_n7s_best_grid_and_says_how() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// The level-by-level road: a level-3 model of the member, refined to a
+/// full grid within the bound by the unrestricted formula (what found
+/// n = 10). Its grid must be valid, of the bound, and at level 3 inside
+/// the member that found it.
+#[test]
+fn the_level_three_road_finds_n7s_best_grid() {
+    let out = Command::new(env!("CARGO_BIN_EXE_hexcert"))
+        .args(["--json", "search", "--n", "7", "--max-penalty", "17", "--band", "4", "--inner", "1", "--centre", "beside-centre"])
+        .args(["--formula-level", "3", "--jobs", "1"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!((report["penalty"].as_u64(), report["level"].as_u64()), (Some(17), Some(3)));
+    let file = hexcert::formats::parse_grid(report["grid"].as_str().unwrap().as_bytes(), Path::new("stdout"), Some(7)).unwrap();
+    let hex = Hexagon::new(7).unwrap();
+    let evaluation = evaluate(&hex, &file.partial);
+    assert!(evaluation.is_valid() && evaluation.penalty == 17 && file.partial.level() == 6);
+    let member = Restrictions { band: 4, inner: 1, centre: Some(Centre::BesideCentre) };
+    assert!(member.admits(&hex, &file.partial.truncate(3).unwrap(), 17));
+}
+
 #[test]
 fn a_hexagon_too_small_for_every_placement_is_refused_in_one_line() {
     let out = Command::new(env!("CARGO_BIN_EXE_hexcert")).args(["search", "--n", "3", "--centre", "at-centre"]).output().unwrap();
