@@ -2,7 +2,7 @@
 //! of the n=2 hexagon, the validator on every model, the encoder's semantics
 //! on random partials, and the minimum-penalty table as a snapshot.
 
-mod common;
+use crate::common;
 
 use hexcert::encoding::{Cardinality, EncodeOptions, LevelEncoding};
 use hexcert::formula::Cnf;
