@@ -1,12 +1,16 @@
-//! The files of src/counting/ import each other without a circle.
+//! The files of each directory of src/counting/ import each other without a
+//! circle.
 //!
 //! Why a test: a circle between files means neither can be read, changed or
 //! tested without the other, and nothing in the compiler stops one. The graph
-//! is read from the sources themselves: a file depends on each sibling it
-//! names through `super::NAME` or `crate::counting::NAME` (in `use` lines and
-//! in paths inside code alike), and on mod.rs when it names one of mod.rs's
-//! own items that way; mod.rs depends on every child it declares. Code from
-//! the first `#[cfg(test)]` on is left out: unit tests may reach anywhere.
+//! is read from the sources themselves, one directory at a time: a file
+//! depends on each sibling it names through `super::NAME` or
+//! `crate::counting::DIR::NAME` (in `use` lines and in paths inside code
+//! alike), and on mod.rs when it names one of mod.rs's own items that way;
+//! mod.rs depends on every child it declares. A name that is a
+//! sub-directory (a group such as `tables`) is that directory's business;
+//! circles across directories are `tests/module_graph.rs`'s. Code from the
+//! first `#[cfg(test)]` on is left out: unit tests may reach anywhere.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
@@ -63,19 +67,25 @@ fn named_after(code: &str, prefix: &str) -> BTreeSet<String> {
 
 /// File -> the files it depends on (see the header).
 fn graph(files: &BTreeMap<String, String>) -> BTreeMap<String, BTreeSet<String>> {
+    graph_in(files, "crate::counting::", &BTreeSet::new())
+}
+
+/// As `graph`, for a directory whose absolute prefix is `prefix` and whose
+/// sub-directories are `groups`.
+fn graph_in(files: &BTreeMap<String, String>, prefix: &str, groups: &BTreeSet<String>) -> BTreeMap<String, BTreeSet<String>> {
     let mut edges = BTreeMap::new();
     for (name, text) in files {
         let code = code(text);
         let mut to = BTreeSet::new();
         if name == "mod" {
             for line in code.lines().map(str::trim) {
-                let declared = line.strip_prefix("pub ").unwrap_or(line).strip_prefix("mod ").and_then(|m| m.strip_suffix(';'));
+                let declared = ["pub(super) ", "pub(crate) ", "pub "].iter().find_map(|p| line.strip_prefix(p)).unwrap_or(line).strip_prefix("mod ").and_then(|m| m.strip_suffix(';'));
                 to.extend(declared.filter(|d| files.contains_key(*d)).map(str::to_string));
             }
         } else {
-            for named in named_after(&code, "super::").into_iter().chain(named_after(&code, "crate::counting::")) {
+            for named in named_after(&code, "super::").into_iter().chain(named_after(&code, prefix)) {
                 // `super::super::...` leaves the directory.
-                if named != "super" {
+                if named != "super" && !groups.contains(&named) {
                     to.insert(if files.contains_key(&named) { named } else { "mod".to_string() });
                 }
             }
@@ -115,16 +125,40 @@ fn files(list: &[(&str, &str)]) -> BTreeMap<String, String> {
     list.iter().map(|(n, t)| (n.to_string(), t.to_string())).collect()
 }
 
+/// The directories under src/counting/, each with its path from there ("" for src/counting itself).
+fn directories() -> Vec<(String, std::path::PathBuf)> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/counting");
+    let mut found = vec![(String::new(), root.clone())];
+    let mut at = 0;
+    while at < found.len() {
+        let (name, dir) = found[at].clone();
+        let mut subdirs: Vec<_> = std::fs::read_dir(&dir).expect("a readable directory").map(|e| e.expect("an entry").path()).filter(|p| p.is_dir()).collect();
+        subdirs.sort();
+        for sub in subdirs {
+            let leaf = sub.file_name().expect("a name").to_string_lossy().into_owned();
+            found.push((if name.is_empty() { leaf } else { format!("{name}::{leaf}") }, sub));
+        }
+        at += 1;
+    }
+    found
+}
+
 #[test]
 fn counting_files_import_each_other_without_a_circle() {
-    let files = sources(&Path::new(env!("CARGO_MANIFEST_DIR")).join("src/counting"));
-    let edges = graph(&files);
-    // The reader sees the imports it must see, or an empty graph would pass.
-    for (from, to) in [("sweep", "layer"), ("reach", "guide"), ("tables", "reach"), ("ladder", "checkpoint"), ("mod", "ladder")] {
-        assert!(edges[from].contains(to), "{from} -> {to} not seen; edges: {edges:?}");
+    let mut all = BTreeMap::new();
+    for (name, dir) in directories() {
+        let files = sources(&dir);
+        let groups: BTreeSet<String> = std::fs::read_dir(&dir).expect("readable").map(|e| e.expect("entry").path()).filter(|p| p.is_dir()).map(|p| p.file_name().expect("a name").to_string_lossy().into_owned()).collect();
+        let prefix = if name.is_empty() { "crate::counting::".to_string() } else { format!("crate::counting::{name}::") };
+        let edges = graph_in(&files, &prefix, &groups);
+        if let Some(found) = circle(&edges) {
+            panic!("import circle between files of src/counting/{}: {}", name.replace("::", "/"), found.join(" -> "));
+        }
+        all.insert(name, edges);
     }
-    if let Some(found) = circle(&edges) {
-        panic!("import circle between files of src/counting: {}", found.join(" -> "));
+    // The reader sees the imports it must see, or an empty graph would pass.
+    for (dir, from, to) in [("", "query", "roads"), ("", "mod", "query"), ("sweep", "mod", "enumerate"), ("tables", "reference", "reach"), ("tables", "ladder", "checkpoint"), ("layers", "spill", "sorted"), ("extension", "mod", "refinements")] {
+        assert!(all[dir][from].contains(to), "{dir}/{from} -> {to} not seen; edges: {:?}", all[dir]);
     }
 }
 

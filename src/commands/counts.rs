@@ -177,7 +177,7 @@ pub fn count(
     max_penalty: Option<usize>,
     settings: &hexcert::counting::Settings,
 ) -> Result<Reported, HexError> {
-    use hexcert::counting::{count_by_penalty_in, minimum_and_count_in, Method};
+    use hexcert::counting::{Count, Method};
     let method = match road {
         Road::Frontier if level < 5 => {
             return Err(HexError::Usage(format!("--road frontier counts levels 5 and 6 (level {level} is the sweep road already)")));
@@ -192,10 +192,11 @@ pub fn count(
     let progress = crate::progress::Progress::new(context);
     progress.working(format!("n={n}: counting level-{level} partials"));
     let started = std::time::Instant::now();
+    let query = Count::new(&hex, level).with_method(method).with_settings(settings.clone());
     let (counts, minimum_known) = match penalty.or(max_penalty) {
-        Some(bound) => (asked(&count_by_penalty_in(&hex, level, bound, method, settings)?.counts, penalty), false),
+        Some(bound) => (asked(&query.by_penalty(bound)?.counts, penalty), false),
         None => {
-            let (p, count) = minimum_and_count_in(&hex, level, settings)?;
+            let (p, count) = query.minimum_and_count()?;
             (vec![(p, count.to_string())], true)
         }
     };
@@ -264,7 +265,7 @@ impl From<Upper> for hexcert::counting::Upper {
 
 /// `count --road refine`: level-2..6 counts by refinement of the partials
 /// of the level below: the minimum and its count, or (`--penalty P`,
-/// `--max-penalty B`) the counts up to a bound (counting::refine).
+/// `--max-penalty B`) the counts up to a bound (counting::extension).
 pub fn count_refine(context: &RunContext, (n, level): (usize, u8), (penalty, max_penalty): (Option<usize>, Option<usize>), settings: &hexcert::counting::Settings) -> Result<Reported, HexError> {
     let hex = Hexagon::new(n)?;
     let progress = crate::progress::Progress::new(context);
@@ -272,11 +273,11 @@ pub fn count_refine(context: &RunContext, (n, level): (usize, u8), (penalty, max
     let started = std::time::Instant::now();
     let (counts, minimum, refined, pieces) = match penalty.or(max_penalty) {
         None => {
-            let found = hexcert::counting::level_by_refinement(&hex, level, settings)?;
+            let found = hexcert::counting::Count::new(&hex, level).with_settings(settings.clone()).refined()?;
             (vec![(found.minimum, found.count.to_string())], Some(found.minimum), (found.refined, found.classes), found.pieces)
         }
         Some(bound) => {
-            let found = hexcert::counting::refined_by_penalty(&hex, level, bound, settings)?;
+            let found = hexcert::counting::Count::new(&hex, level).with_settings(settings.clone()).refined_by_penalty(bound)?;
             (asked(&found.counts, penalty), None, (found.refined, found.classes), found.pieces)
         }
     };
@@ -391,7 +392,7 @@ pub fn table(
     (first, last): (usize, usize),
     settings: &dyn Fn(usize) -> Result<hexcert::counting::Settings, HexError>,
 ) -> Result<Reported, HexError> {
-    use hexcert::counting::count_row_near_in;
+    use hexcert::counting::Count;
     if above > 0 && kind == TableKind::Penalties {
         return Err(HexError::Usage("--above counts the partials near each minimum: use it with `table counts`".into()));
     }
@@ -402,7 +403,7 @@ pub fn table(
     for n in first..=last {
         progress.working(format!("n={n}: counting levels 1..6"));
         let settings = settings(n)?;
-        let entries = count_row_near_in(&Hexagon::new(n)?, 6, above, &settings)?;
+        let entries = Count::new(&Hexagon::new(n)?, 6).with_settings(settings.clone()).row(above)?;
         loaded.extend(tables_loaded(&settings));
         progress.working(String::new());
         let levels = entries

@@ -9,7 +9,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
-use super::tally::Overflow;
+use crate::counting::tally::Overflow;
 use crate::context::RunContext;
 use crate::error::HexError;
 

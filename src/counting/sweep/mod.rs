@@ -17,16 +17,18 @@
 //! not depend on the order or grouping the shards impose.
 
 
+pub(super) mod enumerate;
+
 use rayon::prelude::*;
 
-use super::basics::{check_stop, Layers, SweepError};
-use super::frontier::{minimum_bound, Schedule};
-use super::guide::Guide;
-use super::hashing::KeyMap;
-use super::layer::{borrowed, merged_run, run_bytes, sorted_run, Entry, Layer, Run};
-use super::spill::{Scratch, Spilled};
-use super::tally::{Overflow, Tally};
-use super::transfer::{for_each_successor, join_key, split_key};
+use crate::counting::basics::{check_stop, Layers, SweepError};
+use crate::counting::frontier::schedule::{minimum_bound, Schedule};
+use crate::counting::tables::guide::Guide;
+use crate::counting::hashing::KeyMap;
+use crate::counting::layers::sorted::{borrowed, merged_run, run_bytes, sorted_run, Entry, Layer, Run};
+use crate::counting::layers::spill::{Scratch, Spilled};
+use crate::counting::tally::{Overflow, Tally};
+use crate::counting::frontier::transfer::{for_each_successor, join_key, split_key};
 use crate::context::RunContext;
 
 /// What a sweep returns.

@@ -36,7 +36,7 @@ use std::ops::Range;
 
 use std::collections::VecDeque;
 
-use super::hashing::KeyMap;
+use crate::counting::hashing::KeyMap;
 use crate::error::HexError;
 use crate::geometry::Hexagon;
 
@@ -361,7 +361,7 @@ fn overflow() -> HexError {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::counting::for_each_partial;
+    use crate::counting::Count;
 
     /// The order is a matter of speed: breadth first, fewest open, index
     /// order and its reverse count the same, penalty by penalty, for every partial of the
@@ -373,7 +373,7 @@ mod tests {
             let hex = Hexagon::new(side).unwrap();
             for base in BASES {
                 let mut partials = 0;
-                for_each_partial(&hex, base, bound, |values, penalty| {
+                Count::new(&hex, base).for_each_partial(bound, |values, penalty| {
                     let allowance = bound - penalty;
                     let index_order: Vec<usize> = (0..values.len()).filter(|&c| values[c] == base + 1).collect();
                     let orders = [breadth_first(&hex, values, base + 1), fewest_open(&hex, values, base + 1), index_order.iter().rev().copied().collect(), index_order];
@@ -396,7 +396,7 @@ mod tests {
     fn an_order_or_levels_it_does_not_serve_are_refused() {
         let hex = Hexagon::new(3).unwrap();
         let mut first = None;
-        for_each_partial(&hex, 4, 3, |values, _| {
+        Count::new(&hex, 4).for_each_partial(3, |values, _| {
             if first.is_none() && values.iter().filter(|&&v| v == 5).count() >= 2 {
                 first = Some(values.to_vec());
             }
