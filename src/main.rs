@@ -139,6 +139,9 @@ enum Command {
         /// A side or an inclusive range: 7, 3..=11, 3-11.
         #[arg(long, value_parser = side_range)]
         n: (usize, usize),
+        /// Search nothing: write the optimum of one side from this grid file (either format), which the plain validator must accept with penalty exactly the bound of a claim already under --proofs; the claims are checked as `check` does, never solved again, and the record names the file it rests on
+        #[arg(long, value_name = "GRID")]
+        witness: Option<PathBuf>,
         #[command(flatten)]
         store: StoreArgs,
     },
@@ -305,7 +308,9 @@ impl Command {
     /// left half-written).
     fn stops_on_ctrl_c(&self) -> bool {
         match self {
-            Command::Prove { .. } | Command::Certify { .. } | Command::Table { .. } | Command::Search { .. } | Command::Cubes { action: CubesCommand::Run { .. } } => true,
+            Command::Solve { .. } | Command::Optimize { .. } | Command::Prove { .. } | Command::Certify { .. } | Command::Table { .. } | Command::Search { .. } => true,
+            Command::Cubes { action: CubesCommand::Run { .. } } => true,
+            Command::Check { regenerate, .. } => *regenerate,
             Command::Count { road, leaders_dir, .. } => *road != commands::Road::Sat || leaders_dir.is_some(),
             _ => false,
         }
@@ -338,23 +343,15 @@ fn run(cli: &Cli) -> Result<commands::report::Reported, HexError> {
         }
         Command::Solve { n, level, max_penalty, cardinality, output } => {
             let options = EncodeOptions { max_penalty: *max_penalty, cardinality: (*cardinality).into(), symmetry: hexcert::encoding::SymmetryBreaking::None };
-            commands::solve(*n, *level, options, output.as_deref())
+            commands::solve(context, *n, *level, options, output.as_deref())
         }
         Command::Search { args } => commands::search(context, &args.spec(), args.output.as_deref()),
         Command::Prove { claim, store } => commands::prove(context, claim.n, claim.level, claim.below, &store.settings(context)),
-        Command::Certify { n, store } => commands::certify(cli.json, context, *n, &store.settings(context)),
+        Command::Certify { n, witness: Some(grid), store } => commands::certify_witness(*n, grid, &store.settings(context)),
+        Command::Certify { n, witness: None, store } => commands::certify(cli.json, context, *n, &store.settings(context)),
         Command::Check { paths, regenerate, veripb, record, verified, keep_verdicts } => {
-            let options = hexcert::certification::check::CheckOptions {
-                derivations: *veripb,
-                record: *record,
-                verified: verified.checker()?,
-                keep: *keep_verdicts,
-                progress: context.progress(),
-            };
-            if options.keep && options.verified.is_none() {
-                return Err(HexError::Usage("--keep-verdicts needs a verified checker: cake_lpr on PATH, or --cake-lpr PATH".into()));
-            }
-            commands::check(paths, *regenerate, options)
+            let options = check_options(context, *veripb, *record, verified, *keep_verdicts)?;
+            commands::check(context, paths, *regenerate, options)
         }
         Command::Count { leaders_dir: Some(_), road: commands::Road::Sweep | commands::Road::Refine | commands::Road::Frontier, .. } => {
             Err(HexError::Usage("--leaders-dir lists lex-leaders: it needs --road sat".into()))
@@ -380,11 +377,30 @@ fn run(cli: &Cli) -> Result<commands::report::Reported, HexError> {
             commands::table(cli.json, context, (*kind, *above), *n, &settings)
         }
         Command::Render { file, output, level } => commands::render(file, output, *level),
-        Command::Cubes { action: CubesCommand::Plan { claim, radius, depth, budget_split, cardinality, output, results, hexcert } } => {
+        Command::Cubes { action } => run_cubes(context, action),
+        Command::Optimize { n, level, cardinality, output } => {
+            commands::optimize(context, *n, *level, (*cardinality).into(), output.as_deref())
+        }
+    }
+}
+
+/// `check`'s options; a verdict kept needs a checker to keep it from.
+fn check_options(context: &RunContext, veripb: bool, record: bool, verified: &VerifiedArgs, keep: bool) -> Result<hexcert::certification::check::CheckOptions, HexError> {
+    let options = hexcert::certification::check::CheckOptions { derivations: veripb, record, verified: verified.checker()?, keep, progress: context.progress() };
+    if options.keep && options.verified.is_none() {
+        return Err(HexError::Usage("--keep-verdicts needs a verified checker: cake_lpr on PATH, or --cake-lpr PATH".into()));
+    }
+    Ok(options)
+}
+
+/// The `cubes` family: a subcommand each.
+fn run_cubes(context: &RunContext, action: &CubesCommand) -> Result<commands::report::Reported, HexError> {
+    match action {
+        CubesCommand::Plan { claim, radius, depth, budget_split, cardinality, output, results, hexcert } => {
             let plan = hexcert::cubes::Plan::new(claim.n, claim.level, claim.below, *radius, *depth, (*cardinality).into())?.split_budget(*budget_split)?;
             commands::cubes_plan(&plan, output, &results_of(output, results), hexcert)
         }
-        Command::Cubes { action: CubesCommand::Run { plan, index, all: _, sample, seed, jobs, results, time_limit, store_limit, verified, refine, output, rounds, trees, hexcert } } => {
+        CubesCommand::Run { plan, index, all: _, sample, seed, jobs, results, time_limit, store_limit, verified, refine, output, rounds, trees, hexcert } => {
             let checker = verified.checker()?;
             let limits = hexcert::certification::cubes::RunLimits { time_limit: *time_limit, store_limit: *store_limit, verified: checker.as_ref() };
             let selection = match (index, sample, refine, output) {
@@ -397,17 +413,13 @@ fn run(cli: &Cli) -> Result<commands::report::Reported, HexError> {
             };
             commands::cubes_run(context, plan, selection, *jobs, &results_of(plan, results), limits)
         }
-        Command::Cubes { action: CubesCommand::Estimate { plan, results, sample, seed } } => {
+        CubesCommand::Estimate { plan, results, sample, seed } => {
             commands::cubes_estimate(plan, &results_of(plan, results), sample.map(|size| (size, *seed)))
         }
-        Command::Cubes { action: CubesCommand::Refine { plan, cubes, results, output, hexcert, strategy, trees } } => {
+        CubesCommand::Refine { plan, cubes, results, output, hexcert, strategy, trees } => {
             commands::cubes_refine(plan, cubes, &results_of(plan, results), output, hexcert, strategy.with(trees.settings()))
         }
-        Command::Cubes { action: CubesCommand::Merge { plan, results, proofs } } => commands::cubes_merge(plan, &results_of(plan, results), proofs),
-        Command::Cubes { action: CubesCommand::Status { plan, results, machines } } => commands::cubes_status(plan, &results_of(plan, results), *machines),
-        Command::Optimize { n, level, cardinality, output } => {
-            commands::optimize(context, *n, *level, (*cardinality).into(), output.as_deref())
-        }
+        CubesCommand::Merge { plan, results, proofs } => commands::cubes_merge(plan, &results_of(plan, results), proofs),
+        CubesCommand::Status { plan, results, machines } => commands::cubes_status(plan, &results_of(plan, results), *machines),
     }
 }
-

@@ -8,36 +8,8 @@
 //! Entries without a `name` have no flag: they are fixed policy, listed here
 //! so that every threshold the engine acts on is found in one file.
 
-/// One entry of the table.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Opt<T: 'static> {
-    /// The command-line flag (without `--`), or "" for fixed policy.
-    pub name: &'static str,
-    pub default: T,
-    /// Least and greatest values accepted.
-    pub min: T,
-    pub max: T,
-    pub help: &'static str,
-}
-
-impl<T: PartialOrd + Copy + std::fmt::Display + std::str::FromStr> Opt<T> {
-    /// `text` as a value of this option, or a one-line error naming it.
-    pub fn parse(&self, text: &str) -> Result<T, String> {
-        let value: T = text.trim().parse().map_err(|_| format!("`{text}` is not a number"))?;
-        if value < self.min || value > self.max {
-            return Err(format!("{} must lie in {}..={}", self.shown_name(), self.min, self.max));
-        }
-        Ok(value)
-    }
-
-    fn shown_name(&self) -> String {
-        if self.name.is_empty() {
-            "the value".into()
-        } else {
-            format!("--{}", self.name)
-        }
-    }
-}
+mod entry;
+pub use entry::{Entry, Opt};
 
 /// Cubes solved at once: by `certify` when it splits a query, by `cubes run --all`.
 pub const JOBS: Opt<usize> = Opt {
@@ -325,38 +297,27 @@ pub const SPILL_FAN_IN: Opt<usize> = Opt {
     help: "Spilled runs the counting sweep merges at once, at most",
 };
 
-/// One entry of the table with its type set aside, for the code that walks
-/// every entry (the tests of tests/options.rs).
-pub trait Entry: std::fmt::Debug + Sync {
-    /// The flag (without `--`), or "" for fixed policy.
-    fn name(&self) -> &'static str;
-    fn help(&self) -> &'static str;
-    /// The default as `--help` shows it.
-    fn default_text(&self) -> String;
-    /// Whether `min <= default <= max`.
-    fn default_in_range(&self) -> bool;
-}
+/// Memory a run may spend re-encoding the formulas of the claims it checks
+/// at once (the formula, its DIMACS text and its hash), in MB: a claim whose
+/// formula alone would pass it is refused before the encoder allocates.
+pub const ENCODING_BUDGET_MB: Opt<u64> = Opt {
+    name: "",
+    default: 4096,
+    min: 1,
+    max: u64::MAX,
+    help: "MB the formulas re-encoded by one check run may hold at once",
+};
 
-impl<T> Entry for Opt<T>
-where
-    T: PartialOrd + std::fmt::Display + std::fmt::Debug + Sync + 'static,
-{
-    fn name(&self) -> &'static str {
-        self.name
-    }
-
-    fn help(&self) -> &'static str {
-        self.help
-    }
-
-    fn default_text(&self) -> String {
-        self.default.to_string()
-    }
-
-    fn default_in_range(&self) -> bool {
-        self.min <= self.default && self.default <= self.max
-    }
-}
+/// Copies of the formula a cube claim's check holds at its peak (the plain
+/// formula, the split formula's DIMACS, the lifted checker's, a cube's):
+/// measured about 2.3 times the plain formula's estimate, rounded up.
+pub const CUBE_CLAIM_COPIES: Opt<u64> = Opt {
+    name: "",
+    default: 3,
+    min: 1,
+    max: 64,
+    help: "Times a cube claim's check counts its formula against the encoding budget",
+};
 
 /// `search`'s band: penalties on edges of ring distance below it. The
 /// report's runs used 4 for every side but n = 10 and 25 (5).
@@ -370,7 +331,7 @@ pub const GRID_BAND: Opt<usize> = Opt {
 
 /// `search`'s formula level; levels above it come from the chains.
 pub const GRID_LEVEL: Opt<u8> = Opt {
-    name: "level",
+    name: "formula-level",
     default: 5,
     min: 4,
     max: 6,
@@ -425,6 +386,8 @@ table![
     HINT_FILE_BYTES,
     MAX_PROJECTIONS,
     SPILL_FAN_IN,
+    ENCODING_BUDGET_MB,
+    CUBE_CLAIM_COPIES,
     GRID_BAND,
     GRID_LEVEL,
     GRID_JOBS,

@@ -35,7 +35,8 @@ pub(crate) struct SearchArgs {
     /// `at-centre` (a 1 at the centre and one a tiling step away, -b 1), `none`.
     #[arg(long, value_delimiter = ',', default_value = "beside-centre,at-centre")]
     pub centre: Vec<CentreArg>,
-    #[arg(long, default_value_t = options::GRID_LEVEL.default, help = options::GRID_LEVEL.help, value_parser = within(options::GRID_LEVEL))]
+    // Not `--level`: in every other command that names the claim's level.
+    #[arg(long = "formula-level", default_value_t = options::GRID_LEVEL.default, help = options::GRID_LEVEL.help, value_parser = within(options::GRID_LEVEL))]
     pub level: u8,
     #[arg(long, default_value_t = options::GRID_JOBS.default, help = options::GRID_JOBS.help, value_parser = within(options::GRID_JOBS))]
     pub jobs: usize,

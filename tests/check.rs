@@ -215,7 +215,13 @@ fn a_committed_claim_only_optimum_is_unverified() {
 /// (`the_committed_stored_certificates_verify` runs it on `VERIPB_IN_CI`).
 #[test]
 fn the_committed_tree_has_no_failure_and_only_claim_only_records_unverified() {
-    tree_has_no_failure(&["proofs"], false, &[], Some(&path_without_veripb()));
+    let doc = tree_has_no_failure(&["proofs"], false, &[], Some(&path_without_veripb()));
+    // n = 13's optimum rests on the engine's own grid, and says so.
+    let reports = doc["reports"].as_array().unwrap();
+    let n13 = reports.iter().find(|r| r["path"].as_str().unwrap().ends_with("n13/optimum.json")).expect("n = 13's optimum is checked");
+    let messages = n13["messages"].to_string();
+    assert!(messages.contains("witness valid with penalty 40") && messages.contains("witness from grid file grids/n13-p40.txt"), "{n13}");
+    assert!(messages.contains("level3-below40/claim.json"), "{n13}");
 }
 
 /// `hexcert check --veripb proofs`: VeriPB on every committed derivation
@@ -230,7 +236,7 @@ fn every_committed_derivation_verifies_with_veripb() {
 
 /// Runs `hexcert check --json ARGS DIRS` (with `path` as PATH when given)
 /// and holds its reports to the rule above.
-fn tree_has_no_failure(dirs: &[&str], veripb: bool, args: &[&str], path: Option<&std::ffi::OsStr>) {
+fn tree_has_no_failure(dirs: &[&str], veripb: bool, args: &[&str], path: Option<&std::ffi::OsStr>) -> serde_json::Value {
     let mut command = Command::new(env!("CARGO_BIN_EXE_hexcert"));
     command.args(["check", "--json"]).args(args).args(dirs).current_dir(env!("CARGO_MANIFEST_DIR"));
     if let Some(path) = path {
@@ -258,6 +264,7 @@ fn tree_has_no_failure(dirs: &[&str], veripb: bool, args: &[&str], path: Option<
         }
         assert_eq!(report["status"] == "unverified", claim_only || needs_veripb, "{report}");
     }
+    doc
 }
 
 /// flate2 reads one gzip member; `gunzip` reads them all. A file of two
@@ -474,4 +481,96 @@ fn the_readme_marks_are_the_committed_records() {
         }
     }
     assert!(marked > 0, "some cell carries ᵛ");
+}
+
+/// `hexcert certify --witness GRID --n N --proofs ROOT`, its exit code and
+/// stdout + stderr.
+fn certify_witness(n: usize, grid: &Path, root: &Path) -> (Option<i32>, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_hexcert"))
+        .args(["certify", "--n", &n.to_string(), "--witness"])
+        .arg(grid)
+        .arg("--proofs")
+        .arg(root)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .unwrap();
+    (out.status.code(), String::from_utf8_lossy(&out.stdout).into_owned(), String::from_utf8_lossy(&out.stderr).into_owned())
+}
+
+/// A copy of n = 5's claims without its optimum: the side whose optimum a
+/// given grid settles.
+fn n5_claims_only(name: &str) -> PathBuf {
+    let root = scratch(name);
+    copy_dir(&committed("proofs/n5"), &root.join("n5"));
+    for file in ["optimum.json", "witness.txt"] {
+        std::fs::remove_file(root.join("n5").join(file)).unwrap();
+    }
+    root
+}
+
+/// `certify --witness` writes an optimum from an engine-found grid and the
+/// claims already there: it names the grid (path, hash, its `#` lines), states
+/// level 2's minimum from below only (no level-2 witness, and the grid reads
+/// at level 2 above 8), and `check` judges the record as any other; a
+/// published file is named as one. An `unreached` level at or above the lower
+/// bound's is refused by the reader.
+#[test]
+fn an_optimum_written_from_a_given_grid_names_it_and_checks() {
+    let root = n5_claims_only("given-grid");
+    let grid = committed("grids/n5-p9.txt");
+    let (code, stdout, stderr) = certify_witness(5, &grid, &root);
+    let expected = if veripb_present() { 0 } else { i32::from(EXIT_UNVERIFIED) };
+    assert_eq!(code, Some(expected), "{stdout}{stderr}");
+    assert!(stdout.contains("| 5 | 9 | 3 | 7 8 9 9 9 9 |"), "{stdout}");
+    let record_path = root.join("n5/optimum.json");
+    let record: Optimum = read_json(&record_path).unwrap();
+    let source = record.witness_source.clone().expect("the record names its grid");
+    assert_eq!((source.kind.as_str(), source.path.as_deref()), ("grid file", Some(grid.to_str().unwrap())));
+    assert_eq!(source.sha256.as_deref(), Some(sha256_hex(&std::fs::read(&grid).unwrap()).as_str()));
+    assert!(source.comments.iter().any(|c| c.contains("a search restriction, not a claim")), "{source:?}");
+    assert_eq!((record.lower_bound.as_str(), record.optimum), ("level3-below9", 9));
+    assert_eq!(record.level_minima, [7, 8, 9, 9, 9, 9]);
+    assert_eq!(record.unreached, Some(vec![2]));
+    let report = check_record(&record_path, None);
+    assert_eq!(report.status, verified_if_veripb(), "{:?}", report.messages);
+    assert!(report.messages.iter().any(|m| m.contains("witness from grid file")), "{:?}", report.messages);
+    if veripb_present() {
+        assert!(report.messages.iter().any(|m| m.contains("level 2 at least 8")), "{:?}", report.messages);
+    }
+
+    rewrite_json::<Optimum>(&record_path, |o| o.unreached = Some(vec![3]));
+    let report = check_record(&record_path, None);
+    assert_eq!(report.status, Status::Failed, "{:?}", report.messages);
+    assert!(report.messages.iter().any(|m| m.contains("unreached names level 3")), "{:?}", report.messages);
+
+    let root = n5_claims_only("given-published");
+    let (code, stdout, stderr) = certify_witness(5, &committed("tests/data/published/CLEAN-5-208"), &root);
+    assert_eq!(code, Some(expected), "{stdout}{stderr}");
+    let record: Optimum = read_json(&root.join("n5/optimum.json")).unwrap();
+    assert_eq!(record.witness_source.unwrap().kind, "published file");
+}
+
+/// A grid whose penalty no claim bounds, an invalid grid, and an existing
+/// optimum are refused with one line and a non-zero exit, and nothing is written.
+#[test]
+fn certify_refuses_a_grid_that_is_not_the_optimum() {
+    let hex = Hexagon::new(5).unwrap();
+    let optimal = read_grid_file(&committed("grids/n5-p9.txt"), Some(5)).unwrap().partial;
+    let root = n5_claims_only("refused-grid");
+    let worse = root.join("worse.txt");
+    std::fs::write(&worse, to_hexcert_text(&one_change_to_penalty(&hex, &optimal, 10))).unwrap();
+    let invalid = root.join("invalid.txt");
+    let twos = Partial::new(5, 6, vec![2; optimal.values().len()]).unwrap();
+    std::fs::write(&invalid, to_hexcert_text(&twos)).unwrap();
+    for (grid, why) in [(&worse, "penalty 10, but no claim"), (&invalid, "not a valid grid")] {
+        let (code, stdout, stderr) = certify_witness(5, grid, &root);
+        assert!(code.is_some_and(|c| c != 0), "{stdout}{stderr}");
+        assert_eq!(stderr.trim().lines().count(), 1, "{stderr}");
+        assert!(stderr.contains(why), "{stderr}");
+        for file in ["optimum.json", "witness.txt"] {
+            assert!(!root.join("n5").join(file).exists(), "{file} written for {}", grid.display());
+        }
+    }
+    let (code, _, stderr) = certify_witness(5, &committed("grids/n5-p9.txt"), &committed("proofs"));
+    assert!(code.is_some_and(|c| c != 0) && stderr.contains("exists already"), "{stderr}");
 }

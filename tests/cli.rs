@@ -1,7 +1,7 @@
 //! The command line as a user meets it: exit codes, one-line errors, and no
 //! output file left behind when the input is bad.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 fn hexcert(args: &[&str]) -> Output {
@@ -275,27 +275,80 @@ fn ctrl_c_stops_a_table_after_its_first_row() {
 /// in seconds, so any "no grid" line is the stopped member misreported.
 #[test]
 fn ctrl_c_stops_a_grid_search() {
-    use std::process::Stdio;
-    use std::time::Duration;
-
     let grid = scratch("interrupted-search").join("grid.txt");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_hexcert"))
-        .args(["search", "--n", "10", "--max-penalty", "28", "--jobs", "1", "--inner", "3", "--centre", "beside-centre", "-o"])
-        .arg(&grid)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("hexcert runs");
-    std::thread::sleep(Duration::from_secs(3));
-    // SAFETY: sending a signal to our own child process.
-    unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGINT) };
-    let status = exit_within_20_s(&mut child, "still searching 20 s after Ctrl-C");
-    let mut stderr = String::new();
-    std::io::Read::read_to_string(&mut child.stderr.take().expect("piped"), &mut stderr).expect("reads stderr");
+    let args = ["search", "--n", "10", "--max-penalty", "28", "--jobs", "1", "--inner", "3", "--centre", "beside-centre", "-o"];
+    let (status, _, stderr) = interrupted_after_3_s(&args, &grid, "still searching 20 s after Ctrl-C");
     assert_eq!(status.code(), Some(130), "the interrupted exit code; stderr:\n{stderr}");
     assert!(!stderr.contains("no grid"), "a stopped member reported exhausted:\n{stderr}");
     assert!(stderr.to_lowercase().contains("interrupt"), "{stderr}");
     assert!(!grid.exists(), "a grid file written by an interrupted search");
+}
+
+/// `solve` polls the run's stop flag: Ctrl-C stops the solver, the call is
+/// not reported unsatisfiable (it did not answer), no file is written, and
+/// the exit is 130. n = 9 level 3 at penalty 23 is UNSAT (its minimum is
+/// 24) and took some 290 s to refute (docs/RESULTS.md), so 3 s in, the call
+/// is still running; a process deaf to the flag dies by the signal instead.
+#[test]
+fn ctrl_c_stops_a_solve() {
+    let partial = scratch("interrupted-solve").join("partial.txt");
+    let args = ["solve", "--n", "9", "--level", "3", "--max-penalty", "23", "-o"];
+    let (status, stdout, stderr) = interrupted_after_3_s(&args, &partial, "still solving 20 s after Ctrl-C");
+    assert_eq!(status.code(), Some(130), "the interrupted exit code; stderr:\n{stderr}");
+    assert!(!stdout.contains("unsatisfiable"), "a stopped call reported unsatisfiable:\n{stdout}");
+    assert!(stderr.to_lowercase().contains("interrupt"), "{stderr}");
+    assert!(!partial.exists(), "a partial written by an interrupted solve");
+}
+
+/// `check --regenerate` polls the run's stop flag: Ctrl-C stops the
+/// re-solve, a claim cut short and the optimum resting on it are reported
+/// unverified (neither verified nor failed: nothing was found wrong with
+/// them), the records are left as they were, and the exit is 130. n = 8
+/// stores no proof; its level-3 claim took some 50 s to refute, so 3 s in,
+/// it is not done.
+#[test]
+fn ctrl_c_stops_a_regenerating_check() {
+    let source = Path::new(env!("CARGO_MANIFEST_DIR")).join("proofs/n8");
+    let copy = scratch("interrupted-check").join("n8");
+    std::fs::create_dir_all(&copy).unwrap();
+    let files = ["optimum.json", "witness.txt", "level1-below14/claim.json", "level2-below18/claim.json", "level3-below20/claim.json"];
+    for file in files {
+        std::fs::create_dir_all(copy.join(file).parent().unwrap()).unwrap();
+        std::fs::copy(source.join(file), copy.join(file)).unwrap();
+    }
+    let (status, stdout, stderr) = interrupted_after_3_s(&["check", "--regenerate"], &copy, "still checking 20 s after Ctrl-C");
+    assert_eq!(status.code(), Some(130), "the interrupted exit code; stderr:\n{stderr}");
+    for cut_short in ["level3-below20/claim.json", "optimum.json"] {
+        assert!(stdout.contains(&format!("unverified: {}", copy.join(cut_short).display())), "{stdout}");
+    }
+    assert!(stdout.contains(", 0 failed, "), "{stdout}");
+    assert!(stderr.to_lowercase().contains("interrupt"), "{stderr}");
+    for file in files {
+        assert_eq!(std::fs::read(copy.join(file)).unwrap(), std::fs::read(source.join(file)).unwrap(), "{file} was changed");
+    }
+}
+
+/// Runs hexcert with `args` and then `path`, sends it SIGINT (Ctrl-C) 3 s
+/// in, and returns its exit status, stdout and stderr; fails with `deaf`
+/// if it is still running 20 s later.
+fn interrupted_after_3_s(args: &[&str], path: &Path, deaf: &str) -> (std::process::ExitStatus, String, String) {
+    use std::process::Stdio;
+
+    let mut child = Command::new(env!("CARGO_BIN_EXE_hexcert"))
+        .args(args)
+        .arg(path)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("hexcert runs");
+    std::thread::sleep(std::time::Duration::from_secs(3));
+    // SAFETY: sending a signal to our own child process.
+    unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGINT) };
+    let status = exit_within_20_s(&mut child, deaf);
+    let (mut stdout, mut stderr) = (String::new(), String::new());
+    std::io::Read::read_to_string(&mut child.stdout.take().expect("piped"), &mut stdout).expect("reads stdout");
+    std::io::Read::read_to_string(&mut child.stderr.take().expect("piped"), &mut stderr).expect("reads stderr");
+    (status, stdout, stderr)
 }
 
 /// The child's exit status, once it exits; kills it and fails with `deaf`

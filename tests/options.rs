@@ -101,3 +101,11 @@ fn a_value_outside_an_options_range_is_refused_in_one_line() {
     assert_eq!(options::JOBS.parse("two"), Err("`two` is not a number".into()));
     assert_eq!(options::JOBS.parse("3"), Ok(3));
 }
+
+/// The record layer refuses a claim over the encoding budget with a value
+/// of its own (its file is being changed elsewhere, so it is not yet made
+/// to read the table's entry): the two must stay one value.
+#[test]
+fn the_record_layer_refuses_at_the_tables_encoding_budget() {
+    assert_eq!(hexcert::records::ranges::ENCODING_BUDGET_MB, options::ENCODING_BUDGET_MB.default);
+}

@@ -1,7 +1,7 @@
 //! One memory budget for all the encodings a `check` holds at once.
 //!
 //! `records::ranges::check_encoding_budget` refuses a claim whose formula
-//! alone would pass `ENCODING_BUDGET_MB`; but `check` judges claims on every
+//! alone would pass `options::ENCODING_BUDGET_MB`; but `check` judges claims on every
 //! core at once, and a cube claim holds its formula several times over (the
 //! plain formula, the split formula's DIMACS, the lifted checker's copy, the
 //! cube formula), so the budget has to bound the sum of what is held. Each
@@ -10,11 +10,9 @@
 
 use std::sync::{Condvar, Mutex};
 
-use crate::records::ranges::{encoding_estimate_mb, ENCODING_BUDGET_MB};
+use crate::records::ranges::encoding_estimate_mb;
 
-/// Copies of the formula a cube claim's check holds at its peak (measured:
-/// about 2.3 times the plain formula's estimate, rounded up).
-pub const CUBE_CLAIM_COPIES: u64 = 3;
+const ENCODING_BUDGET_MB: u64 = crate::options::ENCODING_BUDGET_MB.default;
 
 static HELD_MB: Mutex<u64> = Mutex::new(0);
 static RELEASED: Condvar = Condvar::new();

@@ -41,6 +41,7 @@ use crate::encoding::LevelEncoding;
 use crate::error::HexError;
 use crate::outcome::Outcome;
 use crate::geometry::Hexagon;
+use crate::levels::Partial;
 use crate::proofs::online::{Against, OnlineCheck};
 use crate::proofs::verified::VerifiedChecker;
 use crate::compress;
@@ -321,7 +322,7 @@ impl<'a> CheckRun<'a> {
         let claim_report = self.check(&claim_path);
         let claim_status = claim_report.status;
         *needs_veripb = claim_report.needs_veripb;
-        super::witness::check_optimum_witness(dir, optimum, messages)?;
+        let grid = super::witness::check_optimum_witness(dir, optimum, messages)?;
         // The claim's own check judged its format; here only what it states
         // matters (a legacy claim is unverified, not failed).
         let claim = Record::read(&claim_path)?;
@@ -332,7 +333,7 @@ impl<'a> CheckRun<'a> {
             return Err(RecordError::Header(format!("the lower bound proves `{statement}`, not the bound the optimum needs")).at(&claim_path));
         }
         messages.push(format!("lower bound {} ({statement}): {}", claim_path.display(), claim_status.name()));
-        let minima = self.check_level_minima(path, optimum, messages)?;
+        let minima = self.check_level_minima(path, optimum, &grid, messages)?;
         let rests_on = [(claim_report.status, claim_report.needs_veripb), (minima.status, minima.needs_veripb)];
         *needs_veripb = rests_on.iter().filter(|(status, _)| *status == Status::Unverified).all(|&(_, veripb)| veripb);
         Ok(Status::Verified.and(claim_status).and(minima.status))
@@ -345,9 +346,11 @@ impl<'a> CheckRun<'a> {
     /// the bound of a claim verified here fails. A minimum is verified only
     /// when such a claim proves it from below (or it is 0). From above, the
     /// optimum's witness reaches the optimum at every level; the minima
-    /// below it are reached by the search's models, shown on disk only by a
-    /// level witness beside their claim (`witness::check_level_witness`).
-    fn check_level_minima(&mut self, path: &Path, optimum: &Optimum, messages: &mut Vec<String>) -> Result<MinimaVerdict, HexError> {
+    /// below it are reached by the search's models, shown on disk by a
+    /// level witness beside their claim (`witness::check_level_witness`) or
+    /// by the witness grid read at their level. A level the record calls
+    /// `unreached` states only its lower bound, and is reported so.
+    fn check_level_minima(&mut self, path: &Path, optimum: &Optimum, grid: &Partial, messages: &mut Vec<String>) -> Result<MinimaVerdict, HexError> {
         let dir = path.parent().unwrap_or(Path::new("."));
         let minima = &optimum.level_minima;
         let mut claims = Vec::new();
@@ -368,7 +371,8 @@ impl<'a> CheckRun<'a> {
         // Verified claims first: the one a minimum is held against is the strongest word.
         claims.sort_by_key(|c| (c.status != Status::Verified, std::cmp::Reverse(c.below)));
         let mut verdict = MinimaVerdict { status: Status::Verified, needs_veripb: true };
-        let (mut searched, mut resting) = (Vec::new(), Vec::new());
+        let (mut searched, mut resting, mut at_least) = (Vec::new(), Vec::new(), Vec::new());
+        let unreached = optimum.unreached.as_deref().unwrap_or_default();
         for (k, &minimum) in (1u8..).zip(minima) {
             let bounding = |c: &&StatedBound| c.level <= k;
             if let Some(c) = claims.iter().filter(bounding).find(|c| c.below > minimum) {
@@ -396,8 +400,10 @@ impl<'a> CheckRun<'a> {
                 }
                 Some(_) => {}
             }
-            let shown = from_below.is_some_and(|c| c.level == k && c.witness);
-            if k < optimum.lower_bound_level && !shown {
+            let shown = from_below.is_some_and(|c| c.level == k && c.witness) || super::witness::penalty_at_level(grid, k)? == minimum;
+            if unreached.contains(&k) {
+                at_least.push(format!("level {k} at least {minimum}"));
+            } else if k < optimum.lower_bound_level && !shown {
                 searched.push(k.to_string());
             }
         }
@@ -405,11 +411,14 @@ impl<'a> CheckRun<'a> {
             messages.push(format!("level minima from below ({}): unverified", resting.join(", ")));
         }
         if verdict.status == Status::Verified {
-            let reached = if searched.is_empty() {
-                "each reached by a witness".into()
-            } else {
-                format!("level {} reached by the search's models (no level witness stored)", searched.join(", "))
-            };
+            let mut reached = Vec::new();
+            if !searched.is_empty() {
+                reached.push(format!("level {} reached by the search's models (no level witness stored)", searched.join(", ")));
+            }
+            if !at_least.is_empty() {
+                reached.push(format!("{} (no witness of that level reaches it)", at_least.join(", ")));
+            }
+            let reached = if reached.is_empty() { "each reached by a witness".into() } else { reached.join("; ") };
             let shown: Vec<String> = minima.iter().map(usize::to_string).collect();
             messages.push(format!("level minima {}: each proved from below by a claim verified in this run; {reached}", shown.join(" ")));
         }

@@ -5,12 +5,14 @@
 //! is neither stored nor regenerated is attested, not checked: the claim is
 //! then unverified, whatever its records say.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use super::regenerate::ProofChecks;
+use super::regenerate::{ProofChecks, Regenerate};
 use super::WorkDir;
-use crate::cubes::{cube_formula, split_formula};
+use crate::cubes::{cube_formula, split_formula, Split};
+use crate::formula::Cnf;
+use crate::options;
 use crate::encoding::LevelEncoding;
 use crate::error::HexError;
 use crate::proofs::online::{Against, Finished, OnlineCheck};
@@ -22,7 +24,7 @@ use crate::records::read::{expect_hash, stored_path};
 use crate::records::header::Stated;
 use crate::records::ranges::{check_claim_directory, check_encoding_budget, check_n_directory};
 use crate::records::trust::{trust_base, Basis};
-use crate::records::{CubeClaim, CubeResult, CubeVerdict, Status, CUBE_CLAIM_FORMAT};
+use crate::records::{CheckerRecord, CubeClaim, CubeVerdict, FileRecord, Status, CUBE_CLAIM_FORMAT};
 
 /// What a cube claim states, before any proof: its header and place, its
 /// plan (format, numbers, cover enumerated again, formula re-encoded to its
@@ -68,130 +70,196 @@ fn check_statement_and_plan(path: &Path, claim: &CubeClaim, messages: &mut Vec<S
 /// regenerated leaves the claim unverified.
 pub fn check_cube_claim(path: &Path, claim: &CubeClaim, checks: ProofChecks<'_>, messages: &mut Vec<String>) -> Result<Status, HexError> {
     check_encoding_budget(claim.plan.n, claim.plan.level, claim.plan.below, path)?;
-    let _share = super::budget::reserve(claim.plan.n, claim.plan.level, claim.plan.below, super::budget::CUBE_CLAIM_COPIES);
-    let (plan, encoding) = (&claim.plan, check_statement_and_plan(path, claim, messages)?);
-    let split = plan.split()?;
-    // Stored cube proofs are read on the split formula T (each a derivation
-    // of its selector's negation), so that T's refutation is seen by the
-    // checker, not inferred from the cube formulas' hashes.
-    let split_dimacs = split_formula(&encoding, &split, &plan.cubes).to_dimacs();
-    let mut lifted = hexcert_lrat::Lifted::from_dimacs(&split_dimacs, encoding.cnf.clauses().len())
-        .map_err(|e| RecordError::Header(format!("the split formula is not read as one by the LRAT checker: {e}")).at(path))?;
-    let dir = path.parent().unwrap_or(Path::new("."));
-    let mut work = None;
-    let mut kept = claim.clone();
-    let (mut stored, mut regenerated, mut unchecked, mut earlier, mut by_verified) = (0, 0, 0, 0, 0);
-    for (index, (cube, record)) in plan.cubes.iter().zip(&claim.cubes).enumerate() {
-        let bad = |why: String| RecordError::Header(format!("cube {index}: {why}")).at(path);
-        let cnf = cube_formula(&encoding, &split, cube);
+    let _share = super::budget::reserve(claim.plan.n, claim.plan.level, claim.plan.below, options::CUBE_CLAIM_COPIES.default);
+    let encoding = check_statement_and_plan(path, claim, messages)?;
+    let mut cubes = CubeProofs::new(path, claim, encoding)?;
+    for index in 0..claim.plan.cubes.len() {
+        cubes.check(index, checks)?;
+    }
+    cubes.conclude(checks, messages)
+}
+
+/// How the cubes' proofs were checked in this run.
+#[derive(Default)]
+struct Tally {
+    /// Stored LRAT proofs read on the split formula.
+    stored: usize,
+    /// Re-solved, their traces read on the split formula.
+    regenerated: usize,
+    /// Not checked in this run (`earlier` of them by an earlier run's verdict).
+    unchecked: usize,
+    earlier: usize,
+    /// Accepted by the verified checker in this run.
+    by_verified: usize,
+}
+
+/// The cube proofs of one claim, checked one by one against its split formula.
+struct CubeProofs<'a> {
+    path: &'a Path,
+    claim: &'a CubeClaim,
+    encoding: LevelEncoding,
+    split: Split,
+    split_dimacs: Vec<u8>,
+    /// Stored cube proofs are read on the split formula T (each a derivation
+    /// of its selector's negation), so that T's refutation is seen by the
+    /// checker, not inferred from the cube formulas' hashes.
+    lifted: hexcert_lrat::Lifted,
+    /// Made on the first proof checked, outside the claim directory, which check only reads.
+    work: Option<WorkDir>,
+    /// The claim with the verified checker's verdicts of this run (`checks.keep`).
+    kept: CubeClaim,
+    tally: Tally,
+}
+
+impl<'a> CubeProofs<'a> {
+    fn new(path: &'a Path, claim: &'a CubeClaim, encoding: LevelEncoding) -> Result<CubeProofs<'a>, HexError> {
+        let split = claim.plan.split()?;
+        let split_dimacs = split_formula(&encoding, &split, &claim.plan.cubes).to_dimacs();
+        let lifted = hexcert_lrat::Lifted::from_dimacs(&split_dimacs, encoding.cnf.clauses().len())
+            .map_err(|e| RecordError::Header(format!("the split formula is not read as one by the LRAT checker: {e}")).at(path))?;
+        let (work, kept, tally) = (None, claim.clone(), Tally::default());
+        Ok(CubeProofs { path, claim, encoding, split, split_dimacs, lifted, work, kept, tally })
+    }
+
+    fn bad(&self, index: usize, why: String) -> HexError {
+        RecordError::Header(format!("cube {index}: {why}")).at(self.path)
+    }
+
+    fn work_dir(&mut self) -> Result<PathBuf, HexError> {
+        if self.work.is_none() {
+            self.work = Some(WorkDir::create(&std::env::temp_dir(), "hexcert-check")?);
+        }
+        Ok(self.work.as_ref().expect("created").0.clone())
+    }
+
+    /// Cube `index`: its record judged, then its proof checked (stored, or
+    /// re-solved), or counted as not checked in this run.
+    fn check(&mut self, index: usize, checks: ProofChecks<'_>) -> Result<(), HexError> {
+        let claim = self.claim;
+        let (plan, cube) = (&claim.plan, &claim.plan.cubes[index]);
+        let cnf = cube_formula(&self.encoding, &self.split, cube);
         let dimacs = cnf.to_dimacs();
-        let record = judge(plan, index, &dimacs, record.clone()).map_err(bad)?;
+        let record = judge(plan, index, &dimacs, claim.cubes[index].clone()).map_err(|why| self.bad(index, why))?;
         let Some(proof_sha256) = record.proof_sha256.as_deref().filter(|_| record.verdict == CubeVerdict::Refuted) else {
-            return Err(bad("not a refutation".into()));
+            return Err(self.bad(index, "not a refutation".into()));
         };
         let stored_proof = record.lrat_proof.as_ref().and_then(|f| f.stored_as.as_ref().map(|name| (f, name)));
         let resumed = checks.keep
             && checks.verified.is_some_and(|v| record.verified_lrat.as_ref().is_some_and(|r| r.verified_acceptance() && r.version == v.version));
-        if resumed {
-            earlier += 1;
-            unchecked += 1;
-            continue;
-        }
-        if stored_proof.is_none() && checks.regenerate.is_none() {
-            unchecked += 1;
-            continue;
-        }
-        if work.is_none() {
-            // Outside the claim directory, which check only reads.
-            work = Some(WorkDir::create(&std::env::temp_dir(), "hexcert-check")?);
-        }
-        let work_dir = &work.as_ref().expect("created").0;
-        let verdict = if let Some((file, name)) = stored_proof {
-            let units = cube.units(&encoding, &split);
-            let gz = stored_path(dir, name, "claim").map_err(|e| bad(e.to_string()))?;
-            check_stored_lrat_with(&gz, file, work_dir, |proof| {
-                lifted.check_proof(index, &units, proof).map(|s| (s.added, s.hints))
-            })
-            .map_err(bad)?;
-            stored += 1;
-            match checks.verified {
-                Some(checker) => Some(checker.check_gz(&write_formula(work_dir, &dimacs)?, &dir.join(name))?),
-                None => None,
-            }
+        let verdict = if resumed {
+            self.tally.earlier += 1;
+            self.tally.unchecked += 1;
+            return Ok(());
+        } else if let Some((file, name)) = stored_proof {
+            self.check_stored(index, (file, name), &dimacs, checks)?
         } else if let Some(regenerate) = checks.regenerate {
-            let against = Against::Split {
-                split: split_dimacs.clone(),
-                base: encoding.cnf.clauses().len(),
-                cube: index,
-                units: cube.units(&encoding, &split),
-            };
-            let stream = checks.verified.map(|checker| checker.stream(&write_formula(work_dir, &dimacs)?)).transpose()?;
-            let mut online = OnlineCheck::start_with(against, &work_dir.join("cube.drat"), stream)?;
-            let what = format!("cube {index} of `{}`", claim.statement);
-            let seconds = regenerate.regenerate_formula(&cnf, record.solver_profile.as_deref(), &what, online.sender())?;
-            let Finished { lrat, drat, verified } = online.finish(Instant::now())?;
-            if !lrat.verified {
-                return Err(RecordError::LratRejected { what: format!("the regenerated proof of cube {index}"), verdict: lrat.verdict }.at(path));
-            }
-            expect_hash(&drat, proof_sha256, &format!("cube {index}'s regenerated DRAT proof"))?;
-            regenerated += 1;
-            if checks.progress {
-                let by = verified.as_ref().map(|v| format!(", {}: {} in {:.1} s", v.name, v.verdict, v.seconds)).unwrap_or_default();
-                eprintln!("check: cube {index} of {}: re-solved, hexcert-lrat {} after {seconds:.1} s of solving{by}", plan.cubes.len(), lrat.verdict);
-            }
-            verified
+            self.check_regenerated(index, regenerate, (&cnf, &dimacs), (record.solver_profile.as_deref(), proof_sha256), checks)?
         } else {
-            None
+            self.tally.unchecked += 1;
+            return Ok(());
         };
-        if let Some(verdict) = verdict {
-            if !verdict.verified_acceptance() {
-                return Err(RecordError::LratRejected { what: format!("the proof of cube {index} (by {})", verdict.name), verdict: verdict.verdict }.at(path));
-            }
-            by_verified += 1;
-            if checks.keep {
-                kept.cubes[index].verified_lrat = Some(verdict);
-                kept.trust_base = trust_base(Basis::of_cube_claim(&kept));
-                crate::files::write_atomic(path, &serde_json::to_vec_pretty(&kept).expect("claims serialise"))?;
-            }
+        match verdict {
+            Some(verdict) => self.take_verdict(index, verdict, checks.keep),
+            None => Ok(()),
         }
     }
-    messages.push(format!(
-        "{} cubes: {stored} stored LRAT proofs verified by hexcert-lrat {}, {regenerated} re-solved with their traces verified and DRAT hashes matched, {unchecked} not checked",
-        plan.cubes.len(),
-        hexcert_lrat::VERSION
-    ));
-    if let Some(checker) = checks.verified {
-        messages.push(format!("{by_verified} cube proofs verified by {} in this run ({})", crate::proofs::verified::NAME, checker.version));
+
+    /// A stored cube proof, read by the LRAT checker on the split formula
+    /// and given to the verified checker too when there is one.
+    fn check_stored(&mut self, index: usize, (file, name): (&FileRecord, &String), dimacs: &[u8], checks: ProofChecks<'_>) -> Result<Option<CheckerRecord>, HexError> {
+        let work_dir = self.work_dir()?;
+        let dir = self.path.parent().unwrap_or(Path::new("."));
+        let units = self.claim.plan.cubes[index].units(&self.encoding, &self.split);
+        let gz = stored_path(dir, name, "claim").map_err(|e| self.bad(index, e.to_string()))?;
+        let lifted = &mut self.lifted;
+        check_stored_lrat_with(&gz, file, &work_dir, |proof| lifted.check_proof(index, &units, proof).map(|s| (s.added, s.hints)))
+            .map_err(|why| self.bad(index, why))?;
+        self.tally.stored += 1;
+        match checks.verified {
+            Some(checker) => Ok(Some(checker.check_gz(&write_formula(&work_dir, dimacs)?, &dir.join(name))?)),
+            None => Ok(None),
+        }
     }
-    let recorded: Vec<&CubeResult> = kept.cubes.iter().filter(|c| c.verified_lrat.as_ref().is_some_and(crate::records::CheckerRecord::verified_acceptance)).collect();
-    if !recorded.is_empty() {
+
+    /// A cube re-solved (with the profile its record names), its trace read
+    /// on the split formula and its DRAT twin required to hash to the record.
+    fn check_regenerated(
+        &mut self,
+        index: usize,
+        regenerate: &dyn Regenerate,
+        (cnf, dimacs): (&Cnf, &[u8]),
+        (profile, proof_sha256): (Option<&str>, &str),
+        checks: ProofChecks<'_>,
+    ) -> Result<Option<CheckerRecord>, HexError> {
+        let work_dir = self.work_dir()?;
+        let cube = &self.claim.plan.cubes[index];
+        let against = Against::Split { split: self.split_dimacs.clone(), base: self.encoding.cnf.clauses().len(), cube: index, units: cube.units(&self.encoding, &self.split) };
+        let stream = checks.verified.map(|checker| checker.stream(&write_formula(&work_dir, dimacs)?)).transpose()?;
+        let mut online = OnlineCheck::start_with(against, &work_dir.join("cube.drat"), stream)?;
+        let what = format!("cube {index} of `{}`", self.claim.statement);
+        let seconds = regenerate.regenerate_formula(cnf, profile, &what, online.sender())?;
+        let Finished { lrat, drat, verified } = online.finish(Instant::now())?;
+        if !lrat.verified {
+            return Err(RecordError::LratRejected { what: format!("the regenerated proof of cube {index}"), verdict: lrat.verdict }.at(self.path));
+        }
+        expect_hash(&drat, proof_sha256, &format!("cube {index}'s regenerated DRAT proof"))?;
+        self.tally.regenerated += 1;
+        if checks.progress {
+            let by = verified.as_ref().map(|v| format!(", {}: {} in {:.1} s", v.name, v.verdict, v.seconds)).unwrap_or_default();
+            eprintln!("check: cube {index} of {}: re-solved, hexcert-lrat {} after {seconds:.1} s of solving{by}", self.claim.plan.cubes.len(), lrat.verdict);
+        }
+        Ok(verified)
+    }
+
+    /// The verified checker's verdict on cube `index`: a rejection fails the
+    /// claim; with `keep`, an acceptance is written into it at once, so a
+    /// stopped run loses none.
+    fn take_verdict(&mut self, index: usize, verdict: CheckerRecord, keep: bool) -> Result<(), HexError> {
+        if !verdict.verified_acceptance() {
+            return Err(RecordError::LratRejected { what: format!("the proof of cube {index} (by {})", verdict.name), verdict: verdict.verdict }.at(self.path));
+        }
+        self.tally.by_verified += 1;
+        if keep {
+            self.kept.cubes[index].verified_lrat = Some(verdict);
+            self.kept.trust_base = trust_base(Basis::of_cube_claim(&self.kept));
+            crate::files::write_atomic(self.path, &serde_json::to_vec_pretty(&self.kept).expect("claims serialise"))?;
+        }
+        Ok(())
+    }
+
+    /// What the cubes' proofs came to: the split formula refuted when every
+    /// proof was checked in this run, unverified otherwise.
+    fn conclude(mut self, checks: ProofChecks<'_>, messages: &mut Vec<String>) -> Result<Status, HexError> {
+        let (Tally { stored, regenerated, unchecked, earlier, by_verified }, count) = (self.tally, self.claim.plan.cubes.len());
         messages.push(format!(
-            "{} of {} cubes record a {} acceptance of their proof{}",
-            recorded.len(),
-            plan.cubes.len(),
-            crate::proofs::verified::NAME,
-            if earlier > 0 { format!(" ({earlier} by earlier runs, not re-checked in this one)") } else { String::new() }
+            "{count} cubes: {stored} stored LRAT proofs verified by hexcert-lrat {}, {regenerated} re-solved with their traces verified and DRAT hashes matched, {unchecked} not checked",
+            hexcert_lrat::VERSION
         ));
+        if let Some(checker) = checks.verified {
+            messages.push(format!("{by_verified} cube proofs verified by {} in this run ({})", crate::proofs::verified::NAME, checker.version));
+        }
+        let recorded = self.kept.cubes.iter().filter(|c| c.verified_lrat.as_ref().is_some_and(CheckerRecord::verified_acceptance)).count();
+        if recorded > 0 {
+            let by_earlier = if earlier > 0 { format!(" ({earlier} by earlier runs, not re-checked in this one)") } else { String::new() };
+            messages.push(format!("{recorded} of {count} cubes record a {} acceptance of their proof{by_earlier}", crate::proofs::verified::NAME));
+        }
+        if stored == count {
+            let summary = self.lifted.conclude().map_err(|e| RecordError::Header(format!("the lifted cube proofs do not refute the split formula: {e}")).at(self.path))?;
+            messages.push(format!(
+                "split formula refuted by hexcert-lrat: every stored cube proof read on it derives its selector's negation, then the empty clause ({} additions)",
+                summary.added
+            ));
+        } else if stored + regenerated == count {
+            messages.push("split formula refuted: every cube's proof (stored, or re-solved and traced) read on it by hexcert-lrat derives its selector's negation, and its last clause is the disjunction of the selectors".into());
+        } else if stored + regenerated > 0 {
+            messages.push(format!("{} cube proofs read on the split formula derive their selectors' negations", stored + regenerated));
+        }
+        if unchecked > earlier {
+            messages.push(format!("{} cube proofs not checked in this run; run with --regenerate to re-solve and check them", unchecked - earlier));
+        }
+        if earlier > 0 {
+            messages.push(format!("{earlier} cube proofs checked by earlier runs (their recorded verdicts), not in this one: rerun without --keep-verdicts to check them all"));
+        }
+        Ok(if unchecked > 0 { Status::Unverified } else { Status::Verified })
     }
-    if stored == plan.cubes.len() {
-        let summary = lifted.conclude().map_err(|e| RecordError::Header(format!("the lifted cube proofs do not refute the split formula: {e}")).at(path))?;
-        messages.push(format!(
-            "split formula refuted by hexcert-lrat: every stored cube proof read on it derives its selector's negation, then the empty clause ({} additions)",
-            summary.added
-        ));
-    } else if stored + regenerated == plan.cubes.len() {
-        messages.push("split formula refuted: every cube's proof (stored, or re-solved and traced) read on it by hexcert-lrat derives its selector's negation, and its last clause is the disjunction of the selectors".into());
-    } else if stored + regenerated > 0 {
-        messages.push(format!("{} cube proofs read on the split formula derive their selectors' negations", stored + regenerated));
-    }
-    if unchecked > earlier {
-        messages.push(format!("{} cube proofs not checked in this run; run with --regenerate to re-solve and check them", unchecked - earlier));
-    }
-    if earlier > 0 {
-        messages.push(format!("{earlier} cube proofs checked by earlier runs (their recorded verdicts), not in this one: rerun without --keep-verdicts to check them all"));
-    }
-    if unchecked > 0 {
-        return Ok(Status::Unverified);
-    }
-    Ok(Status::Verified)
 }

@@ -3,6 +3,8 @@
 //! as a certificate with the DRAT twin of that proof for drat-trim.
 
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::Instant;
 
 use super::regenerate::Regenerate;
@@ -337,11 +339,11 @@ pub(super) fn replace_directory(staging: &Path, target: &Path) -> Result<(), Hex
 /// Re-solves a stored claim's exact formula alone (single thread, the
 /// recorded options, so the same trace as when it was proved), sending every
 /// step to `trace`; returns the solve seconds. The caller checks the trace:
-/// this function judges nothing.
-pub fn solve_claim_traced(hex: &Hexagon, claim: &Claim, trace: TraceSender) -> Result<f64, HexError> {
+/// this function judges nothing. `stop` is polled by the solver.
+pub fn solve_claim_traced(hex: &Hexagon, claim: &Claim, trace: TraceSender, stop: impl Fn() -> bool + 'static) -> Result<f64, HexError> {
     let encoding = LevelEncoding::new(hex, claim.level, claim.encode_options());
     let profile = profile::Profile::from_record(&claim.solver.options)?;
-    refute_traced(&encoding.cnf, profile, trace, &claim.statement)
+    refute_traced(&encoding.cnf, profile, trace, &claim.statement, stop)
 }
 
 /// Solves `cnf` with `profile`'s options, tracing every proof step to
@@ -356,8 +358,8 @@ pub fn solve_traced(cnf: &Cnf, profile: Profile, trace: TraceSender, stop: impl 
 }
 
 /// `solve_traced` of a formula that must be unsatisfiable (`what` names it).
-fn refute_traced(cnf: &Cnf, profile: Profile, trace: TraceSender, what: &str) -> Result<f64, HexError> {
-    match solve_traced(cnf, profile, trace, || false)? {
+fn refute_traced(cnf: &Cnf, profile: Profile, trace: TraceSender, what: &str, stop: impl Fn() -> bool + 'static) -> Result<f64, HexError> {
+    match solve_traced(cnf, profile, trace, stop)? {
         (Outcome::Unsat, seconds) => Ok(seconds),
         // The record claims a refutation of a satisfiable formula: a failed
         // certificate (exit 1), not a fault of hexcert's.
@@ -370,15 +372,37 @@ fn refute_traced(cnf: &Cnf, profile: Profile, trace: TraceSender, what: &str) ->
 /// sees only the trait, so checking stored proofs links no solver code.
 pub struct SolveAgain;
 
+/// `SolveAgain` that gives up once the flag rises (Ctrl-C under `check
+/// --regenerate`): the solver answers `Interrupted`, so the check has no
+/// trace to judge and verifies nothing it did not finish.
+pub struct SolveAgainUntil(pub Arc<AtomicBool>);
+
 impl Regenerate for SolveAgain {
     fn regenerate(&self, claim: &Claim, trace: TraceSender) -> Result<f64, HexError> {
-        solve_claim_traced(&Hexagon::new(claim.n)?, claim, trace)
+        SolveAgainUntil(Arc::default()).regenerate(claim, trace)
+    }
+
+    fn regenerate_formula(&self, cnf: &Cnf, profile: Option<&str>, what: &str, trace: TraceSender) -> Result<f64, HexError> {
+        SolveAgainUntil(Arc::default()).regenerate_formula(cnf, profile, what, trace)
+    }
+}
+
+impl SolveAgainUntil {
+    fn stop(&self) -> impl Fn() -> bool + 'static {
+        let flag = Arc::clone(&self.0);
+        move || flag.load(Ordering::Relaxed)
+    }
+}
+
+impl Regenerate for SolveAgainUntil {
+    fn regenerate(&self, claim: &Claim, trace: TraceSender) -> Result<f64, HexError> {
+        solve_claim_traced(&Hexagon::new(claim.n)?, claim, trace, self.stop())
     }
 
     fn regenerate_formula(&self, cnf: &Cnf, profile: Option<&str>, what: &str, trace: TraceSender) -> Result<f64, HexError> {
         // A record that names no profile was solved before profiles existed,
         // with CaDiCaL's defaults: only they give its trace again.
         let profile = profile.map_or(Ok(profile::DEFAULT), profile::Profile::named)?;
-        refute_traced(cnf, profile, trace, what)
+        refute_traced(cnf, profile, trace, what, self.stop())
     }
 }

@@ -13,7 +13,7 @@ use std::path::Path;
 use crate::error::HexError;
 use crate::formats::{read_grid_file, MAX_GRID_BYTES};
 use crate::geometry::Hexagon;
-use crate::levels::FULL_LEVEL;
+use crate::levels::{Partial, FULL_LEVEL};
 use crate::records::read::{expect_hash, read_bounded};
 use crate::records::{Optimum, RecordError};
 use crate::validation::evaluate;
@@ -23,7 +23,7 @@ pub const LEVEL_WITNESS: &str = "witness.txt";
 
 /// The grid at `path` is a valid level-`level` partial of the side-`n`
 /// hexagon with exactly `penalty`; the error says which of these fails.
-fn check_grid(path: &Path, n: usize, level: u8, penalty: usize) -> Result<(), HexError> {
+fn check_grid(path: &Path, n: usize, level: u8, penalty: usize) -> Result<Partial, HexError> {
     let grid = read_grid_file(path, Some(n))?;
     let wrong = |why: String| RecordError::Header(why).at(path);
     if grid.partial.level() != level {
@@ -36,12 +36,13 @@ fn check_grid(path: &Path, n: usize, level: u8, penalty: usize) -> Result<(), He
     if evaluation.penalty != penalty {
         return Err(wrong(format!("the witness has penalty {}, the record claims {penalty}", evaluation.penalty)));
     }
-    Ok(())
+    Ok(grid.partial)
 }
 
 /// The optimum's witness hashes to the record, is a full grid, and the
-/// plain validator accepts it with exactly the optimum penalty.
-pub fn check_optimum_witness(dir: &Path, optimum: &Optimum, messages: &mut Vec<String>) -> Result<(), HexError> {
+/// plain validator accepts it with exactly the optimum penalty. Returns the
+/// grid, whose coarser levels may show lower levels' minima.
+pub fn check_optimum_witness(dir: &Path, optimum: &Optimum, messages: &mut Vec<String>) -> Result<Partial, HexError> {
     // A plain name beside the record: `/dev/zero` or `../x` is no witness.
     let plain_name = Path::new(&optimum.witness).file_name().is_some_and(|n| n == optimum.witness.as_str());
     if !plain_name {
@@ -50,9 +51,18 @@ pub fn check_optimum_witness(dir: &Path, optimum: &Optimum, messages: &mut Vec<S
     let witness_path = dir.join(&optimum.witness);
     read_bounded(&witness_path, MAX_GRID_BYTES, "witness grid")?;
     expect_hash(&witness_path, &optimum.witness_sha256, "witness grid")?;
-    check_grid(&witness_path, optimum.n, FULL_LEVEL, optimum.optimum)?;
+    let grid = check_grid(&witness_path, optimum.n, FULL_LEVEL, optimum.optimum)?;
     messages.push(format!("witness valid with penalty {}", optimum.optimum));
-    Ok(())
+    if let Some(source) = &optimum.witness_source {
+        messages.push(format!("witness from {}", source.describe()));
+    }
+    Ok(grid)
+}
+
+/// The penalty of `grid` read as a level-`level` partial (refining never
+/// lowers a penalty, so it bounds that level's minimum from above).
+pub fn penalty_at_level(grid: &Partial, level: u8) -> Result<usize, HexError> {
+    Ok(evaluate(&Hexagon::new(grid.side())?, &grid.truncate(level)?).penalty)
 }
 
 /// When the claim's directory holds `witness.txt`, it must be a valid

@@ -14,7 +14,7 @@ use hexcert::formats::{read_grid_file, to_hexcert_text};
 use hexcert::geometry::Hexagon;
 use hexcert::levels::Partial;
 use hexcert::outcome::Outcome;
-use hexcert::search::{minimize_through, solve_at_bound, LowerBoundProof, PlainOracle, Step};
+use hexcert::search::{minimize_through, solve_hinted, LowerBoundProof, PlainOracle, Step};
 use hexcert::solving::Cadical;
 use hexcert::validation::{evaluate, PenaltyEdge, Violation};
 
@@ -89,10 +89,13 @@ impl fmt::Display for SolveReport {
     }
 }
 
-pub fn solve(n: usize, level: u8, options: EncodeOptions, output: Option<&Path>) -> Result<Reported, HexError> {
+/// `solve`: one call, stopped by Ctrl-C (its `Interrupted` is an error, so
+/// a stopped call is never reported unsatisfiable and writes no file).
+pub fn solve(context: &RunContext, n: usize, level: u8, options: EncodeOptions, output: Option<&Path>) -> Result<Reported, HexError> {
     let hex = Hexagon::new(n)?;
     let mut report = SolveReport { n, level, satisfiable: false, max_penalty: options.max_penalty, penalty: None, grid: None };
-    let Some(found) = solve_at_bound::<Cadical>(&hex, level, options)? else {
+    let mut solver = Cadical::stopping_on(context.stop_flag());
+    let Some(found) = solve_hinted(&mut solver, &hex, level, options, None)? else {
         return Ok(Reported::new(report, Outcome::Negative));
     };
     let text = to_hexcert_text(&found.partial);
@@ -193,12 +196,16 @@ impl fmt::Display for OptimizeReport {
     }
 }
 
+/// `optimize`: every call stopped by Ctrl-C, whose `Interrupted` ends the
+/// search, so no level is reported minimal on a call that did not answer.
 pub fn optimize(context: &RunContext, n: usize, level: u8, cardinality: Cardinality, output: Option<&Path>) -> Result<Reported, HexError> {
     let hex = Hexagon::new(n)?;
     let progress = crate::progress::Progress::new(context);
     let mut on_step = |s: &Step| progress.step(n, s);
     let template = EncodeOptions { max_penalty: None, cardinality, symmetry: SymmetryBreaking::None };
-    let minima = minimize_through(&hex, level, &mut PlainOracle::<Cadical>::new(template), &mut on_step)?;
+    let stop = context.stop_flag().clone();
+    let mut oracle = PlainOracle::made_by(template, move || Cadical::stopping_on(&stop));
+    let minima = minimize_through(&hex, level, &mut oracle, &mut on_step)?;
     let levels: Vec<LevelMinimum> = minima
         .into_iter()
         .map(|m| LevelMinimum {

@@ -13,9 +13,9 @@ use std::sync::{Arc, Mutex};
 use serde::Serialize;
 
 use super::report::{Reported, Rows};
-use hexcert::certification::check::{check_paths_with, CheckOptions, CheckReport, Regenerate, Summary};
-use hexcert::certification::optimum::{certify_optimum_queued, OnReport, OptimumReport};
-use hexcert::certification::prove::{prove as prove_claim, ProveOutcome, SolveAgain};
+use hexcert::certification::check::{check_paths_with, CheckOptions, CheckReport, Regenerate, Status, Summary};
+use hexcert::certification::optimum::{certify_from_grid, certify_optimum_queued, OnReport, OptimumReport};
+use hexcert::certification::prove::{prove as prove_claim, ProveOutcome, SolveAgainUntil};
 use hexcert::certification::verifier::Verifier;
 use hexcert::certification::Settings;
 use hexcert::context::RunContext;
@@ -147,6 +147,38 @@ pub fn certify(json: bool, context: &RunContext, (first, last): (usize, usize), 
     Ok(rows.finish(Reported::new(CertifyReport { optima }, outcome)))
 }
 
+/// `certify --witness`: the optimum written from a given grid, and the
+/// check of the record (and of the claims it rests on) that followed.
+#[derive(Serialize)]
+pub struct GridOptimumReport {
+    optimum: OptimumReport,
+    check: CheckReport,
+}
+
+impl fmt::Display for GridOptimumReport {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        writeln!(f, "{CERTIFY_HEADER}")?;
+        writeln!(f, "{}", certify_row(&self.optimum))?;
+        writeln!(f, "{}: {}", self.check.status.name(), self.check.path.display())?;
+        self.check.messages.iter().try_for_each(|m| writeln!(f, "    {m}"))
+    }
+}
+
+pub fn certify_witness((first, last): (usize, usize), grid: &std::path::Path, settings: &Settings) -> Result<Reported, HexError> {
+    if first != last {
+        return Err(HexError::Usage(format!("--witness rests one side's optimum on one grid: give one n, not {first}..={last}")));
+    }
+    let (optimum, check) = certify_from_grid(first, grid, &settings.root)?;
+    // The record is written either way: it is as good as the claims it
+    // names, and `check` (as here) says which of them this run verified.
+    let outcome = match check.status {
+        Status::Verified => Outcome::Done,
+        Status::Unverified => Outcome::Unverified,
+        Status::Failed => Outcome::Negative,
+    };
+    Ok(Reported::new(GridOptimumReport { optimum, check }, outcome))
+}
+
 /// `check`: each record's verdict and the tally.
 #[derive(Serialize)]
 pub struct CheckedReport {
@@ -169,20 +201,60 @@ impl fmt::Display for CheckedReport {
     }
 }
 
-pub fn check(paths: &[PathBuf], regenerate: bool, options: CheckOptions) -> Result<Reported, HexError> {
+/// `check`. With `regenerate`, re-solving polls the run's stop flag: after
+/// Ctrl-C the records checked to the end keep their verdicts (and a cube
+/// claim its cube verdicts written so far), the ones cut short are reported
+/// unverified, and the run ends interrupted (exit 130).
+pub fn check(context: &RunContext, paths: &[PathBuf], regenerate: bool, options: CheckOptions) -> Result<Reported, HexError> {
     let paths = if paths.is_empty() { vec![PathBuf::from("proofs")] } else { paths.to_vec() };
     if options.record && hexcert::proofs::veripb::Veripb::find().is_none() {
         return Err(HexError::Usage("--record needs VeriPB on PATH (cargo install veripb --locked)".into()));
     }
     // The solver enters the check only here, and only when asked for.
-    let regenerator: Option<&dyn Regenerate> = if regenerate { Some(&SolveAgain) } else { None };
-    let reports = check_paths_with(&paths, regenerator, &options)?;
+    let solve_again = SolveAgainUntil(context.stop_flag().clone());
+    let regenerator: Option<&dyn Regenerate> = if regenerate { Some(&solve_again) } else { None };
+    let mut reports = check_paths_with(&paths, regenerator, &options)?;
     if reports.is_empty() {
         return Err(HexError::Usage(format!("no claim.json or optimum.json under {}", show(&paths))));
     }
+    if context.stopped() {
+        mark_cut_short(&mut reports);
+    }
     let summary = Summary::of(&reports);
     let report = CheckedReport { verified: summary.verified, failed: summary.failed, unverified: summary.unverified, exit_code: summary.exit_code(), reports };
-    Ok(Reported::new(report, summary.outcome()))
+    let reported = Reported::new(report, summary.outcome());
+    Ok(if context.stopped() { reported.stopped_by(HexError::Interrupted) } else { reported })
+}
+
+/// `check` marks a record whose check ended in an error failed; when that
+/// error is the interruption (or the record rests on one that was cut
+/// short, as an optimum on its claim), nothing was found wrong with it: it
+/// is unverified.
+fn mark_cut_short(reports: &mut [CheckReport]) {
+    let (interrupted, why) = (HexError::Interrupted.to_string(), "interrupted (Ctrl-C) before its check was done: not verified");
+    let mut cut: Vec<String> = Vec::new();
+    for report in reports.iter_mut().filter(|r| r.status == Status::Failed) {
+        let stopped_here = report.messages.iter().position(|m| *m == interrupted);
+        if let Some(at) = stopped_here {
+            report.messages[at] = why.into();
+        } else if report.messages.iter().any(|m| names_any(m, &cut)) {
+            // The line naming the record it rests on gave that record's status as check judged it.
+            for m in report.messages.iter_mut().filter(|m| names_any(m, &cut)) {
+                if let Some(line) = m.strip_suffix(Status::Failed.name()) {
+                    *m = format!("{line}{}", Status::Unverified.name());
+                }
+            }
+            report.messages.push(why.into());
+        } else {
+            continue;
+        }
+        report.status = Status::Unverified;
+        cut.push(report.path.display().to_string());
+    }
+}
+
+fn names_any(message: &str, paths: &[String]) -> bool {
+    paths.iter().any(|path| message.contains(path.as_str()))
 }
 
 fn show(paths: &[PathBuf]) -> String {

@@ -274,6 +274,58 @@ pub struct Optimum {
     /// when every claim was checked; `check` judges the claim either way.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub attested: Option<Vec<String>>,
+    /// Where the witness grid came from. Absent in records written before
+    /// grids could be given (`certify --witness`): certify's own search.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub witness_source: Option<WitnessSource>,
+    /// Levels (below `lower_bound_level`) whose `level_minima` entry is only
+    /// proved from below: no witness of that level known to the writer
+    /// reaches it, so the minimum is at least the entry. Absent: every entry
+    /// was reached (by the search, a level witness or the grid).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unreached: Option<Vec<u8>>,
+}
+
+/// The grid an optimum rests on, as it was given: `witness.txt` is that
+/// grid rewritten in hexcert's format, so the file's own hash is kept too.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct WitnessSource {
+    /// `certify` (its own search found the grid), `grid file` (hexcert
+    /// format) or `published file` (the published format).
+    pub kind: String,
+    /// The file as named to `certify --witness`, and its SHA-256.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub path: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sha256: Option<String>,
+    /// The file's `#` lines: for an engine-found grid, the search
+    /// restrictions that found it (restrictions, not claims).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub comments: Vec<String>,
+}
+
+impl WitnessSource {
+    pub const SEARCH: &'static str = "certify";
+    pub const GRID_FILE: &'static str = "grid file";
+    pub const PUBLISHED: &'static str = "published file";
+
+    /// Certify's own search found the grid.
+    pub fn search() -> WitnessSource {
+        WitnessSource { kind: WitnessSource::SEARCH.into(), path: None, sha256: None, comments: Vec::new() }
+    }
+
+    /// A one-line description, for reports.
+    pub fn describe(&self) -> String {
+        let mut line = self.kind.clone();
+        if let Some(path) = &self.path {
+            line.push_str(&format!(" {path}"));
+        }
+        if let Some(sha256) = &self.sha256 {
+            line.push_str(&format!(" (sha256 {sha256})"));
+        }
+        line
+    }
 }
 
 impl Optimum {
@@ -309,6 +361,12 @@ pub fn check_optimum_ranges(optimum: &Optimum, origin: &Path) -> Result<(), HexE
         penalty_in_range("a level minimum", minimum, edges, origin)?;
     }
     check_level_minima(optimum, origin)?;
+    // The grid reaches every level from the lower bound's on.
+    for &level in optimum.unreached.iter().flatten() {
+        if level == 0 || level >= optimum.lower_bound_level {
+            return Err(crate::error::RecordError::Header(format!("unreached names level {level}, not a level below lower_bound_level {}", optimum.lower_bound_level)).at(origin));
+        }
+    }
     seconds_in_range("seconds", optimum.seconds, origin)
 }
 

@@ -37,7 +37,7 @@ pub mod trust;
 
 pub use claim::{
     this_build, BuildRecord, CheckerRecord, Claim, EncoderRecord, FileRecord, LratRecord, Optimum, SolverRecord, StatementRecord,
-    VeripbRecord, CLAIM_FORMAT, OPTIMUM_FORMAT,
+    VeripbRecord, WitnessSource, CLAIM_FORMAT, OPTIMUM_FORMAT,
 };
 pub use cube::{CubeClaim, CubeResult, CubeVerdict, CUBE_CLAIM_FORMAT, RESULT_FORMAT};
 pub use crate::error::RecordError;

@@ -153,22 +153,31 @@ pub trait Oracle {
 /// One call of a fresh `S` on the formula `template` describes.
 pub struct PlainOracle<S> {
     pub template: EncodeOptions,
-    backend: std::marker::PhantomData<fn() -> S>,
+    /// Makes the solver of each call: the caller may have it give up when
+    /// the run stops (its `Interrupted` then ends the search, never read as UNSAT).
+    make: Box<dyn Fn() -> S>,
+}
+
+impl<S: Default + 'static> PlainOracle<S> {
+    pub fn new(template: EncodeOptions) -> PlainOracle<S> {
+        PlainOracle::made_by(template, S::default)
+    }
 }
 
 impl<S> PlainOracle<S> {
-    pub fn new(template: EncodeOptions) -> PlainOracle<S> {
-        PlainOracle { template, backend: std::marker::PhantomData }
+    /// An oracle whose solvers come from `make`.
+    pub fn made_by(template: EncodeOptions, make: impl Fn() -> S + 'static) -> PlainOracle<S> {
+        PlainOracle { template, make: Box::new(make) }
     }
 }
 
-impl<S: SatSolver + Default + 'static> Oracle for PlainOracle<S> {
+impl<S: SatSolver + 'static> Oracle for PlainOracle<S> {
     fn query(&mut self, hex: &Hexagon, level: u8, max_penalty: Option<usize>, hint: Option<&Partial>) -> Result<Option<Found>, HexError> {
-        solve_hinted(&mut S::default(), hex, level, EncodeOptions { max_penalty, ..self.template }, hint)
+        solve_hinted(&mut (self.make)(), hex, level, EncodeOptions { max_penalty, ..self.template }, hint)
     }
 
     fn fresh_solver(&self) -> Box<dyn SatSolver> {
-        Box::new(S::default())
+        Box::new((self.make)())
     }
 }
 

@@ -74,6 +74,14 @@ impl Cadical {
         }
     }
 
+    /// A fresh solver that gives up as `stop_when` says: what a command
+    /// hands its searches so that Ctrl-C ends them.
+    pub fn stopping_on(flag: &Arc<AtomicBool>) -> Cadical {
+        let mut cadical = Cadical::new();
+        cadical.stop_when(Arc::clone(flag));
+        cadical
+    }
+
     /// Makes `solve` give up (with `HexError::Interrupted`) once `flag` is set.
     pub fn stop_when(&mut self, flag: Arc<AtomicBool>) {
         self.stop_when_any(move || flag.load(Ordering::Relaxed));
