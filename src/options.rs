@@ -297,6 +297,38 @@ pub const SPILL_FAN_IN: Opt<usize> = Opt {
     help: "Spilled runs the counting sweep merges at once, at most",
 };
 
+/// Shards of a layer the counting sweep expands in one wave, per core: a
+/// wave's sorted runs are buffered before the memory budget is checked, so
+/// more shards a wave keep the cores busier and let the buffer overshoot
+/// the budget by more.
+pub const SHARDS_PER_CORE: Opt<usize> = Opt {
+    name: "",
+    default: 2,
+    min: 1,
+    max: 1 << 10,
+    help: "Shards of a layer the counting sweep expands at once per core, before it checks the memory budget",
+};
+
+/// Fewest keys of a layer one shard of the counting sweep expands: a tiny
+/// memory budget still spills in runs of at least this many.
+pub const SHARD_MIN_KEYS: Opt<usize> = Opt {
+    name: "",
+    default: 64,
+    min: 1,
+    max: 1 << 16,
+    help: "Keys of a layer one shard of the counting sweep expands, at the fewest",
+};
+
+/// Most keys of a layer one shard of the counting sweep expands: large
+/// enough that sorting, not bookkeeping, is the work.
+pub const SHARD_MAX_KEYS: Opt<usize> = Opt {
+    name: "",
+    default: 1 << 16,
+    min: 1,
+    max: 1 << 30,
+    help: "Keys of a layer one shard of the counting sweep expands, at the most",
+};
+
 /// Memory a run may spend re-encoding the formulas of the claims it checks
 /// at once (the formula, its DIMACS text and its hash), in MB: a claim whose
 /// formula alone would pass it is refused before the encoder allocates.
@@ -386,6 +418,9 @@ table![
     HINT_FILE_BYTES,
     MAX_PROJECTIONS,
     SPILL_FAN_IN,
+    SHARDS_PER_CORE,
+    SHARD_MIN_KEYS,
+    SHARD_MAX_KEYS,
     ENCODING_BUDGET_MB,
     CUBE_CLAIM_COPIES,
     GRID_BAND,

@@ -175,14 +175,15 @@ fn hashed_step<T: Tally>(pruning: Option<Pruning<'_>>, layer: KeyMap<T>, done: &
     Ok(next)
 }
 
-/// Smallest and largest number of a layer's keys one shard expands: small
-/// enough that a tiny budget still spills in small runs, large enough that
-/// sorting, not bookkeeping, is the work.
-const SHARD_KEYS: (usize, usize) = (64, 1 << 16);
+/// Smallest and largest number of a layer's keys one shard expands
+/// (`options::SHARD_MIN_KEYS`, `SHARD_MAX_KEYS`): small enough that a tiny
+/// budget still spills in small runs, large enough that sorting, not
+/// bookkeeping, is the work.
+const SHARD_KEYS: (usize, usize) = (crate::options::SHARD_MIN_KEYS.default, crate::options::SHARD_MAX_KEYS.default);
 
-/// Shards per core in one wave; a wave's runs are buffered before the
-/// budget is checked.
-const SHARDS_PER_CORE: usize = 2;
+/// Shards per core in one wave (`options::SHARDS_PER_CORE`); a wave's runs
+/// are buffered before the budget is checked.
+const SHARDS_PER_CORE: usize = crate::options::SHARDS_PER_CORE.default;
 
 /// One step of the sorted path: the layer is cut into shards expanded in
 /// parallel, each into a sorted run; buffered runs are spilled whenever the
