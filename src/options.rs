@@ -174,27 +174,27 @@ pub const SAT_ROAD_LEADERS: Opt<usize> = Opt {
     help: "Lex-leaders the SAT road of count lists at most",
 };
 
-/// The refine road splits its symmetry classes into this many pieces: a
+/// The extension road splits its symmetry classes into this many pieces: a
 /// fixed number, so that an index names the same piece on any machine and
-/// in any run (`counting::refine_records`).
-pub const REFINE_PIECES: Opt<usize> = Opt {
+/// in any run (`counting::extension::pieces`).
+pub const EXTENSION_PIECES: Opt<usize> = Opt {
     name: "",
     default: 256,
     min: 1,
     max: 1 << 20,
-    help: "Pieces the refine road's listing is split into (one record each with --pieces-dir)",
+    help: "Pieces the extension road's listing is split into (one record each with --pieces-dir)",
 };
 
-/// The refine road re-judges one partial in this many by the validator
+/// The extension road re-judges one partial in this many by the validator
 /// (every one at the minimum): the sample catches a program that
 /// miscounts its own charges; the counts themselves are confirmed by the
 /// other road.
-pub const REFINE_SAMPLE: Opt<u64> = Opt {
+pub const EXTENSION_SAMPLE: Opt<u64> = Opt {
     name: "",
     default: 1 << 10,
     min: 1,
     max: u64::MAX,
-    help: "The refine road re-judges one partial in this many by the validator",
+    help: "The extension road re-judges one partial in this many by the validator",
 };
 
 /// Raw proof bytes beyond this multiple of the store limit are not even
@@ -406,8 +406,8 @@ table![
     ASK_INHERITED_FROM_LEVEL,
     COMPLETE_FROM_LEVEL,
     SAT_ROAD_LEADERS,
-    REFINE_PIECES,
-    REFINE_SAMPLE,
+    EXTENSION_PIECES,
+    EXTENSION_SAMPLE,
     HOPELESS_RATIO,
     LRAT_FILE_CAP,
     MAX_EXPANSION,

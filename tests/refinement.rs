@@ -1,4 +1,4 @@
-//! Levels 2..6 on two roads: the refinement road (`counting::extension`, `--road refine`: the
+//! Levels 2..6 on two roads: the extension road (`counting::extension`, `--road extension`: the
 //! partials of the level below, of penalty at most the bound, each refined
 //! by a search of its own and re-judged by the validator; at levels 4 to 6
 //! the level-3 partials, each lifted by the program of `counting::extension::lift` or,
@@ -119,7 +119,7 @@ fn levels_five_and_six_by_penalty_agree_with_the_chains() {
     }
 }
 
-/// A refine-road count resumed from the records of some of its pieces is
+/// An extension-road count resumed from the records of some of its pieces is
 /// the count made at once, and it says how many pieces it read back; a
 /// directory holding another count's records is refused by name. n = 6
 /// levels 6 and 5 (from the 276 level-3 partials).

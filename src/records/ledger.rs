@@ -1,6 +1,6 @@
 //! The ledger of resumable units: one record per finished unit of a long
 //! run (a cube of a plan, a cube of the SAT road's listing, a piece of the
-//! refine road's), written once and read back by a later run instead of
+//! extension road's), written once and read back by a later run instead of
 //! doing the unit again. Cube records, leader cubes and refined pieces are
 //! kept by this one implementation.
 //!

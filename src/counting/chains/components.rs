@@ -83,7 +83,7 @@ pub(in crate::counting) fn plus_components(hex: &Hexagon, values: &[u8]) -> Resu
 }
 
 /// Scratch for walking the components of graphs of maximum degree 2 on the
-/// vertices `0..size`, kept between walks: the refine road walks a billion
+/// vertices `0..size`, kept between walks: the extension road walks a billion
 /// graphs at n = 12, and allocating per walk was a fifth of its time.
 pub(in crate::counting) struct Walk {
     degree: Vec<u8>,

@@ -6,7 +6,7 @@
 //! the sweep and `chains`: no tables of the target level, no components, no
 //! polynomials.
 //!
-//! Invariants relied on (docs/PROBLEM.md, section 4; `refine`'s header), for
+//! Invariants relied on (docs/PROBLEM.md, section 4; `extension`'s header), for
 //! a valid partial of the base level `b` refined to level `k > b`:
 //! - each `+` cell becomes one of `b+1..=k` or, below level 6, the level's
 //!   `+`; cells of value `<= b` keep their terms, and a former `+` cell keeps
@@ -29,7 +29,7 @@
 //! of `+` cells is open at once; the `+` cells of a level-4 partial (paths
 //! and cycles) are placed breadth first instead, which keeps at most three
 //! open (n = 8 level 6 from level 4: the program went from most of the
-//! road's time to under 1 % of it). `refine` has the validator re-judge refinements drawn back
+//! road's time to under 1 % of it). `refinements` has the validator re-judge refinements drawn back
 //! from the program's layers (`witness`), so a wrong charge here is caught.
 
 use std::ops::Range;
@@ -136,7 +136,7 @@ fn supported(code: u8) -> bool {
 impl Lift {
     /// The program for the `+` cells (value `base + 1`) of a valid partial of
     /// level `base` (3 or 4), refined to `level` (above it, at most 6);
-    /// `refine::source` says which base serves which level, and why.
+    /// `refinements::source` says which base serves which level, and why.
     pub fn new(hex: &Hexagon, base: u8, level: u8, values: &[u8]) -> Result<Lift, HexError> {
         if !BASES.contains(&base) || level <= base || level > 6 {
             return Err(HexError::Internal(format!("no lift from level {base} to level {level}")));

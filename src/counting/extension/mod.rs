@@ -148,7 +148,7 @@ pub fn refined_by_penalty(hex: &Hexagon, level: u8, bound: usize, settings: &Set
 }
 
 /// Pieces the classes are split into (the options table says why it is fixed).
-const PIECES: usize = crate::options::REFINE_PIECES.default;
+const PIECES: usize = crate::options::EXTENSION_PIECES.default;
 
 /// A piece's counts, and who wrote them when they were read back.
 type PieceCounts = (Vec<u128>, Option<String>);

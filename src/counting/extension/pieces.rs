@@ -1,4 +1,4 @@
-//! The refine road's records: one small file per finished piece of a
+//! The extension road's records: one small file per finished piece of a
 //! listing, so that a count of many CPU-hours (n = 12 level 6: 800 classes
 //! of some 20 s each) survives a stop and resumes across sessions.
 //!

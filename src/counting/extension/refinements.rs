@@ -53,7 +53,7 @@ pub(super) enum Judged {
     Sample,
 }
 
-pub(super) const SAMPLE: u64 = crate::options::REFINE_SAMPLE.default;
+pub(super) const SAMPLE: u64 = crate::options::EXTENSION_SAMPLE.default;
 
 /// The refinements to level k of a level-(k-1) partial of penalty `p` to
 /// partials of penalty at most `bound`, counted by the penalty they add
