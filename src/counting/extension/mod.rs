@@ -60,10 +60,10 @@ use crate::counting::tables::ladder::Ladder;
 use crate::error::HexError;
 use crate::geometry::Hexagon;
 use crate::levels::Partial;
-use crate::records::ledger::Resumed;
+use crate::records::ledger::{Resumed, Unit};
 use crate::validation::evaluate;
 
-/// What the refinement road found at a level's minimum.
+/// What the extension road found at a level's minimum.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Refined {
     /// The least level-k penalty.
@@ -87,7 +87,7 @@ pub struct Pieces {
     pub resumed: Resumed,
 }
 
-/// What the refinement road found up to a bound.
+/// What the extension road found up to a bound.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RefinedByPenalty {
     /// `counts[p]`: level-k partials of penalty `p`, for `p <= bound`.
@@ -103,7 +103,7 @@ pub struct RefinedByPenalty {
 fn check_refined_level(level: u8) -> Result<(), HexError> {
     match level {
         2..=6 => Ok(()),
-        _ => Err(HexError::Usage(format!("the refinement road counts levels 2 to 6 (not level {level})"))),
+        _ => Err(HexError::Usage(format!("the extension road counts levels 2 to 6 (not level {level})"))),
     }
 }
 
@@ -150,8 +150,9 @@ pub fn refined_by_penalty(hex: &Hexagon, level: u8, bound: usize, settings: &Set
 /// Pieces the classes are split into (the options table says why it is fixed).
 const PIECES: usize = crate::options::EXTENSION_PIECES.default;
 
-/// A piece's counts, and who wrote them when they were read back.
-type PieceCounts = (Vec<u128>, Option<String>);
+/// A piece's counts and their seconds in this run, and who wrote them when
+/// they were read back.
+type PieceCounts = Unit<(Vec<u128>, f64)>;
 
 /// A class to refine: its least member, their penalty and how many members.
 struct Class {
@@ -211,37 +212,19 @@ fn refine_listed(hex: &Hexagon, level: u8, ladder: &Ladder<'_>, bound: usize, (j
         .par_iter()
         .enumerate()
         .map(|(index, piece)| {
-            let first = &piece[0].values;
-            let resumed = match &settings.records {
-                Some(dir) => pieces::read(dir, &count, (index, first, piece.len()))?,
-                None => None,
-            };
-            let (counts, writer, seconds) = match resumed {
-                Some((counts, writer)) => (counts, Some(writer), 0.0),
-                None => {
-                    let started = std::time::Instant::now();
-                    let counts = refine_piece(piece)?;
-                    let seconds = started.elapsed().as_secs_f64();
-                    if let Some(dir) = &settings.records {
-                        pieces::write(dir, &count, (index, first, piece.len()), &counts, seconds)?;
-                    }
-                    (counts, None, seconds)
-                }
-            };
+            let unit = pieces::resume_or_refine(settings.records.as_deref(), &count, (index, &piece[0].values, piece.len()), || refine_piece(piece))?;
             let done = finished.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
-            report_piece(&settings.context, level, (index, done, count.pieces), piece.len(), writer.is_some(), seconds);
-            Ok((counts, writer))
+            report_piece(&settings.context, level, (index, done, count.pieces), piece.len(), unit.read_back_from.is_some(), unit.value.1);
+            Ok(unit)
         })
         .collect();
     let pieces = Pieces { total: count.pieces, ..Pieces::default() };
     let mut total = RefinedByPenalty { counts: vec![0; bound + 1], refined: listed, classes: kept.len(), pieces };
     for result in results {
-        let (counts, writer) = result?;
-        for (sum, c) in total.counts.iter_mut().zip(&counts) {
+        let unit = result?;
+        total.pieces.resumed.note_unit(&unit);
+        for (sum, c) in total.counts.iter_mut().zip(&unit.value.0) {
             *sum = sum.checked_add(*c).ok_or_else(overflow)?;
-        }
-        if let Some(writer) = writer {
-            total.pieces.resumed.note(&writer);
         }
     }
     Ok(total)
