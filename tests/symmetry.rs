@@ -97,7 +97,7 @@ fn counts_agree_with_sat_enumeration_up_to_symmetry() {
 }
 
 /// Level 1 near the minimum, where the SAT road is the second road (levels
-/// 2..4 there have the refinement road: tests/refinement.rs).
+/// 2..4 there have the extension road: tests/refinement.rs).
 #[test]
 #[ignore = "slow: n = 7 and 8 at level 1, up to two above the minimum"]
 fn n7_and_n8_level_one_by_penalty_agree_with_sat_enumeration() {

@@ -3,14 +3,18 @@
 //! Invariant relied on: a count is the number of valid level-k partials (cell
 //! values only, not reduced by symmetry) with exactly that level-k penalty, as
 //! defined by `validation` (docs/PROBLEM.md, section 4). Two independent methods produce it:
-//! - `frontier` (any level): a transfer-matrix sweep over the cells in
-//!   row-major order (`sweep`, `transfer`, `frontier`), pruned by the exact
-//!   cost-to-finish tables of the levels below (`guide`, built by `tables`
-//!   or `reach`, stacked in a `ladder`, all built for the same penalty bound;
-//!   kept on disk by `checkpoint`);
-//! - `chains` (levels 5 and 6): the level-4 partials of penalty `<= B`, listed
-//!   by the same sweep (`enumerate`), each refined by the chain-and-cycle
-//!   analysis of its `+` cells (`chains`).
+//! - `Method::Frontier` (any level): a transfer-matrix sweep over the cells
+//!   in row-major order (`sweep`, `frontier::transfer`, `frontier::schedule`),
+//!   pruned by the exact cost-to-finish tables of the levels below
+//!   (`tables::guide`, built by `tables::reach` or `tables::reference`,
+//!   stacked in a `tables::ladder`, all built for the same penalty bound;
+//!   kept on disk by `tables::checkpoint`);
+//! - `Method::Chains` (levels 5 and 6): the level-4 partials of penalty
+//!   `<= B`, listed by the same sweep (`sweep::enumerate`), each refined by
+//!   the chain-and-cycle analysis of its `+` cells (`chains`).
+//!
+//! A third road, `extension`, counts levels 2..6 from the partials of a
+//! lower level (docs/COUNTING.md).
 //!
 //! Counts are `BigUint` at the interface; the sweeps count in `u128` and rerun
 //! in `BigUint` if a sum would overflow (`tally`).
@@ -18,7 +22,6 @@
 //! Minimum search relies on monotonicity: refining a level-k partial to level
 //! `k + 1` only adds penalty terms, so the level-(k+1) minimum is at least the
 //! level-k minimum, and the search at level `k + 1` starts there.
-
 //!
 //! The files are grouped by what they are (docs/COUNTING.md, "The module
 //! map"): `frontier` (the cell schedule and one step), `layers` (sorted runs

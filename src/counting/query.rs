@@ -1,6 +1,6 @@
 //! One query for every count: `Count` names the side, the level, the road
 //! (`Method`) and the settings, and its methods ask for counts by penalty,
-//! a minimum, a listing, a table row or the refinement road's counts. The
+//! a minimum, a listing, a table row or the extension road's counts. The
 //! look-alike entry points it replaced (`count_by_penalty`, `_with`, `_in`,
 //! ...) differed only in which of these they defaulted.
 //!
@@ -260,13 +260,13 @@ impl<'h> Count<'h> {
         Ok(row)
     }
 
-    /// The minimum and its count by the refinement road (levels 2..=6;
+    /// The minimum and its count by the extension road (levels 2..=6;
     /// `extension`), whatever the query's method.
     pub fn refined(&self) -> Result<Refined, HexError> {
         extension::level_by_refinement(self.hex, self.level, &self.settings)
     }
 
-    /// The counts `0..=bound` by the refinement road.
+    /// The counts `0..=bound` by the extension road.
     pub fn refined_by_penalty(&self, bound: usize) -> Result<RefinedByPenalty, HexError> {
         extension::refined_by_penalty(self.hex, self.level, bound, &self.settings)
     }

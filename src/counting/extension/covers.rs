@@ -1,5 +1,5 @@
 //! The refinements that add no penalty, listed as exact covers: the
-//! refinement road's search at the minimum when the level below already
+//! extension road's search at the minimum when the level below already
 //! has it (n = 12: the level-3 minimum is 32, the level-6 one too, so every
 //! level-3 partial refines to level 4 adding nothing).
 //!

@@ -1,6 +1,6 @@
 //! Levels 4 to 6 from one partial of a lower level (the base, 3 or 4):
 //! how many refinements add each penalty, by a dynamic program over its `+`
-//! cells. The refinement road's counter for the levels whose refinements are
+//! cells. The extension road's counter for the levels whose refinements are
 //! too many to meet one by one (n = 12: 18 G level-4 partials refine 9600
 //! level-3 ones; n = 11 level 6: some 10^16 per level-4 partial), apart from
 //! the sweep and `chains`: no tables of the target level, no components, no

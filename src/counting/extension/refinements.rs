@@ -36,7 +36,7 @@ pub fn source(level: u8) -> u8 {
 }
 
 pub(super) fn overflow() -> HexError {
-    HexError::Internal("a refinement-road count passed 2^128".into())
+    HexError::Internal("a extension-road count passed 2^128".into())
 }
 
 /// Which refinements the validator re-judges. At levels 2 and 3 (the
