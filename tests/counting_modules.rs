@@ -178,3 +178,103 @@ fn the_circle_detector_finds_circles() {
     ]);
     assert_eq!(circle(&graph(&harmless)), None);
 }
+
+/// The rows of docs/COUNTING.md's module map, in order, each as the names
+/// in its first column (`` `frontier/` (`schedule`, ...) `` is `frontier`).
+fn documented_rows(doc: &str) -> Vec<Vec<String>> {
+    let table = doc.split("| path | holds |").nth(1).expect("docs/COUNTING.md's module map");
+    table
+        .lines()
+        .skip(2)
+        .take_while(|line| line.starts_with("| `"))
+        .map(|row| {
+            let first = row.split('|').nth(1).expect("a first column");
+            let names = first.split('(').next().expect("the names before a folder's file list");
+            names.split(',').map(|m| m.trim().trim_matches('`').trim_end_matches('/').to_string()).filter(|m| !m.is_empty()).collect()
+        })
+        .collect()
+}
+
+/// Where `rows` put a name: its row and its place in the whole list.
+fn rank(rows: &[Vec<String>], name: &str) -> Option<(usize, usize)> {
+    let place = rows.iter().flatten().position(|n| n == name)?;
+    Some((rows.iter().position(|row| row.iter().any(|n| n == name))?, place))
+}
+
+/// The imports against the rule docs/COUNTING.md states: an entry of
+/// src/counting/ (a file, or a folder and every file in it) names only
+/// entries of rows above its own, or entries before it in its own row.
+/// `sources` holds each entry's files, each marked when it lies below its
+/// folder's mod.rs (its way up to src/counting is `super::super::`, not
+/// `super::`); a name that is no entry is an item of mod.rs, last of all.
+fn against_the_map(rows: &[Vec<String>], sources: &BTreeMap<String, Vec<(bool, String)>>) -> Vec<String> {
+    let mut wrong = Vec::new();
+    for (entry, files) in sources {
+        let Some(own) = rank(rows, entry) else { continue };
+        for (in_folder, text) in files {
+            let code = code(text);
+            let ups = if *in_folder { "super::super::" } else { "super::" };
+            for named in named_after(&code, "crate::counting::").into_iter().chain(named_after(&code, ups)) {
+                let target = if rank(rows, &named).is_some() { named } else { "mod".to_string() };
+                let Some(theirs) = rank(rows, &target) else { continue };
+                if target != *entry && !(theirs.0 < own.0 || (theirs.0 == own.0 && theirs.1 < own.1)) {
+                    wrong.push(format!("{entry} names {target}"));
+                }
+            }
+        }
+    }
+    wrong.sort();
+    wrong.dedup();
+    wrong
+}
+
+/// docs/COUNTING.md lists the entries of src/counting/ (its files and
+/// folders) in an order in which each imports only those above it; the map
+/// names every entry, and the imports keep to it.
+#[test]
+fn counting_entries_import_only_those_above_them_in_the_documented_map() {
+    let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let rows = documented_rows(&std::fs::read_to_string(manifest.join("docs/COUNTING.md")).expect("docs/COUNTING.md"));
+    let root = manifest.join("src/counting");
+    let mut sources: BTreeMap<String, Vec<(bool, String)>> = BTreeMap::new();
+    for entry in std::fs::read_dir(&root).expect("src/counting is readable") {
+        let path = entry.expect("an entry").path();
+        let name = path.file_stem().expect("a name").to_string_lossy().into_owned();
+        if path.is_dir() {
+            // A folder's mod.rs is the folder's module: its `super::` is src/counting's.
+            let files = sources_of(&path).into_iter().map(|(file, text)| (file.file_name().is_some_and(|f| f != "mod.rs"), text));
+            sources.insert(name, files.collect());
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            sources.insert(name, vec![(false, std::fs::read_to_string(&path).expect("a source file"))]);
+        }
+    }
+    let mut documented: Vec<&String> = rows.iter().flatten().collect();
+    documented.sort();
+    assert_eq!(documented, sources.keys().collect::<Vec<_>>(), "docs/COUNTING.md's module map against the entries of src/counting/");
+    let wrong = against_the_map(&rows, &sources);
+    assert!(wrong.is_empty(), "imports against docs/COUNTING.md's order:\n{}", wrong.join("\n"));
+    // The rule bites: a table naming the query, a folder naming one below it, are caught.
+    let row = |names: &[&str]| names.iter().map(|n| n.to_string()).collect::<Vec<_>>();
+    let rows = [row(&["tally"]), row(&["tables"]), row(&["query", "mod"])];
+    let sources = BTreeMap::from([
+        ("tables".to_string(), vec![(true, "use crate::counting::query::Count;\nuse super::super::tally::Tally;\n".to_string())]),
+        ("tally".to_string(), vec![(false, "fn f() { super::Settings::default(); }\n".to_string())]),
+        ("query".to_string(), vec![(false, "use super::tables::Guide;\n#[cfg(test)]\nmod tests { use super::mod_only; }\n".to_string())]),
+    ]);
+    assert_eq!(against_the_map(&rows, &sources), ["tables names query", "tally names mod"]);
+}
+
+/// Every `.rs` file under `dir`, however deep: path -> source.
+fn sources_of(dir: &Path) -> BTreeMap<std::path::PathBuf, String> {
+    let mut found = BTreeMap::new();
+    for entry in std::fs::read_dir(dir).expect("a readable directory") {
+        let path = entry.expect("an entry").path();
+        if path.is_dir() {
+            found.extend(sources_of(&path));
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            let text = std::fs::read_to_string(&path).expect("a source file");
+            found.insert(path, text);
+        }
+    }
+    found
+}
