@@ -247,7 +247,7 @@ proptest! {
 }
 
 /// A unit of a test count, kept by the ledger that keeps cube records, the
-/// SAT road's leader cubes and the refine road's pieces.
+/// SAT road's leader cubes and the extension road's pieces.
 #[derive(Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
 struct Unit {

@@ -10,7 +10,7 @@
 
 use std::path::Path;
 
-use super::basics::MAX_PENALTY_BOUND;
+use crate::counting::basics::MAX_PENALTY_BOUND;
 use crate::error::HexError;
 use crate::files::read_regular;
 use crate::formats::parse_grid;

@@ -1,9 +1,9 @@
 //! The refinements that add no penalty, listed as exact covers: the
-//! refinement road's search at the minimum when the level below already
+//! extension road's search at the minimum when the level below already
 //! has it (n = 12: the level-3 minimum is 32, the level-6 one too, so every
 //! level-3 partial refines to level 4 adding nothing).
 //!
-//! Invariant relied on (`refine`'s header): a refinement to level `k`
+//! Invariant relied on (`extension`'s header): a refinement to level `k`
 //! labels each former `+` cell `k` (here `new`) or `+`, and adds a term for
 //! every edge between two `new` cells and `m - 1` for a `+` cell with `m`
 //! `new` neighbours among them, valid only when `m >= 1`. So it adds nothing
@@ -19,7 +19,7 @@
 //! while neither it nor a neighbour is covered; each cell keeps how many of
 //! its choices are left, updated as cells close, so a cell with none ends
 //! the branch at once and a cell with one is taken next (forced). Otherwise
-//! the least uncovered cell is taken. `refine`'s index-order search meets
+//! the least uncovered cell is taken. `refinements`' index-order search meets
 //! the same labellings but learns that a `+` cell lacks a `new` neighbour
 //! only when its last neighbour is placed, a row later; the unit test below
 //! compares the two, labelling for labelling.

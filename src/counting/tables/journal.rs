@@ -39,8 +39,8 @@ use std::path::{Path, PathBuf};
 
 use sha2::{Digest, Sha256};
 
-use super::basics::SweepError;
-use super::varint::{get_canonical, put_varint};
+use crate::counting::basics::SweepError;
+use crate::counting::varint::{get_canonical, put_varint};
 use crate::files::write_atomic_with;
 
 /// Which pass wrote a file: its name's prefix and its first line.

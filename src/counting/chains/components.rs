@@ -58,7 +58,7 @@ pub enum Shape {
 }
 
 /// `+` at level 4, as partials store it (`k + 1`).
-pub(super) const PLUS: u8 = 5;
+pub(in crate::counting) const PLUS: u8 = 5;
 
 /// The shapes of the components of the `+` cells of a level-4 partial, sorted.
 pub fn components(hex: &Hexagon, values: &[u8]) -> Result<Vec<Shape>, HexError> {
@@ -71,7 +71,7 @@ pub fn components(hex: &Hexagon, values: &[u8]) -> Result<Vec<Shape>, HexError> 
 /// in walk order (a path from one end, a cycle around from any cell) with
 /// its shape; an error when a `+` cell has more than two `+` neighbours,
 /// which rule 1 rules out for a valid partial.
-pub(super) fn plus_components(hex: &Hexagon, values: &[u8]) -> Result<Vec<(Vec<usize>, Shape)>, HexError> {
+pub(in crate::counting) fn plus_components(hex: &Hexagon, values: &[u8]) -> Result<Vec<(Vec<usize>, Shape)>, HexError> {
     let plus: Vec<usize> = (0..values.len()).filter(|&c| values[c] == PLUS).collect();
     let mut found = Vec::new();
     Walk::new(values.len())
@@ -83,16 +83,16 @@ pub(super) fn plus_components(hex: &Hexagon, values: &[u8]) -> Result<Vec<(Vec<u
 }
 
 /// Scratch for walking the components of graphs of maximum degree 2 on the
-/// vertices `0..size`, kept between walks: the refine road walks a billion
+/// vertices `0..size`, kept between walks: the extension road walks a billion
 /// graphs at n = 12, and allocating per walk was a fifth of its time.
-pub(super) struct Walk {
+pub(in crate::counting) struct Walk {
     degree: Vec<u8>,
     seen: Vec<bool>,
     cells: Vec<usize>,
 }
 
 impl Walk {
-    pub(super) fn new(size: usize) -> Walk {
+    pub(in crate::counting) fn new(size: usize) -> Walk {
         Walk { degree: vec![0; size], seen: vec![false; size], cells: Vec::new() }
     }
 
@@ -100,7 +100,7 @@ impl Walk {
     /// graph on `vertices` whose edges `neighbours` gives (a path walked from
     /// one end, a cycle around from any vertex); `Err(v)` when vertex `v` has
     /// more than two neighbours.
-    pub(super) fn components<I: Iterator<Item = usize>>(
+    pub(in crate::counting) fn components<I: Iterator<Item = usize>>(
         &mut self,
         vertices: &[usize],
         neighbours: impl Fn(usize) -> I,
@@ -142,7 +142,7 @@ impl Walk {
 /// Added penalty of a cell labelled `label` whose component neighbours carry
 /// `neighbours`, at `level` (5 or 6; `level + 1` is `+`), or `None` when the
 /// cell lacks a required value (rules 2 and 3 of the module header).
-pub(super) fn cell_cost(label: u8, neighbours: &[u8]) -> Option<usize> {
+pub(in crate::counting) fn cell_cost(label: u8, neighbours: &[u8]) -> Option<usize> {
     let mut cost = 0;
     for wanted in 5..label {
         let m = neighbours.iter().filter(|&&l| l == wanted).count();
@@ -155,7 +155,7 @@ pub(super) fn cell_cost(label: u8, neighbours: &[u8]) -> Option<usize> {
 }
 
 /// Added penalty of a component edge: equal decided labels.
-pub(super) fn edge_cost(a: u8, b: u8, level: u8) -> usize {
+pub(in crate::counting) fn edge_cost(a: u8, b: u8, level: u8) -> usize {
     usize::from(a == b && a != level + 1)
 }
 

@@ -56,7 +56,7 @@ impl Classes {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::counting::for_each_partial;
+    use crate::counting::Count;
     use std::collections::HashSet;
 
     /// Over every level-2 partial of n = 4 up to penalty 4 and every level-3
@@ -70,7 +70,7 @@ mod tests {
             let hex = Hexagon::new(side).unwrap();
             let classes = Classes::new(&hex);
             let mut all = HashSet::new();
-            for_each_partial(&hex, level, bound, |values, _| {
+            Count::new(&hex, level).for_each_partial(bound, |values, _| {
                 all.insert(values.to_vec());
             })
             .unwrap();

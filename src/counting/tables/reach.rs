@@ -31,15 +31,15 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 
-use super::basics::{check_stop, report_backward_step, report_resumed, report_step, BuildStats, SweepError};
-use super::frontier::{minimum_bound, Schedule};
-use super::guide::{Admits, Guide};
-use super::hashing::KeyMap;
-use super::journal::{Entry, Journal, Pass};
-use super::layer::merge_in_pieces;
-use super::spill::Scratch;
-use super::transfer::for_each_successor;
-use super::varint::{get_varint, put_varint};
+use crate::counting::basics::{check_stop, report_backward_step, report_resumed, report_step, BuildStats, SweepError};
+use crate::counting::frontier::schedule::{minimum_bound, Schedule};
+use crate::counting::tables::guide::{Admits, Guide};
+use crate::counting::hashing::KeyMap;
+use crate::counting::tables::journal::{Entry, Journal, Pass};
+use crate::counting::layers::sorted::merge_in_pieces;
+use crate::counting::layers::spill::Scratch;
+use crate::counting::frontier::transfer::for_each_successor;
+use crate::counting::varint::{get_varint, put_varint};
 use crate::context::RunContext;
 
 /// A forward layer: parts over disjoint, increasing state ranges, each sorted,
@@ -323,8 +323,8 @@ fn load(held: Held, journal: Option<&Journal>) -> Result<Parts, SweepError> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::basics::{Layers, Settings};
-    use super::super::ladder::Ladder;
+    use crate::counting::basics::{Layers, Settings};
+    use crate::counting::tables::ladder::Ladder;
     use crate::geometry::Hexagon;
 
     /// The tables built on every core, in memory or with every forward layer
@@ -353,9 +353,9 @@ mod tests {
 
 #[cfg(test)]
 mod journal_tests {
-    use super::super::checkpoint::serialise;
-    use super::super::frontier::Schedule;
-    use super::super::journal::{Identity, Journal, Pass};
+    use crate::counting::tables::checkpoint::serialise;
+    use crate::counting::frontier::schedule::Schedule;
+    use crate::counting::tables::journal::{Identity, Journal, Pass};
     use super::{build, SweepError};
     use crate::context::RunContext;
     use crate::geometry::Hexagon;

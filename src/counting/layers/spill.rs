@@ -17,9 +17,9 @@ use std::path::PathBuf;
 
 use tempfile::TempDir;
 
-use super::basics::SweepError;
-use super::layer::{merge, Entry, Source};
-use super::tally::Tally;
+use crate::counting::basics::SweepError;
+use crate::counting::layers::sorted::{merge, Entry, Source};
+use crate::counting::tally::Tally;
 
 /// Buffer of each open scratch file: large enough that a merge over many
 /// files reads sequentially, small enough that `MAX_FAN_IN` of them are cheap.
@@ -116,7 +116,7 @@ impl Spilled {
 mod tests {
     use num_bigint::BigUint;
 
-    use super::super::layer::{borrowed, merged_run, sorted_run, Layer, Run};
+    use crate::counting::layers::sorted::{borrowed, merged_run, sorted_run, Layer, Run};
     use super::*;
 
     /// Counts past `u128` with keys that repeat across runs.

@@ -15,7 +15,7 @@ use std::collections::BinaryHeap;
 
 use rayon::prelude::*;
 
-use super::tally::{Overflow, Tally};
+use crate::counting::tally::{Overflow, Tally};
 
 /// A packed (frontier state, penalty) key and its count.
 pub type Entry<T> = (u128, T);

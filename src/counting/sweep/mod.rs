@@ -17,16 +17,18 @@
 //! not depend on the order or grouping the shards impose.
 
 
+pub(super) mod enumerate;
+
 use rayon::prelude::*;
 
-use super::basics::{check_stop, Layers, SweepError};
-use super::frontier::{minimum_bound, Schedule};
-use super::guide::Guide;
-use super::hashing::KeyMap;
-use super::layer::{borrowed, merged_run, run_bytes, sorted_run, Entry, Layer, Run};
-use super::spill::{Scratch, Spilled};
-use super::tally::{Overflow, Tally};
-use super::transfer::{for_each_successor, join_key, split_key};
+use crate::counting::basics::{check_stop, Layers, SweepError};
+use crate::counting::frontier::schedule::{minimum_bound, Schedule};
+use crate::counting::tables::guide::Guide;
+use crate::counting::hashing::KeyMap;
+use crate::counting::layers::sorted::{borrowed, merged_run, run_bytes, sorted_run, Entry, Layer, Run};
+use crate::counting::layers::spill::{Scratch, Spilled};
+use crate::counting::tally::{Overflow, Tally};
+use crate::counting::frontier::transfer::{for_each_successor, join_key, split_key};
 use crate::context::RunContext;
 
 /// What a sweep returns.
@@ -173,14 +175,15 @@ fn hashed_step<T: Tally>(pruning: Option<Pruning<'_>>, layer: KeyMap<T>, done: &
     Ok(next)
 }
 
-/// Smallest and largest number of a layer's keys one shard expands: small
-/// enough that a tiny budget still spills in small runs, large enough that
-/// sorting, not bookkeeping, is the work.
-const SHARD_KEYS: (usize, usize) = (64, 1 << 16);
+/// Smallest and largest number of a layer's keys one shard expands
+/// (`options::SHARD_MIN_KEYS`, `SHARD_MAX_KEYS`): small enough that a tiny
+/// budget still spills in small runs, large enough that sorting, not
+/// bookkeeping, is the work.
+const SHARD_KEYS: (usize, usize) = (crate::options::SHARD_MIN_KEYS.default, crate::options::SHARD_MAX_KEYS.default);
 
-/// Shards per core in one wave; a wave's runs are buffered before the
-/// budget is checked.
-const SHARDS_PER_CORE: usize = 2;
+/// Shards per core in one wave (`options::SHARDS_PER_CORE`); a wave's runs
+/// are buffered before the budget is checked.
+const SHARDS_PER_CORE: usize = crate::options::SHARDS_PER_CORE.default;
 
 /// One step of the sorted path: the layer is cut into shards expanded in
 /// parallel, each into a sorted run; buffered runs are spilled whenever the

@@ -21,9 +21,9 @@
 //! The tables are built by `tables` (one core, the reference) or `reach`
 //! (every core); this module holds what both build and how a sweep reads it.
 
-use super::frontier::{code_value, Schedule};
-use super::hashing::KeyMap;
-use super::transfer::unpack;
+use crate::counting::frontier::schedule::{code_value, Schedule};
+use crate::counting::hashing::KeyMap;
+use crate::counting::frontier::transfer::unpack;
 
 /// `future[t]`: level-j state after `t` placed cells -> least charge to finish.
 #[derive(Debug, Clone)]

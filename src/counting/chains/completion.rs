@@ -13,7 +13,7 @@
 
 use std::collections::{BTreeMap, HashMap};
 
-use super::chains::{cell_cost, edge_cost, plus_components, Shape};
+use crate::counting::chains::components::{cell_cost, edge_cost, plus_components, Shape};
 use crate::error::HexError;
 use crate::geometry::Hexagon;
 use crate::levels::{Partial, FULL_LEVEL};

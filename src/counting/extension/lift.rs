@@ -1,12 +1,12 @@
 //! Levels 4 to 6 from one partial of a lower level (the base, 3 or 4):
 //! how many refinements add each penalty, by a dynamic program over its `+`
-//! cells. The refinement road's counter for the levels whose refinements are
+//! cells. The extension road's counter for the levels whose refinements are
 //! too many to meet one by one (n = 12: 18 G level-4 partials refine 9600
 //! level-3 ones; n = 11 level 6: some 10^16 per level-4 partial), apart from
 //! the sweep and `chains`: no tables of the target level, no components, no
 //! polynomials.
 //!
-//! Invariants relied on (docs/PROBLEM.md, section 4; `refine`'s header), for
+//! Invariants relied on (docs/PROBLEM.md, section 4; `extension`'s header), for
 //! a valid partial of the base level `b` refined to level `k > b`:
 //! - each `+` cell becomes one of `b+1..=k` or, below level 6, the level's
 //!   `+`; cells of value `<= b` keep their terms, and a former `+` cell keeps
@@ -29,14 +29,14 @@
 //! of `+` cells is open at once; the `+` cells of a level-4 partial (paths
 //! and cycles) are placed breadth first instead, which keeps at most three
 //! open (n = 8 level 6 from level 4: the program went from most of the
-//! road's time to under 1 % of it). `refine` has the validator re-judge refinements drawn back
+//! road's time to under 1 % of it). `refinements` has the validator re-judge refinements drawn back
 //! from the program's layers (`witness`), so a wrong charge here is caught.
 
 use std::ops::Range;
 
 use std::collections::VecDeque;
 
-use super::hashing::KeyMap;
+use crate::counting::hashing::KeyMap;
 use crate::error::HexError;
 use crate::geometry::Hexagon;
 
@@ -136,7 +136,7 @@ fn supported(code: u8) -> bool {
 impl Lift {
     /// The program for the `+` cells (value `base + 1`) of a valid partial of
     /// level `base` (3 or 4), refined to `level` (above it, at most 6);
-    /// `refine::source` says which base serves which level, and why.
+    /// `refinements::source` says which base serves which level, and why.
     pub fn new(hex: &Hexagon, base: u8, level: u8, values: &[u8]) -> Result<Lift, HexError> {
         if !BASES.contains(&base) || level <= base || level > 6 {
             return Err(HexError::Internal(format!("no lift from level {base} to level {level}")));
@@ -361,7 +361,7 @@ fn overflow() -> HexError {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::counting::for_each_partial;
+    use crate::counting::Count;
 
     /// The order is a matter of speed: breadth first, fewest open, index
     /// order and its reverse count the same, penalty by penalty, for every partial of the
@@ -373,7 +373,7 @@ mod tests {
             let hex = Hexagon::new(side).unwrap();
             for base in BASES {
                 let mut partials = 0;
-                for_each_partial(&hex, base, bound, |values, penalty| {
+                Count::new(&hex, base).for_each_partial(bound, |values, penalty| {
                     let allowance = bound - penalty;
                     let index_order: Vec<usize> = (0..values.len()).filter(|&c| values[c] == base + 1).collect();
                     let orders = [breadth_first(&hex, values, base + 1), fewest_open(&hex, values, base + 1), index_order.iter().rev().copied().collect(), index_order];
@@ -396,7 +396,7 @@ mod tests {
     fn an_order_or_levels_it_does_not_serve_are_refused() {
         let hex = Hexagon::new(3).unwrap();
         let mut first = None;
-        for_each_partial(&hex, 4, 3, |values, _| {
+        Count::new(&hex, 4).for_each_partial(3, |values, _| {
             if first.is_none() && values.iter().filter(|&&v| v == 5).count() >= 2 {
                 first = Some(values.to_vec());
             }

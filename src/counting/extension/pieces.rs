@@ -1,4 +1,4 @@
-//! The refine road's records: one small file per finished piece of a
+//! The extension road's records: one small file per finished piece of a
 //! listing, so that a count of many CPU-hours (n = 12 level 6: 800 classes
 //! of some 20 s each) survives a stop and resumes across sessions.
 //!
@@ -22,7 +22,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::error::HexError;
 use crate::levels::digits;
-use crate::records::ledger::{Entry, Ledger};
+use crate::records::ledger::{resume_or_do, Entry, Ledger, Unit};
 
 /// Format tag of a piece's record.
 const FORMAT: &str = "hexcert-refined-piece/1";
@@ -97,10 +97,27 @@ fn unit(count: &Count, (piece, first, classes): Piece<'_>) -> (String, <PieceRec
     (format!("bound{bound}-piece-{piece}"), (n, level, source, via.to_string(), bound, pieces, piece, digits(first), classes))
 }
 
-/// Writes a finished piece's record (whole or not at all).
-pub fn write(dir: &Path, count: &Count, (piece, first, classes): Piece<'_>, counts: &[u128], seconds: f64) -> Result<(), HexError> {
+/// Piece `piece`'s counts (one per penalty `0..=bound`) and the seconds
+/// they took in this run: with `dir`, read back when an earlier run wrote
+/// its record (0 s; an error when the record belongs to another count or
+/// piece, or is malformed), else `refine`'s, recorded there whole or not at
+/// all once the piece is finished; without, `refine`'s.
+pub fn resume_or_refine(dir: Option<&Path>, count: &Count, piece: Piece<'_>, refine: impl FnOnce() -> Result<Vec<u128>, HexError>) -> Result<Unit<(Vec<u128>, f64)>, HexError> {
+    let (name, expected) = unit(count, piece);
+    let read_back = |path: &Path, record: PieceRecord| Ok((counts_of(path, count, &record)?, 0.0));
+    let work = || {
+        let started = std::time::Instant::now();
+        let counts = refine()?;
+        let seconds = started.elapsed().as_secs_f64();
+        Ok((record(count, piece, &counts, seconds), (counts, seconds)))
+    };
+    resume_or_do(dir.map(Ledger::at).as_ref(), (&name, &expected), read_back, work)
+}
+
+/// The record of a finished piece.
+fn record(count: &Count, (piece, first, classes): Piece<'_>, counts: &[u128], seconds: f64) -> PieceRecord {
     let Count { n, level, source, via, bound, pieces } = *count;
-    let record = PieceRecord {
+    PieceRecord {
         format: FORMAT.into(),
         n,
         level,
@@ -114,21 +131,14 @@ pub fn write(dir: &Path, count: &Count, (piece, first, classes): Piece<'_>, coun
         counts: counts.iter().map(u128::to_string).collect(),
         seconds,
         written_by: crate::run::attestation(),
-    };
-    Ledger::at(dir).write(&unit(count, (piece, first, classes)).0, &record)
+    }
 }
 
-/// The record of piece `piece` if an earlier run wrote one: its counts and
-/// who wrote it; an error when it belongs to another count or piece, or is
-/// malformed.
-pub fn read(dir: &Path, count: &Count, piece: Piece<'_>) -> Result<Option<(Vec<u128>, String)>, HexError> {
-    let ledger = Ledger::<PieceRecord>::at(dir);
-    let (name, expected) = unit(count, piece);
-    let Some(record) = ledger.resume(&name, &expected)? else { return Ok(None) };
-    let bad = |why: String| HexError::Input { file: ledger.path(&name), line: 0, message: why };
+/// A read-back record's counts: one per penalty `0..=bound`, each below 2^128.
+fn counts_of(path: &Path, count: &Count, record: &PieceRecord) -> Result<Vec<u128>, HexError> {
+    let bad = |why: String| HexError::Input { file: path.to_path_buf(), line: 0, message: why };
     if record.counts.len() != count.bound + 1 {
         return Err(bad(format!("holds {} counts, not one per penalty 0..={}", record.counts.len(), count.bound)));
     }
-    let counts = record.counts.iter().map(|c| c.parse::<u128>().map_err(|_| bad(format!("count {c:?} is not a number below 2^128")))).collect::<Result<_, _>>()?;
-    Ok(Some((counts, record.written_by)))
+    record.counts.iter().map(|c| c.parse::<u128>().map_err(|_| bad(format!("count {c:?} is not a number below 2^128")))).collect()
 }

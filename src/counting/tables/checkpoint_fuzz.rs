@@ -10,11 +10,11 @@ use std::time::{Duration, Instant};
 use proptest::prelude::*;
 use sha2::{Digest, Sha256};
 
-use super::basics::Settings;
-use super::checkpoint::{parse, serialise};
-use super::frontier::Schedule;
-use super::ladder::Ladder;
-use super::varint::put_varint;
+use crate::counting::basics::Settings;
+use crate::counting::tables::checkpoint::{parse, serialise};
+use crate::counting::frontier::schedule::Schedule;
+use crate::counting::tables::ladder::Ladder;
+use crate::counting::varint::put_varint;
 use crate::geometry::Hexagon;
 
 /// Most time one case may take: a case is at most a few kilobytes.

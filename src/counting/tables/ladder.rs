@@ -8,12 +8,12 @@
 //! - its entry for the empty start state is the least penalty of a valid
 //!   complete assignment, when that is `<= B` (and absent otherwise).
 
-use super::basics::{check_bound, report_built, report_loaded, BuildStats, Settings};
-use super::checkpoint;
-use super::frontier::Schedule;
-use super::guide::Guide;
-use super::journal::{self, Identity, Journal};
-use super::tables;
+use crate::counting::basics::{check_bound, report_built, report_loaded, BuildStats, Settings};
+use crate::counting::tables::checkpoint;
+use crate::counting::frontier::schedule::Schedule;
+use crate::counting::tables::guide::Guide;
+use crate::counting::tables::journal::{self, Identity, Journal};
+use crate::counting::tables::reference;
 use crate::error::HexError;
 use crate::geometry::Hexagon;
 
@@ -112,7 +112,7 @@ impl<'h> Ladder<'h> {
             Journal::new(journal::dir(dir, side, level, self.bound), id)
         });
         let (table, stats) =
-            tables::build(&schedule, self.bound, self.guides.last(), (self.settings.layers, journal.as_ref()), &self.settings.context)?;
+            reference::build(&schedule, self.bound, self.guides.last(), (self.settings.layers, journal.as_ref()), &self.settings.context)?;
         report_built(&self.settings.context, &stats);
         if stats.resumed_layers + stats.resumed_tables > 0 {
             self.settings.note_loaded(journal.as_ref().expect("resumed from a journal").dir());

@@ -14,7 +14,7 @@
 //! a partial sum never decreases: pruning a state whose penalty so far (plus a
 //! valid lower bound on what is still to come) exceeds the bound is exact.
 
-use super::frontier::{code_value, make_code, missing_count, Schedule, STATE_BITS};
+use crate::counting::frontier::schedule::{code_value, make_code, missing_count, Schedule, STATE_BITS};
 
 /// Frontier codes of a state, unpacked.
 pub type Codes = [u8; 32];

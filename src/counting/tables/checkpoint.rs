@@ -27,11 +27,11 @@ use std::path::{Path, PathBuf};
 
 use sha2::{Digest, Sha256};
 
-use super::basics::DEFAULT_MEMORY_LIMIT;
-use super::frontier::Schedule;
-use super::guide::{frontier_len, Guide};
-use super::hashing::KeyMap;
-use super::varint::{get_canonical, put_varint};
+use crate::counting::basics::DEFAULT_MEMORY_LIMIT;
+use crate::counting::frontier::schedule::Schedule;
+use crate::counting::tables::guide::{frontier_len, Guide};
+use crate::counting::hashing::KeyMap;
+use crate::counting::varint::{get_canonical, put_varint};
 use crate::error::HexError;
 use crate::files::{read_regular, write_atomic};
 
@@ -161,8 +161,8 @@ fn parse_layer(input: &mut &[u8], schedule: &Schedule, t: usize, bound: usize) -
 
 #[cfg(test)]
 mod tests {
-    use super::super::basics::Settings;
-    use super::super::ladder::Ladder;
+    use crate::counting::basics::Settings;
+    use crate::counting::tables::ladder::Ladder;
     use super::*;
     use crate::geometry::Hexagon;
 

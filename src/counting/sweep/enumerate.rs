@@ -9,9 +9,9 @@
 
 use rayon::prelude::*;
 
-use super::frontier::Schedule;
-use super::guide::Guide;
-use super::transfer::for_each_successor;
+use crate::counting::frontier::schedule::Schedule;
+use crate::counting::tables::guide::Guide;
+use crate::counting::frontier::transfer::for_each_successor;
 
 /// Calls `visit(values, penalty)` for every valid level-k partial of penalty
 /// `<= bound`; `table` is the level-k guide for that bound. Values are by cell
