@@ -4,7 +4,7 @@
 //! (levels 5 and 6), an insta snapshot of the n = 3..6 table, and (ignored,
 //! slow) the published n = 7, 8 rows (docs/PROBLEM.md, section 6).
 //!
-//! Run: `CARGO_TARGET_DIR=/work/target-counting cargo test --release --test counting`;
+//! Run: `cargo test --release --test counts counting::`;
 //! the slow rows: add `-- --ignored`.
 
 use std::collections::{BTreeMap, HashSet};
