@@ -125,7 +125,10 @@ pub fn list_by_cubes<S: SatSolver + Default>(
                 ledger.as_ref(),
                 (&format!("cube-{index}"), &expected),
                 |path, record| Ok((0.0, judge_leaders(path, hex, (level, max_penalty), &split, record)?)),
-                || list_cube::<S>(hex, (level, max_penalty), &encoding, &split, &cube).map(|(record, leaders)| (record.clone(), (record.seconds, leaders))),
+                || list_cube::<S>(hex, (level, max_penalty), &encoding, &split, &cube).map(|(record, leaders)| {
+                    let seconds = record.seconds;
+                    (record, (seconds, leaders))
+                }),
             )?;
             on_cube(done.fetch_add(1, Ordering::Relaxed) + 1, total);
             Ok(unit)

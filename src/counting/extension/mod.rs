@@ -212,7 +212,7 @@ fn refine_listed(hex: &Hexagon, level: u8, ladder: &Ladder<'_>, bound: usize, (j
         .par_iter()
         .enumerate()
         .map(|(index, piece)| {
-            let unit = pieces::resume_or_refine(settings.records.as_deref(), &count, (index, &piece[0].values, piece.len()), || refine_piece(piece))?;
+            let unit = pieces::resume_or_count(settings.records.as_deref(), &count, (index, &piece[0].values, piece.len()), || refine_piece(piece))?;
             let done = finished.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
             report_piece(&settings.context, level, (index, done, count.pieces), piece.len(), unit.read_back_from.is_some(), unit.value.1);
             Ok(unit)

@@ -100,14 +100,14 @@ fn unit(count: &Count, (piece, first, classes): Piece<'_>) -> (String, <PieceRec
 /// Piece `piece`'s counts (one per penalty `0..=bound`) and the seconds
 /// they took in this run: with `dir`, read back when an earlier run wrote
 /// its record (0 s; an error when the record belongs to another count or
-/// piece, or is malformed), else `refine`'s, recorded there whole or not at
-/// all once the piece is finished; without, `refine`'s.
-pub fn resume_or_refine(dir: Option<&Path>, count: &Count, piece: Piece<'_>, refine: impl FnOnce() -> Result<Vec<u128>, HexError>) -> Result<Unit<(Vec<u128>, f64)>, HexError> {
+/// piece, or is malformed), else `counted`'s, recorded there whole or not at
+/// all once the piece is finished; without, `counted`'s.
+pub fn resume_or_count(dir: Option<&Path>, count: &Count, piece: Piece<'_>, counted: impl FnOnce() -> Result<Vec<u128>, HexError>) -> Result<Unit<(Vec<u128>, f64)>, HexError> {
     let (name, expected) = unit(count, piece);
     let read_back = |path: &Path, record: PieceRecord| Ok((counts_of(path, count, &record)?, 0.0));
     let work = || {
         let started = std::time::Instant::now();
-        let counts = refine()?;
+        let counts = counted()?;
         let seconds = started.elapsed().as_secs_f64();
         Ok((record(count, piece, &counts, seconds), (counts, seconds)))
     };
