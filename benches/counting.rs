@@ -6,7 +6,7 @@
 //! Run: `CARGO_TARGET_DIR=/work/target-counting cargo bench --bench counting`.
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
-use hexcert::counting::{count_by_penalty, count_by_penalty_in, minimum_penalty, Layers, Method, Settings};
+use hexcert::counting::{Count, Layers, Method, Settings};
 use hexcert::geometry::Hexagon;
 
 fn counts_at_the_minimum(c: &mut Criterion) {
@@ -14,17 +14,17 @@ fn counts_at_the_minimum(c: &mut Criterion) {
     group.sample_size(10);
     for n in [5usize, 6] {
         let hex = Hexagon::new(n).expect("valid side");
-        let minimum = minimum_penalty(&hex, 4).expect("minimum");
+        let minimum = Count::new(&hex, 4).minimum().expect("minimum");
         for level in 1..=6u8 {
             let bound = if level <= 4 {
-                minimum_penalty(&hex, level).expect("minimum")
+                Count::new(&hex, level).minimum().expect("minimum")
             } else {
                 minimum
             };
             group.bench_with_input(
                 BenchmarkId::new(format!("n{n}"), format!("level{level}")),
                 &(level, bound),
-                |b, &(level, bound)| b.iter(|| count_by_penalty(&hex, level, bound).expect("counts")),
+                |b, &(level, bound)| b.iter(|| Count::new(&hex, level).by_penalty(bound).expect("counts")),
             );
         }
     }
@@ -40,10 +40,10 @@ fn layers_side_by_side(c: &mut Criterion) {
     group.sample_size(10);
     let hex = Hexagon::new(7).expect("valid side");
     for level in [2u8, 3] {
-        let bound = minimum_penalty(&hex, level).expect("minimum");
+        let bound = Count::new(&hex, level).minimum().expect("minimum");
         for (name, layers) in [("hashed", Layers::Hashed), ("sorted", Layers::default())] {
             group.bench_with_input(BenchmarkId::new(format!("n7-level{level}"), name), &layers, |b, &layers| {
-                b.iter(|| count_by_penalty_in(&hex, level, bound, Method::Frontier, &Settings::from(layers)).expect("counts"))
+                b.iter(|| Count::new(&hex, level).with_method(Method::Frontier).with_settings(Settings::from(layers)).by_penalty(bound).expect("counts"))
             });
         }
     }

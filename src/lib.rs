@@ -25,7 +25,8 @@
 //! - `proofs`: the proof trace, the online LRAT check, the proof writers;
 //! - `cubes`: split cells, cube plans and their cover check;
 //! - `derivation`: a VeriPB proof from the statement to the level CNF;
-//! - `counting`: the frontier sweep and the chain products;
+//! - `counting`: exact counts, asked through one query (`Count`): the
+//!   frontier sweep, the chain products and the extension road;
 //! - `solving`: the `SatSolver` trait and its CaDiCaL backend;
 //! - `search`: the searches, which see the solver through its trait only;
 //! - `certification`: prove, certify, cube runs and merges, check;

@@ -204,10 +204,10 @@ enum Command {
         /// How to count: `sweep` (the frontier sweep; levels 5 and 6 as chain
         /// products over the level-4 partials), `sat` (the solver lists the
         /// ring-1 lex-leaders, each validated, and the 12 symmetries close them;
-        /// needs --penalty or --max-penalty; for small counts), `refine` (levels
-        /// 2..6: each partial of the level below, of level 3 for levels 4..6,
-        /// refined by a search or a program of its own; at the minimum, or at
-        /// --penalty or up to --max-penalty)
+        /// needs --penalty or --max-penalty; for small counts), `extension`
+        /// (levels 2..6: each partial of the level below, of level 3 for levels
+        /// 4..6, extended by a search or a program of its own; at the minimum,
+        /// or at --penalty or up to --max-penalty; `refine` is its old name)
         /// or `frontier` (levels 5 and 6 by the sweep at the level itself, the
         /// chain products' second road; needs --penalty or --max-penalty).
         #[arg(long, value_enum, default_value = "sweep")]
@@ -219,14 +219,14 @@ enum Command {
         /// their completeness was not checked in this run).
         #[arg(long)]
         leaders_dir: Option<PathBuf>,
-        /// With --road refine: refine the listed symmetry classes piece by
+        /// With --road extension: extend the listed symmetry classes piece by
         /// piece (256 runs of them), one record per finished piece in this
         /// directory, so that a stopped count resumes where it stopped (a
         /// count that resumed pieces exits 4: their counts were not
         /// recomputed in this run).
         #[arg(long)]
         pieces_dir: Option<PathBuf>,
-        /// With --road refine at levels 5 and 6: count each level-3 partial's
+        /// With --road extension at levels 5 and 6: count each level-3 partial's
         /// refinements by `lift` (a program over its `+` cells, every label at
         /// once) or by `chains` (its level-4 refinements met one by one, each
         /// one's `+` components counted by the chain polynomials: none of
@@ -247,7 +247,7 @@ enum Command {
         /// How levels 5 and 6 are counted from the tables of levels 1 to 4:
         /// `chains` (the chain products over every level-4 partial the tables
         /// list; n = 11 in 14 minutes, n = 12 out of reach) or `lift` (the
-        /// refine road's program over the `+` cells of each level-3 partial
+        /// extension road's program over the `+` cells of each level-3 partial
         /// at the minimum; n = 12 in under 2 minutes).
         #[arg(long, value_enum, default_value = "chains")]
         upper: commands::Upper,
@@ -353,21 +353,21 @@ fn run(cli: &Cli) -> Result<commands::report::Reported, HexError> {
             let options = check_options(context, *veripb, *record, verified, *keep_verdicts)?;
             commands::check(context, paths, *regenerate, options)
         }
-        Command::Count { leaders_dir: Some(_), road: commands::Road::Sweep | commands::Road::Refine | commands::Road::Frontier, .. } => {
+        Command::Count { leaders_dir: Some(_), road: commands::Road::Sweep | commands::Road::Extension | commands::Road::Frontier, .. } => {
             Err(HexError::Usage("--leaders-dir lists lex-leaders: it needs --road sat".into()))
         }
         Command::Count { pieces_dir: Some(_), road: commands::Road::Sweep | commands::Road::Sat | commands::Road::Frontier, .. } => {
-            Err(HexError::Usage("--pieces-dir keeps the pieces of a refinement: it needs --road refine".into()))
+            Err(HexError::Usage("--pieces-dir keeps the pieces of an extension count: it needs --road extension".into()))
         }
         Command::Count { via: commands::Via::Chains, road: commands::Road::Sweep | commands::Road::Sat | commands::Road::Frontier, .. } => {
-            Err(HexError::Usage("--via chains is how the refine road counts levels 5 and 6: it needs --road refine".into()))
+            Err(HexError::Usage("--via chains is how the extension road counts levels 5 and 6: it needs --road extension".into()))
         }
         Command::Count { n, level, penalty, max_penalty, counting, road: road @ (commands::Road::Sweep | commands::Road::Frontier), .. } => {
             commands::count(context, (*n, *level, *road), *penalty, *max_penalty, &counting.settings(*n, *level, context)?)
         }
-        Command::Count { n, level, penalty, max_penalty, counting, road: commands::Road::Refine, pieces_dir, via, .. } => {
+        Command::Count { n, level, penalty, max_penalty, counting, road: commands::Road::Extension, pieces_dir, via, .. } => {
             let settings = hexcert::counting::Settings { records: pieces_dir.clone(), via: (*via).into(), ..counting.settings(*n, level.saturating_sub(1).max(1), context)? };
-            commands::count_refine(context, (*n, *level), (*penalty, *max_penalty), &settings)
+            commands::count_extension(context, (*n, *level), (*penalty, *max_penalty), &settings)
         }
         Command::Count { n, level, penalty, max_penalty, road: commands::Road::Sat, leaders_dir, .. } => {
             commands::count_sat(context, *n, *level, (*penalty, *max_penalty), leaders_dir.as_deref())

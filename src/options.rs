@@ -174,27 +174,27 @@ pub const SAT_ROAD_LEADERS: Opt<usize> = Opt {
     help: "Lex-leaders the SAT road of count lists at most",
 };
 
-/// The refine road splits its symmetry classes into this many pieces: a
+/// The extension road splits its symmetry classes into this many pieces: a
 /// fixed number, so that an index names the same piece on any machine and
-/// in any run (`counting::refine_records`).
-pub const REFINE_PIECES: Opt<usize> = Opt {
+/// in any run (`counting::extension::pieces`).
+pub const EXTENSION_PIECES: Opt<usize> = Opt {
     name: "",
     default: 256,
     min: 1,
     max: 1 << 20,
-    help: "Pieces the refine road's listing is split into (one record each with --pieces-dir)",
+    help: "Pieces the extension road's listing is split into (one record each with --pieces-dir)",
 };
 
-/// The refine road re-judges one partial in this many by the validator
+/// The extension road re-judges one partial in this many by the validator
 /// (every one at the minimum): the sample catches a program that
 /// miscounts its own charges; the counts themselves are confirmed by the
 /// other road.
-pub const REFINE_SAMPLE: Opt<u64> = Opt {
+pub const EXTENSION_SAMPLE: Opt<u64> = Opt {
     name: "",
     default: 1 << 10,
     min: 1,
     max: u64::MAX,
-    help: "The refine road re-judges one partial in this many by the validator",
+    help: "The extension road re-judges one partial in this many by the validator",
 };
 
 /// Raw proof bytes beyond this multiple of the store limit are not even
@@ -297,6 +297,38 @@ pub const SPILL_FAN_IN: Opt<usize> = Opt {
     help: "Spilled runs the counting sweep merges at once, at most",
 };
 
+/// Shards of a layer the counting sweep expands in one wave, per core: a
+/// wave's sorted runs are buffered before the memory budget is checked, so
+/// more shards a wave keep the cores busier and let the buffer overshoot
+/// the budget by more.
+pub const SHARDS_PER_CORE: Opt<usize> = Opt {
+    name: "",
+    default: 2,
+    min: 1,
+    max: 1 << 10,
+    help: "Shards of a layer the counting sweep expands at once per core, before it checks the memory budget",
+};
+
+/// Fewest keys of a layer one shard of the counting sweep expands: a tiny
+/// memory budget still spills in runs of at least this many.
+pub const SHARD_MIN_KEYS: Opt<usize> = Opt {
+    name: "",
+    default: 64,
+    min: 1,
+    max: 1 << 16,
+    help: "Keys of a layer one shard of the counting sweep expands, at the fewest",
+};
+
+/// Most keys of a layer one shard of the counting sweep expands: large
+/// enough that sorting, not bookkeeping, is the work.
+pub const SHARD_MAX_KEYS: Opt<usize> = Opt {
+    name: "",
+    default: 1 << 16,
+    min: 1,
+    max: 1 << 30,
+    help: "Keys of a layer one shard of the counting sweep expands, at the most",
+};
+
 /// Memory a run may spend re-encoding the formulas of the claims it checks
 /// at once (the formula, its DIMACS text and its hash), in MB: a claim whose
 /// formula alone would pass it is refused before the encoder allocates.
@@ -374,8 +406,8 @@ table![
     ASK_INHERITED_FROM_LEVEL,
     COMPLETE_FROM_LEVEL,
     SAT_ROAD_LEADERS,
-    REFINE_PIECES,
-    REFINE_SAMPLE,
+    EXTENSION_PIECES,
+    EXTENSION_SAMPLE,
     HOPELESS_RATIO,
     LRAT_FILE_CAP,
     MAX_EXPANSION,
@@ -386,6 +418,9 @@ table![
     HINT_FILE_BYTES,
     MAX_PROJECTIONS,
     SPILL_FAN_IN,
+    SHARDS_PER_CORE,
+    SHARD_MIN_KEYS,
+    SHARD_MAX_KEYS,
     ENCODING_BUDGET_MB,
     CUBE_CLAIM_COPIES,
     GRID_BAND,

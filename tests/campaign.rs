@@ -5,12 +5,11 @@
 //! audit made `certify` print a false optimum with exit 0); these tests
 //! hold every command to the one rule of docs/SOUNDNESS.md, section 8.
 
-mod common;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use common::{path_without_veripb, Scratch};
+use crate::common::{path_without_veripb, Scratch};
 
 use hexcert::cubes::{cube_formula, Plan};
 use hexcert::digest::sha256_hex;

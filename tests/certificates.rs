@@ -8,8 +8,7 @@
 //! reports them `unverified` instead of `verified` (a printed note says so;
 //! with CI set, its absence is a failure).
 
-mod common;
-use common::{veripb_present, verified_if_veripb};
+use crate::common::{veripb_present, verified_if_veripb};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 

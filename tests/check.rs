@@ -16,8 +16,7 @@
 //! derivation is `hexcert check --veripb proofs` (docs/RESULTS.md), run by
 //! the ignored `every_committed_derivation_verifies_with_veripb`.
 
-mod common;
-use common::{path_without_veripb, veripb_present, verified_if_veripb};
+use crate::common::{path_without_veripb, veripb_present, verified_if_veripb};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 

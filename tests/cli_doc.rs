@@ -1,7 +1,7 @@
 //! docs/CLI.md shows each command's `--help` as the binary prints it: every
 //! `## \`hexcert ...\`` section's first text block is compared with the help
 //! of that command. Regenerate the blocks with
-//! `UPDATE_CLI_DOC=1 cargo test --release --test cli_doc`. Other rules of
+//! `UPDATE_CLI_DOC=1 cargo test --release --test house cli_doc::`. Other rules of
 //! the code the docs state are read from both here: the exit-code table
 //! against `outcome::exit_code`, the cube verdicts of docs/RECORDS.md
 //! against what records hold (the module order: tests/module_graph.rs).
@@ -59,7 +59,7 @@ fn the_cli_document_shows_every_commands_current_help() {
     if std::env::var_os("UPDATE_CLI_DOC").is_some() {
         std::fs::write(&path, &fresh).unwrap();
     } else {
-        assert!(fresh == doc, "docs/CLI.md is out of date: UPDATE_CLI_DOC=1 cargo test --release --test cli_doc");
+        assert!(fresh == doc, "docs/CLI.md is out of date: UPDATE_CLI_DOC=1 cargo test --release --test house cli_doc::");
     }
 }
 

@@ -4,15 +4,12 @@
 //! (levels 5 and 6), an insta snapshot of the n = 3..6 table, and (ignored,
 //! slow) the published n = 7, 8 rows (docs/PROBLEM.md, section 6).
 //!
-//! Run: `CARGO_TARGET_DIR=/work/target-counting cargo test --release --test counting`;
+//! Run: `cargo test --release --test counts counting::`;
 //! the slow rows: add `-- --ignored`.
 
 use std::collections::{BTreeMap, HashSet};
 
-use hexcert::counting::{
-    count_by_penalty, count_by_penalty_with, count_row, count_row_in, for_each_partial,
-    minimum_and_count, minimum_penalty, shape_polynomial, sweep_stats, Layers, Method, Settings, Shape,
-};
+use hexcert::counting::{Count, shape_polynomial, Layers, Method, Settings, Shape};
 use hexcert::geometry::Hexagon;
 use hexcert::levels::Partial;
 use hexcert::validation::evaluate;
@@ -58,7 +55,7 @@ fn brute_force_matches_every_method_for_side_two() {
         let methods: &[Method] =
             if level >= 5 { &[Method::Frontier, Method::Chains] } else { &[Method::Frontier] };
         for &method in methods {
-            let counted = count_by_penalty_with(&hex, level, bound, method).expect("counts");
+            let counted = Count::new(&hex, level).with_method(method).by_penalty(bound).expect("counts");
             assert_eq!(counted.counts, dense(&expected, bound), "level {level} by {method:?}");
         }
     }
@@ -72,7 +69,7 @@ fn enumeration_lists_exactly_the_valid_partials_for_side_two() {
         let bound = expected.keys().copied().nth(1).expect("two penalties");
         let mut listed = HashSet::new();
         let mut by_penalty = BTreeMap::new();
-        for_each_partial(&hex, level, bound, |values, penalty| {
+        Count::new(&hex, level).for_each_partial(bound, |values, penalty| {
             assert!(listed.insert(values.to_vec()), "listed twice: {values:?}");
             *by_penalty.entry(penalty).or_insert(0u64) += 1;
         })
@@ -89,9 +86,9 @@ fn enumeration_lists_exactly_the_valid_partials_for_side_two() {
 fn enumerated_partials_pass_the_validator() {
     for (n, level, slack) in [(3, 2, 2), (3, 4, 1), (4, 3, 1), (4, 6, 0), (5, 4, 0)] {
         let hex = hexagon(n);
-        let bound = minimum_and_count(&hex, level).expect("minimum").0 + slack;
+        let bound = Count::new(&hex, level).minimum_and_count().expect("minimum").0 + slack;
         let mut listed = vec![0u64; bound + 1];
-        for_each_partial(&hex, level, bound, |values, penalty| {
+        Count::new(&hex, level).for_each_partial(bound, |values, penalty| {
             let partial = Partial::new(n, level, values.to_vec()).expect("values in range");
             let evaluation = evaluate(&hex, &partial);
             assert!(evaluation.is_valid(), "n={n} level={level}: invalid {values:?}");
@@ -99,7 +96,7 @@ fn enumerated_partials_pass_the_validator() {
             listed[penalty] += 1;
         })
         .expect("enumerates");
-        let counted = count_by_penalty_with(&hex, level, bound, Method::Frontier).expect("counts");
+        let counted = Count::new(&hex, level).with_method(Method::Frontier).by_penalty(bound).expect("counts");
         let listed: Vec<BigUint> = listed.into_iter().map(big).collect();
         assert_eq!(counted.counts, listed, "n={n} level={level}");
     }
@@ -111,9 +108,9 @@ fn enumerated_partials_pass_the_validator() {
 fn refinement_never_lowers_the_penalty_and_plus_degrees_shrink() {
     let hex = hexagon(4);
     for level in 2..=6u8 {
-        let bound = minimum_and_count(&hex, level).expect("minimum").0 + 1;
+        let bound = Count::new(&hex, level).minimum_and_count().expect("minimum").0 + 1;
         let mut seen = 0;
-        for_each_partial(&hex, level, bound, |values, penalty| {
+        Count::new(&hex, level).for_each_partial(bound, |values, penalty| {
             seen += 1;
             let partial = Partial::new(4, level, values.to_vec()).expect("values in range");
             let lower = partial.truncate(level - 1).expect("lower level");
@@ -139,11 +136,11 @@ fn refinement_never_lowers_the_penalty_and_plus_degrees_shrink() {
 fn chains_agree_with_the_direct_sweep_on(sides: std::ops::RangeInclusive<usize>) {
     for n in sides {
         let hex = hexagon(n);
-        let minimum = minimum_penalty(&hex, 4).expect("level-4 minimum");
+        let minimum = Count::new(&hex, 4).minimum().expect("level-4 minimum");
         for level in [5u8, 6] {
             let bound = minimum + 2;
-            let direct = count_by_penalty_with(&hex, level, bound, Method::Frontier).expect("sweep");
-            let chains = count_by_penalty_with(&hex, level, bound, Method::Chains).expect("chains");
+            let direct = Count::new(&hex, level).with_method(Method::Frontier).by_penalty(bound).expect("sweep");
+            let chains = Count::new(&hex, level).with_method(Method::Chains).by_penalty(bound).expect("chains");
             assert_eq!(direct, chains, "n={n} level={level}");
             assert!(chains.counts[bound] > big(0), "n={n} level={level}: the check needs counts");
         }
@@ -185,7 +182,7 @@ fn component_polynomials_match_the_remarks_on_components() {
 /// path, `minimum_and_count` level by level.
 fn table_row(n: usize) -> String {
     let hex = hexagon(n);
-    let row = count_row(&hex, 6).expect("counts");
+    let row = Count::new(&hex, 6).row(0).expect("counts");
     assert_eq!(row.iter().map(|e| e.level).collect::<Vec<_>>(), vec![1, 2, 3, 4, 5, 6]);
     let cells: Vec<String> = row.iter().map(|e| format!("{}: {}", e.minimum, e.count)).collect();
     format!("| {n} | {} |", cells.join(" | "))
@@ -217,7 +214,7 @@ fn check_known_row(n: usize) {
     let (_, row) = KNOWN.iter().find(|(side, _)| *side == n).expect("known row");
     let hex = hexagon(n);
     for (level, &(minimum, count)) in (1..=6u8).zip(row) {
-        assert_eq!(minimum_and_count(&hex, level).expect("counts"), (minimum, big(count)), "n={n} level={level}");
+        assert_eq!(Count::new(&hex, level).minimum_and_count().expect("counts"), (minimum, big(count)), "n={n} level={level}");
     }
 }
 
@@ -243,9 +240,9 @@ fn known_row_for_side_eight() {
 #[test]
 fn count_at_is_one_entry_of_the_distribution() {
     let hex = hexagon(4);
-    let all = count_by_penalty(&hex, 3, 5).expect("counts");
+    let all = Count::new(&hex, 3).by_penalty(5).expect("counts");
     for p in 0..=5 {
-        assert_eq!(&hexcert::counting::count_at(&hex, 3, p).expect("count"), all.at(p).expect("in range"));
+        assert_eq!(&Count::new(&hex, 3).at(p).expect("count"), all.at(p).expect("in range"));
     }
 }
 
@@ -275,12 +272,12 @@ fn cheapest_labels_cost_the_lowest_degree_of_the_shape_polynomial() {
 /// the cheapest completion reaches the level-6 minimum of the sweep.
 #[test]
 fn completions_of_level_four_partials_are_valid_and_reach_the_optimum() {
-    use hexcert::counting::{cheapest_completion, cheapest_labels, components};
+    use hexcert::counting::{Count, cheapest_completion, cheapest_labels, components};
     for n in 3..=5 {
         let hex = hexagon(n);
-        let (minimum4, _) = minimum_and_count(&hex, 4).expect("counts");
+        let (minimum4, _) = Count::new(&hex, 4).minimum_and_count().expect("counts");
         let mut best = usize::MAX;
-        for_each_partial(&hex, 4, minimum4 + 1, |values, penalty| {
+        Count::new(&hex, 4).for_each_partial(minimum4 + 1, |values, penalty| {
             let partial = Partial::new(n, 4, values.to_vec()).expect("values in range");
             let full = cheapest_completion(&hex, &partial).expect("completes");
             assert_eq!(full.truncate(4).expect("truncates").values(), values, "a refinement of the partial");
@@ -292,7 +289,7 @@ fn completions_of_level_four_partials_are_valid_and_reach_the_optimum() {
             best = best.min(e.penalty);
         })
         .expect("enumerates");
-        assert_eq!(best, minimum_penalty(&hex, 6).expect("minimum"), "n={n}");
+        assert_eq!(best, Count::new(&hex, 6).minimum().expect("minimum"), "n={n}");
     }
 }
 
@@ -306,10 +303,10 @@ fn sorted_spilled_and_hashed_sweeps_agree() {
         let hex = hexagon(n);
         for level in 1..=top {
             // One penalty above the minimum, so the counts are a distribution.
-            let bound = minimum_penalty(&hex, level).expect("minimum") + 1;
-            let hashed = sweep_stats(&hex, level, bound, Layers::Hashed).expect("hashed");
-            let sorted = sweep_stats(&hex, level, bound, Layers::default()).expect("sorted");
-            let spilled = sweep_stats(&hex, level, bound, spilling).expect("spilled");
+            let bound = Count::new(&hex, level).minimum().expect("minimum") + 1;
+            let hashed = Count::new(&hex, level).with_settings(Settings::from(Layers::Hashed)).sweep_stats(bound).expect("hashed");
+            let sorted = Count::new(&hex, level).with_settings(Settings::from(Layers::default())).sweep_stats(bound).expect("sorted");
+            let spilled = Count::new(&hex, level).with_settings(Settings::from(spilling)).sweep_stats(bound).expect("spilled");
             assert!(hashed.counts.iter().any(|c| *c > big(0)), "n={n} level={level}: nothing counted");
             assert_eq!(sorted.counts, hashed.counts, "n={n} level={level}: sorted");
             assert_eq!(spilled.counts, hashed.counts, "n={n} level={level}: spilled");
@@ -326,8 +323,8 @@ fn sorted_spilled_and_hashed_sweeps_agree() {
 #[test]
 fn spilled_row_matches_the_reference_row() {
     let hex = hexagon(6);
-    let spilled = count_row_in(&hex, 4, &Settings::from(Layers::Sorted { memory_limit: 64 << 10 })).expect("spilled");
-    let hashed = count_row_in(&hex, 4, &Settings::from(Layers::Hashed)).expect("hashed");
+    let spilled = Count::new(&hex, 4).with_settings(Settings::from(Layers::Sorted { memory_limit: 64 << 10 })).row(0).expect("spilled");
+    let hashed = Count::new(&hex, 4).with_settings(Settings::from(Layers::Hashed)).row(0).expect("hashed");
     assert_eq!(row_key(&spilled), row_key(&hashed));
 }
 
@@ -341,15 +338,15 @@ fn row_key(row: &[hexcert::counting::RowEntry]) -> Vec<(usize, BigUint)> {
 fn the_start_bound_does_not_change_the_row() {
     for n in [4, 5] {
         let hex = hexagon(n);
-        let from_zero = count_row_in(&hex, 6, &Settings::default()).expect("row");
+        let from_zero = Count::new(&hex, 6).with_settings(Settings::default()).row(0).expect("row");
         let top = from_zero[3].minimum;
         for start in [top - 1, top, top + 2] {
             let settings = Settings { start, ..Settings::default() };
-            let row = count_row_in(&hex, 6, &settings).expect("row");
+            let row = Count::new(&hex, 6).with_settings(settings.clone()).row(0).expect("row");
             assert_eq!(row_key(&row), row_key(&from_zero), "n={n} start {start}");
         }
         for level in [2, 4, 5] {
-            let (minimum, count) = hexcert::counting::minimum_and_count_in(&hex, level, &Settings { start: top + 2, ..Settings::default() }).expect("count");
+            let (minimum, count) = Count::new(&hex, level).with_settings(Settings { start: top + 2, ..Settings::default() }).minimum_and_count().expect("count");
             assert_eq!((minimum, count), row_key(&from_zero)[usize::from(level) - 1], "n={n} level {level}");
         }
     }
@@ -363,9 +360,9 @@ fn the_start_bound_does_not_change_the_row() {
 fn a_row_lifted_at_levels_5_and_6_is_the_chained_row() {
     for n in [4, 5, 6] {
         let hex = hexagon(n);
-        let chained = count_row_in(&hex, 6, &Settings::default()).expect("row");
+        let chained = Count::new(&hex, 6).with_settings(Settings::default()).row(0).expect("row");
         for start in [0, chained[5].minimum + 1] {
-            let lifted = count_row_in(&hex, 6, &Settings { upper: hexcert::counting::Upper::Lift, start, ..Settings::default() }).expect("row");
+            let lifted = Count::new(&hex, 6).with_settings(Settings { upper: hexcert::counting::Upper::Lift, start, ..Settings::default() }).row(0).expect("row");
             assert_eq!(row_key(&lifted), row_key(&chained), "n={n} start {start}");
         }
     }
@@ -379,17 +376,17 @@ fn a_row_lifted_at_levels_5_and_6_is_the_chained_row() {
 /// and above the minima; the counts at the minima are the plain row's.
 #[test]
 fn a_row_above_the_minima_is_the_count_by_penalty_of_each_level() {
-    use hexcert::counting::{count_row_near_in, Upper};
+    use hexcert::counting::{Count, Upper};
     for n in [3, 4, 5] {
         let hex = hexagon(n);
-        let plain = count_row_in(&hex, 6, &Settings::default()).expect("row");
+        let plain = Count::new(&hex, 6).with_settings(Settings::default()).row(0).expect("row");
         let top = plain[5].minimum;
         let by_penalty: Vec<Vec<BigUint>> = plain
             .iter()
-            .map(|e| count_by_penalty_with(&hex, e.level, e.minimum + 2, Method::Frontier).expect("count").counts[e.minimum..].to_vec())
+            .map(|e| Count::new(&hex, e.level).with_method(Method::Frontier).by_penalty(e.minimum + 2).expect("count").counts[e.minimum..].to_vec())
             .collect();
         for (upper, start) in [(Upper::Chains, 0), (Upper::Lift, top), (Upper::Lift, top.saturating_sub(2)), (Upper::Chains, top + 1)] {
-            let near = count_row_near_in(&hex, 6, 2, &Settings { upper, start, ..Settings::default() }).expect("row");
+            let near = Count::new(&hex, 6).with_settings(Settings { upper, start, ..Settings::default() }).row(2).expect("row");
             assert_eq!(row_key(&near), row_key(&plain), "n={n} {upper:?} from {start}");
             for (entry, expected) in near.iter().zip(&by_penalty) {
                 let counted: Vec<BigUint> = std::iter::once(entry.count.clone()).chain(entry.above.clone()).collect();
@@ -407,20 +404,20 @@ fn checkpoints_resume_and_a_stop_leaves_nothing_half_written() {
     let dir = tempfile::tempdir().expect("temporary directory");
     let stopped = Settings { checkpoints: Some(dir.path().to_path_buf()), start: 13, ..Settings::default() };
     stopped.context.stop();
-    let error = count_row_in(&hex, 4, &stopped).expect_err("stopped");
+    let error = Count::new(&hex, 4).with_settings(stopped.clone()).row(0).expect_err("stopped");
     assert!(matches!(error, hexcert::error::HexError::Interrupted), "{error}");
     assert_eq!(std::fs::read_dir(dir.path()).expect("listed").count(), 0, "a stopped count wrote files");
 
     let settings = Settings { checkpoints: Some(dir.path().to_path_buf()), start: 13, ..Settings::default() };
-    let first = count_row_in(&hex, 4, &settings).expect("row");
+    let first = Count::new(&hex, 4).with_settings(settings.clone()).row(0).expect("row");
     let mut files: Vec<_> = std::fs::read_dir(dir.path()).expect("listed").map(|e| e.expect("entry").path()).collect();
     files.sort();
     let names: Vec<String> = files.iter().map(|p| p.file_name().unwrap().to_string_lossy().into_owned()).collect();
     assert_eq!(names, ["n6-level1-bound13.table", "n6-level2-bound13.table", "n6-level3-bound13.table", "n6-level4-bound13.table"]);
     let written: Vec<_> = files.iter().map(|p| std::fs::metadata(p).and_then(|m| m.modified()).expect("mtime")).collect();
-    let again = count_row_in(&hex, 4, &settings).expect("row from checkpoints");
+    let again = Count::new(&hex, 4).with_settings(settings.clone()).row(0).expect("row from checkpoints");
     assert_eq!(row_key(&again), row_key(&first));
-    assert_eq!(row_key(&first), row_key(&count_row_in(&hex, 4, &Settings::default()).expect("row")));
+    assert_eq!(row_key(&first), row_key(&Count::new(&hex, 4).with_settings(Settings::default()).row(0).expect("row")));
     let after: Vec<_> = files.iter().map(|p| std::fs::metadata(p).and_then(|m| m.modified()).expect("mtime")).collect();
     assert_eq!(written, after, "a rerun rewrote its checkpoints instead of loading them");
 }

@@ -5,9 +5,9 @@
 
 use std::collections::HashMap;
 
-mod common;
+use crate::common;
 
-use common::Scratch;
+use crate::common::Scratch;
 
 use hexcert::cubes::{check_cover, cube_formula, refute, value_cubes, Cube, Split};
 use hexcert::encoding::{EncodeOptions, LevelEncoding};

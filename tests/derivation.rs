@@ -9,7 +9,7 @@
 //! without it the checks print a note and pass, except under CI (`CI` set),
 //! where a missing VeriPB fails the test.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

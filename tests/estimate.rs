@@ -5,11 +5,10 @@
 //! the estimate must count exactly the sampled records, and a sample with
 //! cubes still unsolved must not pass as a finished estimate.
 
-mod common;
 
 use std::process::Command;
 
-use common::Scratch;
+use crate::common::Scratch;
 use hexcert::cubes::estimate::sample;
 use hexcert::cubes::Plan;
 

@@ -1,7 +1,7 @@
 //! Grid files: round trips through both formats, and a clear error naming
 //! the file, the line and the problem for every kind of bad input.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 

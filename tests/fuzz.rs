@@ -4,9 +4,9 @@
 //! itself; a mutated claim is never verified.
 //!
 //! CI runs the default case count; the documented long run is
-//! `PROPTEST_CASES=100000 cargo test --release --test fuzz` (see README).
+//! `PROPTEST_CASES=100000 cargo test --release --test problem fuzz::` (see README).
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 

@@ -5,14 +5,13 @@
 //! off PATH, a full disk, a read-only certificate. Each gets one line, the
 //! exit code docs/CLI.md gives, and no output file; none hangs or panics.
 
-mod common;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-use common::{copy_dir, edit_json, Scratch};
+use crate::common::{copy_dir, edit_json, Scratch};
 
 /// Long enough for any of these commands on a loaded machine; a reader
 /// that waits on a fifo or reads `/dev/zero` never ends within it.

@@ -5,6 +5,7 @@
 
 use std::sync::atomic::AtomicBool;
 
+use hexcert::counting::Count;
 use hexcert::geometry::Hexagon;
 use hexcert::search::orbits::{orbit_count, orbit_count_by_cubes};
 use hexcert::solving::Cadical;
@@ -15,14 +16,14 @@ fn quiet(_: usize, _: usize) {}
 fn cube_listing_agrees_with_one_solver_and_with_the_sweep() {
     for (n, level, above) in [(5, 3, 0), (5, 2, 1), (6, 2, 0)] {
         let hex = Hexagon::new(n).unwrap();
-        let minimum = hexcert::counting::minimum_penalty(&hex, level).unwrap();
+        let minimum = Count::new(&hex, level).minimum().unwrap();
         let bound = minimum + above;
         let whole = orbit_count::<Cadical>(&hex, level, bound, 1_000_000).unwrap();
         let (cubed, listing) = orbit_count_by_cubes::<Cadical>(&hex, level, bound, None, &AtomicBool::new(false), &quiet).unwrap();
         assert!(whole.leaders > 0, "n={n} level={level}: nothing listed, nothing compared");
         assert_eq!(cubed, whole, "n={n} level={level}: cubes against one solver");
         assert_eq!((listing.listed, listing.resumed.units), (128, 0));
-        let swept = hexcert::counting::count_by_penalty(&hex, level, bound).unwrap();
+        let swept = Count::new(&hex, level).by_penalty(bound).unwrap();
         for p in 0..=bound {
             assert_eq!(num_bigint::BigUint::from(cubed.by_penalty[p]), swept.counts[p], "n={n} level={level} penalty {p}");
         }

@@ -11,7 +11,7 @@
 //! given every proof (stored, streamed while solving, regenerated) and
 //! believed only on its exact acceptance.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};

@@ -5,7 +5,7 @@
 //! under a correct record, a claim too large to re-encode, symlink loops,
 //! an optimum with `level_minima` of zeros or a garbage format.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -16,7 +16,7 @@ use hexcert::certification::check::{check_paths, check_record, Status};
 use hexcert::records::header::Stated;
 use hexcert::records::trust::{trust_base, Basis};
 use hexcert::records::{Record, CLAIM_FORMAT};
-use common::{copy_dir, edit_json};
+use crate::common::{copy_dir, edit_json};
 use proptest::prelude::*;
 
 struct Scratch(PathBuf);
@@ -247,7 +247,7 @@ proptest! {
 }
 
 /// A unit of a test count, kept by the ledger that keeps cube records, the
-/// SAT road's leader cubes and the refine road's pieces.
+/// SAT road's leader cubes and the extension road's pieces.
 #[derive(Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
 struct Unit {

@@ -1,7 +1,7 @@
-//! Levels 2..6 on two roads: the refinement road (`counting::refine`: the
+//! Levels 2..6 on two roads: the extension road (`counting::extension`, `--road extension`: the
 //! partials of the level below, of penalty at most the bound, each refined
 //! by a search of its own and re-judged by the validator; at levels 4 to 6
-//! the level-3 partials, each lifted by the program of `counting::lift` or,
+//! the level-3 partials, each lifted by the program of `counting::extension::lift` or,
 //! at levels 5 and 6, its level-4 refinements counted by chains)
 //! against the level's own sweep (at levels 5 and 6, the chain products) and
 //! against the report's table, at the minimum and, penalty by penalty, up to
@@ -11,7 +11,7 @@
 //! sweep; a second road that shares none of the level's own code must agree
 //! wherever both run.
 
-use hexcert::counting::{count_by_penalty_with, level_by_refinement, Method, minimum_and_count, minimum_penalty, refined_by_penalty, Settings, Via};
+use hexcert::counting::{Count, Method, Settings, Via};
 use hexcert::geometry::Hexagon;
 use num_bigint::BigUint;
 
@@ -22,8 +22,8 @@ const REPORT: [(usize, usize, u128); 5] = [(3, 3, 24), (4, 3, 48), (5, 9, 948), 
 fn refinement_agrees_with_the_level_four_sweep_and_the_report() {
     for (n, minimum, count) in REPORT {
         let hex = Hexagon::new(n).expect("hexagon");
-        let refined = level_by_refinement(&hex, 4, &Settings::default()).expect("refinement road");
-        let (swept_minimum, swept) = minimum_and_count(&hex, 4).expect("level-4 sweep");
+        let refined = Count::new(&hex, 4).with_settings(Settings::default()).refined().expect("extension road");
+        let (swept_minimum, swept) = Count::new(&hex, 4).minimum_and_count().expect("level-4 sweep");
         assert_eq!((refined.minimum, refined.count), (swept_minimum, u128::try_from(swept).expect("small")), "n={n}");
         assert_eq!((refined.minimum, refined.count), (minimum, count), "n={n}: the report");
         assert!(refined.refined > 0);
@@ -34,13 +34,13 @@ fn refinement_agrees_with_the_level_four_sweep_and_the_report() {
 /// minimum 16) gives the same result: the level-3 table built for the larger
 /// bound serves every bound tried (the start of 0 is the test above).
 #[test]
-fn a_start_bound_above_the_minimum_does_not_change_the_refinement_road() {
+fn a_start_bound_above_the_minimum_does_not_change_the_extension_road() {
     let hex = Hexagon::new(7).expect("hexagon");
-    let refined = level_by_refinement(&hex, 4, &Settings { start: 18, ..Settings::default() }).expect("refinement road");
+    let refined = Count::new(&hex, 4).with_settings(Settings { start: 18, ..Settings::default() }).refined().expect("extension road");
     assert_eq!((refined.minimum, refined.count), (17, 410_832));
 }
 
-/// The refinement road against the sweep at every penalty up to `above`
+/// The extension road against the sweep at every penalty up to `above`
 /// past the level's minimum (at levels 5 and 6 the sweep road's chain
 /// products, or with `Method::Frontier` the sweep at the level itself).
 fn refinement_agrees_by_penalty(n: usize, level: u8, above: usize, via: Via) {
@@ -49,9 +49,9 @@ fn refinement_agrees_by_penalty(n: usize, level: u8, above: usize, via: Via) {
 
 fn refinement_agrees_by_penalty_with(n: usize, level: u8, above: usize, via: Via, method: Method) {
     let hex = Hexagon::new(n).expect("hexagon");
-    let bound = minimum_penalty(&hex, level).expect("minimum") + above;
-    let refined = refined_by_penalty(&hex, level, bound, &Settings { via, ..Settings::default() }).expect("refinement road");
-    let swept = count_by_penalty_with(&hex, level, bound, method).expect("sweep");
+    let bound = Count::new(&hex, level).minimum().expect("minimum") + above;
+    let refined = Count::new(&hex, level).with_settings(Settings { via, ..Settings::default() }).refined_by_penalty(bound).expect("extension road");
+    let swept = Count::new(&hex, level).with_method(method).by_penalty(bound).expect("sweep");
     let refined: Vec<BigUint> = refined.counts.iter().map(|&c| BigUint::from(c)).collect();
     assert_eq!(refined, swept.counts, "n={n} level={level} up to penalty {bound}");
     assert!(refined[bound] > BigUint::from(0u8), "n={n} level={level}: the check needs counts at the bound");
@@ -79,9 +79,9 @@ fn n6_to_n8_by_penalty_agree_with_the_sweep() {
 }
 
 #[test]
-fn the_refinement_road_refuses_levels_it_does_not_count() {
+fn the_extension_road_refuses_levels_it_does_not_count() {
     let hex = Hexagon::new(3).expect("hexagon");
-    let refused = level_by_refinement(&hex, 1, &Settings::default()).expect_err("refused");
+    let refused = Count::new(&hex, 1).with_settings(Settings::default()).refined().expect_err("refused");
     assert!(refused.to_string().contains("levels 2 to 6"), "{refused}");
 }
 
@@ -98,9 +98,9 @@ fn levels_five_and_six_by_refinement_agree_with_the_chains_and_the_report() {
     for (n, minimum, five, six) in REPORT_5_6 {
         let hex = Hexagon::new(n).expect("hexagon");
         for (level, count) in [(5u8, five), (6, six)] {
-            let (chained_minimum, chained) = minimum_and_count(&hex, level).expect("chains");
+            let (chained_minimum, chained) = Count::new(&hex, level).minimum_and_count().expect("chains");
             for via in [Via::Lift, Via::Chains] {
-                let refined = level_by_refinement(&hex, level, &Settings { via, ..Settings::default() }).expect("refinement road");
+                let refined = Count::new(&hex, level).with_settings(Settings { via, ..Settings::default() }).refined().expect("extension road");
                 assert_eq!((refined.minimum, BigUint::from(refined.count)), (chained_minimum, chained.clone()), "n={n} level={level} {via:?}");
                 assert_eq!((refined.minimum, refined.count), (minimum, count), "n={n} level={level} {via:?}: the report");
             }
@@ -119,18 +119,18 @@ fn levels_five_and_six_by_penalty_agree_with_the_chains() {
     }
 }
 
-/// A refine-road count resumed from the records of some of its pieces is
+/// An extension-road count resumed from the records of some of its pieces is
 /// the count made at once, and it says how many pieces it read back; a
 /// directory holding another count's records is refused by name. n = 6
 /// levels 6 and 5 (from the 276 level-3 partials).
 #[test]
 fn a_count_resumed_from_piece_records_is_the_count_made_at_once() {
     let hex = Hexagon::new(6).expect("hexagon");
-    let whole = level_by_refinement(&hex, 6, &Settings::default()).expect("refinement road");
+    let whole = Count::new(&hex, 6).with_settings(Settings::default()).refined().expect("extension road");
     assert!(whole.pieces.total > 1 && whole.pieces.resumed.units == 0);
     let dir = tempfile::tempdir().expect("temporary directory");
     let settings = Settings { records: Some(dir.path().to_path_buf()), ..Settings::default() };
-    let first = level_by_refinement(&hex, 6, &settings).expect("refinement road, writing records");
+    let first = Count::new(&hex, 6).with_settings(settings.clone()).refined().expect("extension road, writing records");
     assert_eq!((first.count, first.pieces.resumed.units), (whole.count, 0));
     let mut records: Vec<_> = std::fs::read_dir(dir.path()).expect("records").map(|e| e.expect("entry").path()).collect();
     records.sort();
@@ -138,11 +138,11 @@ fn a_count_resumed_from_piece_records_is_the_count_made_at_once() {
     for path in records.iter().step_by(2) {
         std::fs::remove_file(path).expect("remove a record");
     }
-    let resumed = level_by_refinement(&hex, 6, &settings).expect("refinement road, resumed");
+    let resumed = Count::new(&hex, 6).with_settings(settings.clone()).refined().expect("extension road, resumed");
     assert_eq!((resumed.minimum, resumed.count, resumed.refined, resumed.classes), (whole.minimum, whole.count, whole.refined, whole.classes));
     assert_eq!(resumed.pieces.resumed.units, whole.pieces.total / 2);
     assert_eq!(resumed.pieces.resumed.writers.len(), 1);
 
-    let error = level_by_refinement(&hex, 5, &settings).expect_err("level-6 records are not level 5's").to_string();
+    let error = Count::new(&hex, 5).with_settings(settings.clone()).refined().expect_err("level-6 records are not level 5's").to_string();
     assert!(error.contains("another count"), "{error}");
 }

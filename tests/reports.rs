@@ -5,7 +5,7 @@
 //! memory) is replaced by a placeholder first; everything the engine derives
 //! (penalties, counts, verdicts, hashes of formulas and proofs) is kept.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

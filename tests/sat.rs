@@ -2,8 +2,9 @@
 //! of the n=2 hexagon, the validator on every model, the encoder's semantics
 //! on random partials, and the minimum-penalty table as a snapshot.
 
-mod common;
+use crate::common;
 
+use hexcert::counting::Count;
 use hexcert::encoding::{Cardinality, EncodeOptions, LevelEncoding};
 use hexcert::formula::Cnf;
 use hexcert::geometry::Hexagon;
@@ -164,7 +165,7 @@ fn minimum_penalty_table_n3_to_n6() {
         let minima = minimize_through(&hex, 6, &mut PlainOracle::<Cadical>::new(EncodeOptions::bounded(None)), &mut |_| {}).unwrap();
         let row: Vec<String> = minima.iter().map(|m| m.penalty.to_string()).collect();
         // A second, independent path: the frontier sweep of the counting module.
-        let swept: Vec<usize> = hexcert::counting::count_row(&hex, 6).unwrap().iter().map(|e| e.minimum).collect();
+        let swept: Vec<usize> = Count::new(&hex, 6).row(0).unwrap().iter().map(|e| e.minimum).collect();
         let solved: Vec<usize> = minima.iter().map(|m| m.penalty).collect();
         assert_eq!(solved, swept, "n={n}: SAT minima and frontier-sweep minima differ");
         table.push_str(&format!("| {n} | {} |\n", row.join(" | ")));

@@ -4,12 +4,11 @@
 //! across hosts and namespaces, so a run that judged liveness by
 //! `/proc/<pid>` on its own machine deleted another host's live directory.
 
-mod common;
 
 use std::path::Path;
 use std::process::Command;
 
-use common::Scratch;
+use crate::common::Scratch;
 
 use hexcert::run::{remove_stale_work_dirs, WorkDir};
 

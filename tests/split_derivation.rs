@@ -10,7 +10,7 @@
 //! without it the VeriPB checks print a note and pass, except under CI
 //! (`CI` set), where a missing VeriPB fails the test.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

@@ -6,7 +6,7 @@
 //! it knows the variable names only as text (`x_cC_va`, `x_cC_plus`,
 //! `eq_cU_cV`, `dup_cC_va_j`).
 
-mod common;
+use crate::common;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::process::Command;

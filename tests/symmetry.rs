@@ -3,6 +3,7 @@
 
 use std::collections::HashSet;
 
+use hexcert::counting::Count;
 use hexcert::encoding::symmetry::ring1_cells;
 use hexcert::encoding::{EncodeOptions, SymmetryBreaking};
 use hexcert::geometry::Hexagon;
@@ -77,9 +78,9 @@ fn symmetries_preserve_validity_and_penalty() {
 /// validated) against the frontier sweep (tests/counting.rs has no SAT code).
 fn orbit_count_agrees_with_the_sweep(n: usize, level: u8, above_minimum: usize) {
     let hex = Hexagon::new(n).unwrap();
-    let minimum = hexcert::counting::minimum_penalty(&hex, level).unwrap();
+    let minimum = Count::new(&hex, level).minimum().unwrap();
     let bound = minimum + above_minimum;
-    let swept = hexcert::counting::count_by_penalty(&hex, level, bound).unwrap();
+    let swept = Count::new(&hex, level).by_penalty(bound).unwrap();
     let listed = orbit_count::<Cadical>(&hex, level, bound, 1_000_000).unwrap();
     assert!(listed.leaders > 0, "n={n} level={level}: nothing listed, nothing compared");
     for p in 0..=bound {
@@ -96,7 +97,7 @@ fn counts_agree_with_sat_enumeration_up_to_symmetry() {
 }
 
 /// Level 1 near the minimum, where the SAT road is the second road (levels
-/// 2..4 there have the refinement road: tests/refinement.rs).
+/// 2..4 there have the extension road: tests/refinement.rs).
 #[test]
 #[ignore = "slow: n = 7 and 8 at level 1, up to two above the minimum"]
 fn n7_and_n8_level_one_by_penalty_agree_with_sat_enumeration() {

@@ -7,7 +7,7 @@
 //! in some leaf (up to symmetry); a true claim refutes every leaf and a false
 //! one yields a counterexample the validator accepts.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

@@ -1,7 +1,7 @@
 //! The plain validator against the published grids, the worked n=3 example,
 //! and the level facts of docs/PROBLEM.md, section 4, as properties.
 
-mod common;
+use crate::common;
 
 use hexcert::formats::{parse_grid, read_grid_file};
 use hexcert::geometry::{edge_count, Hexagon};

@@ -42,18 +42,18 @@ pub struct CountReport {
     tables_loaded: Vec<String>,
     /// Lex-leaders the solver listed (sat road only).
     leaders: Option<usize>,
-    /// Partials of the level below listed (refine road only).
+    /// Partials of the level below listed (extension road only).
     refined_partials: Option<usize>,
-    /// Their symmetry classes, each refined through one member (refine road only).
+    /// Their symmetry classes, each refined through one member (extension road only).
     #[serde(skip_serializing_if = "Option::is_none")]
     refined_classes: Option<usize>,
-    /// How levels 5 and 6 were counted on the refine road (`lift` or `chains`).
+    /// How levels 5 and 6 were counted on the extension road (`lift` or `chains`).
     #[serde(skip_serializing_if = "Option::is_none")]
     refined_via: Option<&'static str>,
     /// How a cube-by-cube listing went (sat road with --leaders-dir only).
     #[serde(skip_serializing_if = "Option::is_none")]
     cubes: Option<CubeListing>,
-    /// The pieces of a refinement read back from records (refine road with --pieces-dir only).
+    /// The pieces of a refinement read back from records (extension road with --pieces-dir only).
     #[serde(skip_serializing_if = "Option::is_none")]
     pieces: Option<PieceListing>,
     /// Every penalty up to a bound was asked for (`--max-penalty`).
@@ -72,7 +72,7 @@ struct CubeListing {
     slowest: f64,
 }
 
-/// The pieces of a refine-road count, and those resumed from records
+/// The pieces of an extension-road count, and those resumed from records
 /// (whose counts rest on the runs that wrote them).
 #[derive(Serialize)]
 struct PieceListing {
@@ -109,11 +109,11 @@ impl fmt::Display for CountReport {
                     let leaders = self.leaders.unwrap_or(0);
                     writeln!(f, "n={n} level={level} penalty {penalty}: {count} partials (sat road: {leaders} lex-leaders, {seconds:.2} s)")?
                 }
-                Road::Refine => {
+                Road::Extension => {
                     let (refined, classes, below) = (self.refined_partials.unwrap_or(0), self.refined_classes.unwrap_or(0), hexcert::counting::refined_from(level));
                     let what = if self.minimum == Some(*penalty) && !self.up_to { "minimum penalty" } else { "penalty" };
                     let via = self.refined_via.map(|v| format!(" by {v}")).unwrap_or_default();
-                    writeln!(f, "n={n} level={level} {what} {penalty}: {count} partials (refine road: {refined} level-{below} partials in {classes} symmetry classes refined{via}, {seconds:.2} s)")?
+                    writeln!(f, "n={n} level={level} {what} {penalty}: {count} partials (extension road: {refined} level-{below} partials in {classes} symmetry classes refined{via}, {seconds:.2} s)")?
                 }
                 Road::Sweep | Road::Frontier if self.up_to => writeln!(f, "n={n} level={level} penalty {penalty}: {count}")?,
                 Road::Frontier => writeln!(f, "n={n} level={level} penalty {penalty}: {count} partials (frontier road: the sweep at level {level} itself, {seconds:.2} s)")?,
@@ -177,7 +177,7 @@ pub fn count(
     max_penalty: Option<usize>,
     settings: &hexcert::counting::Settings,
 ) -> Result<Reported, HexError> {
-    use hexcert::counting::{count_by_penalty_in, minimum_and_count_in, Method};
+    use hexcert::counting::{Count, Method};
     let method = match road {
         Road::Frontier if level < 5 => {
             return Err(HexError::Usage(format!("--road frontier counts levels 5 and 6 (level {level} is the sweep road already)")));
@@ -192,10 +192,11 @@ pub fn count(
     let progress = crate::progress::Progress::new(context);
     progress.working(format!("n={n}: counting level-{level} partials"));
     let started = std::time::Instant::now();
+    let query = Count::new(&hex, level).with_method(method).with_settings(settings.clone());
     let (counts, minimum_known) = match penalty.or(max_penalty) {
-        Some(bound) => (asked(&count_by_penalty_in(&hex, level, bound, method, settings)?.counts, penalty), false),
+        Some(bound) => (asked(&query.by_penalty(bound)?.counts, penalty), false),
         None => {
-            let (p, count) = minimum_and_count_in(&hex, level, settings)?;
+            let (p, count) = query.minimum_and_count()?;
             (vec![(p, count.to_string())], true)
         }
     };
@@ -219,14 +220,19 @@ fn tables_loaded(settings: &hexcert::counting::Settings) -> Vec<String> {
 pub enum Road {
     Sweep,
     Sat,
-    /// Levels 2..6: the partials of the level below (of level 3 for levels 4..6) refined one by one.
-    Refine,
+    /// Levels 2..6: the partials of the level below (of level 3 for levels 4..6) extended one by one.
+    // `refine`, its name before "refine" was left to the cubes, is kept as a
+    // hidden alias on the command line and as the name `--json` reports,
+    // which scripts and snapshots read.
+    #[value(alias = "refine")]
+    #[serde(rename = "refine")]
+    Extension,
     /// Levels 5 and 6: the sweep at the level itself, not the chain products
     /// over the level-4 partials (the sweep road's default there).
     Frontier,
 }
 
-/// How `count --road refine` counts levels 5 and 6 (`counting::Via`).
+/// How `count --road extension` counts levels 5 and 6 (`counting::Via`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Via {
     /// The program of `lift` over the `+` cells of each level-3 partial.
@@ -249,7 +255,7 @@ impl From<Via> for hexcert::counting::Via {
 pub enum Upper {
     /// The chain products over every level-4 partial the tables list.
     Chains,
-    /// The refine road's lift of the level-3 partials at the minimum.
+    /// The extension road's lift of the level-3 partials at the minimum.
     Lift,
 }
 
@@ -262,26 +268,26 @@ impl From<Upper> for hexcert::counting::Upper {
     }
 }
 
-/// `count --road refine`: level-2..6 counts by refinement of the partials
+/// `count --road extension`: level-2..6 counts by refinement of the partials
 /// of the level below: the minimum and its count, or (`--penalty P`,
-/// `--max-penalty B`) the counts up to a bound (counting::refine).
-pub fn count_refine(context: &RunContext, (n, level): (usize, u8), (penalty, max_penalty): (Option<usize>, Option<usize>), settings: &hexcert::counting::Settings) -> Result<Reported, HexError> {
+/// `--max-penalty B`) the counts up to a bound (counting::extension).
+pub fn count_extension(context: &RunContext, (n, level): (usize, u8), (penalty, max_penalty): (Option<usize>, Option<usize>), settings: &hexcert::counting::Settings) -> Result<Reported, HexError> {
     let hex = Hexagon::new(n)?;
     let progress = crate::progress::Progress::new(context);
     progress.working(format!("n={n}: refining the level-{} partials to level {level}", level.saturating_sub(1)));
     let started = std::time::Instant::now();
     let (counts, minimum, refined, pieces) = match penalty.or(max_penalty) {
         None => {
-            let found = hexcert::counting::level_by_refinement(&hex, level, settings)?;
+            let found = hexcert::counting::Count::new(&hex, level).with_settings(settings.clone()).refined()?;
             (vec![(found.minimum, found.count.to_string())], Some(found.minimum), (found.refined, found.classes), found.pieces)
         }
         Some(bound) => {
-            let found = hexcert::counting::refined_by_penalty(&hex, level, bound, settings)?;
+            let found = hexcert::counting::Count::new(&hex, level).with_settings(settings.clone()).refined_by_penalty(bound)?;
             (asked(&found.counts, penalty), None, (found.refined, found.classes), found.pieces)
         }
     };
     drop(progress);
-    let mut report = CountReport::new(n, level, Road::Refine, counts, started.elapsed().as_secs_f64());
+    let mut report = CountReport::new(n, level, Road::Extension, counts, started.elapsed().as_secs_f64());
     report.up_to = max_penalty.is_some();
     report.minimum = if report.up_to { report.first_found() } else { minimum };
     (report.refined_partials, report.refined_classes) = (Some(refined.0), Some(refined.1));
@@ -391,7 +397,7 @@ pub fn table(
     (first, last): (usize, usize),
     settings: &dyn Fn(usize) -> Result<hexcert::counting::Settings, HexError>,
 ) -> Result<Reported, HexError> {
-    use hexcert::counting::count_row_near_in;
+    use hexcert::counting::Count;
     if above > 0 && kind == TableKind::Penalties {
         return Err(HexError::Usage("--above counts the partials near each minimum: use it with `table counts`".into()));
     }
@@ -402,7 +408,7 @@ pub fn table(
     for n in first..=last {
         progress.working(format!("n={n}: counting levels 1..6"));
         let settings = settings(n)?;
-        let entries = count_row_near_in(&Hexagon::new(n)?, 6, above, &settings)?;
+        let entries = Count::new(&Hexagon::new(n)?, 6).with_settings(settings.clone()).row(above)?;
         loaded.extend(tables_loaded(&settings));
         progress.working(String::new());
         let levels = entries

@@ -9,7 +9,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
-use super::tally::Overflow;
+use crate::counting::tally::Overflow;
 use crate::context::RunContext;
 use crate::error::HexError;
 
@@ -73,11 +73,11 @@ pub struct Settings {
     /// layers, scratch files are removed, finished checkpoint tables stay, the
     /// count returns `Interrupted`) and its `--verbose` switch.
     pub context: RunContext,
-    /// Directory of the refine road's records (`refine_records`): a finished
+    /// Directory of the extension road's records (`extension::pieces`): a finished
     /// piece of a listing found there is read back instead of refined, and
     /// every piece refined is written there.
     pub records: Option<PathBuf>,
-    /// How the refine road counts levels 5 and 6.
+    /// How the extension road counts levels 5 and 6.
     pub via: Via,
     /// How a row (`count_row_in`) counts levels 5 and 6.
     pub upper: Upper,
@@ -105,7 +105,7 @@ impl Settings {
     }
 }
 
-/// How the refine road counts the level-5 and level-6 refinements of a
+/// How the extension road counts the level-5 and level-6 refinements of a
 /// level-3 partial.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub enum Via {
@@ -136,7 +136,7 @@ pub enum Upper {
     /// (n = 11: 16.3 M of them, 826 s; n = 12: 18.3 G, out of reach).
     #[default]
     Chains,
-    /// The refine road's `lift` of the level-3 partials at the minimum
+    /// The extension road's `lift` of the level-3 partials at the minimum
     /// (n = 12 level 6: 800 classes, 84 s).
     Lift,
 }
@@ -239,11 +239,11 @@ pub fn report_resumed(context: &RunContext, stats: &BuildStats, what: &str, dir:
     context.log(|| format!("table level {} bound {}: resumed {what} from {}", stats.level, stats.bound, dir.display()));
 }
 
-/// The line of a finished (or resumed) piece of the refine road's listing.
+/// The line of a finished (or resumed) piece of the extension road's listing.
 pub fn report_piece(context: &RunContext, level: u8, (index, done, pieces): (usize, usize, usize), classes: usize, resumed: bool, seconds: f64) {
     context.log(|| {
         let how = if resumed { "read back from its record".to_string() } else { format!("{seconds:.1} s") };
-        format!("refine level {level}: piece {index} ({classes} classes, {how}); {done} of {pieces} pieces done")
+        format!("extension level {level}: piece {index} ({classes} classes, {how}); {done} of {pieces} pieces done")
     });
 }
 

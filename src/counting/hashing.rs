@@ -1,5 +1,5 @@
 //! A fast hasher for the `u128` keys of the dynamic program (and the shape
-//! lists the refine road tallies).
+//! lists the extension road tallies).
 //!
 //! Invariant relied on: keys are packed frontier states, not attacker input, so
 //! a multiplicative hash (no DoS resistance) is fine; it only needs to spread

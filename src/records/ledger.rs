@@ -1,6 +1,6 @@
 //! The ledger of resumable units: one record per finished unit of a long
 //! run (a cube of a plan, a cube of the SAT road's listing, a piece of the
-//! refine road's), written once and read back by a later run instead of
+//! extension road's), written once and read back by a later run instead of
 //! doing the unit again. Cube records, leader cubes and refined pieces are
 //! kept by this one implementation.
 //!
@@ -127,6 +127,38 @@ impl<'a, E: Entry> Ledger<'a, E> {
     }
 }
 
+/// One unit of a long run, done in this run or read back: its value, and
+/// who wrote the record it was read back from (`None`: done in this run).
+#[derive(Debug)]
+pub struct Unit<T> {
+    pub value: T,
+    pub read_back_from: Option<String>,
+}
+
+/// Unit `name` of a run whose records go to `ledger` (none: every unit is
+/// done, nothing written): when an earlier run finished it (`resume`), its
+/// record as `read_back` judges it; else `work`'s value, whose record is
+/// written once the unit is finished. The one road by which the SAT road's
+/// leader cubes and the extension road's pieces resume.
+pub fn resume_or_do<E: Entry, T>(
+    ledger: Option<&Ledger<'_, E>>,
+    (name, expected): (&str, &E::Identity),
+    read_back: impl FnOnce(&Path, E) -> Result<T, HexError>,
+    work: impl FnOnce() -> Result<(E, T), HexError>,
+) -> Result<Unit<T>, HexError> {
+    if let Some(ledger) = ledger {
+        if let Some(record) = ledger.resume(name, expected)? {
+            let writer = record.written_by().unwrap_or("a run that did not sign its record").to_string();
+            return Ok(Unit { value: read_back(&ledger.path(name), record)?, read_back_from: Some(writer) });
+        }
+    }
+    let (record, value) = work()?;
+    if let Some(ledger) = ledger {
+        ledger.write(name, &record)?;
+    }
+    Ok(Unit { value, read_back_from: None })
+}
+
 /// The units a run read back instead of doing, and who wrote them: what
 /// its report names when it says the result rests on an earlier run's word.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -143,6 +175,15 @@ impl Resumed {
         if !self.writers.iter().any(|w| w == writer) {
             self.writers.push(writer.to_string());
         }
+    }
+
+    /// Counts `unit` when it was read back; a unit done in this run is not
+    /// counted. Whether it was is handed back.
+    pub fn note_unit<T>(&mut self, unit: &Unit<T>) -> bool {
+        if let Some(writer) = &unit.read_back_from {
+            self.note(writer);
+        }
+        unit.read_back_from.is_some()
     }
 }
 

@@ -31,7 +31,7 @@ use crate::encoding::{EncodeOptions, LevelEncoding, SymmetryBreaking};
 use crate::error::HexError;
 use crate::geometry::Hexagon;
 use crate::levels::{digits, Partial};
-use crate::records::ledger::{Entry, Ledger, Resumed};
+use crate::records::ledger::{resume_or_do, Entry, Ledger, Resumed, Unit};
 use crate::solving::SatSolver;
 use crate::validation::evaluate;
 
@@ -41,9 +41,9 @@ const FORMAT: &str = "hexcert-leaders/1";
 /// Largest record read back (options table).
 const RECORD_LIMIT: u64 = crate::options::LEADERS_RECORD_BYTES.default;
 
-/// A cube listed or read back: its record, its leaders, and whether it was
-/// read back from an earlier run's record.
-type CubeOutcome = (CubeLeaders, Vec<Found>, bool);
+/// A cube listed or read back: its solver seconds in this run (0 when read
+/// back) and its leaders, and who wrote the record it was read back from.
+type CubeOutcome = Unit<(f64, Vec<Found>)>;
 
 /// One finished cube: the lex-leaders of penalty <= `max_penalty` whose
 /// projection is `cube`, every one of them.
@@ -120,39 +120,29 @@ pub fn list_by_cubes<S: SatSolver + Default>(
             }
             let cube = split.projection(index as u64);
             let ledger = dir.map(Ledger::<CubeLeaders>::at);
-            let name = format!("cube-{index}");
             let expected = (hex.side(), level, max_penalty, crate::encoding::ENCODER_VERSION.to_string(), split.cells.clone(), cube.clone());
-            let resumed = match &ledger {
-                Some(ledger) => match ledger.resume(&name, &expected)? {
-                    Some(record) => Some(judge_leaders(&ledger.path(&name), hex, (level, max_penalty), &split, record)?),
-                    None => None,
-                },
-                None => None,
-            };
-            let result = match resumed {
-                Some((record, leaders)) => (record, leaders, true),
-                None => {
-                    let (record, leaders) = list_cube::<S>(hex, (level, max_penalty), &encoding, &split, &cube)?;
-                    if let Some(ledger) = &ledger {
-                        ledger.write(&name, &record)?;
-                    }
-                    (record, leaders, false)
-                }
-            };
+            let unit = resume_or_do(
+                ledger.as_ref(),
+                (&format!("cube-{index}"), &expected),
+                |path, record| Ok((0.0, judge_leaders(path, hex, (level, max_penalty), &split, record)?)),
+                || list_cube::<S>(hex, (level, max_penalty), &encoding, &split, &cube).map(|(record, leaders)| {
+                    let seconds = record.seconds;
+                    (record, (seconds, leaders))
+                }),
+            )?;
             on_cube(done.fetch_add(1, Ordering::Relaxed) + 1, total);
-            Ok(result)
+            Ok(unit)
         })
         .collect();
     let mut listing = Listing { leaders: Vec::new(), listed: 0, resumed: Resumed::default(), seconds: 0.0, slowest: 0.0 };
     for result in results {
-        let (record, leaders, resumed) = result?;
-        if resumed {
-            listing.resumed.note(&record.written_by);
-        } else {
+        let unit = result?;
+        if !listing.resumed.note_unit(&unit) {
             listing.listed += 1;
-            listing.seconds += record.seconds;
-            listing.slowest = listing.slowest.max(record.seconds);
         }
+        let (seconds, leaders) = unit.value;
+        listing.seconds += seconds;
+        listing.slowest = listing.slowest.max(seconds);
         listing.leaders.extend(leaders);
     }
     Ok(listing)
@@ -193,13 +183,7 @@ fn list_cube<S: SatSolver + Default>(
 /// ledger matched it), judged: every leader valid, of penalty <= P and in
 /// the cube (its completeness is the writer's word: see the header). The
 /// leaders are returned as judged, so they are judged once.
-fn judge_leaders(
-    path: &Path,
-    hex: &Hexagon,
-    (level, max_penalty): (u8, usize),
-    split: &Split,
-    record: CubeLeaders,
-) -> Result<(CubeLeaders, Vec<Found>), HexError> {
+fn judge_leaders(path: &Path, hex: &Hexagon, (level, max_penalty): (u8, usize), split: &Split, record: CubeLeaders) -> Result<Vec<Found>, HexError> {
     let bad = |why: String| HexError::Input { file: path.to_path_buf(), line: 0, message: why };
     let mut leaders = Vec::with_capacity(record.leaders.len());
     for text in &record.leaders {
@@ -209,7 +193,7 @@ fn judge_leaders(
         }
         leaders.push(found);
     }
-    Ok((record, leaders))
+    Ok(leaders)
 }
 
 /// A listed leader's digits, judged again by the validator.

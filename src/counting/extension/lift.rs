@@ -1,0 +1,413 @@
+//! Levels 4 to 6 from one partial of a lower level (the base, 3 or 4):
+//! how many refinements add each penalty, by a dynamic program over its `+`
+//! cells. The extension road's counter for the levels whose refinements are
+//! too many to meet one by one (n = 12: 18 G level-4 partials refine 9600
+//! level-3 ones; n = 11 level 6: some 10^16 per level-4 partial), apart from
+//! the sweep and `chains`: no tables of the target level, no components, no
+//! polynomials.
+//!
+//! Invariants relied on (docs/PROBLEM.md, section 4; `extension`'s header), for
+//! a valid partial of the base level `b` refined to level `k > b`:
+//! - each `+` cell becomes one of `b+1..=k` or, below level 6, the level's
+//!   `+`; cells of value `<= b` keep their terms, and a former `+` cell keeps
+//!   its terms for the values `1..=b`, since those only look at lower values,
+//!   which did not change;
+//! - so the refinement adds only terms on edges between two former `+` cells:
+//!   equal values (two level-k `+` cells excepted: their edge is not decided
+//!   yet), and a cell seeing a lower value for the second time;
+//! - a former `+` cell already sees `1..=b`, so it is valid when its label `v`
+//!   sees, among the former `+` cells, every value from `b+1` to `v - 1`
+//!   (`v - 1 = k` for the level's `+`).
+//!
+//! The program places the former `+` cells one by one; its state is the
+//! label and what it has seen of each placed cell that still has a neighbour
+//! to come, with a count per penalty added so far. A cell is judged when its
+//! last neighbour is placed. The program counts the same in any order of the
+//! cells (each edge is charged once, when its later end is placed, and each
+//! cell is judged once, when it has all its neighbours); the order is a
+//! matter of speed only, and the tests compare orders. In index order a row
+//! of `+` cells is open at once; the `+` cells of a level-4 partial (paths
+//! and cycles) are placed breadth first instead, which keeps at most three
+//! open (n = 8 level 6 from level 4: the program went from most of the
+//! road's time to under 1 % of it). `refinements` has the validator re-judge refinements drawn back
+//! from the program's layers (`witness`), so a wrong charge here is caught.
+
+use std::ops::Range;
+
+use std::collections::VecDeque;
+
+use crate::counting::hashing::KeyMap;
+use crate::error::HexError;
+use crate::geometry::Hexagon;
+
+/// Bits of one open cell in a state: the label's index (0 for `b+1`, 1 for
+/// `b+2`, ...) in two bits, then whether it has seen `b+1`, `b+2`, `b+3`.
+const SLOT_BITS: u32 = 5;
+
+/// The base levels a lift starts from: with `b >= 3` a refinement has at most
+/// four labels (`b+1..=7`), two bits of a slot.
+const BASES: std::ops::RangeInclusive<u8> = 3..=4;
+
+/// Open cells a `u128` state holds.
+const MAX_OPEN: usize = (128 / SLOT_BITS) as usize;
+
+/// A refinement as `(cell, value)` pairs.
+pub type Refinement = Vec<(usize, u8)>;
+
+/// The former `+` cells of one partial and the order they are placed in.
+pub struct Lift {
+    /// The level of the partial refined; its `+` is `base + 1`.
+    base: u8,
+    level: u8,
+    /// The cells in the order they are placed (position `i` is `cells[i]`).
+    cells: Vec<usize>,
+    steps: Vec<Step>,
+    /// The slot lists of every step end to end: one allocation, not three a
+    /// step, since there are millions of partials.
+    slots: Vec<usize>,
+}
+
+/// Placing position `i`: its slot lists, as ranges of `Lift::slots`.
+struct Step {
+    /// Slots (in the state before) of its placed neighbours.
+    earlier: Range<usize>,
+    /// Slots of the extended state (the state before, then `i`) that stay open, in order.
+    staying: Range<usize>,
+    /// Slots of the extended state judged now: their last neighbour is `i`.
+    closing: Range<usize>,
+    /// Slots in the state before.
+    before: usize,
+}
+
+/// One layer: each state with its refinements by penalty added so far, in
+/// one flat vector (`width` counts a state) so that no state allocates.
+#[derive(Default)]
+struct Layer {
+    index: KeyMap<usize>,
+    states: Vec<u128>,
+    counts: Vec<u128>,
+}
+
+impl Layer {
+    fn start(width: usize) -> Layer {
+        let mut layer = Layer::default();
+        layer.slot(0, width)[0] = 1;
+        layer
+    }
+
+    fn clear(&mut self) {
+        self.index.clear();
+        self.states.clear();
+        self.counts.clear();
+    }
+
+    /// The counts of `state`, added (zero) if new.
+    fn slot(&mut self, state: u128, width: usize) -> &mut [u128] {
+        let next = self.states.len();
+        let at = *self.index.entry(state).or_insert(next);
+        if at == next {
+            self.states.push(state);
+            self.counts.resize(self.counts.len() + width, 0);
+        }
+        &mut self.counts[at * width..(at + 1) * width]
+    }
+
+    fn get(&self, state: u128, width: usize) -> Option<&[u128]> {
+        self.index.get(&state).map(|&at| &self.counts[at * width..(at + 1) * width])
+    }
+
+    fn iter(&self, width: usize) -> impl Iterator<Item = (u128, &[u128])> {
+        self.states.iter().copied().zip(self.counts.chunks(width))
+    }
+}
+
+#[inline]
+fn code(state: u128, slot: usize) -> u8 {
+    ((state >> (slot as u32 * SLOT_BITS)) & 0x1f) as u8
+}
+
+/// Whether a cell of this code sees every value from 5 to below its own.
+#[inline]
+fn supported(code: u8) -> bool {
+    let needs = (1u8 << (code & 3)) - 1;
+    (code >> 2) & needs == needs
+}
+
+impl Lift {
+    /// The program for the `+` cells (value `base + 1`) of a valid partial of
+    /// level `base` (3 or 4), refined to `level` (above it, at most 6);
+    /// `refinements::source` says which base serves which level, and why.
+    pub fn new(hex: &Hexagon, base: u8, level: u8, values: &[u8]) -> Result<Lift, HexError> {
+        if !BASES.contains(&base) || level <= base || level > 6 {
+            return Err(HexError::Internal(format!("no lift from level {base} to level {level}")));
+        }
+        // The order is a matter of speed (module header): level-4 `+` cells
+        // form paths and cycles, walked breadth first (at most three open);
+        // level-3 ones a denser graph with holes, grown greedily so that few
+        // cells are open (n = 12 level 6 from level 3: the widest layer of a
+        // partial 28,846 states against 3,708,180 in index order, which
+        // keeps a row open; 0.18 s against 20 s).
+        let plus = base + 1;
+        let order = match base {
+            4 => breadth_first(hex, values, plus),
+            _ => fewest_open(hex, values, plus),
+        };
+        Lift::in_order(hex, base, level, values, order)
+    }
+
+    /// The program placing the `+` cells of `values` in the order `cells`,
+    /// which must hold each of them once.
+    fn in_order(hex: &Hexagon, base: u8, level: u8, values: &[u8], cells: Vec<usize>) -> Result<Lift, HexError> {
+        let mut by_cell: Vec<(usize, usize)> = cells.iter().enumerate().map(|(i, &c)| (c, i)).collect();
+        by_cell.sort_unstable();
+        if !by_cell.iter().map(|&(c, _)| c).eq((0..values.len()).filter(|&c| values[c] == base + 1)) {
+            return Err(HexError::Internal("the lift's order is not the `+` cells, each once".into()));
+        }
+        let position = |c: usize| by_cell.binary_search_by_key(&c, |&(cell, _)| cell).ok().map(|k| by_cell[k].1);
+        let neighbours = |i: usize| hex.neighbours(cells[i]).iter().filter_map(|&u| position(u));
+        let last: Vec<usize> = (0..cells.len()).map(|i| neighbours(i).max().unwrap_or(i).max(i)).collect();
+        let mut open: Vec<usize> = Vec::with_capacity(MAX_OPEN + 1);
+        let mut steps = Vec::with_capacity(cells.len());
+        let mut slots = Vec::with_capacity(cells.len() * 4);
+        for i in 0..cells.len() {
+            let range = |slots: &mut Vec<usize>, from: &mut dyn Iterator<Item = usize>| {
+                let start = slots.len();
+                slots.extend(from);
+                start..slots.len()
+            };
+            let earlier = range(&mut slots, &mut open.iter().enumerate().filter(|(_, &j)| neighbours(i).any(|u| u == j)).map(|(slot, _)| slot));
+            let before = open.len();
+            open.push(i);
+            let closing = range(&mut slots, &mut (0..=before).filter(|&s| last[open[s]] <= i));
+            let staying = range(&mut slots, &mut (0..=before).filter(|&s| last[open[s]] > i));
+            open.retain(|&j| last[j] > i);
+            if open.len() > MAX_OPEN {
+                return Err(HexError::Internal(format!("more than {MAX_OPEN} open `+` cells in one level-{base} partial")));
+            }
+            steps.push(Step { earlier, staying, closing, before });
+        }
+        Ok(Lift { base, level, cells, steps, slots })
+    }
+
+    /// Labels a cell can take: `b+1..=k` and the level's `+` (`k + 1`; at
+    /// level 6 that is 7, decided).
+    fn labels(&self) -> u8 {
+        self.level - self.base + 1
+    }
+
+    /// The state after position `i` labelled `label` from `state`, and the
+    /// penalty that adds; `None` when a cell judged now lacks support.
+    fn place(&self, i: usize, state: u128, label: u8) -> Option<(u128, usize)> {
+        let step = &self.steps[i];
+        let mut codes = [0u8; MAX_OPEN + 1];
+        for (slot, c) in codes.iter_mut().enumerate().take(step.before) {
+            *c = code(state, slot);
+        }
+        let mut own_seen = 0u8;
+        let mut charge = 0;
+        // Two of the level's `+` cells: their edge is decided at a later level.
+        let plus = (self.level < 6).then(|| self.level - self.base);
+        let undecided = |a: u8, b: u8| a == b && Some(a) == plus;
+        for &slot in &self.slots[step.earlier.clone()] {
+            let other = codes[slot] & 3;
+            if other == label && !undecided(other, label) {
+                charge += 1;
+            } else if other < label {
+                charge += usize::from(own_seen & (1 << other) != 0);
+                own_seen |= 1 << other;
+            } else if label < other {
+                let bit = 1u8 << (label + 2);
+                charge += usize::from(codes[slot] & bit != 0);
+                codes[slot] |= bit;
+            }
+        }
+        codes[step.before] = label | (own_seen << 2);
+        if !self.slots[step.closing.clone()].iter().all(|&slot| supported(codes[slot])) {
+            return None;
+        }
+        let next = self.slots[step.staying.clone()].iter().enumerate().fold(0u128, |acc, (s, &slot)| acc | (u128::from(codes[slot]) << (s as u32 * SLOT_BITS)));
+        Some((next, charge))
+    }
+
+    /// The layer after position `i` from the one before it, into `next`.
+    fn step(&self, i: usize, layer: &Layer, allowance: usize, next: &mut Layer) -> Result<(), HexError> {
+        let width = allowance + 1;
+        next.clear();
+        for (state, counts) in layer.iter(width) {
+            for label in 0..self.labels() {
+                let Some((s, charge)) = self.place(i, state, label).filter(|&(_, charge)| charge <= allowance) else { continue };
+                let tally = next.slot(s, width);
+                for added in 0..width - charge {
+                    let slot = &mut tally[added + charge];
+                    *slot = slot.checked_add(counts[added]).ok_or_else(overflow)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The program's result: refinements adding each penalty `0..=allowance`.
+    fn result(last: &Layer, allowance: usize) -> Vec<u128> {
+        last.get(0, allowance + 1).map_or_else(|| vec![0; allowance + 1], <[u128]>::to_vec)
+    }
+
+    /// Refinements adding each penalty `0..=allowance`.
+    pub fn counts(&self, allowance: usize) -> Result<Vec<u128>, HexError> {
+        let (mut layer, mut next) = (Layer::start(allowance + 1), Layer::default());
+        for i in 0..self.cells.len() {
+            self.step(i, &layer, allowance, &mut next)?;
+            std::mem::swap(&mut layer, &mut next);
+        }
+        Ok(Lift::result(&layer, allowance))
+    }
+
+    /// The counts, and one refinement adding the least penalty (as `(cell,
+    /// value)` pairs, values `b+1..`, the level's `+` as `k + 1`) drawn back through the layers, for the
+    /// validator to judge; `None` when there is none within the allowance.
+    pub fn witness(&self, allowance: usize) -> Result<(Vec<u128>, Option<Refinement>), HexError> {
+        let width = allowance + 1;
+        let mut layers = vec![Layer::start(width)];
+        for i in 0..self.cells.len() {
+            let mut next = Layer::default();
+            self.step(i, &layers[i], allowance, &mut next)?;
+            layers.push(next);
+        }
+        let counts = Lift::result(layers.last().expect("layer 0 at least"), allowance);
+        let Some(mut added) = counts.iter().position(|&c| c > 0) else { return Ok((counts, None)) };
+        let mut state = 0u128;
+        let mut labels = vec![0u8; self.cells.len()];
+        for i in (0..self.cells.len()).rev() {
+            let back = layers[i].iter(width).find_map(|(before, tally)| {
+                (0..self.labels()).find_map(|label| match self.place(i, before, label) {
+                    Some((s, charge)) if s == state && charge <= added && tally[added - charge] > 0 => Some((before, label, charge)),
+                    _ => None,
+                })
+            });
+            let (before, label, charge) = back.ok_or_else(|| HexError::Internal("a counted refinement cannot be drawn back".into()))?;
+            (state, added, labels[i]) = (before, added - charge, label);
+        }
+        Ok((counts, Some(self.cells.iter().zip(labels).map(|(&c, label)| (c, label + self.base + 1)).collect())))
+    }
+}
+
+/// The cells of value `plus`, each next one the cell next to those placed
+/// that leaves the fewest open (placed with a neighbour still to come; ties:
+/// the most placed neighbours, then the least index), a part's first cell
+/// its least one. A greedy order, not an optimal one: it keeps the open
+/// cells near the boundary of a compact placed region instead of along a
+/// whole row.
+fn fewest_open(hex: &Hexagon, values: &[u8], plus: u8) -> Vec<usize> {
+    let cells: Vec<usize> = (0..values.len()).filter(|&c| values[c] == plus).collect();
+    let mut placed = vec![false; values.len()];
+    // Neighbours of value `plus` not yet placed, per cell.
+    let mut to_come: Vec<usize> = (0..values.len()).map(|c| hex.neighbours(c).iter().filter(|&&u| values[u] == plus).count()).collect();
+    let mut touched = vec![false; values.len()];
+    let mut order = Vec::with_capacity(cells.len());
+    while order.len() < cells.len() {
+        let key = |c: usize| {
+            let placed_next = hex.neighbours(c).iter().filter(|&&u| values[u] == plus && placed[u]);
+            let closing = placed_next.clone().filter(|&&u| to_come[u] == 1).count();
+            let opening = usize::from(to_come[c] > 0);
+            (opening as isize - closing as isize, std::cmp::Reverse(placed_next.count()), c)
+        };
+        let next = cells
+            .iter()
+            .copied()
+            .filter(|&c| !placed[c] && touched[c])
+            .min_by_key(|&c| key(c))
+            .or_else(|| cells.iter().copied().find(|&c| !placed[c]))
+            .expect("a cell is left");
+        placed[next] = true;
+        order.push(next);
+        for &u in hex.neighbours(next) {
+            if values[u] == plus {
+                to_come[u] -= 1;
+                touched[u] = true;
+            }
+        }
+    }
+    order
+}
+
+/// The cells of value `plus`, breadth first over the graph they induce
+/// (each part from its least cell, neighbours in index order).
+fn breadth_first(hex: &Hexagon, values: &[u8], plus: u8) -> Vec<usize> {
+    let mut placed = vec![false; values.len()];
+    let mut order = Vec::new();
+    let mut queue = VecDeque::new();
+    for start in 0..values.len() {
+        if values[start] != plus || placed[start] {
+            continue;
+        }
+        placed[start] = true;
+        queue.push_back(start);
+        while let Some(c) = queue.pop_front() {
+            order.push(c);
+            for &u in hex.neighbours(c) {
+                if values[u] == plus && !placed[u] {
+                    placed[u] = true;
+                    queue.push_back(u);
+                }
+            }
+        }
+    }
+    order
+}
+
+fn overflow() -> HexError {
+    HexError::Internal("a level-5/6 refinement count passed 2^128".into())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::counting::Count;
+
+    /// The order is a matter of speed: breadth first, fewest open, index
+    /// order and its reverse count the same, penalty by penalty, for every partial of the
+    /// base level up to two (n = 4) or one (n = 5) above the level-3
+    /// minimum, at every level above the base.
+    #[test]
+    fn every_order_counts_the_same() {
+        for (side, bound) in [(4, 3 + 2), (5, 9 + 1)] {
+            let hex = Hexagon::new(side).unwrap();
+            for base in BASES {
+                let mut partials = 0;
+                Count::new(&hex, base).for_each_partial(bound, |values, penalty| {
+                    let allowance = bound - penalty;
+                    let index_order: Vec<usize> = (0..values.len()).filter(|&c| values[c] == base + 1).collect();
+                    let orders = [breadth_first(&hex, values, base + 1), fewest_open(&hex, values, base + 1), index_order.iter().rev().copied().collect(), index_order];
+                    for level in base + 1..=6 {
+                        let counts: Vec<Vec<u128>> =
+                            orders.iter().map(|order| Lift::in_order(&hex, base, level, values, order.clone()).unwrap().counts(allowance).unwrap()).collect();
+                        assert!(counts.iter().all(|c| *c == counts[0]), "n={side} level {base} -> {level}: {values:?}: {counts:?}");
+                    }
+                    partials += 1;
+                })
+                .unwrap();
+                assert!(partials > 20, "n={side} level {base}: {partials} partials");
+            }
+        }
+    }
+
+    /// An order that misses a `+` cell or repeats one is refused, and so is a
+    /// lift from or to a level it does not serve.
+    #[test]
+    fn an_order_or_levels_it_does_not_serve_are_refused() {
+        let hex = Hexagon::new(3).unwrap();
+        let mut first = None;
+        Count::new(&hex, 4).for_each_partial(3, |values, _| {
+            if first.is_none() && values.iter().filter(|&&v| v == 5).count() >= 2 {
+                first = Some(values.to_vec());
+            }
+        })
+        .unwrap();
+        let values = first.expect("a level-4 partial of n = 3 with two `+` cells");
+        let plus: Vec<usize> = (0..values.len()).filter(|&c| values[c] == 5).collect();
+        assert!(Lift::in_order(&hex, 4, 6, &values, plus[1..].to_vec()).is_err());
+        assert!(Lift::in_order(&hex, 4, 6, &values, [plus.clone(), vec![plus[0]]].concat()).is_err());
+        assert!(Lift::new(&hex, 4, 4, &values).is_err());
+        assert!(Lift::new(&hex, 2, 5, &values).is_err());
+        assert!(Lift::new(&hex, 4, 7, &values).is_err());
+    }
+}

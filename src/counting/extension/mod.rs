@@ -1,0 +1,231 @@
+//! Levels 2 to 6 by refinement: a second road to a level's counts, apart
+//! from that level's table and sweep (and, at levels 5 and 6, from `chains`).
+//! Levels 2 and 3 refine the level below by a search that meets each
+//! refinement; levels 4 to 6 refine the level-3 partials (`source`) and
+//! count the refinements by the program of `lift`, since they are too many
+//! to meet one by one (n = 12: 9600 level-3 partials at the minimum refine
+//! to 18 G level-4 ones, and one of them to some 10^26 level-6 ones).
+//!
+//! Invariants relied on (docs/PROBLEM.md, section 4), for level `k` in 2..=3
+//! (`lift` states the same for the levels it counts):
+//! - every valid level-k partial of penalty `B` truncates to a valid
+//!   level-(k-1) partial of penalty `P <= B` (refining never lowers a
+//!   penalty), and a level-(k-1) partial has one refinement per labelling of
+//!   its `+` cells with `k` or `+`; so the level-k partials of penalty `B`
+//!   are, without repeats, the refinements adding exactly `B - P` of the
+//!   level-(k-1) partials of penalty `P <= B`;
+//! - a refinement keeps every term of the level-(k-1) penalty and adds only
+//!   terms on edges between two former `+` cells: a `k`-`k` edge costs 1, and
+//!   a new `+` cell with `m` neighbours labelled `k` costs `m - 1` and is
+//!   valid only when `m >= 1` (a `k` already sees `1..k-1`, as a `+` did).
+//!
+//! So a depth-first search over the former `+` cells, in index order, that
+//! charges those terms as soon as both ends of an edge are labelled and cuts a
+//! branch once the added penalty passes what is allowed, or once a new `+`
+//! cell has all its neighbours labelled and none of them is a `k`, meets each
+//! refinement within the allowance once; tallied by the penalty it adds, the
+//! refinements of every partial of penalty `P <= B` give the level-k counts
+//! of every penalty up to `B` (`--max-penalty`), the minimum's among them.
+//! That reasoning is not trusted on its own: every listed level-(k-1)
+//! partial is re-judged by the plain validator (`validation::evaluate`), and
+//! so is every refinement counted at the minimum (by penalty, where they
+//! run to hundreds of millions, a sample: `Judged`); the counts are
+//! compared with the level-k sweep in `tests/refinement.rs`. The
+//! level-(k-1) partials are listed with the level-(k-1) table (`enumerate`);
+//! nothing of level k is shared.
+//!
+//! Every listed partial is judged, but only the least member of each
+//! symmetry class is refined, its counts taken once per member (`classes`:
+//! a symmetry maps the refinements of a partial onto those of its image,
+//! penalty for penalty). That is the sat road's reduction too, and it makes
+//! the road twelve times cheaper where refining, not listing, is the cost
+//! (n = 12 level 5: 9600 level-3 partials, 800 classes).
+
+
+pub(super) mod classes;
+pub(super) mod covers;
+pub(super) mod lift;
+pub(super) mod pieces;
+pub(super) mod refinements;
+
+use rayon::prelude::*;
+
+use crate::counting::basics::{check_bound, check_stop, report_piece, settled, Settings};
+use crate::counting::extension::classes::Classes;
+use crate::counting::extension::pieces::Count;
+use crate::counting::extension::refinements::{overflow, refinements, source, Judged};
+use crate::counting::frontier::schedule::Schedule;
+use crate::counting::sweep::enumerate::fold_partials;
+use crate::counting::tables::ladder::Ladder;
+use crate::error::HexError;
+use crate::geometry::Hexagon;
+use crate::levels::Partial;
+use crate::records::ledger::{Resumed, Unit};
+use crate::validation::evaluate;
+
+/// What the extension road found at a level's minimum.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Refined {
+    /// The least level-k penalty.
+    pub minimum: usize,
+    /// Level-k partials of that penalty.
+    pub count: u128,
+    /// Level-(k-1) partials of penalty at most the minimum that were listed.
+    pub refined: usize,
+    /// Their symmetry classes, each refined through its least member.
+    pub classes: usize,
+    /// How the listing was cut, and what of it was read back from records.
+    pub pieces: Pieces,
+}
+
+/// The pieces of a listing, and those read back from an earlier run's
+/// records (`Settings::records`) instead of being refined in this one.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Pieces {
+    pub total: usize,
+    /// The pieces resumed and who wrote them (they attest those counts).
+    pub resumed: Resumed,
+}
+
+/// What the extension road found up to a bound.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RefinedByPenalty {
+    /// `counts[p]`: level-k partials of penalty `p`, for `p <= bound`.
+    pub counts: Vec<u128>,
+    /// Level-(k-1) partials of penalty at most the bound that were listed.
+    pub refined: usize,
+    /// Their symmetry classes, each refined through its least member.
+    pub classes: usize,
+    pub pieces: Pieces,
+}
+
+/// The levels this road counts.
+fn check_refined_level(level: u8) -> Result<(), HexError> {
+    match level {
+        2..=6 => Ok(()),
+        _ => Err(HexError::Usage(format!("the extension road counts levels 2 to 6 (not level {level})"))),
+    }
+}
+
+
+/// The level-k minimum and its count: bounds from the level-(k-1) minimum
+/// up are tried until some refinement reaches one (the level-k minimum is at
+/// least the level-(k-1) one, so none below it is skipped).
+pub fn level_by_refinement(hex: &Hexagon, level: u8, settings: &Settings) -> Result<Refined, HexError> {
+    check_refined_level(level)?;
+    let (ladder, bound) = Ladder::to_minimum(hex, source(level), settings)?;
+    let (_, minimum, found) = minimum_from(ladder, level, bound, 0)?;
+    Ok(Refined { minimum, count: found.counts[minimum], refined: found.refined, classes: found.classes, pieces: found.pieces })
+}
+
+/// The level-k minimum, known to be at least `from`, and the counts of
+/// every penalty up to at least that minimum + `above`, with the ladder's
+/// tables (rebuilt when the bound passes theirs); the ladder is handed back,
+/// so that a row counts level 6 on the tables level 5 used.
+pub(super) fn minimum_from(mut ladder: Ladder<'_>, level: u8, from: usize, above: usize) -> Result<(Ladder<'_>, usize, RefinedByPenalty), HexError> {
+    check_refined_level(level)?;
+    let (hex, settings) = (ladder.hex(), ladder.settings());
+    let mut bound = from + above;
+    loop {
+        check_bound(bound)?;
+        if bound > ladder.bound() {
+            ladder = ladder.rebuilt(source(level), bound)?;
+        }
+        let found = refine_listed(hex, level, &ladder, bound, (Judged::Every, settings))?;
+        match settled(found.counts.iter().position(|&c| c > 0), above, bound) {
+            Ok(minimum) => return Ok((ladder, minimum, found)),
+            Err(next) => bound = next,
+        }
+    }
+}
+
+/// The level-k partials of every penalty `0..=bound`, by refinement of the
+/// level-(k-1) partials of penalty at most `bound`.
+pub fn refined_by_penalty(hex: &Hexagon, level: u8, bound: usize, settings: &Settings) -> Result<RefinedByPenalty, HexError> {
+    check_refined_level(level)?;
+    check_bound(bound)?;
+    refine_listed(hex, level, &Ladder::up_to(hex, source(level), bound, settings)?, bound, (Judged::Sample, settings))
+}
+
+/// Pieces the classes are split into (the options table says why it is fixed).
+const PIECES: usize = crate::options::EXTENSION_PIECES.default;
+
+/// A piece's counts and their seconds in this run, and who wrote them when
+/// they were read back.
+type PieceCounts = Unit<(Vec<u128>, f64)>;
+
+/// A class to refine: its least member, their penalty and how many members.
+struct Class {
+    values: Vec<u8>,
+    penalty: usize,
+    members: u128,
+}
+
+/// Every partial of the source level of penalty `<= bound` that the ladder
+/// lists, judged, and its classes refined piece by piece on every core;
+/// with `settings.records`, finished pieces are read from and written to
+/// that directory. The pieces are runs of the classes in the order of their
+/// values, of equal size (the walk's own subtrees would not do: the least
+/// members of the classes crowd into its first few). A table built for a
+/// larger bound serves any smaller one (`ladder`).
+fn refine_listed(hex: &Hexagon, level: u8, ladder: &Ladder<'_>, bound: usize, (judged, settings): (Judged, &Settings)) -> Result<RefinedByPenalty, HexError> {
+    let schedule = Schedule::new(hex, source(level))?;
+    let table = ladder.guide(source(level)).expect("the ladder reaches the level below");
+    let classes = Classes::new(hex);
+    let keep = |acc: &mut Result<(usize, Vec<Class>), HexError>, values: &[u8], penalty: usize| {
+        let Ok((listed, kept)) = acc else { return };
+        let judged = match Partial::new(hex.side(), source(level), values.to_vec()) {
+            Ok(partial) => evaluate(hex, &partial),
+            Err(e) => return *acc = Err(e),
+        };
+        if !judged.is_valid() || judged.penalty != penalty {
+            return *acc = Err(HexError::Internal(format!("a listed level-{} partial is not valid with penalty {penalty}", source(level))));
+        }
+        *listed += 1;
+        if let Some(members) = classes.members(values) {
+            kept.push(Class { values: values.to_vec(), penalty, members });
+        }
+    };
+    let join = |a: Result<(usize, Vec<Class>), HexError>, b: Result<(usize, Vec<Class>), HexError>| {
+        let ((listed, mut kept), (more, other)) = (a?, b?);
+        kept.extend(other);
+        Ok((listed + more, kept))
+    };
+    let (listed, mut kept) = fold_partials(&schedule, table, bound, rayon::current_num_threads() * 64, || Ok((0, Vec::new())), keep, join)?;
+    kept.sort_unstable_by(|a, b| a.values.cmp(&b.values));
+    let pieces: Vec<&[Class]> = kept.chunks(kept.len().div_ceil(PIECES).max(1)).collect();
+    let count = Count { n: hex.side(), level, source: source(level), via: settings.via.name(), bound, pieces: pieces.len() };
+    let refine_piece = |piece: &[Class]| -> Result<Vec<u128>, HexError> {
+        let mut counts = vec![0u128; bound + 1];
+        for class in piece {
+            check_stop(&settings.context)?;
+            let added = refinements(hex, level, &class.values, class.penalty, bound, (judged, settings.via))?;
+            for (extra, c) in added.into_iter().enumerate() {
+                let total = &mut counts[class.penalty + extra];
+                *total = c.checked_mul(class.members).and_then(|c| total.checked_add(c)).ok_or_else(overflow)?;
+            }
+        }
+        Ok(counts)
+    };
+    let finished = std::sync::atomic::AtomicUsize::new(0);
+    let results: Vec<Result<PieceCounts, HexError>> = pieces
+        .par_iter()
+        .enumerate()
+        .map(|(index, piece)| {
+            let unit = pieces::resume_or_count(settings.records.as_deref(), &count, (index, &piece[0].values, piece.len()), || refine_piece(piece))?;
+            let done = finished.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+            report_piece(&settings.context, level, (index, done, count.pieces), piece.len(), unit.read_back_from.is_some(), unit.value.1);
+            Ok(unit)
+        })
+        .collect();
+    let pieces = Pieces { total: count.pieces, ..Pieces::default() };
+    let mut total = RefinedByPenalty { counts: vec![0; bound + 1], refined: listed, classes: kept.len(), pieces };
+    for result in results {
+        let unit = result?;
+        total.pieces.resumed.note_unit(&unit);
+        for (sum, c) in total.counts.iter_mut().zip(&unit.value.0) {
+            *sum = sum.checked_add(*c).ok_or_else(overflow)?;
+        }
+    }
+    Ok(total)
+}

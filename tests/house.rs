@@ -1,0 +1,12 @@
+//! The house rules: the module graph, the options table, the command line and
+//! its reference, the printed reports: one test binary for the area, whose
+//! modules are the files of tests/ named below (autotests is off in
+//! Cargo.toml), so the suite links hexcert and CaDiCaL once per area and the
+//! long tests of its files share the test threads.
+
+mod common;
+mod module_graph;
+mod options;
+mod cli;
+mod cli_doc;
+mod reports;
