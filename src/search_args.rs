@@ -38,6 +38,12 @@ pub(crate) struct SearchArgs {
     // Not `--level`: in every other command that names the claim's level.
     #[arg(long = "formula-level", default_value_t = options::GRID_LEVEL.default, help = options::GRID_LEVEL.help, value_parser = within(options::GRID_LEVEL))]
     pub level: u8,
+    /// Find a level-K partial (1 to 5) instead of a full grid: the restricted
+    /// formula at level K, a validated model of it the result, nothing
+    /// refined or filled in (a witness for a level-K claim, which `check`
+    /// validates as any other).
+    #[arg(long, value_name = "K", value_parser = clap::value_parser!(u8).range(1..=5), conflicts_with = "level")]
+    pub partial_level: Option<u8>,
     #[arg(long, default_value_t = options::GRID_JOBS.default, help = options::GRID_JOBS.help, value_parser = within(options::GRID_JOBS))]
     pub jobs: usize,
     /// Stop after this many seconds (wall clock), reporting the best grid so far.
@@ -68,7 +74,8 @@ impl SearchArgs {
             .collect();
         GridSearch {
             n: self.n,
-            level: self.level,
+            level: self.partial_level.unwrap_or(self.level),
+            partial: self.partial_level.is_some(),
             band: self.band,
             inners: self.inner.clone(),
             centres,

@@ -190,6 +190,30 @@ fn the_level_three_road_finds_n7s_best_grid() {
     assert!(member.admits(&hex, &file.partial.truncate(3).unwrap(), 17));
 }
 
+/// `--partial-level`: the member's model is the result, a level-2 partial
+/// (what found n = 16's level-2 witness). n = 9's level-2 minimum is 23, so
+/// a partial within 23 has exactly 23, and it lies in the member named.
+#[test]
+fn the_partial_search_finds_a_level_two_partial_at_n9s_minimum() {
+    let out = Command::new(env!("CARGO_BIN_EXE_hexcert"))
+        .args(["--json", "search", "--n", "9", "--partial-level", "2", "--max-penalty", "23", "--jobs", "1"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!((report["penalty"].as_u64(), report["level"].as_u64(), report["partial"].as_bool()), (Some(23), Some(2), Some(true)));
+    let file = hexcert::formats::parse_grid(report["grid"].as_str().unwrap().as_bytes(), Path::new("stdout"), Some(9)).unwrap();
+    let hex = Hexagon::new(9).unwrap();
+    let evaluation = evaluate(&hex, &file.partial);
+    assert!(evaluation.is_valid() && evaluation.penalty == 23 && file.partial.level() == 2);
+    let by = &report["found_by"];
+    let centre = [Centre::AtCentre, Centre::BesideCentre].into_iter().find(|c| by["centre"] == c.name());
+    let found_by = Restrictions { band: by["band"].as_u64().unwrap() as usize, inner: by["inner"].as_u64().unwrap() as usize, centre };
+    assert!(found_by.admits(&hex, &file.partial, 23), "{}", found_by.describe());
+    let both = Command::new(env!("CARGO_BIN_EXE_hexcert")).args(["search", "--n", "9", "--partial-level", "2", "--formula-level", "3"]).output().unwrap();
+    assert_eq!(both.status.code(), Some(2), "a partial level and a formula level are one choice");
+}
+
 #[test]
 fn a_hexagon_too_small_for_every_placement_is_refused_in_one_line() {
     let out = Command::new(env!("CARGO_BIN_EXE_hexcert")).args(["search", "--n", "3", "--centre", "at-centre"]).output().unwrap();

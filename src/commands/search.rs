@@ -22,6 +22,9 @@ use hexcert::solving::{Cadical, SatSolver};
 pub struct SearchReport {
     n: usize,
     level: u8,
+    /// The result is a level-`level` partial, not a full grid.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    partial: bool,
     band: usize,
     max_penalty: Option<usize>,
     descend: bool,
@@ -90,6 +93,7 @@ pub fn search(context: &RunContext, spec: &GridSearch, output: Option<&Path>) ->
     let report = SearchReport {
         n: spec.n,
         level: spec.level,
+        partial: spec.partial,
         band: spec.band,
         max_penalty: spec.max_penalty,
         descend: spec.descend,
@@ -110,10 +114,11 @@ pub fn search(context: &RunContext, spec: &GridSearch, output: Option<&Path>) ->
 /// The grid in hexcert's format, after comments saying how it was found.
 fn grid_file(spec: &GridSearch, best: &hexcert::search::grids::Grid) -> String {
     format!(
-        "# penalty {} score {}, found by `hexcert search` (formula level {}) with {}\n\
+        "# penalty {}{}, found by `hexcert search` ({} {}) with {}\n\
          # a search restriction, not a claim: grids outside it may exist\n{}",
         best.evaluation.penalty,
-        best.evaluation.score.unwrap_or(0),
+        best.evaluation.score.map_or(String::new(), |s| format!(" score {s}")),
+        if spec.partial { "a partial of level" } else { "formula level" },
         spec.level,
         best.restrictions.describe(),
         to_hexcert_text(&best.grid)

@@ -41,6 +41,10 @@ pub struct GridSearch {
     /// in by the chains (`counting::cheapest_completion`), from level 3 after
     /// a refinement to level 5 (`refine`).
     pub level: u8,
+    /// Stop at the formula's level: a validated model is the result (a
+    /// level-`level` partial, as a witness for a level claim), nothing is
+    /// refined or filled in.
+    pub partial: bool,
     pub band: usize,
     pub inners: Vec<usize>,
     pub centres: Vec<Option<Centre>>,
@@ -193,7 +197,7 @@ fn run_member(
             let watched = Arc::clone(&watched);
             move || watched.stopped() || watched.bound.load(Ordering::Relaxed) < bound
         }));
-        match solve_completed(hex, &encoding, &mut *solver, &refiner, bound)? {
+        match solve_completed(hex, &encoding, &mut *solver, &refiner, bound, spec.partial)? {
             Some(grid) => {
                 found = Some(found.map_or(grid.evaluation.penalty, |f| f.min(grid.evaluation.penalty)));
                 publish(spec, shared, Grid { seconds: shared.start.elapsed().as_secs_f64(), ..grid }, on_event);
@@ -212,9 +216,10 @@ fn run_member(
     Ok(())
 }
 
-/// A full grid of penalty <= `bound` from the solver's models: each model
-/// is validated, completed (by the chains from level 4 on, by `refine`
-/// below) and validated again; a model whose completion costs more, or
+/// A full grid of penalty <= `bound` from the solver's models (with
+/// `partial`, the validated model itself): each model is validated,
+/// completed (by the chains from level 4 on, by `refine` below) and
+/// validated again; a model whose completion costs more, or
 /// (below level 4) that no grid within the bound refines, is blocked and
 /// the solver asked again. `None` when UNSAT or stopped (told apart by the
 /// caller).
@@ -224,6 +229,7 @@ fn solve_completed(
     solver: &mut dyn SatSolver,
     refiner: &dyn Fn() -> Box<dyn SatSolver>,
     bound: usize,
+    partial: bool,
 ) -> Result<Option<Grid>, HexError> {
     let level_encoding = &encoding.encoding;
     loop {
@@ -234,6 +240,7 @@ fn solve_completed(
         };
         let found = accept_model(hex, level_encoding, &model)?;
         let grid = match found.partial.level() {
+            _ if partial => found.partial.clone(),
             4.. => complete(hex, &found.partial)?,
             _ => match refine(hex, &found.partial, bound, refiner())? {
                 Refined::Grid(grid) => grid,
