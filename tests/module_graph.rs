@@ -16,7 +16,7 @@ fn src() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("src")
 }
 
-/// Module path of a file under src/ (`certification/check.rs` -> [certification, check]).
+/// Module path of a file under src/ (`certification/check/mod.rs` -> [certification, check]).
 fn module_of(file: &Path) -> Vec<String> {
     let relative = file.strip_prefix(src()).unwrap().with_extension("");
     let mut parts: Vec<String> = relative.iter().map(|p| p.to_string_lossy().into_owned()).collect();
@@ -185,7 +185,11 @@ fn shown(chain: &[PathBuf]) -> String {
 fn the_record_layer_and_the_checker_reach_no_solver_code() {
     let graph = graph();
     let mut starts: Vec<PathBuf> = graph.keys().filter(|f| f.starts_with(src().join("records"))).cloned().collect();
-    starts.push(src().join("certification/check.rs"));
+    // Every file of the checker's folder is a start: its mod.rs names them
+    // without `self::`, which the reader does not follow.
+    let checker: Vec<PathBuf> = graph.keys().filter(|f| f.starts_with(src().join("certification/check"))).cloned().collect();
+    assert!(checker.len() > 1, "the checker's files were not found");
+    starts.extend(checker);
     starts.push(src().join("certification/check_cubes.rs"));
     for start in &starts {
         assert!(graph.contains_key(start), "{} is not a source file", start.display());
