@@ -1,13 +1,6 @@
-//! `hexcert certify`: the optimum of a side-n hexagon, with a witness grid
-//! the engine found itself and a checked lower-bound certificate.
-//!
-//! The levels are minimised in turn (each from the bound of the one below).
-//! Every bounded query races the plain formula against the symmetry-broken
-//! one; every UNSAT answer becomes a checked certificate (so each level's
-//! minimum is certified, not only the optimum's), checked on the verifier
-//! thread while the search goes on. A rerun resumes from the certificates on
-//! disk and from `.resume/` (see `resume`), each re-checked before it is
-//! used; it skips an n whose `optimum.json` exists and verifies.
+//! The search for an optimum, run against an oracle that certifies every
+//! UNSAT answer (or reuses a certificate that verifies now) while the
+//! search goes on.
 
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
@@ -15,52 +8,24 @@ use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
-use super::check::{check_record, CheckReport, Status};
-use super::deadline::Deadline;
-use super::contradiction::{set_aside_contradicted, Contradicted};
-use super::cubes::{merge, progress, read_counterexample, run_all, CubeResult, RunLimits};
+use super::record::{write_optimum, Provenance};
+use super::report::{resumed_report, OptimumReport};
+use crate::certification::check::{check_record, CheckReport, Status};
+use crate::certification::contradiction::{set_aside_contradicted, Contradicted};
+use crate::certification::cubes::{merge, progress, read_counterexample, run_all, CubeResult, RunLimits};
+use crate::certification::deadline::Deadline;
+use crate::certification::prove::{certify_refutation, refute, Refutation, SolveAgain};
+use crate::certification::resume::ResumeDir;
+use crate::certification::verifier::Verifier;
+use crate::certification::{Settings, WorkDir};
 use crate::cubes::Plan;
-use super::prove::{certify_refutation, refute, Refutation, SolveAgain};
-use super::resume::ResumeDir;
-use super::verifier::Verifier;
-use super::{Settings, WorkDir};
+use crate::encoding::EncodeOptions;
 use crate::error::HexError;
-use crate::formats::to_hexcert_text;
 use crate::geometry::Hexagon;
 use crate::levels::Partial;
-use crate::digest::sha256_hex;
-use crate::records::{read_json, this_build, Claim, Optimum, Record, WitnessSource};
+use crate::records::{Claim, Record, WitnessSource};
 use crate::search::{minimize_through, Found, LowerBoundProof, Oracle, PlainOracle, Step};
-use crate::encoding::EncodeOptions;
 use crate::solving::{Cadical, SatSolver};
-
-/// What `certify` reports for one n.
-#[derive(Debug, Clone, serde::Serialize)]
-pub struct OptimumReport {
-    pub n: usize,
-    pub optimum: usize,
-    pub level: u8,
-    pub level_minima: Vec<usize>,
-    /// Wall time for this n (all queries, intermediate checks included).
-    pub seconds: f64,
-    /// Solve time of the claim the optimum rests on, and how long after the
-    /// solver's answer its LRAT verdict came.
-    pub solve_seconds: f64,
-    pub check_seconds: f64,
-    pub proof_bytes: u64,
-    pub proof_stored: bool,
-    pub directory: PathBuf,
-    /// True when an earlier run had already certified this n.
-    pub resumed: bool,
-    /// Claims the search relied on that this run did not check (cube claims
-    /// with attested cubes): the optimum is attested, not verified, and
-    /// `certify` exits 4, as `check` would.
-    pub attested: Vec<String>,
-    /// Claims the level minima rest on whose statement -> CNF derivation
-    /// VeriPB, not on PATH, could not check in this run: `check` reports
-    /// them unverified, and `certify` exits 4 too.
-    pub derivation_unchecked: Vec<String>,
-}
 
 /// Races formulations for bounded queries. Every UNSAT answer is handed to
 /// the verifier, which checks it and stores the certificate while the
@@ -265,7 +230,7 @@ fn earlier_claim_holds(path: &Path) -> Holds {
 /// Verified now, or everything verified but a recorded derivation that
 /// VeriPB, not on this machine, could not check: solving again would not
 /// change that, and `hexcert check` still reports it unverified.
-fn reusable(report: &super::check::CheckReport) -> bool {
+fn reusable(report: &CheckReport) -> bool {
     report.status == Status::Verified || report.needs_veripb
 }
 
@@ -306,7 +271,7 @@ pub fn certify_optimum_queued(
         return Ok(());
     }
     let start = Instant::now();
-    super::remove_stale_work_dirs(&dir);
+    crate::certification::remove_stale_work_dirs(&dir);
     let work = WorkDir::create(&dir, ".work-certify")?;
     let resume = ResumeDir::new(&dir);
     let mut oracle =
@@ -352,236 +317,4 @@ pub fn certify_optimum_queued(
         Ok(())
     }));
     Ok(())
-}
-
-/// What an optimum record says of where its numbers came from.
-struct Provenance {
-    source: WitnessSource,
-    level_minima: Vec<usize>,
-    /// Levels whose minimum is stated from below only.
-    unreached: Vec<u8>,
-    attested: Vec<String>,
-}
-
-/// Writes the witness and `optimum.json` (last: its presence means n is
-/// done). Runs after the checks of n's claims, so the claim it names exists.
-fn write_optimum(
-    dir: &Path,
-    n: usize,
-    (level, below): (u8, usize),
-    witness: &Partial,
-    found: Provenance,
-    start: Instant,
-) -> Result<OptimumReport, HexError> {
-    let Provenance { source, level_minima, unreached, attested } = found;
-    let claim_dir = Claim::directory(dir.parent().unwrap_or(Path::new(".")), n, level, below);
-    let claim = ClaimFigures::read(&claim_dir.join("claim.json"))?;
-    let witness_text = to_hexcert_text(witness);
-    crate::files::write_atomic(&dir.join("witness.txt"), witness_text.as_bytes())?;
-    let record = Optimum {
-        format: Optimum::new_format(),
-        n,
-        optimum: below,
-        witness: "witness.txt".into(),
-        witness_sha256: sha256_hex(witness_text.as_bytes()),
-        lower_bound: relative(&claim_dir, dir),
-        lower_bound_level: level,
-        level_minima,
-        seconds: start.elapsed().as_secs_f64(),
-        hexcert: this_build(),
-        attested: (!attested.is_empty()).then_some(attested),
-        witness_source: Some(source),
-        unreached: (!unreached.is_empty()).then_some(unreached),
-    };
-    crate::files::write_atomic(&dir.join("optimum.json"), &serde_json::to_vec_pretty(&record).expect("serialises"))?;
-    Ok(OptimumReport::new(record, &claim, claim_dir, dir, false))
-}
-
-/// `certify --witness`: the optimum of side n from a grid already found
-/// (the engine's search, a published file) and the claims already under
-/// `root`, none of them solved again. The grid must be a full grid the
-/// plain validator accepts, with penalty exactly the bound of a claim beside
-/// (the lowest level's such claim is the lower bound); a claim it
-/// contradicts (a bound above its penalty) refuses it. Below that level,
-/// a minimum is the strongest bound the claims beside prove, listed as
-/// `unreached` unless a level witness or the grid itself reaches it. The
-/// lower-bound claim is checked first, as `check` does (a failure refuses
-/// the grid, nothing written); the record is then checked whole, and its
-/// report says what this run verified.
-pub fn certify_from_grid(n: usize, grid_path: &Path, root: &Path) -> Result<(OptimumReport, CheckReport), HexError> {
-    let start = Instant::now();
-    let hex = Hexagon::new(n)?;
-    let dir = root.join(format!("n{n}"));
-    let record_path = dir.join("optimum.json");
-    let refuse = |message: String| HexError::Input { file: grid_path.to_path_buf(), line: 0, message };
-    if std::fs::symlink_metadata(&record_path).is_ok() {
-        return Err(refuse(format!("{} exists already: remove it first to rest n = {n}'s optimum on this grid", record_path.display())));
-    }
-    let bytes = crate::files::read_regular(grid_path, crate::formats::MAX_GRID_BYTES, "grid file")?;
-    let grid = crate::formats::parse_grid(&bytes, grid_path, Some(n))?;
-    if grid.partial.level() != crate::levels::FULL_LEVEL {
-        return Err(refuse(format!("a level-{} partial, not a full grid", grid.partial.level())));
-    }
-    let evaluation = crate::validation::evaluate(&hex, &grid.partial);
-    if !evaluation.is_valid() {
-        return Err(refuse(format!("not a valid grid: {} cells lack support", evaluation.violations.len())));
-    }
-    let penalty = evaluation.penalty;
-    let claims = claims_beside(&dir, n)?;
-    if let Some(&(level, below)) = claims.iter().find(|&&(_, below)| below > penalty) {
-        return Err(refuse(format!("its penalty {penalty} contradicts the claim level{level}-below{below}: check the claim with --regenerate")));
-    }
-    let Some(&(level, _)) = claims.iter().filter(|&&(_, below)| below == penalty).min() else {
-        let strongest = claims.iter().map(|&(_, below)| below).max().unwrap_or(0);
-        return Err(refuse(format!("penalty {penalty}, but no claim under {} bounds the penalty below {penalty} (the strongest: below {strongest}); prove it first", dir.display())));
-    };
-    let claim_path = Claim::directory(root, n, level, penalty).join("claim.json");
-    let mut run = super::check::CheckRun::new(None);
-    let claim_report = run.check(&claim_path);
-    if claim_report.status == Status::Failed {
-        let why = claim_report.messages.last().cloned().unwrap_or_default();
-        return Err(refuse(format!("its lower-bound claim {} fails its check: {why}", claim_path.display())));
-    }
-    let mut level_minima = Vec::new();
-    let mut unreached = Vec::new();
-    for k in 1..=crate::levels::FULL_LEVEL {
-        if k >= level {
-            level_minima.push(penalty);
-            continue;
-        }
-        // A level-j claim bounds every level from j on.
-        let minimum = claims.iter().filter(|&&(j, _)| j <= k).map(|&(_, below)| below).max().unwrap_or(0);
-        let witnessed = Claim::directory(root, n, k, minimum).join(super::witness::LEVEL_WITNESS).is_file();
-        if minimum > 0 && !witnessed && super::witness::penalty_at_level(&grid.partial, k)? != minimum {
-            unreached.push(k);
-        }
-        level_minima.push(minimum);
-    }
-    let (kind, comments) = match grid.format {
-        crate::formats::Format::Hexcert => (WitnessSource::GRID_FILE, comment_lines(&bytes)),
-        crate::formats::Format::Published => (WitnessSource::PUBLISHED, Vec::new()),
-    };
-    let source = WitnessSource {
-        kind: kind.into(),
-        path: Some(grid_path.to_string_lossy().into_owned()),
-        sha256: Some(sha256_hex(&bytes)),
-        comments,
-    };
-    let found = Provenance { source, level_minima, unreached, attested: Vec::new() };
-    let report = write_optimum(&dir, n, (level, penalty), &grid.partial, found, start)?;
-    Ok((report, run.check(&record_path)))
-}
-
-/// `(level, below)` of every claim directory in `dir` whose record states
-/// side n and those numbers (a directory named otherwise is `check`'s to fail).
-fn claims_beside(dir: &Path, n: usize) -> Result<Vec<(u8, usize)>, HexError> {
-    let entries = std::fs::read_dir(dir).map_err(|source| HexError::Io { path: dir.into(), source })?;
-    let mut claims = Vec::new();
-    for entry in entries.flatten() {
-        let name = entry.file_name().to_string_lossy().into_owned();
-        let Some(numbers) = crate::records::ranges::claim_directory_numbers(&name) else { continue };
-        let path = entry.path().join("claim.json");
-        if !path.is_file() {
-            continue;
-        }
-        let record = Record::read(&path)?;
-        match record.claim_numbers() {
-            Some((side, level, below, _)) if side == n && (level, below) == numbers => claims.push(numbers),
-            _ => return Err(crate::error::RecordError::Header(format!("not the claim its directory names (n = {n}, {name})")).at(&path)),
-        }
-    }
-    claims.sort();
-    Ok(claims)
-}
-
-/// A hexcert grid file's `#` lines, without the `#`.
-fn comment_lines(bytes: &[u8]) -> Vec<String> {
-    String::from_utf8_lossy(bytes).lines().filter_map(|line| line.trim_start().strip_prefix('#')).map(|c| c.trim().to_string()).collect()
-}
-
-fn relative(path: &Path, base: &Path) -> String {
-    path.strip_prefix(base).unwrap_or(path).to_string_lossy().into_owned()
-}
-
-fn resumed_report(record_path: &Path) -> Result<OptimumReport, HexError> {
-    let record: Optimum = read_json(record_path)?;
-    let claim_dir = record_path.parent().unwrap_or(Path::new(".")).join(&record.lower_bound);
-    let claim = ClaimFigures::read(&claim_dir.join("claim.json"))?;
-    let dir = record_path.parent().unwrap_or(Path::new("."));
-    Ok(OptimumReport::new(record, &claim, claim_dir, dir, true))
-}
-
-/// The claims beside an optimum in `dir` that bound one of its level
-/// minima from below and record a statement -> CNF derivation, when VeriPB
-/// is not on PATH: `check` calls each unverified (`statement`), whatever it
-/// recorded when it was written.
-fn derivations_unchecked(dir: &Path, level_minima: &[usize]) -> Vec<String> {
-    if crate::proofs::veripb::Veripb::find().is_some() {
-        return Vec::new();
-    }
-    let Ok(entries) = std::fs::read_dir(dir) else { return Vec::new() };
-    let mut names: Vec<String> = entries
-        .flatten()
-        .filter_map(|entry| {
-            let name = entry.file_name().to_string_lossy().into_owned();
-            let (level, below) = crate::records::ranges::claim_directory_numbers(&name)?;
-            let bounds_a_minimum = level_minima.get(usize::from(level).checked_sub(1)?..)?.contains(&below);
-            let derivation = match Record::read(&entry.path().join("claim.json")).ok()? {
-                Record::Claim(claim) => claim.statement_to_cnf,
-                Record::CubeClaim(claim) => claim.statement_to_cnf,
-                _ => None,
-            };
-            (bounds_a_minimum && derivation.is_some_and(|d| d.statement.is_some())).then_some(name)
-        })
-        .collect();
-    names.sort();
-    names
-}
-
-/// What the report says of the claim under an optimum, either kind.
-struct ClaimFigures {
-    solve_seconds: f64,
-    check_seconds: f64,
-    proof_bytes: u64,
-    proof_stored: bool,
-}
-
-impl ClaimFigures {
-    fn read(path: &Path) -> Result<ClaimFigures, HexError> {
-        let record = Record::read(path)?;
-        if let Record::CubeClaim(claim) = record {
-            let stored = claim.cubes.iter().all(|c| c.lrat_proof.as_ref().is_some_and(|f| f.stored_as.is_some()));
-            let bytes = claim.cubes.iter().filter_map(|c| c.lrat_proof.as_ref()).map(|f| f.compressed_bytes.unwrap_or(f.bytes)).sum();
-            return Ok(ClaimFigures { solve_seconds: claim.solve_seconds, check_seconds: claim.lrat_cpu_seconds, proof_bytes: bytes, proof_stored: stored });
-        }
-        let Record::Claim(claim) = record else {
-            return Err(crate::error::RecordError::Header("the lower bound is not a claim this build reads".into()).at(path));
-        };
-        Ok(ClaimFigures {
-            solve_seconds: claim.solver.seconds,
-            check_seconds: claim.lrat.seconds_after_solve,
-            proof_bytes: claim.proof.compressed_bytes.unwrap_or(claim.proof.bytes),
-            proof_stored: claim.proof.stored_as.is_some(),
-        })
-    }
-}
-
-impl OptimumReport {
-    fn new(record: Optimum, claim: &ClaimFigures, directory: PathBuf, dir: &Path, resumed: bool) -> OptimumReport {
-        OptimumReport {
-            derivation_unchecked: derivations_unchecked(dir, &record.level_minima),
-            n: record.n,
-            optimum: record.optimum,
-            level: record.lower_bound_level,
-            level_minima: record.level_minima,
-            seconds: record.seconds,
-            solve_seconds: claim.solve_seconds,
-            check_seconds: claim.check_seconds,
-            proof_bytes: claim.proof_bytes,
-            proof_stored: claim.proof_stored,
-            directory,
-            attested: record.attested.unwrap_or_default(),
-            resumed,
-        }
-    }
 }

@@ -1,161 +1,22 @@
-//! `hexcert check`: says, for every record, what this run verified.
-//!
-//! Invariant: a record is `Verified` only when everything it states was
-//! checked in this run. For a claim: its numbers are in range and agree with
-//! its directory; the CNF re-encoded from its parameters hashes to the
-//! recorded value (a changed bound or encoder is caught); the CNF and proofs,
-//! stored or regenerated, hash to the recorded values; and a checker run in
-//! this run verified the proof: the LRAT checker of `lrat/` on the stored
-//! LRAT proof or on the regenerated trace, and every DRAT checker on PATH
-//! on the DRAT twin (`external_drat_checks`). A claim whose proof is not stored and
-//! not regenerated is `Unverified`, never passed: its hash agreeing proves
-//! nothing about its proof. For an optimum: its witness validates with
-//! exactly the optimum penalty, and its lower-bound claim, which must state
-//! exactly the bound the optimum needs, was itself verified in this run (an
-//! optimum is never stronger than its claim).
-//!
-//! A claim that records a statement -> CNF derivation (`statement_to_cnf`)
-//! is `Verified` only when, besides, the OPB statement and the derivation
-//! written again hash to the record and VeriPB accepted them in this run
-//! (src/certification/statement.rs): `Unverified` when VeriPB is not on
-//! PATH, `Failed` on a hash mismatch or a rejection. A claim that records
-//! none, or records that no derivation covers it (cube claims, the
-//! totalizer), is judged on the trust base it states, which names the
-//! encoder; with `derivations` (`check --veripb`) it is `Unverified` unless
-//! a derivation is checked on the spot. With `record` (`check --veripb
-//! --record`) the verdict of this run is written into the claim instead,
-//! atomically and only when VeriPB accepted and nothing else failed.
-//!
-//! This module owns no solver code. Regeneration is handed in by the caller
-//! as a `&dyn Regenerate` (`prove::SolveAgain` re-solves with CaDiCaL) that
-//! only emits a trace; `check` judges it with its own LRAT checker, so what
-//! `check` verifies does not depend on the code that found the proofs.
+//! One `check` run: its options, its entry points, and the walker that
+//! judges each record once by its kind (an optimum with the claims it rests
+//! on), handing a claim's proof to `claim`.
 
-use std::collections::HashSet;
 use std::path::{Path, PathBuf};
-use std::time::Instant;
 
-use super::statement;
-use super::WorkDir;
-use crate::encoding::LevelEncoding;
-use crate::error::HexError;
-use crate::outcome::Outcome;
+use super::claim::check_claim;
+use super::find::find_records;
+use super::report::{CheckReport, LEGACY};
+use crate::certification::regenerate::{ProofChecks, Regenerate};
+use crate::certification::statement;
+use crate::error::{HexError, RecordError};
 use crate::geometry::Hexagon;
 use crate::levels::Partial;
-use crate::proofs::online::{Against, OnlineCheck};
 use crate::proofs::verified::VerifiedChecker;
-use crate::compress;
-use crate::digest::sha256_hex;
-use crate::proofs::Checker;
-use super::regenerate::ProofChecks;
-use crate::error::RecordError;
-use crate::records::claim::{check_claim_ranges, check_optimum_ranges};
-use crate::records::ranges::{check_claim_directory, check_n_directory};
-use crate::records::read::{expect_hash, stored_path};
-use crate::records::Record;
+use crate::records::claim::check_optimum_ranges;
+use crate::records::ranges::check_n_directory;
 use crate::records::trust::{trust_base, Basis};
-use crate::records::{CheckerRecord, Claim, CubeClaim, Optimum};
-
-pub use super::regenerate::Regenerate;
-pub use crate::records::Status;
-
-/// The result of checking one record.
-#[derive(Debug, Clone, serde::Serialize)]
-pub struct CheckReport {
-    pub path: PathBuf,
-    pub status: Status,
-    pub messages: Vec<String>,
-    /// Unverified only because VeriPB, not on PATH, could not check a
-    /// recorded statement -> CNF derivation (for an optimum: its claim's).
-    /// `certify` then reuses the record: proving it again would not help.
-    pub needs_veripb: bool,
-}
-
-/// Exit codes of `hexcert check` (2 remains bad arguments, as everywhere).
-pub const EXIT_VERIFIED: u8 = Outcome::Done.code();
-pub const EXIT_FAILED: u8 = Outcome::Negative.code();
-pub const EXIT_UNVERIFIED: u8 = Outcome::Unverified.code();
-
-/// How many records of a run ended in each status.
-#[derive(Debug, Clone, Copy, Default, serde::Serialize)]
-pub struct Summary {
-    pub verified: usize,
-    pub failed: usize,
-    pub unverified: usize,
-}
-
-impl Summary {
-    pub fn of(reports: &[CheckReport]) -> Summary {
-        let count = |s: Status| reports.iter().filter(|r| r.status == s).count();
-        Summary { verified: count(Status::Verified), failed: count(Status::Failed), unverified: count(Status::Unverified) }
-    }
-
-    /// Done only when every record was verified; negative when any failed.
-    pub fn outcome(&self) -> Outcome {
-        if self.failed > 0 {
-            Outcome::Negative
-        } else if self.unverified > 0 {
-            Outcome::Unverified
-        } else {
-            Outcome::Done
-        }
-    }
-
-    pub fn exit_code(&self) -> u8 {
-        self.outcome().code()
-    }
-}
-
-/// Claims written before proofs were traced with LRAT (CaDiCaL 2.2.1, a
-/// DRAT proof checked by rate). This build cannot reproduce their proofs
-/// byte for byte, so nothing here can verify them: they are reported, never
-/// passed, until `certify` replaces them.
-pub const LEGACY: &str = "a claim of the earlier pipeline (hexcert-claim/1: CaDiCaL 2.2.1, DRAT checked by rate); \
-     this build cannot regenerate its proof: re-certify it with `hexcert certify`";
-
-/// The message of a claim-only certificate checked without regeneration.
-pub const NOT_STORED: &str = "proof not stored; run with --regenerate to re-solve and check it";
-
-/// Every `claim.json` and `optimum.json` under the given paths (files or
-/// directories). A directory is entered once, by its canonical path, so
-/// symlink loops end; only regular files are listed by name.
-pub fn find_records(paths: &[PathBuf]) -> Result<Vec<PathBuf>, HexError> {
-    let mut found = Vec::new();
-    let mut visited = HashSet::new();
-    for path in paths {
-        collect(path, &mut found, &mut visited)?;
-    }
-    found.sort();
-    found.dedup();
-    Ok(found)
-}
-
-fn collect(path: &Path, found: &mut Vec<PathBuf>, visited: &mut HashSet<PathBuf>) -> Result<(), HexError> {
-    let meta = std::fs::metadata(path).map_err(|source| HexError::Io { path: path.into(), source })?;
-    if !meta.is_dir() {
-        found.push(path.to_path_buf()); // named on the command line: judged, whatever it is
-        return Ok(());
-    }
-    let canonical = path.canonicalize().map_err(|source| HexError::Io { path: path.into(), source })?;
-    if !visited.insert(canonical) {
-        return Ok(());
-    }
-    let entries = std::fs::read_dir(path).map_err(|source| HexError::Io { path: path.into(), source })?;
-    for entry in entries.flatten() {
-        let p = entry.path();
-        let name = entry.file_name().to_string_lossy().into_owned();
-        if name.starts_with('.') {
-            continue; // work directories, temporaries and records set aside
-        }
-        let Ok(meta) = std::fs::metadata(&p) else { continue }; // a dangling link
-        if meta.is_dir() {
-            collect(&p, found, visited)?;
-        } else if name == "claim.json" || name == "optimum.json" {
-            found.push(p);
-        }
-    }
-    Ok(())
-}
+use crate::records::{Claim, CubeClaim, Optimum, Record, Status};
 
 /// Checks every record under `paths` and every record they depend on (an
 /// optimum's lower-bound claim), each once. The reports list a dependency
@@ -272,7 +133,7 @@ impl<'a> CheckRun<'a> {
             Record::CubeResult(_) => return Err(RecordError::Header("a cube's record, not a claim: `hexcert cubes merge` its plan".into()).at(path)),
             Record::Claim(claim) => {
                 let status = check_claim(path, &claim, self.proof_checks(), messages)?;
-                super::witness::check_level_witness(path, (claim.n, claim.level, claim.below), messages)?;
+                crate::certification::witness::check_level_witness(path, (claim.n, claim.level, claim.below), messages)?;
                 let statement = if self.options.record {
                     record_statement(*claim, path, messages)?
                 } else {
@@ -281,8 +142,8 @@ impl<'a> CheckRun<'a> {
                 (status, statement)
             }
             Record::CubeClaim(claim) => {
-                let status = super::check_cubes::check_cube_claim(path, &claim, self.proof_checks(), messages)?;
-                super::witness::check_level_witness(path, (claim.plan.n, claim.plan.level, claim.plan.below), messages)?;
+                let status = crate::certification::check_cubes::check_cube_claim(path, &claim, self.proof_checks(), messages)?;
+                crate::certification::witness::check_level_witness(path, (claim.plan.n, claim.plan.level, claim.plan.below), messages)?;
                 (status, self.check_cube_statement(path, *claim, messages)?)
             }
         };
@@ -322,7 +183,7 @@ impl<'a> CheckRun<'a> {
         let claim_report = self.check(&claim_path);
         let claim_status = claim_report.status;
         *needs_veripb = claim_report.needs_veripb;
-        let grid = super::witness::check_optimum_witness(dir, optimum, messages)?;
+        let grid = crate::certification::witness::check_optimum_witness(dir, optimum, messages)?;
         // The claim's own check judged its format; here only what it states
         // matters (a legacy claim is unverified, not failed).
         let claim = Record::read(&claim_path)?;
@@ -364,7 +225,7 @@ impl<'a> CheckRun<'a> {
             }
             let report = self.check(&claim_path);
             if report.status != Status::Failed {
-                let witness = entry.path().join(super::witness::LEVEL_WITNESS).is_file();
+                let witness = entry.path().join(crate::certification::witness::LEVEL_WITNESS).is_file();
                 claims.push(StatedBound { name, level, below, status: report.status, needs_veripb: report.needs_veripb, witness });
             }
         }
@@ -400,7 +261,7 @@ impl<'a> CheckRun<'a> {
                 }
                 Some(_) => {}
             }
-            let shown = from_below.is_some_and(|c| c.level == k && c.witness) || super::witness::penalty_at_level(grid, k)? == minimum;
+            let shown = from_below.is_some_and(|c| c.level == k && c.witness) || crate::certification::witness::penalty_at_level(grid, k)? == minimum;
             if unreached.contains(&k) {
                 at_least.push(format!("level {k} at least {minimum}"));
             } else if k < optimum.lower_bound_level && !shown {
@@ -474,136 +335,3 @@ fn record_statement(mut claim: Claim, path: &Path, messages: &mut Vec<String>) -
     Ok(Status::Verified)
 }
 
-fn check_claim(path: &Path, claim: &Claim, checks: ProofChecks<'_>, messages: &mut Vec<String>) -> Result<Status, HexError> {
-    let (regenerate, verified) = (checks.regenerate, checks.verified);
-    // Ranges first: nothing out of range may reach the encoder.
-    check_claim_ranges(claim, path)?;
-    claim.check_consistency(path)?;
-    crate::records::ranges::check_encoding_budget(claim.n, claim.level, claim.below, path)?;
-    let _share = super::budget::reserve(claim.n, claim.level, claim.below, 1);
-    check_n_directory(path, claim.n)?;
-    check_claim_directory(path, claim.level, claim.below)?;
-    let hex = Hexagon::new(claim.n)?;
-    let dimacs = LevelEncoding::new(&hex, claim.level, claim.encode_options()).cnf.to_dimacs();
-    if sha256_hex(&dimacs) != claim.cnf.sha256 {
-        return Err(RecordError::Header("the CNF re-encoded from the claim's parameters does not match the recorded hash".into()).at(path));
-    }
-    messages.push("re-encoded CNF matches the recorded hash".into());
-    if checks.keep && verified.is_some_and(|v| claim.verified_lrat.as_ref().is_some_and(|r| r.verified_acceptance() && r.version == v.version)) {
-        messages.push(format!("{} accepted the proof in an earlier run (recorded); not checked in this one: rerun without --keep-verdicts to check it", crate::proofs::verified::NAME));
-        return Ok(Status::Unverified);
-    }
-    let mut seen = None;
-    let dir = path.parent().unwrap_or(Path::new("."));
-    let inside = |dir: &Path, name: &str| stored_path(dir, name, "claim").map_err(|e| e.at(path));
-    let stored = claim.cnf.stored_as.as_ref().zip(claim.proof.stored_as.as_ref());
-    // Outside the claim directory: check only reads a certificate, so a
-    // read-only copy checks as the original does.
-    let work = || WorkDir::create(&std::env::temp_dir(), "hexcert-check");
-    let (_work, cnf_path, proof_path, lrat) = if let Some((cnf_name, proof_name)) = stored {
-        let work = work()?;
-        let (cnf_path, proof_path) = (work.0.join("formula.cnf"), work.0.join("proof.drat"));
-        compress::gunzip_file_limited(&inside(dir, cnf_name)?, &cnf_path, claim.cnf.bytes)?;
-        compress::gunzip_file_limited(&inside(dir, proof_name)?, &proof_path, claim.proof.bytes)?;
-        expect_hash(&cnf_path, &claim.cnf.sha256, "stored CNF")?;
-        expect_hash(&proof_path, &claim.proof.sha256, "stored DRAT proof")?;
-        messages.push("stored CNF and DRAT proof match their recorded hashes".into());
-        let lrat = match claim.lrat_proof.as_ref().and_then(|r| r.stored_as.as_ref().map(|name| (r, name))) {
-            Some((record, name)) => {
-                let lrat_path = work.0.join("proof.lrat");
-                compress::gunzip_file_limited(&inside(dir, name)?, &lrat_path, record.bytes)?;
-                expect_hash(&lrat_path, &record.sha256, "stored LRAT proof")?;
-                let checked = check_lrat_file(&cnf_path, &lrat_path, path)?;
-                if let Some(checker) = verified {
-                    seen = Some(checker.check_file(&cnf_path, &lrat_path)?);
-                }
-                Some(checked)
-            }
-            None => None,
-        };
-        (work, cnf_path, proof_path, lrat)
-    } else if let Some(regenerate) = regenerate {
-        let work = work()?;
-        let cnf_path = work.0.join("formula.cnf");
-        crate::files::write_atomic(&cnf_path, &dimacs)?;
-        let stream = verified.map(|checker| checker.stream(&cnf_path)).transpose()?;
-        let mut online = OnlineCheck::start_with(Against::Formula(dimacs), &work.0.join("proof.drat"), stream)?;
-        let seconds = regenerate.regenerate(claim, online.sender())?;
-        let crate::proofs::online::Finished { lrat: record, drat: proof_path, verified } = online.finish(Instant::now())?;
-        seen = verified;
-        if !record.verified {
-            return Err(RecordError::LratRejected { what: "the regenerated proof".into(), verdict: record.verdict }.at(path));
-        }
-        expect_hash(&proof_path, &claim.proof.sha256, "regenerated DRAT proof")?;
-        messages.push(format!("regenerated the proof in {seconds:.1} s; its DRAT twin matches the recorded hash"));
-        let verdict = format!(
-            "hexcert-lrat {}: {} on the regenerated trace ({} steps, {:.1} s of CPU)",
-            record.version, record.verdict, record.steps, record.cpu_seconds
-        );
-        (work, cnf_path, proof_path, Some(verdict))
-    } else {
-        messages.push(NOT_STORED.into());
-        return Ok(Status::Unverified);
-    };
-    if let Some(verdict) = seen {
-        messages.push(verified_line(&verdict, path)?);
-        if checks.keep {
-            let mut kept = claim.clone();
-            kept.verified_lrat = Some(verdict);
-            kept.trust_base = trust_base(Basis::of_claim(&kept, &kept.encode_options()));
-            crate::files::write_atomic(path, &serde_json::to_vec_pretty(&kept).expect("claims serialise"))?;
-            messages.push("its verdict recorded in the claim".into());
-        }
-    }
-    let external = external_drat_checks(&cnf_path, &proof_path, path)?;
-    let verified = lrat.is_some() || !external.is_empty();
-    messages.extend(lrat);
-    messages.extend(external);
-    if !verified {
-        messages.push("no LRAT proof stored and no DRAT checker (drat-trim, rate) on PATH: nothing checked the proof".into());
-        return Ok(Status::Unverified);
-    }
-    Ok(Status::Verified)
-}
-
-/// The line reporting the verified checker's acceptance; its rejection is
-/// an error naming `claim_path`.
-fn verified_line(verdict: &CheckerRecord, claim_path: &Path) -> Result<String, HexError> {
-    if !verdict.verified_acceptance() {
-        return Err(RecordError::LratRejected { what: format!("the proof (by {})", verdict.name), verdict: verdict.verdict.clone() }.at(claim_path));
-    }
-    Ok(format!("{}: {} ({}, {:.2} s, {} MB)", verdict.name, verdict.verdict, verdict.version, verdict.seconds, verdict.peak_memory_kb / 1024))
-}
-
-/// Checks a stored LRAT proof with the LRAT checker of `lrat/`; returns the
-/// line to report. A rejection is an error naming `claim_path` and the step.
-fn check_lrat_file(cnf: &Path, lrat: &Path, claim_path: &Path) -> Result<String, HexError> {
-    let formula = std::fs::read(cnf).map_err(|source| HexError::Io { path: cnf.into(), source })?;
-    let proof = std::fs::File::open(lrat).map_err(|source| HexError::Io { path: lrat.into(), source })?;
-    let start = Instant::now();
-    match hexcert_lrat::check(&formula, std::io::BufReader::new(proof)) {
-        Ok(summary) => Ok(format!(
-            "hexcert-lrat {}: s VERIFIED on the stored LRAT proof ({} additions, {} hints, {:.2} s)",
-            hexcert_lrat::VERSION,
-            summary.added,
-            summary.hints,
-            start.elapsed().as_secs_f64()
-        )),
-        Err(e) => Err(RecordError::LratRejected { what: "the stored LRAT proof".into(), verdict: e.to_string() }.at(claim_path)),
-    }
-}
-
-/// The one place where `check` runs external DRAT checkers: every one on
-/// PATH (drat-trim, rate) on (CNF, DRAT); returns the lines to report, none
-/// when no checker is present. A rejection is an error naming `claim_path`.
-pub fn external_drat_checks(cnf: &Path, proof: &Path, claim_path: &Path) -> Result<Vec<String>, HexError> {
-    let mut lines = Vec::new();
-    for checker in Checker::present() {
-        let verdict = checker.check(cnf, proof)?;
-        if !verdict.verified {
-            return Err(RecordError::Header(format!("{} did not verify the DRAT proof: {}", checker.name, verdict.line)).at(claim_path));
-        }
-        lines.push(format!("{}: {} on the DRAT proof ({:.1} s)", checker.name, verdict.line, verdict.seconds));
-    }
-    Ok(lines)
-}
