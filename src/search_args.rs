@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use hexcert::encoding::restricted::Centre;
+use hexcert::encoding::restricted::{Centre, Singles};
 use hexcert::options;
 use hexcert::search::grids::GridSearch;
 
@@ -29,6 +29,13 @@ pub(crate) struct SearchArgs {
     /// distance --band or more, one member per X (comma-separated).
     #[arg(long, value_delimiter = ',', default_value = "0,1,2,3")]
     pub inner: Vec<usize>,
+    /// Ring distances (--band or more, comma-separated) that may each hold
+    /// one penalty edge besides the inner allowance, in every member (the
+    /// report's -O): each listed distance at most one, the other distances
+    /// >= --band at most X together, and the penalties below the band plus
+    /// the listed distances used at most B - X.
+    #[arg(long, value_name = "D", value_delimiter = ',', value_parser = clap::value_parser!(u8).range(2..=79))]
+    pub single_at: Vec<u8>,
     /// Centre placements of the portfolio (comma-separated, tried in this
     /// order): `beside-centre` (a 1 beside the centre and one a 7-cell-tiling
     /// step away, the report's -b 2, which 11 of its 15 runs with -b used),
@@ -78,6 +85,7 @@ impl SearchArgs {
             partial: self.partial_level.is_some(),
             band: self.band,
             inners: self.inner.clone(),
+            singles: Singles::new(self.single_at.iter().map(|&d| usize::from(d))).expect("distances below 80"),
             centres,
             max_penalty: self.max_penalty,
             descend: self.descend || self.max_penalty.is_none(),

@@ -10,7 +10,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use hexcert::encoding::restricted::{Centre, Restrictions};
+use hexcert::encoding::restricted::{Centre, Restrictions, Singles};
 use hexcert::formats::read_grid_file;
 use hexcert::geometry::Hexagon;
 use hexcert::validation::evaluate;
@@ -46,7 +46,10 @@ fn named_restrictions(path: &Path) -> (u8, Restrictions) {
         other => panic!("{}: centre {other}", path.display()),
     };
     let level = after("formula level ").trim_end_matches(')').parse().unwrap();
-    (level, Restrictions { band: after(" band ").parse().unwrap(), inner: after("inner allowance ").parse().unwrap(), centre })
+    // `describe` lists the single-penalty distances comma-separated, when there are any.
+    let listed = line.split("at each of distances ").nth(1).and_then(|s| s.split(' ').next()).unwrap_or("");
+    let singles = Singles::new(listed.split(',').filter(|d| !d.is_empty()).map(|d| d.parse().unwrap())).unwrap();
+    (level, Restrictions { band: after(" band ").parse().unwrap(), inner: after("inner allowance ").parse().unwrap(), singles, centre })
 }
 
 #[test]
@@ -71,7 +74,8 @@ fn every_committed_grid_is_valid_with_the_penalty_its_name_and_the_report_state(
 /// The report's arguments per n (its table): band `-r`, allowance `-I`,
 /// placement `-b` (1 at the centre, 2 beside it); `None` where it names none.
 /// n = 23 ran `-r 4 -b 2 -O 4,5,7,17,19,25` (one penalty at each of six
-/// distances): as a member, band 4 with allowance 6. n = 6 ran `-b 2 -I 4`
+/// distances): band 4, allowance 0, those single-penalty distances
+/// (`REPORT_SINGLES`). n = 6 ran `-b 2 -I 4`
 /// with no `-r`, so no edge lies past a band: as a member, no band (every
 /// distance below 2n) and allowance 0.
 const REPORT_ARGUMENTS: [(usize, Option<usize>, usize, Option<u8>); 22] = [
@@ -91,13 +95,16 @@ const REPORT_ARGUMENTS: [(usize, Option<usize>, usize, Option<u8>); 22] = [
     (20, Some(4), 2, Some(2)),
     (21, Some(4), 4, Some(2)),
     (22, Some(4), 0, Some(2)),
-    (23, Some(4), 6, Some(2)),
+    (23, Some(4), 0, Some(2)),
     (24, Some(4), 0, Some(2)),
     (25, Some(5), 1, Some(1)),
     (26, Some(4), 2, Some(2)),
     (27, Some(4), 1, Some(1)),
     (6, None, 0, Some(2)),
 ];
+
+/// n = 23's `-O` list.
+const REPORT_SINGLES: [usize; 6] = [4, 5, 7, 17, 19, 25];
 
 fn published(n: usize) -> hexcert::levels::Partial {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/published");
@@ -125,7 +132,8 @@ fn every_published_best_grid_lies_in_the_member_its_report_arguments_name() {
         let grid = published(n).truncate(5).unwrap();
         let centre = b.map(|b| if b == 1 { Centre::AtCentre } else { Centre::BesideCentre });
         let band = band.unwrap_or(2 * n);
-        let member = Restrictions { band, inner, centre };
+        let singles = Singles::new(if n == 23 { &REPORT_SINGLES[..] } else { &[] }.iter().copied()).unwrap();
+        let member = Restrictions { band, inner, singles, centre };
         assert!(member.admits(&hex, &grid, REPORT_BEST[n - 3]), "n = {n}: {}", member.describe());
         if let Some(other) = centre.map(|c| if c == Centre::AtCentre { Centre::BesideCentre } else { Centre::AtCentre }) {
             let swapped = Restrictions { centre: Some(other), ..member };
@@ -135,12 +143,17 @@ fn every_published_best_grid_lies_in_the_member_its_report_arguments_name() {
             let tighter = Restrictions { inner: inner - 1, ..member };
             assert!(!tighter.admits(&hex, &grid, REPORT_BEST[n - 3]), "n = {n}: {} too", tighter.describe());
         }
+        // Each listed distance is needed: without it the grid lies outside.
+        for dropped in singles.distances() {
+            let fewer = Restrictions { singles: Singles::new(singles.distances().filter(|&d| d != dropped)).unwrap(), ..member };
+            assert!(!fewer.admits(&hex, &grid, REPORT_BEST[n - 3]), "n = {n}: {} too", fewer.describe());
+        }
     }
     let hex = Hexagon::new(10).unwrap();
     let grid = published(10).truncate(5).unwrap();
     for inner in 0..=3 {
         for centre in [Centre::BesideCentre, Centre::AtCentre] {
-            let member = Restrictions { band: 4, inner, centre: Some(centre) };
+            let member = Restrictions { band: 4, inner, singles: Singles::default(), centre: Some(centre) };
             assert!(!member.admits(&hex, &grid, 28), "n = 10: {}", member.describe());
         }
     }
@@ -186,7 +199,7 @@ fn the_level_three_road_finds_n7s_best_grid() {
     let hex = Hexagon::new(7).unwrap();
     let evaluation = evaluate(&hex, &file.partial);
     assert!(evaluation.is_valid() && evaluation.penalty == 17 && file.partial.level() == 6);
-    let member = Restrictions { band: 4, inner: 1, centre: Some(Centre::BesideCentre) };
+    let member = Restrictions { band: 4, inner: 1, singles: Singles::default(), centre: Some(Centre::BesideCentre) };
     assert!(member.admits(&hex, &file.partial.truncate(3).unwrap(), 17));
 }
 
@@ -208,7 +221,8 @@ fn the_partial_search_finds_a_level_two_partial_at_n9s_minimum() {
     assert!(evaluation.is_valid() && evaluation.penalty == 23 && file.partial.level() == 2);
     let by = &report["found_by"];
     let centre = [Centre::AtCentre, Centre::BesideCentre].into_iter().find(|c| by["centre"] == c.name());
-    let found_by = Restrictions { band: by["band"].as_u64().unwrap() as usize, inner: by["inner"].as_u64().unwrap() as usize, centre };
+    let singles = Singles::new(by["singles"].as_array().unwrap().iter().map(|d| d.as_u64().unwrap() as usize)).unwrap();
+    let found_by = Restrictions { band: by["band"].as_u64().unwrap() as usize, inner: by["inner"].as_u64().unwrap() as usize, singles, centre };
     assert!(found_by.admits(&hex, &file.partial, 23), "{}", found_by.describe());
     let both = Command::new(env!("CARGO_BIN_EXE_hexcert")).args(["search", "--n", "9", "--partial-level", "2", "--formula-level", "3"]).output().unwrap();
     assert_eq!(both.status.code(), Some(2), "a partial level and a formula level are one choice");
@@ -220,4 +234,13 @@ fn a_hexagon_too_small_for_every_placement_is_refused_in_one_line() {
     assert_eq!(out.status.code(), Some(2));
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(stderr.trim().lines().count(), 1, "{stderr}");
+}
+
+/// `--single-at` names distances at or beyond the band, inside the hexagon.
+#[test]
+fn a_single_penalty_distance_outside_band_and_hexagon_is_refused() {
+    for listed in ["3,5", "5,14"] {
+        let out = Command::new(env!("CARGO_BIN_EXE_hexcert")).args(["search", "--n", "7", "--band", "4", "--single-at", listed]).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{listed}: {}", String::from_utf8_lossy(&out.stderr));
+    }
 }

@@ -7,7 +7,11 @@
 //! centre) and an edge's distance is the sum of its cells' rings. Edges of
 //! distance below the band `d` carry at most `B - x` penalties, the others at
 //! most `x`: two small cardinality constraints instead of one over every
-//! edge. A centre placement fixes two 1-cells near the centre.
+//! edge. A centre placement fixes two 1-cells near the centre. Listed
+//! distances at or beyond the band (`Singles`, the report's `-O`) may each
+//! hold one penalty edge besides the allowance: an at-most-one per listed
+//! distance, and each listed distance used counts against `B - x` with the
+//! band's edges.
 //!
 //! Invariant: these restrictions lose solutions. A `RestrictedEncoding` is
 //! its own type, built from `Restrictions` that `EncodeOptions` cannot
@@ -16,6 +20,8 @@
 //! Duplicate support is charged to either edge (`Charging::EitherEdge`), so
 //! the solver may put a charge on the outer edge, as the report's edge order
 //! did; the plain validator's count is the same.
+
+use std::collections::BTreeSet;
 
 use super::cardinality::Cardinality;
 use super::level_formula::{Charging, EncodeOptions, LevelEncoding};
@@ -66,13 +72,57 @@ impl Centre {
     }
 }
 
+/// Ring distances that may each hold one penalty edge, the report's `-O`
+/// (a set of distances below 128; serialized as the sorted list).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Singles(u128);
+
+impl Singles {
+    /// The set of `distances`; errors on one of 128 or more.
+    pub fn new(distances: impl IntoIterator<Item = usize>) -> Result<Singles, HexError> {
+        distances.into_iter().try_fold(Singles(0), |set, d| match d < 128 {
+            true => Ok(Singles(set.0 | 1 << d)),
+            false => Err(HexError::Usage(format!("single-penalty distance {d}: no hexagon has edges that far in"))),
+        })
+    }
+
+    pub fn contains(self, distance: usize) -> bool {
+        distance < 128 && self.0 >> distance & 1 == 1
+    }
+
+    /// The distances, increasing.
+    pub fn distances(self) -> impl Iterator<Item = usize> {
+        (0..128).filter(move |&d| self.contains(d))
+    }
+
+    pub fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    /// Comma-separated, as the command line takes them.
+    pub fn list(self) -> String {
+        self.distances().map(|d| d.to_string()).collect::<Vec<_>>().join(",")
+    }
+}
+
+impl serde::Serialize for Singles {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(self.distances())
+    }
+}
+
 /// What a restricted search allows; nothing here is a claim.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
 pub struct Restrictions {
-    /// Penalties on edges of distance below this only (save `inner`).
+    /// Penalties on edges of distance below this only (save `inner` and `singles`).
     pub band: usize,
-    /// At most this many penalty edges at distance `band` or more.
+    /// At most this many penalty edges at distance `band` or more, not
+    /// counting the listed distances of `singles`.
     pub inner: usize,
+    /// Distances (each `band` or more) that may hold one penalty edge each,
+    /// besides the allowance; each one used counts, with the penalties
+    /// below the band, against `B - inner`.
+    pub singles: Singles,
     pub centre: Option<Centre>,
 }
 
@@ -80,7 +130,11 @@ impl Restrictions {
     /// One line for logs and grid-file comments.
     pub fn describe(&self) -> String {
         let centre = self.centre.map_or("none", Centre::name);
-        format!("band {} (penalties on edges of ring distance < {}), inner allowance {}, centre {centre}", self.band, self.band, self.inner)
+        let singles = match self.singles.is_empty() {
+            true => String::new(),
+            false => format!(", at most one penalty edge at each of distances {} (besides the allowance)", self.singles.list()),
+        };
+        format!("band {} (penalties on edges of ring distance < {}), inner allowance {}{singles}, centre {centre}", self.band, self.band, self.inner)
     }
 }
 
@@ -89,7 +143,8 @@ impl Restrictions {
 /// over the ways to charge duplicate support (any `m - 1` of the `m` edges to
 /// supporters of one value, as `Charging::EitherEdge` lets the formula
 /// choose). Every count in between is reached too (each cell's charge moves
-/// one edge at a time).
+/// one edge at a time). `Restrictions::admits` looks at the charges one
+/// distance at a time, as single-penalty distances need.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct BandProfile {
     pub penalty: usize,
@@ -99,29 +154,49 @@ pub struct BandProfile {
 
 impl BandProfile {
     pub fn of(hex: &Hexagon, partial: &Partial, band: usize) -> BandProfile {
-        let values = partial.values();
-        let inner = |u: usize, v: usize| usize::from(hex.ring(u) + hex.ring(v) >= band);
-        let mut profile = BandProfile { penalty: 0, inner_min: 0, inner_max: 0 };
-        for &(u, v) in hex.edges() {
-            if values[u] == values[v] && !partial.is_plus(u) {
-                profile.penalty += 1;
-                profile.inner_min += inner(u, v);
-                profile.inner_max += inner(u, v);
-            }
-        }
-        for cell in 0..hex.cell_count() {
-            for a in 1..values[cell] {
-                let supporters: Vec<usize> = hex.neighbours(cell).iter().copied().filter(|&u| values[u] == a).collect();
-                let Some(charged) = supporters.len().checked_sub(1) else { continue };
-                // k of the m edges lie at distance `band` or more; the one
-                // useful edge is among them (fewest charged there) or not (most).
-                let k: usize = supporters.iter().map(|&u| inner(u, cell)).sum();
-                profile.penalty += charged;
-                profile.inner_min += k.saturating_sub(1);
-                profile.inner_max += k.min(charged);
-            }
+        let charges = Charges::of(hex, partial);
+        let inner = |d: &usize| usize::from(*d >= band);
+        let fixed: usize = charges.fixed.iter().map(inner).sum();
+        let mut profile = BandProfile { penalty: charges.penalty(), inner_min: fixed, inner_max: fixed };
+        for group in &charges.groups {
+            // k of the m edges lie at distance `band` or more; the one
+            // useful edge is among them (fewest charged there) or not (most).
+            let k: usize = group.iter().map(inner).sum();
+            profile.inner_min += k.saturating_sub(1);
+            profile.inner_max += k.min(group.len() - 1);
         }
         profile
+    }
+}
+
+/// The ring distances of a partial's penalty edges: those charged whatever
+/// the charging (equal values), and per cell and smaller value with `m >= 2`
+/// supporters the `m` supporter edges, any `m - 1` of them charged
+/// (`Charging::EitherEdge`).
+struct Charges {
+    fixed: Vec<usize>,
+    groups: Vec<Vec<usize>>,
+}
+
+impl Charges {
+    fn of(hex: &Hexagon, partial: &Partial) -> Charges {
+        let values = partial.values();
+        let distance = |u: usize, v: usize| hex.ring(u) + hex.ring(v);
+        let fixed = hex.edges().iter().filter(|&&(u, v)| values[u] == values[v] && !partial.is_plus(u)).map(|&(u, v)| distance(u, v)).collect();
+        let mut groups = Vec::new();
+        for cell in 0..hex.cell_count() {
+            for a in 1..values[cell] {
+                let group: Vec<usize> = hex.neighbours(cell).iter().filter(|&&u| values[u] == a).map(|&u| distance(u, cell)).collect();
+                if group.len() >= 2 {
+                    groups.push(group);
+                }
+            }
+        }
+        Charges { fixed, groups }
+    }
+
+    fn penalty(&self) -> usize {
+        self.fixed.len() + self.groups.iter().map(|g| g.len() - 1).sum::<usize>()
     }
 }
 
@@ -129,16 +204,31 @@ impl Restrictions {
     /// Whether a member with these restrictions, at penalty bound `bound`,
     /// admits `partial` (a partial of the formula's level) or one of its
     /// images under the hexagon's symmetries: its penalty is at most
-    /// `bound`, some charging puts at most `inner` penalties at distance
-    /// `band` or more and at most `bound - inner` below, and the centre
-    /// placement's 1-cells hold 1s. What the formula's models are, stated
-    /// without the solver, so a published grid can show which member finds it.
+    /// `bound`, some charging puts at most one penalty at each distance of
+    /// `singles`, at most `inner` at the other distances `band` or more, and
+    /// at most `bound - inner` below `band` and at the listed distances
+    /// together, and the centre placement's 1-cells hold 1s. What the
+    /// formula's models are, stated without the solver, so a published grid
+    /// can show which member finds it.
     pub fn admits(&self, hex: &Hexagon, partial: &Partial, bound: usize) -> bool {
-        let profile = BandProfile::of(hex, partial, self.band);
-        let outer_bound = bound.saturating_sub(self.inner);
-        // Inner counts reachable: inner_min..=inner_max; need inner <= x and penalty - inner <= B - x.
-        let lowest = profile.inner_min.max(profile.penalty.saturating_sub(outer_bound));
-        let fits = profile.penalty <= bound && lowest <= profile.inner_max.min(self.inner.min(bound));
+        let charges = Charges::of(hex, partial);
+        let penalty = charges.penalty();
+        let (inner_bound, outer_bound) = (self.inner.min(bound), bound.saturating_sub(self.inner));
+        // A charging so far: the listed distances it uses, and its penalties at
+        // the other distances `band` or more; `None` once it breaks either limit.
+        let add = |(used, rest): (u128, usize), d: usize| match d {
+            _ if d < self.band => Some((used, rest)),
+            _ if self.singles.contains(d) => (used >> d & 1 == 0).then_some((used | 1 << d, rest)),
+            _ => (rest < inner_bound).then_some((used, rest + 1)),
+        };
+        let add = &add;
+        let mut states: BTreeSet<(u128, usize)> = charges.fixed.iter().try_fold((0, 0), |s, &d| add(s, d)).into_iter().collect();
+        for group in &charges.groups {
+            let charge = |s, useful| group.iter().enumerate().filter(|&(i, _)| i != useful).try_fold(s, |s, (_, &d)| add(s, d));
+            states = states.iter().flat_map(|&s| (0..group.len()).filter_map(move |useful| charge(s, useful))).collect();
+        }
+        // The rest are below the band or at listed distances, each listed one once.
+        let fits = penalty <= bound && states.iter().any(|&(_, rest)| penalty - rest <= outer_bound);
         let held = |centre: Centre| {
             hex.symmetries().iter().any(|perm| {
                 centre.ones().into_iter().all(|cube| hex.cell_at_cube(cube).is_some_and(|c| partial.values()[perm[c]] == 1 && !partial.is_plus(perm[c])))
@@ -162,10 +252,28 @@ impl RestrictedEncoding {
         let mut encoding = LevelEncoding::charged(hex, level, EncodeOptions::bounded(None), Charging::EitherEdge);
         encoding.cnf.add_comment(format!("restricted search formula, penalty <= {bound}: {}", restrictions.describe()));
         // Wedge order, as the default counter of the claims takes it.
+        let max_distance = 2 * hex.side() - 1;
+        if let Some(d) = restrictions.singles.distances().find(|&d| d < restrictions.band || d > max_distance) {
+            return Err(HexError::Usage(format!(
+                "single-penalty distance {d}: not in {}..={max_distance} (the band {} to the centre's edges)",
+                restrictions.band, restrictions.band
+            )));
+        }
         let (outer, inner): (Vec<usize>, Vec<usize>) =
             wedge_order(hex).into_iter().partition(|&e| edge_distance(hex, e) < restrictions.band);
-        let pen = |edges: &[usize]| edges.iter().map(|&e| encoding.penalty_vars()[e]).collect::<Vec<i32>>();
-        let (outer, inner) = (pen(&outer), pen(&inner));
+        let (listed, inner): (Vec<usize>, Vec<usize>) = inner.into_iter().partition(|&e| restrictions.singles.contains(edge_distance(hex, e)));
+        let vars = encoding.penalty_vars().to_vec();
+        let pen = |edges: &[usize]| edges.iter().map(|&e| vars[e]).collect::<Vec<i32>>();
+        let (mut outer, inner) = (pen(&outer), pen(&inner));
+        // Each listed distance: at most one penalty edge, and a literal implied
+        // by it that the band's counter counts.
+        for d in restrictions.singles.distances() {
+            let at_d = pen(&listed.iter().copied().filter(|&e| edge_distance(hex, e) == d).collect::<Vec<usize>>());
+            Cardinality::WedgeCounter.encode_at_most(&at_d, 1, &mut encoding.cnf);
+            let used = encoding.cnf.new_var();
+            at_d.iter().for_each(|&p| encoding.cnf.add_clause(&[-p, used]));
+            outer.push(used);
+        }
         let outer_bound = bound.saturating_sub(restrictions.inner);
         Cardinality::WedgeCounter.encode_at_most(&outer, outer_bound, &mut encoding.cnf);
         Cardinality::WedgeCounter.encode_at_most(&inner, restrictions.inner.min(bound), &mut encoding.cnf);
@@ -210,8 +318,10 @@ mod tests {
     fn the_members_models_are_what_admits_says() {
         use crate::solving::{Cadical, Outcome, SatSolver};
         let hex = Hexagon::new(6).unwrap();
-        for (band, inner, bound) in [(4, 0, 20), (4, 3, 16), (5, 2, 13), (3, 12, 20)] {
-            let restrictions = Restrictions { band, inner, centre: Some(Centre::BesideCentre) };
+        let none: &[usize] = &[];
+        for (band, inner, singles, bound) in [(4, 0, none, 20), (4, 3, none, 16), (5, 2, none, 13), (3, 12, none, 20), (4, 0, &[4, 5, 7][..], 16), (5, 1, &[5, 6, 8], 14)] {
+            let singles = Singles::new(singles.iter().copied()).unwrap();
+            let restrictions = Restrictions { band, inner, singles, centre: Some(Centre::BesideCentre) };
             let encoding = RestrictedEncoding::new(&hex, 5, bound, restrictions).unwrap();
             let mut solver = Cadical::new();
             solver.add_cnf(&encoding.encoding.cnf).unwrap();

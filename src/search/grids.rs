@@ -23,7 +23,7 @@ use std::time::{Duration, Instant};
 
 use super::accept_model;
 use crate::context::RunContext;
-use crate::encoding::restricted::{Centre, RestrictedEncoding, Restrictions};
+use crate::encoding::restricted::{Centre, RestrictedEncoding, Restrictions, Singles};
 use crate::encoding::{EncodeOptions, LevelEncoding};
 use crate::error::HexError;
 use crate::formula::Cnf;
@@ -47,6 +47,9 @@ pub struct GridSearch {
     pub partial: bool,
     pub band: usize,
     pub inners: Vec<usize>,
+    /// Distances (at or beyond the band) where every member may put one
+    /// penalty edge besides its allowance (`Restrictions::singles`).
+    pub singles: Singles,
     pub centres: Vec<Option<Centre>>,
     /// The first bound; `None` starts from a free call.
     pub max_penalty: Option<usize>,
@@ -128,7 +131,7 @@ pub fn search(context: &RunContext, spec: &GridSearch, new_solver: &SolverFactor
     let portfolio: Vec<Restrictions> = spec
         .inners
         .iter()
-        .flat_map(|&inner| spec.centres.iter().map(move |&centre| Restrictions { band: spec.band, inner, centre }))
+        .flat_map(|&inner| spec.centres.iter().map(move |&centre| Restrictions { band: spec.band, inner, singles: spec.singles, centre }))
         .filter(|r| r.centre.is_none_or(|c| c.fits(&hex)))
         .collect();
     if portfolio.is_empty() {
