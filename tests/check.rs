@@ -440,8 +440,11 @@ fn names_cake_lpr(claim_dir: &Path) -> bool {
 
 /// README's results table says what the records say: a bold level minimum
 /// B rests on a committed claim "below B" at that level or one beneath it
-/// (or is 0), a bold optimum on its `optimum.json`, and ᵛ marks exactly
-/// the bold cells whose claim's every proof cake_lpr accepted.
+/// (or is 0) and on a partial of penalty B (the side's `optimum.json`
+/// records the level's minimum, or the claim's `witness.txt` is a valid
+/// partial of that level and penalty), a bold optimum on its
+/// `optimum.json`, and ᵛ marks exactly the bold cells whose claim's every
+/// proof cake_lpr accepted.
 #[test]
 fn the_readme_marks_are_the_committed_records() {
     let readme = std::fs::read_to_string(committed("README.md")).unwrap();
@@ -470,6 +473,9 @@ fn the_readme_marks_are_the_committed_records() {
                 let level = column + 1;
                 (1..=level).rev().map(|j| committed(&format!("proofs/n{n}/level{j}-below{value}"))).find(|dir| dir.is_dir())
             };
+            if column < 3 {
+                assert_level_minimum_reached(n, column as u8 + 1, value);
+            }
             match claim {
                 Some(dir) => {
                     assert_eq!(verified_mark, names_cake_lpr(&dir), "n = {n}: {cell:?} and {}'s trust base disagree on cake_lpr", dir.display());
@@ -480,6 +486,24 @@ fn the_readme_marks_are_the_committed_records() {
         }
     }
     assert!(marked > 0, "some cell carries ᵛ");
+}
+
+/// A partial of level `level` and penalty `value` is on record for side
+/// `n`: the optimum's level minima, or else the witness beside the claim
+/// "below `value`" at that level, read and judged by the plain validator.
+fn assert_level_minimum_reached(n: usize, level: u8, value: usize) {
+    let optimum = committed(&format!("proofs/n{n}/optimum.json"));
+    if optimum.is_file() {
+        let optimum: Optimum = read_json(&optimum).unwrap();
+        assert_eq!(optimum.level_minima.get(level as usize - 1), Some(&value), "n = {n}: README's level-{level} minimum is optimum.json's");
+        return;
+    }
+    let witness = committed(&format!("proofs/n{n}/level{level}-below{value}/witness.txt"));
+    assert!(witness.is_file(), "n = {n}: bold level-{level} minimum {value} has no witness ({} is missing)", witness.display());
+    let partial = read_grid_file(&witness, Some(n)).unwrap().partial;
+    let evaluation = hexcert::validation::evaluate(&Hexagon::new(n).unwrap(), &partial);
+    assert!(evaluation.is_valid(), "n = {n}: {} is not valid", witness.display());
+    assert_eq!((partial.level(), evaluation.penalty), (level, value), "n = {n}: {}'s level and penalty", witness.display());
 }
 
 /// `hexcert certify --witness GRID --n N --proofs ROOT`, its exit code and
