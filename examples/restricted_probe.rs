@@ -34,7 +34,7 @@ fn main() {
         _ => None,
     };
     let hex = Hexagon::new(n).unwrap();
-    let enc = RestrictedEncoding::new(&hex, level, bound, Restrictions { band, inner, centre }).unwrap();
+    let enc = RestrictedEncoding::new(&hex, level, bound, Restrictions { band, inner, centre, singles: Default::default() }).unwrap();
     let mut solver = CaDiCal::new();
     if a[8] != "default" {
         assert!(solver.configure(&a[8]), "configuration {}", a[8]);
