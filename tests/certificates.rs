@@ -378,3 +378,20 @@ fn the_saved_best_partial_only_improves_and_is_validated() {
     std::fs::write(root.join("n4/.resume/level2.txt"), "hexcert n=4 level=2\n not a grid\n").unwrap();
     assert!(resume.best(&hex, 2).is_none(), "an unreadable file is ignored");
 }
+
+/// A proof over the store limit is neither stored nor compressed: `prove`
+/// names its size as it is, never as "0 bytes compressed".
+#[test]
+fn prove_reports_the_size_of_a_proof_it_did_not_compress() {
+    let root = scratch("uncompressed");
+    let out = Command::new(env!("CARGO_BIN_EXE_hexcert"))
+        .args(["prove", "--n", "4", "--level", "2", "--below", "2", "--no-race", "-q", "--store-limit", "0"])
+        .args(["--proofs", root.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8(out.stdout).unwrap();
+    let line = text.lines().find(|l| l.trim_start().starts_with("proof ")).expect("a proof line");
+    assert!(!line.contains(" 0 bytes"), "{line}");
+    assert!(line.contains("bytes (not compressed), not stored"), "{line}");
+}

@@ -55,7 +55,12 @@ impl fmt::Display for ProveReport {
                     writeln!(f, "  {} `{}` in {:.2} s", check.name, check.verdict, check.seconds)?;
                 }
                 let stored = if claim.proof.stored_as.is_some() { "stored" } else { "not stored (over the limit; regenerable)" };
-                writeln!(f, "  proof {} bytes compressed, {stored}; certificate in {}", claim.proof.compressed_bytes.unwrap_or(0), directory.display())
+                // A proof far over the limit is never compressed, so it has no compressed size to show.
+                let size = match claim.proof.compressed_bytes {
+                    Some(bytes) => format!("{bytes} bytes compressed"),
+                    None => format!("{} bytes (not compressed)", claim.proof.bytes),
+                };
+                writeln!(f, "  proof {size}, {stored}; certificate in {}", directory.display())
             }
             ProveReport::Counterexample { penalty, counterexample, level, .. } => {
                 writeln!(f, "the claim is false: a valid level-{level} partial with penalty {penalty} exists")?;
