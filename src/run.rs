@@ -135,3 +135,24 @@ pub fn remove_stale_work_dirs_with(dir: &Path, rescue: impl Fn(&Path) -> Result<
         }
     }
 }
+
+/// CPU time of the calling thread, in seconds (Linux; 0 elsewhere): what
+/// one solver call or one checker thread cost, whatever else shares the
+/// machine.
+pub fn thread_cpu_seconds() -> f64 {
+    cpu_seconds(libc::CLOCK_THREAD_CPUTIME_ID)
+}
+
+/// CPU time of this process, every thread (Linux; 0 elsewhere).
+pub fn process_cpu_seconds() -> f64 {
+    cpu_seconds(libc::CLOCK_PROCESS_CPUTIME_ID)
+}
+
+fn cpu_seconds(clock: libc::clockid_t) -> f64 {
+    // SAFETY: timespec is plain data, filled by the kernel.
+    let mut t: libc::timespec = unsafe { std::mem::zeroed() };
+    if unsafe { libc::clock_gettime(clock, &mut t) } != 0 {
+        return 0.0;
+    }
+    t.tv_sec as f64 + t.tv_nsec as f64 * 1e-9
+}

@@ -104,7 +104,7 @@ pub fn search(context: &RunContext, spec: &GridSearch, output: Option<&Path>) ->
         members: searched.members,
         timed_out: searched.timed_out,
         seconds: start.elapsed().as_secs_f64(),
-        cpu_seconds: process_cpu_seconds(),
+        cpu_seconds: hexcert::run::process_cpu_seconds(),
         note: NOTE,
     };
     let outcome = if best.is_some() { Outcome::Done } else { Outcome::Negative };
@@ -123,14 +123,4 @@ fn grid_file(spec: &GridSearch, best: &hexcert::search::grids::Grid) -> String {
         best.restrictions.describe(),
         to_hexcert_text(&best.grid)
     )
-}
-
-/// CPU time of this process, every thread (Linux; 0 elsewhere).
-fn process_cpu_seconds() -> f64 {
-    // SAFETY: timespec is plain data, filled by the kernel.
-    let mut t: libc::timespec = unsafe { std::mem::zeroed() };
-    if unsafe { libc::clock_gettime(libc::CLOCK_PROCESS_CPUTIME_ID, &mut t) } != 0 {
-        return 0.0;
-    }
-    t.tv_sec as f64 + t.tv_nsec as f64 * 1e-9
 }

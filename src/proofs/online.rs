@@ -233,7 +233,7 @@ fn consume(
     mut drat: DratWriter,
     mut lrat: LratFile,
 ) -> Result<(LratRecord, Option<CheckerRecord>), HexError> {
-    let cpu_start = thread_cpu_seconds();
+    let cpu_start = crate::run::thread_cpu_seconds();
     // A rejected step is the proof's failure, a failed write the disk's:
     // the one is a verdict, the other an I/O error (a full disk is no bug).
     let mut failure: Option<String> = None;
@@ -280,7 +280,7 @@ fn consume(
         Some(message) => Err(message),
         None => checker.finish().map_err(|e| e.to_string()),
     };
-    let cpu_seconds = thread_cpu_seconds() - cpu_start;
+    let cpu_seconds = crate::run::thread_cpu_seconds() - cpu_start;
     let (verified, line, summary) = match verdict {
         Ok(summary) => (true, "s VERIFIED".to_string(), Some(summary)),
         Err(message) => (false, format!("s NOT VERIFIED: {message}"), None),
@@ -299,16 +299,6 @@ fn consume(
         seconds_after_solve: 0.0,
     };
     Ok((record, streamed))
-}
-
-/// CPU time of the calling thread (Linux; 0 elsewhere).
-fn thread_cpu_seconds() -> f64 {
-    // SAFETY: timespec is plain data, filled by the kernel for this thread.
-    let mut t: libc::timespec = unsafe { std::mem::zeroed() };
-    if unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut t) } != 0 {
-        return 0.0;
-    }
-    t.tv_sec as f64 + t.tv_nsec as f64 * 1e-9
 }
 
 /// Clause ids as LRAT files have them: originals `1..=m` in formula order,
