@@ -345,7 +345,7 @@ fn run(cli: &Cli) -> Result<commands::report::Reported, HexError> {
             let options = EncodeOptions { max_penalty: *max_penalty, cardinality: (*cardinality).into(), symmetry: hexcert::encoding::SymmetryBreaking::None };
             commands::solve(context, *n, *level, options, output.as_deref())
         }
-        Command::Search { args } => commands::search(context, &args.spec(), args.output.as_deref()),
+        Command::Search { args } => commands::search(context, &args.spec(), args.output.as_deref(), args.ledger.as_deref()),
         Command::Prove { claim, store } => commands::prove(context, claim.n, claim.level, claim.below, &store.settings(context)),
         Command::Certify { n, witness: Some(grid), store } => commands::certify_witness(*n, grid, &store.settings(context)),
         Command::Certify { n, witness: None, store } => commands::certify(cli.json, context, *n, &store.settings(context)),

@@ -59,6 +59,14 @@ pub(crate) struct SearchArgs {
     /// Write the best grid (hexcert format, its restrictions in `#` comments) to this file.
     #[arg(long, short)]
     pub output: Option<PathBuf>,
+    /// The hunt's ledger (JSON; created if missing): each member's CPU
+    /// seconds and runs so far, and whether it found a grid or was
+    /// exhausted (UNSAT in its restricted space) at a bound. Members
+    /// exhausted at or above the search's bound are skipped; this run's
+    /// figures are added when it ends, also on --time-limit or Ctrl-C.
+    /// A record of effort, not a claim.
+    #[arg(long, value_name = "FILE")]
+    pub ledger: Option<PathBuf>,
 }
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug)]
@@ -91,6 +99,7 @@ impl SearchArgs {
             descend: self.descend || self.max_penalty.is_none(),
             jobs: self.jobs,
             time_limit: self.time_limit.map(Duration::from_secs_f64),
+            known_exhausted: Vec::new(),
         }
     }
 }

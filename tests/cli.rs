@@ -276,19 +276,26 @@ fn ctrl_c_stops_a_table_after_its_first_row() {
 
 /// `search` polls the run's stop flag: Ctrl-C stops every member of the
 /// portfolio, none of them is reported exhausted (a member stopped is not a
-/// member whose space is empty), no grid file is written, and the exit is
+/// member whose space is empty), no grid file is written, the hunt's ledger
+/// keeps the seconds spent with the member still open, and the exit is
 /// 130. n = 10 at penalty 28 is a search the portfolio does not finish in
 /// minutes (docs/RESULTS.md); its one member here neither finds nor exhausts
 /// in seconds, so any "no grid" line is the stopped member misreported.
 #[test]
 fn ctrl_c_stops_a_grid_search() {
-    let grid = scratch("interrupted-search").join("grid.txt");
-    let args = ["search", "--n", "10", "--max-penalty", "28", "--jobs", "1", "--inner", "3", "--centre", "beside-centre", "-o"];
+    let dir = scratch("interrupted-search");
+    let (grid, ledger) = (dir.join("grid.txt"), dir.join("hunt.json"));
+    let args = ["search", "--n", "10", "--max-penalty", "28", "--jobs", "1", "--inner", "3", "--centre", "beside-centre"];
+    let args = [&args[..], &["--ledger", ledger.to_str().unwrap(), "-o"]].concat();
     let (status, _, stderr) = interrupted_after_3_s(&args, &grid, "still searching 20 s after Ctrl-C");
     assert_eq!(status.code(), Some(130), "the interrupted exit code; stderr:\n{stderr}");
     assert!(!stderr.contains("no grid"), "a stopped member reported exhausted:\n{stderr}");
     assert!(stderr.to_lowercase().contains("interrupt"), "{stderr}");
     assert!(!grid.exists(), "a grid file written by an interrupted search");
+    let written: serde_json::Value = serde_json::from_slice(&std::fs::read(&ledger).expect("the ledger written on Ctrl-C")).unwrap();
+    let member = &written["members"][0];
+    assert_eq!((member["state"].as_str(), member["runs"].as_u64()), (Some("open"), Some(1)), "{written}");
+    assert!(member["cpu_seconds"].as_f64().unwrap() > 0.0, "the stopped member's seconds were not kept: {written}");
 }
 
 /// `solve` polls the run's stop flag: Ctrl-C stops the solver, the call is

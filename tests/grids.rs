@@ -244,3 +244,96 @@ fn a_single_penalty_distance_outside_band_and_hexagon_is_refused() {
         assert_eq!(out.status.code(), Some(2), "{listed}: {}", String::from_utf8_lossy(&out.stderr));
     }
 }
+
+/// `hexcert --json search ARGS` in `dir`: its exit code and report.
+fn search_in(dir: &Path, args: &[&str]) -> (Option<i32>, serde_json::Value) {
+    let out = Command::new(env!("CARGO_BIN_EXE_hexcert")).current_dir(dir).args(["--json", "search"]).args(args).output().unwrap();
+    let report = serde_json::from_slice(&out.stdout).unwrap_or_else(|_| panic!("no report: {}", String::from_utf8_lossy(&out.stderr)));
+    (out.status.code(), report)
+}
+
+fn hunt_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("hexcert-hunt-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Why: a hunt runs for many sessions, and a member whose restricted space
+/// an earlier run emptied at a bound must not cost CPU again at or below
+/// it. n = 5's best is 9, so at 8 every member of the default portfolio is
+/// UNSAT in a second: the ledger records each exhausted at 8 with its
+/// seconds, and a second run at 8, or at 7, runs none of them, says so,
+/// and leaves their totals as they were.
+#[test]
+fn a_second_run_with_the_ledger_skips_every_member_exhausted_at_or_above_its_bound() {
+    let dir = hunt_dir("skip");
+    let (code, first) = search_in(&dir, &["--n", "5", "--max-penalty", "8", "--jobs", "1", "--ledger", "hunt.json"]);
+    assert_eq!(code, Some(1), "no grid of 8: {first}");
+    let ledger: serde_json::Value = serde_json::from_slice(&std::fs::read(dir.join("hunt.json")).unwrap()).unwrap();
+    let entries = ledger["members"].as_array().unwrap();
+    assert_eq!(entries.len(), 8, "{ledger}");
+    for entry in entries {
+        assert_eq!((entry["runs"].as_u64(), &entry["state"]["exhausted"]["bound"]), (Some(1), &serde_json::json!(8)), "{entry}");
+        assert!(entry["key"].as_str().unwrap().starts_with("level5/band4/"), "{entry}");
+    }
+    assert_eq!(first["ledger"]["skipped"].as_array().map(Vec::len), Some(0));
+    for bound in ["8", "7"] {
+        let (code, again) = search_in(&dir, &["--n", "5", "--max-penalty", bound, "--jobs", "1", "--ledger", "hunt.json"]);
+        assert_eq!(code, Some(1), "{again}");
+        assert_eq!(again["ledger"]["skipped"].as_array().map(Vec::len), Some(8), "at {bound}: {again}");
+        for member in again["members"].as_array().unwrap() {
+            assert_eq!((member["calls"].as_u64(), member["skipped_at"].as_u64()), (Some(0), Some(8)), "at {bound}: {member}");
+        }
+        assert_eq!(again["ledger"]["members"], ledger["members"], "a skipped member's totals changed");
+    }
+    let text = Command::new(env!("CARGO_BIN_EXE_hexcert")).current_dir(&dir).args(["search", "--n", "5", "--max-penalty", "8", "--ledger", "hunt.json"]).output().unwrap();
+    let text = String::from_utf8_lossy(&text.stdout);
+    assert_eq!(text.matches("skipped by the ledger").count(), 8, "{text}");
+    assert!(text.contains("8 members skipped") && text.contains("1 runs") && text.contains("exhausted at 8"), "{text}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Why: the ledger is the hunt's only memory, so a damaged one must stop
+/// the search before it runs, in one line naming the file, and be left as
+/// it was rather than overwritten by a fresh one; a ledger of another side
+/// is refused the same way.
+#[test]
+fn a_malformed_ledger_stops_the_search_and_is_left_unchanged() {
+    let dir = hunt_dir("malformed");
+    let other_side = r#"{"format":"hexcert-hunt-ledger/1","note":"","n":6,"members":[]}"#;
+    let unknown_field = r#"{"format":"hexcert-hunt-ledger/1","note":"","n":5,"members":[],"extra":1}"#;
+    for (name, bytes) in [("truncated.json", "{\"format\": \"hexcert-hunt"), ("other-side.json", other_side), ("unknown-field.json", unknown_field)] {
+        let path = dir.join(name);
+        std::fs::write(&path, bytes).unwrap();
+        let out = Command::new(env!("CARGO_BIN_EXE_hexcert")).current_dir(&dir).args(["search", "--n", "5", "--max-penalty", "9", "-o", "grid.txt", "--ledger", name]).output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{name}: {stderr}");
+        assert!(stderr.trim().lines().count() == 1 && stderr.contains(name), "{name}: {stderr}");
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), bytes, "{name} was rewritten");
+        assert!(!dir.join("grid.txt").exists(), "{name}: a grid written past a malformed ledger");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Why: a grid a member found is what the hunt is for; the ledger must
+/// name its penalty and the file `-o` wrote, and keep it when a later run
+/// exhausts the member just below it.
+#[test]
+fn a_found_grid_is_recorded_with_its_file() {
+    let dir = hunt_dir("found");
+    let (code, report) = search_in(&dir, &["--n", "5", "--max-penalty", "9", "--jobs", "1", "--inner", "0", "--centre", "beside-centre", "-o", "n5.txt", "--ledger", "hunt.json"]);
+    assert_eq!(code, Some(0), "{report}");
+    let found = &report["ledger"]["members"][0];
+    assert_eq!(found["state"], serde_json::json!({"found": {"penalty": 9, "grid": "n5.txt"}}), "{found}");
+    assert_eq!(found["runs"], 1);
+    assert!(found["cpu_seconds"].as_f64().unwrap() > 0.0, "{found}");
+    let file = read_grid_file(&dir.join("n5.txt"), Some(5)).unwrap();
+    assert_eq!(evaluate(&Hexagon::new(5).unwrap(), &file.partial).penalty, 9);
+    let (code, below) = search_in(&dir, &["--n", "5", "--max-penalty", "8", "--jobs", "1", "--inner", "0", "--centre", "beside-centre", "--ledger", "hunt.json"]);
+    assert_eq!(code, Some(1), "{below}");
+    let entry = &below["ledger"]["members"][0];
+    assert_eq!(entry["state"], serde_json::json!({"exhausted": {"bound": 8, "found": {"penalty": 9, "grid": "n5.txt"}}}), "{entry}");
+    assert_eq!(entry["runs"], 2);
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -66,7 +66,7 @@ fn the_grid_commands_reports() {
     insta::assert_json_snapshot!("encode", report(&dir, &["encode", "--n", "3", "--level", "2", "--max-penalty", "2", "-o", "f.cnf"]));
     insta::assert_json_snapshot!("optimize", report(&dir, &["optimize", "--n", "4", "--level", "3"]));
     // One job: the members run in order, so which one finds the grid is fixed.
-    insta::assert_json_snapshot!("search", report(&dir, &["search", "--n", "5", "--max-penalty", "9", "--jobs", "1", "-o", "n5.txt"]));
+    insta::assert_json_snapshot!("search", report(&dir, &["search", "--n", "5", "--max-penalty", "9", "--jobs", "1", "-o", "n5.txt", "--ledger", "hunt.json"]));
 }
 
 /// Proof commands run VeriPB on the statement -> CNF step, so their reports

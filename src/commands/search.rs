@@ -1,10 +1,12 @@
 //! `search`: good full grids by the restricted portfolio (`search::grids`).
 //! The grid is validated by the library before it reaches this file; the
 //! report and the grid file say which restrictions found it, and that a
-//! member's UNSAT speaks of its restricted space only.
+//! member's UNSAT speaks of its restricted space only. With `--ledger` the
+//! hunt's record of effort (`search::hunt`) is read before the search and
+//! written after it, even when time or Ctrl-C stopped it.
 
 use std::fmt;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
@@ -14,7 +16,8 @@ use hexcert::encoding::restricted::Restrictions;
 use hexcert::error::HexError;
 use hexcert::formats::to_hexcert_text;
 use hexcert::outcome::Outcome;
-use hexcert::search::grids::{search as run_portfolio, Event, GridSearch, Member};
+use hexcert::search::grids::{search as run_portfolio, Event, GridSearch, Member, Searched};
+use hexcert::search::hunt::{Entry, Ledger};
 use hexcert::solving::{Cadical, SatSolver};
 
 /// What the search found, how long it took, and how each member ended.
@@ -39,10 +42,25 @@ pub struct SearchReport {
     grid: Option<String>,
     members: Vec<Member>,
     timed_out: bool,
+    /// Ctrl-C stopped it (never in a JSON document: the error is the document then).
+    #[serde(skip)]
+    interrupted: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    ledger: Option<LedgerReport>,
     seconds: f64,
     cpu_seconds: f64,
     /// Why an exhausted member proves nothing.
     note: &'static str,
+}
+
+/// The ledger after this run: the members it skipped and every member's totals.
+#[derive(Serialize)]
+struct LedgerReport {
+    file: PathBuf,
+    /// Members not run: an earlier run exhausted them at or above the bound.
+    skipped: Vec<String>,
+    /// This run's portfolio, totals over every run so far.
+    members: Vec<Entry>,
 }
 
 const NOTE: &str = "restricted search: a member's UNSAT says only that its restricted space holds no grid at that bound; it is no claim about the hexagon";
@@ -54,22 +72,52 @@ impl fmt::Display for SearchReport {
                 write!(f, "{grid}")?;
                 writeln!(f, "penalty {penalty}, found with {}", by.describe())?;
             }
-            _ => writeln!(f, "no grid found{}", if self.timed_out { " within the time limit" } else { " in the restricted spaces" })?,
+            _ => {
+                let when = match (self.interrupted, self.timed_out) {
+                    (true, _) => " before Ctrl-C",
+                    (false, true) => " within the time limit",
+                    (false, false) => " in the restricted spaces",
+                };
+                writeln!(f, "no grid found{when}")?
+            }
         }
         for m in &self.members {
-            let end = match (m.exhausted_at, m.calls) {
-                (Some(b), _) => format!("no grid <= {b} in its space"),
-                (None, 0) => "not started".into(),
-                (None, _) => "open".into(),
+            let end = match (m.exhausted_at, m.skipped_at, m.calls) {
+                (Some(b), _, _) => format!("no grid <= {b} in its space"),
+                (None, Some(b), _) => format!("skipped by the ledger: no grid <= {b} in its space"),
+                (None, None, 0) => "not started".into(),
+                (None, None, _) => "open".into(),
             };
-            writeln!(f, "  {}: {end} ({} calls, {:.1} s)", m.restrictions.describe(), m.calls, m.seconds)?;
+            writeln!(f, "  {}: {end} ({} calls, {:.1} s, {:.1} CPU s)", m.restrictions.describe(), m.calls, m.seconds, m.cpu_seconds)?;
+        }
+        if let Some(ledger) = &self.ledger {
+            write!(f, "{ledger}")?;
         }
         writeln!(f, "{:.1} s, {:.1} CPU s; {NOTE}", self.seconds, self.cpu_seconds)
     }
 }
 
-pub fn search(context: &RunContext, spec: &GridSearch, output: Option<&Path>) -> Result<Reported, HexError> {
+impl fmt::Display for LedgerReport {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        writeln!(f, "ledger {}: {} members skipped; totals over every run so far:", self.file.display(), self.skipped.len())?;
+        for e in &self.members {
+            writeln!(f, "  {}: {} runs, {:.1} CPU s, {}", e.restrictions, e.runs, e.cpu_seconds, e.state.describe())?;
+        }
+        Ok(())
+    }
+}
+
+/// Runs the search; with `ledger_path`, skips what earlier runs exhausted
+/// and adds this run to the ledger. A malformed ledger stops it before
+/// anything is searched or written.
+pub fn search(context: &RunContext, spec: &GridSearch, output: Option<&Path>, ledger_path: Option<&Path>) -> Result<Reported, HexError> {
     let start = std::time::Instant::now();
+    let mut ledger = ledger_path.map(|path| Ledger::read(path, spec.n)).transpose()?;
+    let mut spec = spec.clone();
+    if let Some(ledger) = &ledger {
+        spec.known_exhausted = ledger.known_exhausted(&spec)?;
+    }
+    let spec = &spec;
     let new_solver = |stop: Box<dyn Fn() -> bool>| -> Box<dyn SatSolver> {
         let mut solver = Cadical::new();
         solver.stop_when_any(stop);
@@ -90,6 +138,10 @@ pub fn search(context: &RunContext, spec: &GridSearch, output: Option<&Path>) ->
     if let (Some(path), Some(text)) = (output, &grid) {
         hexcert::files::write_atomic(path, text.as_bytes())?;
     }
+    let ledger = match (ledger.as_mut(), ledger_path) {
+        (Some(ledger), Some(path)) => Some(record(ledger, path, spec, &searched, output.filter(|_| grid.is_some()))?),
+        _ => None,
+    };
     let report = SearchReport {
         n: spec.n,
         level: spec.level,
@@ -103,12 +155,23 @@ pub fn search(context: &RunContext, spec: &GridSearch, output: Option<&Path>) ->
         grid,
         members: searched.members,
         timed_out: searched.timed_out,
+        interrupted: searched.interrupted,
+        ledger,
         seconds: start.elapsed().as_secs_f64(),
         cpu_seconds: hexcert::run::process_cpu_seconds(),
         note: NOTE,
     };
     let outcome = if best.is_some() { Outcome::Done } else { Outcome::Negative };
-    Ok(Reported::new(report, outcome))
+    let reported = Reported::new(report, outcome);
+    Ok(if searched.interrupted { reported.stopped_by(HexError::Interrupted) } else { reported })
+}
+
+/// Adds the run to the ledger and writes it, whole or not at all.
+fn record(ledger: &mut Ledger, path: &Path, spec: &GridSearch, searched: &Searched, grid: Option<&Path>) -> Result<LedgerReport, HexError> {
+    ledger.record(spec, searched, grid);
+    ledger.write(path)?;
+    let skipped = searched.members.iter().filter(|m| m.skipped_at.is_some()).map(|m| m.restrictions.describe()).collect();
+    Ok(LedgerReport { file: path.into(), skipped, members: ledger.totals(spec) })
 }
 
 /// The grid in hexcert's format, after comments saying how it was found.

@@ -58,6 +58,28 @@ pub struct GridSearch {
     /// Members solved at once.
     pub jobs: usize,
     pub time_limit: Option<Duration>,
+    /// Members an earlier run found exhausted, with the bound: one is not
+    /// run while the search's bound is at or below it, since its space
+    /// holds nothing there (the hunt's ledger, `search::hunt`, fills this).
+    pub known_exhausted: Vec<(Restrictions, usize)>,
+}
+
+impl GridSearch {
+    /// The members, in the order they are run: every inner allowance with
+    /// every centre placement that fits the hexagon.
+    pub fn portfolio(&self) -> Result<Vec<Restrictions>, HexError> {
+        let hex = Hexagon::new(self.n)?;
+        let portfolio: Vec<Restrictions> = self
+            .inners
+            .iter()
+            .flat_map(|&inner| self.centres.iter().map(move |&centre| Restrictions { band: self.band, inner, singles: self.singles, centre }))
+            .filter(|r| r.centre.is_none_or(|c| c.fits(&hex)))
+            .collect();
+        match portfolio.is_empty() {
+            true => Err(HexError::Usage(format!("no centre placement of the portfolio fits a hexagon of side {}", self.n))),
+            false => Ok(portfolio),
+        }
+    }
 }
 
 /// A full grid found under `restrictions`, passed by the plain validator.
@@ -81,6 +103,12 @@ pub struct Member {
     pub exhausted_at: Option<usize>,
     pub calls: usize,
     pub seconds: f64,
+    /// CPU seconds of the thread that ran it (its solver calls run there).
+    pub cpu_seconds: f64,
+    /// Not run: an earlier run found it exhausted at this bound, at or
+    /// above the search's (`GridSearch::known_exhausted`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub skipped_at: Option<usize>,
 }
 
 /// What the search ended with.
@@ -90,6 +118,9 @@ pub struct Searched {
     pub members: Vec<Member>,
     /// The time limit stopped some member before it was done.
     pub timed_out: bool,
+    /// The run's stop flag (Ctrl-C) ended it; every member's figures are
+    /// those up to then, and none stopped is called exhausted.
+    pub interrupted: bool,
 }
 
 /// Progress of the search, for stderr.
@@ -124,19 +155,12 @@ impl Shared {
 }
 
 /// Runs the portfolio. Errors on a model the validator rejects (a bug) or a
-/// restriction the hexagon cannot hold; `Interrupted` when the run's stop
-/// flag rose (every grid found before it was reported through `on_event`).
+/// restriction the hexagon cannot hold. A run stopped by the run's stop
+/// flag still returns what it did (`Searched::interrupted`), so that the
+/// caller can keep its record of effort before it reports the interruption.
 pub fn search(context: &RunContext, spec: &GridSearch, new_solver: &SolverFactory, on_event: &(dyn Fn(Event) + Sync)) -> Result<Searched, HexError> {
     let hex = Hexagon::new(spec.n)?;
-    let portfolio: Vec<Restrictions> = spec
-        .inners
-        .iter()
-        .flat_map(|&inner| spec.centres.iter().map(move |&centre| Restrictions { band: spec.band, inner, singles: spec.singles, centre }))
-        .filter(|r| r.centre.is_none_or(|c| c.fits(&hex)))
-        .collect();
-    if portfolio.is_empty() {
-        return Err(HexError::Usage(format!("no centre placement of the portfolio fits a hexagon of side {}", spec.n)));
-    }
+    let portfolio = spec.portfolio()?;
     let start = Instant::now();
     let shared = Arc::new(Shared {
         bound: AtomicUsize::new(spec.max_penalty.unwrap_or(hex.edges().len())),
@@ -146,7 +170,7 @@ pub fn search(context: &RunContext, spec: &GridSearch, new_solver: &SolverFactor
         start,
         best: Mutex::new(None),
         queue: Mutex::new((0..portfolio.len()).collect()),
-        members: Mutex::new(portfolio.iter().map(|&restrictions| Member { restrictions, found: None, exhausted_at: None, calls: 0, seconds: 0.0 }).collect()),
+        members: Mutex::new(portfolio.iter().map(|&restrictions| Member { restrictions, found: None, exhausted_at: None, calls: 0, seconds: 0.0, cpu_seconds: 0.0, skipped_at: None }).collect()),
         error: Mutex::new(None),
     });
     let pool = rayon::ThreadPoolBuilder::new()
@@ -166,12 +190,9 @@ pub fn search(context: &RunContext, spec: &GridSearch, new_solver: &SolverFactor
     if let Some(e) = shared.error.into_inner().unwrap() {
         return Err(e);
     }
-    if context.stopped() {
-        return Err(HexError::Interrupted);
-    }
     let members = shared.members.into_inner().unwrap();
     let timed_out = members.iter().any(|m| m.exhausted_at.is_none()) && shared.deadline.is_some_and(|d| Instant::now() >= d);
-    Ok(Searched { best: shared.best.into_inner().unwrap(), members, timed_out })
+    Ok(Searched { best: shared.best.into_inner().unwrap(), members, timed_out, interrupted: context.stopped() })
 }
 
 /// Solves one member at the shared bound until it is UNSAT there, the
@@ -185,11 +206,18 @@ fn run_member(
     on_event: &(dyn Fn(Event) + Sync),
 ) -> Result<(), HexError> {
     let restrictions = shared.members.lock().unwrap()[index].restrictions;
-    let began = Instant::now();
+    let known = spec.known_exhausted.iter().filter(|k| k.0 == restrictions).map(|k| k.1).max();
+    let (began, cpu_began) = (Instant::now(), crate::run::thread_cpu_seconds());
     let mut calls = 0;
-    let (mut exhausted, mut found) = (None, None::<usize>);
+    let (mut exhausted, mut found, mut skipped) = (None, None::<usize>, None);
     while !shared.stopped() {
         let bound = shared.bound.load(Ordering::Relaxed);
+        if known.is_some_and(|k| k >= bound) {
+            // Checked at each bound, not once: a grid found by another
+            // member may lower the bound into the space already searched.
+            skipped = known;
+            break;
+        }
         let encoding = RestrictedEncoding::new(hex, spec.level, bound, restrictions)?;
         let watched = Arc::clone(shared);
         let mut solver = new_solver(Box::new(move || watched.stopped() || watched.bound.load(Ordering::Relaxed) < bound));
@@ -215,7 +243,8 @@ fn run_member(
     }
     let mut members = shared.members.lock().unwrap();
     let member = &mut members[index];
-    (member.found, member.exhausted_at, member.calls, member.seconds) = (found, exhausted, calls, began.elapsed().as_secs_f64());
+    (member.found, member.exhausted_at, member.calls, member.skipped_at) = (found, exhausted, calls, skipped);
+    (member.seconds, member.cpu_seconds) = (began.elapsed().as_secs_f64(), crate::run::thread_cpu_seconds() - cpu_began);
     Ok(())
 }
 

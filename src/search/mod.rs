@@ -8,6 +8,7 @@
 //! result.
 
 pub mod grids;
+pub mod hunt;
 pub mod leaders;
 pub mod orbits;
 

@@ -1,0 +1,205 @@
+//! The hunt's ledger (`hexcert search --ledger`): what the grid search has
+//! spent on each member of its portfolio over every run, and how far each
+//! got, so that a hunt of many CPU-hours over many sessions resumes where it
+//! stood and its searched space stays on record (`grids/hunt/nN-pB.json`).
+//!
+//! Invariant: the ledger is a record of search effort, never a claim. A
+//! member `exhausted` at a bound says only that its restricted space holds
+//! no grid at or below it, as the member's UNSAT said; the restrictions lose
+//! solutions, so nothing that states, proves or judges a claim may import
+//! this file (it reaches `encoding::restricted`, which
+//! tests/module_graph.rs keeps from every claim path), and the record layer
+//! does not read it. The one thing a ledger changes is which members a
+//! later search runs. It is defined, read and written here only.
+
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use super::grids::{GridSearch, Searched};
+use crate::encoding::restricted::{Centre, Restrictions};
+use crate::error::HexError;
+
+/// The format tag: another version is another build's ledger, refused.
+pub const FORMAT: &str = "hexcert-hunt-ledger/1";
+
+/// Said in every ledger, for whoever opens one.
+const NOTE: &str = "a record of restricted-search effort, not a claim: `exhausted` speaks of that member's restricted space only";
+
+/// The most bytes a ledger is read with (a member is some 300 bytes).
+const LIMIT: u64 = 16 << 20;
+
+/// One hunt's ledger: a side, and its members in the order first run.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct Ledger {
+    pub format: String,
+    pub note: String,
+    pub n: usize,
+    pub members: Vec<Entry>,
+}
+
+/// One member over every run so far.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct Entry {
+    /// Stable across runs and builds (`key`): what a later run looks up.
+    pub key: String,
+    /// `Restrictions::describe`, for the reader.
+    pub restrictions: String,
+    /// Runs that started it (a run that skipped it, or stopped before it
+    /// began, does not count).
+    pub runs: usize,
+    pub cpu_seconds: f64,
+    pub state: State,
+}
+
+/// How far a member has got.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(rename_all = "kebab-case", deny_unknown_fields)]
+pub enum State {
+    /// Neither a grid nor an UNSAT answer yet.
+    Open,
+    /// Its best grid so far; grids below it may lie in its space.
+    Found(Best),
+    /// UNSAT at `bound`: no grid at or below it in its space. A grid it
+    /// found above the bound is kept beside.
+    Exhausted {
+        bound: usize,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        found: Option<Best>,
+    },
+}
+
+/// A grid a member found.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct Best {
+    pub penalty: usize,
+    /// The file `-o` wrote it to, when it was that run's best grid (as the
+    /// command line named it); otherwise it was not kept.
+    pub grid: Option<PathBuf>,
+}
+
+impl State {
+    fn exhausted_at(&self) -> Option<usize> {
+        match self {
+            State::Exhausted { bound, .. } => Some(*bound),
+            _ => None,
+        }
+    }
+
+    fn best(&self) -> Option<&Best> {
+        match self {
+            State::Found(best) | State::Exhausted { found: Some(best), .. } => Some(best),
+            _ => None,
+        }
+    }
+
+    /// This state after a run that ended with `exhausted` and `found`: an
+    /// UNSAT at a bound covers every lower one, so the highest bound and
+    /// the lowest grid are kept (the newer grid on a tie: its file is the
+    /// one just written).
+    fn after(&self, exhausted: Option<usize>, found: Option<Best>) -> State {
+        let bound = self.exhausted_at().into_iter().chain(exhausted).max();
+        let best = found.into_iter().chain(self.best().cloned()).min_by_key(|b| b.penalty);
+        match (bound, best) {
+            (Some(bound), found) => State::Exhausted { bound, found },
+            (None, Some(best)) => State::Found(best),
+            (None, None) => State::Open,
+        }
+    }
+
+    /// One line for the report.
+    pub fn describe(&self) -> String {
+        let grid = |b: &Best| b.grid.as_ref().map_or(String::new(), |g| format!(" ({})", g.display()));
+        match self {
+            State::Open => "open".into(),
+            State::Found(best) => format!("found {}{}", best.penalty, grid(best)),
+            State::Exhausted { bound, found: None } => format!("exhausted at {bound}"),
+            State::Exhausted { bound, found: Some(best) } => format!("exhausted at {bound}, found {}{}", best.penalty, grid(best)),
+        }
+    }
+}
+
+/// A member's name in the ledger: its formula (a full grid from level K, or
+/// a level-K partial) and its restrictions, since a member's space depends
+/// on both.
+pub fn key(spec: &GridSearch, restrictions: &Restrictions) -> String {
+    let formula = if spec.partial { "partial" } else { "level" };
+    let centre = restrictions.centre.map_or("none", Centre::name);
+    let Restrictions { band, inner, singles, .. } = restrictions;
+    format!("{formula}{}/band{band}/inner{inner}/singles[{}]/{centre}", spec.level, singles.list())
+}
+
+impl Ledger {
+    /// The ledger at `path` for side `n`; no file is an empty ledger. A
+    /// malformed one, or another side's or format's, is a one-line error
+    /// naming the file.
+    pub fn read(path: &Path, n: usize) -> Result<Ledger, HexError> {
+        if std::fs::symlink_metadata(path).is_err_and(|e| e.kind() == std::io::ErrorKind::NotFound) {
+            return Ok(Ledger { format: FORMAT.into(), note: NOTE.into(), n, members: Vec::new() });
+        }
+        let bytes = crate::files::read_regular(path, LIMIT, "hunt ledger")?;
+        let refuse = |message: String| HexError::Input { file: path.into(), line: 0, message };
+        let ledger: Ledger = serde_json::from_slice(&bytes).map_err(|e| refuse(format!("not a hunt ledger: {e}")))?;
+        if ledger.format != FORMAT {
+            return Err(refuse(format!("format {:?}, not {FORMAT:?}", ledger.format)));
+        }
+        if ledger.n != n {
+            return Err(refuse(format!("a ledger of side {}, not {n}", ledger.n)));
+        }
+        Ok(ledger)
+    }
+
+    fn entry(&self, key: &str) -> Option<&Entry> {
+        self.members.iter().find(|e| e.key == key)
+    }
+
+    /// The members of `spec`'s portfolio exhausted in earlier runs, with
+    /// their bounds, for `GridSearch::known_exhausted`.
+    pub fn known_exhausted(&self, spec: &GridSearch) -> Result<Vec<(Restrictions, usize)>, HexError> {
+        let portfolio = spec.portfolio()?;
+        Ok(portfolio.into_iter().filter_map(|r| Some((r, self.entry(&key(spec, &r))?.state.exhausted_at()?))).collect())
+    }
+
+    /// Adds a run's effort and answers: each member's CPU seconds, a run
+    /// for each member it started, and its state after what it found or
+    /// exhausted. `grid` is the file the run's best grid was written to.
+    pub fn record(&mut self, spec: &GridSearch, searched: &Searched, grid: Option<&Path>) {
+        let best = searched.best.as_ref().map(|b| (b.restrictions, b.evaluation.penalty));
+        for member in &searched.members {
+            let key = key(spec, &member.restrictions);
+            let index = match self.members.iter().position(|e| e.key == key) {
+                Some(index) => index,
+                None => {
+                    let restrictions = member.restrictions.describe();
+                    self.members.push(Entry { key, restrictions, runs: 0, cpu_seconds: 0.0, state: State::Open });
+                    self.members.len() - 1
+                }
+            };
+            let entry = &mut self.members[index];
+            let written = best == member.found.map(|p| (member.restrictions, p));
+            let found = member.found.map(|penalty| Best { penalty, grid: grid.filter(|_| written).map(Path::to_path_buf) });
+            // A member that made no call spent only the check that skipped it.
+            if member.calls > 0 {
+                entry.runs += 1;
+                entry.cpu_seconds += member.cpu_seconds;
+            }
+            entry.state = entry.state.after(member.exhausted_at, found);
+        }
+    }
+
+    /// The entries of `spec`'s portfolio, in its order (the report's totals).
+    pub fn totals(&self, spec: &GridSearch) -> Vec<Entry> {
+        let portfolio = spec.portfolio().unwrap_or_default();
+        portfolio.iter().filter_map(|r| self.entry(&key(spec, r)).cloned()).collect()
+    }
+
+    /// Writes the ledger whole or not at all.
+    pub fn write(&self, path: &Path) -> Result<(), HexError> {
+        let mut text = serde_json::to_string_pretty(&Ledger { note: NOTE.into(), ..self.clone() }).expect("a ledger is plain data");
+        text.push('\n');
+        crate::files::write_atomic(path, text.as_bytes())
+    }
+}
