@@ -7,6 +7,7 @@ use std::time::Duration;
 use hexcert::encoding::restricted::{Centre, Singles};
 use hexcert::options;
 use hexcert::search::grids::GridSearch;
+use hexcert::solving::Configuration;
 
 use crate::args::{positive_seconds, side, within};
 
@@ -67,6 +68,18 @@ pub(crate) struct SearchArgs {
     /// A record of effort, not a claim.
     #[arg(long, value_name = "FILE")]
     pub ledger: Option<PathBuf>,
+    /// CaDiCaL's option set for the search's solvers: `sat` (its
+    /// configuration for satisfiable formulas, faster on every side measured,
+    /// docs/RESULTS.md) or `default`. It changes how soon a grid comes,
+    /// never whether a grid is valid (the validator judges every one).
+    #[arg(long, value_enum, default_value = "sat")]
+    pub solver_configuration: ConfigurationArg,
+}
+
+#[derive(clap::ValueEnum, Clone, Copy, Debug)]
+pub(crate) enum ConfigurationArg {
+    Sat,
+    Default,
 }
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug)]
@@ -100,6 +113,10 @@ impl SearchArgs {
             jobs: self.jobs,
             time_limit: self.time_limit.map(Duration::from_secs_f64),
             known_exhausted: Vec::new(),
+            configuration: match self.solver_configuration {
+                ConfigurationArg::Sat => Configuration::Sat,
+                ConfigurationArg::Default => Configuration::Default,
+            },
         }
     }
 }

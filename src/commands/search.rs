@@ -31,6 +31,7 @@ pub struct SearchReport {
     band: usize,
     max_penalty: Option<usize>,
     descend: bool,
+    solver_configuration: hexcert::solving::Configuration,
     #[serde(skip_serializing_if = "Option::is_none")]
     penalty: Option<usize>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -119,7 +120,7 @@ pub fn search(context: &RunContext, spec: &GridSearch, output: Option<&Path>, le
     }
     let spec = &spec;
     let new_solver = |stop: Box<dyn Fn() -> bool>| -> Box<dyn SatSolver> {
-        let mut solver = Cadical::new();
+        let mut solver = Cadical::configured(spec.configuration);
         solver.stop_when_any(stop);
         Box::new(solver)
     };
@@ -149,6 +150,7 @@ pub fn search(context: &RunContext, spec: &GridSearch, output: Option<&Path>, le
         band: spec.band,
         max_penalty: spec.max_penalty,
         descend: spec.descend,
+        solver_configuration: spec.configuration,
         penalty: best.map(|b| b.evaluation.penalty),
         score: best.and_then(|b| b.evaluation.score),
         found_by: best.map(|b| b.restrictions),

@@ -29,7 +29,7 @@ use crate::error::HexError;
 use crate::formula::Cnf;
 use crate::geometry::Hexagon;
 use crate::levels::Partial;
-use crate::solving::{Outcome as Answer, SatSolver};
+use crate::solving::{Configuration, Outcome as Answer, SatSolver};
 use crate::validation::{evaluate, Evaluation};
 
 /// What to search: the portfolio is every inner allowance with every centre
@@ -62,6 +62,8 @@ pub struct GridSearch {
     /// run while the search's bound is at or below it, since its space
     /// holds nothing there (the hunt's ledger, `search::hunt`, fills this).
     pub known_exhausted: Vec<(Restrictions, usize)>,
+    /// The solver's option set: how fast a model comes, never which.
+    pub configuration: Configuration,
 }
 
 impl GridSearch {

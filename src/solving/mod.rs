@@ -17,7 +17,7 @@ pub mod prefix;
 pub mod profile;
 pub mod tracer;
 
-pub use cadical::Cadical;
+pub use cadical::{Cadical, Configuration};
 
 use crate::error::HexError;
 use crate::formula::Cnf;
