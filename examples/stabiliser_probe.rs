@@ -3,7 +3,7 @@
 //! --tie-break`: lex-leader clauses over the split's readings and then the
 //! next ring, which inside the cube constrain only the symmetries fixing its
 //! projection, its stabiliser).
-//!   cargo run --release --example stabiliser_probe -- PLAN INDEX none|next-ring|split-then-next-ring
+//!   cargo run --release --example stabiliser_probe -- PLAN INDEX none|next-ring
 //! Prints the stabiliser's order, solve seconds and process CPU seconds.
 use std::time::Instant;
 
@@ -25,7 +25,6 @@ fn main() {
     let tie_break = match args[3].as_str() {
         "none" => TieBreak::None,
         "next-ring" => TieBreak::NextRing,
-        "split-then-next-ring" => TieBreak::SplitThenNextRing,
         other => panic!("unknown tie-break {other}"),
     };
     let hex = Hexagon::new(plan.n).unwrap();

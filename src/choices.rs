@@ -58,9 +58,6 @@ choice! {
         /// The split cells' readings, then the ring just outside the split
         /// (distance radius + 1), full values, cells in index order.
         NextRing,
-        /// The split cells' readings, then their full values, then the next
-        /// ring's (cells in index order).
-        SplitThenNextRing,
     }
 }
 

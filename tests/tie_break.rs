@@ -72,7 +72,12 @@ fn veripb_accepts_tie_break_derivations_and_rejects_a_tail_clause_turned_round()
     }
     let scratch = Scratch::new("tie-break-veripb");
     let budget = plan(5, 3, 9, 1, TieBreak::NextRing).split_budget(1).unwrap();
-    let plans = [plan(4, 3, 3, 1, TieBreak::NextRing), plan(4, 3, 3, 2, TieBreak::NextRing), plan(3, 4, 2, 2, TieBreak::NextRing), budget];
+    let plans = [
+        plan(4, 3, 3, 1, TieBreak::NextRing),
+        plan(4, 3, 3, 2, TieBreak::NextRing),
+        plan(3, 4, 2, 2, TieBreak::NextRing),
+        budget,
+    ];
     for (i, plan) in plans.iter().enumerate() {
         veripb(&scratch.0, plan, |t| t).unwrap_or_else(|e| panic!("plan {i} ({}): VeriPB rejected:\n{e}", plan.statement));
     }

@@ -85,9 +85,6 @@ pub enum TieBreak {
     /// The tail is the ring just outside the split (cells at distance
     /// radius + 1, in index order), full values.
     NextRing,
-    /// The tail is the split cells' full values (index order), then the
-    /// next ring's.
-    SplitThenNextRing,
 }
 
 impl TieBreak {
@@ -96,7 +93,6 @@ impl TieBreak {
         match self {
             TieBreak::None => "none",
             TieBreak::NextRing => "next-ring",
-            TieBreak::SplitThenNextRing => "split-then-next-ring",
         }
     }
 
@@ -106,8 +102,7 @@ impl TieBreak {
 
     /// The key's digits `(cell, depth)`: the split cells (within `radius`,
     /// index order) read at depths 1..=`depth`, depth after depth, then the
-    /// tail at the level (the split cells' full values are read already
-    /// when the split is as deep as the level). Empty for `None`; an error when the next ring
+    /// tail at the level. Empty for `None`; an error when the next ring
     /// leaves the hexagon.
     pub fn digits(self, hex: &Hexagon, radius: usize, depth: u8, level: u8) -> Result<Vec<(usize, u8)>, crate::error::HexError> {
         if self == TieBreak::None {
@@ -123,9 +118,6 @@ impl TieBreak {
         }
         let split = hex.cells_within(radius);
         let mut digits: Vec<(usize, u8)> = (1..=depth).flat_map(|d| split.iter().map(move |&c| (c, d))).collect();
-        if self == TieBreak::SplitThenNextRing && depth < level {
-            digits.extend(split.iter().map(|&c| (c, level)));
-        }
         digits.extend(hex.cells_within(radius + 1).into_iter().filter(|c| split.binary_search(c).is_err()).map(|c| (c, level)));
         Ok(digits)
     }
