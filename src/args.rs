@@ -12,6 +12,7 @@ use hexcert::error::HexError;
 use hexcert::geometry::Hexagon;
 use hexcert::options;
 
+use crate::choices::{Cardinality, CubeUse, ExternalCheck, TieBreak};
 use crate::commands;
 
 pub(crate) fn side(s: &str) -> Result<usize, String> {
@@ -54,6 +55,12 @@ pub(crate) enum CubesCommand {
         /// Cardinality encoding of the penalty bound.
         #[arg(long, value_enum, default_value_t)]
         cardinality: Cardinality,
+        /// Symmetry breaking inside the cubes: lex-leader clauses over the
+        /// split's readings and then a tail of further cells, derived by
+        /// VeriPB's dominance rule like the orbit reduction. Breaks the
+        /// symmetries that fix a cube's projection; recorded in the plan.
+        #[arg(long, value_enum, default_value_t)]
+        tie_break: TieBreak,
         /// The plan file to write; its job list goes beside it as PLAN.jobs.
         #[arg(long, short)]
         output: PathBuf,
@@ -367,80 +374,4 @@ pub(crate) fn side_range(s: &str) -> Result<(usize, usize), String> {
         return Err(format!("empty range `{s}`"));
     }
     Ok((a, b))
-}
-
-/// The library's option enums as clap values: clap stays in the binary. A
-/// variant's doc comment is its help line; `From` gives the library's value.
-macro_rules! choice {
-    ($(#[$doc:meta])* $name:ident => $lib:ty, default $default:ident { $($(#[$vdoc:meta])* $variant:ident,)+ }) => {
-        $(#[$doc])*
-        #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-        pub(crate) enum $name {
-            $($(#[$vdoc])* $variant,)+
-        }
-
-        impl Default for $name {
-            fn default() -> Self {
-                $name::$default
-            }
-        }
-
-        impl From<$name> for $lib {
-            fn from(value: $name) -> $lib {
-                match value {
-                    $($name::$variant => <$lib>::$variant,)+
-                }
-            }
-        }
-    };
-}
-
-choice! {
-    /// The cardinality encodings on offer.
-    Cardinality => hexcert::encoding::Cardinality, default WedgeCounter {
-        /// Sinz's sequential counter, written here: `m * bound` auxiliary
-        /// variables, over the penalty variables in edge index order.
-        SequentialCounter,
-        /// RustSAT's totalizer (Bailleux and Boufkhad), restricted to the bound.
-        Totalizer,
-        /// The sequential counter over the penalty variables in wedge order
-        /// (by angle around the centre, then outwards): refutes fastest.
-        WedgeCounter,
-    }
-}
-
-choice! {
-    /// Symmetry breaking the encoder can add.
-    SymmetryBreaking => hexcert::encoding::SymmetryBreaking, default None {
-        None,
-        /// Lex-leader over the 12 symmetries on the centre's six neighbours.
-        Ring1LexLeader,
-    }
-}
-
-choice! {
-    /// When `certify` answers a bounded query with cubes.
-    CubeUse => hexcert::certification::CubeUse, default Auto {
-        /// Always one call.
-        Never,
-        /// Queries predicted long: level 2 and up from n = 12 (n = 11's longest
-        /// query, level 2, took 13 minutes as one call; n = 12's are past what
-        /// was measured as one call), and only once they have run whole for
-        /// `cubes_after` seconds without an answer.
-        Auto,
-        /// Every bounded query.
-        Always,
-    }
-}
-
-choice! {
-    /// When a new proof is also checked by an external DRAT checker.
-    ExternalCheck => hexcert::certification::ExternalCheck, default Stored {
-        /// Never.
-        Never,
-        /// Proofs under the store limit (committed with their CNF).
-        Stored,
-        /// Every proof.
-        Always,
-    }
 }

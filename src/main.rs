@@ -10,11 +10,13 @@ use hexcert::encoding::EncodeOptions;
 use hexcert::error::HexError;
 
 mod args;
+mod choices;
 mod commands;
 mod progress;
 mod search_args;
 
 use args::*;
+use choices::*;
 
 #[derive(Parser)]
 #[command(name = "hexcert", version, about = "Certified minimum penalties and exact counts for Hexagonal Neighbors")]
@@ -396,8 +398,10 @@ fn check_options(context: &RunContext, veripb: bool, record: bool, verified: &Ve
 /// The `cubes` family: a subcommand each.
 fn run_cubes(context: &RunContext, action: &CubesCommand) -> Result<commands::report::Reported, HexError> {
     match action {
-        CubesCommand::Plan { claim, radius, depth, budget_split, cardinality, output, results, hexcert } => {
-            let plan = hexcert::cubes::Plan::new(claim.n, claim.level, claim.below, *radius, *depth, (*cardinality).into())?.split_budget(*budget_split)?;
+        CubesCommand::Plan { claim, radius, depth, budget_split, cardinality, tie_break, output, results, hexcert } => {
+            let plan = hexcert::cubes::Plan::new(claim.n, claim.level, claim.below, *radius, *depth, (*cardinality).into())?
+                .with_tie_break((*tie_break).into())?
+                .split_budget(*budget_split)?;
             commands::cubes_plan(&plan, output, &results_of(output, results), hexcert)
         }
         CubesCommand::Run { plan, index, all: _, sample, seed, jobs, results, time_limit, store_limit, verified, refine, output, rounds, trees, hexcert } => {

@@ -8,6 +8,7 @@ mod check;
 mod certificates;
 mod derivation;
 mod split_derivation;
+mod tie_break;
 mod statement;
 mod verifier;
 mod records;

@@ -18,7 +18,10 @@
 //! symmetry mapping that projection onto a kept cube, and the image of the
 //! partial under it is a model of that cube's formula. So if every kept cube's
 //! formula (the plain level-k encoding, no symmetry breaking, plus the cube's
-//! units) is unsatisfiable, the claim holds.
+//! units) is unsatisfiable, the claim holds. A plan's tie-break
+//! (`encoding::TieBreak`) adds lex-leader clauses that extend the same
+//! order past the split; its argument is derived, not argued
+//! (`derivation::cubes`).
 
 pub mod cardinality;
 pub mod cover;

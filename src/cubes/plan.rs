@@ -7,7 +7,7 @@
 use std::path::Path;
 
 use super::{check_cover, refine, value_cubes, Cover, Cube, Split};
-use crate::encoding::{Cardinality, ENCODER_VERSION};
+use crate::encoding::{Cardinality, TieBreak, ENCODER_VERSION};
 use crate::error::HexError;
 use crate::geometry::Hexagon;
 use crate::records::plan::{Plan, COVER_ARGUMENT, PLAN_FORMAT};
@@ -36,7 +36,17 @@ impl Plan {
             cover: Cover { projections: planned.split.projection_count(), refuted: planned.refuted, covered },
             cover_argument: COVER_ARGUMENT.into(),
             cubes: planned.cubes,
+            tie_break: TieBreak::None,
         };
+        plan.with_tie_break(TieBreak::None)
+    }
+
+    /// The plan with `tie_break`'s lex-leader clauses in its formula (and
+    /// the formula's hash recorded again); `TieBreak::None` keeps the plain
+    /// formula. Only a fresh plan or one with the same tie-break: records
+    /// solved against another formula would answer no cube of this one.
+    pub fn with_tie_break(self, tie_break: TieBreak) -> Result<Plan, HexError> {
+        let plan = Plan { tie_break, ..self };
         let formula_sha256 = crate::digest::sha256_hex(&plan.encoding()?.cnf.to_dimacs());
         Ok(Plan { formula_sha256, ..plan })
     }
@@ -86,6 +96,14 @@ impl Plan {
             return Err(HexError::Usage(format!("cube index {bad} is out of range: the plan has {} cubes", self.cubes.len())));
         }
         let depth = cubes.iter().map(|c| c.depth).max().unwrap_or(self.depth).max(self.depth);
+        if depth != self.depth && !self.tie_break.is_none() {
+            // The tie-break's key reads the split at depths 1..=D: a deeper
+            // split is another formula, which every record would miss.
+            return Err(HexError::Usage(format!(
+                "refining these cubes deepens the split to depth {depth}, which changes a {} tie-break's formula: plan again at depth {depth} instead (or refine by --strategy cardinality or prefix)",
+                self.tie_break.name()
+            )));
+        }
         let mut plan = Plan { depth, cubes, ..self.clone() };
         plan.cover = plan.enumerate_cover().map_err(|e| HexError::Internal(format!("the refined cubes do not cover the split: {e}")))?;
         Ok((plan, refuted))

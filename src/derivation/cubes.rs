@@ -15,6 +15,16 @@
 //!   as the witness, while the core is the statement alone (it is invariant
 //!   under `s`). Those constraints are then rewritten over the CNF's `ge`
 //!   literals (`symmetry::rewrite_over_ge`).
+//! - **Tie-break.** A plan with one (`encoding::TieBreak`) extends the
+//!   order's key past the split: the same readings, then a tail of further
+//!   cells at full values, each digit outweighing all later ones. The
+//!   dominance steps are the same with the longer key, so the least member
+//!   of an orbit in it is still least in its split readings (it reads as a
+//!   kept cube) and, among the images under its projection's stabiliser,
+//!   least in the tail. The formula's chains over that key ("equal so far"
+//!   variables, as the ring-1 lex-leader's) are then defined and derived
+//!   from the rewritten constraints (`over_ge`); the cover's dominated
+//!   leaves still close, the split digits outweighing the whole tail.
 //! - **Selectors.** `s_i` is defined by redundance as the conjunction of
 //!   cube `i`'s literals (the units of its cube formula), both ways.
 //! - **Trees.** Where the plan splits a projection further into the leaves
@@ -57,17 +67,37 @@ enum Closed {
 }
 
 /// A plan's split and kept cubes, and the first selector variable (one past
-/// the plain formula's variables).
+/// the variables of the formula every cube extends).
 pub struct SplitTarget<'a> {
     pub split: &'a Split,
     pub cubes: &'a [Cube],
     pub below: usize,
     pub first_selector: i32,
+    /// The plan's tie-break, if it has one.
+    pub tie_break: Option<TieBreakTarget<'a>>,
+}
+
+/// What a plan's tie-break adds to its plain formula: lex-leader chains
+/// over `digits` (`encoding::TieBreak::digits`), their "equal so far"
+/// variables numbered from `first_equal`, written as `clauses`.
+pub struct TieBreakTarget<'a> {
+    pub digits: Vec<(usize, u8)>,
+    pub first_equal: i32,
+    pub clauses: &'a [Vec<i32>],
 }
 
 impl SplitTarget<'_> {
+    /// The split's readings at depths 1..=D, depth after depth; then the
+    /// tie-break's tail, if any, whose digits all weigh less.
     fn key(&self) -> Key {
-        Key { name: "split", cells: self.split.cells.clone(), blocks: (1..=self.split.depth as usize).collect() }
+        match &self.tie_break {
+            Some(tie_break) => Key::from_digits("split", &tie_break.digits),
+            None => {
+                let cells = &self.split.cells;
+                let digits: Vec<(usize, u8)> = (1..=self.split.depth).flat_map(|d| cells.iter().map(move |&c| (c, d))).collect();
+                Key::from_digits("split", &digits)
+            }
+        }
     }
 
     /// How the tree closes the leaf with projection `values` (depth D), if it can.
@@ -87,14 +117,17 @@ pub fn dominance<W: Write + ?Sized>(proof: &mut Proof<W>, hex: &Hexagon, stateme
     symmetry::lex_dominance(proof, hex, statement, &target.key())
 }
 
-/// The dominance constraints over `ge`, once `ge` is defined.
+/// The dominance constraints over `ge`, once `ge` is defined; with a
+/// tie-break, then its chains as the ring-1 lex-leader's: "equal so far"
+/// defined by redundance, the clauses forcing them, and the sums the
+/// comparison clauses follow from by reverse unit propagation.
 pub fn over_ge<W: Write + ?Sized>(
     proof: &mut Proof<W>,
-    level: u8,
+    (level, encoding): (u8, &LevelEncoding),
     ids: &StatementIds,
     ge: &GeIds,
     target: &SplitTarget,
-    lexes: &mut [Lex],
+    mut lexes: Vec<Lex>,
 ) -> io::Result<()> {
     let key = target.key();
     proof.line("% the split cells' projected values over ge, both ways; each lex constraint over ge")?;
@@ -102,7 +135,22 @@ pub fn over_ge<W: Write + ?Sized>(
     for lex in lexes.iter_mut() {
         symmetry::rewrite_over_ge(proof, &key, &values, ids, lex)?;
     }
-    Ok(())
+    let Some(tie_break) = &target.tie_break else { return Ok(()) };
+    proof.line("% the tie-break's chains: equal-so-far variables, the clauses forcing them, the comparisons' sums")?;
+    // A reading "more than d" below the level is ge(c, d + 1) alone: the
+    // forcing clauses need it to imply ge(c, 2..=d) by propagation.
+    for &c in &key.cells {
+        for j in 2..=level as usize {
+            proof.step(&format!("rup +1 {} +1 {} >= 1;", cnf_literal(-encoding.ge_var(c, j + 1)), cnf_literal(encoding.ge_var(c, j))))?;
+        }
+    }
+    let mut chains = symmetry::chains(&key, lexes, tie_break.first_equal);
+    for chain in chains.iter_mut() {
+        symmetry::define_equal(proof, &key, encoding, chain)?;
+    }
+    let forced: std::collections::HashSet<i32> = symmetry::equal_vars(&chains).collect();
+    super::force_by_redundance(proof, tie_break.clauses, &forced)?;
+    symmetry::comparison_helpers(proof, &chains)
 }
 
 /// Selector definitions and the cover tree, ending in "some selector holds".

@@ -49,7 +49,7 @@ mod symmetry;
 
 use proof::{cnf_literal, Proof};
 
-pub use cubes::SplitTarget;
+pub use cubes::{SplitTarget, TieBreakTarget};
 
 /// What a written derivation covers, for reports.
 #[derive(Debug, Clone, serde::Serialize)]
@@ -128,8 +128,15 @@ impl Reach<'_> {
             Reach::Formula(symmetry, cardinality) => derive(hex, level, below, (symmetry, cardinality), None, &cnf, out),
             Reach::Split(plan) => {
                 let split = plan.split().map_err(invalid)?;
-                let first_selector = plan.encoding().map_err(invalid)?.cnf.num_vars() as i32 + 1;
-                let target = SplitTarget { split: &split, cubes: &plan.cubes, below, first_selector };
+                let (plain, extended) = (plan.plain_encoding().map_err(invalid)?.cnf, plan.encoding().map_err(invalid)?.cnf);
+                let first_selector = extended.num_vars() as i32 + 1;
+                let digits = plan.tie_break.digits(hex, plan.radius, plan.depth, level).map_err(invalid)?;
+                let tie_break = (!digits.is_empty()).then(|| cubes::TieBreakTarget {
+                    digits,
+                    first_equal: plain.num_vars() as i32 + 1,
+                    clauses: &extended.clauses()[plain.clauses().len()..],
+                });
+                let target = SplitTarget { split: &split, cubes: &plan.cubes, below, first_selector, tie_break };
                 derive(hex, level, below, (SymmetryBreaking::None, plan.cardinality), Some(&target), &cnf, out)
             }
         }
@@ -240,7 +247,7 @@ fn derive<W: Write + ?Sized>(
         let first_equal = LevelEncoding::new(hex, level, EncodeOptions::bounded(None)).cnf.num_vars() as i32 + 1;
         chains = symmetry::dominance(&mut proof, hex, &statement, first_equal)?;
     }
-    let mut lexes = match split {
+    let lexes = match split {
         Some(split) => cubes::dominance(&mut proof, hex, &statement, split)?,
         None => Vec::new(),
     };
@@ -252,7 +259,7 @@ fn derive<W: Write + ?Sized>(
     }
     if let Some(split) = split {
         let ge = symmetry::GeIds { upper: &ge_upper, lower: &ge_lower };
-        cubes::over_ge(&mut proof, level, &ids, &ge, split, &mut lexes)?;
+        cubes::over_ge(&mut proof, (level, &encoding), &ids, &ge, split, lexes)?;
     }
     let (pen_upper, lemmas) = penalty::define_penalties(&mut proof, hex, level, &encoding, &ids, &ge_upper)?;
     let pens = encoding.penalty_vars();
@@ -360,8 +367,14 @@ fn forcing_clauses<W: Write + ?Sized>(proof: &mut Proof<W>, encoding: &LevelEnco
     proof.line("% the clauses that force pen(e) and the equal-so-far variables")?;
     let pens = encoding.penalty_vars();
     let forced: std::collections::HashSet<i32> = pens.iter().copied().chain(symmetry::equal_vars(chains)).collect();
+    force_by_redundance(proof, encoding.cnf.clauses(), &forced)
+}
+
+/// Each of `clauses` that holds a variable of `forced` positively, by
+/// redundance with that variable set true as witness.
+fn force_by_redundance<W: Write + ?Sized>(proof: &mut Proof<W>, clauses: &[Vec<i32>], forced: &std::collections::HashSet<i32>) -> io::Result<()> {
     let mut line = String::new();
-    for clause in encoding.cnf.clauses() {
+    for clause in clauses {
         if let Some(&var) = clause.iter().find(|&&lit| forced.contains(&lit)) {
             line.clear();
             push_clause(&mut line, clause);

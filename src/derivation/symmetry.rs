@@ -30,38 +30,64 @@ use crate::encoding::LevelEncoding;
 use crate::geometry::Hexagon;
 use crate::statement::{Statement, Variable};
 
-/// The key a dominance order compares: `cells` in order, read once per
-/// depth of `blocks` (coarsest first), a value read at depth `d` as itself
-/// capped at `d + 1` (`+` counts as `k + 1`). Comparing keys is comparing
-/// the readings lexicographically, block after block. Ring 1 reads full
-/// values once (`blocks = [k]`); a cube split reads its projections at every
-/// depth up to the plan's, so that a key's least member reads, at every
-/// depth, as the least member of its orbit there (`Split::representative`).
+/// The key a dominance order compares: its digits in order, each a cell
+/// of `cells` (by position) read at a depth `d`, as its value capped at
+/// `d + 1` (`+` counts as `k + 1`). Comparing keys is comparing digits
+/// lexicographically. Ring 1 reads full values once; a cube split reads
+/// its projections at every depth up to the plan's, depth after depth, so
+/// that a key's least member reads, at every depth, as the least member of
+/// its orbit there (`Split::representative`); a plan's tie-break reads a
+/// tail of further cells after them (`encoding::TieBreak`).
 pub struct Key {
     /// The order's name in the proof.
     pub name: &'static str,
+    /// The key's cells, each once, in order of first reading.
     pub cells: Vec<usize>,
-    pub blocks: Vec<usize>,
+    /// `(position in cells, depth)`, most significant first.
+    pub digits: Vec<(usize, usize)>,
 }
 
 impl Key {
-    /// The ring-1 lex-leader's key: the centre's neighbours, full values.
-    pub fn ring1(hex: &Hexagon, level: u8) -> Key {
-        Key { name: "ring1", cells: ring1_cells(hex), blocks: vec![level as usize] }
+    /// The key reading `(cell, depth)` digits in this order.
+    pub fn from_digits(name: &'static str, digits: &[(usize, u8)]) -> Key {
+        let mut cells: Vec<usize> = Vec::new();
+        let mut positions = Vec::with_capacity(digits.len());
+        for &(c, d) in digits {
+            let position = cells.iter().position(|&x| x == c).unwrap_or_else(|| {
+                cells.push(c);
+                cells.len() - 1
+            });
+            positions.push((position, d as usize));
+        }
+        Key { name, cells, digits: positions }
     }
 
-    /// `W^p`, `p` the digits after (block `b`, position `i`), `W` one more
-    /// than the deepest block: a digit outweighs every later one, since
-    /// digits differ by at most the depth.
-    fn weight(&self, b: usize, position: usize) -> i128 {
-        let base = *self.blocks.iter().max().expect("a block") as i128 + 1;
-        let later = (self.blocks.len() - 1 - b) * self.cells.len() + (self.cells.len() - 1 - position);
-        base.pow(later as u32)
+    /// The ring-1 lex-leader's key: the centre's neighbours, full values.
+    pub fn ring1(hex: &Hexagon, level: u8) -> Key {
+        let digits: Vec<(usize, u8)> = ring1_cells(hex).into_iter().map(|c| (c, level)).collect();
+        Key::from_digits("ring1", &digits)
+    }
+
+    /// The deepest reading: digits are read in base one more.
+    fn deepest(&self) -> usize {
+        self.digits.iter().map(|&(_, d)| d).max().expect("a digit")
+    }
+
+    /// `W^p`, `p` the digits after digit `t`, `W` one more than the deepest
+    /// reading: a digit outweighs every later one, since digits differ by
+    /// at most their depth.
+    fn weight(&self, t: usize) -> i128 {
+        (self.deepest() as i128 + 1).pow((self.digits.len() - 1 - t) as u32)
     }
 
     /// What value `v` at `position` adds to the key.
     fn coefficient(&self, position: usize, v: usize) -> i128 {
-        self.blocks.iter().enumerate().map(|(b, &depth)| self.weight(b, position) * v.min(depth + 1) as i128).sum()
+        self.readings(position).map(|(t, depth)| self.weight(t) * v.min(depth + 1) as i128).sum()
+    }
+
+    /// The digits `(t, depth)` that read the cell at `position`.
+    fn readings(&self, position: usize) -> impl Iterator<Item = (usize, usize)> + '_ {
+        self.digits.iter().enumerate().filter(move |(_, &(p, _))| p == position).map(|(t, &(_, d))| (t, d))
     }
 }
 
@@ -78,6 +104,9 @@ pub struct Lex {
 /// One symmetry's lex constraint and what its CNF clauses need.
 pub struct Chain {
     lex: Lex,
+    /// `(digit, c, s(c), depth)` for the digits whose cell `s` moves, in
+    /// key order: the positions of the CNF's chain.
+    digits: Vec<(usize, usize, usize, usize)>,
     /// The CNF's "equal so far" variables, one per pair but the last.
     equal: Vec<i32>,
     /// The definitions of `equal`.
@@ -105,20 +134,34 @@ pub fn dominance<W: Write + ?Sized>(
     statement: &Statement,
     first_equal_var: i32,
 ) -> io::Result<Vec<Chain>> {
+    let key = Key::ring1(hex, statement.level);
+    let lexes = lex_dominance(proof, hex, statement, &key)?;
+    Ok(chains(&key, lexes, first_equal_var))
+}
+
+/// Each lex constraint with its CNF chain: the digits its symmetry moves
+/// and one "equal so far" variable per digit but the last, numbered from
+/// `first_equal_var` symmetry after symmetry (as `add_lex_chains` does).
+pub fn chains(key: &Key, lexes: Vec<Lex>, first_equal_var: i32) -> Vec<Chain> {
     let mut next_equal = first_equal_var;
-    let chains = lex_dominance(proof, hex, statement, &Key::ring1(hex, statement.level))?
+    lexes
         .into_iter()
         .map(|lex| {
-            let equal: Vec<i32> = (1..lex.pairs.len())
+            let digits: Vec<(usize, usize, usize, usize)> = key
+                .digits
+                .iter()
+                .enumerate()
+                .filter_map(|(t, &(p, d))| lex.pairs.iter().find(|pair| pair.0 == p).map(|&(_, x, y)| (t, x, y, d)))
+                .collect();
+            let equal: Vec<i32> = (1..digits.len())
                 .map(|_| {
                     next_equal += 1;
                     next_equal - 1
                 })
                 .collect();
-            Chain { lex, equal, definitions: Vec::new() }
+            Chain { lex, digits, equal, definitions: Vec::new() }
         })
-        .collect();
-    Ok(chains)
+        .collect()
 }
 
 /// Defines the order on `key`, adds one lex constraint `key(x) <= key(x o s)`
@@ -196,23 +239,23 @@ pub struct GeIds<'a> {
 }
 
 /// `val(c) = 1 + sum_j ge(c, j)`, both ways, for the key's cells, with
-/// values read at each block's depth `d` (thresholds `j` in `2..=d+1`).
+/// values read at each of its digits' depths `d` (thresholds `j` in `2..=d+1`).
 pub struct ValueOverGe {
-    /// `below[(c, b)]`: `sum_j ge(c,j) <= sum_v (min(v, d+1)-1) x_v`.
+    /// `below[(c, d)]`: `sum_j ge(c,j) <= sum_v (min(v, d+1)-1) x_v`.
     below: BTreeMap<(usize, usize), usize>,
-    /// `above[(c, b)]`: the converse.
+    /// `above[(c, d)]`: the converse.
     above: BTreeMap<(usize, usize), usize>,
 }
 
 /// Derives `ValueOverGe` for every cell of `key`.
 pub fn value_over_ge<W: Write + ?Sized>(proof: &mut Proof<W>, key: &Key, level: u8, ids: &StatementIds, ge: &GeIds) -> io::Result<ValueOverGe> {
     let k = level as usize;
-    let deepest = *key.blocks.iter().max().expect("a block");
+    let deepest = key.deepest();
     let mut values = ValueOverGe { below: BTreeMap::new(), above: BTreeMap::new() };
-    for &c in &key.cells {
-        for (b, &depth) in key.blocks.iter().enumerate() {
+    for (position, &c) in key.cells.iter().enumerate() {
+        for (_, depth) in key.readings(position) {
             let ids_up: Vec<String> = ge.upper[c][..depth].iter().map(|id| id.to_string()).collect();
-            values.below.insert((c, b), proof.step(&rpn_sum(&ids_up))?);
+            values.below.insert((c, depth), proof.step(&rpn_sum(&ids_up))?);
         }
         let mut per_threshold = Vec::new();
         for j in 2..=deepest + 1 {
@@ -231,8 +274,8 @@ pub fn value_over_ge<W: Write + ?Sized>(proof: &mut Proof<W>, key: &Key, level: 
             }
             per_threshold.push(proof.step(&text)?.to_string());
         }
-        for (b, &depth) in key.blocks.iter().enumerate() {
-            values.above.insert((c, b), proof.step(&rpn_sum(&per_threshold[..depth]))?);
+        for (_, depth) in key.readings(position) {
+            values.above.insert((c, depth), proof.step(&rpn_sum(&per_threshold[..depth]))?);
         }
     }
     Ok(values)
@@ -243,9 +286,9 @@ pub fn value_over_ge<W: Write + ?Sized>(proof: &mut Proof<W>, key: &Key, level: 
 pub fn rewrite_over_ge<W: Write + ?Sized>(proof: &mut Proof<W>, key: &Key, values: &ValueOverGe, ids: &StatementIds, lex: &mut Lex) -> io::Result<()> {
     let mut parts = vec![lex.dominance.to_string()];
     for &(i, x, y) in &lex.pairs {
-        for b in 0..key.blocks.len() {
-            let w = key.weight(b, i);
-            for id in [values.above[&(y, b)], values.below[&(x, b)], ids.at_most_one[y], ids.at_most_one[x] - 1] {
+        for (t, depth) in key.readings(i) {
+            let w = key.weight(t);
+            for id in [values.above[&(y, depth)], values.below[&(x, depth)], ids.at_most_one[y], ids.at_most_one[x] - 1] {
                 parts.push(format!("{id} {w} *"));
             }
         }
@@ -265,27 +308,33 @@ pub fn define_chains<W: Write + ?Sized>(
     ge: &GeIds,
     chains: &mut [Chain],
 ) -> io::Result<()> {
-    let k = level as usize;
     let key = Key::ring1(hex, level);
     proof.line("% val(c) = 1 + sum_j ge(c, j) on the centre's neighbours, both ways")?;
     let values = value_over_ge(proof, &key, level, ids, ge)?;
-    let ge_name = |c: usize, j: usize| cnf_literal(encoding.ge_var(c, j));
     proof.line("% each lex constraint over ge; the CNF's equal-so-far variables")?;
     for chain in chains.iter_mut() {
         rewrite_over_ge(proof, &key, &values, ids, &mut chain.lex)?;
-        let mut prefix = BTreeMap::new();
-        let mut slack = 0;
-        for (l, &e) in chain.equal.iter().enumerate() {
-            let (i, x, y) = chain.lex.pairs[l];
-            let w = key.weight(0, i);
-            for j in 2..=k + 1 {
-                *prefix.entry(ge_name(x, j)).or_insert(0) += w;
-                *prefix.entry(ge_name(y, j)).or_insert(0) -= w;
-            }
-            slack += w * k as i128;
-            let e = cnf_literal(e);
-            chain.definitions.push(proof.step(&format!("red {}{slack:+} ~{e} >= 0 : {e} -> 0;", terms(&prefix)))?);
+        define_equal(proof, &key, encoding, chain)?;
+    }
+    Ok(())
+}
+
+/// Defines a chain's "equal so far" variables over `ge`: `e_l` implies
+/// that the key's first moved digits, up to the `l`-th, weighted, are not
+/// below their images (witness `e_l -> 0`).
+pub fn define_equal<W: Write + ?Sized>(proof: &mut Proof<W>, key: &Key, encoding: &LevelEncoding, chain: &mut Chain) -> io::Result<()> {
+    let ge_name = |c: usize, j: usize| cnf_literal(encoding.ge_var(c, j));
+    let mut prefix = BTreeMap::new();
+    let mut slack = 0;
+    for (&e, &(t, x, y, d)) in chain.equal.iter().zip(&chain.digits) {
+        let w = key.weight(t);
+        for j in 2..=d + 1 {
+            *prefix.entry(ge_name(x, j)).or_insert(0) += w;
+            *prefix.entry(ge_name(y, j)).or_insert(0) -= w;
         }
+        slack += w * d as i128;
+        let e = cnf_literal(e);
+        chain.definitions.push(proof.step(&format!("red {}{slack:+} ~{e} >= 0 : {e} -> 0;", terms(&prefix)))?);
     }
     Ok(())
 }

@@ -19,7 +19,7 @@
 //! constraint makes that harmless for "penalty <= B".
 
 use super::cardinality::Cardinality;
-use super::symmetry::{add_ring1_lex_leader, SymmetryBreaking, ValueLiterals};
+use super::symmetry::{add_lex_chains, ring1_cells, SymmetryBreaking, ValueLiterals};
 use crate::formula::Cnf;
 use crate::geometry::Hexagon;
 use crate::levels::Partial;
@@ -132,6 +132,17 @@ impl LevelEncoding {
     }
 
     fn symmetry_clauses(&mut self, hex: &Hexagon) {
+        if hex.side() >= 2 {
+            let digits: Vec<(usize, u8)> = ring1_cells(hex).into_iter().map(|c| (c, self.level)).collect();
+            self.add_lex_chains(hex, &digits);
+        }
+    }
+
+    /// Appends the lex-leader clauses of the key `digits` (cells read at
+    /// depths) for every non-identity symmetry (`symmetry::add_lex_chains`),
+    /// their "equal so far" variables numbered after the formula's: the
+    /// ring-1 lex-leader, and a cube plan's tie-break after its plain formula.
+    pub fn add_lex_chains(&mut self, hex: &Hexagon, digits: &[(usize, u8)]) {
         let k = self.level as usize;
         let (ge, eq) = (self.ge.clone(), self.eq.clone());
         let ge_lit = move |c: usize, j: usize| ge[c][j - 2];
@@ -140,7 +151,7 @@ impl LevelEncoding {
             move |c: usize, a: usize| if a == k + 1 { ge_lit(c, k + 1) } else { eq[c][a - 1] }
         };
         let lits = ValueLiterals { level: self.level, ge: &ge_lit, eq: &eq_lit };
-        add_ring1_lex_leader(hex, &lits, &mut self.cnf);
+        add_lex_chains(hex, digits, &lits, &mut self.cnf);
     }
 
     fn describe(&mut self) {

@@ -14,7 +14,7 @@ pub mod wedges;
 
 pub use cardinality::Cardinality;
 pub use level_formula::{Counter, EncodeOptions, LevelEncoding};
-pub use symmetry::SymmetryBreaking;
+pub use symmetry::{SymmetryBreaking, TieBreak};
 
 /// Bumped whenever the clauses produced for the same arguments change.
 pub const ENCODER_VERSION: &str = "hexcert-level-cnf/2";

@@ -63,6 +63,66 @@ impl SymmetryBreaking {
     }
 }
 
+/// Symmetry breaking inside the cubes of a plan (`cubes plan
+/// --tie-break`). The orbit reduction keeps, of each orbit of split
+/// projections, the least; a cube whose projection p some symmetries fix
+/// (its stabiliser) still holds every partial together with its images
+/// under them. A tie-break extends the order past the split: the key reads
+/// the split cells at depths 1..=D, the order the orbit reduction minimises
+/// (`Split::reading_key`), then a tail of further cells at their full
+/// values. Its lex-leader constraints for all 11 symmetries are appended to
+/// the plan's plain formula; the split's digits outweigh the tail's, so
+/// inside a cube only those of p's stabiliser constrain anything, and the
+/// member of each orbit least in the extended order satisfies all of them
+/// and projects onto a kept cube. VeriPB derives them by dominance
+/// (`derivation::cubes`), as it derives the split's order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum TieBreak {
+    /// None: the plain formula alone (every plan made before tie-breaks).
+    #[default]
+    None,
+    /// The tail is the ring just outside the split (cells at distance
+    /// radius + 1, in index order), full values.
+    NextRing,
+}
+
+impl TieBreak {
+    /// Stable name recorded in plans.
+    pub fn name(self) -> &'static str {
+        match self {
+            TieBreak::None => "none",
+            TieBreak::NextRing => "next-ring",
+        }
+    }
+
+    pub fn is_none(&self) -> bool {
+        *self == TieBreak::None
+    }
+
+    /// The key's digits `(cell, depth)`: the split cells (within `radius`,
+    /// index order) read at depths 1..=`depth`, depth after depth, then the
+    /// tail at the level. Empty for `None`; an error when the next ring
+    /// leaves the hexagon.
+    pub fn digits(self, hex: &Hexagon, radius: usize, depth: u8, level: u8) -> Result<Vec<(usize, u8)>, crate::error::HexError> {
+        if self == TieBreak::None {
+            return Ok(Vec::new());
+        }
+        if radius + 1 >= hex.side() {
+            return Err(crate::error::HexError::Usage(format!(
+                "--tie-break {} needs the ring at distance {} inside the side-{} hexagon: lower the radius",
+                self.name(),
+                radius + 1,
+                hex.side()
+            )));
+        }
+        let split = hex.cells_within(radius);
+        let mut digits: Vec<(usize, u8)> = (1..=depth).flat_map(|d| split.iter().map(move |&c| (c, d))).collect();
+        digits.extend(hex.cells_within(radius + 1).into_iter().filter(|c| split.binary_search(c).is_err()).map(|c| (c, level)));
+        Ok(digits)
+    }
+}
+
 /// The centre's neighbours in angular order (one rotation step apart): the
 /// lex key positions. Any fixed order is sound; this one is canonical.
 pub fn ring1_cells(hex: &Hexagon) -> Vec<usize> {
@@ -85,28 +145,31 @@ pub struct ValueLiterals<'a> {
     pub eq: &'a dyn Fn(usize, usize) -> i32,
 }
 
-/// Adds (LL_s) for every non-identity symmetry `s`.
-pub fn add_ring1_lex_leader(hex: &Hexagon, lits: &ValueLiterals, cnf: &mut Cnf) {
-    if hex.side() < 2 {
-        return;
-    }
-    let key = ring1_cells(hex);
-    let top = lits.level as usize + 1;
+/// Adds, for every non-identity symmetry `s`, the clauses of "the key is
+/// not above its image under `s`", the key being `digits`: a cell's value
+/// read at a depth `d` (`min(value, d + 1)`), compared in order. Ring 1's
+/// key reads each neighbour once at the level; a plan's tie-break reads the
+/// split cells at every depth of its split, then the next ring
+/// (`TieBreak::digits`). Digits whose cell `s` fixes are skipped (equal
+/// always).
+pub fn add_lex_chains(hex: &Hexagon, digits: &[(usize, u8)], lits: &ValueLiterals, cnf: &mut Cnf) {
+    // A reading at depth d equals a (in 1..=d+1): eq(c, a), or ge(c, d+1) for "more than d".
+    let reads = |c: usize, a: usize, d: usize| if a == d + 1 { (lits.ge)(c, a) } else { (lits.eq)(c, a) };
     for perm in hex.symmetries().iter().skip(1) {
         let mut equal_so_far: Option<i32> = None; // None stands for the constant true
-        let pairs: Vec<(usize, usize)> =
-            key.iter().map(|&c| (c, perm[c])).filter(|(c, image)| c != image).collect();
-        for (i, &(x, y)) in pairs.iter().enumerate() {
+        let pairs: Vec<(usize, usize, usize)> =
+            digits.iter().map(|&(c, d)| (c, perm[c], d as usize)).filter(|(c, image, _)| c != image).collect();
+        for (i, &(x, y, d)) in pairs.iter().enumerate() {
             let guard: Vec<i32> = equal_so_far.map(|e| -e).into_iter().collect();
-            for j in 2..=top {
+            for j in 2..=d + 1 {
                 cnf.add_clause(&[guard.as_slice(), &[-(lits.ge)(x, j), (lits.ge)(y, j)]].concat());
             }
             if i + 1 == pairs.len() {
                 break;
             }
             let next = cnf.new_var();
-            for a in 1..=top {
-                cnf.add_clause(&[guard.as_slice(), &[-(lits.eq)(x, a), -(lits.eq)(y, a), next]].concat());
+            for a in 1..=d + 1 {
+                cnf.add_clause(&[guard.as_slice(), &[-reads(x, a, d), -reads(y, a, d), next]].concat());
             }
             equal_so_far = Some(next);
         }

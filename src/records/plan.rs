@@ -29,7 +29,7 @@ use serde::{Deserialize, Serialize};
 
 use super::header::{Header, Stated};
 use super::ranges;
-use crate::encoding::{Cardinality, EncodeOptions, LevelEncoding, SymmetryBreaking, ENCODER_VERSION};
+use crate::encoding::{Cardinality, EncodeOptions, LevelEncoding, SymmetryBreaking, TieBreak, ENCODER_VERSION};
 use crate::error::HexError;
 use crate::geometry::Hexagon;
 
@@ -65,6 +65,11 @@ pub struct Plan {
     pub cover_argument: String,
     /// Kept cubes: projected values of `cells`, one cube per orbit.
     pub cubes: Vec<Cube>,
+    /// Lex-leader clauses past the split appended to the plain formula
+    /// (`encoding::TieBreak`); absent in every plan made without one, so
+    /// those read, hash and merge as before.
+    #[serde(default, skip_serializing_if = "TieBreak::is_none")]
+    pub tie_break: TieBreak,
 }
 
 impl Stated for Plan {
@@ -108,6 +113,7 @@ impl Plan {
         // What the encoder and the solver are handed: a value out of range
         // would panic the one, a literal out of range abort the other.
         check_projections(self.cells.len(), self.depth, &self.cubes).map_err(bad)?;
+        self.tie_break.digits(&hex, self.radius, self.depth, self.level).map_err(|e| bad(e.to_string()))?;
         self.check_trees().map_err(bad)
     }
 
@@ -124,9 +130,21 @@ impl Plan {
     }
 
     /// The plain formula "valid level-k partial with penalty <= below - 1".
-    pub fn encoding(&self) -> Result<LevelEncoding, HexError> {
+    pub fn plain_encoding(&self) -> Result<LevelEncoding, HexError> {
         let options = EncodeOptions { max_penalty: Some(self.below - 1), cardinality: self.cardinality, symmetry: SymmetryBreaking::None };
         Ok(LevelEncoding::new(&Hexagon::new(self.n)?, self.level, options))
+    }
+
+    /// The formula every cube extends: "valid level-k partial with penalty
+    /// <= below - 1", then the tie-break's lex-leader clauses, if any.
+    pub fn encoding(&self) -> Result<LevelEncoding, HexError> {
+        let hex = Hexagon::new(self.n)?;
+        let mut encoding = self.plain_encoding()?;
+        let digits = self.tie_break.digits(&hex, self.radius, self.depth, self.level)?;
+        if !digits.is_empty() {
+            encoding.add_lex_chains(&hex, &digits);
+        }
+        Ok(encoding)
     }
 
     /// The paths below each projection form a complete tree over the plain
