@@ -87,3 +87,13 @@ choice! {
         Always,
     }
 }
+
+choice! {
+    /// CaDiCaL's option set for the grid search's solvers.
+    SolverConfiguration => hexcert::solving::Configuration, default Sat {
+        /// CaDiCaL's configuration for satisfiable formulas (stable mode only).
+        Sat,
+        /// CaDiCaL's defaults.
+        Default,
+    }
+}

@@ -7,7 +7,7 @@ use std::time::Duration;
 use hexcert::encoding::restricted::{Centre, Singles};
 use hexcert::options;
 use hexcert::search::grids::GridSearch;
-use hexcert::solving::Configuration;
+use crate::choices::SolverConfiguration;
 
 use crate::args::{positive_seconds, side, within};
 
@@ -73,13 +73,7 @@ pub(crate) struct SearchArgs {
     /// docs/RESULTS.md) or `default`. It changes how soon a grid comes,
     /// never whether a grid is valid (the validator judges every one).
     #[arg(long, value_enum, default_value = "sat")]
-    pub solver_configuration: ConfigurationArg,
-}
-
-#[derive(clap::ValueEnum, Clone, Copy, Debug)]
-pub(crate) enum ConfigurationArg {
-    Sat,
-    Default,
+    pub solver_configuration: SolverConfiguration,
 }
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug)]
@@ -113,10 +107,7 @@ impl SearchArgs {
             jobs: self.jobs,
             time_limit: self.time_limit.map(Duration::from_secs_f64),
             known_exhausted: Vec::new(),
-            configuration: match self.solver_configuration {
-                ConfigurationArg::Sat => Configuration::Sat,
-                ConfigurationArg::Default => Configuration::Default,
-            },
+            configuration: self.solver_configuration.into(),
         }
     }
 }
