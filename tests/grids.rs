@@ -353,3 +353,74 @@ fn a_found_grid_is_recorded_with_its_file() {
     assert_eq!(entry["runs"], 2);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// Why: a satisfiable member's time to a grid varies wildly with the
+/// solver's search order, and `--seeds` runs several orders: each seed must
+/// be a member of its own, its solver must really search in another order
+/// (n = 7's grid at 17 from seed 3 is not seed 0's), and its grid file must
+/// name the seed, while seed 0's file reads as before there were seeds.
+#[test]
+fn each_seed_is_a_member_of_its_own_and_its_grid_names_it() {
+    let dir = hunt_dir("seeds");
+    let base = ["--n", "7", "--max-penalty", "17", "--band", "4", "--jobs", "1"];
+    let (code, both) = search_in(&dir, &[&base[..], &["--seeds", "0,3"]].concat());
+    assert_eq!(code, Some(0), "{both}");
+    let seeds: Vec<u64> = both["members"].as_array().unwrap().iter().map(|m| m["seed"].as_u64().unwrap()).collect();
+    assert_eq!(seeds, [0, 3].repeat(8), "the default portfolio's 8 members, each with both seeds in turn");
+    let hex = Hexagon::new(7).unwrap();
+    let mut grids = Vec::new();
+    for seed in [0, 3] {
+        let only = ["--inner", "1", "--centre", "beside-centre", "-o", "g.txt", "--seeds", &seed.to_string()];
+        let (code, report) = search_in(&dir, &[&base[..], &only[..]].concat());
+        assert_eq!(code, Some(0), "{report}");
+        assert_eq!(report["found_by"]["seed"], seed, "{report}");
+        let path = dir.join("g.txt");
+        let text = std::fs::read_to_string(&path).unwrap();
+        let named = text.lines().next().unwrap();
+        assert_eq!(named.contains("solver seed"), seed != 0, "{named}");
+        assert!(seed == 0 || named.contains("solver seed 3"), "{named}");
+        let file = read_grid_file(&path, Some(7)).unwrap();
+        let evaluation = evaluate(&hex, &file.partial);
+        assert!(evaluation.is_valid() && evaluation.penalty == 17, "seed {seed}: {:?}", evaluation.violations.first());
+        let (level, member) = named_restrictions(&path);
+        assert!(member.admits(&hex, &file.partial.truncate(level).unwrap(), 17), "seed {seed}: {}", member.describe());
+        grids.push(file.partial);
+    }
+    assert_ne!(grids[0], grids[1], "seed 3 found seed 0's grid: are its options set?");
+    for seeds in ["3,3", "2000000001"] {
+        let out = Command::new(env!("CARGO_BIN_EXE_hexcert")).args(["search", "--n", "7", "--seeds", seeds]).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "--seeds {seeds}: {}", String::from_utf8_lossy(&out.stderr));
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Why: the ledger is the hunt's record of each member's effort, so each
+/// seed's must be kept apart; and the ledgers written before seeds
+/// (grids/hunt/) name none, so their members must read as seed 0, neither
+/// refused nor taken for members never run.
+#[test]
+fn the_ledger_keeps_each_seed_apart_and_reads_a_ledger_from_before_seeds_as_seed_0() {
+    let committed = Path::new(env!("CARGO_MANIFEST_DIR")).join("grids/hunt/n16-p46.json");
+    let old = hexcert::search::hunt::Ledger::read(&committed, 16).unwrap();
+    assert!(!old.members.is_empty() && old.members.iter().all(|e| e.seed == 0));
+    let dir = hunt_dir("seeded-ledger");
+    // Before seeds, a run at 8 left this member exhausted there.
+    let before_seeds = r#"{"format": "hexcert-hunt-ledger/1", "note": "", "n": 5, "members": [{"key": "level5/band4/inner0/singles[]/beside-centre",
+        "restrictions": "band 4 (penalties on edges of ring distance < 4), inner allowance 0, centre beside-centre",
+        "runs": 1, "cpu_seconds": 0.5, "state": {"exhausted": {"bound": 8}}}]}"#;
+    std::fs::write(dir.join("hunt.json"), before_seeds).unwrap();
+    let only = ["--n", "5", "--max-penalty", "8", "--jobs", "1", "--inner", "0", "--centre", "beside-centre", "--ledger", "hunt.json"];
+    let (code, report) = search_in(&dir, &[&only[..], &["--seeds", "0,3"]].concat());
+    assert_eq!(code, Some(1), "no grid of 8: {report}");
+    let members = report["members"].as_array().unwrap();
+    assert_eq!((members[0]["seed"].as_u64(), members[0]["skipped_at"].as_u64()), (Some(0), Some(8)), "{report}");
+    assert_eq!((members[1]["seed"].as_u64(), members[1]["exhausted_at"].as_u64()), (Some(3), Some(8)), "{report}");
+    let ledger: serde_json::Value = serde_json::from_slice(&std::fs::read(dir.join("hunt.json")).unwrap()).unwrap();
+    let entries = ledger["members"].as_array().unwrap();
+    assert_eq!(entries.len(), 2, "{ledger}");
+    assert_eq!(entries[0]["key"], entries[1]["key"]);
+    assert_eq!((entries[0].get("seed"), entries[0]["runs"].as_u64(), entries[0]["cpu_seconds"].as_f64()), (None, Some(1), Some(0.5)), "seed 0 is not written, its totals kept: {ledger}");
+    assert_eq!((entries[1]["seed"].as_u64(), entries[1]["runs"].as_u64()), (Some(3), Some(1)), "{ledger}");
+    assert!(entries[1]["restrictions"].as_str().unwrap().ends_with("solver seed 3"), "{ledger}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

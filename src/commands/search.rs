@@ -16,7 +16,7 @@ use hexcert::encoding::restricted::Restrictions;
 use hexcert::error::HexError;
 use hexcert::formats::to_hexcert_text;
 use hexcert::outcome::Outcome;
-use hexcert::search::grids::{search as run_portfolio, Event, GridSearch, Member, Searched};
+use hexcert::search::grids::{search as run_portfolio, Event, GridSearch, Member, MemberId, Searched};
 use hexcert::search::hunt::{Entry, Ledger};
 use hexcert::solving::{Cadical, SatSolver};
 
@@ -36,9 +36,9 @@ pub struct SearchReport {
     penalty: Option<usize>,
     #[serde(skip_serializing_if = "Option::is_none")]
     score: Option<u64>,
-    /// The restrictions of the member that found the grid.
+    /// The member that found the grid.
     #[serde(skip_serializing_if = "Option::is_none")]
-    found_by: Option<Restrictions>,
+    found_by: Option<FoundBy>,
     #[serde(skip_serializing_if = "Option::is_none")]
     grid: Option<String>,
     members: Vec<Member>,
@@ -52,6 +52,15 @@ pub struct SearchReport {
     cpu_seconds: f64,
     /// Why an exhausted member proves nothing.
     note: &'static str,
+}
+
+/// A member as `found_by` names it: its restrictions' fields beside its
+/// seed, where readers of the report found the restrictions before seeds.
+#[derive(Serialize)]
+struct FoundBy {
+    #[serde(flatten)]
+    restrictions: Restrictions,
+    seed: u32,
 }
 
 /// The ledger after this run: the members it skipped and every member's totals.
@@ -71,7 +80,7 @@ impl fmt::Display for SearchReport {
         match (&self.grid, self.penalty, &self.found_by) {
             (Some(grid), Some(penalty), Some(by)) => {
                 write!(f, "{grid}")?;
-                writeln!(f, "penalty {penalty}, found with {}", by.describe())?;
+                writeln!(f, "penalty {penalty}, found with {}", MemberId { restrictions: by.restrictions, seed: by.seed }.describe())?;
             }
             _ => {
                 let when = match (self.interrupted, self.timed_out) {
@@ -89,7 +98,7 @@ impl fmt::Display for SearchReport {
                 (None, None, 0) => "not started".into(),
                 (None, None, _) => "open".into(),
             };
-            writeln!(f, "  {}: {end} ({} calls, {:.1} s, {:.1} CPU s)", m.restrictions.describe(), m.calls, m.seconds, m.cpu_seconds)?;
+            writeln!(f, "  {}: {end} ({} calls, {:.1} s, {:.1} CPU s)", m.id.describe(), m.calls, m.seconds, m.cpu_seconds)?;
         }
         if let Some(ledger) = &self.ledger {
             write!(f, "{ledger}")?;
@@ -119,8 +128,8 @@ pub fn search(context: &RunContext, spec: &GridSearch, output: Option<&Path>, le
         spec.known_exhausted = ledger.known_exhausted(&spec)?;
     }
     let spec = &spec;
-    let new_solver = |stop: Box<dyn Fn() -> bool>| -> Box<dyn SatSolver> {
-        let mut solver = Cadical::configured(spec.configuration);
+    let new_solver = |seed: u32, stop: Box<dyn Fn() -> bool>| -> Box<dyn SatSolver> {
+        let mut solver = Cadical::seeded(spec.configuration, seed);
         solver.stop_when_any(stop);
         Box::new(solver)
     };
@@ -129,8 +138,8 @@ pub fn search(context: &RunContext, spec: &GridSearch, output: Option<&Path>, le
             return;
         }
         match event {
-            Event::Found { restrictions, penalty, seconds } => eprintln!("[{seconds:8.1} s] penalty {penalty} with {}", restrictions.describe()),
-            Event::Exhausted { restrictions, bound, seconds } => eprintln!("[{seconds:8.1} s] no grid <= {bound} with {}", restrictions.describe()),
+            Event::Found { member, penalty, seconds } => eprintln!("[{seconds:8.1} s] penalty {penalty} with {}", member.describe()),
+            Event::Exhausted { member, bound, seconds } => eprintln!("[{seconds:8.1} s] no grid <= {bound} with {}", member.describe()),
         }
     };
     let searched = run_portfolio(context, spec, &new_solver, &on_event)?;
@@ -153,7 +162,7 @@ pub fn search(context: &RunContext, spec: &GridSearch, output: Option<&Path>, le
         solver_configuration: spec.configuration,
         penalty: best.map(|b| b.evaluation.penalty),
         score: best.and_then(|b| b.evaluation.score),
-        found_by: best.map(|b| b.restrictions),
+        found_by: best.map(|b| FoundBy { restrictions: b.member.restrictions, seed: b.member.seed }),
         grid,
         members: searched.members,
         timed_out: searched.timed_out,
@@ -172,7 +181,7 @@ pub fn search(context: &RunContext, spec: &GridSearch, output: Option<&Path>, le
 fn record(ledger: &mut Ledger, path: &Path, spec: &GridSearch, searched: &Searched, grid: Option<&Path>) -> Result<LedgerReport, HexError> {
     ledger.record(spec, searched, grid);
     ledger.write(path)?;
-    let skipped = searched.members.iter().filter(|m| m.skipped_at.is_some()).map(|m| m.restrictions.describe()).collect();
+    let skipped = searched.members.iter().filter(|m| m.skipped_at.is_some()).map(|m| m.id.describe()).collect();
     Ok(LedgerReport { file: path.into(), skipped, members: ledger.totals(spec) })
 }
 
@@ -185,7 +194,7 @@ fn grid_file(spec: &GridSearch, best: &hexcert::search::grids::Grid) -> String {
         best.evaluation.score.map_or(String::new(), |s| format!(" score {s}")),
         if spec.partial { "a partial of level" } else { "formula level" },
         spec.level,
-        best.restrictions.describe(),
+        best.member.describe(),
         to_hexcert_text(&best.grid)
     )
 }

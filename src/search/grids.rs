@@ -4,11 +4,11 @@
 //! boundary, a small allowance farther in, two 1-cells placed near the
 //! centre, the penalty bound iterated down.
 //!
-//! Every member of the portfolio (one inner allowance and centre placement)
-//! works at the bound all members share: one below the best grid found so
-//! far. A member whose formula is UNSAT at a bound is finished (a lower
-//! bound only shrinks its space); a member still solving when another one
-//! lowers the bound is stopped and starts again at the new bound.
+//! Every member of the portfolio (one inner allowance, centre placement and
+//! solver seed) works at the bound all members share: one below the best
+//! grid found so far. A member whose formula is UNSAT at a bound is finished
+//! (a lower bound only shrinks its space); a member still solving when
+//! another one lowers the bound is stopped and starts again at the new bound.
 //!
 //! Invariant: nothing here is a claim. An UNSAT answer says only that this
 //! member's restricted space holds no grid at that bound; the outcome
@@ -33,7 +33,8 @@ use crate::solving::{Configuration, Outcome as Answer, SatSolver};
 use crate::validation::{evaluate, Evaluation};
 
 /// What to search: the portfolio is every inner allowance with every centre
-/// placement, in that order (allowance first, as the report raised it).
+/// placement and every seed, in that order (allowance first, as the report
+/// raised it; seed last, so that the seeds of one space run side by side).
 #[derive(Debug, Clone)]
 pub struct GridSearch {
     pub n: usize,
@@ -58,24 +59,33 @@ pub struct GridSearch {
     /// Members solved at once.
     pub jobs: usize,
     pub time_limit: Option<Duration>,
+    /// The solvers' seeds (handed to the `SolverFactory`; 0 is the
+    /// backend's own order): each one a copy of the portfolio, since a
+    /// satisfiable member's run time varies wildly with the search order.
+    pub seeds: Vec<u32>,
     /// Members an earlier run found exhausted, with the bound: one is not
     /// run while the search's bound is at or below it, since its space
     /// holds nothing there (the hunt's ledger, `search::hunt`, fills this).
-    pub known_exhausted: Vec<(Restrictions, usize)>,
+    pub known_exhausted: Vec<(MemberId, usize)>,
     /// The solver's option set: how fast a model comes, never which.
     pub configuration: Configuration,
 }
 
 impl GridSearch {
     /// The members, in the order they are run: every inner allowance with
-    /// every centre placement that fits the hexagon.
-    pub fn portfolio(&self) -> Result<Vec<Restrictions>, HexError> {
+    /// every centre placement that fits the hexagon, each with every seed.
+    pub fn portfolio(&self) -> Result<Vec<MemberId>, HexError> {
         let hex = Hexagon::new(self.n)?;
-        let portfolio: Vec<Restrictions> = self
+        if let Some(seed) = self.seeds.iter().enumerate().find_map(|(i, s)| self.seeds[..i].contains(s).then_some(s)) {
+            // The solver is deterministic: one seed twice is one run twice.
+            return Err(HexError::Usage(format!("seed {seed} is named twice")));
+        }
+        let portfolio: Vec<MemberId> = self
             .inners
             .iter()
             .flat_map(|&inner| self.centres.iter().map(move |&centre| Restrictions { band: self.band, inner, singles: self.singles, centre }))
             .filter(|r| r.centre.is_none_or(|c| c.fits(&hex)))
+            .flat_map(|restrictions| self.seeds.iter().map(move |&seed| MemberId { restrictions, seed }))
             .collect();
         match portfolio.is_empty() {
             true => Err(HexError::Usage(format!("no centre placement of the portfolio fits a hexagon of side {}", self.n))),
@@ -84,12 +94,32 @@ impl GridSearch {
     }
 }
 
-/// A full grid found under `restrictions`, passed by the plain validator.
+/// A member of the portfolio: its restricted space, and the seed its
+/// solvers search that space with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+pub struct MemberId {
+    pub restrictions: Restrictions,
+    pub seed: u32,
+}
+
+impl MemberId {
+    /// One line for logs and grid-file comments: `Restrictions::describe`,
+    /// and the seed unless it is 0, so that what seed 0 finds reads as
+    /// before there were seeds.
+    pub fn describe(&self) -> String {
+        match self.seed {
+            0 => self.restrictions.describe(),
+            seed => format!("{}, solver seed {seed}", self.restrictions.describe()),
+        }
+    }
+}
+
+/// A full grid found by `member`, passed by the plain validator.
 #[derive(Debug, Clone)]
 pub struct Grid {
     pub grid: Partial,
     pub evaluation: Evaluation,
-    pub restrictions: Restrictions,
+    pub member: MemberId,
     /// Seconds from the start of the search.
     pub seconds: f64,
 }
@@ -97,7 +127,8 @@ pub struct Grid {
 /// How one member of the portfolio ended.
 #[derive(Debug, Clone, serde::Serialize)]
 pub struct Member {
-    pub restrictions: Restrictions,
+    #[serde(flatten)]
+    pub id: MemberId,
     /// Penalty of the best grid this member found.
     pub found: Option<usize>,
     /// The bound at which its formula was UNSAT (no grid <= it in its
@@ -128,13 +159,14 @@ pub struct Searched {
 /// Progress of the search, for stderr.
 #[derive(Debug, Clone, Copy)]
 pub enum Event<'a> {
-    Found { restrictions: &'a Restrictions, penalty: usize, seconds: f64 },
-    Exhausted { restrictions: &'a Restrictions, bound: usize, seconds: f64 },
+    Found { member: &'a MemberId, penalty: usize, seconds: f64 },
+    Exhausted { member: &'a MemberId, bound: usize, seconds: f64 },
 }
 
-/// Builds a solver that gives up (answers `HexError::Interrupted`) once
-/// the closure it is handed returns true. The caller names the backend.
-pub type SolverFactory<'a> = dyn Fn(Box<dyn Fn() -> bool>) -> Box<dyn SatSolver> + Sync + 'a;
+/// Builds a solver that searches in the order of the seed it is handed and
+/// gives up (answers `HexError::Interrupted`) once the closure it is handed
+/// returns true. The caller names the backend.
+pub type SolverFactory<'a> = dyn Fn(u32, Box<dyn Fn() -> bool>) -> Box<dyn SatSolver> + Sync + 'a;
 
 struct Shared {
     /// The bound every member works at: one below the best grid so far.
@@ -172,7 +204,7 @@ pub fn search(context: &RunContext, spec: &GridSearch, new_solver: &SolverFactor
         start,
         best: Mutex::new(None),
         queue: Mutex::new((0..portfolio.len()).collect()),
-        members: Mutex::new(portfolio.iter().map(|&restrictions| Member { restrictions, found: None, exhausted_at: None, calls: 0, seconds: 0.0, cpu_seconds: 0.0, skipped_at: None }).collect()),
+        members: Mutex::new(portfolio.iter().map(|&id| Member { id, found: None, exhausted_at: None, calls: 0, seconds: 0.0, cpu_seconds: 0.0, skipped_at: None }).collect()),
         error: Mutex::new(None),
     });
     let pool = rayon::ThreadPoolBuilder::new()
@@ -207,8 +239,8 @@ fn run_member(
     new_solver: &SolverFactory,
     on_event: &(dyn Fn(Event) + Sync),
 ) -> Result<(), HexError> {
-    let restrictions = shared.members.lock().unwrap()[index].restrictions;
-    let known = spec.known_exhausted.iter().filter(|k| k.0 == restrictions).map(|k| k.1).max();
+    let id = shared.members.lock().unwrap()[index].id;
+    let known = spec.known_exhausted.iter().filter(|k| k.0 == id).map(|k| k.1).max();
     let (began, cpu_began) = (Instant::now(), crate::run::thread_cpu_seconds());
     let mut calls = 0;
     let (mut exhausted, mut found, mut skipped) = (None, None::<usize>, None);
@@ -220,25 +252,24 @@ fn run_member(
             skipped = known;
             break;
         }
-        let encoding = RestrictedEncoding::new(hex, spec.level, bound, restrictions)?;
-        let watched = Arc::clone(shared);
-        let mut solver = new_solver(Box::new(move || watched.stopped() || watched.bound.load(Ordering::Relaxed) < bound));
-        solver.add_cnf(&encoding.encoding.cnf)?;
-        calls += 1;
-        let watched = Arc::clone(shared);
-        let refiner = || new_solver(Box::new({
-            let watched = Arc::clone(&watched);
+        let encoding = RestrictedEncoding::new(hex, spec.level, bound, id.restrictions)?;
+        // Every solver of the member, the refiner's too, searches in its seed's order.
+        let solver_at_bound = || new_solver(id.seed, Box::new({
+            let watched = Arc::clone(shared);
             move || watched.stopped() || watched.bound.load(Ordering::Relaxed) < bound
         }));
-        match solve_completed(hex, &encoding, &mut *solver, &refiner, bound, spec.partial)? {
-            Some(grid) => {
-                found = Some(found.map_or(grid.evaluation.penalty, |f| f.min(grid.evaluation.penalty)));
-                publish(spec, shared, Grid { seconds: shared.start.elapsed().as_secs_f64(), ..grid }, on_event);
+        let mut solver = solver_at_bound();
+        solver.add_cnf(&encoding.encoding.cnf)?;
+        calls += 1;
+        match solve_completed(hex, &encoding, &mut *solver, &solver_at_bound, bound, spec.partial)? {
+            Some((grid, evaluation)) => {
+                found = Some(found.map_or(evaluation.penalty, |f| f.min(evaluation.penalty)));
+                publish(spec, shared, Grid { grid, evaluation, member: id, seconds: shared.start.elapsed().as_secs_f64() }, on_event);
             }
             None if shared.bound.load(Ordering::Relaxed) < bound || shared.stopped() => {}
             None => {
                 exhausted = Some(bound);
-                on_event(Event::Exhausted { restrictions: &restrictions, bound, seconds: shared.start.elapsed().as_secs_f64() });
+                on_event(Event::Exhausted { member: &id, bound, seconds: shared.start.elapsed().as_secs_f64() });
                 break;
             }
         }
@@ -264,7 +295,7 @@ fn solve_completed(
     refiner: &dyn Fn() -> Box<dyn SatSolver>,
     bound: usize,
     partial: bool,
-) -> Result<Option<Grid>, HexError> {
+) -> Result<Option<(Partial, Evaluation)>, HexError> {
     let level_encoding = &encoding.encoding;
     loop {
         let model = match solver.solve() {
@@ -291,7 +322,7 @@ fn solve_completed(
             return Err(HexError::Internal(format!("completed grid is invalid: {:?}", evaluation.violations.first())));
         }
         if evaluation.penalty <= bound {
-            return Ok(Some(Grid { grid, evaluation, restrictions: encoding.restrictions, seconds: 0.0 }));
+            return Ok(Some((grid, evaluation)));
         }
         block(solver, level_encoding, &found.partial)?;
     }
@@ -359,7 +390,7 @@ fn publish(spec: &GridSearch, shared: &Shared, grid: Grid, on_event: &(dyn Fn(Ev
     if best.as_ref().is_some_and(|b| b.evaluation.penalty <= penalty) {
         return;
     }
-    on_event(Event::Found { restrictions: &grid.restrictions, penalty, seconds: grid.seconds });
+    on_event(Event::Found { member: &grid.member, penalty, seconds: grid.seconds });
     let reached = spec.max_penalty.is_some_and(|b| penalty <= b) && !spec.descend;
     if reached || penalty == 0 {
         shared.done.store(true, Ordering::Relaxed);

@@ -16,7 +16,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use super::grids::{GridSearch, Searched};
+use super::grids::{GridSearch, MemberId, Searched};
 use crate::encoding::restricted::{Centre, Restrictions};
 use crate::error::HexError;
 
@@ -43,9 +43,15 @@ pub struct Ledger {
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 #[serde(deny_unknown_fields)]
 pub struct Entry {
-    /// Stable across runs and builds (`key`): what a later run looks up.
+    /// Stable across runs and builds (`key`): what a later run looks up,
+    /// with `seed`.
     pub key: String,
-    /// `Restrictions::describe`, for the reader.
+    /// The solvers' seed. Ledgers from before seeds ran seed 0 only and
+    /// do not name it; a seed-0 entry still does not, so that they read
+    /// and stay as they were.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub seed: u32,
+    /// `MemberId::describe`, for the reader.
     pub restrictions: String,
     /// Runs that started it (a run that skipped it, or stopped before it
     /// began, does not count).
@@ -79,6 +85,10 @@ pub struct Best {
     /// The file `-o` wrote it to, when it was that run's best grid (as the
     /// command line named it); otherwise it was not kept.
     pub grid: Option<PathBuf>,
+}
+
+fn is_zero(seed: &u32) -> bool {
+    *seed == 0
 }
 
 impl State {
@@ -122,9 +132,9 @@ impl State {
     }
 }
 
-/// A member's name in the ledger: its formula (a full grid from level K, or
-/// a level-K partial) and its restrictions, since a member's space depends
-/// on both.
+/// A member's name in the ledger, besides its seed: its formula (a full
+/// grid from level K, or a level-K partial) and its restrictions, since a
+/// member's space depends on both.
 pub fn key(spec: &GridSearch, restrictions: &Restrictions) -> String {
     let formula = if spec.partial { "partial" } else { "level" };
     let centre = restrictions.centre.map_or("none", Centre::name);
@@ -152,34 +162,38 @@ impl Ledger {
         Ok(ledger)
     }
 
-    fn entry(&self, key: &str) -> Option<&Entry> {
-        self.members.iter().find(|e| e.key == key)
+    fn position(&self, spec: &GridSearch, member: &MemberId) -> Option<usize> {
+        let key = key(spec, &member.restrictions);
+        self.members.iter().position(|e| e.key == key && e.seed == member.seed)
+    }
+
+    fn entry(&self, spec: &GridSearch, member: &MemberId) -> Option<&Entry> {
+        self.position(spec, member).map(|i| &self.members[i])
     }
 
     /// The members of `spec`'s portfolio exhausted in earlier runs, with
     /// their bounds, for `GridSearch::known_exhausted`.
-    pub fn known_exhausted(&self, spec: &GridSearch) -> Result<Vec<(Restrictions, usize)>, HexError> {
+    pub fn known_exhausted(&self, spec: &GridSearch) -> Result<Vec<(MemberId, usize)>, HexError> {
         let portfolio = spec.portfolio()?;
-        Ok(portfolio.into_iter().filter_map(|r| Some((r, self.entry(&key(spec, &r))?.state.exhausted_at()?))).collect())
+        Ok(portfolio.into_iter().filter_map(|m| Some((m, self.entry(spec, &m)?.state.exhausted_at()?))).collect())
     }
 
     /// Adds a run's effort and answers: each member's CPU seconds, a run
     /// for each member it started, and its state after what it found or
     /// exhausted. `grid` is the file the run's best grid was written to.
     pub fn record(&mut self, spec: &GridSearch, searched: &Searched, grid: Option<&Path>) {
-        let best = searched.best.as_ref().map(|b| (b.restrictions, b.evaluation.penalty));
+        let best = searched.best.as_ref().map(|b| (b.member, b.evaluation.penalty));
         for member in &searched.members {
-            let key = key(spec, &member.restrictions);
-            let index = match self.members.iter().position(|e| e.key == key) {
+            let index = match self.position(spec, &member.id) {
                 Some(index) => index,
                 None => {
-                    let restrictions = member.restrictions.describe();
-                    self.members.push(Entry { key, restrictions, runs: 0, cpu_seconds: 0.0, state: State::Open });
+                    let (key, seed, restrictions) = (key(spec, &member.id.restrictions), member.id.seed, member.id.describe());
+                    self.members.push(Entry { key, seed, restrictions, runs: 0, cpu_seconds: 0.0, state: State::Open });
                     self.members.len() - 1
                 }
             };
             let entry = &mut self.members[index];
-            let written = best == member.found.map(|p| (member.restrictions, p));
+            let written = best == member.found.map(|p| (member.id, p));
             let found = member.found.map(|penalty| Best { penalty, grid: grid.filter(|_| written).map(Path::to_path_buf) });
             // A member that made no call spent only the check that skipped it.
             if member.calls > 0 {
@@ -193,7 +207,7 @@ impl Ledger {
     /// The entries of `spec`'s portfolio, in its order (the report's totals).
     pub fn totals(&self, spec: &GridSearch) -> Vec<Entry> {
         let portfolio = spec.portfolio().unwrap_or_default();
-        portfolio.iter().filter_map(|r| self.entry(&key(spec, r)).cloned()).collect()
+        portfolio.iter().filter_map(|m| self.entry(spec, m).cloned()).collect()
     }
 
     /// Writes the ledger whole or not at all.
