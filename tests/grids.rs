@@ -394,10 +394,25 @@ fn each_seed_is_a_member_of_its_own_and_its_grid_names_it() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// Why: the seeds of one restricted space solve the same formula in other
+/// orders, so one seed's UNSAT answer at a bound is every seed's: the
+/// others must not spend a refutation of their own on it. n = 5 has no grid
+/// of 8; with one job, seed 0 refutes it and seed 3 is done without a call.
+#[test]
+fn one_seeds_unsat_answer_ends_the_other_seeds_of_its_space() {
+    let dir = hunt_dir("sibling");
+    let (code, report) = search_in(&dir, &["--n", "5", "--max-penalty", "8", "--jobs", "1", "--inner", "0", "--centre", "beside-centre", "--seeds", "0,3"]);
+    assert_eq!(code, Some(1), "no grid of 8: {report}");
+    let ends: Vec<_> = report["members"].as_array().unwrap().iter().map(|m| (m["seed"].as_u64(), m["calls"].as_u64(), m["exhausted_at"].as_u64())).collect();
+    assert_eq!(ends, [(Some(0), Some(1), Some(8)), (Some(3), Some(0), Some(8))], "{report}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 /// Why: the ledger is the hunt's record of each member's effort, so each
-/// seed's must be kept apart; and the ledgers written before seeds
+/// seed's must be kept apart; the ledgers written before seeds
 /// (grids/hunt/) name none, so their members must read as seed 0, neither
-/// refused nor taken for members never run.
+/// refused nor taken for members never run; and their UNSAT answers empty
+/// the space for every seed.
 #[test]
 fn the_ledger_keeps_each_seed_apart_and_reads_a_ledger_from_before_seeds_as_seed_0() {
     let committed = Path::new(env!("CARGO_MANIFEST_DIR")).join("grids/hunt/n16-p46.json");
@@ -409,18 +424,22 @@ fn the_ledger_keeps_each_seed_apart_and_reads_a_ledger_from_before_seeds_as_seed
         "restrictions": "band 4 (penalties on edges of ring distance < 4), inner allowance 0, centre beside-centre",
         "runs": 1, "cpu_seconds": 0.5, "state": {"exhausted": {"bound": 8}}}]}"#;
     std::fs::write(dir.join("hunt.json"), before_seeds).unwrap();
-    let only = ["--n", "5", "--max-penalty", "8", "--jobs", "1", "--inner", "0", "--centre", "beside-centre", "--ledger", "hunt.json"];
-    let (code, report) = search_in(&dir, &[&only[..], &["--seeds", "0,3"]].concat());
+    let only = ["--n", "5", "--jobs", "1", "--inner", "0", "--centre", "beside-centre", "--ledger", "hunt.json"];
+    let (code, report) = search_in(&dir, &[&only[..], &["--max-penalty", "8", "--seeds", "0,3"]].concat());
     assert_eq!(code, Some(1), "no grid of 8: {report}");
-    let members = report["members"].as_array().unwrap();
-    assert_eq!((members[0]["seed"].as_u64(), members[0]["skipped_at"].as_u64()), (Some(0), Some(8)), "{report}");
-    assert_eq!((members[1]["seed"].as_u64(), members[1]["exhausted_at"].as_u64()), (Some(3), Some(8)), "{report}");
+    let skipped: Vec<_> = report["members"].as_array().unwrap().iter().map(|m| (m["seed"].as_u64(), m["calls"].as_u64(), m["skipped_at"].as_u64())).collect();
+    assert_eq!(skipped, [(Some(0), Some(0), Some(8)), (Some(3), Some(0), Some(8))], "{report}");
+    let (code, report) = search_in(&dir, &[&only[..], &["--max-penalty", "9", "--seeds", "3", "-o", "g.txt"]].concat());
+    assert_eq!(code, Some(0), "seed 3 finds 9: {report}");
     let ledger: serde_json::Value = serde_json::from_slice(&std::fs::read(dir.join("hunt.json")).unwrap()).unwrap();
     let entries = ledger["members"].as_array().unwrap();
     assert_eq!(entries.len(), 2, "{ledger}");
     assert_eq!(entries[0]["key"], entries[1]["key"]);
-    assert_eq!((entries[0].get("seed"), entries[0]["runs"].as_u64(), entries[0]["cpu_seconds"].as_f64()), (None, Some(1), Some(0.5)), "seed 0 is not written, its totals kept: {ledger}");
-    assert_eq!((entries[1]["seed"].as_u64(), entries[1]["runs"].as_u64()), (Some(3), Some(1)), "{ledger}");
+    let seed_0 = (entries[0].get("seed"), entries[0]["runs"].as_u64(), entries[0]["cpu_seconds"].as_f64(), &entries[0]["state"]);
+    assert_eq!(seed_0, (None, Some(1), Some(0.5), &serde_json::json!({"exhausted": {"bound": 8}})), "seed 0 unnamed, its totals kept: {ledger}");
+    let seed_3 = (entries[1]["seed"].as_u64(), entries[1]["runs"].as_u64(), &entries[1]["state"]);
+    assert_eq!(seed_3, (Some(3), Some(1), &serde_json::json!({"exhausted": {"bound": 8, "found": {"penalty": 9, "grid": "g.txt"}}})), "{ledger}");
     assert!(entries[1]["restrictions"].as_str().unwrap().ends_with("solver seed 3"), "{ledger}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+

@@ -7,7 +7,8 @@
 //! Every member of the portfolio (one inner allowance, centre placement and
 //! solver seed) works at the bound all members share: one below the best
 //! grid found so far. A member whose formula is UNSAT at a bound is finished
-//! (a lower bound only shrinks its space); a member still solving when
+//! (a lower bound only shrinks its space), and so are the other seeds of
+//! its space, since they solve the same formula; a member still solving when
 //! another one lowers the bound is stopped and starts again at the new bound.
 //!
 //! Invariant: nothing here is a claim. An UNSAT answer says only that this
@@ -63,10 +64,11 @@ pub struct GridSearch {
     /// backend's own order): each one a copy of the portfolio, since a
     /// satisfiable member's run time varies wildly with the search order.
     pub seeds: Vec<u32>,
-    /// Members an earlier run found exhausted, with the bound: one is not
-    /// run while the search's bound is at or below it, since its space
-    /// holds nothing there (the hunt's ledger, `search::hunt`, fills this).
-    pub known_exhausted: Vec<(MemberId, usize)>,
+    /// Restricted spaces an earlier run found exhausted (with any seed),
+    /// with the bound: no member of one is run while the search's bound is
+    /// at or below it, since it holds nothing there (the hunt's ledger,
+    /// `search::hunt`, fills this).
+    pub known_exhausted: Vec<(Restrictions, usize)>,
     /// The solver's option set: how fast a model comes, never which.
     pub configuration: Configuration,
 }
@@ -179,12 +181,26 @@ struct Shared {
     best: Mutex<Option<Grid>>,
     queue: Mutex<VecDeque<usize>>,
     members: Mutex<Vec<Member>>,
+    /// Per member, 1 + the bound at which its formula was UNSAT (0: none yet).
+    exhausted: Vec<AtomicUsize>,
     error: Mutex<Option<HexError>>,
 }
 
 impl Shared {
     fn stopped(&self) -> bool {
         self.done.load(Ordering::Relaxed) || self.interrupt.load(Ordering::Relaxed) || self.deadline.is_some_and(|d| Instant::now() >= d)
+    }
+
+    /// The highest bound at which one of `members` was UNSAT.
+    fn exhausted_among(&self, members: &[usize]) -> Option<usize> {
+        members.iter().map(|&i| self.exhausted[i].load(Ordering::Relaxed)).max().and_then(|b| b.checked_sub(1))
+    }
+
+    /// A member's call at `bound` is moot: the search stopped, a grid
+    /// lowered the bound, or one of its `siblings` found its space empty.
+    /// Its answer then is no UNSAT of its own.
+    fn moot(&self, bound: usize, siblings: &[usize]) -> bool {
+        self.stopped() || self.bound.load(Ordering::Relaxed) < bound || self.exhausted_among(siblings) >= Some(bound)
     }
 }
 
@@ -205,6 +221,7 @@ pub fn search(context: &RunContext, spec: &GridSearch, new_solver: &SolverFactor
         best: Mutex::new(None),
         queue: Mutex::new((0..portfolio.len()).collect()),
         members: Mutex::new(portfolio.iter().map(|&id| Member { id, found: None, exhausted_at: None, calls: 0, seconds: 0.0, cpu_seconds: 0.0, skipped_at: None }).collect()),
+        exhausted: portfolio.iter().map(|_| AtomicUsize::new(0)).collect(),
         error: Mutex::new(None),
     });
     let pool = rayon::ThreadPoolBuilder::new()
@@ -240,7 +257,10 @@ fn run_member(
     on_event: &(dyn Fn(Event) + Sync),
 ) -> Result<(), HexError> {
     let id = shared.members.lock().unwrap()[index].id;
-    let known = spec.known_exhausted.iter().filter(|k| k.0 == id).map(|k| k.1).max();
+    let known = spec.known_exhausted.iter().filter(|k| k.0 == id.restrictions).map(|k| k.1).max();
+    // The other seeds of its space solve the same formulas: an UNSAT answer
+    // of one at a bound is every one's, and the rest stop there.
+    let siblings: Vec<usize> = shared.members.lock().unwrap().iter().enumerate().filter(|&(i, m)| i != index && m.id.restrictions == id.restrictions).map(|(i, _)| i).collect();
     let (began, cpu_began) = (Instant::now(), crate::run::thread_cpu_seconds());
     let mut calls = 0;
     let (mut exhausted, mut found, mut skipped) = (None, None::<usize>, None);
@@ -252,11 +272,15 @@ fn run_member(
             skipped = known;
             break;
         }
+        if let Some(b) = shared.exhausted_among(&siblings).filter(|&b| b >= bound) {
+            exhausted = Some(b);
+            break;
+        }
         let encoding = RestrictedEncoding::new(hex, spec.level, bound, id.restrictions)?;
         // Every solver of the member, the refiner's too, searches in its seed's order.
         let solver_at_bound = || new_solver(id.seed, Box::new({
-            let watched = Arc::clone(shared);
-            move || watched.stopped() || watched.bound.load(Ordering::Relaxed) < bound
+            let (watched, siblings) = (Arc::clone(shared), siblings.clone());
+            move || watched.moot(bound, &siblings)
         }));
         let mut solver = solver_at_bound();
         solver.add_cnf(&encoding.encoding.cnf)?;
@@ -266,9 +290,10 @@ fn run_member(
                 found = Some(found.map_or(evaluation.penalty, |f| f.min(evaluation.penalty)));
                 publish(spec, shared, Grid { grid, evaluation, member: id, seconds: shared.start.elapsed().as_secs_f64() }, on_event);
             }
-            None if shared.bound.load(Ordering::Relaxed) < bound || shared.stopped() => {}
+            None if shared.moot(bound, &siblings) => {}
             None => {
                 exhausted = Some(bound);
+                shared.exhausted[index].store(bound + 1, Ordering::Relaxed);
                 on_event(Event::Exhausted { member: &id, bound, seconds: shared.start.elapsed().as_secs_f64() });
                 break;
             }

@@ -171,11 +171,19 @@ impl Ledger {
         self.position(spec, member).map(|i| &self.members[i])
     }
 
-    /// The members of `spec`'s portfolio exhausted in earlier runs, with
-    /// their bounds, for `GridSearch::known_exhausted`.
-    pub fn known_exhausted(&self, spec: &GridSearch) -> Result<Vec<(MemberId, usize)>, HexError> {
+    /// The restrictions of `spec`'s portfolio exhausted in earlier runs,
+    /// with their highest bounds, for `GridSearch::known_exhausted`. The
+    /// seed of the member that ran out does not matter: every seed of a
+    /// space solves the same formula.
+    pub fn known_exhausted(&self, spec: &GridSearch) -> Result<Vec<(Restrictions, usize)>, HexError> {
         let portfolio = spec.portfolio()?;
-        Ok(portfolio.into_iter().filter_map(|m| Some((m, self.entry(spec, &m)?.state.exhausted_at()?))).collect())
+        Ok(portfolio
+            .into_iter()
+            .filter_map(|m| {
+                let key = key(spec, &m.restrictions);
+                Some((m.restrictions, self.members.iter().filter(|e| e.key == key).filter_map(|e| e.state.exhausted_at()).max()?))
+            })
+            .collect())
     }
 
     /// Adds a run's effort and answers: each member's CPU seconds, a run
@@ -200,7 +208,8 @@ impl Ledger {
                 entry.runs += 1;
                 entry.cpu_seconds += member.cpu_seconds;
             }
-            entry.state = entry.state.after(member.exhausted_at, found);
+            // A member skipped for its space's earlier UNSAT has that bound too.
+            entry.state = entry.state.after(member.exhausted_at.or(member.skipped_at), found);
         }
     }
 
