@@ -443,3 +443,64 @@ fn the_ledger_keeps_each_seed_apart_and_reads_a_ledger_from_before_seeds_as_seed
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// Solves with `inner` once `started` says `together` solvers have begun
+/// (or 20 s have passed), and counts in `met` the solves that saw them.
+struct Together {
+    inner: hexcert::solving::Cadical,
+    started: std::sync::Arc<std::sync::atomic::AtomicUsize>,
+    met: std::sync::Arc<std::sync::atomic::AtomicUsize>,
+    together: usize,
+}
+
+impl hexcert::solving::SatSolver for Together {
+    fn add_cnf(&mut self, cnf: &hexcert::formula::Cnf) -> Result<(), hexcert::error::HexError> {
+        self.inner.add_cnf(cnf)
+    }
+
+    fn solve(&mut self) -> Result<hexcert::solving::Outcome, hexcert::error::HexError> {
+        use std::sync::atomic::Ordering;
+        self.started.fetch_add(1, Ordering::SeqCst);
+        let waited = std::time::Instant::now();
+        while self.started.load(Ordering::SeqCst) < self.together && waited.elapsed().as_secs() < 20 {
+            std::thread::sleep(std::time::Duration::from_millis(1));
+        }
+        if self.started.load(Ordering::SeqCst) >= self.together {
+            self.met.fetch_add(1, Ordering::SeqCst);
+        }
+        self.inner.solve()
+    }
+}
+
+/// Why: `--jobs` (and so the seeds of one space side by side) is only worth
+/// its threads if the members really run at once; a worker that held the
+/// queue's lock while its member ran made them take turns. With two jobs,
+/// both members' first solves must be under way together.
+#[test]
+fn two_jobs_run_two_members_at_once() {
+    use std::sync::atomic::AtomicUsize;
+    use std::sync::Arc;
+    use hexcert::search::grids::{search, GridSearch};
+    let (started, met) = (Arc::new(AtomicUsize::new(0)), Arc::new(AtomicUsize::new(0)));
+    let spec = GridSearch {
+        n: 5,
+        level: 5,
+        partial: false,
+        band: 4,
+        inners: vec![0, 1],
+        singles: Singles::default(),
+        centres: vec![Some(Centre::BesideCentre)],
+        max_penalty: Some(8),
+        descend: false,
+        jobs: 2,
+        time_limit: None,
+        seeds: vec![0],
+        known_exhausted: Vec::new(),
+        configuration: hexcert::solving::Configuration::Sat,
+    };
+    let factory = |_seed: u32, _stop: Box<dyn Fn() -> bool>| -> Box<dyn hexcert::solving::SatSolver> {
+        Box::new(Together { inner: hexcert::solving::Cadical::new(), started: Arc::clone(&started), met: Arc::clone(&met), together: 2 })
+    };
+    let searched = search(&hexcert::context::RunContext::new(false, false), &spec, &factory, &|_| {}).unwrap();
+    assert!(searched.members.iter().all(|m| m.exhausted_at == Some(8)), "no grid of 8 in either member");
+    assert_eq!(met.load(std::sync::atomic::Ordering::SeqCst), 2, "the members took turns");
+}

@@ -228,8 +228,11 @@ pub fn search(context: &RunContext, spec: &GridSearch, new_solver: &SolverFactor
         .num_threads(spec.jobs.max(1))
         .build()
         .map_err(|e| HexError::Internal(format!("thread pool: {e}")))?;
+    // The queue's lock must be let go before the member runs: held by the
+    // `while let` scrutinee it would last the whole body, one member at a time.
+    let next = || shared.queue.lock().unwrap().pop_front();
     let worker = || {
-        while let Some(index) = shared.queue.lock().unwrap().pop_front() {
+        while let Some(index) = next() {
             if let Err(e) = run_member(spec, &hex, &shared, index, new_solver, on_event) {
                 shared.error.lock().unwrap().get_or_insert(e);
                 shared.done.store(true, Ordering::Relaxed);
