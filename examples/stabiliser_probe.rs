@@ -5,6 +5,7 @@
 //! projection, its stabiliser).
 //!   cargo run --release --example stabiliser_probe -- PLAN INDEX none|next-ring
 //! Prints the stabiliser's order, solve seconds and process CPU seconds.
+//! PROBE_OPTIONS=name=value,... sets further CaDiCaL options after the profile's.
 use std::time::Instant;
 
 use cadical_sys::{CaDiCal, Status};
@@ -37,6 +38,11 @@ fn main() {
     for (name, value) in [("stabilize", 0), ("walk", 0)] {
         assert!(solver.set(name, value));
     }
+    let extra = std::env::var("PROBE_OPTIONS").unwrap_or_default();
+    for option in extra.split(',').filter(|o| !o.is_empty()) {
+        let (name, value) = option.split_once('=').expect("PROBE_OPTIONS holds name=value pairs");
+        assert!(solver.set(name, value.parse().unwrap()), "CaDiCaL rejects {option}");
+    }
     for clause in enc.cnf.clauses() {
         clause.iter().for_each(|&l| solver.add(l));
         solver.add(0);
@@ -49,7 +55,7 @@ fn main() {
     let status = solver.solve();
     assert!(matches!(status, Status::UNSATISFIABLE), "expected UNSAT");
     println!(
-        "n{} L{} <{} cube {index} {:?} {:?} stabiliser {stabiliser} tie-break {} ({} clauses): solve {:.2} s, cpu {:.2} s",
+        "n{} L{} <{} cube {index} {:?} {:?} stabiliser {stabiliser} tie-break {} options [{extra}] ({} clauses): solve {:.2} s, cpu {:.2} s",
         plan.n,
         plan.level,
         plan.below,

@@ -7,16 +7,20 @@ use std::path::Path;
 use hexcert::records::{read_json, Claim};
 use hexcert::solving::profile::{Profile, CURRENT, DEFAULT, PROFILES};
 
-/// Every claim committed under proofs/.
-fn committed_claims(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
+/// Every file under `dir` that `keep` takes (claims, cube records).
+fn committed(dir: &Path, keep: &dyn Fn(&Path) -> bool, out: &mut Vec<std::path::PathBuf>) {
     for entry in std::fs::read_dir(dir).unwrap().flatten() {
         let path = entry.path();
         if path.is_dir() {
-            committed_claims(&path, out);
-        } else if path.file_name().is_some_and(|n| n == "claim.json") {
+            committed(&path, keep, out);
+        } else if keep(&path) {
             out.push(path);
         }
     }
+}
+
+fn proofs() -> std::path::PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("proofs")
 }
 
 #[test]
@@ -33,7 +37,7 @@ fn every_profile_reads_back_from_its_record_text_and_names_differ() {
 #[test]
 fn committed_plain_claims_name_a_known_profile() {
     let mut claims = Vec::new();
-    committed_claims(&Path::new(env!("CARGO_MANIFEST_DIR")).join("proofs"), &mut claims);
+    committed(&proofs(), &|p| p.file_name().is_some_and(|n| n == "claim.json"), &mut claims);
     let mut plain = 0;
     for path in claims {
         let Ok(claim) = read_json::<Claim>(&path) else { continue };
@@ -49,4 +53,24 @@ fn an_unknown_profile_is_refused_in_one_line() {
     assert!(error.contains("no known profile") && !error.contains('\n'), "{error}");
     let error = Profile::named("fastest").unwrap_err().to_string();
     assert!(error.contains("fastest") && error.contains(DEFAULT.name), "{error}");
+}
+
+/// Every cube record committed under proofs/ (a `results/` directory of a
+/// plan): `check --regenerate` re-solves each with the profile it names, so
+/// a profile dropped from the table would strand a campaign.
+#[test]
+fn committed_cube_records_name_a_known_profile() {
+    let mut paths = Vec::new();
+    let record = |p: &Path| p.parent().is_some_and(|d| d.ends_with("results")) && p.extension().is_some_and(|e| e == "json");
+    committed(&proofs(), &record, &mut paths);
+    let mut named = std::collections::BTreeSet::new();
+    for path in &paths {
+        let record: hexcert::records::cube::CubeResult = read_json(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        if let Some(name) = record.solver_profile {
+            Profile::named(&name).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+            named.insert(name);
+        }
+    }
+    assert!(paths.len() >= 300, "only {} cube records read", paths.len());
+    assert!(named.contains("hexcert-2"), "the campaigns so far name hexcert-2: {named:?}");
 }

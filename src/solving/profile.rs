@@ -47,8 +47,44 @@ pub const REFUTE: Profile = Profile {
     ],
 };
 
-/// Every profile a committed claim may name, the current one first.
-pub const PROFILES: &[Profile] = &[REFUTE, DEFAULT];
+/// `hexcert-2` with chronological backtracking and three of CaDiCaL 3's
+/// inprocessing passes off: on eight medium cubes of the n = 14..16
+/// campaigns (untraced) it refuted seven of eight faster, 1.33x in sum;
+/// each option alone gained 1.07x to 1.25x (docs/RESULTS.md, "Solver
+/// options on the campaigns' cubes").
+pub const REFUTE_LEAN: Profile = Profile {
+    name: "hexcert-3",
+    options: &[
+        REFUTE.options[0],
+        REFUTE.options[1],
+        SolverOption {
+            name: "chrono",
+            value: 0,
+            why: "backjumping to the learned clause's level: chronological backtracking keeps \
+                  long trails, which pays on satisfiable runs, not on these refutations (1.25x alone)",
+        },
+        SolverOption {
+            name: "sweep",
+            value: 0,
+            why: "SAT sweeping (equivalences found by small SAT calls) cost more than it \
+                  saved on every cube measured: 1.15x without it",
+        },
+        SolverOption {
+            name: "backbone",
+            value: 0,
+            why: "binary-clause backbone search cost more than it saved on seven of eight \
+                  cubes: 1.11x without it",
+        },
+        SolverOption {
+            name: "probe",
+            value: 0,
+            why: "failed-literal probing: 1.07x without it alone, and part of the set's 1.33x",
+        },
+    ],
+};
+
+/// Every profile a committed claim or cube record may name, the current one first.
+pub const PROFILES: &[Profile] = &[REFUTE_LEAN, REFUTE, DEFAULT];
 
 /// The profile new proofs are solved with.
 pub const CURRENT: Profile = PROFILES[0];
