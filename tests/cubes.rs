@@ -549,3 +549,21 @@ fn a_campaign_caught_in_a_killed_merge_survives_the_next_certify() {
     assert!(certified.status.code().is_some_and(|c| c == 0 || c == 4), "{said}");
     assert_eq!(files_under(&claim_dir.join("campaign")), campaign, "the campaign was lost with the killed merge's work directory: {said}");
 }
+
+/// A merge whose every cube proof it checked, but whose statement -> split
+/// formula step VeriPB could not check (no VeriPB on PATH), is not verified:
+/// exit 4, and the report names the step it left unchecked.
+#[test]
+fn merge_without_veripb_reports_the_derivation_unverified() {
+    let scratch = Scratch::new("cubes-merge-no-veripb");
+    let dir = &scratch.0;
+    let hexcert = |args: &[&str]| std::process::Command::new(env!("CARGO_BIN_EXE_hexcert")).current_dir(dir).env("PATH", "/usr/bin:/bin").args(args).output().unwrap();
+    let said = |out: &std::process::Output| format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    assert!(hexcert(&["cubes", "plan", "--n", "4", "--level", "3", "--below", "3", "-o", "plan.json", "-q"]).status.success());
+    let ran = hexcert(&["cubes", "run", "plan.json", "--all", "--store-limit", "100000000", "-q"]);
+    assert!(ran.status.success(), "{}", said(&ran));
+    let merged = hexcert(&["cubes", "merge", "plan.json", "--proofs", "proofs"]);
+    let text = said(&merged);
+    assert_eq!(merged.status.code(), Some(4), "{text}");
+    assert!(text.contains("0 attested") && text.contains("statement -> split formula: unverified (VeriPB is not on PATH"), "{text}");
+}

@@ -74,8 +74,10 @@ fn the_refining_run_splits_what_the_limit_stops_and_its_plan_merges_into_a_check
     // Solved without a limit, the refined plan's cubes are all refuted, with stored proofs.
     let finish = hexcert(&["cubes", "run", "refined.json", "--all", "--results", "res", "--store-limit", "100000000", "-q"]);
     assert!(finish.status.success(), "{}", said(&finish));
+    // Verified (0) only where VeriPB checks the statement -> split formula step.
+    let expected = Some(if crate::common::veripb_present() { 0 } else { 4 });
     let merged = hexcert(&["cubes", "merge", "refined.json", "--results", "res", "--proofs", "proofs"]);
-    assert_eq!(merged.status.code(), Some(0), "{}", said(&merged));
+    assert_eq!(merged.status.code(), expected, "{}", said(&merged));
     let checked = hexcert(&["check", "proofs"]);
-    assert_eq!(checked.status.code(), Some(0), "{}", said(&checked));
+    assert_eq!(checked.status.code(), expected, "{}", said(&checked));
 }

@@ -221,6 +221,9 @@ pub struct MergeReport {
     cubes: usize,
     checked: usize,
     attested: usize,
+    /// The statement -> split formula step: VeriPB's acceptance in this
+    /// run, or why it was not checked (then the merge is not verified).
+    derivation: String,
     #[serde(skip)]
     statement: String,
 }
@@ -228,8 +231,8 @@ pub struct MergeReport {
 impl fmt::Display for MergeReport {
     fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
         let claim = self.claim.display();
-        writeln!(f, "{claim}: `{}` from {} refuted cubes: {} checked in this run, {} attested (no proof stored); check it with `hexcert check {claim}`",
-            self.statement, self.cubes, self.checked, self.attested)
+        writeln!(f, "{claim}: `{}` from {} refuted cubes: {} checked in this run, {} attested (no proof stored); statement -> split formula: {}; check it with `hexcert check {claim}`",
+            self.statement, self.cubes, self.checked, self.attested, self.derivation)
     }
 }
 
@@ -239,7 +242,15 @@ pub fn cubes_merge(plan_path: &Path, results: &Path, root: &Path) -> Result<Repo
     let claim = merge(&plan, results, root)?;
     let merged: hexcert::records::CubeClaim = hexcert::records::read_json(&claim)?;
     let attested = merged.attested.as_ref().map_or(0, Vec::len);
-    let report = MergeReport { claim, cubes: plan.cubes.len(), checked: plan.cubes.len() - attested, attested, statement: plan.statement };
-    // Merged, but resting on attested cubes: not verified (4, as `check` says).
-    Ok(Reported::new(report, if attested == 0 { Outcome::Done } else { Outcome::Unverified }))
+    let step = merged.statement_to_cnf.as_ref();
+    let accepted = step.is_some_and(hexcert::records::claim::StatementRecord::accepted);
+    let derivation = match step.and_then(|s| s.not_checked.as_deref()) {
+        _ if accepted => "accepted by VeriPB in this run".to_string(),
+        Some(why) => format!("unverified ({why})"),
+        None => "unverified (no VeriPB verdict)".to_string(),
+    };
+    let report = MergeReport { claim, cubes: plan.cubes.len(), checked: plan.cubes.len() - attested, attested, derivation, statement: plan.statement };
+    // Merged, but resting on attested cubes or on a derivation VeriPB did
+    // not check here: not verified (4, as `check` says).
+    Ok(Reported::new(report, if attested == 0 && accepted { Outcome::Done } else { Outcome::Unverified }))
 }
