@@ -153,8 +153,10 @@ pub(crate) enum CubesCommand {
         trees: TreeArgs,
     },
     /// Check a finished plan (its cover and every cube's record, stored
-    /// proofs re-checked) and write its claim.json, which `hexcert check`
-    /// verifies like any other claim.
+    /// proofs re-checked, and with VeriPB on PATH the statement -> split
+    /// formula step) and write its claim.json, which `hexcert check`
+    /// verifies like any other claim. Exit 0 only when all of it was checked
+    /// in this run; 4 when a cube is only attested or VeriPB is missing.
     Merge {
         /// The plan file.
         plan: PathBuf,
