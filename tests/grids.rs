@@ -391,6 +391,13 @@ fn each_seed_is_a_member_of_its_own_and_its_grid_names_it() {
         let out = Command::new(env!("CARGO_BIN_EXE_hexcert")).args(["search", "--n", "7", "--seeds", seeds]).output().unwrap();
         assert_eq!(out.status.code(), Some(2), "--seeds {seeds}: {}", String::from_utf8_lossy(&out.stderr));
     }
+    // Any portfolio value named twice would be one run twice, not a second member.
+    for (option, values, named) in [("--inner", "1,2,1", "inner allowance 1"), ("--centre", "at-centre,none,at-centre", "centre placement at-centre")] {
+        let out = Command::new(env!("CARGO_BIN_EXE_hexcert")).args(["search", "--n", "7", option, values]).output().unwrap();
+        let said = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{option} {values}: {said}");
+        assert!(said.contains(&format!("{named} is named twice")) && said.trim().lines().count() == 1, "{said}");
+    }
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

@@ -78,10 +78,10 @@ impl GridSearch {
     /// every centre placement that fits the hexagon, each with every seed.
     pub fn portfolio(&self) -> Result<Vec<MemberId>, HexError> {
         let hex = Hexagon::new(self.n)?;
-        if let Some(seed) = self.seeds.iter().enumerate().find_map(|(i, s)| self.seeds[..i].contains(s).then_some(s)) {
-            // The solver is deterministic: one seed twice is one run twice.
-            return Err(HexError::Usage(format!("seed {seed} is named twice")));
-        }
+        // The solver is deterministic: a value named twice is one run twice.
+        named_once("seed", &self.seeds)?;
+        named_once("inner allowance", &self.inners)?;
+        named_once("centre placement", &self.centres.iter().map(|c| c.map_or("none", Centre::name)).collect::<Vec<_>>())?;
         let portfolio: Vec<MemberId> = self
             .inners
             .iter()
@@ -93,6 +93,14 @@ impl GridSearch {
             true => Err(HexError::Usage(format!("no centre placement of the portfolio fits a hexagon of side {}", self.n))),
             false => Ok(portfolio),
         }
+    }
+}
+
+/// A one-line usage error for the first of `values` named twice.
+fn named_once<T: PartialEq + std::fmt::Display>(what: &str, values: &[T]) -> Result<(), HexError> {
+    match values.iter().enumerate().find_map(|(i, v)| values[..i].contains(v).then_some(v)) {
+        Some(value) => Err(HexError::Usage(format!("{what} {value} is named twice"))),
+        None => Ok(()),
     }
 }
 
