@@ -5,29 +5,13 @@
 //! `fresh`: a new solver per cube under assumptions; `units`: the cube as unit clauses.
 //! `mono` solves the claim whole (the ring-1 lex-leader formula) instead.
 //! PROBE_OPTIONS=stabilize=0,walk=0 sets CaDiCaL options on every solver.
+mod probe;
+
 use std::time::Instant;
 
-use cadical_sys::{CaDiCal, Status};
+use cadical_sys::Status;
 use hexcert::cubes::Plan;
 
-/// A solver with the options of `PROBE_OPTIONS` (`name=value,...`) set.
-fn new_solver() -> CaDiCal {
-    let mut solver = CaDiCal::new();
-    for option in std::env::var("PROBE_OPTIONS").unwrap_or_default().split(',').filter(|o| !o.is_empty()) {
-        let (name, value) = option.split_once('=').expect("PROBE_OPTIONS holds name=value pairs");
-        assert!(solver.set(name, value.parse().unwrap()), "CaDiCaL rejects {option}");
-    }
-    solver
-}
-
-fn load(solver: &mut CaDiCal, cnf: &hexcert::formula::Cnf) {
-    for clause in cnf.clauses() {
-        for &l in clause {
-            solver.add(l);
-        }
-        solver.add(0);
-    }
-}
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
@@ -46,21 +30,21 @@ fn main() {
         let options = hexcert::encoding::EncodeOptions { symmetry: hexcert::encoding::SymmetryBreaking::Ring1LexLeader, ..encoding.options };
         let whole = hexcert::encoding::LevelEncoding::new(&hexcert::geometry::Hexagon::new(plan.n).unwrap(), plan.level, options);
         let t = Instant::now();
-        let mut solver = new_solver();
-        load(&mut solver, &whole.cnf);
+        let mut solver = probe::new_solver();
+        probe::load(&mut solver, &whole.cnf);
         assert!(matches!(solver.solve(), Status::UNSATISFIABLE));
         println!("total {:.2} s (mono)", t.elapsed().as_secs_f64());
         return;
     }
     let start = Instant::now();
-    let mut shared = new_solver();
-    load(&mut shared, &encoding.cnf);
+    let mut shared = probe::new_solver();
+    probe::load(&mut shared, &encoding.cnf);
     for i in order {
         let units = plan.cubes[i].units(&encoding, &split);
         let t = Instant::now();
         let status = if fresh {
-            let mut solver = new_solver();
-            load(&mut solver, &encoding.cnf);
+            let mut solver = probe::new_solver();
+            probe::load(&mut solver, &encoding.cnf);
             for &l in &units {
                 // `units`: the cube as unit clauses, as `cubes run` solves it.
                 if mode == "units" {

@@ -7,18 +7,14 @@
 //! (by ring from the centre, then by angle), `outside-in`, `sectors` (by
 //! angle around the centre, then by ring). CARD: `seq` (default) or `tot`.
 //! PROBE_OPTIONS=stabilize=0,walk=0 sets CaDiCaL options.
+mod probe;
+
 use std::time::Instant;
 
-use cadical_sys::{CaDiCal, Status};
+use cadical_sys::Status;
 use hexcert::encoding::{Cardinality, EncodeOptions, LevelEncoding, SymmetryBreaking};
 use hexcert::geometry::Hexagon;
 
-fn user_cpu() -> f64 {
-    // SAFETY: getrusage writes into the struct we own.
-    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-    unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut usage) };
-    usage.ru_utime.tv_sec as f64 + usage.ru_utime.tv_usec as f64 / 1e6
-}
 
 /// A cell's centre in the plane, the hexagon's centre at the origin.
 fn point(hex: &Hexagon, cell: usize) -> (f64, f64) {
@@ -75,18 +71,11 @@ fn main() {
     let mut encoding = LevelEncoding::new(&hex, level, options);
     let pen: Vec<i32> = edge_order(&hex, order).into_iter().map(|e| encoding.penalty_vars()[e]).collect();
     card.encode_at_most(&pen, below - 1, &mut encoding.cnf);
-    let mut solver = CaDiCal::new();
-    for option in std::env::var("PROBE_OPTIONS").unwrap_or_default().split(',').filter(|o| !o.is_empty()) {
-        let (name, value) = option.split_once('=').expect("PROBE_OPTIONS holds name=value pairs");
-        assert!(solver.set(name, value.parse().unwrap()), "CaDiCaL rejects {option}");
-    }
-    for clause in encoding.cnf.clauses() {
-        clause.iter().for_each(|&l| solver.add(l));
-        solver.add(0);
-    }
+    let mut solver = probe::new_solver();
+    probe::load(&mut solver, &encoding.cnf);
     let t = Instant::now();
     let status = solver.solve();
     assert!(matches!(status, Status::UNSATISFIABLE), "expected UNSAT");
     println!("{n} {level} {below} {order} {} opts={} solve {:.2} s user {:.2} s",
-        card.name(), std::env::var("PROBE_OPTIONS").unwrap_or_default(), t.elapsed().as_secs_f64(), user_cpu());
+        card.name(), probe::options(), t.elapsed().as_secs_f64(), probe::user_cpu());
 }

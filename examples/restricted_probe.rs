@@ -6,6 +6,8 @@
 //! 7-colouring (x + 3y) mod 7 with the placement's 1-cells as class 1,
 //! value 1 + class offset) | ones (only the 1-cells of that tiling).
 //! CONFIG: default | sat | plain (CaDiCaL's configurations).
+mod probe;
+
 use std::time::Instant;
 
 use cadical_sys::{CaDiCal, Status};
@@ -13,13 +15,6 @@ use hexcert::encoding::restricted::{Centre, RestrictedEncoding, Restrictions};
 use hexcert::geometry::Hexagon;
 use hexcert::levels::Partial;
 use hexcert::validation::evaluate;
-
-fn user_cpu() -> f64 {
-    // SAFETY: getrusage writes into the struct we own.
-    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-    unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut usage) };
-    usage.ru_utime.tv_sec as f64 + usage.ru_utime.tv_usec as f64 / 1e6
-}
 
 fn main() {
     let a: Vec<String> = std::env::args().collect();
@@ -80,10 +75,10 @@ fn main() {
             let partial = enc.encoding.decode(&model);
             let full = if level >= 4 { hexcert::counting::cheapest_completion(&hex, &partial).unwrap() } else { partial.clone() };
             let e = evaluate(&hex, &full);
-            println!("SAT level-{level} {} full {} valid {} wall {wall:.1} cpu {:.1}", evaluate(&hex, &partial).penalty, e.penalty, e.is_valid(), user_cpu());
+            println!("SAT level-{level} {} full {} valid {} wall {wall:.1} cpu {:.1}", evaluate(&hex, &partial).penalty, e.penalty, e.is_valid(), probe::user_cpu());
             println!("{}", hexcert::formats::to_hexcert_text(&full));
         }
-        Status::UNSATISFIABLE => println!("UNSAT wall {wall:.1} cpu {:.1}", user_cpu()),
-        _ => println!("UNKNOWN (stopped) wall {wall:.1} cpu {:.1}", user_cpu()),
+        Status::UNSATISFIABLE => println!("UNSAT wall {wall:.1} cpu {:.1}", probe::user_cpu()),
+        _ => println!("UNKNOWN (stopped) wall {wall:.1} cpu {:.1}", probe::user_cpu()),
     }
 }

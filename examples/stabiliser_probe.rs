@@ -6,18 +6,14 @@
 //!   cargo run --release --example stabiliser_probe -- PLAN INDEX none|next-ring
 //! Prints the stabiliser's order, solve seconds and process CPU seconds.
 //! PROBE_OPTIONS=name=value,... sets further CaDiCaL options after the profile's.
+mod probe;
+
 use std::time::Instant;
 
-use cadical_sys::{CaDiCal, Status};
+use cadical_sys::Status;
 use hexcert::cubes::{Plan, Split};
 use hexcert::encoding::TieBreak;
 use hexcert::geometry::Hexagon;
-
-fn cpu_seconds() -> f64 {
-    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-    unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut usage) };
-    usage.ru_utime.tv_sec as f64 + usage.ru_utime.tv_usec as f64 * 1e-6
-}
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
@@ -34,36 +30,26 @@ fn main() {
     let cube = &plan.cubes[index];
     let split = Split::new(&hex, plan.level, plan.radius, cube.depth).unwrap();
     let stabiliser = (0..12).filter(|&g| split.image(g, &cube.values) == cube.values).count();
-    let mut solver = CaDiCal::new();
-    for (name, value) in [("stabilize", 0), ("walk", 0)] {
-        assert!(solver.set(name, value));
-    }
-    let extra = std::env::var("PROBE_OPTIONS").unwrap_or_default();
-    for option in extra.split(',').filter(|o| !o.is_empty()) {
-        let (name, value) = option.split_once('=').expect("PROBE_OPTIONS holds name=value pairs");
-        assert!(solver.set(name, value.parse().unwrap()), "CaDiCaL rejects {option}");
-    }
-    for clause in enc.cnf.clauses() {
-        clause.iter().for_each(|&l| solver.add(l));
-        solver.add(0);
-    }
+    let mut solver = probe::new_solver_over(&[("stabilize", 0), ("walk", 0)]);
+    probe::load(&mut solver, &enc.cnf);
     for u in cube.units(&enc, &split) {
         solver.add(u);
         solver.add(0);
     }
-    let (t, cpu) = (Instant::now(), cpu_seconds());
+    let (t, cpu) = (Instant::now(), probe::user_cpu());
     let status = solver.solve();
     assert!(matches!(status, Status::UNSATISFIABLE), "expected UNSAT");
     println!(
-        "n{} L{} <{} cube {index} {:?} {:?} stabiliser {stabiliser} tie-break {} options [{extra}] ({} clauses): solve {:.2} s, cpu {:.2} s",
+        "n{} L{} <{} cube {index} {:?} {:?} stabiliser {stabiliser} tie-break {} options [{}] ({} clauses): solve {:.2} s, cpu {:.2} s",
         plan.n,
         plan.level,
         plan.below,
         cube.values,
         cube.literals,
         tie_break.name(),
+        probe::options(),
         enc.cnf.clauses().len(),
         t.elapsed().as_secs_f64(),
-        cpu_seconds() - cpu
+        probe::user_cpu() - cpu
     );
 }
