@@ -221,6 +221,13 @@ enum Command {
         /// their completeness was not checked in this run).
         #[arg(long)]
         leaders_dir: Option<PathBuf>,
+        /// With --road sat --leaders-dir: prove each cube's list complete. One
+        /// traced solver lists the cube, each leader's blocking clause added to
+        /// its formula, and its last call refutes the formula with all of them;
+        /// the LRAT checker reads the whole trace as it is written, and the
+        /// cube's record names the refuted formula's hash and the verdict.
+        #[arg(long, requires = "leaders_dir")]
+        certify: bool,
         /// With --road extension: extend the listed symmetry classes piece by
         /// piece (256 runs of them), one record per finished piece in this
         /// directory, so that a stopped count resumes where it stopped (a
@@ -371,8 +378,8 @@ fn run(cli: &Cli) -> Result<commands::report::Reported, HexError> {
             let settings = hexcert::counting::Settings { records: pieces_dir.clone(), via: (*via).into(), ..counting.settings(*n, level.saturating_sub(1).max(1), context)? };
             commands::count_extension(context, (*n, *level), (*penalty, *max_penalty), &settings)
         }
-        Command::Count { n, level, penalty, max_penalty, road: commands::Road::Sat, leaders_dir, .. } => {
-            commands::count_sat(context, *n, *level, (*penalty, *max_penalty), leaders_dir.as_deref())
+        Command::Count { n, level, penalty, max_penalty, road: commands::Road::Sat, leaders_dir, certify, .. } => {
+            commands::count_sat(context, *n, *level, (*penalty, *max_penalty), (leaders_dir.as_deref(), *certify))
         }
         Command::Table { kind, n, upper, above, counting } => {
             let settings = |n| Ok(hexcert::counting::Settings { upper: (*upper).into(), ..counting.settings(n, 6, context)? });

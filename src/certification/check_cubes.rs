@@ -198,7 +198,7 @@ impl<'a> CubeProofs<'a> {
         let mut online = OnlineCheck::start_with(against, &work_dir.join("cube.drat"), stream)?;
         let what = format!("cube {index} of `{}`", self.claim.statement);
         let seconds = regenerate.regenerate_formula(cnf, profile, &what, online.sender())?;
-        let Finished { lrat, drat, verified } = online.finish(Instant::now())?;
+        let Finished { lrat, drat, verified, .. } = online.finish(Instant::now())?;
         if !lrat.verified {
             return Err(RecordError::LratRejected { what: format!("the regenerated proof of cube {index}"), verdict: lrat.verdict }.at(self.path));
         }

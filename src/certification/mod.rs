@@ -18,6 +18,8 @@ pub mod check_cubes;
 #[cfg(feature = "solver")]
 pub mod contradiction;
 pub mod deadline;
+#[cfg(feature = "solver")]
+pub mod listing;
 pub mod merge;
 #[cfg(feature = "solver")]
 pub mod cubes;

@@ -312,7 +312,13 @@ fn asked<T: ToString>(counts: &[T], penalty: Option<usize>) -> Vec<(usize, Strin
 /// `count --road sat`: partials of penalty P (or of every penalty up to B)
 /// through the lex-leaders the solver lists; with `leaders_dir`, cube by
 /// cube, resumable (`search::leaders`).
-pub fn count_sat(context: &RunContext, n: usize, level: u8, (penalty, max_penalty): (Option<usize>, Option<usize>), leaders_dir: Option<&Path>) -> Result<Reported, HexError> {
+pub fn count_sat(
+    context: &RunContext,
+    n: usize,
+    level: u8,
+    (penalty, max_penalty): (Option<usize>, Option<usize>),
+    (leaders_dir, certify): (Option<&Path>, bool),
+) -> Result<Reported, HexError> {
     let Some(bound) = penalty.or(max_penalty) else {
         return Err(HexError::Usage("--road sat needs --penalty P or --max-penalty B".into()));
     };
@@ -324,7 +330,19 @@ pub fn count_sat(context: &RunContext, n: usize, level: u8, (penalty, max_penalt
         None => (hexcert::search::orbits::orbit_count::<Cadical>(&hex, level, bound, hexcert::options::SAT_ROAD_LEADERS.default)?, None),
         Some(dir) => {
             let on_cube = |done: usize, total: usize| progress.working(format!("n={n}: level-{level} lex-leaders of penalty <= {bound}, cube {done} of {total} done"));
-            let (found, listing) = hexcert::search::orbits::orbit_count_by_cubes::<Cadical>(&hex, level, bound, Some(dir), context.stop_flag(), &on_cube)?;
+            let (found, listing) = if certify {
+                // The DRAT twins of the cubes' traces, removed with the directory.
+                let scratch = tempfile::tempdir().map_err(|source| HexError::Io { path: std::env::temp_dir(), source })?;
+                let stop = context.stop_flag().clone();
+                let lister = |encoding: &hexcert::encoding::LevelEncoding, split: &hexcert::cubes::Split, cube: &[u8]| {
+                    let stop = stop.clone();
+                    let stopped = move || stop.load(std::sync::atomic::Ordering::Relaxed);
+                    hexcert::certification::listing::certified_cube(&hex, (encoding, split, cube), scratch.path(), stopped)
+                };
+                hexcert::search::orbits::orbit_count_listed(&hex, (level, bound), Some(dir), (context.stop_flag(), &on_cube), (&lister, true))?
+            } else {
+                hexcert::search::orbits::orbit_count_by_cubes::<Cadical>(&hex, level, bound, Some(dir), context.stop_flag(), &on_cube)?
+            };
             (found, Some(listing))
         }
     };

@@ -185,6 +185,10 @@ pub const ONLINE: &str = "online: every step checked as CaDiCaL traced it (conne
 /// so a cube claim whose every verdict says so needs no trust in the split step.
 pub const ONLINE_LIFTED: &str = "online, lifted onto the plan's split formula: every step checked as CaDiCaL traced it, \
      each lemma with the cube's negated selector added, so the verdict derives that unit from the split formula";
+/// How a listing's verdict was reached (`records::leaders`).
+pub const ONLINE_LISTING: &str = "online, incremental: every step checked as CaDiCaL traced it, the blocking clause of each \
+                                  listed leader appended to the formula as the solver received it, the last call's empty clause \
+                                  a refutation of the formula with every blocking clause";
 
 /// The formally verified checker's name as recorded (`proofs::verified` runs it).
 pub const VERIFIED_CHECKER: &str = "cake_lpr";

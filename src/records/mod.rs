@@ -27,6 +27,7 @@
 pub mod claim;
 pub mod cube;
 pub mod header;
+pub mod leaders;
 pub mod ledger;
 pub mod plan;
 pub mod ranges;

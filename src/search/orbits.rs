@@ -15,7 +15,7 @@
 
 use std::collections::HashSet;
 
-use super::leaders::{list_by_cubes, Listing};
+use super::leaders::{list_by_cubes, plain_cube, CubeLister, Listing};
 use super::{enumerate, Found};
 use crate::solving::SatSolver;
 use crate::encoding::{EncodeOptions, SymmetryBreaking};
@@ -51,8 +51,8 @@ pub fn orbit_count<S: SatSolver + Default>(hex: &Hexagon, level: u8, max_penalty
     close_orbits(hex, level, max_penalty, &leaders)
 }
 
-/// The same count from leaders listed cube by cube (`leaders`), resumable
-/// from the cube records in `dir`.
+/// The same count from leaders listed cube by cube (`leaders`, untraced),
+/// resumable from the cube records in `dir`.
 pub fn orbit_count_by_cubes<S: SatSolver + Default>(
     hex: &Hexagon,
     level: u8,
@@ -61,7 +61,20 @@ pub fn orbit_count_by_cubes<S: SatSolver + Default>(
     stop: &std::sync::atomic::AtomicBool,
     on_cube: &(dyn Fn(usize, usize) + Sync),
 ) -> Result<(OrbitCount, Listing), HexError> {
-    let listing = list_by_cubes::<S>(hex, level, max_penalty, dir, stop, on_cube)?;
+    let plain = |encoding: &crate::encoding::LevelEncoding, split: &crate::cubes::Split, cube: &[u8]| plain_cube::<S>(hex, encoding, split, cube);
+    orbit_count_listed(hex, (level, max_penalty), dir, (stop, on_cube), (&plain, false))
+}
+
+/// The count from leaders listed cube by cube by `lister` (certified when
+/// the flag says so: the ledger keeps the two kinds of record apart).
+pub fn orbit_count_listed(
+    hex: &Hexagon,
+    (level, max_penalty): (u8, usize),
+    dir: Option<&std::path::Path>,
+    progress: (&std::sync::atomic::AtomicBool, &(dyn Fn(usize, usize) + Sync)),
+    lister: (&CubeLister, bool),
+) -> Result<(OrbitCount, Listing), HexError> {
+    let listing = list_by_cubes(hex, (level, max_penalty), dir, progress, lister)?;
     Ok((close_orbits(hex, level, max_penalty, &listing.leaders)?, listing))
 }
 

@@ -139,7 +139,7 @@ fn regenerate_proof(
     let stream = verified.map(|checker| checker.stream(&cnf_path)).transpose()?;
     let mut online = OnlineCheck::start_with(Against::Formula(dimacs), &work.0.join("proof.drat"), stream)?;
     let seconds = regenerate.regenerate(claim, online.sender())?;
-    let crate::proofs::online::Finished { lrat: record, drat: proof_path, verified } = online.finish(Instant::now())?;
+    let crate::proofs::online::Finished { lrat: record, drat: proof_path, verified, .. } = online.finish(Instant::now())?;
     if !record.verified {
         return Err(RecordError::LratRejected { what: "the regenerated proof".into(), verdict: record.verdict }.at(path));
     }

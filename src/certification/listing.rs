@@ -1,0 +1,125 @@
+//! A cube of the SAT road's listing, certified: the listing proven
+//! complete by the same solver run that made it.
+//!
+//! One CaDiCaL instance, traced from its first clause, lists the cube's
+//! lex-leaders: each model is decoded and judged by the validator, and its
+//! blocking clause is added as a new original clause; the last call answers
+//! UNSAT. Its trace is therefore a refutation of the cube's formula *with*
+//! every blocking clause (`records::leaders::listing_formula`), and the
+//! LRAT checker of `lrat/` reads it as it is written
+//! (`proofs::online::Against::Listing`), taking each appended original as
+//! it comes. The record is written only after the checker accepted the
+//! trace and the clauses it saw appended are exactly the blocking clauses
+//! of the listed leaders, in order; it names the SHA-256 of that formula,
+//! so that a judge rebuilding the formula from the record's leaders finds
+//! any leader removed or added.
+//!
+//! The cells' value variables are frozen: a clause added between calls on
+//! an eliminated variable would make CaDiCaL restore eliminated clauses,
+//! which no checker of the trace could accept.
+
+use std::path::Path;
+use std::time::Instant;
+
+use crate::cubes::Split;
+use crate::encoding::LevelEncoding;
+use crate::error::HexError;
+use crate::geometry::Hexagon;
+use crate::proofs::online::{Against, OnlineCheck};
+use crate::records::leaders::{blocking_clause, listing_formula, CubeLeaders, ListingProof};
+use crate::search::leaders::leaders_record;
+use crate::search::{accept_model, Found};
+use crate::solving::profile::{self, Profile};
+use crate::solving::{Cadical, Outcome, SatSolver};
+
+/// The profile certified listings run with: the refutation profile, since
+/// the last call (the one the certificate rests on) is a refutation.
+pub const LISTING_PROFILE: Profile = profile::CURRENT;
+
+/// Lists `cube` of `split` with a traced solver; the DRAT twin is written
+/// to `work` while the run lasts and removed after it. `stop` is polled by
+/// the solver (Ctrl-C): a stopped cube writes nothing.
+pub fn certified_cube(
+    hex: &Hexagon,
+    (encoding, split, cube): (&LevelEncoding, &Split, &[u8]),
+    work: &Path,
+    stop: impl Fn() -> bool + 'static,
+) -> Result<(CubeLeaders, Vec<Found>), HexError> {
+    let started = Instant::now();
+    let units = encoding.projection_literals(&split.cells, cube, split.depth);
+    let formula = listing_formula(encoding, &units, []);
+    let name: String = cube.iter().map(|v| char::from(b'0' + v)).collect();
+    let drat = work.join(format!("listing-{}-{name}.drat", std::process::id()));
+    let mut online = OnlineCheck::start_against(Against::Listing(formula.to_dimacs()), &drat)?;
+    let mut solver = Cadical::with_profile(LISTING_PROFILE, Some(online.sender()))?;
+    solver.stop_when_any(stop);
+    solver.freeze(encoding.value_variables());
+    solver.add_cnf(&formula)?;
+    let limit = crate::options::SAT_ROAD_LEADERS.default;
+    let mut found: Vec<Found> = Vec::new();
+    let outcome = loop {
+        match solver.solve() {
+            Ok(Outcome::Sat(model)) => {
+                let next = accept_model(hex, encoding, &model)?;
+                let mut block = crate::formula::Cnf::new();
+                block.reserve_vars_up_to(encoding.cnf.num_vars());
+                block.add_clause(&blocking_clause(encoding, &next.partial));
+                solver.add_cnf(&block)?;
+                found.push(next);
+                if found.len() > limit {
+                    break Err(HexError::Usage(format!(
+                        "more than {limit} leaders in cube {name}; listing stopped"
+                    )));
+                }
+            }
+            Ok(Outcome::Unsat) => break Ok(()),
+            Err(e) => break Err(e),
+        }
+    };
+    let solve_seconds = started.elapsed().as_secs_f64();
+    drop(solver); // ends the trace
+    let finished = online.finish(Instant::now());
+    let _ = std::fs::remove_file(&drat);
+    outcome?;
+    let finished = finished?;
+    if !finished.lrat.verified {
+        return Err(HexError::Internal(format!(
+            "the LRAT checker rejected the listing of cube {name}: {}",
+            finished.lrat.verdict
+        )));
+    }
+    let expected: Vec<Vec<i32>> = found
+        .iter()
+        .map(|f| blocking_clause(encoding, &f.partial))
+        .collect();
+    if !same_clauses(&finished.appended, &expected) {
+        return Err(HexError::Internal(format!(
+            "the trace of cube {name} appended other clauses than the leaders' blocking clauses"
+        )));
+    }
+    let refuted = listing_formula(encoding, &units, found.iter().map(|f| &f.partial));
+    let mut record = leaders_record(hex, encoding, split, cube, &found, solve_seconds)?;
+    record.certificate = Some(ListingProof {
+        solver: Cadical::version(),
+        profile: LISTING_PROFILE.name.into(),
+        formula_sha256: crate::digest::sha256_hex(&refuted.to_dimacs()),
+        formula_clauses: refuted.clauses().len(),
+        lrat: finished.lrat,
+    });
+    Ok((record, found))
+}
+
+/// The same clauses in the same order, each compared as a set of literals.
+fn same_clauses(seen: &[Vec<i32>], expected: &[Vec<i32>]) -> bool {
+    let sorted = |c: &Vec<i32>| {
+        let mut c = c.clone();
+        c.sort_unstable();
+        c.dedup();
+        c
+    };
+    seen.len() == expected.len()
+        && seen
+            .iter()
+            .zip(expected)
+            .all(|(a, b)| sorted(a) == sorted(b))
+}
