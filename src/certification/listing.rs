@@ -26,7 +26,8 @@ use crate::encoding::LevelEncoding;
 use crate::error::HexError;
 use crate::geometry::Hexagon;
 use crate::proofs::online::{Against, OnlineCheck};
-use crate::records::leaders::{blocking_clause, listing_formula, CubeLeaders, ListingProof};
+use crate::records::leaders::{blocking_clause, listing_formula, CountRecord, CubeLeaders, ListingProof, COUNT_FORMAT};
+use crate::records::ledger::{Ledger, Parsed};
 use crate::search::leaders::leaders_record;
 use crate::search::{accept_model, Found};
 use crate::solving::profile::{self, Profile};
@@ -122,4 +123,57 @@ fn same_clauses(seen: &[Vec<i32>], expected: &[Vec<i32>]) -> bool {
             .iter()
             .zip(expected)
             .all(|(a, b)| sorted(a) == sorted(b))
+}
+
+/// Writes `dir/count.json` for a finished certified listing of penalty
+/// exactly `penalty` (`by_penalty` from its leaders), naming the claim
+/// `minimum_claim` (a path, made relative to `dir`) and, when VeriPB is on
+/// PATH, its check of the statement -> listing CNF step. Nothing is written
+/// (`Ok(None)`) when a leader lies below `penalty` or none reaches it: then
+/// `penalty` is not the level's minimum. Returns the record's path.
+pub fn write_count_record(dir: &Path, hex: &Hexagon, (level, penalty): (u8, usize), by_penalty: &[u64], minimum_claim: &Path) -> Result<Option<std::path::PathBuf>, HexError> {
+    let count = by_penalty.get(penalty).copied().unwrap_or(0);
+    if count == 0 || by_penalty[..penalty].iter().any(|&c| c > 0) {
+        return Ok(None);
+    }
+    let split = Split::listing(hex, level)?;
+    let ledger = Ledger::<CubeLeaders>::at(dir);
+    let (mut leaders, mut seconds) = (0, 0.0);
+    for index in 0..split.projection_count() {
+        if let Some(Parsed::Record(cube)) = ledger.read(&format!("cube-{index}")) {
+            leaders += cube.leaders.len();
+            seconds += cube.seconds;
+        }
+    }
+    let encoding = crate::records::leaders::listing_encoding(hex, level, penalty);
+    let hash = crate::digest::sha256_hex(&encoding.cnf.to_dimacs());
+    let path = dir.join("count.json");
+    let derived = crate::certification::statement::derive_and_check(hex, level, penalty + 1, &encoding.options, &hash, &path)?;
+    let record = CountRecord {
+        format: COUNT_FORMAT.into(),
+        n: hex.side(),
+        level,
+        penalty,
+        count: count.to_string(),
+        leaders,
+        cubes: split.projection_count() as usize,
+        minimum_claim: relative_to(dir, minimum_claim)?,
+        statement_to_cnf: Some(derived),
+        solve_seconds: seconds,
+        written_by: crate::run::attestation(),
+    };
+    crate::files::write_atomic(&path, &serde_json::to_vec_pretty(&record).expect("records serialise"))?;
+    Ok(Some(path))
+}
+
+/// `target` as a path relative to the directory `from` (both made absolute).
+fn relative_to(from: &Path, target: &Path) -> Result<String, HexError> {
+    let absolute = |p: &Path| p.canonicalize().map_err(|source| HexError::Io { path: p.into(), source });
+    let (from, target) = (absolute(from)?, absolute(target)?);
+    let common = from.components().zip(target.components()).take_while(|(a, b)| a == b).count();
+    let ups = from.components().count() - common;
+    let mut relative = std::path::PathBuf::new();
+    (0..ups).for_each(|_| relative.push(".."));
+    target.components().skip(common).for_each(|c| relative.push(c));
+    Ok(relative.to_string_lossy().into_owned())
 }

@@ -14,6 +14,7 @@
 
 pub mod budget;
 pub mod check;
+pub mod check_counts;
 pub mod check_cubes;
 #[cfg(feature = "solver")]
 pub mod contradiction;

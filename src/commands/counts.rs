@@ -50,6 +50,10 @@ pub struct CountReport {
     /// How levels 5 and 6 were counted on the extension road (`lift` or `chains`).
     #[serde(skip_serializing_if = "Option::is_none")]
     refined_via: Option<&'static str>,
+    /// The count's record, written by a certified listing at its minimum
+    /// (`--certify --penalty P`, with `proofs/nN/levelK-belowP/claim.json`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    count_record: Option<std::path::PathBuf>,
     /// How a cube-by-cube listing went (sat road with --leaders-dir only).
     #[serde(skip_serializing_if = "Option::is_none")]
     cubes: Option<CubeListing>,
@@ -91,7 +95,7 @@ struct PenaltyCount {
 impl CountReport {
     fn new(n: usize, level: u8, road: Road, counts: Vec<(usize, String)>, seconds: f64) -> CountReport {
         let counts = counts.into_iter().map(|(penalty, count)| PenaltyCount { penalty, count }).collect();
-        CountReport { n, level, road, minimum: None, counts, seconds, tables_loaded: Vec::new(), leaders: None, refined_partials: None, refined_classes: None, refined_via: None, cubes: None, pieces: None, up_to: false }
+        CountReport { n, level, road, minimum: None, counts, seconds, tables_loaded: Vec::new(), leaders: None, refined_partials: None, refined_classes: None, refined_via: None, count_record: None, cubes: None, pieces: None, up_to: false }
     }
 
     /// The first penalty with a partial, when every penalty below it was counted.
@@ -323,6 +327,18 @@ pub fn count_sat(
         return Err(HexError::Usage("--road sat needs --penalty P or --max-penalty B".into()));
     };
     let hex = Hexagon::new(n)?;
+    // A certified count at exactly P rests on the claim below P: asked for
+    // before the listing, not found missing after hours of it.
+    let minimum_claim = match (certify, penalty) {
+        (true, Some(p)) => {
+            let claim = std::path::PathBuf::from(format!("proofs/n{n}/level{level}-below{p}/claim.json"));
+            if !claim.is_file() {
+                return Err(HexError::Usage(format!("--certify --penalty {p} needs the claim below it, {} (hexcert prove --n {n} --level {level} --below {p})", claim.display())));
+            }
+            Some(claim)
+        }
+        _ => None,
+    };
     let progress = crate::progress::Progress::new(context);
     progress.working(format!("n={n}: listing level-{level} lex-leaders of penalty <= {bound}"));
     let started = std::time::Instant::now();
@@ -350,6 +366,9 @@ pub fn count_sat(
     let mut report = CountReport::new(n, level, Road::Sat, asked(&found.by_penalty, penalty), started.elapsed().as_secs_f64());
     report.leaders = Some(found.leaders);
     report.minimum = if penalty.is_none() { report.first_found() } else { None };
+    if let (Some(dir), Some(claim)) = (leaders_dir, &minimum_claim) {
+        report.count_record = hexcert::certification::listing::write_count_record(dir, &hex, (level, bound), &found.by_penalty, claim)?;
+    }
     let resumed = listing.as_ref().is_some_and(|l| l.resumed.units > 0);
     report.cubes = listing.map(|l| CubeListing { listed: l.listed, resumed: l.resumed.units, resumed_from: l.resumed.writers, solve_seconds: l.seconds, slowest: l.slowest });
     Ok(Reported::new(report, outcome(resumed)))

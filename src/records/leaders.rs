@@ -12,12 +12,17 @@
 //! refuses the cube. An uncertified cube (no `certificate`) is its
 //! writer's word that the list is complete.
 
+use std::path::Path;
+
 use serde::{Deserialize, Serialize};
 
-use super::claim::LratRecord;
-use crate::encoding::LevelEncoding;
+use super::claim::{LratRecord, StatementRecord};
+use crate::encoding::{EncodeOptions, LevelEncoding, SymmetryBreaking};
+use crate::error::HexError;
 use crate::formula::Cnf;
+use crate::geometry::Hexagon;
 use crate::levels::Partial;
+use crate::validation::{evaluate, Evaluation};
 
 /// Format tag of a cube's record.
 pub const LEADERS_FORMAT: &str = "hexcert-leaders/1";
@@ -92,6 +97,13 @@ impl super::ledger::Entry for CubeLeaders {
     }
 }
 
+/// The formula a listing of penalty <= `max_penalty` lists: the ring-1
+/// lex-leader CNF (before a cube's units).
+pub fn listing_encoding(hex: &Hexagon, level: u8, max_penalty: usize) -> LevelEncoding {
+    let options = EncodeOptions { symmetry: SymmetryBreaking::Ring1LexLeader, ..EncodeOptions::bounded(Some(max_penalty)) };
+    LevelEncoding::new(hex, level, options)
+}
+
 /// The formula a certified cube's proof refutes: the lex-leader CNF of
 /// `encoding`, the cube's `units`, then the blocking clause of each leader
 /// in `leaders` (the negation of its cell literals), in order. The listing
@@ -114,4 +126,70 @@ pub fn listing_formula<'a>(
 /// The clause that excludes exactly `leader`'s cell values.
 pub fn blocking_clause(encoding: &LevelEncoding, leader: &Partial) -> Vec<i32> {
     encoding.cell_literals(leader).iter().map(|l| -l).collect()
+}
+
+/// The leaders of a cube's record, judged: each a valid level-`level`
+/// partial of penalty `<= max_penalty` lying in the record's cube
+/// (`project` maps values to their cube). Returned as judged, so they are
+/// judged once. Errors: the first leader that is none of these, named.
+pub fn judge_leaders(
+    path: &Path,
+    hex: &Hexagon,
+    (level, max_penalty): (u8, usize),
+    project: &dyn Fn(&[u8]) -> Vec<u8>,
+    record: &CubeLeaders,
+) -> Result<Vec<(Partial, Evaluation)>, HexError> {
+    let bad = |why: String| HexError::Input { file: path.to_path_buf(), line: 0, message: why };
+    let mut leaders = Vec::with_capacity(record.leaders.len());
+    for text in &record.leaders {
+        let values: Vec<u8> = text.bytes().map(|b| b.wrapping_sub(b'0')).collect();
+        if values.len() != hex.cell_count() {
+            return Err(bad(format!("leader {text} has {} cells, not {}", values.len(), hex.cell_count())));
+        }
+        let partial = Partial::new(hex.side(), level, values).map_err(|e| bad(format!("leader {text}: {e}")))?;
+        let evaluation = evaluate(hex, &partial);
+        if !evaluation.is_valid() || evaluation.penalty > max_penalty {
+            return Err(bad(format!("leader {text} is not a valid partial of penalty <= {max_penalty}")));
+        }
+        if project(partial.values()) != record.cube {
+            return Err(bad(format!("leader {text} does not lie in the cube")));
+        }
+        leaders.push((partial, evaluation));
+    }
+    Ok(leaders)
+}
+
+/// Format tag of a count's record (`count.json` beside its cubes' records).
+pub const COUNT_FORMAT: &str = "hexcert-count/1";
+
+/// A count at the minimum of a level, from a certified listing: every
+/// valid level-`level` partial of penalty exactly `penalty`, not reduced by
+/// symmetry. Written by `count --road sat --certify` once every cube of the
+/// listing is certified; `hexcert check` rebuilds the count from the cubes'
+/// records and judges it (`certification::check_counts`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CountRecord {
+    pub format: String,
+    pub n: usize,
+    pub level: u8,
+    pub penalty: usize,
+    /// The partials of penalty exactly `penalty`, in decimal.
+    pub count: String,
+    /// Lex-leaders listed, over all cubes.
+    pub leaders: usize,
+    /// Cube records of the listing, all certified (`cube-<index>.json`).
+    pub cubes: usize,
+    /// The claim that no partial of the level has penalty below `penalty`,
+    /// relative to this record's directory: with a leader at `penalty` it
+    /// makes `penalty` the level's minimum.
+    pub minimum_claim: String,
+    /// The statement -> listing CNF step (the lex-leader formula of
+    /// "penalty <= `penalty`"), checked by VeriPB when it ran.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub statement_to_cnf: Option<StatementRecord>,
+    /// Solver seconds of the listing, over all cubes (as the cubes recorded).
+    pub solve_seconds: f64,
+    #[serde(deserialize_with = "crate::records::ledger::writer")]
+    pub written_by: String,
 }

@@ -25,14 +25,13 @@ use std::time::Instant;
 use rayon::prelude::*;
 use super::{enumerate_under, Found};
 use crate::cubes::Split;
-use crate::encoding::{EncodeOptions, LevelEncoding, SymmetryBreaking};
+use crate::encoding::LevelEncoding;
 use crate::error::HexError;
 use crate::geometry::Hexagon;
-use crate::levels::{digits, Partial};
-use crate::records::leaders::{CubeLeaders, LEADERS_FORMAT};
+use crate::levels::digits;
+use crate::records::leaders::{listing_encoding, CubeLeaders, LEADERS_FORMAT};
 use crate::records::ledger::{resume_or_do, Ledger, Resumed, Unit};
 use crate::solving::SatSolver;
-use crate::validation::evaluate;
 
 /// A cube listed or read back: its solver seconds in this run (0 when read
 /// back) and its leaders, and who wrote the record it was read back from.
@@ -68,7 +67,7 @@ pub fn list_by_cubes(
     (lister, certified): (&CubeLister, bool),
 ) -> Result<Listing, HexError> {
     let encoding = listing_encoding(hex, level, max_penalty);
-    let split = listing_split(hex, level)?;
+    let split = Split::listing(hex, level)?;
     let total = split.projection_count() as usize;
     let done = std::sync::atomic::AtomicUsize::new(0);
     let results: Vec<Result<CubeOutcome, HexError>> = (0..total)
@@ -107,19 +106,6 @@ pub fn list_by_cubes(
     Ok(listing)
 }
 
-/// The formula a listing of penalty <= `max_penalty` lists: the ring-1
-/// lex-leader CNF (before the cube's units).
-pub fn listing_encoding(hex: &Hexagon, level: u8, max_penalty: usize) -> LevelEncoding {
-    let options = EncodeOptions { symmetry: SymmetryBreaking::Ring1LexLeader, ..EncodeOptions::bounded(Some(max_penalty)) };
-    LevelEncoding::new(hex, level, options)
-}
-
-/// The listing's cubes: the centre and its six neighbours each `1` or
-/// "more than 1" (128 cubes that partition the formula's models).
-pub fn listing_split(hex: &Hexagon, level: u8) -> Result<Split, HexError> {
-    Split::new(hex, level, 1, 1)
-}
-
 /// One cube's listing, by a solver of its own (untraced): its record, and
 /// its leaders as `enumerate_under` judged them.
 pub fn plain_cube<S: SatSolver + Default>(hex: &Hexagon, encoding: &LevelEncoding, split: &Split, cube: &[u8]) -> Result<(CubeLeaders, Vec<Found>), HexError> {
@@ -154,32 +140,9 @@ pub fn leaders_record(hex: &Hexagon, encoding: &LevelEncoding, split: &Split, cu
 }
 
 /// A record written by an earlier run, of this count and cube (the
-/// ledger matched it), judged: every leader valid, of penalty <= P and in
-/// the cube (its completeness is the writer's word: see the header). The
-/// leaders are returned as judged, so they are judged once.
-fn judge_leaders(path: &Path, hex: &Hexagon, (level, max_penalty): (u8, usize), split: &Split, record: CubeLeaders) -> Result<Vec<Found>, HexError> {
-    let bad = |why: String| HexError::Input { file: path.to_path_buf(), line: 0, message: why };
-    let mut leaders = Vec::with_capacity(record.leaders.len());
-    for text in &record.leaders {
-        let found = leader(hex, level, max_penalty, text).map_err(|e| bad(e.to_string()))?;
-        if split.project(found.partial.values()) != record.cube {
-            return Err(bad(format!("leader {text} does not lie in the cube")));
-        }
-        leaders.push(found);
-    }
-    Ok(leaders)
-}
-
-/// A listed leader's digits, judged again by the validator.
-fn leader(hex: &Hexagon, level: u8, max_penalty: usize, text: &str) -> Result<Found, HexError> {
-    let values: Vec<u8> = text.bytes().map(|b| b.wrapping_sub(b'0')).collect();
-    if values.len() != hex.cell_count() {
-        return Err(HexError::Internal(format!("leader {text} has {} cells, not {}", values.len(), hex.cell_count())));
-    }
-    let partial = Partial::new(hex.side(), level, values)?;
-    let evaluation = evaluate(hex, &partial);
-    if !evaluation.is_valid() || evaluation.penalty > max_penalty {
-        return Err(HexError::Internal(format!("leader {text} is not a valid partial of penalty <= {max_penalty}")));
-    }
-    Ok(Found { partial, evaluation })
+/// ledger matched it), judged by `records::leaders::judge_leaders`; its
+/// completeness is its certificate's or its writer's word (see the header).
+fn judge_leaders(path: &Path, hex: &Hexagon, bound: (u8, usize), split: &Split, record: CubeLeaders) -> Result<Vec<Found>, HexError> {
+    let judged = crate::records::leaders::judge_leaders(path, hex, bound, &|values| split.project(values), &record)?;
+    Ok(judged.into_iter().map(|(partial, evaluation)| Found { partial, evaluation }).collect())
 }

@@ -130,6 +130,10 @@ impl<'a> CheckRun<'a> {
                 messages.push(LEGACY.into());
                 return Ok(Status::Unverified);
             }
+            Record::Count(count) => {
+                let regenerate = self.regenerate;
+                return crate::certification::check_counts::check_count(path, &count, regenerate, &mut |claim| self.check(claim).status, messages);
+            }
             Record::CubeResult(_) => return Err(RecordError::Header("a cube's record, not a claim: `hexcert cubes merge` its plan".into()).at(path)),
             Record::Claim(claim) => {
                 let status = check_claim(path, &claim, self.proof_checks(), messages)?;
