@@ -19,6 +19,8 @@
 //! which no checker of the trace could accept.
 
 use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::Instant;
 
 use crate::cubes::Split;
@@ -28,7 +30,8 @@ use crate::geometry::Hexagon;
 use crate::proofs::online::{Against, OnlineCheck};
 use crate::records::leaders::{blocking_clause, listing_formula, CountRecord, CubeLeaders, ListingProof, COUNT_FORMAT};
 use crate::records::ledger::{Ledger, Parsed};
-use crate::search::leaders::leaders_record;
+use crate::search::leaders::{leaders_record, Listing};
+use crate::search::orbits::{orbit_count_listed, OrbitCount};
 use crate::search::{accept_model, Found};
 use crate::solving::profile::{self, Profile};
 use crate::solving::{Cadical, Outcome, SatSolver};
@@ -123,6 +126,38 @@ fn same_clauses(seen: &[Vec<i32>], expected: &[Vec<i32>]) -> bool {
             .iter()
             .zip(expected)
             .all(|(a, b)| sorted(a) == sorted(b))
+}
+
+/// The count of `hex`'s level-`level` partials of penalty <= `bound`,
+/// every cube of the listing certified (`certified_cube`), resumable from
+/// the cube records in `dir`. `stop` (Ctrl-C) ends it between cubes and
+/// stops the solver of a cube in flight, which then writes nothing.
+pub fn count_certified(
+    hex: &Hexagon,
+    (level, bound): (u8, usize),
+    dir: &Path,
+    stop: &Arc<AtomicBool>,
+    on_cube: &(dyn Fn(usize, usize) + Sync),
+) -> Result<(OrbitCount, Listing), HexError> {
+    // The DRAT twins of the cubes' traces, removed with the directory.
+    let scratch = tempfile::tempdir().map_err(|source| HexError::Io { path: std::env::temp_dir(), source })?;
+    let lister = |encoding: &LevelEncoding, split: &Split, cube: &[u8]| {
+        let stop = Arc::clone(stop);
+        certified_cube(hex, (encoding, split, cube), scratch.path(), move || stop.load(Ordering::Relaxed))
+    };
+    orbit_count_listed(hex, (level, bound), Some(dir), (stop, on_cube), (&lister, true))
+}
+
+/// The claim "no level-`level` partial below `penalty`" under `root`, which
+/// a certified count at `penalty` rests on: asked for before the listing,
+/// not found missing after hours of it.
+pub fn minimum_claim(root: &Path, n: usize, level: u8, penalty: usize) -> Result<std::path::PathBuf, HexError> {
+    let claim = root.join(format!("n{n}/level{level}-below{penalty}/claim.json"));
+    if !claim.is_file() {
+        let how = format!("hexcert prove --n {n} --level {level} --below {penalty}");
+        return Err(HexError::Usage(format!("--certify --penalty {penalty} needs the claim below it, {} ({how})", claim.display())));
+    }
+    Ok(claim)
 }
 
 /// Writes `dir/count.json` for a finished certified listing of penalty

@@ -323,22 +323,9 @@ pub fn count_sat(
     (penalty, max_penalty): (Option<usize>, Option<usize>),
     (leaders_dir, certify): (Option<&Path>, bool),
 ) -> Result<Reported, HexError> {
-    let Some(bound) = penalty.or(max_penalty) else {
-        return Err(HexError::Usage("--road sat needs --penalty P or --max-penalty B".into()));
-    };
+    let bound = penalty.or(max_penalty).ok_or_else(|| HexError::Usage("--road sat needs --penalty P or --max-penalty B".into()))?;
     let hex = Hexagon::new(n)?;
-    // A certified count at exactly P rests on the claim below P: asked for
-    // before the listing, not found missing after hours of it.
-    let minimum_claim = match (certify, penalty) {
-        (true, Some(p)) => {
-            let claim = std::path::PathBuf::from(format!("proofs/n{n}/level{level}-below{p}/claim.json"));
-            if !claim.is_file() {
-                return Err(HexError::Usage(format!("--certify --penalty {p} needs the claim below it, {} (hexcert prove --n {n} --level {level} --below {p})", claim.display())));
-            }
-            Some(claim)
-        }
-        _ => None,
-    };
+    let minimum_claim = penalty.filter(|_| certify).map(|p| hexcert::certification::listing::minimum_claim(Path::new("proofs"), n, level, p)).transpose()?;
     let progress = crate::progress::Progress::new(context);
     progress.working(format!("n={n}: listing level-{level} lex-leaders of penalty <= {bound}"));
     let started = std::time::Instant::now();
@@ -347,15 +334,7 @@ pub fn count_sat(
         Some(dir) => {
             let on_cube = |done: usize, total: usize| progress.working(format!("n={n}: level-{level} lex-leaders of penalty <= {bound}, cube {done} of {total} done"));
             let (found, listing) = if certify {
-                // The DRAT twins of the cubes' traces, removed with the directory.
-                let scratch = tempfile::tempdir().map_err(|source| HexError::Io { path: std::env::temp_dir(), source })?;
-                let stop = context.stop_flag().clone();
-                let lister = |encoding: &hexcert::encoding::LevelEncoding, split: &hexcert::cubes::Split, cube: &[u8]| {
-                    let stop = stop.clone();
-                    let stopped = move || stop.load(std::sync::atomic::Ordering::Relaxed);
-                    hexcert::certification::listing::certified_cube(&hex, (encoding, split, cube), scratch.path(), stopped)
-                };
-                hexcert::search::orbits::orbit_count_listed(&hex, (level, bound), Some(dir), (context.stop_flag(), &on_cube), (&lister, true))?
+                hexcert::certification::listing::count_certified(&hex, (level, bound), dir, context.stop_flag(), &on_cube)?
             } else {
                 hexcert::search::orbits::orbit_count_by_cubes::<Cadical>(&hex, level, bound, Some(dir), context.stop_flag(), &on_cube)?
             };

@@ -305,27 +305,7 @@ fn consume(
         }
         let result = batch.for_each(|step| {
             steps += 1;
-            match step {
-                ProofStep::Original { id, lits } if ids.formula_read() => {
-                    appended.push(lits.to_vec());
-                    checker.append_original(ids.get(id), lits).map_err(Failure::rejected)
-                }
-                ProofStep::Original { id, lits } => checker.confirm_original(ids.original(id), lits).map_err(Failure::rejected),
-                ProofStep::Derived { id, lits, hints } => {
-                    let id = ids.derived(id);
-                    ids.translate(hints, &mut hints_buffer);
-                    let step = ProofStep::Derived { id, lits, hints: &hints_buffer };
-                    lrat.write(step)?;
-                    drat.add(lits).map_err(Failure::Io)?;
-                    checker.add(id, lits, &hints_buffer).map_err(Failure::rejected)
-                }
-                ProofStep::Deleted { id, lits } => {
-                    let id = ids.get(id);
-                    lrat.write(ProofStep::Deleted { id, lits })?;
-                    drat.delete(lits).map_err(Failure::Io)?;
-                    checker.delete(id).map_err(Failure::rejected)
-                }
-            }
+            one_step(&mut checker, step, (&mut ids, &mut hints_buffer), (&mut lrat, &mut drat), &mut appended)
         });
         match result {
             Ok(()) => {}
@@ -361,6 +341,39 @@ fn consume(
         seconds_after_solve: 0.0,
     };
     Ok(Consumed { lrat: record, verified: streamed, appended })
+}
+
+/// One step of a trace: an original clause confirmed (or, past the
+/// formula, appended and kept in `appended`), a derived clause checked and
+/// written, a deletion applied and written.
+fn one_step(
+    checker: &mut impl Steps,
+    step: ProofStep,
+    (ids, hints_buffer): (&mut StandardIds, &mut Vec<i64>),
+    (lrat, drat): (&mut LratFile, &mut DratWriter),
+    appended: &mut Vec<Vec<i32>>,
+) -> Result<(), Failure> {
+    match step {
+        ProofStep::Original { id, lits } if ids.formula_read() => {
+            appended.push(lits.to_vec());
+            checker.append_original(ids.get(id), lits).map_err(Failure::rejected)
+        }
+        ProofStep::Original { id, lits } => checker.confirm_original(ids.original(id), lits).map_err(Failure::rejected),
+        ProofStep::Derived { id, lits, hints } => {
+            let id = ids.derived(id);
+            ids.translate(hints, hints_buffer);
+            let step = ProofStep::Derived { id, lits, hints: hints_buffer };
+            lrat.write(step)?;
+            drat.add(lits).map_err(Failure::Io)?;
+            checker.add(id, lits, hints_buffer).map_err(Failure::rejected)
+        }
+        ProofStep::Deleted { id, lits } => {
+            let id = ids.get(id);
+            lrat.write(ProofStep::Deleted { id, lits })?;
+            drat.delete(lits).map_err(Failure::Io)?;
+            checker.delete(id).map_err(Failure::rejected)
+        }
+    }
 }
 
 /// Clause ids as LRAT files have them: originals `1..=m` in formula order,
