@@ -235,13 +235,20 @@ enum Command {
         /// recomputed in this run).
         #[arg(long)]
         pieces_dir: Option<PathBuf>,
+        /// With --road extension at levels 4..6: lift the level-3 partials of a
+        /// certified listing (DIR holds its count.json and cube records, written
+        /// by `count --road sat --certify`) instead of the sweep's, and count at
+        /// the listing's penalty (exit 4: the listing's cube verdicts are
+        /// recorded ones; `check --regenerate DIR` checks them).
+        #[arg(long)]
+        from_listing: Option<PathBuf>,
         /// With --road extension at levels 5 and 6: count each level-3 partial's
         /// refinements by `lift` (a program over its `+` cells, every label at
         /// once) or by `chains` (its level-4 refinements met one by one, each
         /// one's `+` components counted by the chain polynomials: none of
         /// lift's code, and far slower).
         #[arg(long, value_enum, default_value = "lift")]
-        via: commands::Via,
+        via: choices::Via,
         #[command(flatten)]
         counting: CountingArgs,
     },
@@ -259,7 +266,7 @@ enum Command {
         /// extension road's program over the `+` cells of each level-3 partial
         /// at the minimum; n = 12 in under 2 minutes).
         #[arg(long, value_enum, default_value = "chains")]
-        upper: commands::Upper,
+        upper: choices::Upper,
         /// With `counts`: count each level also at its minimum + 1, ..., + K
         /// (the near-optimal partials), a cell printed as the counts at the
         /// minimum, one above, ..., K above, split by ` / `. The tables are
@@ -368,11 +375,18 @@ fn run(cli: &Cli) -> Result<commands::report::Reported, HexError> {
         Command::Count { pieces_dir: Some(_), road: commands::Road::Sweep | commands::Road::Sat | commands::Road::Frontier, .. } => {
             Err(HexError::Usage("--pieces-dir keeps the pieces of an extension count: it needs --road extension".into()))
         }
-        Command::Count { via: commands::Via::Chains, road: commands::Road::Sweep | commands::Road::Sat | commands::Road::Frontier, .. } => {
+        Command::Count { from_listing: Some(_), road: commands::Road::Sweep | commands::Road::Sat | commands::Road::Frontier, .. } => {
+            Err(HexError::Usage("--from-listing lifts a listing: it needs --road extension".into()))
+        }
+        Command::Count { via: choices::Via::Chains, road: commands::Road::Sweep | commands::Road::Sat | commands::Road::Frontier, .. } => {
             Err(HexError::Usage("--via chains is how the extension road counts levels 5 and 6: it needs --road extension".into()))
         }
         Command::Count { n, level, penalty, max_penalty, counting, road: road @ (commands::Road::Sweep | commands::Road::Frontier), .. } => {
             commands::count(context, (*n, *level, *road), *penalty, *max_penalty, &counting.settings(*n, *level, context)?)
+        }
+        Command::Count { n, level, counting, road: commands::Road::Extension, via, from_listing: Some(dir), .. } => {
+            let settings = hexcert::counting::Settings { via: (*via).into(), ..counting.settings(*n, 3, context)? };
+            commands::count_lifted(context, (*n, *level), dir, &settings)
         }
         Command::Count { n, level, penalty, max_penalty, counting, road: commands::Road::Extension, pieces_dir, via, .. } => {
             let settings = hexcert::counting::Settings { records: pieces_dir.clone(), via: (*via).into(), ..counting.settings(*n, level.saturating_sub(1).max(1), context)? };

@@ -35,9 +35,29 @@ pub fn image(perm: &[usize], values: &[u8]) -> Vec<u8> {
 /// leader or an image that is not a valid level-`level` partial of penalty
 /// `<= max_penalty`.
 pub fn close_orbits<'a>(hex: &Hexagon, level: u8, max_penalty: usize, leaders: impl IntoIterator<Item = &'a Partial>) -> Result<Vec<u64>, HexError> {
+    let mut by_penalty = vec![0u64; max_penalty + 1];
+    for_each_member(hex, level, max_penalty, leaders, |_, penalty| by_penalty[penalty] += 1)?;
+    Ok(by_penalty)
+}
+
+/// Every distinct partial of the union of the orbits of `leaders`, with its
+/// penalty, judged as `close_orbits` judges them.
+pub fn orbit_members<'a>(hex: &Hexagon, level: u8, max_penalty: usize, leaders: impl IntoIterator<Item = &'a Partial>) -> Result<Vec<(Partial, usize)>, HexError> {
+    let mut members = Vec::new();
+    for_each_member(hex, level, max_penalty, leaders, |partial, penalty| members.push((partial, penalty)))?;
+    Ok(members)
+}
+
+/// Calls `visit` once on each distinct image of the leaders, judged.
+fn for_each_member<'a>(
+    hex: &Hexagon,
+    level: u8,
+    max_penalty: usize,
+    leaders: impl IntoIterator<Item = &'a Partial>,
+    mut visit: impl FnMut(Partial, usize),
+) -> Result<(), HexError> {
     let symmetries = hex.symmetries();
     let mut seen: HashSet<Vec<u8>> = HashSet::new();
-    let mut by_penalty = vec![0u64; max_penalty + 1];
     for leader in leaders {
         let penalty = evaluate(hex, leader).penalty;
         for perm in &symmetries {
@@ -50,9 +70,9 @@ pub fn close_orbits<'a>(hex: &Hexagon, level: u8, max_penalty: usize, leaders: i
             if !e.is_valid() || e.penalty != penalty || e.penalty > max_penalty {
                 return Err(HexError::Internal(format!("a symmetry image of a listed partial is not valid with penalty {penalty} <= {max_penalty}")));
             }
-            by_penalty[e.penalty] += 1;
             seen.insert(values);
+            visit(moved, e.penalty);
         }
     }
-    Ok(by_penalty)
+    Ok(())
 }

@@ -159,3 +159,20 @@ fn forge_dropped_leader(dir: &Path, hex: &Hexagon) {
         v["leaders"] = all.len().into();
     });
 }
+
+#[test]
+fn levels_four_to_six_lifted_from_a_certified_listing_equal_the_sweep_and_the_chains() {
+    for n in [5, 6] {
+        let hex = Hexagon::new(n).unwrap();
+        let (minimum, _) = Count::new(&hex, 3).minimum_and_count().unwrap();
+        let (dir, _) = certified(n, 3, minimum);
+        for level in 4..=6u8 {
+            let (at, swept) = Count::new(&hex, level).minimum_and_count().unwrap();
+            assert_eq!(at, minimum, "n={n}: level {level}'s minimum is level 3's here");
+            let out = hexcert(&["--json", "count", "--n", &n.to_string(), "--level", &level.to_string(), "--road", "extension", "--from-listing", dir.path().to_str().unwrap()]);
+            assert_eq!(out.status.code(), Some(4), "the listing's verdicts are recorded ones: {}", String::from_utf8_lossy(&out.stderr));
+            let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+            assert_eq!(report["counts"][0]["count"].as_str().unwrap(), swept.to_string(), "n={n} level={level}");
+        }
+    }
+}

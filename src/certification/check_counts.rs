@@ -81,6 +81,21 @@ pub fn check_count(
     Ok(listing.and(claim).and(statement))
 }
 
+/// The partials of a certified listing (`dir/count.json` and its cubes),
+/// every one, not reduced by symmetry, with their penalty: the cubes'
+/// records judged as `check` judges them (leaders, formula hashes,
+/// verdicts as recorded), for the lift of levels 4..6. Errors: as `check`'s.
+pub fn listed_partials(dir: &Path) -> Result<(CountRecord, Vec<(Partial, usize)>), HexError> {
+    let path = dir.join("count.json");
+    let Record::Count(record) = Record::read(&path)? else {
+        return Err(HexError::Input { file: path, line: 0, message: "not a count record (hexcert-count/1)".into() });
+    };
+    let hex = Hexagon::new(record.n)?;
+    let (leaders, _) = read_cubes(dir, &hex, &record, None)?;
+    let members = crate::orbits::orbit_members(&hex, record.level, record.penalty, &leaders)?;
+    Ok((*record, members))
+}
+
 /// Every cube's record, judged (see the header); the leaders of all cubes,
 /// and whether the cubes were listed again in this run.
 fn read_cubes(dir: &Path, hex: &Hexagon, record: &CountRecord, regenerate: Option<&dyn Regenerate>) -> Result<(Vec<Partial>, bool), HexError> {

@@ -236,42 +236,6 @@ pub enum Road {
     Frontier,
 }
 
-/// How `count --road extension` counts levels 5 and 6 (`counting::Via`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum Via {
-    /// The program of `lift` over the `+` cells of each level-3 partial.
-    Lift,
-    /// The level-4 refinements of each one met one by one, counted by the chain polynomials.
-    Chains,
-}
-
-impl From<Via> for hexcert::counting::Via {
-    fn from(via: Via) -> hexcert::counting::Via {
-        match via {
-            Via::Lift => hexcert::counting::Via::Lift,
-            Via::Chains => hexcert::counting::Via::Chains,
-        }
-    }
-}
-
-/// How `table counts` reaches levels 5 and 6 (`counting::Upper`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum Upper {
-    /// The chain products over every level-4 partial the tables list.
-    Chains,
-    /// The extension road's lift of the level-3 partials at the minimum.
-    Lift,
-}
-
-impl From<Upper> for hexcert::counting::Upper {
-    fn from(upper: Upper) -> hexcert::counting::Upper {
-        match upper {
-            Upper::Chains => hexcert::counting::Upper::Chains,
-            Upper::Lift => hexcert::counting::Upper::Lift,
-        }
-    }
-}
-
 /// `count --road extension`: level-2..6 counts by refinement of the partials
 /// of the level below: the minimum and its count, or (`--penalty P`,
 /// `--max-penalty B`) the counts up to a bound (counting::extension).
@@ -302,6 +266,26 @@ pub fn count_extension(context: &RunContext, (n, level): (usize, u8), (penalty, 
         report.pieces = Some(PieceListing { total: pieces.total, resumed: pieces.resumed.units, resumed_from: pieces.resumed.writers });
     }
     Ok(Reported::new(report, outcome))
+}
+
+/// `count --road extension --from-listing DIR`: levels 4..6 at a certified
+/// level-3 listing's penalty, each class of its partials lifted
+/// (`counting::refined_from_listed`). Unverified (exit 4): the listing's
+/// cube verdicts are recorded ones.
+pub fn count_lifted(context: &RunContext, (n, level): (usize, u8), dir: &Path, settings: &hexcert::counting::Settings) -> Result<Reported, HexError> {
+    let started = std::time::Instant::now();
+    let (record, listed) = hexcert::certification::check_counts::listed_partials(dir)?;
+    if (record.n, record.level) != (n, 3) {
+        return Err(HexError::Usage(format!("--from-listing needs a level-3 listing of n = {n}; {} is of n = {}, level {}", dir.display(), record.n, record.level)));
+    }
+    let progress = crate::progress::Progress::new(context);
+    progress.working(format!("n={n}: lifting the {} level-3 partials of penalty {} to level {level}", listed.len(), record.penalty));
+    let found = hexcert::counting::refined_from_listed(&Hexagon::new(n)?, level, &listed, record.penalty, settings)?;
+    drop(progress);
+    let mut report = CountReport::new(n, level, Road::Extension, asked(&found.counts, Some(record.penalty)), started.elapsed().as_secs_f64());
+    (report.refined_partials, report.refined_classes) = (Some(found.refined), Some(found.classes));
+    report.refined_via = (level >= 5).then(|| settings.via.name());
+    Ok(Reported::new(report, Outcome::Unverified))
 }
 
 /// The counts a user asked for: the one at `penalty`, or else every one
