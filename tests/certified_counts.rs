@@ -176,3 +176,31 @@ fn levels_four_to_six_lifted_from_a_certified_listing_equal_the_sweep_and_the_ch
         }
     }
 }
+
+/// README's count cells marked ᶜ are exactly the committed count records:
+/// each names a `counts/nN-levelK-penaltyP/count.json` whose count it shows.
+#[test]
+fn the_readme_marks_certified_counts_by_their_records() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let readme = std::fs::read_to_string(root.join("README.md")).unwrap();
+    let mut marked = std::collections::BTreeSet::new();
+    for line in readme.lines().filter(|l| l.starts_with("| ")) {
+        let cells: Vec<&str> = line.split('|').map(str::trim).collect();
+        let Some(n) = cells.get(1).and_then(|c| c.parse::<usize>().ok()) else { continue };
+        for (level, cell) in cells.iter().skip(6).take(6).enumerate() {
+            if let Some(count) = cell.strip_suffix('ᶜ') {
+                marked.insert((n, level + 1, count.to_string()));
+            }
+        }
+    }
+    let mut recorded = std::collections::BTreeSet::new();
+    for entry in std::fs::read_dir(root.join("counts")).unwrap() {
+        let record = entry.unwrap().path().join("count.json");
+        if record.is_file() {
+            let value = json(&record);
+            recorded.insert((value["n"].as_u64().unwrap() as usize, value["level"].as_u64().unwrap() as usize, value["count"].as_str().unwrap().to_string()));
+        }
+    }
+    assert!(!recorded.is_empty(), "some count is certified");
+    assert_eq!(marked, recorded, "README's ᶜ cells against counts/*/count.json");
+}
