@@ -205,35 +205,18 @@ impl<'a> CheckRun<'a> {
     /// below B" bounds every level k >= j from below (a level-k partial
     /// reads as a level-j one of no greater penalty): a stated minimum below
     /// the bound of a claim verified here fails. A minimum is verified only
-    /// when such a claim proves it from below (or it is 0). From above, the
-    /// optimum's witness reaches the optimum at every level; the minima
-    /// below it are reached by the search's models, shown on disk by a
-    /// level witness beside their claim (`witness::check_level_witness`) or
-    /// by the witness grid read at their level. A level the record calls
-    /// `unreached` states only its lower bound, and is reported so.
+    /// when such a claim proves it from below (or it is 0) *and* a stored
+    /// witness reaches it: the witness grid (read at level k; from the lower
+    /// bound's level on it reaches the optimum), or a level witness beside
+    /// the claim "level k below the minimum" (`witness::check_level_witness`).
+    /// What the record says of how it was found (the search's models, the
+    /// `unreached` list) is not evidence: a level no stored witness reaches
+    /// is reported "at least" its minimum, and the optimum unverified.
     fn check_level_minima(&mut self, path: &Path, optimum: &Optimum, grid: &Partial, messages: &mut Vec<String>) -> Result<MinimaVerdict, HexError> {
-        let dir = path.parent().unwrap_or(Path::new("."));
+        let claims = self.claims_beside_optimum(path, optimum)?;
         let minima = &optimum.level_minima;
-        let mut claims = Vec::new();
-        for entry in std::fs::read_dir(dir).map_err(|source| HexError::Io { path: dir.into(), source })?.flatten() {
-            let name = entry.file_name().to_string_lossy().into_owned();
-            let Some((level, below)) = crate::records::ranges::claim_directory_numbers(&name) else { continue };
-            // A claim below its level's stated minimum bounds nothing stated: not checked.
-            let claim_path = entry.path().join("claim.json");
-            if !(1..=6).contains(&level) || below < minima[usize::from(level) - 1] || !claim_path.is_file() {
-                continue;
-            }
-            let report = self.check(&claim_path);
-            if report.status != Status::Failed {
-                let witness = entry.path().join(crate::certification::witness::LEVEL_WITNESS).is_file();
-                claims.push(StatedBound { name, level, below, status: report.status, needs_veripb: report.needs_veripb, witness });
-            }
-        }
-        // Verified claims first: the one a minimum is held against is the strongest word.
-        claims.sort_by_key(|c| (c.status != Status::Verified, std::cmp::Reverse(c.below)));
         let mut verdict = MinimaVerdict { status: Status::Verified, needs_veripb: true };
-        let (mut searched, mut resting, mut at_least) = (Vec::new(), Vec::new(), Vec::new());
-        let unreached = optimum.unreached.as_deref().unwrap_or_default();
+        let (mut resting, mut at_least) = (Vec::new(), Vec::new());
         for (k, &minimum) in (1u8..).zip(minima) {
             let bounding = |c: &&StatedBound| c.level <= k;
             if let Some(c) = claims.iter().filter(bounding).find(|c| c.below > minimum) {
@@ -261,29 +244,53 @@ impl<'a> CheckRun<'a> {
                 }
                 Some(_) => {}
             }
-            let shown = from_below.is_some_and(|c| c.level == k && c.witness) || crate::certification::witness::penalty_at_level(grid, k)? == minimum;
-            if unreached.contains(&k) {
+            let level_witness = from_below.is_some_and(|c| c.level == k && c.witness);
+            let reached = k >= optimum.lower_bound_level || level_witness || crate::certification::witness::penalty_at_level(grid, k)? == minimum;
+            if !reached {
                 at_least.push(format!("level {k} at least {minimum}"));
-            } else if k < optimum.lower_bound_level && !shown {
-                searched.push(k.to_string());
+                verdict.unverified(false);
             }
         }
         if !resting.is_empty() {
             messages.push(format!("level minima from below ({}): unverified", resting.join(", ")));
         }
+        if !at_least.is_empty() {
+            messages.push(format!(
+                "level minima: {}: no stored witness reaches {} (a level witness beside its claim, or the witness grid read at that level): unverified",
+                at_least.join(", "),
+                if at_least.len() == 1 { "it" } else { "them" }
+            ));
+        }
         if verdict.status == Status::Verified {
-            let mut reached = Vec::new();
-            if !searched.is_empty() {
-                reached.push(format!("level {} reached by the search's models (no level witness stored)", searched.join(", ")));
-            }
-            if !at_least.is_empty() {
-                reached.push(format!("{} (no witness of that level reaches it)", at_least.join(", ")));
-            }
-            let reached = if reached.is_empty() { "each reached by a witness".into() } else { reached.join("; ") };
             let shown: Vec<String> = minima.iter().map(usize::to_string).collect();
-            messages.push(format!("level minima {}: each proved from below by a claim verified in this run; {reached}", shown.join(" ")));
+            messages.push(format!("level minima {}: each proved from below by a claim verified in this run and reached by a stored witness", shown.join(" ")));
         }
         Ok(verdict)
+    }
+
+    /// The claims beside an optimum that bound one of its stated minima
+    /// (a claim below its level's stated minimum bounds nothing stated: not
+    /// checked), each checked in this run; verified ones first, strongest
+    /// first, so that a minimum is held against the strongest word.
+    fn claims_beside_optimum(&mut self, path: &Path, optimum: &Optimum) -> Result<Vec<StatedBound>, HexError> {
+        let dir = path.parent().unwrap_or(Path::new("."));
+        let minima = &optimum.level_minima;
+        let mut claims = Vec::new();
+        for entry in std::fs::read_dir(dir).map_err(|source| HexError::Io { path: dir.into(), source })?.flatten() {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            let Some((level, below)) = crate::records::ranges::claim_directory_numbers(&name) else { continue };
+            let claim_path = entry.path().join("claim.json");
+            if !(1..=6).contains(&level) || below < minima[usize::from(level) - 1] || !claim_path.is_file() {
+                continue;
+            }
+            let report = self.check(&claim_path);
+            if report.status != Status::Failed {
+                let witness = entry.path().join(crate::certification::witness::LEVEL_WITNESS).is_file();
+                claims.push(StatedBound { name, level, below, status: report.status, needs_veripb: report.needs_veripb, witness });
+            }
+        }
+        claims.sort_by_key(|c| (c.status != Status::Verified, std::cmp::Reverse(c.below)));
+        Ok(claims)
     }
 }
 

@@ -24,7 +24,7 @@ use crate::error::HexError;
 use crate::geometry::Hexagon;
 use crate::levels::Partial;
 use crate::records::{Claim, Record, WitnessSource};
-use crate::search::{minimize_through, Found, LowerBoundProof, Oracle, PlainOracle, Step};
+use crate::search::{minimize_through, Found, LowerBoundProof, Minimum, Oracle, PlainOracle, Step};
 use crate::solving::{Cadical, SatSolver};
 
 /// Races formulations for bounded queries. Every UNSAT answer is handed to
@@ -304,17 +304,49 @@ pub fn certify_optimum_queued(
     }
     let witness = top.witness.partial.clone();
     let level_minima: Vec<usize> = minima.iter().map(|m| m.penalty).collect();
+    let below_lower_bound: Vec<Minimum> = minima.iter().filter(|m| m.level < level).cloned().collect();
     let mut attested: Vec<String> = oracle.attested.iter().map(|(k, b)| format!("level{k}-below{b}")).collect();
     attested.sort();
+    let settings_root = settings.root.clone();
     verifier.submit(Box::new(move || {
         // Owning the scratch directory here keeps the queued proofs alive
         // until their checks ran; it is removed when this task ends.
         let _work = work;
-        let found = Provenance { source: WitnessSource::search(), level_minima, unreached: Vec::new(), attested };
+        let unreached = store_level_witnesses(&settings_root, n, &below_lower_bound, &witness)?;
+        let found = Provenance { source: WitnessSource::search(), level_minima, unreached, attested };
         let report = write_optimum(&dir, n, (level, below), &witness, found, start)?;
         resume.remove();
         on_report(report);
         Ok(())
     }));
     Ok(())
+}
+
+/// The search's witnesses of the levels below the lower bound's, kept on
+/// disk where `check` reads them: a level witness beside the claim that
+/// proves the level's minimum (`witness::LEVEL_WITNESS`), written unless
+/// the optimum's grid already reaches that level's minimum or the claim
+/// directory holds one (the user's, which `check` judges). Runs once the
+/// claims are stored. Returns the levels no stored witness reaches (a
+/// minimum inherited from a lower level's claim, whose directory is of
+/// another level): the record lists them as `unreached`.
+fn store_level_witnesses(root: &Path, n: usize, minima: &[Minimum], grid: &Partial) -> Result<Vec<u8>, HexError> {
+    use crate::certification::witness::{penalty_at_level, LEVEL_WITNESS};
+    let mut unreached = Vec::new();
+    for minimum in minima {
+        if penalty_at_level(grid, minimum.level)? == minimum.penalty {
+            continue;
+        }
+        let LowerBoundProof::UnsatAtLevel { level, .. } = minimum.proof else {
+            unreached.push(minimum.level);
+            continue;
+        };
+        let path = Claim::directory(root, n, level, minimum.penalty).join(LEVEL_WITNESS);
+        if level != minimum.level || minimum.witness.partial.level() != level || !path.parent().is_some_and(Path::is_dir) {
+            unreached.push(minimum.level);
+        } else if std::fs::symlink_metadata(&path).is_err() {
+            crate::files::write_atomic(&path, crate::formats::to_hexcert_text(&minimum.witness.partial).as_bytes())?;
+        }
+    }
+    Ok(unreached)
 }
