@@ -267,14 +267,8 @@ fn a_verified_checker_is_believed_only_on_its_exact_line_and_exit_0() {
     let dir = scratch("cake-fakes");
     let claim = std::fs::canonicalize("proofs/n5/level3-below9/claim.json").unwrap();
     let claim = claim.to_str().unwrap();
-    let fake = |name: &str, body: &str| {
-        use std::os::unix::fs::PermissionsExt;
-        let path = dir.join(name);
-        // It reads the whole proof, as the real checker does, then answers.
-        std::fs::write(&path, format!("#!/bin/sh\ncat \"$2\" > /dev/null\n{body}\n")).unwrap();
-        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
-        path.to_str().unwrap().to_string()
-    };
+    // It reads the whole proof, as the real checker does, then answers.
+    let fake = |name: &str, body: &str| checker_script(&dir, name, body);
     for (name, body) in [("exit1", "echo 's VERIFIED UNSAT'; exit 1"), ("other-line", "echo 's VERIFIED'; exit 0"), ("silent", "exit 0")] {
         let out = hexcert(&dir, &["check", claim, "--cake-lpr", &fake(name, body)]);
         assert_eq!(out.status.code(), Some(1), "{name}: {}", text(&out));
@@ -373,6 +367,18 @@ fn cube_regeneration_solves_with_the_profile_each_record_names() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// A copy of proofs/n5 in `dir` whose level-3 claim holds no verified
+/// checker's verdict (the committed one may); its path and the claim.
+fn n5_level3_without_verdict(dir: &Path) -> (PathBuf, hexcert::records::Claim) {
+    common::copy_dir(Path::new("proofs/n5"), &dir.join("proofs/n5"));
+    let claim = dir.join("proofs/n5/level3-below9/claim.json");
+    let mut bare: hexcert::records::Claim = serde_json::from_slice(&std::fs::read(&claim).unwrap()).unwrap();
+    bare.verified_lrat = None;
+    bare.trust_base = hexcert::records::trust::trust_base(hexcert::records::trust::Basis::of_claim(&bare, &bare.encode_options()));
+    std::fs::write(&claim, serde_json::to_vec_pretty(&bare).unwrap()).unwrap();
+    (claim, bare)
+}
+
 /// `check --keep-verdicts` on a whole claim with a stored proof records
 /// cake_lpr's acceptance in the claim (and the trust base item it allows);
 /// the next such run takes it as an earlier run's word (exit 4), a plain
@@ -382,13 +388,7 @@ fn a_claims_cake_lpr_verdict_is_kept_and_named_in_its_trust_base() {
     let Some(program) = cake_lpr() else { return };
     let program = program.to_str().unwrap();
     let dir = scratch("cake-keep");
-    common::copy_dir(Path::new("proofs/n5"), &dir.join("proofs/n5"));
-    let claim = dir.join("proofs/n5/level3-below9/claim.json");
-    // The committed claim may hold a verdict already: start from one without.
-    let mut bare: hexcert::records::Claim = serde_json::from_slice(&std::fs::read(&claim).unwrap()).unwrap();
-    bare.verified_lrat = None;
-    bare.trust_base = hexcert::records::trust::trust_base(hexcert::records::trust::Basis::of_claim(&bare, &bare.encode_options()));
-    std::fs::write(&claim, serde_json::to_vec_pretty(&bare).unwrap()).unwrap();
+    let (claim, _) = n5_level3_without_verdict(&dir);
     let shown = claim.to_str().unwrap();
     let first = hexcert(&dir, &["check", "--keep-verdicts", "--cake-lpr", program, shown]);
     assert!(text(&first).contains("its verdict recorded in the claim"), "{}", text(&first));
@@ -403,3 +403,59 @@ fn a_claims_cake_lpr_verdict_is_kept_and_named_in_its_trust_base() {
     assert_ne!(plain.status.code(), Some(1), "{}", text(&plain));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `dir/name`, an executable that reads its proof (its second argument)
+/// to the end, as cake_lpr does, then runs `body`; returns its path.
+fn checker_script(dir: &Path, name: &str, body: &str) -> String {
+    use std::os::unix::fs::PermissionsExt;
+    let path = dir.join(name);
+    std::fs::write(&path, format!("#!/bin/sh\ncat \"$2\" > /dev/null\n{body}\n")).unwrap();
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    path.to_str().unwrap().to_string()
+}
+
+/// A program standing in for cake_lpr that, while it reads its proof, has
+/// `claim` replaced by `variant` (another command's write landing mid-run,
+/// as a `cubes merge` of the same claim), then accepts.
+fn accepting_checker_that_replaces(dir: &Path, claim: &Path, variant: &Path) -> String {
+    let body = format!("cp '{}' '{}'\necho 's VERIFIED UNSAT'\nexit 0", variant.display(), claim.display());
+    checker_script(dir, "cake_lpr-and-a-merge", &body)
+}
+
+/// The audit case: `check --keep-verdicts` wrote back the copy of
+/// claim.json it read at its start, so a `cubes merge` of the same claim
+/// that landed meanwhile was silently reverted. No command writes back a
+/// record it did not re-read: the file is compared before it is replaced,
+/// and a changed one is left as the other command wrote it (the record
+/// reported unverified, exit 4, with a line saying why), for a whole claim
+/// and for a cube claim alike.
+#[test]
+fn keep_verdicts_never_reverts_a_claim_written_meanwhile() {
+    let dir = scratch("keep-vs-merge");
+    let (whole, mut bare) = n5_level3_without_verdict(&dir);
+    bare.solver.seconds += 1.0;
+    let whole_variant = dir.join("whole-variant.json");
+    std::fs::write(&whole_variant, serde_json::to_vec_pretty(&bare).unwrap()).unwrap();
+
+    let cubes = dir.join("cubes");
+    std::fs::create_dir_all(&cubes).unwrap();
+    let ok = |out: Output| assert!(matches!(out.status.code(), Some(0 | 4)), "{}", text(&out));
+    ok(hexcert(&cubes, &["-q", "cubes", "plan", "--n", "5", "--level", "3", "--below", "9", "-o", "plan.json"]));
+    ok(hexcert(&cubes, &["-q", "cubes", "run", "plan.json", "--all", "--store-limit", "100000000"]));
+    ok(hexcert(&cubes, &["-q", "cubes", "merge", "plan.json", "--proofs", "proofs"]));
+    let merged = cubes.join("proofs/n5/level3-below9/claim.json");
+    let mut again: hexcert::records::CubeClaim = serde_json::from_slice(&std::fs::read(&merged).unwrap()).unwrap();
+    again.solve_seconds += 1.0;
+    let cube_variant = dir.join("cube-variant.json");
+    std::fs::write(&cube_variant, serde_json::to_vec_pretty(&again).unwrap()).unwrap();
+
+    for (claim, variant) in [(&whole, &whole_variant), (&merged, &cube_variant)] {
+        let checker = accepting_checker_that_replaces(&dir, claim, variant);
+        let out = hexcert(&dir, &["check", "--keep-verdicts", "--cake-lpr", &checker, claim.to_str().unwrap()]);
+        assert_eq!(std::fs::read(claim).unwrap(), std::fs::read(variant).unwrap(), "the claim written meanwhile was reverted: {}", text(&out));
+        assert!(text(&out).contains("changed on disk since this run read it"), "{}", text(&out));
+        assert_eq!(out.status.code(), Some(4), "{}", text(&out));
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+

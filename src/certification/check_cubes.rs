@@ -68,7 +68,9 @@ fn check_statement_and_plan(path: &Path, claim: &CubeClaim, messages: &mut Vec<S
 /// and its DRAT twin required to hash to the record; and by the verified
 /// checker too when one is given. A cube whose proof is neither stored nor
 /// regenerated leaves the claim unverified.
-pub fn check_cube_claim(path: &Path, claim: &CubeClaim, checks: ProofChecks<'_>, messages: &mut Vec<String>) -> Result<Status, HexError> {
+/// With `checks.keep`, each verdict is written into the file as it is
+/// reached, and `claim` becomes what the file then holds.
+pub fn check_cube_claim(path: &Path, claim: &mut CubeClaim, checks: ProofChecks<'_>, messages: &mut Vec<String>) -> Result<Status, HexError> {
     check_encoding_budget(claim.plan.n, claim.plan.level, claim.plan.below, path)?;
     let _share = super::budget::reserve(claim.plan.n, claim.plan.level, claim.plan.below, options::CUBE_CLAIM_COPIES.default);
     let encoding = check_statement_and_plan(path, claim, messages)?;
@@ -76,7 +78,9 @@ pub fn check_cube_claim(path: &Path, claim: &CubeClaim, checks: ProofChecks<'_>,
     for index in 0..claim.plan.cubes.len() {
         cubes.check(index, checks)?;
     }
-    cubes.conclude(checks, messages)
+    let (status, kept) = cubes.conclude(checks, messages)?;
+    *claim = kept;
+    Ok(status)
 }
 
 /// How the cubes' proofs were checked in this run.
@@ -220,16 +224,18 @@ impl<'a> CubeProofs<'a> {
         }
         self.tally.by_verified += 1;
         if keep {
+            // On disk: the claim as read, with this run's verdicts so far.
+            let written = self.kept.clone();
             self.kept.cubes[index].verified_lrat = Some(verdict);
             self.kept.trust_base = trust_base(Basis::of_cube_claim(&self.kept));
-            crate::files::write_atomic(self.path, &serde_json::to_vec_pretty(&self.kept).expect("claims serialise"))?;
+            crate::records::read::replace_record(self.path, &written, &self.kept)?;
         }
         Ok(())
     }
 
     /// What the cubes' proofs came to: the split formula refuted when every
     /// proof was checked in this run, unverified otherwise.
-    fn conclude(mut self, checks: ProofChecks<'_>, messages: &mut Vec<String>) -> Result<Status, HexError> {
+    fn conclude(mut self, checks: ProofChecks<'_>, messages: &mut Vec<String>) -> Result<(Status, CubeClaim), HexError> {
         let (Tally { stored, regenerated, unchecked, earlier, by_verified }, count) = (self.tally, self.claim.plan.cubes.len());
         messages.push(format!(
             "{count} cubes: {stored} stored LRAT proofs verified by hexcert-lrat {}, {regenerated} re-solved with their traces verified and DRAT hashes matched, {unchecked} not checked",
@@ -260,6 +266,6 @@ impl<'a> CubeProofs<'a> {
         if earlier > 0 {
             messages.push(format!("{earlier} cube proofs checked by earlier runs (their recorded verdicts), not in this one: rerun without --keep-verdicts to check them all"));
         }
-        Ok(if unchecked > 0 { Status::Unverified } else { Status::Verified })
+        Ok((if unchecked > 0 { Status::Unverified } else { Status::Verified }, self.kept))
     }
 }

@@ -22,7 +22,10 @@ use crate::records::read::{expect_hash, stored_path};
 use crate::records::trust::{trust_base, Basis};
 use crate::records::{CheckerRecord, Claim, Status};
 
-pub(super) fn check_claim(path: &Path, claim: &Claim, checks: ProofChecks<'_>, messages: &mut Vec<String>) -> Result<Status, HexError> {
+/// Judges `claim` (read from `path`); with `checks.keep`, the verified
+/// checker's verdict of this run is written into the file and `claim`
+/// becomes what the file now holds.
+pub(super) fn check_claim(path: &Path, claim: &mut Claim, checks: ProofChecks<'_>, messages: &mut Vec<String>) -> Result<Status, HexError> {
     let (regenerate, verified) = (checks.regenerate, checks.verified);
     // Ranges first: nothing out of range may reach the encoder.
     check_claim_ranges(claim, path)?;
@@ -59,7 +62,8 @@ pub(super) fn check_claim(path: &Path, claim: &Claim, checks: ProofChecks<'_>, m
             let mut kept = claim.clone();
             kept.verified_lrat = Some(verdict);
             kept.trust_base = trust_base(Basis::of_claim(&kept, &kept.encode_options()));
-            crate::files::write_atomic(path, &serde_json::to_vec_pretty(&kept).expect("claims serialise"))?;
+            crate::records::read::replace_record(path, claim, &kept)?;
+            *claim = kept;
             messages.push("its verdict recorded in the claim".into());
         }
     }

@@ -15,6 +15,7 @@ use crate::levels::Partial;
 use crate::proofs::verified::VerifiedChecker;
 use crate::records::claim::check_optimum_ranges;
 use crate::records::ranges::check_n_directory;
+use crate::records::read::replace_record;
 use crate::records::trust::{trust_base, Basis};
 use crate::records::{Claim, CubeClaim, Optimum, Record, Status};
 
@@ -113,7 +114,12 @@ impl<'a> CheckRun<'a> {
         let outcome = Record::read(path).and_then(|record| self.check_read(path, record, &mut report));
         report.status = outcome.unwrap_or_else(|error| {
             report.messages.push(error.to_string());
-            Status::Failed
+            // Another command wrote the record while this run judged its
+            // earlier copy: nothing was found wrong, nothing is concluded.
+            match error {
+                HexError::Record { error: RecordError::Changed, .. } => Status::Unverified,
+                _ => Status::Failed,
+            }
         });
         report.needs_veripb &= report.status == Status::Unverified;
         self.keys.push(key);
@@ -131,8 +137,9 @@ impl<'a> CheckRun<'a> {
                 return Ok(Status::Unverified);
             }
             Record::CubeResult(_) => return Err(RecordError::Header("a cube's record, not a claim: `hexcert cubes merge` its plan".into()).at(path)),
-            Record::Claim(claim) => {
-                let status = check_claim(path, &claim, self.proof_checks(), messages)?;
+            Record::Claim(mut claim) => {
+                // With the verdicts this run kept in it: the claim as now on disk.
+                let status = check_claim(path, &mut claim, self.proof_checks(), messages)?;
                 crate::certification::witness::check_level_witness(path, (claim.n, claim.level, claim.below), messages)?;
                 let statement = if self.options.record {
                     record_statement(*claim, path, messages)?
@@ -141,8 +148,8 @@ impl<'a> CheckRun<'a> {
                 };
                 (status, statement)
             }
-            Record::CubeClaim(claim) => {
-                let status = crate::certification::check_cubes::check_cube_claim(path, &claim, self.proof_checks(), messages)?;
+            Record::CubeClaim(mut claim) => {
+                let status = crate::certification::check_cubes::check_cube_claim(path, &mut claim, self.proof_checks(), messages)?;
                 crate::certification::witness::check_level_witness(path, (claim.plan.n, claim.plan.level, claim.plan.below), messages)?;
                 (status, self.check_cube_statement(path, *claim, messages)?)
             }
@@ -158,6 +165,7 @@ impl<'a> CheckRun<'a> {
 
     fn check_cube_statement(&self, path: &Path, mut claim: CubeClaim, messages: &mut Vec<String>) -> Result<Status, HexError> {
         if self.options.record {
+            let read = claim.clone();
             let record = statement::derive_and_check_split(&claim.plan, path)?;
             if !record.accepted() {
                 let why = record.not_checked.as_deref().unwrap_or("VeriPB did not run");
@@ -167,7 +175,7 @@ impl<'a> CheckRun<'a> {
             let verdict = record.veripb.as_ref().map(|v| format!("{} `{}` in {:.1} s", v.version, v.verdict, v.seconds)).unwrap_or_default();
             claim.statement_to_cnf = Some(record);
             claim.trust_base = trust_base(Basis::of_cube_claim(&claim));
-            crate::files::write_atomic(path, &serde_json::to_vec_pretty(&claim).expect("claims serialise"))?;
+            replace_record(path, &read, &claim)?;
             messages.push(format!("statement -> split formula: recorded {verdict}"));
             return Ok(Status::Verified);
         }
@@ -324,6 +332,7 @@ impl MinimaVerdict {
 /// it allows) into `claim.json`, atomically. Nothing else in the claim
 /// changes. VeriPB not on PATH leaves the claim as it was, unverified.
 fn record_statement(mut claim: Claim, path: &Path, messages: &mut Vec<String>) -> Result<Status, HexError> {
+    let read = claim.clone();
     let hex = Hexagon::new(claim.n)?;
     let options = claim.encode_options();
     let record = statement::derive_and_check(&hex, claim.level, claim.below, &options, &claim.cnf.sha256, path)?;
@@ -337,7 +346,7 @@ fn record_statement(mut claim: Claim, path: &Path, messages: &mut Vec<String>) -
     };
     claim.statement_to_cnf = Some(record);
     claim.trust_base = trust_base(Basis::of_claim(&claim, &options));
-    crate::files::write_atomic(path, &serde_json::to_vec_pretty(&claim).expect("claims serialise"))?;
+    replace_record(path, &read, &claim)?;
     messages.push(line);
     Ok(Status::Verified)
 }
