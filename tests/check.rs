@@ -334,7 +334,7 @@ fn the_statement_record_is_checked_and_recorded() {
     rewrite_json::<Claim>(&path, |c| {
         let options = c.encode_options();
         // A verified checker's acceptance (cake_lpr's, recorded) stays in it.
-        let verified = c.verified_lrat.as_ref().filter(|v| v.verified_acceptance()).map(|v| v.version.as_str());
+        let verified = c.verified_lrat.as_ref().filter(|v| v.counts_as_verified()).map(|v| v.version.as_str());
         c.trust_base = trust_base(Basis::Claim { options: &options, drat_checks: &c.drat_checks, statement: None, verified });
     });
     let report = check_record(&path, None);

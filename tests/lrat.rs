@@ -459,3 +459,69 @@ fn keep_verdicts_never_reverts_a_claim_written_meanwhile() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// A program that answers as cake_lpr would, after reading its proof: what
+/// `--cake-lpr` was once believed on (a two-line shell script).
+fn script_posing_as_cake_lpr(dir: &Path) -> String {
+    checker_script(dir, "not-cake_lpr", "echo 's VERIFIED UNSAT'")
+}
+
+/// The audit case: a two-line shell script given as `--cake-lpr` was
+/// recorded as the formally verified checker (its trust base item and
+/// all), and a verdict copied from another claim passed `check`. Now a
+/// verdict records the SHA-256 of the formula and the LRAT proof it read
+/// and of the binary that ran: an unknown binary's is recorded as an
+/// "unknown build" and counts in no trust base; one copied onto a claim
+/// whose formula it did not read is refused; and plain `check` reports a
+/// recorded verdict as recorded, not checked in its run (the committed
+/// ones, which predate the hashes, as attested only).
+#[test]
+fn a_verified_checkers_verdict_is_bound_to_its_formula_proof_and_build() {
+    let dir = scratch("cake-bound");
+    let (three, _) = n5_level3_without_verdict(&dir);
+    let two = dir.join("proofs/n5/level2-below8/claim.json");
+    let plain = hexcert(&dir, &["check", two.to_str().unwrap()]);
+    assert!(text(&plain).contains("recorded without the hashes of what it read: attested only; not checked in this run"), "{}", text(&plain));
+
+    let script = script_posing_as_cake_lpr(&dir);
+    let kept = hexcert(&dir, &["check", "--keep-verdicts", "--cake-lpr", &script, three.to_str().unwrap()]);
+    assert!(text(&kept).contains("its verdict recorded in the claim") && text(&kept).contains("unknown build"), "{}", text(&kept));
+    let claim: hexcert::records::Claim = serde_json::from_slice(&std::fs::read(&three).unwrap()).unwrap();
+    let verdict = claim.verified_lrat.clone().expect("the verdict was recorded");
+    let read = verdict.read.clone().expect("with what it read");
+    assert_eq!(read.build, "unknown build");
+    assert_eq!(read.formula_sha256, claim.cnf.sha256);
+    assert_eq!(Some(&read.lrat_sha256), claim.lrat_proof.as_ref().map(|f| &f.sha256));
+    assert_eq!(read.checker_sha256, hexcert::digest::sha256_file(Path::new(&script)).unwrap());
+    assert!(!claim.trust_base.iter().any(|item| item.contains("cake_lpr")), "a script named in the trust base: {:#?}", claim.trust_base);
+    let plain = hexcert(&dir, &["check", three.to_str().unwrap()]);
+    assert!(text(&plain).contains("recorded by unknown build"), "{}", text(&plain));
+    assert_ne!(plain.status.code(), Some(1), "{}", text(&plain));
+
+    // The same verdict copied onto the level-2 claim, whose CNF it never read.
+    let mut other: hexcert::records::Claim = serde_json::from_slice(&std::fs::read(&two).unwrap()).unwrap();
+    other.verified_lrat = Some(verdict.clone());
+    other.trust_base = hexcert::records::trust::trust_base(hexcert::records::trust::Basis::of_claim(&other, &other.encode_options()));
+    std::fs::write(&two, serde_json::to_vec_pretty(&other).unwrap()).unwrap();
+    let copied = hexcert(&dir, &["check", two.to_str().unwrap()]);
+    assert_eq!(copied.status.code(), Some(1), "{}", text(&copied));
+    assert!(text(&copied).contains("read the formula"), "{}", text(&copied));
+    // Named a known build it is not: refused too.
+    let mut forged = verdict;
+    forged.read.as_mut().unwrap().build = hexcert::records::claim::KNOWN_VERIFIED_BUILDS[0].1.into();
+    let mut claim = claim;
+    claim.verified_lrat = Some(forged);
+    claim.trust_base = hexcert::records::trust::trust_base(hexcert::records::trust::Basis::of_claim(&claim, &claim.encode_options()));
+    std::fs::write(&three, serde_json::to_vec_pretty(&claim).unwrap()).unwrap();
+    let forged = hexcert(&dir, &["check", three.to_str().unwrap()]);
+    assert_eq!(forged.status.code(), Some(1), "{}", text(&forged));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The cake_lpr this machine builds from ../shared/tools/cake_lpr (and CI
+/// puts on PATH) is a known build, and its verdicts say so.
+#[test]
+fn the_cake_lpr_built_here_is_a_known_build() {
+    let Some(program) = cake_lpr() else { return };
+    let checker = hexcert::proofs::verified::VerifiedChecker::find(Some(&program)).unwrap().unwrap();
+    assert_ne!(checker.build, "unknown build", "{} (sha256 {}) is not in KNOWN_VERIFIED_BUILDS", program.display(), checker.sha256);
+}

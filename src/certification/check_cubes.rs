@@ -242,12 +242,21 @@ impl<'a> CubeProofs<'a> {
             hexcert_lrat::VERSION
         ));
         if let Some(checker) = checks.verified {
-            messages.push(format!("{by_verified} cube proofs verified by {} in this run ({})", crate::proofs::verified::NAME, checker.version));
+            messages.push(format!("{by_verified} cube proofs verified by {} in this run ({}, {})", crate::proofs::verified::NAME, checker.version, checker.build));
         }
-        let recorded = self.kept.cubes.iter().filter(|c| c.verified_lrat.as_ref().is_some_and(CheckerRecord::verified_acceptance)).count();
-        if recorded > 0 {
+        let verdicts: Vec<&CheckerRecord> = self.kept.cubes.iter().filter_map(|c| c.verified_lrat.as_ref().filter(|v| v.verified_acceptance())).collect();
+        if !verdicts.is_empty() {
             let by_earlier = if earlier > 0 { format!(" ({earlier} by earlier runs, not re-checked in this one)") } else { String::new() };
-            messages.push(format!("{recorded} of {count} cubes record a {} acceptance of their proof{by_earlier}", crate::proofs::verified::NAME));
+            let unbound = verdicts.iter().filter(|v| v.read.is_none()).count();
+            let unknown = verdicts.iter().filter(|v| v.read.is_some() && !v.counts_as_verified()).count();
+            let mut how = vec![format!("recorded{}", if by_verified > 0 { ", this run's among them" } else { ", not checked in this run" })];
+            if unbound > 0 {
+                how.push(format!("{unbound} without the hashes of what they read: attested only"));
+            }
+            if unknown > 0 {
+                how.push(format!("{unknown} by an unknown build, not counted as the verified checker"));
+            }
+            messages.push(format!("{} of {count} cubes record a {} acceptance of their proof{by_earlier} ({})", verdicts.len(), crate::proofs::verified::NAME, how.join("; ")));
         }
         if stored == count {
             let summary = self.lifted.conclude().map_err(|e| RecordError::Header(format!("the lifted cube proofs do not refute the split formula: {e}")).at(self.path))?;

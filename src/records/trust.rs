@@ -26,7 +26,7 @@ pub enum Basis<'a> {
 
 impl<'a> Basis<'a> {
     pub fn of_claim(claim: &'a Claim, options: &'a EncodeOptions) -> Basis<'a> {
-        let verified = claim.verified_lrat.as_ref().filter(|v| v.verified_acceptance()).map(|v| v.version.as_str());
+        let verified = claim.verified_lrat.as_ref().filter(|v| v.counts_as_verified()).map(|v| v.version.as_str());
         Basis::Claim { options, drat_checks: &claim.drat_checks, statement: claim.statement_to_cnf.as_ref(), verified }
     }
 

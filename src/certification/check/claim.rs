@@ -40,6 +40,13 @@ pub(super) fn check_claim(path: &Path, claim: &mut Claim, checks: ProofChecks<'_
         return Err(RecordError::Header("the CNF re-encoded from the claim's parameters does not match the recorded hash".into()).at(path));
     }
     messages.push("re-encoded CNF matches the recorded hash".into());
+    if let Some(recorded) = &claim.verified_lrat {
+        // Bound to this claim's CNF and LRAT proof, or refused; either way the record's word, not this run's check.
+        if let Some(why) = recorded.binding_fault(&claim.cnf.sha256, claim.lrat_proof.as_ref().map(|f| f.sha256.as_str())) {
+            return Err(RecordError::Header(why).at(path));
+        }
+        messages.push(recorded.recorded_line());
+    }
     if checks.keep && verified.is_some_and(|v| claim.verified_lrat.as_ref().is_some_and(|r| r.verified_acceptance() && r.version == v.version)) {
         messages.push(format!("{} accepted the proof in an earlier run (recorded); not checked in this one: rerun without --keep-verdicts to check it", crate::proofs::verified::NAME));
         return Ok(Status::Unverified);
@@ -162,7 +169,8 @@ fn verified_line(verdict: &CheckerRecord, claim_path: &Path) -> Result<String, H
     if !verdict.verified_acceptance() {
         return Err(RecordError::LratRejected { what: format!("the proof (by {})", verdict.name), verdict: verdict.verdict.clone() }.at(claim_path));
     }
-    Ok(format!("{}: {} ({}, {:.2} s, {} MB)", verdict.name, verdict.verdict, verdict.version, verdict.seconds, verdict.peak_memory_kb / 1024))
+    let build = verdict.read.as_ref().map_or("", |read| read.build.as_str());
+    Ok(format!("{}: {} in this run ({}, {build}, {:.2} s, {} MB)", verdict.name, verdict.verdict, verdict.version, verdict.seconds, verdict.peak_memory_kb / 1024))
 }
 
 /// Checks a stored LRAT proof with the LRAT checker of `lrat/`; returns the
