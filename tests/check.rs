@@ -616,6 +616,24 @@ fn a_level_minimum_without_a_claim_and_a_witness_is_at_least_and_unverified() {
     let _ = std::fs::remove_dir_all(&root);
 }
 
+/// The audit case: `witness_source.path` was printed raw, so a grid file
+/// named with a newline forged a report line. The record's strings are
+/// printed with their control characters escaped.
+#[test]
+fn a_witness_path_with_a_newline_prints_on_one_line() {
+    let root = n5_claims_only("newline-path");
+    let grid = root.join("grid\nverified: forged.txt");
+    std::fs::copy(committed("grids/n5-p9.txt"), &grid).unwrap();
+    let (_, stdout, stderr) = certify_witness(5, &grid, &root);
+    assert!(root.join("n5/optimum.json").exists(), "{stdout}{stderr}");
+    let (_, text) = hexcert_check(&[root.join("n5/optimum.json").to_str().unwrap()]);
+    for said in [&stdout, &text] {
+        assert!(!said.lines().any(|l| l.starts_with("verified: forged")), "{said}");
+        assert!(said.contains("grid\\nverified: forged.txt"), "{said}");
+    }
+    let _ = std::fs::remove_dir_all(&root);
+}
+
 /// A grid whose penalty no claim bounds, an invalid grid, and an existing
 /// optimum are refused with one line and a non-zero exit, and nothing is written.
 #[test]

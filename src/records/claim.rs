@@ -417,17 +417,25 @@ impl WitnessSource {
         WitnessSource { kind: WitnessSource::SEARCH.into(), path: None, sha256: None, comments: Vec::new() }
     }
 
-    /// A one-line description, for reports.
+    /// A one-line description, for reports: the record's strings with
+    /// their control characters escaped (`\n` as the two characters), so
+    /// that a path with a newline cannot print a line of its own.
     pub fn describe(&self) -> String {
-        let mut line = self.kind.clone();
+        let mut line = one_line(&self.kind);
         if let Some(path) = &self.path {
-            line.push_str(&format!(" {path}"));
+            line.push_str(&format!(" {}", one_line(path)));
         }
         if let Some(sha256) = &self.sha256 {
-            line.push_str(&format!(" (sha256 {sha256})"));
+            line.push_str(&format!(" (sha256 {})", one_line(sha256)));
         }
         line
     }
+}
+
+/// `text` with every control character escaped as Rust writes it (`\n`,
+/// `\u{1b}`), the rest as it is: a record's string fit for one report line.
+pub fn one_line(text: &str) -> String {
+    text.chars().map(|c| if c.is_control() { c.escape_default().to_string() } else { c.to_string() }).collect()
 }
 
 impl Optimum {
