@@ -215,12 +215,15 @@ impl<'a> CheckRun<'a> {
     /// the bound of a claim verified here fails. A minimum is verified only
     /// when such a claim proves it from below (or it is 0) *and* a stored
     /// witness reaches it: the witness grid (read at level k; from the lower
-    /// bound's level on it reaches the optimum), or a level witness beside
-    /// the claim "level k below the minimum" (`witness::check_level_witness`).
+    /// bound's level on it reaches the optimum), a level witness beside the
+    /// claim "level k below the minimum" (`witness::check_level_witness`),
+    /// or the one `certify` keeps beside the optimum
+    /// (`witness::optimum_level_witness`).
     /// What the record says of how it was found (the search's models, the
     /// `unreached` list) is not evidence: a level no stored witness reaches
     /// is reported "at least" its minimum, and the optimum unverified.
     fn check_level_minima(&mut self, path: &Path, optimum: &Optimum, grid: &Partial, messages: &mut Vec<String>) -> Result<MinimaVerdict, HexError> {
+        let dir = path.parent().unwrap_or(Path::new("."));
         let claims = self.claims_beside_optimum(path, optimum)?;
         let minima = &optimum.level_minima;
         let mut verdict = MinimaVerdict { status: Status::Verified, needs_veripb: true };
@@ -253,7 +256,10 @@ impl<'a> CheckRun<'a> {
                 Some(_) => {}
             }
             let level_witness = from_below.is_some_and(|c| c.level == k && c.witness);
-            let reached = k >= optimum.lower_bound_level || level_witness || crate::certification::witness::penalty_at_level(grid, k)? == minimum;
+            let reached = k >= optimum.lower_bound_level
+                || level_witness
+                || crate::certification::witness::penalty_at_level(grid, k)? == minimum
+                || crate::certification::witness::optimum_level_witness_reaches(dir, optimum.n, k, minimum)?;
             if !reached {
                 at_least.push(format!("level {k} at least {minimum}"));
                 verdict.unverified(false);

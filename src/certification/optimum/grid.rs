@@ -69,7 +69,8 @@ pub fn certify_from_grid(n: usize, grid_path: &Path, root: &Path) -> Result<(Opt
         let minimum = claims.iter().filter(|&&(j, _)| j <= k).map(|&(_, below)| below).max().unwrap_or(0);
         // No claim beside: 0 is all that is proved ("at least 0"), and it
         // is the minimum only where the grid reads 0 at that level.
-        let witnessed = minimum > 0 && Claim::directory(root, n, k, minimum).join(crate::certification::witness::LEVEL_WITNESS).is_file();
+        let witnessed = (minimum > 0 && Claim::directory(root, n, k, minimum).join(crate::certification::witness::LEVEL_WITNESS).is_file())
+            || crate::certification::witness::optimum_level_witness(&dir, k).is_file();
         if !witnessed && crate::certification::witness::penalty_at_level(&grid.partial, k)? != minimum {
             unreached.push(k);
         }

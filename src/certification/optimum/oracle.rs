@@ -307,13 +307,12 @@ pub fn certify_optimum_queued(
     let below_lower_bound: Vec<Minimum> = minima.iter().filter(|m| m.level < level).cloned().collect();
     let mut attested: Vec<String> = oracle.attested.iter().map(|(k, b)| format!("level{k}-below{b}")).collect();
     attested.sort();
-    let settings_root = settings.root.clone();
     verifier.submit(Box::new(move || {
         // Owning the scratch directory here keeps the queued proofs alive
         // until their checks ran; it is removed when this task ends.
         let _work = work;
-        let unreached = store_level_witnesses(&settings_root, n, &below_lower_bound, &witness)?;
-        let found = Provenance { source: WitnessSource::search(), level_minima, unreached, attested };
+        store_level_witnesses(&dir, &below_lower_bound, &witness)?;
+        let found = Provenance { source: WitnessSource::search(), level_minima, unreached: Vec::new(), attested };
         let report = write_optimum(&dir, n, (level, below), &witness, found, start)?;
         resume.remove();
         on_report(report);
@@ -323,30 +322,18 @@ pub fn certify_optimum_queued(
 }
 
 /// The search's witnesses of the levels below the lower bound's, kept on
-/// disk where `check` reads them: a level witness beside the claim that
-/// proves the level's minimum (`witness::LEVEL_WITNESS`), written unless
-/// the optimum's grid already reaches that level's minimum or the claim
-/// directory holds one (the user's, which `check` judges). Runs once the
-/// claims are stored. Returns the levels no stored witness reaches (a
-/// minimum inherited from a lower level's claim, whose directory is of
-/// another level): the record lists them as `unreached`.
-fn store_level_witnesses(root: &Path, n: usize, minima: &[Minimum], grid: &Partial) -> Result<Vec<u8>, HexError> {
-    use crate::certification::witness::{penalty_at_level, LEVEL_WITNESS};
-    let mut unreached = Vec::new();
+/// disk where `check` reads them: for each level whose minimum the
+/// optimum's grid does not reach, the search's partial of that level and
+/// penalty beside the optimum (`witness::optimum_level_witness`), written
+/// before `optimum.json`. Runs once the claims are stored.
+fn store_level_witnesses(dir: &Path, minima: &[Minimum], grid: &Partial) -> Result<(), HexError> {
+    use crate::certification::witness::{optimum_level_witness, penalty_at_level};
     for minimum in minima {
-        if penalty_at_level(grid, minimum.level)? == minimum.penalty {
+        let partial = &minimum.witness.partial;
+        if penalty_at_level(grid, minimum.level)? == minimum.penalty || partial.level() != minimum.level {
             continue;
         }
-        let LowerBoundProof::UnsatAtLevel { level, .. } = minimum.proof else {
-            unreached.push(minimum.level);
-            continue;
-        };
-        let path = Claim::directory(root, n, level, minimum.penalty).join(LEVEL_WITNESS);
-        if level != minimum.level || minimum.witness.partial.level() != level || !path.parent().is_some_and(Path::is_dir) {
-            unreached.push(minimum.level);
-        } else if std::fs::symlink_metadata(&path).is_err() {
-            crate::files::write_atomic(&path, crate::formats::to_hexcert_text(&minimum.witness.partial).as_bytes())?;
-        }
+        crate::files::write_atomic(&optimum_level_witness(dir, minimum.level), crate::formats::to_hexcert_text(partial).as_bytes())?;
     }
-    Ok(unreached)
+    Ok(())
 }
