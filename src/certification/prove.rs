@@ -236,6 +236,7 @@ fn external_checks(
             verdict: verdict.line.clone(),
             seconds: verdict.seconds,
             peak_memory_kb: verdict.peak_memory_kb,
+            read: None,
         });
     }
     Ok((records, None))
