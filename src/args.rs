@@ -38,6 +38,34 @@ impl VerifiedArgs {
     }
 }
 
+/// The VeriPB that checks statement -> CNF derivations, for the commands that run it.
+#[derive(clap::Args, Debug, Clone)]
+pub(crate) struct VeripbArgs {
+    /// The veripb program to check statement -> CNF derivations with;
+    /// default: `veripb` on PATH, else the VeriPB library built into hexcert
+    /// (cargo feature `veripb`). The environment variable HEXCERT_VERIPB
+    /// does the same, and takes `library` or `none` too.
+    #[arg(long, value_name = "PATH")]
+    pub veripb_program: Option<PathBuf>,
+}
+
+impl VeripbArgs {
+    /// Makes the named program this run's VeriPB (`proofs::veripb`), before
+    /// any thread starts. Errors: it is not a file.
+    pub fn choose(&self) -> Result<(), HexError> {
+        let Some(program) = &self.veripb_program else { return Ok(()) };
+        let absolute = std::fs::canonicalize(program)
+            .ok()
+            .filter(|p| p.is_file())
+            .ok_or_else(|| HexError::Usage(format!("--veripb-program {}: no such program", program.display())))?;
+        // SAFETY (edition 2021: safe, but only sound single-threaded): main
+        // calls this before starting any thread.
+        std::env::set_var(hexcert::proofs::veripb::CHOICE, absolute);
+        Ok(())
+    }
+}
+
+#[cfg(feature = "solver")]
 #[derive(Subcommand)]
 pub(crate) enum CubesCommand {
     /// Write the plan of "no valid level-k partial below B": the values of the
@@ -153,8 +181,8 @@ pub(crate) enum CubesCommand {
         trees: TreeArgs,
     },
     /// Check a finished plan (its cover and every cube's record, stored
-    /// proofs re-checked, and with VeriPB on PATH the statement -> split
-    /// formula step) and write its claim.json, which `hexcert check`
+    /// proofs re-checked, and with VeriPB the statement -> split formula
+    /// step) and write its claim.json, which `hexcert check`
     /// verifies like any other claim. Exit 0 only when all of it was checked
     /// in this run; 4 when a cube is only attested or VeriPB is missing.
     Merge {
@@ -166,6 +194,8 @@ pub(crate) enum CubesCommand {
         /// Certificate root: the claim goes to PROOFS/nN/levelK-belowB/claim.json.
         #[arg(long, default_value = "proofs")]
         proofs: PathBuf,
+        #[command(flatten)]
+        veripb: VeripbArgs,
     },
     /// Check a plan's cover and every cube record in the results directory;
     /// report what is done, what remains, and the time distribution.
@@ -275,6 +305,7 @@ impl CountingArgs {
 
 /// The statement "no valid level-k partial of the side-n hexagon has penalty below B".
 /// How deep the trees of `--strategy prefix` and `cardinality` grow.
+#[cfg(feature = "solver")]
 #[derive(clap::Args, Debug)]
 pub(crate) struct TreeArgs {
     #[arg(long, default_value_t = options::PREFIX_CONFLICTS.default, help = options::PREFIX_CONFLICTS.help, value_parser = within(options::PREFIX_CONFLICTS))]
@@ -283,6 +314,7 @@ pub(crate) struct TreeArgs {
     pub tree_depth: u64,
 }
 
+#[cfg(feature = "solver")]
 impl TreeArgs {
     pub fn settings(&self) -> hexcert::solving::prefix::PrefixSettings {
         hexcert::solving::prefix::PrefixSettings { conflicts: self.prefix_conflicts, depth: self.tree_depth as usize }
