@@ -49,13 +49,7 @@ fn write(name: &str, plan: &Plan) -> Result<Files, String> {
 }
 
 fn veripb(files: &Files) -> Result<(), String> {
-    let out = Command::new("veripb").arg(&files.statement).arg(&files.proof).arg(&files.target).output().unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout).to_string();
-    if out.status.success() && stdout.lines().any(|l| l == "s VERIFIED OUTPUT DERIVABLE") {
-        Ok(())
-    } else {
-        Err(format!("{stdout}{}", String::from_utf8_lossy(&out.stderr)))
-    }
+    common::veripb_verdict(&files.statement, &files.proof, &files.target)
 }
 
 fn plan(n: usize, level: u8, below: usize, depth: u8) -> Plan {

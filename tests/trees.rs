@@ -68,13 +68,7 @@ fn veripb(dir: &Path, plan: &Plan) -> Result<(), String> {
     let mut target = Vec::new();
     write_cnf_as_opb(&reach.target(&hex, plan.level, plan.below).unwrap(), &mut target).unwrap();
     std::fs::write(dir.join("t.opb"), target).unwrap();
-    let out = Command::new("veripb").current_dir(dir).args(["s.opb", "d.pbp", "t.opb"]).output().unwrap();
-    let text = String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
-    if out.status.success() && text.contains("s VERIFIED") {
-        Ok(())
-    } else {
-        Err(text)
-    }
+    common::veripb_verdict(&dir.join("s.opb"), &dir.join("d.pbp"), &dir.join("t.opb"))
 }
 
 #[test]

@@ -194,10 +194,7 @@ fn run_library(statement: &Path, derivation: &Path, target: &Path) -> Result<(bo
     match std::panic::catch_unwind(|| veripb::run_checker(args)) {
         Ok(Ok(())) => Ok((true, ACCEPTED.to_string())),
         // As the program prints it: the step, then what caused the rejection.
-        Ok(Err(error)) => {
-            let place = format!("Error: {error}");
-            Ok((false, error.chain().nth(1).map_or(place.clone(), |cause| format!("{place}: {cause}"))))
-        }
+        Ok(Err(error)) => Ok((false, format!("Error: {error:#}"))),
         Err(panic) => {
             let message = panic.downcast_ref::<&str>().map(|s| s.to_string()).or_else(|| panic.downcast_ref::<String>().cloned());
             Ok((false, format!("VeriPB panicked: {}", message.unwrap_or_else(|| "(no message)".into()))))
