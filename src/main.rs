@@ -15,6 +15,8 @@ use hexcert::error::HexError;
 mod args;
 #[cfg_attr(not(feature = "solver"), allow(dead_code))]
 mod choices;
+#[cfg(feature = "solver")]
+mod cubes_args;
 mod commands;
 #[cfg_attr(not(feature = "solver"), allow(dead_code))]
 mod progress;
@@ -23,6 +25,8 @@ mod search_args;
 
 use args::*;
 use choices::*;
+#[cfg(feature = "solver")]
+use cubes_args::CubesCommand;
 
 #[derive(Parser)]
 #[command(name = "hexcert", version, about = "Certified minimum penalties and exact counts for Hexagonal Neighbors")]
@@ -428,7 +432,7 @@ fn run(cli: &Cli) -> Result<commands::report::Reported, HexError> {
         }
         Command::Render { file, output, level } => commands::render(file, output, *level),
         #[cfg(feature = "solver")]
-        Command::Cubes { action } => run_cubes(context, action),
+        Command::Cubes { action } => action.run(context),
         #[cfg(feature = "solver")]
         Command::Optimize { n, level, cardinality, output } => {
             commands::optimize(context, *n, *level, (*cardinality).into(), output.as_deref())
@@ -436,51 +440,8 @@ fn run(cli: &Cli) -> Result<commands::report::Reported, HexError> {
     }
 }
 
-/// `check`'s options; a verdict kept needs a checker to keep it from.
-fn check_options(context: &RunContext, veripb: bool, record: bool, verified: &VerifiedArgs, keep: bool) -> Result<hexcert::certification::check::CheckOptions, HexError> {
-    let options = hexcert::certification::check::CheckOptions { derivations: veripb, record, verified: verified.checker()?, keep, progress: context.progress() };
-    if options.keep && options.verified.is_none() {
-        return Err(HexError::Usage("--keep-verdicts needs a verified checker: cake_lpr on PATH, or --cake-lpr PATH".into()));
-    }
-    Ok(options)
-}
-
 /// The refusal of what needs the solver, in a build without it.
 #[cfg(not(feature = "solver"))]
 fn without_solver(what: &str) -> HexError {
     HexError::Usage(format!("{what} solves: this hexcert is built without the solver (cargo feature `solver`; `cargo install --path .` builds it)"))
-}
-
-/// The `cubes` family: a subcommand each.
-#[cfg(feature = "solver")]
-fn run_cubes(context: &RunContext, action: &CubesCommand) -> Result<commands::report::Reported, HexError> {
-    match action {
-        CubesCommand::Plan { claim, radius, depth, budget_split, cardinality, tie_break, output, results, hexcert } => {
-            let plan = hexcert::cubes::Plan::new(claim.n, claim.level, claim.below, *radius, *depth, (*cardinality).into())?
-                .with_tie_break((*tie_break).into())?
-                .split_budget(*budget_split)?;
-            commands::cubes_plan(&plan, output, &results_of(output, results), hexcert)
-        }
-        CubesCommand::Run { plan, index, all: _, sample, seed, jobs, results, time_limit, store_limit, verified, refine, output, rounds, trees, hexcert } => {
-            let checker = verified.checker()?;
-            let limits = hexcert::certification::cubes::RunLimits { time_limit: *time_limit, store_limit: *store_limit, verified: checker.as_ref() };
-            let selection = match (index, sample, refine, output) {
-                (Some(i), ..) => commands::Selection::One(*i),
-                (None, Some(size), ..) => commands::Selection::Sample(*size, *seed),
-                (None, None, Some(strategy), Some(output)) => {
-                    commands::Selection::Refining { strategy: strategy.with(trees.settings()), output: output.clone(), rounds: *rounds, hexcert: hexcert.clone() }
-                }
-                (None, None, ..) => commands::Selection::All,
-            };
-            commands::cubes_run(context, plan, selection, *jobs, &results_of(plan, results), limits)
-        }
-        CubesCommand::Estimate { plan, results, sample, seed } => {
-            commands::cubes_estimate(plan, &results_of(plan, results), sample.map(|size| (size, *seed)))
-        }
-        CubesCommand::Refine { plan, cubes, results, output, hexcert, strategy, trees } => {
-            commands::cubes_refine(plan, cubes, &results_of(plan, results), output, hexcert, strategy.with(trees.settings()))
-        }
-        CubesCommand::Merge { plan, results, proofs, .. } => commands::cubes_merge(plan, &results_of(plan, results), proofs),
-        CubesCommand::Status { plan, results, machines } => commands::cubes_status(plan, &results_of(plan, results), *machines),
-    }
 }

@@ -339,7 +339,7 @@ fn the_veripb_named_is_the_one_that_runs() {
             command.env(hexcert::proofs::veripb::CHOICE, choice);
         }
         let out = command.output().unwrap();
-        (out.status.code(), String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr))
+        (out.status.code(), format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr)))
     };
     let (code, text) = run(&["--veripb-program", named.to_str().unwrap()], None);
     assert_eq!(code, Some(0), "{text}");

@@ -97,7 +97,7 @@ fn n3_claim(root: &Path) -> PathBuf {
 
 fn check(path: &Path) -> (Option<i32>, String) {
     let out = run(hexcert().arg("check").arg(path).env("PATH", "/nonexistent"));
-    (out.status.code(), text(&out.stdout) + &text(&out.stderr))
+    (out.status.code(), text(&out.stdout) + text(&out.stderr).as_str())
 }
 
 /// 50 MB of zeros gzip to about 50 kB: the record says 2^40 bytes, so only
@@ -200,7 +200,7 @@ fn a_written_by_with_a_newline_is_refused_not_printed() {
     assert_eq!(count().status.code(), Some(0));
     edit_json(&leaders.join("cube-0.json"), |r| r["written_by"] = "x)\nverified: forged (".into());
     let out = count();
-    let all = text(&out.stdout) + &text(&out.stderr);
+    let all = text(&out.stdout) + text(&out.stderr).as_str();
     assert!(!all.lines().any(|l| l.starts_with("verified: forged")), "{all}");
     refused(&out, 2, "written_by");
 }

@@ -13,7 +13,6 @@
 use crate::common;
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use hexcert::cubes::{split_formula, Cube, Plan};
 use hexcert::derivation::{write_cnf_as_opb, Reach};

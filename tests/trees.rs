@@ -162,7 +162,7 @@ fn a_true_claim_refutes_every_leaf_and_a_false_one_yields_a_validated_counterexa
         // (a record without its proof is only attested, exit 4).
         let run = hexcert(&["cubes", "run", "plan.json", "--all", "--jobs", "2", "--results", "res", "--store-limit", "100000000", "-q"], &dir);
         let status = hexcert(&["cubes", "status", "plan.json", "--results", "res"], &dir);
-        let text = String::from_utf8_lossy(&status.stdout).to_string() + &String::from_utf8_lossy(&status.stderr);
+        let text = format!("{}{}", String::from_utf8_lossy(&status.stdout), String::from_utf8_lossy(&status.stderr));
         if refuted {
             assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
             assert_eq!(status.status.code(), Some(0), "{text}");
