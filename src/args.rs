@@ -2,9 +2,8 @@
 //! how counts hold their layers), the `cubes` subcommands, and the value
 //! parsers, whose ranges come from the options table.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
-use clap::Subcommand;
 use hexcert::certification::Settings;
 use hexcert::context::RunContext;
 use hexcert::counting::Layers;
@@ -12,8 +11,7 @@ use hexcert::error::HexError;
 use hexcert::geometry::Hexagon;
 use hexcert::options;
 
-use crate::choices::{Cardinality, CubeUse, ExternalCheck, TieBreak};
-use crate::commands;
+use crate::choices::{Cardinality, CubeUse, ExternalCheck};
 
 pub(crate) fn side(s: &str) -> Result<usize, String> {
     let n: usize = s.parse().map_err(|_| format!("`{s}` is not a hexagon side"))?;
@@ -38,176 +36,40 @@ impl VerifiedArgs {
     }
 }
 
-#[derive(Subcommand)]
-pub(crate) enum CubesCommand {
-    /// Write the plan of "no valid level-k partial below B": the values of the
-    /// cells around the centre, one cube per symmetry orbit, locally refuted
-    /// ones dropped; the cover is checked before the file is written.
-    Plan {
-        #[command(flatten)]
-        claim: StatementArgs,
-        #[arg(long, default_value_t = options::SPLIT_RADIUS.default, help = options::SPLIT_RADIUS.help, value_parser = within(options::SPLIT_RADIUS))]
-        radius: usize,
-        #[arg(long, default_value_t = options::SPLIT_DEPTH.default, help = options::SPLIT_DEPTH.help, value_parser = within(options::SPLIT_DEPTH))]
-        depth: u8,
-        #[arg(long, default_value_t = options::BUDGET_SPLIT.default, help = options::BUDGET_SPLIT.help, value_parser = within(options::BUDGET_SPLIT))]
-        budget_split: usize,
-        /// Cardinality encoding of the penalty bound.
-        #[arg(long, value_enum, default_value_t)]
-        cardinality: Cardinality,
-        /// Symmetry breaking inside the cubes: lex-leader clauses over the
-        /// split's readings and then a tail of further cells, derived by
-        /// VeriPB's dominance rule like the orbit reduction. Breaks the
-        /// symmetries that fix a cube's projection; recorded in the plan.
-        #[arg(long, value_enum, default_value_t)]
-        tie_break: TieBreak,
-        /// The plan file to write; its job list goes beside it as PLAN.jobs.
-        #[arg(long, short)]
-        output: PathBuf,
-        /// Results directory the job list's commands write to [default:
-        /// results/ beside OUTPUT].
-        #[arg(long)]
-        results: Option<PathBuf>,
-        /// How the job list's commands call hexcert (a path, or a name on PATH).
-        #[arg(long, default_value = "hexcert")]
-        hexcert: String,
-    },
-    /// Solve cubes of a plan, each proof checked by the LRAT checker as it is
-    /// written; one result record per cube in the results directory.
-    Run {
-        /// The plan file.
-        plan: PathBuf,
-        /// Solve this cube only (what one job of a job engine runs).
-        #[arg(long, conflicts_with_all = ["all", "sample"], required_unless_present_any = ["all", "sample"])]
-        index: Option<usize>,
-        /// Solve every cube that has no record yet.
-        #[arg(long, conflicts_with = "sample")]
-        all: bool,
-        /// Solve the cubes of a random sample of this size that have no
-        /// record yet (drawn by --seed; `cubes estimate` extrapolates from it).
-        #[arg(long)]
-        sample: Option<usize>,
-        /// The sample's seed: the same plan and seed draw the same cubes.
-        #[arg(long, default_value_t = 1)]
-        seed: u64,
-        #[arg(long, default_value_t = options::JOBS.default, help = options::JOBS.help, value_parser = within(options::JOBS))]
-        jobs: usize,
-        /// Directory of result records, shared by every run of the plan
-        /// [default: results/ beside PLAN].
-        #[arg(long)]
-        results: Option<PathBuf>,
-        /// Stop a cube after this many seconds and record it as unfinished
-        /// (`cubes refine` then splits it); --all skips cubes already
-        /// unfinished under at least this limit.
-        #[arg(long, value_parser = positive_seconds)]
-        time_limit: Option<f64>,
-        #[arg(long, default_value_t = options::CUBE_STORE_LIMIT.default, help = options::CUBE_STORE_LIMIT.help, value_parser = within(options::CUBE_STORE_LIMIT))]
-        store_limit: u64,
-        #[command(flatten)]
-        verified: VerifiedArgs,
-        /// With --all and --time-limit: split the cubes the limit stops by
-        /// this strategy (as `cubes refine` does), write the refined plan to
-        /// --output and solve its new cubes, round after round, until every
-        /// cube is decided or --rounds have run.
-        #[arg(long, value_enum, requires_all = ["all", "time_limit", "output"])]
-        refine: Option<commands::Strategy>,
-        /// With --refine: the refined plan to write (its job list beside it).
-        #[arg(long, short, requires = "refine")]
-        output: Option<PathBuf>,
-        #[arg(long, default_value_t = options::ROUNDS.default, help = options::ROUNDS.help, value_parser = within(options::ROUNDS))]
-        rounds: usize,
-        #[command(flatten)]
-        trees: TreeArgs,
-        /// With --refine: how the job list's commands call hexcert.
-        #[arg(long, default_value = "hexcert")]
-        hexcert: String,
-    },
-    /// Replace hard cubes by their cubes one value deeper (one per orbit
-    /// under the symmetries that fix the cube, locally refuted ones
-    /// dropped); the cover is checked again and the records of the other
-    /// cubes stay valid.
-    Refine {
-        /// The plan file.
-        plan: PathBuf,
-        /// Refine these cubes (indices in PLAN); default: every cube unfinished in --results.
-        #[arg(long = "cube")]
-        cubes: Vec<usize>,
-        /// Directory of result records [default: results/ beside PLAN].
-        #[arg(long)]
-        results: Option<PathBuf>,
-        /// The refined plan to write; its job list goes beside it as OUTPUT.jobs.
-        #[arg(long, short)]
-        output: PathBuf,
-        /// How the job list's commands call hexcert (a path, or a name on PATH).
-        #[arg(long, default_value = "hexcert")]
-        hexcert: String,
-        /// How to split: `cardinality` (a bisection, --tree-depth deep, of
-        /// the penalty budget between the hexagon's two halves; a cube whose
-        /// budget is split as far as it goes falls back to `prefix`),
-        /// `prefix` (a decision tree on the variables CaDiCaL learns about
-        /// most in short prefix runs; the tree's leaves become cubes) or
-        /// `value` (the split cells one value deeper; only for value cubes).
-        #[arg(long, value_enum, default_value = "cardinality")]
-        strategy: commands::Strategy,
-        #[command(flatten)]
-        trees: TreeArgs,
-    },
-    /// Check a finished plan (its cover and every cube's record, stored
-    /// proofs re-checked, and with VeriPB on PATH the statement -> split
-    /// formula step) and write its claim.json, which `hexcert check`
-    /// verifies like any other claim. Exit 0 only when all of it was checked
-    /// in this run; 4 when a cube is only attested or VeriPB is missing.
-    Merge {
-        /// The plan file.
-        plan: PathBuf,
-        /// Directory of result records [default: results/ beside PLAN].
-        #[arg(long)]
-        results: Option<PathBuf>,
-        /// Certificate root: the claim goes to PROOFS/nN/levelK-belowB/claim.json.
-        #[arg(long, default_value = "proofs")]
-        proofs: PathBuf,
-    },
-    /// Check a plan's cover and every cube record in the results directory;
-    /// report what is done, what remains, and the time distribution.
-    ///
-    /// Exit code: 0 every cube refuted with a checked record; 1 a record
-    /// failed a check or holds a counterexample; 4 cubes still unsolved.
-    Status {
-        /// The plan file.
-        plan: PathBuf,
-        /// Directory of result records [default: results/ beside PLAN].
-        #[arg(long)]
-        results: Option<PathBuf>,
-        #[arg(long, default_value_t = options::MACHINES.default, help = options::MACHINES.help, value_parser = within(options::MACHINES))]
-        machines: usize,
-    },
-    /// Extrapolate the claim's solving cost from the records of a random
-    /// sample of its cubes: min, median and max per cube, and the total
-    /// with its 95 % interval (a lower bound when a sampled cube was
-    /// stopped by a time limit).
-    ///
-    /// Exit code: 0 every sampled cube has a record; 4 otherwise.
-    Estimate {
-        /// The plan file.
-        plan: PathBuf,
-        /// Directory of result records [default: results/ beside PLAN].
-        #[arg(long)]
-        results: Option<PathBuf>,
-        /// Count only the sample of this size drawn by --seed (what `cubes
-        /// run --sample` solved); without it every record counts.
-        #[arg(long)]
-        sample: Option<usize>,
-        /// The sample's seed.
-        #[arg(long, default_value_t = 1)]
-        seed: u64,
-    },
+/// `check`'s options; a verdict kept needs a checker to keep it from.
+pub(crate) fn check_options(context: &RunContext, veripb: bool, record: bool, verified: &VerifiedArgs, keep: bool) -> Result<hexcert::certification::check::CheckOptions, HexError> {
+    let options = hexcert::certification::check::CheckOptions { derivations: veripb, record, verified: verified.checker()?, keep, progress: context.progress() };
+    if options.keep && options.verified.is_none() {
+        return Err(HexError::Usage("--keep-verdicts needs a verified checker: cake_lpr on PATH, or --cake-lpr PATH".into()));
+    }
+    Ok(options)
 }
 
-/// A plan's results directory: `--results`, or `results/` in the plan's
-/// own directory, so a campaign's plan and records travel together (as in
-/// proofs/n13/*/campaign/) whatever directory the commands run from.
-pub(crate) fn results_of(plan: &Path, results: &Option<PathBuf>) -> PathBuf {
-    results.clone().unwrap_or_else(|| plan.parent().unwrap_or(Path::new("")).join("results"))
+/// The VeriPB that checks statement -> CNF derivations, for the commands that run it.
+#[derive(clap::Args, Debug, Clone)]
+pub(crate) struct VeripbArgs {
+    /// The veripb program to check statement -> CNF derivations with;
+    /// default: `veripb` on PATH, else the VeriPB library built into hexcert
+    /// (cargo feature `veripb`). The environment variable HEXCERT_VERIPB
+    /// does the same, and takes `library` or `none` too.
+    #[arg(long, value_name = "PATH")]
+    pub veripb_program: Option<PathBuf>,
+}
+
+impl VeripbArgs {
+    /// Makes the named program this run's VeriPB (`proofs::veripb`), before
+    /// any thread starts. Errors: it is not a file.
+    pub fn choose(&self) -> Result<(), HexError> {
+        let Some(program) = &self.veripb_program else { return Ok(()) };
+        let absolute = std::fs::canonicalize(program)
+            .ok()
+            .filter(|p| p.is_file())
+            .ok_or_else(|| HexError::Usage(format!("--veripb-program {}: no such program", program.display())))?;
+        // SAFETY (edition 2021: safe, but only sound single-threaded): main
+        // calls this before starting any thread.
+        std::env::set_var(hexcert::proofs::veripb::CHOICE, absolute);
+        Ok(())
+    }
 }
 
 /// The value parser of an entry of the options table: its range, one-line errors.
@@ -274,21 +136,6 @@ impl CountingArgs {
 }
 
 /// The statement "no valid level-k partial of the side-n hexagon has penalty below B".
-/// How deep the trees of `--strategy prefix` and `cardinality` grow.
-#[derive(clap::Args, Debug)]
-pub(crate) struct TreeArgs {
-    #[arg(long, default_value_t = options::PREFIX_CONFLICTS.default, help = options::PREFIX_CONFLICTS.help, value_parser = within(options::PREFIX_CONFLICTS))]
-    pub prefix_conflicts: i32,
-    #[arg(long, default_value_t = options::TREE_DEPTH.default, help = options::TREE_DEPTH.help, value_parser = within(options::TREE_DEPTH))]
-    pub tree_depth: u64,
-}
-
-impl TreeArgs {
-    pub fn settings(&self) -> hexcert::solving::prefix::PrefixSettings {
-        hexcert::solving::prefix::PrefixSettings { conflicts: self.prefix_conflicts, depth: self.tree_depth as usize }
-    }
-}
-
 #[derive(clap::Args)]
 pub(crate) struct StatementArgs {
     /// Side of the hexagon (1..=40).

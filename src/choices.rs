@@ -88,6 +88,7 @@ choice! {
     }
 }
 
+#[cfg(feature = "solver")]
 choice! {
     /// CaDiCaL's option set for the grid search's solvers.
     SolverConfiguration => hexcert::solving::Configuration, default Sat {

@@ -9,14 +9,24 @@ use hexcert::context::RunContext;
 use hexcert::encoding::EncodeOptions;
 use hexcert::error::HexError;
 
+// Without the solver (cargo feature `solver`) the arguments, choices and
+// progress lines of the commands that solve are left unused.
+#[cfg_attr(not(feature = "solver"), allow(unused_imports, dead_code))]
 mod args;
+#[cfg_attr(not(feature = "solver"), allow(dead_code))]
 mod choices;
+#[cfg(feature = "solver")]
+mod cubes_args;
 mod commands;
+#[cfg_attr(not(feature = "solver"), allow(dead_code))]
 mod progress;
+#[cfg(feature = "solver")]
 mod search_args;
 
 use args::*;
 use choices::*;
+#[cfg(feature = "solver")]
+use cubes_args::CubesCommand;
 
 #[derive(Parser)]
 #[command(name = "hexcert", version, about = "Certified minimum penalties and exact counts for Hexagonal Neighbors")]
@@ -100,10 +110,13 @@ enum Command {
         #[arg(long, requires = "derivation", conflicts_with = "symmetry")]
         plan: Option<PathBuf>,
         /// Run VeriPB on the three files. Exit code: 0 accepted (`s VERIFIED
-        /// OUTPUT DERIVABLE`), 1 rejected, 4 VeriPB not on PATH (unverified).
+        /// OUTPUT DERIVABLE`), 1 rejected, 4 no VeriPB in this run (unverified).
         #[arg(long, requires_all = ["derivation", "output"])]
         check: bool,
+        #[command(flatten)]
+        veripb: VeripbArgs,
     },
+    #[cfg(feature = "solver")]
     /// Find a valid level-k partial (with penalty <= B when given).
     Solve {
         /// Side of the hexagon (1..=40).
@@ -122,6 +135,7 @@ enum Command {
         #[arg(long, short)]
         output: Option<PathBuf>,
     },
+    #[cfg(feature = "solver")]
     /// Find good full grids by a portfolio of restricted searches (penalties
     /// near the boundary, 1-cells placed near the centre): a heuristic for
     /// finding grids, never a proof; every grid passes the plain validator.
@@ -129,13 +143,17 @@ enum Command {
         #[command(flatten)]
         args: search_args::SearchArgs,
     },
+    #[cfg(feature = "solver")]
     /// Prove "no valid level-k partial has penalty below B": the solver's LRAT proof is checked as it is written; its DRAT twin and the claim go to the certificate tree.
     Prove {
         #[command(flatten)]
         claim: StatementArgs,
         #[command(flatten)]
         store: StoreArgs,
+        #[command(flatten)]
+        veripb: VeripbArgs,
     },
+    #[cfg(feature = "solver")]
     /// Find, prove and check the optimum for each n; certificates go to the proofs directory.
     Certify {
         /// A side or an inclusive range: 7, 3..=11, 3-11.
@@ -146,6 +164,8 @@ enum Command {
         witness: Option<PathBuf>,
         #[command(flatten)]
         store: StoreArgs,
+        #[command(flatten)]
+        veripb: VeripbArgs,
     },
     /// Re-check certificates (default: everything under proofs/); each record
     /// is reported `verified`, `failed` or `unverified`.
@@ -154,7 +174,8 @@ enum Command {
     /// claim whose proof is not stored is unverified unless --regenerate
     /// re-solves it. A claim that records a statement -> CNF derivation is
     /// verified only when VeriPB accepted it in this run too (unverified
-    /// when VeriPB is not on PATH). An optimum is verified only when its witness validates
+    /// when this run has no VeriPB: none on PATH, and a build without the
+    /// VeriPB library). An optimum is verified only when its witness validates
     /// and its lower-bound claim (always checked with it) was verified.
     ///
     /// Exit code: 0 every record verified; 1 some record failed; 4 none
@@ -174,7 +195,7 @@ enum Command {
         /// With --veripb: write this run's VeriPB verdict, the statement and
         /// derivation hashes and the shorter trust base into each claim.json
         /// (atomically; only when VeriPB accepted and the claim did not fail;
-        /// cube claims are recorded as not covered). Needs VeriPB on PATH.
+        /// cube claims are recorded as not covered). Needs VeriPB.
         #[arg(long, requires = "veripb")]
         record: bool,
         #[command(flatten)]
@@ -187,6 +208,8 @@ enum Command {
         /// unverified (exit 4); the run that checks every cube itself, verified.
         #[arg(long, conflicts_with = "record")]
         keep_verdicts: bool,
+        #[command(flatten)]
+        program: VeripbArgs,
     },
     /// Count valid level-k partials exactly: at the minimum penalty (default),
     /// at one penalty, or every penalty up to a bound.
@@ -286,11 +309,13 @@ enum Command {
         #[arg(long, value_parser = clap::value_parser!(u8).range(1..=6))]
         level: Option<u8>,
     },
+    #[cfg(feature = "solver")]
     /// Split one claim into cubes (plan), solve them (run), anywhere and in any order.
     Cubes {
         #[command(subcommand)]
         action: CubesCommand,
     },
+    #[cfg(feature = "solver")]
     /// Minimum penalty at levels 1..=K, each shown minimal by an UNSAT call or
     /// by the bound of a lower level.
     Optimize {
@@ -324,11 +349,27 @@ impl Command {
     /// left half-written).
     fn stops_on_ctrl_c(&self) -> bool {
         match self {
-            Command::Solve { .. } | Command::Optimize { .. } | Command::Prove { .. } | Command::Certify { .. } | Command::Table { .. } | Command::Search { .. } => true,
+            Command::Table { .. } => true,
+            #[cfg(feature = "solver")]
+            Command::Solve { .. } | Command::Optimize { .. } | Command::Prove { .. } | Command::Certify { .. } | Command::Search { .. } => true,
+            #[cfg(feature = "solver")]
             Command::Cubes { action: CubesCommand::Run { .. } } => true,
             Command::Check { regenerate, .. } => *regenerate,
             Command::Count { road, leaders_dir, .. } => *road != commands::Road::Sat || leaders_dir.is_some(),
             _ => false,
+        }
+    }
+
+    /// The VeriPB choice of the commands that run VeriPB.
+    fn veripb(&self) -> Option<&VeripbArgs> {
+        match self {
+            Command::Statement { veripb, .. } => Some(veripb),
+            Command::Check { program, .. } => Some(program),
+            #[cfg(feature = "solver")]
+            Command::Prove { veripb, .. } | Command::Certify { veripb, .. } => Some(veripb),
+            #[cfg(feature = "solver")]
+            Command::Cubes { action: CubesCommand::Merge { veripb, .. } } => Some(veripb),
+            _ => None,
         }
     }
 }
@@ -337,6 +378,9 @@ fn run(cli: &Cli) -> Result<commands::report::Reported, HexError> {
     // The one context of the process; the progress display is off with
     // --json too: stderr stays for errors.
     let context = RunContext::new(cli.verbose, !(cli.quiet || cli.json));
+    if let Some(veripb) = cli.command.veripb() {
+        veripb.choose()?;
+    }
     if cli.command.stops_on_ctrl_c() {
         stop_on_ctrl_c(&context)?;
     }
@@ -347,7 +391,7 @@ fn run(cli: &Cli) -> Result<commands::report::Reported, HexError> {
             let options = EncodeOptions { max_penalty: Some(*max_penalty), cardinality: (*cardinality).into(), symmetry: (*symmetry).into() };
             commands::encode(cli.json, *n, *level, options, output.as_deref())
         }
-        Command::Statement { claim, output, derivation, target, symmetry, plan, check } => {
+        Command::Statement { claim, output, derivation, target, symmetry, plan, check, .. } => {
             // The derivation rests on the plan's cover: checked before any file is written.
             let plan = plan.as_deref().map(hexcert::cubes::Plan::read_covering).transpose()?;
             let reach = match &plan {
@@ -357,15 +401,20 @@ fn run(cli: &Cli) -> Result<commands::report::Reported, HexError> {
             let proof = derivation.as_deref().zip(target.as_deref()).map(|(d, t)| (d, t, reach));
             commands::statement(cli.json, (claim.n, claim.level, claim.below), output.as_deref(), proof, *check)
         }
+        #[cfg(feature = "solver")]
         Command::Solve { n, level, max_penalty, cardinality, output } => {
             let options = EncodeOptions { max_penalty: *max_penalty, cardinality: (*cardinality).into(), symmetry: hexcert::encoding::SymmetryBreaking::None };
             commands::solve(context, *n, *level, options, output.as_deref())
         }
+        #[cfg(feature = "solver")]
         Command::Search { args } => commands::search(context, &args.spec(), args.output.as_deref(), args.ledger.as_deref()),
-        Command::Prove { claim, store } => commands::prove(context, claim.n, claim.level, claim.below, &store.settings(context)),
-        Command::Certify { n, witness: Some(grid), store } => commands::certify_witness(*n, grid, &store.settings(context)),
-        Command::Certify { n, witness: None, store } => commands::certify(cli.json, context, *n, &store.settings(context)),
-        Command::Check { paths, regenerate, veripb, record, verified, keep_verdicts } => {
+        #[cfg(feature = "solver")]
+        Command::Prove { claim, store, .. } => commands::prove(context, claim.n, claim.level, claim.below, &store.settings(context)),
+        #[cfg(feature = "solver")]
+        Command::Certify { n, witness: Some(grid), store, .. } => commands::certify_witness(*n, grid, &store.settings(context)),
+        #[cfg(feature = "solver")]
+        Command::Certify { n, witness: None, store, .. } => commands::certify(cli.json, context, *n, &store.settings(context)),
+        Command::Check { paths, regenerate, veripb, record, verified, keep_verdicts, .. } => {
             let options = check_options(context, *veripb, *record, verified, *keep_verdicts)?;
             commands::check(context, paths, *regenerate, options)
         }
@@ -392,59 +441,28 @@ fn run(cli: &Cli) -> Result<commands::report::Reported, HexError> {
             let settings = hexcert::counting::Settings { records: pieces_dir.clone(), via: (*via).into(), ..counting.settings(*n, level.saturating_sub(1).max(1), context)? };
             commands::count_extension(context, (*n, *level), (*penalty, *max_penalty), &settings)
         }
+        #[cfg(feature = "solver")]
         Command::Count { n, level, penalty, max_penalty, road: commands::Road::Sat, leaders_dir, certify, .. } => {
             commands::count_sat(context, *n, *level, (*penalty, *max_penalty), (leaders_dir.as_deref(), *certify))
         }
+        #[cfg(not(feature = "solver"))]
+        Command::Count { road: commands::Road::Sat, .. } => Err(without_solver("--road sat")),
         Command::Table { kind, n, upper, above, counting } => {
             let settings = |n| Ok(hexcert::counting::Settings { upper: (*upper).into(), ..counting.settings(n, 6, context)? });
             commands::table(cli.json, context, (*kind, *above), *n, &settings)
         }
         Command::Render { file, output, level } => commands::render(file, output, *level),
-        Command::Cubes { action } => run_cubes(context, action),
+        #[cfg(feature = "solver")]
+        Command::Cubes { action } => action.run(context),
+        #[cfg(feature = "solver")]
         Command::Optimize { n, level, cardinality, output } => {
             commands::optimize(context, *n, *level, (*cardinality).into(), output.as_deref())
         }
     }
 }
 
-/// `check`'s options; a verdict kept needs a checker to keep it from.
-fn check_options(context: &RunContext, veripb: bool, record: bool, verified: &VerifiedArgs, keep: bool) -> Result<hexcert::certification::check::CheckOptions, HexError> {
-    let options = hexcert::certification::check::CheckOptions { derivations: veripb, record, verified: verified.checker()?, keep, progress: context.progress() };
-    if options.keep && options.verified.is_none() {
-        return Err(HexError::Usage("--keep-verdicts needs a verified checker: cake_lpr on PATH, or --cake-lpr PATH".into()));
-    }
-    Ok(options)
-}
-
-/// The `cubes` family: a subcommand each.
-fn run_cubes(context: &RunContext, action: &CubesCommand) -> Result<commands::report::Reported, HexError> {
-    match action {
-        CubesCommand::Plan { claim, radius, depth, budget_split, cardinality, tie_break, output, results, hexcert } => {
-            let plan = hexcert::cubes::Plan::new(claim.n, claim.level, claim.below, *radius, *depth, (*cardinality).into())?
-                .with_tie_break((*tie_break).into())?
-                .split_budget(*budget_split)?;
-            commands::cubes_plan(&plan, output, &results_of(output, results), hexcert)
-        }
-        CubesCommand::Run { plan, index, all: _, sample, seed, jobs, results, time_limit, store_limit, verified, refine, output, rounds, trees, hexcert } => {
-            let checker = verified.checker()?;
-            let limits = hexcert::certification::cubes::RunLimits { time_limit: *time_limit, store_limit: *store_limit, verified: checker.as_ref() };
-            let selection = match (index, sample, refine, output) {
-                (Some(i), ..) => commands::Selection::One(*i),
-                (None, Some(size), ..) => commands::Selection::Sample(*size, *seed),
-                (None, None, Some(strategy), Some(output)) => {
-                    commands::Selection::Refining { strategy: strategy.with(trees.settings()), output: output.clone(), rounds: *rounds, hexcert: hexcert.clone() }
-                }
-                (None, None, ..) => commands::Selection::All,
-            };
-            commands::cubes_run(context, plan, selection, *jobs, &results_of(plan, results), limits)
-        }
-        CubesCommand::Estimate { plan, results, sample, seed } => {
-            commands::cubes_estimate(plan, &results_of(plan, results), sample.map(|size| (size, *seed)))
-        }
-        CubesCommand::Refine { plan, cubes, results, output, hexcert, strategy, trees } => {
-            commands::cubes_refine(plan, cubes, &results_of(plan, results), output, hexcert, strategy.with(trees.settings()))
-        }
-        CubesCommand::Merge { plan, results, proofs } => commands::cubes_merge(plan, &results_of(plan, results), proofs),
-        CubesCommand::Status { plan, results, machines } => commands::cubes_status(plan, &results_of(plan, results), *machines),
-    }
+/// The refusal of what needs the solver, in a build without it.
+#[cfg(not(feature = "solver"))]
+fn without_solver(what: &str) -> HexError {
+    HexError::Usage(format!("{what} solves: this hexcert is built without the solver (cargo feature `solver`; `cargo install --path .` builds it)"))
 }

@@ -8,6 +8,7 @@ use std::io::IsTerminal;
 use std::time::Duration;
 
 use hexcert::context::RunContext;
+#[cfg(feature = "solver")]
 use hexcert::search::{Step, Via};
 use indicatif::{ProgressBar, ProgressStyle};
 
@@ -36,6 +37,7 @@ impl Progress {
     }
 
     /// Reports one solver call of the search for side `n`.
+    #[cfg(feature = "solver")]
     pub fn step(&self, n: usize, step: &Step) {
         let bound = step.max_penalty.map_or("free".into(), |b| b.to_string());
         if !step.answered {

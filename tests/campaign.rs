@@ -9,7 +9,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use crate::common::{path_without_veripb, Scratch};
+use crate::common::{without_veripb, Scratch};
 
 use hexcert::cubes::{cube_formula, Plan};
 use hexcert::digest::sha256_hex;
@@ -167,9 +167,10 @@ fn a_damaged_cube_record_is_set_aside_and_solved_again() {
     assert_eq!(std::fs::read_dir(results.join(".quarantine")).unwrap().count(), 1);
 }
 
-/// Runs hexcert without VeriPB on PATH; returns (exit code, stdout and stderr).
+/// Runs hexcert without VeriPB (neither on PATH nor the library); returns
+/// (exit code, stdout and stderr).
 fn hexcert_without_veripb(args: &[&str]) -> (Option<i32>, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_hexcert")).args(args).env("PATH", path_without_veripb()).output().unwrap();
+    let out = without_veripb(Command::new(env!("CARGO_BIN_EXE_hexcert")).args(args)).output().unwrap();
     (out.status.code(), format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr)))
 }
 

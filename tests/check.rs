@@ -182,7 +182,9 @@ fn the_committed_stored_certificates_verify() {
         assert!(text.contains(" verified, 0 failed, 0 unverified"), "{text}");
         // Every claim's statement -> CNF step was checked in this run.
         let claims = text.lines().filter(|l| l.ends_with("claim.json")).count();
-        assert_eq!(text.matches("match their recorded hashes; veripb 3.0.2 `s VERIFIED OUTPUT DERIVABLE`").count(), claims, "{text}");
+        // By the program (`veripb 3.0.2`) or the library (`veripb 3.0.2 (library)`).
+        let checked = |l: &&str| l.contains("match their recorded hashes; veripb 3.0.2") && l.contains(" `s VERIFIED OUTPUT DERIVABLE` in ");
+        assert_eq!(text.lines().filter(checked).count(), claims, "{text}");
     } else {
         assert_eq!(code, Some(i32::from(EXIT_UNVERIFIED)), "{text}");
         assert!(text.contains("but VeriPB is not on PATH") && text.contains(" 0 verified, 0 failed"), "{text}");
@@ -233,13 +235,13 @@ fn every_committed_derivation_verifies_with_veripb() {
     tree_has_no_failure(&["proofs"], true, &["--veripb"], None);
 }
 
-/// Runs `hexcert check --json ARGS DIRS` (with `path` as PATH when given)
-/// and holds its reports to the rule above.
+/// Runs `hexcert check --json ARGS DIRS` (with `path` as PATH, and no
+/// VeriPB library, when given) and holds its reports to the rule above.
 fn tree_has_no_failure(dirs: &[&str], veripb: bool, args: &[&str], path: Option<&std::ffi::OsStr>) -> serde_json::Value {
     let mut command = Command::new(env!("CARGO_BIN_EXE_hexcert"));
     command.args(["check", "--json"]).args(args).args(dirs).current_dir(env!("CARGO_MANIFEST_DIR"));
     if let Some(path) = path {
-        command.env("PATH", path);
+        command.env("PATH", path).env(hexcert::proofs::veripb::CHOICE, "none");
     }
     let out = command.output().unwrap();
     let json = String::from_utf8_lossy(&out.stdout).into_owned();
@@ -258,7 +260,7 @@ fn tree_has_no_failure(dirs: &[&str], veripb: bool, args: &[&str], path: Option<
         assert!(veripb || !messages.contains("`s VERIFIED OUTPUT DERIVABLE`"), "VeriPB ran although off PATH: {report}");
         // Every claim says what became of its statement -> CNF step.
         if report["path"].as_str().unwrap().ends_with("claim.json") {
-            let derived = if veripb { "`s VERIFIED OUTPUT DERIVABLE`" } else { "match their recorded hashes, but VeriPB is not on PATH" };
+            let derived = if veripb { "`s VERIFIED OUTPUT DERIVABLE`" } else { "match their recorded hashes, but VeriPB is not used in this run" };
             assert!(messages.contains(derived), "{report}");
         }
         assert_eq!(report["status"] == "unverified", claim_only || needs_veripb, "{report}");
@@ -344,7 +346,7 @@ fn the_statement_record_is_checked_and_recorded() {
     if !veripb_present() {
         let (code, text) = hexcert_check(&["--veripb", "--record", dir_arg]);
         assert_eq!(code, Some(2), "{text}");
-        assert!(text.contains("--record needs VeriPB on PATH"), "{text}");
+        assert!(text.contains("--record needs VeriPB: "), "{text}");
         return;
     }
     let (code, text) = hexcert_check(&["--veripb", dir_arg]);
@@ -362,19 +364,20 @@ fn the_statement_record_is_checked_and_recorded() {
     assert_eq!(check_record(&path, None).status, Status::Verified);
 }
 
-/// Without VeriPB on PATH a claim that records a derivation is unverified
-/// (exit 4), never verified, and says why.
+/// Without VeriPB (none on PATH, the library switched off) a claim that
+/// records a derivation is unverified (exit 4), never verified, and says why.
 #[test]
 fn without_veripb_a_recorded_derivation_is_unverified() {
     let out = Command::new(env!("CARGO_BIN_EXE_hexcert"))
         .args(["check", "proofs/n3/level2-below3"])
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .env("PATH", "/usr/bin:/bin")
+        .env(hexcert::proofs::veripb::CHOICE, "none")
         .output()
         .unwrap();
     let text = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(i32::from(EXIT_UNVERIFIED)), "{text}");
-    assert!(text.contains("statement -> CNF: unverified: statement and derivation written again match their recorded hashes, but VeriPB is not on PATH"), "{text}");
+    assert!(text.contains("statement -> CNF: unverified: statement and derivation written again match their recorded hashes, but VeriPB is not used in this run (HEXCERT_VERIPB=none)"), "{text}");
 }
 
 /// `hexcert solve` writes a level-`level` partial of penalty at most `max` (side `n`) to `path`.

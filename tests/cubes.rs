@@ -363,7 +363,7 @@ fn unfinished_cubes_are_refined_and_the_merged_claim_checks_and_resists_tamperin
         assert!(said.contains("split formula written again match"), "{said}");
         assert!(said.contains("split formula refuted by hexcert-lrat"), "{said}");
     } else {
-        assert!(value["statement_to_cnf"]["not_checked"].as_str().unwrap().contains("not on PATH"), "{value}");
+        assert!(value["statement_to_cnf"]["not_checked"].as_str().unwrap().contains("VeriPB is not on PATH"), "{value}");
     }
     let why = tamper(&|v| v["statement_to_cnf"]["target"]["sha256"] = "0".repeat(64).into());
     assert!(why.contains("written again") || why.contains("trust base"), "{why}");
@@ -551,13 +551,14 @@ fn a_campaign_caught_in_a_killed_merge_survives_the_next_certify() {
 }
 
 /// A merge whose every cube proof it checked, but whose statement -> split
-/// formula step VeriPB could not check (no VeriPB on PATH), is not verified:
-/// exit 4, and the report names the step it left unchecked.
+/// formula step VeriPB could not check (none on PATH, the library switched
+/// off), is not verified: exit 4, and the report names the step it left
+/// unchecked.
 #[test]
 fn merge_without_veripb_reports_the_derivation_unverified() {
     let scratch = Scratch::new("cubes-merge-no-veripb");
     let dir = &scratch.0;
-    let hexcert = |args: &[&str]| std::process::Command::new(env!("CARGO_BIN_EXE_hexcert")).current_dir(dir).env("PATH", "/usr/bin:/bin").args(args).output().unwrap();
+    let hexcert = |args: &[&str]| std::process::Command::new(env!("CARGO_BIN_EXE_hexcert")).current_dir(dir).env("PATH", "/usr/bin:/bin").env(hexcert::proofs::veripb::CHOICE, "none").args(args).output().unwrap();
     let said = |out: &std::process::Output| format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
     assert!(hexcert(&["cubes", "plan", "--n", "4", "--level", "3", "--below", "3", "-o", "plan.json", "-q"]).status.success());
     let ran = hexcert(&["cubes", "run", "plan.json", "--all", "--store-limit", "100000000", "-q"]);
@@ -565,5 +566,5 @@ fn merge_without_veripb_reports_the_derivation_unverified() {
     let merged = hexcert(&["cubes", "merge", "plan.json", "--proofs", "proofs"]);
     let text = said(&merged);
     assert_eq!(merged.status.code(), Some(4), "{text}");
-    assert!(text.contains("0 attested") && text.contains("statement -> split formula: unverified (VeriPB is not on PATH"), "{text}");
+    assert!(text.contains("0 attested") && text.contains("statement -> split formula: unverified (VeriPB is not used in this run"), "{text}");
 }

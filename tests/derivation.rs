@@ -19,7 +19,7 @@ use hexcert::encoding::{Cardinality, EncodeOptions, LevelEncoding, SymmetryBreak
 use hexcert::geometry::Hexagon;
 use hexcert::statement::Statement;
 
-/// VeriPB on PATH (under CI it must be: `common::veripb_present` fails there without it).
+/// VeriPB on PATH or linked in (under CI it must be: `common::veripb_present` fails there without it).
 fn veripb_on_path() -> bool {
     common::veripb_present()
 }
@@ -56,14 +56,8 @@ fn write_files_as(name: &str, n: usize, level: u8, below: usize, (symmetry, card
 }
 
 /// VeriPB's verdict: `Ok` with its output on `s VERIFIED OUTPUT DERIVABLE`, else its complaint.
-fn veripb(statement: &Path, proof: &Path, target: &Path) -> Result<String, String> {
-    let out = Command::new("veripb").arg(statement).arg(proof).arg(target).output().unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout).to_string();
-    if out.status.success() && stdout.lines().any(|l| l == "s VERIFIED OUTPUT DERIVABLE") {
-        Ok(stdout)
-    } else {
-        Err(format!("{stdout}{}", String::from_utf8_lossy(&out.stderr)))
-    }
+fn veripb(statement: &Path, proof: &Path, target: &Path) -> Result<(), String> {
+    common::veripb_verdict(statement, proof, target)
 }
 
 #[test]
@@ -256,15 +250,48 @@ fn the_library_runner_names_where_veripb_rejects() {
         eprintln!("note: veripb is not on PATH; the runner was not exercised");
         return;
     };
-    assert!(veripb.version.starts_with("veripb "), "{}", veripb.version);
-    let files = write_files_with("runner", 3, 2, 3, SymmetryBreaking::Ring1LexLeader);
-    let accepted = veripb.check(&files.statement, &files.proof, &files.target).unwrap();
-    assert!(accepted.verified, "{accepted:?}");
-    assert_eq!(accepted.command, "veripb s.opb d.pbp t.opb");
-    edit(&files.target, |l| l.starts_with("+1 ~x"), |l| l.replace(">= 1 ;", "+1 x1 >= 1 ;"));
-    let rejected = veripb.check(&files.statement, &files.proof, &files.target).unwrap();
-    assert!(!rejected.verified);
-    assert!(rejected.line.contains("Verification error at") && rejected.line.contains("not in the database"), "{}", rejected.line);
+    // The runner found, and the library whichever that is (when linked in).
+    for veripb in std::iter::once(veripb).chain(hexcert::proofs::veripb::Veripb::library()) {
+        assert!(veripb.version.starts_with("veripb "), "{}", veripb.version);
+        let files = write_files_with("runner", 3, 2, 3, SymmetryBreaking::Ring1LexLeader);
+        let accepted = veripb.check(&files.statement, &files.proof, &files.target).unwrap();
+        assert!(accepted.verified, "{accepted:?}");
+        assert!(accepted.command.starts_with("veripb s.opb d.pbp t.opb"), "{}", accepted.command);
+        edit(&files.target, |l| l.starts_with("+1 ~x"), |l| l.replace(">= 1 ;", "+1 x1 >= 1 ;"));
+        let rejected = veripb.check(&files.statement, &files.proof, &files.target).unwrap();
+        assert!(!rejected.verified);
+        assert!(rejected.line.contains("Verification error at") && rejected.line.contains("not in the database"), "{}", rejected.line);
+        std::fs::remove_dir_all(&files.dir).unwrap();
+    }
+}
+
+/// The library's runner accepts what the program would print `s VERIFIED
+/// OUTPUT DERIVABLE` for, and nothing else: VeriPB accepts a proof whose
+/// output section is `NONE` (`s VERIFIED`), and the runner rejects it, as it
+/// rejects a derivation that does not open with the 3.0 header; the program
+/// agrees where it is on PATH.
+#[test]
+fn the_library_accepts_only_a_derivable_output() {
+    let Some(library) = hexcert::proofs::veripb::Veripb::library() else {
+        eprintln!("note: this build has no VeriPB library (cargo feature `veripb`)");
+        return;
+    };
+    let files = write_files_with("library", 3, 2, 3, SymmetryBreaking::Ring1LexLeader);
+    let accepted = library.check(&files.statement, &files.proof, &files.target).unwrap();
+    assert!(accepted.verified && accepted.line == "s VERIFIED OUTPUT DERIVABLE" && accepted.version == "veripb 3.0.2 (library)", "{accepted:?}");
+    let program = common::veripb_program_present().then(|| hexcert::proofs::veripb::Veripb::find().unwrap());
+    let original = std::fs::read_to_string(&files.proof).unwrap();
+    let no_output = original.replace("output DERIVABLE FILE;\n", "output NONE;\n");
+    let version_2 = original.replacen("pseudo-Boolean proof version 3.0\n", "pseudo-Boolean proof version 2.0\n", 1);
+    for (what, text) in [("output NONE", no_output), ("version 2.0", version_2)] {
+        std::fs::write(&files.proof, text).unwrap();
+        let verdict = library.check(&files.statement, &files.proof, &files.target).unwrap();
+        assert!(!verdict.verified, "{what}: {verdict:?}");
+        if let Some(program) = &program {
+            let verdict = program.check(&files.statement, &files.proof, &files.target).unwrap();
+            assert!(!verdict.verified, "{what}, the program: {verdict:?}");
+        }
+    }
     std::fs::remove_dir_all(&files.dir).unwrap();
 }
 
@@ -279,7 +306,7 @@ fn statement_check_exits_0_when_accepted_and_4_without_veripb() {
         let mut command = Command::new(env!("CARGO_BIN_EXE_hexcert"));
         command.args(args).args(files);
         if let Some((home, path)) = env {
-            command.env_clear().env("HOME", home).env("PATH", path);
+            command.env_clear().env("HOME", home).env("PATH", path).env(hexcert::proofs::veripb::CHOICE, "none");
         }
         command.output().unwrap()
     };
@@ -290,7 +317,42 @@ fn statement_check_exits_0_when_accepted_and_4_without_veripb() {
     }
     let out = run(Some((dir.to_str().unwrap(), "/nonexistent")));
     assert_eq!(out.status.code(), Some(4), "unverified without VeriPB, never silently passed");
-    assert!(String::from_utf8_lossy(&out.stdout).starts_with("unverified: veripb is not on PATH"));
+    assert!(String::from_utf8_lossy(&out.stdout).starts_with("unverified: VeriPB is not used in this run"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// `--veripb-program` (or HEXCERT_VERIPB) names the VeriPB that runs, over
+/// PATH's and the library; a name that is no file is refused (exit 2), and
+/// `HEXCERT_VERIPB=library` takes the library over a program on PATH.
+#[test]
+fn the_veripb_named_is_the_one_that_runs() {
+    let dir = std::env::temp_dir().join(format!("hexcert-derivation-{}-named", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let named = dir.join("my-veripb");
+    std::fs::write(&named, "#!/bin/sh\nif [ \"$1\" = --version ]; then echo 'veripb 9.9.9'; else echo 's VERIFIED OUTPUT DERIVABLE'; fi\n").unwrap();
+    std::fs::set_permissions(&named, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let (s, d, t) = (dir.join("s.opb"), dir.join("d.pbp"), dir.join("t.opb"));
+    let run = |extra: &[&str], choice: Option<&str>| {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_hexcert"));
+        command.args(["statement", "--n", "3", "--level", "1", "--below", "2", "--check", "-o"]).arg(&s).arg("--derivation").arg(&d).arg("--target").arg(&t).args(extra);
+        if let Some(choice) = choice {
+            command.env(hexcert::proofs::veripb::CHOICE, choice);
+        }
+        let out = command.output().unwrap();
+        (out.status.code(), format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr)))
+    };
+    let (code, text) = run(&["--veripb-program", named.to_str().unwrap()], None);
+    assert_eq!(code, Some(0), "{text}");
+    assert!(text.starts_with("veripb 9.9.9: `s VERIFIED OUTPUT DERIVABLE`"), "{text}");
+    let (code, text) = run(&[], Some(named.to_str().unwrap()));
+    assert!(code == Some(0) && text.starts_with("veripb 9.9.9: "), "{text}");
+    let (code, text) = run(&["--veripb-program", dir.join("absent").to_str().unwrap()], None);
+    assert_eq!(code, Some(2), "{text}");
+    assert!(text.contains("--veripb-program") && text.contains("no such program"), "{text}");
+    if hexcert::proofs::veripb::Veripb::library().is_some() {
+        let (code, text) = run(&[], Some("library"));
+        assert!(code == Some(0) && text.starts_with("veripb 3.0.2 (library): `s VERIFIED OUTPUT DERIVABLE`"), "{text}");
+    }
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -301,7 +363,7 @@ fn check_with_veripb_verifies_a_committed_claims_derivation_or_reports_it_unveri
         let mut command = Command::new(env!("CARGO_BIN_EXE_hexcert"));
         command.args(["check", "--veripb", &claim]);
         if cleared {
-            command.env_clear().env("PATH", "/nonexistent");
+            command.env_clear().env("PATH", "/nonexistent").env(hexcert::proofs::veripb::CHOICE, "none");
         }
         command.output().unwrap()
     };
@@ -315,5 +377,5 @@ fn check_with_veripb_verifies_a_committed_claims_derivation_or_reports_it_unveri
     let out = run(true);
     let text = String::from_utf8_lossy(&out.stdout).to_string();
     assert_eq!(out.status.code(), Some(4), "{text}");
-    assert!(text.contains("statement -> CNF: unverified: ") && text.contains("but VeriPB is not on PATH"), "{text}");
+    assert!(text.contains("statement -> CNF: unverified: ") && text.contains("but VeriPB is not used in this run"), "{text}");
 }

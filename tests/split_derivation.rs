@@ -13,7 +13,6 @@
 use crate::common;
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use hexcert::cubes::{split_formula, Cube, Plan};
 use hexcert::derivation::{write_cnf_as_opb, Reach};
@@ -49,13 +48,7 @@ fn write(name: &str, plan: &Plan) -> Result<Files, String> {
 }
 
 fn veripb(files: &Files) -> Result<(), String> {
-    let out = Command::new("veripb").arg(&files.statement).arg(&files.proof).arg(&files.target).output().unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout).to_string();
-    if out.status.success() && stdout.lines().any(|l| l == "s VERIFIED OUTPUT DERIVABLE") {
-        Ok(())
-    } else {
-        Err(format!("{stdout}{}", String::from_utf8_lossy(&out.stderr)))
-    }
+    common::veripb_verdict(&files.statement, &files.proof, &files.target)
 }
 
 fn plan(n: usize, level: u8, below: usize, depth: u8) -> Plan {

@@ -308,10 +308,12 @@ fn the_command_writes_the_library_text_and_rejects_bad_input_in_one_line() {
 }
 
 /// VeriPB reads the file and loads the expected number of constraints
-/// (equalities count twice). Skipped, with a note, where VeriPB is not on PATH.
+/// (equalities count twice). Skipped, with a note, where no `veripb`
+/// program is on PATH (the proof has no output section for the library's
+/// runner to accept).
 #[test]
 fn veripb_reads_the_statement() {
-    if !common::veripb_present() {
+    if !common::veripb_program_present() {
         return;
     }
     let dir = std::env::temp_dir().join(format!("hexcert-statement-veripb-{}", std::process::id()));

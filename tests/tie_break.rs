@@ -34,13 +34,7 @@ fn veripb(dir: &std::path::Path, plan: &Plan, turn: impl Fn(String) -> String) -
     std::fs::write(&s, Statement::new(&hex, plan.level, plan.below).to_opb(&hex)).unwrap();
     std::fs::write(&d, turn(String::from_utf8(proof).unwrap())).unwrap();
     std::fs::write(&t, turn(String::from_utf8(target).unwrap())).unwrap();
-    let out = Command::new("veripb").arg(&s).arg(&d).arg(&t).output().unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout).to_string();
-    if out.status.success() && stdout.lines().any(|l| l == "s VERIFIED OUTPUT DERIVABLE") {
-        Ok(())
-    } else {
-        Err(format!("{stdout}{}", String::from_utf8_lossy(&out.stderr)))
-    }
+    common::veripb_verdict(&s, &d, &t)
 }
 
 #[test]

@@ -68,13 +68,7 @@ fn veripb(dir: &Path, plan: &Plan) -> Result<(), String> {
     let mut target = Vec::new();
     write_cnf_as_opb(&reach.target(&hex, plan.level, plan.below).unwrap(), &mut target).unwrap();
     std::fs::write(dir.join("t.opb"), target).unwrap();
-    let out = Command::new("veripb").current_dir(dir).args(["s.opb", "d.pbp", "t.opb"]).output().unwrap();
-    let text = String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
-    if out.status.success() && text.contains("s VERIFIED") {
-        Ok(())
-    } else {
-        Err(text)
-    }
+    common::veripb_verdict(&dir.join("s.opb"), &dir.join("d.pbp"), &dir.join("t.opb"))
 }
 
 #[test]
@@ -168,7 +162,7 @@ fn a_true_claim_refutes_every_leaf_and_a_false_one_yields_a_validated_counterexa
         // (a record without its proof is only attested, exit 4).
         let run = hexcert(&["cubes", "run", "plan.json", "--all", "--jobs", "2", "--results", "res", "--store-limit", "100000000", "-q"], &dir);
         let status = hexcert(&["cubes", "status", "plan.json", "--results", "res"], &dir);
-        let text = String::from_utf8_lossy(&status.stdout).to_string() + &String::from_utf8_lossy(&status.stderr);
+        let text = format!("{}{}", String::from_utf8_lossy(&status.stdout), String::from_utf8_lossy(&status.stderr));
         if refuted {
             assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
             assert_eq!(status.status.code(), Some(0), "{text}");

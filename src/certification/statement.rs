@@ -26,7 +26,6 @@ use crate::records::{Claim, FileRecord, StatementRecord, VeripbRecord};
 use crate::statement::{Statement, STATEMENT_VERSION};
 
 const TOTALIZER_NOT_COVERED: &str = "no derivation of the totalizer bound yet; the claim rests on the encoder (its trust base)";
-const NO_VERIPB: &str = "VeriPB is not on PATH (cargo install veripb --locked)";
 
 /// The three files of one derivation, in a scratch directory removed on drop.
 struct Written {
@@ -98,8 +97,8 @@ fn run(veripb: &Veripb, written: &Written, origin: &Path) -> Result<VeripbRecord
 }
 
 /// The record of a claim with CNF hash `cnf_sha256`: the files written and
-/// hashed, and VeriPB's verdict when VeriPB is on PATH (else `not_checked`
-/// says it is not). Errors: VeriPB rejects (the derivation is wrong: the
+/// hashed, and VeriPB's verdict when this run has VeriPB (a program or the
+/// linked library, `proofs::veripb`; else `not_checked` says why not). Errors: VeriPB rejects (the derivation is wrong: the
 /// refutation may be fine, but nothing false is recorded), the target is not
 /// the claim's CNF, and I/O.
 pub fn derive_and_check(hex: &Hexagon, level: u8, below: usize, options: &EncodeOptions, cnf_sha256: &str, origin: &Path) -> Result<StatementRecord, HexError> {
@@ -128,7 +127,7 @@ fn record(written: Written, symmetry: SymmetryBreaking, target: Option<FileRecor
     };
     Ok(StatementRecord {
         version: STATEMENT_VERSION.into(),
-        not_checked: veripb.is_none().then(|| NO_VERIPB.into()),
+        not_checked: veripb.is_none().then(Veripb::missing),
         statement: Some(written.statement.clone()),
         derivation: Some(written.derivation.clone()),
         symmetry,
@@ -139,7 +138,7 @@ fn record(written: Written, symmetry: SymmetryBreaking, target: Option<FileRecor
 
 /// Checks in this run what a claim records about its statement -> CNF step:
 /// the statement and derivation written again must hash to the record, and
-/// VeriPB (if on PATH) must accept them. `strict` (`check --veripb`) asks
+/// VeriPB (when this run has it) must accept them. `strict` (`check --veripb`) asks
 /// for a VeriPB verdict even where none is recorded (derived on the spot)
 /// and reports a claim no derivation covers as unverified; otherwise such a
 /// claim is judged on the trust base it states, which names the encoder.
@@ -247,7 +246,7 @@ pub fn check_recorded_split(plan: &Plan, record: Option<&StatementRecord>, trust
 
 fn verdict_now(written: &Written, path: &Path, what: &str, say: &mut impl FnMut(String)) -> Result<Status, HexError> {
     let Some(veripb) = Veripb::find() else {
-        say(format!("unverified: {what}, but {NO_VERIPB}"));
+        say(format!("unverified: {what}, but {}", Veripb::missing()));
         return Ok(Status::Unverified);
     };
     let verdict = run(&veripb, written, path)?;

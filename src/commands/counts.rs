@@ -14,6 +14,7 @@ use hexcert::context::RunContext;
 use hexcert::error::HexError;
 use hexcert::geometry::Hexagon;
 use hexcert::outcome::Outcome;
+#[cfg(feature = "solver")]
 use hexcert::solving::Cadical;
 
 /// Which table `hexcert table` prints.
@@ -300,6 +301,7 @@ fn asked<T: ToString>(counts: &[T], penalty: Option<usize>) -> Vec<(usize, Strin
 /// `count --road sat`: partials of penalty P (or of every penalty up to B)
 /// through the lex-leaders the solver lists; with `leaders_dir`, cube by
 /// cube, resumable (`search::leaders`).
+#[cfg(feature = "solver")]
 pub fn count_sat(
     context: &RunContext,
     n: usize,

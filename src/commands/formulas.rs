@@ -91,7 +91,7 @@ impl fmt::Display for StatementReport {
     fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
         match (&self.veripb, self.check) {
             (Some(v), _) => writeln!(f, "{}: `{}` in {:.1} s ({})", v.version, v.line, v.seconds, v.command),
-            (None, true) => writeln!(f, "unverified: veripb is not on PATH (cargo install veripb --locked)"),
+            (None, true) => writeln!(f, "unverified: {}", hexcert::proofs::veripb::Veripb::missing()),
             (None, false) => Ok(()),
         }
     }
@@ -150,7 +150,7 @@ pub fn statement(
     Ok(Reported::new(report, outcome))
 }
 
-/// VeriPB's verdict on the three files: `None` when it is not on PATH
+/// VeriPB's verdict on the three files: `None` when this run has none
 /// (unverified, exit 4).
 fn run_veripb(statement: &Path, proof: &Path, target: &Path) -> Result<(Option<VeripbVerdict>, Outcome), HexError> {
     Ok(match hexcert::proofs::veripb::Veripb::find() {

@@ -2,21 +2,41 @@
 //! outcome its exit code comes from (`report::Reported`); `main.rs` only
 //! parses arguments, dispatches here and prints the result once.
 //!
-//! One file per family of commands; `report.rs` is what they share.
+//! One file per family of commands; `report.rs` is what they share. The
+//! families that solve are compiled with the cargo feature `solver` only
+//! (this list, and the subcommands of `main.rs`, are where that is decided):
+//! without it the binary is the verifier (check, verify, render, count and
+//! table without the solver's road, encode, statement).
 
+#[cfg(feature = "solver")]
 mod campaign;
+mod check;
+// count_sat, the solver's road, is the file's one item that needs it.
+#[cfg_attr(not(feature = "solver"), allow(unused_imports))]
 mod counts;
+#[cfg(feature = "solver")]
 mod cubes;
 mod formulas;
 mod grids;
+#[cfg(feature = "solver")]
 mod proofs;
 pub mod report;
+#[cfg(feature = "solver")]
 mod search;
+#[cfg(feature = "solver")]
+mod solve;
 
+#[cfg(feature = "solver")]
 pub use campaign::*;
+pub use check::*;
 pub use counts::*;
+#[cfg(feature = "solver")]
 pub use cubes::*;
 pub use formulas::*;
 pub use grids::*;
+#[cfg(feature = "solver")]
 pub use proofs::*;
+#[cfg(feature = "solver")]
 pub use search::*;
+#[cfg(feature = "solver")]
+pub use solve::*;

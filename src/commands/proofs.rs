@@ -1,4 +1,5 @@
-//! prove, certify and check: the commands that make or judge certificates.
+//! prove and certify: the commands that make certificates (`check.rs`
+//! judges them).
 //!
 //! `certify` streams its text table: a row is printed as soon as its n's
 //! optimum record is written, because one run can take hours and the rows
@@ -13,9 +14,9 @@ use std::sync::{Arc, Mutex};
 use serde::Serialize;
 
 use super::report::{Reported, Rows};
-use hexcert::certification::check::{check_paths_with, CheckOptions, CheckReport, Regenerate, Status, Summary};
+use hexcert::certification::check::{CheckReport, Status};
 use hexcert::certification::optimum::{certify_from_grid, certify_optimum_queued, OnReport, OptimumReport};
-use hexcert::certification::prove::{prove as prove_claim, ProveOutcome, SolveAgainUntil};
+use hexcert::certification::prove::{prove as prove_claim, ProveOutcome};
 use hexcert::certification::verifier::Verifier;
 use hexcert::certification::Settings;
 use hexcert::context::RunContext;
@@ -147,8 +148,8 @@ pub fn certify(json: bool, context: &RunContext, (first, last): (usize, usize), 
     }
     let unchecked: Vec<&OptimumReport> = optima.iter().filter(|r| !r.derivation_unchecked.is_empty()).collect();
     for report in &unchecked {
-        eprintln!("n={}: optimum {} is unverified in this run: VeriPB is not on PATH, so the statement -> CNF derivations of {} were not checked (`hexcert check` says the same)",
-            report.n, report.optimum, report.derivation_unchecked.join(", "));
+        eprintln!("n={}: optimum {} is unverified in this run: {}, so the statement -> CNF derivations of {} were not checked (`hexcert check` says the same)",
+            report.n, report.optimum, hexcert::proofs::veripb::Veripb::missing(), report.derivation_unchecked.join(", "));
     }
     let unreached: Vec<&OptimumReport> = optima.iter().filter(|r| !r.unreached.is_empty()).collect();
     for report in &unreached {
@@ -190,86 +191,4 @@ pub fn certify_witness((first, last): (usize, usize), grid: &std::path::Path, se
         Status::Failed => Outcome::Negative,
     };
     Ok(Reported::new(GridOptimumReport { optimum, check }, outcome))
-}
-
-/// `check`: each record's verdict and the tally.
-#[derive(Serialize)]
-pub struct CheckedReport {
-    reports: Vec<CheckReport>,
-    verified: usize,
-    failed: usize,
-    unverified: usize,
-    exit_code: u8,
-}
-
-impl fmt::Display for CheckedReport {
-    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        for r in &self.reports {
-            writeln!(f, "{}: {}", r.status.name(), r.path.display())?;
-            for m in &r.messages {
-                writeln!(f, "    {m}")?;
-            }
-        }
-        writeln!(f, "{} records: {} verified, {} failed, {} unverified", self.reports.len(), self.verified, self.failed, self.unverified)
-    }
-}
-
-/// `check`. With `regenerate`, re-solving polls the run's stop flag: after
-/// Ctrl-C the records checked to the end keep their verdicts (and a cube
-/// claim its cube verdicts written so far), the ones cut short are reported
-/// unverified, and the run ends interrupted (exit 130).
-pub fn check(context: &RunContext, paths: &[PathBuf], regenerate: bool, options: CheckOptions) -> Result<Reported, HexError> {
-    let paths = if paths.is_empty() { vec![PathBuf::from("proofs")] } else { paths.to_vec() };
-    if options.record && hexcert::proofs::veripb::Veripb::find().is_none() {
-        return Err(HexError::Usage("--record needs VeriPB on PATH (cargo install veripb --locked)".into()));
-    }
-    // The solver enters the check only here, and only when asked for.
-    let solve_again = SolveAgainUntil(context.stop_flag().clone());
-    let regenerator: Option<&dyn Regenerate> = if regenerate { Some(&solve_again) } else { None };
-    let mut reports = check_paths_with(&paths, regenerator, &options)?;
-    if reports.is_empty() {
-        return Err(HexError::Usage(format!("no claim.json or optimum.json under {}", show(&paths))));
-    }
-    if context.stopped() {
-        mark_cut_short(&mut reports);
-    }
-    let summary = Summary::of(&reports);
-    let report = CheckedReport { verified: summary.verified, failed: summary.failed, unverified: summary.unverified, exit_code: summary.exit_code(), reports };
-    let reported = Reported::new(report, summary.outcome());
-    Ok(if context.stopped() { reported.stopped_by(HexError::Interrupted) } else { reported })
-}
-
-/// `check` marks a record whose check ended in an error failed; when that
-/// error is the interruption (or the record rests on one that was cut
-/// short, as an optimum on its claim), nothing was found wrong with it: it
-/// is unverified.
-fn mark_cut_short(reports: &mut [CheckReport]) {
-    let (interrupted, why) = (HexError::Interrupted.to_string(), "interrupted (Ctrl-C) before its check was done: not verified");
-    let mut cut: Vec<String> = Vec::new();
-    for report in reports.iter_mut().filter(|r| r.status == Status::Failed) {
-        let stopped_here = report.messages.iter().position(|m| *m == interrupted);
-        if let Some(at) = stopped_here {
-            report.messages[at] = why.into();
-        } else if report.messages.iter().any(|m| names_any(m, &cut)) {
-            // The line naming the record it rests on gave that record's status as check judged it.
-            for m in report.messages.iter_mut().filter(|m| names_any(m, &cut)) {
-                if let Some(line) = m.strip_suffix(Status::Failed.name()) {
-                    *m = format!("{line}{}", Status::Unverified.name());
-                }
-            }
-            report.messages.push(why.into());
-        } else {
-            continue;
-        }
-        report.status = Status::Unverified;
-        cut.push(report.path.display().to_string());
-    }
-}
-
-fn names_any(message: &str, paths: &[String]) -> bool {
-    paths.iter().any(|path| message.contains(path.as_str()))
-}
-
-fn show(paths: &[PathBuf]) -> String {
-    paths.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", ")
 }

@@ -27,15 +27,45 @@ pub fn published(n: usize) -> Partial {
     read_grid_file(&path, Some(n)).unwrap().partial
 }
 
-/// Whether VeriPB is on PATH; when it is not, says so (and fails under CI,
-/// which installs it).
+/// Whether this run has VeriPB (a `veripb` on PATH, or the library of the
+/// default feature `veripb`); when it has none, says so (and fails under
+/// CI, which has both).
 pub fn veripb_present() -> bool {
     let present = hexcert::proofs::veripb::Veripb::find().is_some();
     if !present {
-        assert!(std::env::var_os("CI").is_none(), "CI is set but veripb is not on PATH (cargo install veripb --locked)");
-        eprintln!("note: veripb is not on PATH: claims that record a derivation are expected unverified here");
+        assert!(std::env::var_os("CI").is_none(), "CI is set but this run has no VeriPB: {}", hexcert::proofs::veripb::Veripb::missing());
+        eprintln!("note: {}: claims that record a derivation are expected unverified here", hexcert::proofs::veripb::Veripb::missing());
     }
     present
+}
+
+/// This run's VeriPB (hexcert's: a `veripb` on PATH, else the library
+/// linked in) on the three files: `Ok` when it accepted, else where and why
+/// it rejected.
+pub fn veripb_verdict(statement: &Path, derivation: &Path, target: &Path) -> Result<(), String> {
+    let veripb = hexcert::proofs::veripb::Veripb::find().expect("this run has VeriPB (common::veripb_present)");
+    let verdict = veripb.check(statement, derivation, target).unwrap();
+    if verdict.verified {
+        Ok(())
+    } else {
+        Err(verdict.line)
+    }
+}
+
+/// A `veripb` program on PATH, for the tests that run the program itself.
+pub fn veripb_program_present() -> bool {
+    let present = std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default()).any(|dir| dir.join("veripb").is_file());
+    if !present {
+        assert!(std::env::var_os("CI").is_none(), "CI is set but veripb is not on PATH (.ci/run puts it there)");
+        eprintln!("note: no veripb program on PATH: the test that runs it by hand checks nothing");
+    }
+    present
+}
+
+/// A command of hexcert's that runs no VeriPB: neither a program (PATH
+/// without the directories that hold a `veripb`) nor the library.
+pub fn without_veripb(command: &mut std::process::Command) -> &mut std::process::Command {
+    command.env("PATH", path_without_veripb()).env(hexcert::proofs::veripb::CHOICE, "none")
 }
 
 /// The status of a record whose every other part verifies: VeriPB decides.
