@@ -192,8 +192,10 @@ impl StoreArgs {
 }
 
 /// Makes Ctrl-C raise the run's stop flag: solvers stop, sweeps stop between
-/// layers, work directories are removed on the way out (exit 130). A second
-/// Ctrl-C ends the process at once, for a stop that takes too long.
+/// layers, work directories are removed on the way out (exit 130). SIGTERM
+/// (`timeout`, a batch system's time limit) and SIGHUP do the same (ctrlc's
+/// `termination` feature). A second signal ends the process at once, for a
+/// stop that takes too long.
 /// ctrlc takes one handler per process: `main` calls this once, and a
 /// failure is an error, not a flag that nothing raises.
 pub(crate) fn stop_on_ctrl_c(context: &RunContext) -> Result<(), HexError> {
@@ -203,7 +205,7 @@ pub(crate) fn stop_on_ctrl_c(context: &RunContext) -> Result<(), HexError> {
             std::process::exit(i32::from(hexcert::outcome::exit_code(Err(&HexError::Interrupted))));
         }
     })
-    .map_err(|e| HexError::Internal(format!("cannot catch Ctrl-C: {e}")))
+    .map_err(|e| HexError::Internal(format!("cannot catch Ctrl-C and SIGTERM: {e}")))
 }
 
 /// `7`, `3..=11`, `3-11` (inclusive) or `3..11` (exclusive, as in Rust).

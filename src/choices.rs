@@ -98,3 +98,23 @@ choice! {
         Default,
     }
 }
+
+choice! {
+    /// How `count --road extension` counts levels 5 and 6 (`counting::Via`).
+    Via => hexcert::counting::Via, default Lift {
+        /// The program of `lift` over the `+` cells of each level-3 partial.
+        Lift,
+        /// The level-4 refinements of each one met one by one, counted by the chain polynomials.
+        Chains,
+    }
+}
+
+choice! {
+    /// How `table counts` reaches levels 5 and 6 (`counting::Upper`).
+    Upper => hexcert::counting::Upper, default Chains {
+        /// The chain products over every level-4 partial the tables list.
+        Chains,
+        /// The extension road's lift of the level-3 partials at the minimum.
+        Lift,
+    }
+}

@@ -14,5 +14,10 @@ pub fn sha256_file(path: &std::path::Path) -> std::io::Result<String> {
     let mut file = crate::files::open_regular(path).map_err(crate::files::Refused::into_io)?;
     let mut hasher = Sha256::new();
     std::io::copy(&mut file, &mut hasher)?;
-    Ok(hasher.finalize().iter().map(|b| format!("{b:02x}")).collect())
+    Ok(finish_hex(hasher))
+}
+
+/// The SHA-256 of everything fed to `hasher`, in lower-case hex.
+pub fn finish_hex(hasher: Sha256) -> String {
+    hasher.finalize().iter().map(|b| format!("{b:02x}")).collect()
 }

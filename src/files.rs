@@ -26,6 +26,34 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), HexError> {
     result.map_err(io)
 }
 
+/// Writes `bytes` over `path` as `write_atomic` does, but only if `path`
+/// still holds what the writer last read: compare before replace. The new
+/// bytes go to a temporary sibling first (the slow part, synced); then the
+/// target is read again and handed to `unchanged`, and only if it says so is
+/// the sibling renamed over it. Otherwise nothing is replaced (the sibling
+/// is removed) and the answer is `Ok(false)`: another command wrote the file
+/// meanwhile, and a copy read before that must not revert it. A file gone
+/// (moved out by a writer mid-replace) counts as changed.
+pub fn replace_if_unchanged(path: &Path, bytes: &[u8], limit: u64, unchanged: impl FnOnce(&[u8]) -> bool) -> Result<bool, HexError> {
+    let io = |source| HexError::Io { path: path.to_path_buf(), source };
+    let temp = temporary_name(path);
+    let result = (|| {
+        let mut file = std::fs::File::create(&temp)?;
+        file.write_all(bytes)?;
+        file.sync_all()?;
+        let now = read_bounded_bytes(path, limit);
+        if !now.is_ok_and(|now| unchanged(&now)) {
+            std::fs::remove_file(&temp)?;
+            return Ok(false);
+        }
+        std::fs::rename(&temp, path).map(|()| true)
+    })();
+    if result.is_err() {
+        let _ = std::fs::remove_file(&temp);
+    }
+    result.map_err(io)
+}
+
 /// `dir/.name.<run id>.tmp`: hidden, unique per run on every host sharing
 /// the directory (a pid alone repeats across hosts and PID namespaces), in
 /// the target's directory.

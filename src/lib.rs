@@ -10,6 +10,7 @@
 //! - `geometry`: the hexagon, its cells, edges, rings and symmetries;
 //! - `levels`: level-k partials;
 //! - `validation`: the plain validator (no SAT code);
+//! - `orbits`: the 12 symmetries close listed leaders into every partial;
 //! - `statement`: the problem as a pseudo-Boolean (OPB) file, for VeriPB (no SAT code);
 //! - `formula`: CNF and DIMACS;
 //! - `encoding`: the level-k CNF encoder;
@@ -50,6 +51,7 @@ pub mod formula;
 pub mod geometry;
 pub mod levels;
 pub mod options;
+pub mod orbits;
 pub mod outcome;
 pub mod proofs;
 pub mod records;

@@ -244,6 +244,13 @@ enum Command {
         /// their completeness was not checked in this run).
         #[arg(long)]
         leaders_dir: Option<PathBuf>,
+        /// With --road sat --leaders-dir: prove each cube's list complete. One
+        /// traced solver lists the cube, each leader's blocking clause added to
+        /// its formula, and its last call refutes the formula with all of them;
+        /// the LRAT checker reads the whole trace as it is written, and the
+        /// cube's record names the refuted formula's hash and the verdict.
+        #[arg(long, requires = "leaders_dir")]
+        certify: bool,
         /// With --road extension: extend the listed symmetry classes piece by
         /// piece (256 runs of them), one record per finished piece in this
         /// directory, so that a stopped count resumes where it stopped (a
@@ -251,13 +258,20 @@ enum Command {
         /// recomputed in this run).
         #[arg(long)]
         pieces_dir: Option<PathBuf>,
+        /// With --road extension at levels 4..6: lift the level-3 partials of a
+        /// certified listing (DIR holds its count.json and cube records, written
+        /// by `count --road sat --certify`) instead of the sweep's, and count at
+        /// the listing's penalty (exit 4: the listing's cube verdicts are
+        /// recorded ones; `check --regenerate DIR` checks them).
+        #[arg(long)]
+        from_listing: Option<PathBuf>,
         /// With --road extension at levels 5 and 6: count each level-3 partial's
         /// refinements by `lift` (a program over its `+` cells, every label at
         /// once) or by `chains` (its level-4 refinements met one by one, each
         /// one's `+` components counted by the chain polynomials: none of
         /// lift's code, and far slower).
         #[arg(long, value_enum, default_value = "lift")]
-        via: commands::Via,
+        via: choices::Via,
         #[command(flatten)]
         counting: CountingArgs,
     },
@@ -275,7 +289,7 @@ enum Command {
         /// extension road's program over the `+` cells of each level-3 partial
         /// at the minimum; n = 12 in under 2 minutes).
         #[arg(long, value_enum, default_value = "chains")]
-        upper: commands::Upper,
+        upper: choices::Upper,
         /// With `counts`: count each level also at its minimum + 1, ..., + K
         /// (the near-optimal partials), a cell printed as the counts at the
         /// minimum, one above, ..., K above, split by ` / `. The tables are
@@ -410,19 +424,26 @@ fn run(cli: &Cli) -> Result<commands::report::Reported, HexError> {
         Command::Count { pieces_dir: Some(_), road: commands::Road::Sweep | commands::Road::Sat | commands::Road::Frontier, .. } => {
             Err(HexError::Usage("--pieces-dir keeps the pieces of an extension count: it needs --road extension".into()))
         }
-        Command::Count { via: commands::Via::Chains, road: commands::Road::Sweep | commands::Road::Sat | commands::Road::Frontier, .. } => {
+        Command::Count { from_listing: Some(_), road: commands::Road::Sweep | commands::Road::Sat | commands::Road::Frontier, .. } => {
+            Err(HexError::Usage("--from-listing lifts a listing: it needs --road extension".into()))
+        }
+        Command::Count { via: choices::Via::Chains, road: commands::Road::Sweep | commands::Road::Sat | commands::Road::Frontier, .. } => {
             Err(HexError::Usage("--via chains is how the extension road counts levels 5 and 6: it needs --road extension".into()))
         }
         Command::Count { n, level, penalty, max_penalty, counting, road: road @ (commands::Road::Sweep | commands::Road::Frontier), .. } => {
             commands::count(context, (*n, *level, *road), *penalty, *max_penalty, &counting.settings(*n, *level, context)?)
+        }
+        Command::Count { n, level, counting, road: commands::Road::Extension, via, from_listing: Some(dir), .. } => {
+            let settings = hexcert::counting::Settings { via: (*via).into(), ..counting.settings(*n, 3, context)? };
+            commands::count_lifted(context, (*n, *level), dir, &settings)
         }
         Command::Count { n, level, penalty, max_penalty, counting, road: commands::Road::Extension, pieces_dir, via, .. } => {
             let settings = hexcert::counting::Settings { records: pieces_dir.clone(), via: (*via).into(), ..counting.settings(*n, level.saturating_sub(1).max(1), context)? };
             commands::count_extension(context, (*n, *level), (*penalty, *max_penalty), &settings)
         }
         #[cfg(feature = "solver")]
-        Command::Count { n, level, penalty, max_penalty, road: commands::Road::Sat, leaders_dir, .. } => {
-            commands::count_sat(context, *n, *level, (*penalty, *max_penalty), leaders_dir.as_deref())
+        Command::Count { n, level, penalty, max_penalty, road: commands::Road::Sat, leaders_dir, certify, .. } => {
+            commands::count_sat(context, *n, *level, (*penalty, *max_penalty), (leaders_dir.as_deref(), *certify))
         }
         #[cfg(not(feature = "solver"))]
         Command::Count { road: commands::Road::Sat, .. } => Err(without_solver("--road sat")),

@@ -225,3 +225,19 @@ fn a_campaign_directory_without_a_claim_is_not_set_aside() {
     assert!(campaign.join("notes.txt").exists(), "{text}");
     assert!(!text.contains("contradict"), "{text}");
 }
+
+/// The audit case: `cubes status` of a plan none of whose cubes has run yet
+/// printed "total -0.0" (the sum of no f64 is -0.0).
+#[test]
+fn the_status_of_a_plan_with_no_results_prints_no_negative_zero() {
+    let scratch = Scratch::new("campaign-status-empty");
+    let (plan, results) = (scratch.0.join("plan.json"), scratch.0.join("results"));
+    let args = ["cubes", "plan", "--n", "5", "--level", "3", "--below", "9", "-o", s(&plan), "--results", s(&results)];
+    let (code, text) = hexcert(&args);
+    assert_eq!(code, Some(0), "{text}");
+    std::fs::create_dir_all(&results).unwrap();
+    let (code, text) = hexcert(&["cubes", "status", s(&plan), "--results", s(&results)]);
+    assert_eq!(code, Some(4), "{text}");
+    assert!(text.contains("solve seconds: total 0.0,"), "{text}");
+    assert!(!text.contains("-0.0"), "{text}");
+}

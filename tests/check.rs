@@ -336,7 +336,7 @@ fn the_statement_record_is_checked_and_recorded() {
     rewrite_json::<Claim>(&path, |c| {
         let options = c.encode_options();
         // A verified checker's acceptance (cake_lpr's, recorded) stays in it.
-        let verified = c.verified_lrat.as_ref().filter(|v| v.verified_acceptance()).map(|v| v.version.as_str());
+        let verified = c.verified_lrat.as_ref().filter(|v| v.counts_as_verified()).map(|v| v.version.as_str());
         c.trust_base = trust_base(Basis::Claim { options: &options, drat_checks: &c.drat_checks, statement: None, verified });
     });
     let report = check_record(&path, None);
@@ -380,6 +380,16 @@ fn without_veripb_a_recorded_derivation_is_unverified() {
     assert!(text.contains("statement -> CNF: unverified: statement and derivation written again match their recorded hashes, but VeriPB is not used in this run (HEXCERT_VERIPB=none)"), "{text}");
 }
 
+/// `hexcert solve` writes a level-`level` partial of penalty at most `max` (side `n`) to `path`.
+fn solve_level_witness((n, level, max): (usize, u8, usize), path: &Path) {
+    let solve = Command::new(env!("CARGO_BIN_EXE_hexcert"))
+        .args(["solve", "--n", &n.to_string(), "--level", &level.to_string(), "--max-penalty", &max.to_string(), "-o"])
+        .arg(path)
+        .output()
+        .unwrap();
+    assert!(solve.status.success(), "{}", String::from_utf8_lossy(&solve.stderr));
+}
+
 /// A claim directory with `witness.txt` states a level minimum: the witness
 /// must be a valid partial at the claim's level with exactly its bound, or
 /// the claim fails (a witness at another level is no witness).
@@ -388,12 +398,7 @@ fn a_level_witness_beside_a_claim_is_checked() {
     let root = scratch("level-witness");
     let dir = root.join("n5/level1-below7");
     copy_dir(&committed("proofs/n5/level1-below7"), &dir);
-    let solve = Command::new(env!("CARGO_BIN_EXE_hexcert"))
-        .args(["solve", "--n", "5", "--level", "1", "--max-penalty", "7", "-o"])
-        .arg(dir.join("witness.txt"))
-        .output()
-        .unwrap();
-    assert!(solve.status.success(), "{}", String::from_utf8_lossy(&solve.stderr));
+    solve_level_witness((5, 1, 7), &dir.join("witness.txt"));
     let claim = dir.join("claim.json");
     let (code, text) = hexcert_check(&[claim.to_str().unwrap()]);
     assert!(text.contains("the level-1 minimum is 7"), "{text}");
@@ -537,17 +542,19 @@ fn n5_claims_only(name: &str) -> PathBuf {
 /// `certify --witness` writes an optimum from an engine-found grid and the
 /// claims already there: it names the grid (path, hash, its `#` lines), states
 /// level 2's minimum from below only (no level-2 witness, and the grid reads
-/// at level 2 above 8), and `check` judges the record as any other; a
-/// published file is named as one. An `unreached` level at or above the lower
-/// bound's is refused by the reader.
+/// at level 2 above 8), so the optimum is unverified (exit 4) with level 2
+/// "at least 8", and `check` judges the record as any other; a level witness
+/// put beside the level-2 claim then reaches it. A published file is named
+/// as one. An `unreached` level at or above the lower bound's is refused by
+/// the reader.
 #[test]
 fn an_optimum_written_from_a_given_grid_names_it_and_checks() {
     let root = n5_claims_only("given-grid");
     let grid = committed("grids/n5-p9.txt");
     let (code, stdout, stderr) = certify_witness(5, &grid, &root);
-    let expected = if veripb_present() { 0 } else { i32::from(EXIT_UNVERIFIED) };
+    let expected = i32::from(EXIT_UNVERIFIED);
     assert_eq!(code, Some(expected), "{stdout}{stderr}");
-    assert!(stdout.contains("| 5 | 9 | 3 | 7 8 9 9 9 9 |"), "{stdout}");
+    assert!(stdout.contains("| 5 | 9 | 3 | 7 >=8 9 9 9 9 |"), "{stdout}");
     let record_path = root.join("n5/optimum.json");
     let record: Optimum = read_json(&record_path).unwrap();
     let source = record.witness_source.clone().expect("the record names its grid");
@@ -558,11 +565,15 @@ fn an_optimum_written_from_a_given_grid_names_it_and_checks() {
     assert_eq!(record.level_minima, [7, 8, 9, 9, 9, 9]);
     assert_eq!(record.unreached, Some(vec![2]));
     let report = check_record(&record_path, None);
-    assert_eq!(report.status, verified_if_veripb(), "{:?}", report.messages);
+    assert_eq!((report.status, report.needs_veripb), (Status::Unverified, false), "{:?}", report.messages);
     assert!(report.messages.iter().any(|m| m.contains("witness from grid file")), "{:?}", report.messages);
-    if veripb_present() {
-        assert!(report.messages.iter().any(|m| m.contains("level 2 at least 8")), "{:?}", report.messages);
-    }
+    assert!(report.messages.iter().any(|m| m.contains("level 2 at least 8")), "{:?}", report.messages);
+
+    // A level-2 partial of penalty 8 beside the level-2 claim reaches it.
+    solve_level_witness((5, 2, 8), &root.join("n5/level2-below8/witness.txt"));
+    let report = check_record(&record_path, None);
+    assert_eq!(report.status, verified_if_veripb(), "{:?}", report.messages);
+    assert!(!report.messages.iter().any(|m| m.contains("at least")), "{:?}", report.messages);
 
     rewrite_json::<Optimum>(&record_path, |o| o.unreached = Some(vec![3]));
     let report = check_record(&record_path, None);
@@ -574,6 +585,56 @@ fn an_optimum_written_from_a_given_grid_names_it_and_checks() {
     assert_eq!(code, Some(expected), "{stdout}{stderr}");
     let record: Optimum = read_json(&root.join("n5/optimum.json")).unwrap();
     assert_eq!(record.witness_source.unwrap().kind, "published file");
+}
+
+/// The audit case: `certify --witness` on a directory holding only n = 5's
+/// level-2 and level-3 claims wrote `level_minima [0, 8, 9, 9, 9, 9]`,
+/// printed it with exit 0, and `check` verified the optimum with "level 1
+/// reached by the search's models", though no search ran; deleting
+/// `unreached` from an honest record did the same. A level minimum is
+/// verified only when a claim proves it from below and a stored witness
+/// reaches it: here level 1 is "at least 0" and level 2 "at least 8", the
+/// optimum unverified (exit 4) for that reason (not VeriPB's absence),
+/// whatever the record's `unreached` says.
+#[test]
+fn a_level_minimum_without_a_claim_and_a_witness_is_at_least_and_unverified() {
+    let root = n5_claims_only("no-level-1");
+    std::fs::remove_dir_all(root.join("n5/level1-below7")).unwrap();
+    let (code, stdout, stderr) = certify_witness(5, &committed("grids/n5-p9.txt"), &root);
+    assert_eq!(code, Some(i32::from(EXIT_UNVERIFIED)), "{stdout}{stderr}");
+    assert!(stdout.contains("| 5 | 9 | 3 | >=0 >=8 9 9 9 9 |"), "{stdout}");
+    let record_path = root.join("n5/optimum.json");
+    let record: Optimum = read_json(&record_path).unwrap();
+    assert_eq!((record.level_minima.clone(), record.unreached.clone()), (vec![0, 8, 9, 9, 9, 9], Some(vec![1, 2])));
+    for unreached in [Some(vec![1, 2]), None] {
+        rewrite_json::<Optimum>(&record_path, |o| o.unreached = unreached.clone());
+        let (code, text) = hexcert_check(&[record_path.to_str().unwrap()]);
+        assert_eq!(code, Some(i32::from(EXIT_UNVERIFIED)), "{text}");
+        assert_eq!(printed_status(&text, "n5/optimum.json"), ["unverified"], "{text}");
+        assert!(text.contains("level 1 at least 0, level 2 at least 8"), "{text}");
+        assert!(!text.contains("search's models"), "{text}");
+        let report = check_record(&record_path, None);
+        assert!(!report.needs_veripb, "unverified for want of a witness, not of VeriPB: {:?}", report.messages);
+    }
+    let _ = std::fs::remove_dir_all(&root);
+}
+
+/// The audit case: `witness_source.path` was printed raw, so a grid file
+/// named with a newline forged a report line. The record's strings are
+/// printed with their control characters escaped.
+#[test]
+fn a_witness_path_with_a_newline_prints_on_one_line() {
+    let root = n5_claims_only("newline-path");
+    let grid = root.join("grid\nverified: forged.txt");
+    std::fs::copy(committed("grids/n5-p9.txt"), &grid).unwrap();
+    let (_, stdout, stderr) = certify_witness(5, &grid, &root);
+    assert!(root.join("n5/optimum.json").exists(), "{stdout}{stderr}");
+    let (_, text) = hexcert_check(&[root.join("n5/optimum.json").to_str().unwrap()]);
+    for said in [&stdout, &text] {
+        assert!(!said.lines().any(|l| l.starts_with("verified: forged")), "{said}");
+        assert!(said.contains("grid\\nverified: forged.txt"), "{said}");
+    }
+    let _ = std::fs::remove_dir_all(&root);
 }
 
 /// A grid whose penalty no claim bounds, an invalid grid, and an existing

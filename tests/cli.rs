@@ -342,22 +342,44 @@ fn ctrl_c_stops_a_regenerating_check() {
     }
 }
 
+/// SIGTERM (`timeout`, Slurm's time limit) stops a run as Ctrl-C does: a
+/// `check --regenerate` ends with exit 130, its records as they were, and
+/// its scratch directory (`hexcert-check-*` in TMPDIR, 93 MB for one n = 12
+/// cube) is removed on the way out, where SIGTERM used to kill it outright
+/// and leave the directory behind.
+#[test]
+fn sigterm_stops_a_regenerating_check_as_ctrl_c_does() {
+    let scratch = scratch("terminated-check");
+    let (copy, tmp) = (scratch.join("n8"), scratch.join("tmp"));
+    std::fs::create_dir_all(copy.join("level3-below20")).unwrap();
+    std::fs::create_dir_all(&tmp).unwrap();
+    let claim = "level3-below20/claim.json";
+    std::fs::copy(Path::new(env!("CARGO_MANIFEST_DIR")).join("proofs/n8").join(claim), copy.join(claim)).unwrap();
+    let (status, _, stderr) = signalled_after_3_s(libc::SIGTERM, &["check", "--regenerate"], &copy, Some(&tmp), "still checking 20 s after SIGTERM");
+    assert_eq!(status.code(), Some(130), "the interrupted exit code; stderr:\n{stderr}");
+    let left: Vec<_> = std::fs::read_dir(&tmp).unwrap().flatten().map(|e| e.file_name()).collect();
+    assert!(left.is_empty(), "scratch left behind: {left:?}");
+}
+
 /// Runs hexcert with `args` and then `path`, sends it SIGINT (Ctrl-C) 3 s
 /// in, and returns its exit status, stdout and stderr; fails with `deaf`
 /// if it is still running 20 s later.
 fn interrupted_after_3_s(args: &[&str], path: &Path, deaf: &str) -> (std::process::ExitStatus, String, String) {
+    signalled_after_3_s(libc::SIGINT, args, path, None, deaf)
+}
+
+/// `interrupted_after_3_s` with `signal`, and TMPDIR set to `tmp` when given.
+fn signalled_after_3_s(signal: libc::c_int, args: &[&str], path: &Path, tmp: Option<&Path>, deaf: &str) -> (std::process::ExitStatus, String, String) {
     use std::process::Stdio;
 
-    let mut child = Command::new(env!("CARGO_BIN_EXE_hexcert"))
-        .args(args)
-        .arg(path)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("hexcert runs");
+    let mut command = Command::new(env!("CARGO_BIN_EXE_hexcert"));
+    if let Some(tmp) = tmp {
+        command.env("TMPDIR", tmp);
+    }
+    let mut child = command.args(args).arg(path).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().expect("hexcert runs");
     std::thread::sleep(std::time::Duration::from_secs(3));
     // SAFETY: sending a signal to our own child process.
-    unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGINT) };
+    unsafe { libc::kill(child.id() as libc::pid_t, signal) };
     let status = exit_within_20_s(&mut child, deaf);
     let (mut stdout, mut stderr) = (String::new(), String::new());
     std::io::Read::read_to_string(&mut child.stdout.take().expect("piped"), &mut stdout).expect("reads stdout");

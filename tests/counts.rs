@@ -9,3 +9,4 @@ mod counting_modules;
 mod refinement;
 mod leaders;
 mod checkpoints;
+mod certified_counts;

@@ -267,14 +267,8 @@ fn a_verified_checker_is_believed_only_on_its_exact_line_and_exit_0() {
     let dir = scratch("cake-fakes");
     let claim = std::fs::canonicalize("proofs/n5/level3-below9/claim.json").unwrap();
     let claim = claim.to_str().unwrap();
-    let fake = |name: &str, body: &str| {
-        use std::os::unix::fs::PermissionsExt;
-        let path = dir.join(name);
-        // It reads the whole proof, as the real checker does, then answers.
-        std::fs::write(&path, format!("#!/bin/sh\ncat \"$2\" > /dev/null\n{body}\n")).unwrap();
-        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
-        path.to_str().unwrap().to_string()
-    };
+    // It reads the whole proof, as the real checker does, then answers.
+    let fake = |name: &str, body: &str| checker_script(&dir, name, body);
     for (name, body) in [("exit1", "echo 's VERIFIED UNSAT'; exit 1"), ("other-line", "echo 's VERIFIED'; exit 0"), ("silent", "exit 0")] {
         let out = hexcert(&dir, &["check", claim, "--cake-lpr", &fake(name, body)]);
         assert_eq!(out.status.code(), Some(1), "{name}: {}", text(&out));
@@ -373,6 +367,18 @@ fn cube_regeneration_solves_with_the_profile_each_record_names() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// A copy of proofs/n5 in `dir` whose level-3 claim holds no verified
+/// checker's verdict (the committed one may); its path and the claim.
+fn n5_level3_without_verdict(dir: &Path) -> (PathBuf, hexcert::records::Claim) {
+    common::copy_dir(Path::new("proofs/n5"), &dir.join("proofs/n5"));
+    let claim = dir.join("proofs/n5/level3-below9/claim.json");
+    let mut bare: hexcert::records::Claim = serde_json::from_slice(&std::fs::read(&claim).unwrap()).unwrap();
+    bare.verified_lrat = None;
+    bare.trust_base = hexcert::records::trust::trust_base(hexcert::records::trust::Basis::of_claim(&bare, &bare.encode_options()));
+    std::fs::write(&claim, serde_json::to_vec_pretty(&bare).unwrap()).unwrap();
+    (claim, bare)
+}
+
 /// `check --keep-verdicts` on a whole claim with a stored proof records
 /// cake_lpr's acceptance in the claim (and the trust base item it allows);
 /// the next such run takes it as an earlier run's word (exit 4), a plain
@@ -382,13 +388,7 @@ fn a_claims_cake_lpr_verdict_is_kept_and_named_in_its_trust_base() {
     let Some(program) = cake_lpr() else { return };
     let program = program.to_str().unwrap();
     let dir = scratch("cake-keep");
-    common::copy_dir(Path::new("proofs/n5"), &dir.join("proofs/n5"));
-    let claim = dir.join("proofs/n5/level3-below9/claim.json");
-    // The committed claim may hold a verdict already: start from one without.
-    let mut bare: hexcert::records::Claim = serde_json::from_slice(&std::fs::read(&claim).unwrap()).unwrap();
-    bare.verified_lrat = None;
-    bare.trust_base = hexcert::records::trust::trust_base(hexcert::records::trust::Basis::of_claim(&bare, &bare.encode_options()));
-    std::fs::write(&claim, serde_json::to_vec_pretty(&bare).unwrap()).unwrap();
+    let (claim, _) = n5_level3_without_verdict(&dir);
     let shown = claim.to_str().unwrap();
     let first = hexcert(&dir, &["check", "--keep-verdicts", "--cake-lpr", program, shown]);
     assert!(text(&first).contains("its verdict recorded in the claim"), "{}", text(&first));
@@ -402,4 +402,126 @@ fn a_claims_cake_lpr_verdict_is_kept_and_named_in_its_trust_base() {
     let plain = hexcert(&dir, &["check", shown]);
     assert_ne!(plain.status.code(), Some(1), "{}", text(&plain));
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `dir/name`, an executable that reads its proof (its second argument)
+/// to the end, as cake_lpr does, then runs `body`; returns its path.
+fn checker_script(dir: &Path, name: &str, body: &str) -> String {
+    use std::os::unix::fs::PermissionsExt;
+    let path = dir.join(name);
+    std::fs::write(&path, format!("#!/bin/sh\ncat \"$2\" > /dev/null\n{body}\n")).unwrap();
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    path.to_str().unwrap().to_string()
+}
+
+/// A program standing in for cake_lpr that, while it reads its proof, has
+/// `claim` replaced by `variant` (another command's write landing mid-run,
+/// as a `cubes merge` of the same claim), then accepts.
+fn accepting_checker_that_replaces(dir: &Path, claim: &Path, variant: &Path) -> String {
+    let body = format!("cp '{}' '{}'\necho 's VERIFIED UNSAT'\nexit 0", variant.display(), claim.display());
+    checker_script(dir, "cake_lpr-and-a-merge", &body)
+}
+
+/// The audit case: `check --keep-verdicts` wrote back the copy of
+/// claim.json it read at its start, so a `cubes merge` of the same claim
+/// that landed meanwhile was silently reverted. No command writes back a
+/// record it did not re-read: the file is compared before it is replaced,
+/// and a changed one is left as the other command wrote it (the record
+/// reported unverified, exit 4, with a line saying why), for a whole claim
+/// and for a cube claim alike.
+#[test]
+fn keep_verdicts_never_reverts_a_claim_written_meanwhile() {
+    let dir = scratch("keep-vs-merge");
+    let (whole, mut bare) = n5_level3_without_verdict(&dir);
+    bare.solver.seconds += 1.0;
+    let whole_variant = dir.join("whole-variant.json");
+    std::fs::write(&whole_variant, serde_json::to_vec_pretty(&bare).unwrap()).unwrap();
+
+    let cubes = dir.join("cubes");
+    std::fs::create_dir_all(&cubes).unwrap();
+    let ok = |out: Output| assert!(matches!(out.status.code(), Some(0 | 4)), "{}", text(&out));
+    ok(hexcert(&cubes, &["-q", "cubes", "plan", "--n", "5", "--level", "3", "--below", "9", "-o", "plan.json"]));
+    ok(hexcert(&cubes, &["-q", "cubes", "run", "plan.json", "--all", "--store-limit", "100000000"]));
+    ok(hexcert(&cubes, &["-q", "cubes", "merge", "plan.json", "--proofs", "proofs"]));
+    let merged = cubes.join("proofs/n5/level3-below9/claim.json");
+    let mut again: hexcert::records::CubeClaim = serde_json::from_slice(&std::fs::read(&merged).unwrap()).unwrap();
+    again.solve_seconds += 1.0;
+    let cube_variant = dir.join("cube-variant.json");
+    std::fs::write(&cube_variant, serde_json::to_vec_pretty(&again).unwrap()).unwrap();
+
+    for (claim, variant) in [(&whole, &whole_variant), (&merged, &cube_variant)] {
+        let checker = accepting_checker_that_replaces(&dir, claim, variant);
+        let out = hexcert(&dir, &["check", "--keep-verdicts", "--cake-lpr", &checker, claim.to_str().unwrap()]);
+        assert_eq!(std::fs::read(claim).unwrap(), std::fs::read(variant).unwrap(), "the claim written meanwhile was reverted: {}", text(&out));
+        assert!(text(&out).contains("changed on disk since this run read it"), "{}", text(&out));
+        assert_eq!(out.status.code(), Some(4), "{}", text(&out));
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A program that answers as cake_lpr would, after reading its proof: what
+/// `--cake-lpr` was once believed on (a two-line shell script).
+fn script_posing_as_cake_lpr(dir: &Path) -> String {
+    checker_script(dir, "not-cake_lpr", "echo 's VERIFIED UNSAT'")
+}
+
+/// The audit case: a two-line shell script given as `--cake-lpr` was
+/// recorded as the formally verified checker (its trust base item and
+/// all), and a verdict copied from another claim passed `check`. Now a
+/// verdict records the SHA-256 of the formula and the LRAT proof it read
+/// and of the binary that ran: an unknown binary's is recorded as an
+/// "unknown build" and counts in no trust base; one copied onto a claim
+/// whose formula it did not read is refused; and plain `check` reports a
+/// recorded verdict as recorded, not checked in its run (the committed
+/// ones, which predate the hashes, as attested only).
+#[test]
+fn a_verified_checkers_verdict_is_bound_to_its_formula_proof_and_build() {
+    let dir = scratch("cake-bound");
+    let (three, _) = n5_level3_without_verdict(&dir);
+    let two = dir.join("proofs/n5/level2-below8/claim.json");
+    let plain = hexcert(&dir, &["check", two.to_str().unwrap()]);
+    assert!(text(&plain).contains("recorded without the hashes of what it read: attested only; not checked in this run"), "{}", text(&plain));
+
+    let script = script_posing_as_cake_lpr(&dir);
+    let kept = hexcert(&dir, &["check", "--keep-verdicts", "--cake-lpr", &script, three.to_str().unwrap()]);
+    assert!(text(&kept).contains("its verdict recorded in the claim") && text(&kept).contains("unknown build"), "{}", text(&kept));
+    let claim: hexcert::records::Claim = serde_json::from_slice(&std::fs::read(&three).unwrap()).unwrap();
+    let verdict = claim.verified_lrat.clone().expect("the verdict was recorded");
+    let read = verdict.read.clone().expect("with what it read");
+    assert_eq!(read.build, "unknown build");
+    assert_eq!(read.formula_sha256, claim.cnf.sha256);
+    assert_eq!(Some(&read.lrat_sha256), claim.lrat_proof.as_ref().map(|f| &f.sha256));
+    assert_eq!(read.checker_sha256, hexcert::digest::sha256_file(Path::new(&script)).unwrap());
+    assert!(!claim.trust_base.iter().any(|item| item.contains("cake_lpr")), "a script named in the trust base: {:#?}", claim.trust_base);
+    let plain = hexcert(&dir, &["check", three.to_str().unwrap()]);
+    assert!(text(&plain).contains("recorded by unknown build"), "{}", text(&plain));
+    assert_ne!(plain.status.code(), Some(1), "{}", text(&plain));
+
+    // The same verdict copied onto the level-2 claim, whose CNF it never read.
+    let mut other: hexcert::records::Claim = serde_json::from_slice(&std::fs::read(&two).unwrap()).unwrap();
+    other.verified_lrat = Some(verdict.clone());
+    other.trust_base = hexcert::records::trust::trust_base(hexcert::records::trust::Basis::of_claim(&other, &other.encode_options()));
+    std::fs::write(&two, serde_json::to_vec_pretty(&other).unwrap()).unwrap();
+    let copied = hexcert(&dir, &["check", two.to_str().unwrap()]);
+    assert_eq!(copied.status.code(), Some(1), "{}", text(&copied));
+    assert!(text(&copied).contains("read the formula"), "{}", text(&copied));
+    // Named a known build it is not: refused too.
+    let mut forged = verdict;
+    forged.read.as_mut().unwrap().build = hexcert::records::claim::KNOWN_VERIFIED_BUILDS[0].1.into();
+    let mut claim = claim;
+    claim.verified_lrat = Some(forged);
+    claim.trust_base = hexcert::records::trust::trust_base(hexcert::records::trust::Basis::of_claim(&claim, &claim.encode_options()));
+    std::fs::write(&three, serde_json::to_vec_pretty(&claim).unwrap()).unwrap();
+    let forged = hexcert(&dir, &["check", three.to_str().unwrap()]);
+    assert_eq!(forged.status.code(), Some(1), "{}", text(&forged));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The cake_lpr this machine builds from ../shared/tools/cake_lpr (and CI
+/// puts on PATH) is a known build, and its verdicts say so.
+#[test]
+fn the_cake_lpr_built_here_is_a_known_build() {
+    let Some(program) = cake_lpr() else { return };
+    let checker = hexcert::proofs::verified::VerifiedChecker::find(Some(&program)).unwrap().unwrap();
+    assert_ne!(checker.build, "unknown build", "{} (sha256 {}) is not in KNOWN_VERIFIED_BUILDS", program.display(), checker.sha256);
 }

@@ -316,3 +316,31 @@ fn the_ledger_resumes_only_its_own_units() {
     }
     assert_eq!(resumed, Resumed { units: 3, writers: vec!["host-a run 1".into(), "host-b run 2".into()] });
 }
+
+/// Compare before replace (`records::read::replace_record`): a record is
+/// written back only over the very record its writer read; one another
+/// command changed (or moved out) meanwhile is left as it is, and the
+/// answer is `RecordError::Changed`.
+#[test]
+fn a_record_is_written_back_only_over_the_record_it_was_read_as() {
+    use hexcert::records::read::replace_record;
+    use hexcert::records::{read_json, Claim, RecordError};
+    let scratch = Scratch::n3("replace");
+    let path = scratch.0.join("n3/level2-below3/claim.json");
+    let read: Claim = read_json(&path).unwrap();
+    let mut ours = read.clone();
+    ours.solver.seconds += 1.0;
+    let mut theirs = read.clone();
+    theirs.solver.seconds += 2.0;
+    std::fs::write(&path, serde_json::to_vec_pretty(&theirs).unwrap()).unwrap();
+    let changed = replace_record(&path, &read, &ours).unwrap_err();
+    assert!(matches!(changed, hexcert::error::HexError::Record { error: RecordError::Changed, .. }), "{changed}");
+    assert_eq!(read_json::<Claim>(&path).unwrap(), theirs, "the other command's record was reverted");
+    replace_record(&path, &theirs, &ours).unwrap();
+    assert_eq!(read_json::<Claim>(&path).unwrap(), ours);
+    std::fs::remove_file(&path).unwrap();
+    assert!(replace_record(&path, &ours, &read).is_err(), "a record moved out is not written back");
+    assert!(!path.exists());
+    let leftovers: Vec<_> = std::fs::read_dir(path.parent().unwrap()).unwrap().flatten().filter(|e| e.file_name().to_string_lossy().ends_with(".tmp")).collect();
+    assert!(leftovers.is_empty(), "a temporary file was left behind");
+}

@@ -113,4 +113,19 @@ fn a_tie_break_plan_runs_merges_and_checks() {
     assert_eq!(checked.status.code(), Some(expected), "{text}{}", String::from_utf8_lossy(&checked.stderr));
     let claim: serde_json::Value = serde_json::from_slice(&std::fs::read(dir.join("proofs/n5/level3-below9/claim.json")).unwrap()).unwrap();
     assert_eq!(claim["plan"]["tie_break"], "next-ring");
+
+    // The audit case: the claim's statement_to_cnf record removed (and the
+    // trust base derived again without it) was verified, exit 0, on a trust
+    // base saying "without symmetry breaking". A tie-break is never judged
+    // without its VeriPB record: unverified, and its trust base says so.
+    let path = dir.join("proofs/n5/level3-below9/claim.json");
+    let mut claim: hexcert::records::CubeClaim = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+    claim.statement_to_cnf = None;
+    claim.trust_base = hexcert::records::trust::trust_base(hexcert::records::trust::Basis::of_cube_claim(&claim));
+    assert!(claim.trust_base.iter().any(|item| item.contains("tie-break (next-ring)")), "{:#?}", claim.trust_base);
+    std::fs::write(&path, serde_json::to_vec_pretty(&claim).unwrap()).unwrap();
+    let checked = run(&["check", "proofs"]);
+    let text = String::from_utf8_lossy(&checked.stdout);
+    assert_eq!(checked.status.code(), Some(4), "{text}{}", String::from_utf8_lossy(&checked.stderr));
+    assert!(text.contains("tie-break (next-ring) is judged only by VeriPB"), "{text}");
 }

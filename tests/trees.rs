@@ -140,7 +140,7 @@ fn every_optimal_partial_in_a_leaf(grow: Grow) {
     };
     for partial in &optimal {
         let reached = hex.symmetries().iter().any(|perm| {
-            let moved = Partial::new(n, level, hexcert::search::orbits::image(perm, partial.values())).unwrap();
+            let moved = Partial::new(n, level, hexcert::orbits::image(perm, partial.values())).unwrap();
             let projection = split.project(moved.values());
             plan.cubes.iter().filter(|c| hexcert::cubes::Split::coarsen(&projection, c.depth) == c.values).any(|cube| in_leaf(&moved, cube))
         });

@@ -22,6 +22,8 @@ use crate::error::CheckError;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Summary {
     pub original: u64,
+    /// Original clauses appended after the formula (`append_original`).
+    pub appended: u64,
     pub added: u64,
     pub deleted: u64,
     pub empty_clause_id: u64,
@@ -38,6 +40,8 @@ pub struct Checker {
     deleted: u64,
     hints: u64,
     empty_clause_id: Option<u64>,
+    /// Original clauses appended after the formula (`append_original`).
+    appended: u64,
     /// The step's clause without repeats, reused across steps.
     clause: Vec<i32>,
 }
@@ -61,6 +65,7 @@ impl Checker {
             deleted: 0,
             hints: 0,
             empty_clause_id: None,
+            appended: 0,
             clause: Vec::new(),
         }
     }
@@ -142,6 +147,36 @@ impl Checker {
         if expected != given {
             return Err(mismatch(format!("the formula has {expected:?}, the proof stream has {given:?}")));
         }
+        Ok(())
+    }
+
+    /// An original clause added after the formula was read (an incremental
+    /// solver's later input: the blocking clause of a listed model). It gets
+    /// `id`, above every id so far, and counts as an original: the proof is
+    /// then a refutation of the formula *and* every appended clause, which
+    /// the caller must name (it is what was refuted, so its hash is part of
+    /// the verdict). Not a proof step.
+    pub fn append_original(&mut self, id: u64, lits: &[i32]) -> Result<(), CheckError> {
+        let previous = self.store.last_id();
+        let mismatch = |reason: String| CheckError::OriginalMismatch { id, reason };
+        if id <= previous {
+            return Err(mismatch(format!("an appended original clause must come after id {previous}")));
+        }
+        if id > self.store.id_limit() {
+            return Err(mismatch(format!("id beyond {}", self.store.id_limit())));
+        }
+        if self.empty_clause_id.is_some() {
+            return Err(mismatch("appended after the empty clause".to_string()));
+        }
+        let outcome = self.assignment.assume_negation(lits, &mut self.clause);
+        self.assignment.undo();
+        if let Err((lit, _)) = outcome {
+            return Err(mismatch(format!("literal {lit} is not a valid literal")));
+        }
+        if !self.store.push(id, &self.clause) {
+            return Err(mismatch("the clause arena is full".to_string()));
+        }
+        self.appended += 1;
         Ok(())
     }
 
@@ -263,6 +298,7 @@ impl Checker {
         let empty_clause_id = self.empty_clause_id.ok_or(CheckError::NoEmptyClause { steps: self.steps })?;
         Ok(Summary {
             original: self.original,
+            appended: self.appended,
             added: self.added,
             deleted: self.deleted,
             empty_clause_id,

@@ -22,7 +22,7 @@ fn assert_step(err: &CheckError, step: u64) {
 #[test]
 fn four_clause_proof_is_verified() {
     let summary = check_text(FOUR, FOUR_PROOF).unwrap();
-    assert_eq!(summary, Summary { original: 4, added: 2, deleted: 2, empty_clause_id: 6, hints: 5 });
+    assert_eq!(summary, Summary { original: 4, appended: 0, added: 2, deleted: 2, empty_clause_id: 6, hints: 5 });
 }
 
 #[test]

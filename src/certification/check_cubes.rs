@@ -68,7 +68,9 @@ fn check_statement_and_plan(path: &Path, claim: &CubeClaim, messages: &mut Vec<S
 /// and its DRAT twin required to hash to the record; and by the verified
 /// checker too when one is given. A cube whose proof is neither stored nor
 /// regenerated leaves the claim unverified.
-pub fn check_cube_claim(path: &Path, claim: &CubeClaim, checks: ProofChecks<'_>, messages: &mut Vec<String>) -> Result<Status, HexError> {
+/// With `checks.keep`, each verdict is written into the file as it is
+/// reached, and `claim` becomes what the file then holds.
+pub fn check_cube_claim(path: &Path, claim: &mut CubeClaim, checks: ProofChecks<'_>, messages: &mut Vec<String>) -> Result<Status, HexError> {
     check_encoding_budget(claim.plan.n, claim.plan.level, claim.plan.below, path)?;
     let _share = super::budget::reserve(claim.plan.n, claim.plan.level, claim.plan.below, options::CUBE_CLAIM_COPIES.default);
     let encoding = check_statement_and_plan(path, claim, messages)?;
@@ -76,7 +78,9 @@ pub fn check_cube_claim(path: &Path, claim: &CubeClaim, checks: ProofChecks<'_>,
     for index in 0..claim.plan.cubes.len() {
         cubes.check(index, checks)?;
     }
-    cubes.conclude(checks, messages)
+    let (status, kept) = cubes.conclude(checks, messages)?;
+    *claim = kept;
+    Ok(status)
 }
 
 /// How the cubes' proofs were checked in this run.
@@ -198,7 +202,7 @@ impl<'a> CubeProofs<'a> {
         let mut online = OnlineCheck::start_with(against, &work_dir.join("cube.drat"), stream)?;
         let what = format!("cube {index} of `{}`", self.claim.statement);
         let seconds = regenerate.regenerate_formula(cnf, profile, &what, online.sender())?;
-        let Finished { lrat, drat, verified } = online.finish(Instant::now())?;
+        let Finished { lrat, drat, verified, .. } = online.finish(Instant::now())?;
         if !lrat.verified {
             return Err(RecordError::LratRejected { what: format!("the regenerated proof of cube {index}"), verdict: lrat.verdict }.at(self.path));
         }
@@ -220,28 +224,39 @@ impl<'a> CubeProofs<'a> {
         }
         self.tally.by_verified += 1;
         if keep {
+            // On disk: the claim as read, with this run's verdicts so far.
+            let written = self.kept.clone();
             self.kept.cubes[index].verified_lrat = Some(verdict);
             self.kept.trust_base = trust_base(Basis::of_cube_claim(&self.kept));
-            crate::files::write_atomic(self.path, &serde_json::to_vec_pretty(&self.kept).expect("claims serialise"))?;
+            crate::records::read::replace_record(self.path, &written, &self.kept)?;
         }
         Ok(())
     }
 
     /// What the cubes' proofs came to: the split formula refuted when every
     /// proof was checked in this run, unverified otherwise.
-    fn conclude(mut self, checks: ProofChecks<'_>, messages: &mut Vec<String>) -> Result<Status, HexError> {
+    fn conclude(mut self, checks: ProofChecks<'_>, messages: &mut Vec<String>) -> Result<(Status, CubeClaim), HexError> {
         let (Tally { stored, regenerated, unchecked, earlier, by_verified }, count) = (self.tally, self.claim.plan.cubes.len());
         messages.push(format!(
             "{count} cubes: {stored} stored LRAT proofs verified by hexcert-lrat {}, {regenerated} re-solved with their traces verified and DRAT hashes matched, {unchecked} not checked",
             hexcert_lrat::VERSION
         ));
         if let Some(checker) = checks.verified {
-            messages.push(format!("{by_verified} cube proofs verified by {} in this run ({})", crate::proofs::verified::NAME, checker.version));
+            messages.push(format!("{by_verified} cube proofs verified by {} in this run ({}, {})", crate::proofs::verified::NAME, checker.version, checker.build));
         }
-        let recorded = self.kept.cubes.iter().filter(|c| c.verified_lrat.as_ref().is_some_and(CheckerRecord::verified_acceptance)).count();
-        if recorded > 0 {
+        let verdicts: Vec<&CheckerRecord> = self.kept.cubes.iter().filter_map(|c| c.verified_lrat.as_ref().filter(|v| v.verified_acceptance())).collect();
+        if !verdicts.is_empty() {
             let by_earlier = if earlier > 0 { format!(" ({earlier} by earlier runs, not re-checked in this one)") } else { String::new() };
-            messages.push(format!("{recorded} of {count} cubes record a {} acceptance of their proof{by_earlier}", crate::proofs::verified::NAME));
+            let unbound = verdicts.iter().filter(|v| v.read.is_none()).count();
+            let unknown = verdicts.iter().filter(|v| v.read.is_some() && !v.counts_as_verified()).count();
+            let mut how = vec![format!("recorded{}", if by_verified > 0 { ", this run's among them" } else { ", not checked in this run" })];
+            if unbound > 0 {
+                how.push(format!("{unbound} without the hashes of what they read: attested only"));
+            }
+            if unknown > 0 {
+                how.push(format!("{unknown} by an unknown build, not counted as the verified checker"));
+            }
+            messages.push(format!("{} of {count} cubes record a {} acceptance of their proof{by_earlier} ({})", verdicts.len(), crate::proofs::verified::NAME, how.join("; ")));
         }
         if stored == count {
             let summary = self.lifted.conclude().map_err(|e| RecordError::Header(format!("the lifted cube proofs do not refute the split formula: {e}")).at(self.path))?;
@@ -260,6 +275,6 @@ impl<'a> CubeProofs<'a> {
         if earlier > 0 {
             messages.push(format!("{earlier} cube proofs checked by earlier runs (their recorded verdicts), not in this one: rerun without --keep-verdicts to check them all"));
         }
-        Ok(if unchecked > 0 { Status::Unverified } else { Status::Verified })
+        Ok((if unchecked > 0 { Status::Unverified } else { Status::Verified }, self.kept))
     }
 }

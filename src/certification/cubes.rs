@@ -89,7 +89,7 @@ pub fn run_cube(plan: &Plan, index: usize, results: &Path, limits: RunLimits<'_>
     let flag = Arc::clone(abort);
     let outcome = solve_traced(&cnf, crate::solving::profile::CURRENT, online.sender(), move || flag.load(Ordering::Relaxed) || timed_out());
     let solve_seconds = start.elapsed().as_secs_f64();
-    let Finished { lrat, drat: proof, verified } = online.finish(Instant::now())?;
+    let Finished { lrat, drat: proof, verified, .. } = online.finish(Instant::now())?;
     let mut result = CubeResult {
         format: RESULT_FORMAT.into(),
         formula_sha256: plan.formula_sha256.clone(),

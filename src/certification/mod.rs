@@ -14,10 +14,13 @@
 
 pub mod budget;
 pub mod check;
+pub mod check_counts;
 pub mod check_cubes;
 #[cfg(feature = "solver")]
 pub mod contradiction;
 pub mod deadline;
+#[cfg(feature = "solver")]
+pub mod listing;
 pub mod merge;
 #[cfg(feature = "solver")]
 pub mod cubes;

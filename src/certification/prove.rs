@@ -236,6 +236,7 @@ fn external_checks(
             verdict: verdict.line.clone(),
             seconds: verdict.seconds,
             peak_memory_kb: verdict.peak_memory_kb,
+            read: None,
         });
     }
     Ok((records, None))
@@ -385,6 +386,10 @@ impl Regenerate for SolveAgain {
     fn regenerate_formula(&self, cnf: &Cnf, profile: Option<&str>, what: &str, trace: TraceSender) -> Result<f64, HexError> {
         SolveAgainUntil(Arc::default()).regenerate_formula(cnf, profile, what, trace)
     }
+
+    fn relist(&self, hex: &Hexagon, cube: (&LevelEncoding, &crate::cubes::Split, &[u8])) -> Result<crate::records::leaders::CubeLeaders, HexError> {
+        SolveAgainUntil(Arc::default()).relist(hex, cube)
+    }
 }
 
 impl SolveAgainUntil {
@@ -404,5 +409,10 @@ impl Regenerate for SolveAgainUntil {
         // with CaDiCaL's defaults: only they give its trace again.
         let profile = profile.map_or(Ok(profile::DEFAULT), profile::Profile::named)?;
         refute_traced(cnf, profile, trace, what, self.stop())
+    }
+
+    fn relist(&self, hex: &Hexagon, cube: (&LevelEncoding, &crate::cubes::Split, &[u8])) -> Result<crate::records::leaders::CubeLeaders, HexError> {
+        let scratch = tempfile::tempdir().map_err(|source| HexError::Io { path: std::env::temp_dir(), source })?;
+        super::listing::certified_cube(hex, cube, scratch.path(), self.stop()).map(|(record, _)| record)
     }
 }

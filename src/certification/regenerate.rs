@@ -3,7 +3,11 @@
 //! checker. The trait lives apart from both sides so that `check` (which
 //! uses it) and `prove` (which implements it with CaDiCaL) import neither.
 
+use crate::cubes::Split;
+use crate::encoding::LevelEncoding;
 use crate::error::HexError;
+use crate::geometry::Hexagon;
+use crate::records::leaders::CubeLeaders;
 use crate::formula::Cnf;
 use crate::proofs::trace::TraceSender;
 use crate::proofs::verified::VerifiedChecker;
@@ -22,6 +26,13 @@ pub trait Regenerate {
     /// the record predates profiles, solved with the solver's defaults).
     /// An unknown profile is refused before any solving.
     fn regenerate_formula(&self, cnf: &Cnf, profile: Option<&str>, what: &str, trace: TraceSender) -> Result<f64, HexError>;
+    /// Lists one cube of a certified count again (`certification::listing`):
+    /// the new record, whose leaders and formula hash the caller compares
+    /// with the stored ones, its trace checked by hexcert-lrat in this run.
+    fn relist(&self, hex: &Hexagon, cube: (&LevelEncoding, &Split, &[u8])) -> Result<CubeLeaders, HexError> {
+        let _ = (hex, cube);
+        Err(HexError::Usage("this check cannot list cubes again (no solver)".into()))
+    }
 }
 
 /// What one run checks proofs with (`check`, for claims and cube claims).

@@ -221,6 +221,12 @@ pub fn check_recorded_split(plan: &Plan, record: Option<&StatementRecord>, trust
     let Some(record) = record.filter(|r| r.statement.is_some()) else {
         let why = record.and_then(|r| r.not_checked.clone()).unwrap_or_else(|| "not recorded (`hexcert check --veripb --record` adds it)".into());
         if !strict || !plan.cardinality.is_counter() {
+            // A tie-break's clauses are the derivation's to judge: no
+            // argument stands in for it, so without one nothing is concluded.
+            if !plan.tie_break.is_none() {
+                say(format!("{why}; the plan's tie-break ({}) is judged only by VeriPB on its derivation: unverified", plan.tie_break.name()));
+                return Ok(Status::Unverified);
+            }
             say(format!("{why}; judged on the trust base the claim states"));
             return Ok(if strict { Status::Unverified } else { Status::Verified });
         }

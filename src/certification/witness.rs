@@ -21,6 +21,24 @@ use crate::validation::evaluate;
 /// Name of a level minimum's witness beside its claim.
 pub const LEVEL_WITNESS: &str = "witness.txt";
 
+/// Where `certify` keeps, beside an optimum, the witness of a level below
+/// the lower bound's that the optimum's grid does not reach: `nN/witness-level<K>.txt`.
+pub fn optimum_level_witness(dir: &Path, level: u8) -> std::path::PathBuf {
+    dir.join(format!("witness-level{level}.txt"))
+}
+
+/// Whether the level witness beside the optimum in `dir` reaches `minimum`
+/// at `level`: absent is no; present, it must be a valid level-`level`
+/// partial of exactly that penalty, or the optimum fails.
+pub fn optimum_level_witness_reaches(dir: &Path, n: usize, level: u8, minimum: usize) -> Result<bool, HexError> {
+    let path = optimum_level_witness(dir, level);
+    if std::fs::symlink_metadata(&path).is_err() {
+        return Ok(false);
+    }
+    check_grid(&path, n, level, minimum)?;
+    Ok(true)
+}
+
 /// The grid at `path` is a valid level-`level` partial of the side-`n`
 /// hexagon with exactly `penalty`; the error says which of these fails.
 fn check_grid(path: &Path, n: usize, level: u8, penalty: usize) -> Result<Partial, HexError> {

@@ -71,7 +71,8 @@ pub fn cubes_status(plan_path: &Path, results: &Path, machines: usize) -> Result
     let found = progress(&plan, results)?;
     let mut sorted = found.seconds.clone();
     sorted.sort_by(f64::total_cmp);
-    let total: f64 = sorted.iter().sum();
+    // A fold from +0.0: `sum` of no f64 is -0.0, printed "total -0.0".
+    let total: f64 = sorted.iter().fold(0.0, |sum, s| sum + s);
     let percentile = |p: f64| if sorted.is_empty() { 0.0 } else { sorted[((sorted.len() - 1) as f64 * p).round() as usize] };
     let slowest = sorted.last().copied().unwrap_or(0.0);
     // Remaining cubes estimated at the mean so far; a machine never does less than the slowest cube.

@@ -51,6 +51,10 @@ pub struct CountReport {
     /// How levels 5 and 6 were counted on the extension road (`lift` or `chains`).
     #[serde(skip_serializing_if = "Option::is_none")]
     refined_via: Option<&'static str>,
+    /// The count's record, written by a certified listing at its minimum
+    /// (`--certify --penalty P`, with `proofs/nN/levelK-belowP/claim.json`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    count_record: Option<std::path::PathBuf>,
     /// How a cube-by-cube listing went (sat road with --leaders-dir only).
     #[serde(skip_serializing_if = "Option::is_none")]
     cubes: Option<CubeListing>,
@@ -92,7 +96,7 @@ struct PenaltyCount {
 impl CountReport {
     fn new(n: usize, level: u8, road: Road, counts: Vec<(usize, String)>, seconds: f64) -> CountReport {
         let counts = counts.into_iter().map(|(penalty, count)| PenaltyCount { penalty, count }).collect();
-        CountReport { n, level, road, minimum: None, counts, seconds, tables_loaded: Vec::new(), leaders: None, refined_partials: None, refined_classes: None, refined_via: None, cubes: None, pieces: None, up_to: false }
+        CountReport { n, level, road, minimum: None, counts, seconds, tables_loaded: Vec::new(), leaders: None, refined_partials: None, refined_classes: None, refined_via: None, count_record: None, cubes: None, pieces: None, up_to: false }
     }
 
     /// The first penalty with a partial, when every penalty below it was counted.
@@ -233,42 +237,6 @@ pub enum Road {
     Frontier,
 }
 
-/// How `count --road extension` counts levels 5 and 6 (`counting::Via`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum Via {
-    /// The program of `lift` over the `+` cells of each level-3 partial.
-    Lift,
-    /// The level-4 refinements of each one met one by one, counted by the chain polynomials.
-    Chains,
-}
-
-impl From<Via> for hexcert::counting::Via {
-    fn from(via: Via) -> hexcert::counting::Via {
-        match via {
-            Via::Lift => hexcert::counting::Via::Lift,
-            Via::Chains => hexcert::counting::Via::Chains,
-        }
-    }
-}
-
-/// How `table counts` reaches levels 5 and 6 (`counting::Upper`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum Upper {
-    /// The chain products over every level-4 partial the tables list.
-    Chains,
-    /// The extension road's lift of the level-3 partials at the minimum.
-    Lift,
-}
-
-impl From<Upper> for hexcert::counting::Upper {
-    fn from(upper: Upper) -> hexcert::counting::Upper {
-        match upper {
-            Upper::Chains => hexcert::counting::Upper::Chains,
-            Upper::Lift => hexcert::counting::Upper::Lift,
-        }
-    }
-}
-
 /// `count --road extension`: level-2..6 counts by refinement of the partials
 /// of the level below: the minimum and its count, or (`--penalty P`,
 /// `--max-penalty B`) the counts up to a bound (counting::extension).
@@ -301,6 +269,26 @@ pub fn count_extension(context: &RunContext, (n, level): (usize, u8), (penalty, 
     Ok(Reported::new(report, outcome))
 }
 
+/// `count --road extension --from-listing DIR`: levels 4..6 at a certified
+/// level-3 listing's penalty, each class of its partials lifted
+/// (`counting::refined_from_listed`). Unverified (exit 4): the listing's
+/// cube verdicts are recorded ones.
+pub fn count_lifted(context: &RunContext, (n, level): (usize, u8), dir: &Path, settings: &hexcert::counting::Settings) -> Result<Reported, HexError> {
+    let started = std::time::Instant::now();
+    let (record, listed) = hexcert::certification::check_counts::listed_partials(dir)?;
+    if (record.n, record.level) != (n, 3) {
+        return Err(HexError::Usage(format!("--from-listing needs a level-3 listing of n = {n}; {} is of n = {}, level {}", dir.display(), record.n, record.level)));
+    }
+    let progress = crate::progress::Progress::new(context);
+    progress.working(format!("n={n}: lifting the {} level-3 partials of penalty {} to level {level}", listed.len(), record.penalty));
+    let found = hexcert::counting::refined_from_listed(&Hexagon::new(n)?, level, &listed, record.penalty, settings)?;
+    drop(progress);
+    let mut report = CountReport::new(n, level, Road::Extension, asked(&found.counts, Some(record.penalty)), started.elapsed().as_secs_f64());
+    (report.refined_partials, report.refined_classes) = (Some(found.refined), Some(found.classes));
+    report.refined_via = (level >= 5).then(|| settings.via.name());
+    Ok(Reported::new(report, Outcome::Unverified))
+}
+
 /// The counts a user asked for: the one at `penalty`, or else every one
 /// (the counts run from penalty 0).
 fn asked<T: ToString>(counts: &[T], penalty: Option<usize>) -> Vec<(usize, String)> {
@@ -314,11 +302,16 @@ fn asked<T: ToString>(counts: &[T], penalty: Option<usize>) -> Vec<(usize, Strin
 /// through the lex-leaders the solver lists; with `leaders_dir`, cube by
 /// cube, resumable (`search::leaders`).
 #[cfg(feature = "solver")]
-pub fn count_sat(context: &RunContext, n: usize, level: u8, (penalty, max_penalty): (Option<usize>, Option<usize>), leaders_dir: Option<&Path>) -> Result<Reported, HexError> {
-    let Some(bound) = penalty.or(max_penalty) else {
-        return Err(HexError::Usage("--road sat needs --penalty P or --max-penalty B".into()));
-    };
+pub fn count_sat(
+    context: &RunContext,
+    n: usize,
+    level: u8,
+    (penalty, max_penalty): (Option<usize>, Option<usize>),
+    (leaders_dir, certify): (Option<&Path>, bool),
+) -> Result<Reported, HexError> {
+    let bound = penalty.or(max_penalty).ok_or_else(|| HexError::Usage("--road sat needs --penalty P or --max-penalty B".into()))?;
     let hex = Hexagon::new(n)?;
+    let minimum_claim = penalty.filter(|_| certify).map(|p| hexcert::certification::listing::minimum_claim(Path::new("proofs"), n, level, p)).transpose()?;
     let progress = crate::progress::Progress::new(context);
     progress.working(format!("n={n}: listing level-{level} lex-leaders of penalty <= {bound}"));
     let started = std::time::Instant::now();
@@ -326,7 +319,11 @@ pub fn count_sat(context: &RunContext, n: usize, level: u8, (penalty, max_penalt
         None => (hexcert::search::orbits::orbit_count::<Cadical>(&hex, level, bound, hexcert::options::SAT_ROAD_LEADERS.default)?, None),
         Some(dir) => {
             let on_cube = |done: usize, total: usize| progress.working(format!("n={n}: level-{level} lex-leaders of penalty <= {bound}, cube {done} of {total} done"));
-            let (found, listing) = hexcert::search::orbits::orbit_count_by_cubes::<Cadical>(&hex, level, bound, Some(dir), context.stop_flag(), &on_cube)?;
+            let (found, listing) = if certify {
+                hexcert::certification::listing::count_certified(&hex, (level, bound), dir, context.stop_flag(), &on_cube)?
+            } else {
+                hexcert::search::orbits::orbit_count_by_cubes::<Cadical>(&hex, level, bound, Some(dir), context.stop_flag(), &on_cube)?
+            };
             (found, Some(listing))
         }
     };
@@ -334,6 +331,9 @@ pub fn count_sat(context: &RunContext, n: usize, level: u8, (penalty, max_penalt
     let mut report = CountReport::new(n, level, Road::Sat, asked(&found.by_penalty, penalty), started.elapsed().as_secs_f64());
     report.leaders = Some(found.leaders);
     report.minimum = if penalty.is_none() { report.first_found() } else { None };
+    if let (Some(dir), Some(claim)) = (leaders_dir, &minimum_claim) {
+        report.count_record = hexcert::certification::listing::write_count_record(dir, &hex, (level, bound), &found.by_penalty, claim)?;
+    }
     let resumed = listing.as_ref().is_some_and(|l| l.resumed.units > 0);
     report.cubes = listing.map(|l| CubeListing { listed: l.listed, resumed: l.resumed.units, resumed_from: l.resumed.writers, solve_seconds: l.seconds, slowest: l.slowest });
     Ok(Reported::new(report, outcome(resumed)))

@@ -96,7 +96,9 @@ pub struct CertifyReport {
 const CERTIFY_HEADER: &str = "| n | optimum | level | level minima | wall s | final solve s | verdict after solve s | proof bytes (gz) | stored |\n|---|---|---|---|---|---|---|---|---|";
 
 fn certify_row(report: &OptimumReport) -> String {
-    let minima: Vec<String> = report.level_minima.iter().map(|m| m.to_string()).collect();
+    // A level no stored witness reaches is "at least" its entry.
+    let at_least = |level: usize| if report.unreached.contains(&(level as u8 + 1)) { ">=" } else { "" };
+    let minima: Vec<String> = report.level_minima.iter().enumerate().map(|(i, m)| format!("{}{m}", at_least(i))).collect();
     let resumed = if report.resumed { " (earlier run)" } else { "" };
     format!(
         "| {} | {} | {} | {} | {:.1}{resumed} | {:.1} | {:.2} | {} | {} |",
@@ -149,7 +151,13 @@ pub fn certify(json: bool, context: &RunContext, (first, last): (usize, usize), 
         eprintln!("n={}: optimum {} is unverified in this run: {}, so the statement -> CNF derivations of {} were not checked (`hexcert check` says the same)",
             report.n, report.optimum, hexcert::proofs::veripb::Veripb::missing(), report.derivation_unchecked.join(", "));
     }
-    let outcome = if attested.is_empty() && unchecked.is_empty() { Outcome::Done } else { Outcome::Unverified };
+    let unreached: Vec<&OptimumReport> = optima.iter().filter(|r| !r.unreached.is_empty()).collect();
+    for report in &unreached {
+        let levels: Vec<String> = report.unreached.iter().map(u8::to_string).collect();
+        eprintln!("n={}: optimum {} is unverified: no stored witness reaches the minimum of level {} (at least the value shown)",
+            report.n, report.optimum, levels.join(", "));
+    }
+    let outcome = if attested.is_empty() && unchecked.is_empty() && unreached.is_empty() { Outcome::Done } else { Outcome::Unverified };
     Ok(rows.finish(Reported::new(CertifyReport { optima }, outcome)))
 }
 

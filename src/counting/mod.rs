@@ -48,7 +48,7 @@ pub use basics::{Layers, Settings, Upper, Via, DEFAULT_MEMORY_LIMIT, MAX_PENALTY
 pub use chains::completion::{cheapest_completion, cheapest_labels};
 pub use chains::components::{components, shape_polynomial, Shape};
 pub use extension::refinements::source as refined_from;
-pub use extension::{Pieces, Refined, RefinedByPenalty};
+pub use extension::{refined_from_listed, Pieces, Refined, RefinedByPenalty};
 pub use frontier::schedule::Schedule;
 pub use query::{Count, Method, PenaltyCounts, RowEntry, SweepStats};
 pub use tables::hint::start_hint;

@@ -30,6 +30,13 @@ pub struct Split {
 }
 
 impl Split {
+    /// The SAT road's listing cubes: the centre and its six neighbours each
+    /// `1` or "more than 1", 128 cubes that partition every formula's models
+    /// (each model projects to exactly one).
+    pub fn listing(hex: &Hexagon, level: u8) -> Result<Split, HexError> {
+        Split::new(hex, level, 1, 1)
+    }
+
     /// The cells within `radius` of the centre, projected at `depth`.
     pub fn new(hex: &Hexagon, level: u8, radius: usize, depth: u8) -> Result<Split, HexError> {
         if radius >= hex.side() {

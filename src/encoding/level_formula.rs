@@ -258,6 +258,17 @@ impl LevelEncoding {
         self.ge_lit(c, j)
     }
 
+    /// The level the formula is of.
+    pub fn level(&self) -> u8 {
+        self.level
+    }
+
+    /// Every `ge` variable: the cells' values, all a blocking clause of a
+    /// listing names (a listing freezes them: `certification::listing`).
+    pub fn value_variables(&self) -> impl Iterator<Item = i32> + '_ {
+        self.ge.iter().flatten().copied()
+    }
+
     /// The literal "value of `c` == a", for `a` in `1..=k` (`a = 1` is `!ge(c, 2)`).
     pub fn eq_literal(&self, c: usize, a: usize) -> i32 {
         self.eq[c][a - 1]

@@ -46,6 +46,11 @@ pub enum RecordError {
     /// A claim whose re-encoding would take more memory than this run allows.
     #[error("re-encoding it would take about {estimate_mb} MB, over the {budget_mb} MB budget")]
     OverBudget { estimate_mb: u64, budget_mb: u64 },
+    /// The record on disk is no longer the one this run read (another
+    /// command wrote it meanwhile): what this run would have written back
+    /// is not, so that it reverts nothing. Not a fault of the record.
+    #[error("changed on disk since this run read it (another command, such as a `cubes merge`, wrote it): this run's update was not written over it; run again")]
+    Changed,
     /// A model validated below a bound that the record claims proved.
     #[error("contradicted: a valid level-{level} partial of penalty {penalty} lies below the bound it claims proved; set aside as {quarantine}")]
     Contradicted { level: u8, penalty: usize, quarantine: String },

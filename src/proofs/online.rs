@@ -20,7 +20,7 @@ use std::io::{BufWriter, Write};
 use hexcert_lrat::{format, Checker as LratChecker, CubeCheck, Lifted};
 
 use crate::error::HexError;
-use crate::records::claim::{ONLINE, ONLINE_LIFTED};
+use crate::records::claim::{ONLINE, ONLINE_LIFTED, ONLINE_LISTING};
 use crate::records::{CheckerRecord, LratRecord};
 use super::verified::Stream;
 use super::drat::DratWriter;
@@ -37,7 +37,7 @@ const QUEUE: usize = 8;
 /// A checking thread waiting for a solver's trace.
 pub struct OnlineCheck {
     send: Option<TraceSender>,
-    handle: JoinHandle<Result<(LratRecord, Option<CheckerRecord>), HexError>>,
+    handle: JoinHandle<Result<Consumed, HexError>>,
     drat: PathBuf,
 }
 
@@ -60,6 +60,12 @@ impl OnlineCheck {
         let writer = DratWriter::create(drat)?;
         let mut lrat = LratFile::create(&drat.with_extension("lrat"))?;
         lrat.verified = verified;
+        if matches!(against, Against::Listing(_)) {
+            // A listing's trace numbers its appended clauses as the solver
+            // met them, after derived ones, which no LRAT file of the formula
+            // with its blocking clauses can say: only the DRAT twin is kept.
+            lrat.abandon();
+        }
         let (send, receive) = mpsc::sync_channel::<Batch>(QUEUE);
         let handle = std::thread::Builder::new()
             .name("lrat-check".into())
@@ -74,6 +80,11 @@ impl OnlineCheck {
                     let mut lifted = Lifted::from_dimacs(&split, base).map_err(internal)?;
                     let check = lifted.cube(cube, &units).map_err(internal)?;
                     consume(check, (base + units.len()) as u64, ONLINE_LIFTED, receive, writer, lrat)
+                }
+                Against::Listing(dimacs) => {
+                    let checker = LratChecker::from_dimacs(&dimacs).map_err(|e| HexError::Internal(format!("the listing's own CNF: {e}")))?;
+                    let originals = checker.original_count();
+                    consume(Appendable(checker), originals, ONLINE_LISTING, receive, writer, lrat)
                 }
             })
             .map_err(|e| HexError::Internal(format!("cannot start the LRAT checker thread: {e}")))?;
@@ -92,12 +103,12 @@ impl OnlineCheck {
     /// long after it the verdict came.
     pub fn finish(mut self, solved: Instant) -> Result<Finished, HexError> {
         drop(self.send.take());
-        let (mut lrat, verified) = self
+        let Consumed { mut lrat, verified, appended } = self
             .handle
             .join()
             .map_err(|_| HexError::Internal("the LRAT checker thread panicked".into()))??;
         lrat.seconds_after_solve = solved.elapsed().as_secs_f64();
-        Ok(Finished { lrat, drat: self.drat, verified })
+        Ok(Finished { lrat, drat: self.drat, verified, appended })
     }
 }
 
@@ -109,6 +120,16 @@ pub struct Finished {
     pub drat: PathBuf,
     /// The verified checker's verdict, when the proof was piped to it.
     pub verified: Option<CheckerRecord>,
+    /// The original clauses appended after the formula, in order (a
+    /// listing's blocking clauses; empty for a claim or a cube).
+    pub appended: Vec<Vec<i32>>,
+}
+
+/// What the checking thread hands back.
+struct Consumed {
+    lrat: LratRecord,
+    verified: Option<CheckerRecord>,
+    appended: Vec<Vec<i32>>,
 }
 
 /// The binary LRAT file, abandoned (deleted) once it outgrows the cap, and
@@ -145,12 +166,17 @@ impl LratFile {
         }
         self.bytes += self.step.len() as u64;
         if self.bytes > LRAT_FILE_CAP {
-            self.out = None;
-            let _ = std::fs::remove_file(&self.path);
+            self.abandon();
             return Ok(());
         }
         let out = self.out.as_mut().expect("open");
         out.write_all(&self.step).map_err(|source| Failure::Io(HexError::Io { path: self.path.clone(), source }))
+    }
+
+    /// Stops writing the file and removes it.
+    fn abandon(&mut self) {
+        self.out = None;
+        let _ = std::fs::remove_file(&self.path);
     }
 
     /// Flushes the file; returns the verified checker's verdict, if it ran.
@@ -184,11 +210,21 @@ pub enum Against {
     /// cube `cube`'s formula (its first `base` clauses then `units`) read as
     /// a derivation of the cube's negated selector (`hexcert_lrat::Lifted`).
     Split { split: Vec<u8>, base: usize, cube: usize, units: Vec<i32> },
+    /// The DIMACS bytes of a listing's formula, to which the solver appends
+    /// original clauses between its calls (the blocking clause of each
+    /// listed model): the trace is then a refutation of the formula and
+    /// every appended clause, and `Finished::appended` names them.
+    Listing(Vec<u8>),
 }
 
 /// The checker a trace streams into: the plain LRAT checker, or one cube's lifted check.
 trait Steps {
     fn confirm_original(&mut self, id: u64, lits: &[i32]) -> Result<(), hexcert_lrat::CheckError>;
+    /// An original clause beyond the formula: refused unless the trace is a
+    /// listing's (`Appendable`), where it is one of the appended clauses.
+    fn append_original(&mut self, id: u64, _lits: &[i32]) -> Result<(), hexcert_lrat::CheckError> {
+        Err(hexcert_lrat::CheckError::OriginalMismatch { id, reason: "an original clause beyond the formula".into() })
+    }
     fn add(&mut self, id: u64, lits: &[i32], hints: &[i64]) -> Result<(), hexcert_lrat::CheckError>;
     fn delete(&mut self, id: u64) -> Result<(), hexcert_lrat::CheckError>;
     /// Added, deleted and hints of an accepted proof.
@@ -207,6 +243,27 @@ impl Steps for LratChecker {
     }
     fn finish(self) -> Result<(u64, u64, u64), hexcert_lrat::CheckError> {
         LratChecker::finish(&self).map(|s| (s.added, s.deleted, s.hints))
+    }
+}
+
+/// The plain checker of a listing's trace, which accepts appended originals.
+struct Appendable(LratChecker);
+
+impl Steps for Appendable {
+    fn confirm_original(&mut self, id: u64, lits: &[i32]) -> Result<(), hexcert_lrat::CheckError> {
+        self.0.confirm_original(id, lits)
+    }
+    fn append_original(&mut self, id: u64, lits: &[i32]) -> Result<(), hexcert_lrat::CheckError> {
+        self.0.append_original(id, lits)
+    }
+    fn add(&mut self, id: u64, lits: &[i32], hints: &[i64]) -> Result<(), hexcert_lrat::CheckError> {
+        self.0.add(id, lits, hints)
+    }
+    fn delete(&mut self, id: u64) -> Result<(), hexcert_lrat::CheckError> {
+        self.0.delete(id)
+    }
+    fn finish(self) -> Result<(u64, u64, u64), hexcert_lrat::CheckError> {
+        Steps::finish(self.0)
     }
 }
 
@@ -232,7 +289,7 @@ fn consume(
     receive: mpsc::Receiver<Batch>,
     mut drat: DratWriter,
     mut lrat: LratFile,
-) -> Result<(LratRecord, Option<CheckerRecord>), HexError> {
+) -> Result<Consumed, HexError> {
     let cpu_start = crate::run::thread_cpu_seconds();
     // A rejected step is the proof's failure, a failed write the disk's:
     // the one is a verdict, the other an I/O error (a full disk is no bug).
@@ -241,29 +298,14 @@ fn consume(
     let mut steps = 0u64;
     let mut ids = StandardIds::new(originals);
     let mut hints_buffer = Vec::new();
+    let mut appended: Vec<Vec<i32>> = Vec::new();
     for batch in receive.iter() {
         if failure.is_some() || io_failure.is_some() {
             continue; // drain, so the solver is never blocked by a dead consumer
         }
         let result = batch.for_each(|step| {
             steps += 1;
-            match step {
-                ProofStep::Original { id, lits } => checker.confirm_original(ids.original(id), lits).map_err(Failure::rejected),
-                ProofStep::Derived { id, lits, hints } => {
-                    let id = ids.derived(id);
-                    ids.translate(hints, &mut hints_buffer);
-                    let step = ProofStep::Derived { id, lits, hints: &hints_buffer };
-                    lrat.write(step)?;
-                    drat.add(lits).map_err(Failure::Io)?;
-                    checker.add(id, lits, &hints_buffer).map_err(Failure::rejected)
-                }
-                ProofStep::Deleted { id, lits } => {
-                    let id = ids.get(id);
-                    lrat.write(ProofStep::Deleted { id, lits })?;
-                    drat.delete(lits).map_err(Failure::Io)?;
-                    checker.delete(id).map_err(Failure::rejected)
-                }
-            }
+            one_step(&mut checker, step, (&mut ids, &mut hints_buffer), (&mut lrat, &mut drat), &mut appended)
         });
         match result {
             Ok(()) => {}
@@ -298,7 +340,40 @@ fn consume(
         cpu_seconds,
         seconds_after_solve: 0.0,
     };
-    Ok((record, streamed))
+    Ok(Consumed { lrat: record, verified: streamed, appended })
+}
+
+/// One step of a trace: an original clause confirmed (or, past the
+/// formula, appended and kept in `appended`), a derived clause checked and
+/// written, a deletion applied and written.
+fn one_step(
+    checker: &mut impl Steps,
+    step: ProofStep,
+    (ids, hints_buffer): (&mut StandardIds, &mut Vec<i64>),
+    (lrat, drat): (&mut LratFile, &mut DratWriter),
+    appended: &mut Vec<Vec<i32>>,
+) -> Result<(), Failure> {
+    match step {
+        ProofStep::Original { id, lits } if ids.formula_read() => {
+            appended.push(lits.to_vec());
+            checker.append_original(ids.get(id), lits).map_err(Failure::rejected)
+        }
+        ProofStep::Original { id, lits } => checker.confirm_original(ids.original(id), lits).map_err(Failure::rejected),
+        ProofStep::Derived { id, lits, hints } => {
+            let id = ids.derived(id);
+            ids.translate(hints, hints_buffer);
+            let step = ProofStep::Derived { id, lits, hints: hints_buffer };
+            lrat.write(step)?;
+            drat.add(lits).map_err(Failure::Io)?;
+            checker.add(id, lits, hints_buffer).map_err(Failure::rejected)
+        }
+        ProofStep::Deleted { id, lits } => {
+            let id = ids.get(id);
+            lrat.write(ProofStep::Deleted { id, lits })?;
+            drat.delete(lits).map_err(Failure::Io)?;
+            checker.delete(id).map_err(Failure::rejected)
+        }
+    }
 }
 
 /// Clause ids as LRAT files have them: originals `1..=m` in formula order,
@@ -330,8 +405,15 @@ impl StandardIds {
         self.record(solver_id, self.originals)
     }
 
+    /// True once every original clause of the formula has been met: a later
+    /// original is appended (a listing's blocking clause) and keeps the
+    /// solver's id, which is above every id so far.
+    fn formula_read(&self) -> bool {
+        self.originals >= self.formula
+    }
+
     fn derived(&mut self, solver_id: u64) -> u64 {
-        if self.originals >= self.formula {
+        if self.formula_read() {
             return self.get(solver_id);
         }
         self.derived_while_adding += 1;

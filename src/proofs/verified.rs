@@ -6,7 +6,11 @@
 //! proof refutes (a cube's own CNF: the plain formula plus the cube's
 //! units). A proof being written is piped to it step by step (`Stream`), so
 //! a proof of hundreds of gigabytes never touches the disk. Its verdict is
-//! accepted only on the exact line `s VERIFIED UNSAT` with exit status 0.
+//! accepted only on the exact line `s VERIFIED UNSAT` with exit status 0,
+//! and is recorded with the SHA-256 of the formula and of the LRAT bytes it
+//! was given and of the binary that ran (`VerdictInputs`): a binary not in
+//! `records::claim::KNOWN_VERIFIED_BUILDS` is an "unknown build", whose
+//! verdict no trust base counts.
 
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
@@ -14,7 +18,10 @@ use std::process::{Child, ChildStdin, Command, Stdio};
 use std::thread::JoinHandle;
 use std::time::Instant;
 
+use sha2::{Digest, Sha256};
+
 use crate::error::HexError;
+use crate::records::claim::{verified_build, VerdictInputs, VERIFIED_VERSION_PREFIX};
 use crate::records::CheckerRecord;
 
 /// The program's name, on PATH or as the flag names it (as its records name it).
@@ -28,6 +35,9 @@ pub struct VerifiedChecker {
     pub program: PathBuf,
     /// cake_lpr prints no version: its binary's SHA-256 names it.
     pub version: String,
+    /// That SHA-256, and the build it is (`verified_build`: a known one, or "unknown build").
+    pub sha256: String,
+    pub build: &'static str,
 }
 
 impl VerifiedChecker {
@@ -43,25 +53,29 @@ impl VerifiedChecker {
             },
         };
         let hash = crate::digest::sha256_file(&program).map_err(|source| HexError::Io { path: program.clone(), source })?;
-        Ok(Some(VerifiedChecker { program, version: format!("{NAME} binary sha256 {hash}") }))
+        let version = format!("{VERIFIED_VERSION_PREFIX}{hash}");
+        Ok(Some(VerifiedChecker { program, version, build: verified_build(&hash), sha256: hash }))
     }
 
     /// Checks the LRAT proof file `proof` (text or binary) against `cnf`.
     pub fn check_file(&self, cnf: &Path, proof: &Path) -> Result<CheckerRecord, HexError> {
         let start = Instant::now();
+        let formula = hash_of(cnf)?;
+        let lrat = hash_of(proof)?;
         let child = self.spawn(cnf, proof.as_os_str(), Stdio::null())?;
-        self.verdict(child, start, "cake_lpr formula.cnf proof.lrat")
+        self.verdict(child, start, "cake_lpr formula.cnf proof.lrat", (formula, lrat))
     }
 
     /// Starts a check of the proof that will be written to the returned
     /// stream, against `cnf` (which must stay in place until `finish`).
     pub fn stream(&self, cnf: &Path) -> Result<Stream, HexError> {
         let start = Instant::now();
+        let formula = hash_of(cnf)?;
         // cake_lpr opens its proof by name and reads it front to back, so
         // the pipe it inherits as stdin serves as the file.
         let mut child = self.spawn(cnf, "/dev/stdin".as_ref(), Stdio::piped())?;
         let input = std::io::BufWriter::with_capacity(1 << 20, child.stdin.take().expect("piped"));
-        Ok(Stream { checker: self.clone(), child: Some(child), input: Some(input), start, bytes: 0 })
+        Ok(Stream { checker: self.clone(), child: Some(child), input: Some(input), start, bytes: 0, formula, lrat: Sha256::new() })
     }
 
     fn spawn(&self, cnf: &Path, proof: &std::ffi::OsStr, stdin: Stdio) -> Result<Child, HexError> {
@@ -75,7 +89,8 @@ impl VerifiedChecker {
             .map_err(|source| HexError::Io { path: self.program.clone(), source })
     }
 
-    fn verdict(&self, mut child: Child, start: Instant, command: &str) -> Result<CheckerRecord, HexError> {
+    /// The verdict of `child`, given the formula and LRAT proof with the SHA-256s `read`.
+    fn verdict(&self, mut child: Child, start: Instant, command: &str, read: (String, String)) -> Result<CheckerRecord, HexError> {
         let errors = drain(child.stderr.take().expect("piped"));
         let mut output = Vec::new();
         let _ = child.stdout.take().expect("piped").read_to_end(&mut output);
@@ -96,8 +111,13 @@ impl VerifiedChecker {
             verdict: line,
             seconds: start.elapsed().as_secs_f64(),
             peak_memory_kb,
+            read: Some(VerdictInputs { formula_sha256: read.0, lrat_sha256: read.1, checker_sha256: self.sha256.clone(), build: self.build.into() }),
         })
     }
+}
+
+fn hash_of(path: &Path) -> Result<String, HexError> {
+    crate::digest::sha256_file(path).map_err(|source| HexError::Io { path: path.into(), source })
 }
 
 /// Writes the formula a proof refutes into `work`, where the checker reads
@@ -126,13 +146,19 @@ pub struct Stream {
     input: Option<std::io::BufWriter<ChildStdin>>,
     start: Instant,
     bytes: u64,
+    /// SHA-256 of the formula, and of the proof bytes as they are written.
+    formula: String,
+    lrat: Sha256,
 }
 
 impl Stream {
     /// Hands the next bytes of the proof to the checker.
     pub fn write(&mut self, bytes: &[u8]) {
-        let Some(input) = self.input.as_mut() else { return };
+        // Hashed whether or not the checker still reads: the verdict names
+        // the whole proof it was handed.
+        self.lrat.update(bytes);
         self.bytes += bytes.len() as u64;
+        let Some(input) = self.input.as_mut() else { return };
         if input.write_all(bytes).is_err() {
             self.input = None; // it stopped reading: its verdict says why
         }
@@ -145,7 +171,8 @@ impl Stream {
         } // dropped here: the checker sees the end of its proof
         let command = format!("cake_lpr formula.cnf /dev/stdin (binary LRAT piped as the solver wrote it, {} bytes)", self.bytes);
         let child = self.child.take().expect("finished once");
-        self.checker.verdict(child, self.start, &command)
+        let lrat = crate::digest::finish_hex(std::mem::take(&mut self.lrat));
+        self.checker.verdict(child, self.start, &command, (std::mem::take(&mut self.formula), lrat))
     }
 }
 

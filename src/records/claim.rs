@@ -185,29 +185,15 @@ pub const ONLINE: &str = "online: every step checked as CaDiCaL traced it (conne
 /// so a cube claim whose every verdict says so needs no trust in the split step.
 pub const ONLINE_LIFTED: &str = "online, lifted onto the plan's split formula: every step checked as CaDiCaL traced it, \
      each lemma with the cube's negated selector added, so the verdict derives that unit from the split formula";
+/// How a listing's verdict was reached (`records::leaders`).
+pub const ONLINE_LISTING: &str = "online, incremental: every step checked as CaDiCaL traced it, the blocking clause of each \
+                                  listed leader appended to the formula as the solver received it, the last call's empty clause \
+                                  a refutation of the formula with every blocking clause";
 
-/// The formally verified checker's name as recorded (`proofs::verified` runs it).
-pub const VERIFIED_CHECKER: &str = "cake_lpr";
-/// The only line of it that accepts a refutation.
-pub const VERIFIED_ACCEPTED: &str = "s VERIFIED UNSAT";
-
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
-#[serde(deny_unknown_fields)]
-pub struct CheckerRecord {
-    pub name: String,
-    pub version: String,
-    pub command: String,
-    pub verdict: String,
-    pub seconds: f64,
-    pub peak_memory_kb: u64,
-}
-
-impl CheckerRecord {
-    /// Whether the verdict is an acceptance by the verified checker.
-    pub fn verified_acceptance(&self) -> bool {
-        self.name == VERIFIED_CHECKER && self.verdict == VERIFIED_ACCEPTED
-    }
-}
+pub use super::verdict::{
+    verified_build, CheckerRecord, VerdictInputs, KNOWN_VERIFIED_BUILDS, UNKNOWN_BUILD, VERIFIED_ACCEPTED, VERIFIED_CHECKER,
+    VERIFIED_VERSION_PREFIX,
+};
 
 impl Claim {
     /// The sentence the certificate proves.
@@ -315,17 +301,25 @@ impl WitnessSource {
         WitnessSource { kind: WitnessSource::SEARCH.into(), path: None, sha256: None, comments: Vec::new() }
     }
 
-    /// A one-line description, for reports.
+    /// A one-line description, for reports: the record's strings with
+    /// their control characters escaped (`\n` as the two characters), so
+    /// that a path with a newline cannot print a line of its own.
     pub fn describe(&self) -> String {
-        let mut line = self.kind.clone();
+        let mut line = one_line(&self.kind);
         if let Some(path) = &self.path {
-            line.push_str(&format!(" {path}"));
+            line.push_str(&format!(" {}", one_line(path)));
         }
         if let Some(sha256) = &self.sha256 {
-            line.push_str(&format!(" (sha256 {sha256})"));
+            line.push_str(&format!(" (sha256 {})", one_line(sha256)));
         }
         line
     }
+}
+
+/// `text` with every control character escaped as Rust writes it (`\n`,
+/// `\u{1b}`), the rest as it is: a record's string fit for one report line.
+pub fn one_line(text: &str) -> String {
+    text.chars().map(|c| if c.is_control() { c.escape_default().to_string() } else { c.to_string() }).collect()
 }
 
 impl Optimum {

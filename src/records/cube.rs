@@ -126,8 +126,15 @@ pub fn judge(plan: &Plan, index: usize, dimacs: &[u8], record: CubeResult) -> Re
             if !verified || record.proof_sha256.is_none() {
                 return Err("a refutation without a verified LRAT verdict and a proof hash".into());
             }
-            if record.verified_lrat.as_ref().is_some_and(|v| !v.verified_acceptance()) {
-                return Err("a refutation whose recorded verified-checker verdict is not an acceptance".into());
+            if let Some(verdict) = &record.verified_lrat {
+                if !verdict.verified_acceptance() {
+                    return Err("a refutation whose recorded verified-checker verdict is not an acceptance".into());
+                }
+                // On this cube's own formula, and on its stored proof when it keeps one.
+                let lrat = record.lrat_proof.as_ref().map(|f| f.sha256.as_str());
+                if let Some(why) = verdict.binding_fault(&record.cnf_sha256, lrat) {
+                    return Err(why);
+                }
             }
         }
         CubeVerdict::Counterexample => {
@@ -218,10 +225,11 @@ pub const CUBE_PROOFS: &str = ".cube-proofs";
 /// not the certificate's to move or remove.
 pub const CERTIFICATE_FILES: &[&str] = &["claim.json", "formula.cnf.gz", "proof.drat.gz", "proof.lrat.gz", CUBE_PROOFS];
 
-/// The verified checker's version when it accepted every cube's proof
-/// (one version for all: a claim names one binary in its trust base).
+/// The verified checker's version when a known build of it accepted every
+/// cube's proof (one version for all: a claim names one binary in its
+/// trust base).
 pub fn all_verified(cubes: &[CubeResult]) -> Option<&str> {
-    let mut versions = cubes.iter().map(|c| c.verified_lrat.as_ref().filter(|v| v.verified_acceptance()).map(|v| v.version.as_str()));
+    let mut versions = cubes.iter().map(|c| c.verified_lrat.as_ref().filter(|v| v.counts_as_verified()).map(|v| v.version.as_str()));
     let first = versions.next()??;
     versions.all(|v| v == Some(first)).then_some(first)
 }

@@ -16,6 +16,8 @@
 //! - `read`: the bounded reader (regular files only, size-limited);
 //! - `record`: the one `Record` enum, tagged on `format`;
 //! - `claim`, `cube`, `plan`: the record types; `ranges`: their numbers;
+//! - `verdict`: a checker's verdict as recorded, and what binds the
+//!   verified checker's to its claim (hashes, known builds);
 //! - `trust`: the trust base, derived from what a record states;
 //! - `RecordError` (in `crate::error`, the bottom layer, so that `HexError`
 //!   carries it typed): one variant per way a record or a proof can fail;
@@ -27,6 +29,7 @@
 pub mod claim;
 pub mod cube;
 pub mod header;
+pub mod leaders;
 pub mod ledger;
 pub mod plan;
 pub mod ranges;
@@ -34,6 +37,7 @@ pub mod read;
 pub mod record;
 pub mod status;
 pub mod trust;
+pub mod verdict;
 
 pub use claim::{
     this_build, BuildRecord, CheckerRecord, Claim, EncoderRecord, FileRecord, LratRecord, Optimum, SolverRecord, StatementRecord,

@@ -8,7 +8,7 @@
 
 use std::path::{Component, Path, PathBuf};
 
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 
 use crate::error::RecordError;
 use crate::error::HexError;
@@ -64,4 +64,23 @@ pub fn parse_json<T: for<'de> Deserialize<'de>>(bytes: &[u8], path: &Path) -> Re
 /// Reads and parses a JSON record (bounded), naming the file on error.
 pub fn read_json<T: for<'de> Deserialize<'de>>(path: &Path) -> Result<T, HexError> {
     parse_json(&read_bounded(path, MAX_RECORD_BYTES, "record")?, path)
+}
+
+/// Writes `new` over the record at `path` only if the file still holds
+/// `read`, the record as this run last read (or wrote) it: no command
+/// writes back a record it did not re-read. The file is read again just
+/// before the rename (`files::replace_if_unchanged`), so a record another
+/// command wrote meanwhile (a `cubes merge` of the same claim) is never
+/// reverted; that is `RecordError::Changed`, and nothing is written.
+pub fn replace_record<T>(path: &Path, read: &T, new: &T) -> Result<(), HexError>
+where
+    T: Serialize + for<'de> Deserialize<'de> + PartialEq,
+{
+    let bytes = serde_json::to_vec_pretty(new).expect("records serialise");
+    let same = |now: &[u8]| serde_json::from_slice::<T>(now).is_ok_and(|now| now == *read);
+    if crate::files::replace_if_unchanged(path, &bytes, MAX_RECORD_BYTES, same)? {
+        Ok(())
+    } else {
+        Err(RecordError::Changed.at(path))
+    }
 }

@@ -32,6 +32,7 @@ pub enum Record {
     Legacy(LegacyClaim),
     Optimum(Box<Optimum>),
     CubeResult(Box<CubeResult>),
+    Count(Box<super::leaders::CountRecord>),
 }
 
 #[derive(Deserialize)]
@@ -54,6 +55,7 @@ impl Record {
             LEGACY_CLAIM_FORMAT => Record::Legacy(parse_json(bytes, path)?),
             OPTIMUM_FORMAT => Record::Optimum(Box::new(parse_json(bytes, path)?)),
             RESULT_FORMAT => Record::CubeResult(Box::new(parse_json(bytes, path)?)),
+            super::leaders::COUNT_FORMAT => Record::Count(Box::new(parse_json(bytes, path)?)),
             other => return Err(RecordError::UnknownFormat(other.to_string()).at(path)),
         })
     }
@@ -64,7 +66,7 @@ impl Record {
             Record::Claim(c) => Some((c.n, c.level, c.below, &c.statement)),
             Record::CubeClaim(c) => Some((c.n, c.level, c.below, &c.statement)),
             Record::Legacy(c) => Some((c.n, c.level, c.below, &c.statement)),
-            Record::Optimum(_) | Record::CubeResult(_) => None,
+            Record::Optimum(_) | Record::CubeResult(_) | Record::Count(_) => None,
         }
     }
 }

@@ -26,7 +26,7 @@ pub enum Basis<'a> {
 
 impl<'a> Basis<'a> {
     pub fn of_claim(claim: &'a Claim, options: &'a EncodeOptions) -> Basis<'a> {
-        let verified = claim.verified_lrat.as_ref().filter(|v| v.verified_acceptance()).map(|v| v.version.as_str());
+        let verified = claim.verified_lrat.as_ref().filter(|v| v.counts_as_verified()).map(|v| v.version.as_str());
         Basis::Claim { options, drat_checks: &claim.drat_checks, statement: claim.statement_to_cnf.as_ref(), verified }
     }
 
@@ -164,8 +164,15 @@ fn cube_base(plan: &Plan, statement: Option<&StatementRecord>, lifted: bool) -> 
         }
         return items;
     }
+    // A plan with a tie-break has lex-leader clauses no argument here covers
+    // (`check` reports such a claim unverified until VeriPB checks them).
+    let symmetry = if plan.tie_break.is_none() {
+        "without symmetry breaking".to_string()
+    } else {
+        format!("with the plan's tie-break ({}) lex-leader clauses, which no argument covers: only a checked derivation of the split formula from the statement does, and `hexcert check` calls the claim unverified without one", plan.tie_break.name())
+    };
     vec![
-        format!("the encoder {} (src/encoding), without symmetry breaking: the CNF says 'valid level-k partial with penalty <= B-1' (docs/PROBLEM.md); cross-checked against the independent validator and brute force (tests/sat.rs)", plan.encoder),
+        format!("the encoder {} (src/encoding), {symmetry}: the CNF says 'valid level-k partial with penalty <= B-1' (docs/PROBLEM.md); cross-checked against the independent validator and brute force (tests/sat.rs)", plan.encoder),
         "each cube's formula is that CNF plus the unit clauses of the cube's projected values (src/cubes/mod.rs, cube_formula); its hash is re-computed by `hexcert check`".into(),
         format!("the cover: {} (re-checked by `hexcert check`)", plan.cover_argument),
         "the LRAT checker hexcert-lrat (lrat/ in this repository, which imports nothing from the solver, the encoder or the search) and its verdict on every cube".into(),

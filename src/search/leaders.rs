@@ -23,64 +23,24 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use rayon::prelude::*;
-use serde::{Deserialize, Serialize};
-
 use super::{enumerate_under, Found};
 use crate::cubes::Split;
-use crate::encoding::{EncodeOptions, LevelEncoding, SymmetryBreaking};
+use crate::encoding::LevelEncoding;
 use crate::error::HexError;
 use crate::geometry::Hexagon;
-use crate::levels::{digits, Partial};
-use crate::records::ledger::{resume_or_do, Entry, Ledger, Resumed, Unit};
+use crate::levels::digits;
+use crate::records::leaders::{listing_encoding, CubeLeaders, LEADERS_FORMAT};
+use crate::records::ledger::{resume_or_do, Ledger, Resumed, Unit};
 use crate::solving::SatSolver;
-use crate::validation::evaluate;
-
-/// Format tag of a cube's record.
-const FORMAT: &str = "hexcert-leaders/1";
-
-/// Largest record read back (options table).
-const RECORD_LIMIT: u64 = crate::options::LEADERS_RECORD_BYTES.default;
 
 /// A cube listed or read back: its solver seconds in this run (0 when read
 /// back) and its leaders, and who wrote the record it was read back from.
 type CubeOutcome = Unit<(f64, Vec<Found>)>;
 
-/// One finished cube: the lex-leaders of penalty <= `max_penalty` whose
-/// projection is `cube`, every one of them.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct CubeLeaders {
-    format: String,
-    n: usize,
-    level: u8,
-    max_penalty: usize,
-    encoder: String,
-    cells: Vec<usize>,
-    cube: Vec<u8>,
-    /// Each leader's cell values, one digit per cell (`k + 1` is `+`).
-    leaders: Vec<String>,
-    seconds: f64,
-    /// Host, run and hexcert build that listed the cube (and so attest it is
-    /// complete).
-    #[serde(deserialize_with = "crate::records::ledger::writer")]
-    written_by: String,
-}
-
-impl Entry for CubeLeaders {
-    const FORMAT: &'static str = FORMAT;
-    const WHAT: &'static str = "lex-leader record";
-    const LIMIT: u64 = RECORD_LIMIT;
-    /// The count (n, level, P, encoder) and the cube (its cells and values).
-    type Identity = (usize, u8, usize, String, Vec<usize>, Vec<u8>);
-
-    fn identity(&self) -> Self::Identity {
-        (self.n, self.level, self.max_penalty, self.encoder.clone(), self.cells.clone(), self.cube.clone())
-    }
-
-    fn written_by(&self) -> Option<&str> {
-        Some(&self.written_by)
-    }
-}
+/// Lists one cube: its record and its leaders as judged. `list_by_cubes`
+/// takes the plain one (`plain_cube::<S>`) or the certified one
+/// (`certification::listing`).
+pub type CubeLister<'a> = dyn Fn(&LevelEncoding, &Split, &[u8]) -> Result<(CubeLeaders, Vec<Found>), HexError> + Sync + 'a;
 
 /// What a cube-by-cube listing found and how much of it was resumed.
 #[derive(Debug, Clone)]
@@ -99,17 +59,15 @@ pub struct Listing {
 /// task on rayon's pool; with `dir`, finished cubes are read from and
 /// written to it. `on_cube(done, total)` reports progress; `stop` ends the
 /// run between cubes (what is finished stays written).
-pub fn list_by_cubes<S: SatSolver + Default>(
+pub fn list_by_cubes(
     hex: &Hexagon,
-    level: u8,
-    max_penalty: usize,
+    (level, max_penalty): (u8, usize),
     dir: Option<&Path>,
-    stop: &AtomicBool,
-    on_cube: &(dyn Fn(usize, usize) + Sync),
+    (stop, on_cube): (&AtomicBool, &(dyn Fn(usize, usize) + Sync)),
+    (lister, certified): (&CubeLister, bool),
 ) -> Result<Listing, HexError> {
-    let options = EncodeOptions { symmetry: SymmetryBreaking::Ring1LexLeader, ..EncodeOptions::bounded(Some(max_penalty)) };
-    let encoding = LevelEncoding::new(hex, level, options);
-    let split = Split::new(hex, level, 1, 1)?;
+    let encoding = listing_encoding(hex, level, max_penalty);
+    let split = Split::listing(hex, level)?;
     let total = split.projection_count() as usize;
     let done = std::sync::atomic::AtomicUsize::new(0);
     let results: Vec<Result<CubeOutcome, HexError>> = (0..total)
@@ -120,12 +78,12 @@ pub fn list_by_cubes<S: SatSolver + Default>(
             }
             let cube = split.projection(index as u64);
             let ledger = dir.map(Ledger::<CubeLeaders>::at);
-            let expected = (hex.side(), level, max_penalty, crate::encoding::ENCODER_VERSION.to_string(), split.cells.clone(), cube.clone());
+            let expected = (hex.side(), level, max_penalty, crate::encoding::ENCODER_VERSION.to_string(), split.cells.clone(), cube.clone(), certified);
             let unit = resume_or_do(
                 ledger.as_ref(),
                 (&format!("cube-{index}"), &expected),
                 |path, record| Ok((0.0, judge_leaders(path, hex, (level, max_penalty), &split, record)?)),
-                || list_cube::<S>(hex, (level, max_penalty), &encoding, &split, &cube).map(|(record, leaders)| {
+                || lister(&encoding, &split, &cube).map(|(record, leaders)| {
                     let seconds = record.seconds;
                     (record, (seconds, leaders))
                 }),
@@ -148,24 +106,26 @@ pub fn list_by_cubes<S: SatSolver + Default>(
     Ok(listing)
 }
 
-/// One cube's listing, by a solver of its own: its record, and its leaders
-/// as `enumerate_under` judged them.
-fn list_cube<S: SatSolver + Default>(
-    hex: &Hexagon,
-    (level, max_penalty): (u8, usize),
-    encoding: &LevelEncoding,
-    split: &Split,
-    cube: &[u8],
-) -> Result<(CubeLeaders, Vec<Found>), HexError> {
+/// One cube's listing, by a solver of its own (untraced): its record, and
+/// its leaders as `enumerate_under` judged them.
+pub fn plain_cube<S: SatSolver + Default>(hex: &Hexagon, encoding: &LevelEncoding, split: &Split, cube: &[u8]) -> Result<(CubeLeaders, Vec<Found>), HexError> {
     let started = Instant::now();
     let units = encoding.projection_literals(&split.cells, cube, split.depth);
     let found = enumerate_under::<S>(hex, encoding, &units, crate::options::SAT_ROAD_LEADERS.default)?;
+    let record = leaders_record(hex, encoding, split, cube, &found, started.elapsed().as_secs_f64())?;
+    Ok((record, found))
+}
+
+/// The record of a cube whose leaders are `found` (no certificate yet): every
+/// leader's penalty, as the validator judged it, within the bound.
+pub fn leaders_record(hex: &Hexagon, encoding: &LevelEncoding, split: &Split, cube: &[u8], found: &[Found], seconds: f64) -> Result<CubeLeaders, HexError> {
+    let (level, max_penalty) = (encoding.level(), encoding.options.max_penalty.unwrap_or(usize::MAX));
     // The validator's penalty, not the formula's bound, keeps a leader.
     if let Some(over) = found.iter().find(|f| f.evaluation.penalty > max_penalty) {
         return Err(HexError::Internal(format!("leader {} has penalty {} > {max_penalty}", digits(over.partial.values()), over.evaluation.penalty)));
     }
-    let record = CubeLeaders {
-        format: FORMAT.into(),
+    Ok(CubeLeaders {
+        format: LEADERS_FORMAT.into(),
         n: hex.side(),
         level,
         max_penalty,
@@ -173,39 +133,16 @@ fn list_cube<S: SatSolver + Default>(
         cells: split.cells.clone(),
         cube: cube.to_vec(),
         leaders: found.iter().map(|f| digits(f.partial.values())).collect(),
-        seconds: started.elapsed().as_secs_f64(),
+        seconds,
         written_by: crate::run::attestation(),
-    };
-    Ok((record, found))
+        certificate: None,
+    })
 }
 
 /// A record written by an earlier run, of this count and cube (the
-/// ledger matched it), judged: every leader valid, of penalty <= P and in
-/// the cube (its completeness is the writer's word: see the header). The
-/// leaders are returned as judged, so they are judged once.
-fn judge_leaders(path: &Path, hex: &Hexagon, (level, max_penalty): (u8, usize), split: &Split, record: CubeLeaders) -> Result<Vec<Found>, HexError> {
-    let bad = |why: String| HexError::Input { file: path.to_path_buf(), line: 0, message: why };
-    let mut leaders = Vec::with_capacity(record.leaders.len());
-    for text in &record.leaders {
-        let found = leader(hex, level, max_penalty, text).map_err(|e| bad(e.to_string()))?;
-        if split.project(found.partial.values()) != record.cube {
-            return Err(bad(format!("leader {text} does not lie in the cube")));
-        }
-        leaders.push(found);
-    }
-    Ok(leaders)
-}
-
-/// A listed leader's digits, judged again by the validator.
-fn leader(hex: &Hexagon, level: u8, max_penalty: usize, text: &str) -> Result<Found, HexError> {
-    let values: Vec<u8> = text.bytes().map(|b| b.wrapping_sub(b'0')).collect();
-    if values.len() != hex.cell_count() {
-        return Err(HexError::Internal(format!("leader {text} has {} cells, not {}", values.len(), hex.cell_count())));
-    }
-    let partial = Partial::new(hex.side(), level, values)?;
-    let evaluation = evaluate(hex, &partial);
-    if !evaluation.is_valid() || evaluation.penalty > max_penalty {
-        return Err(HexError::Internal(format!("leader {text} is not a valid partial of penalty <= {max_penalty}")));
-    }
-    Ok(Found { partial, evaluation })
+/// ledger matched it), judged by `records::leaders::judge_leaders`; its
+/// completeness is its certificate's or its writer's word (see the header).
+fn judge_leaders(path: &Path, hex: &Hexagon, bound: (u8, usize), split: &Split, record: CubeLeaders) -> Result<Vec<Found>, HexError> {
+    let judged = crate::records::leaders::judge_leaders(path, hex, bound, &|values| split.project(values), &record)?;
+    Ok(judged.into_iter().map(|(partial, evaluation)| Found { partial, evaluation }).collect())
 }

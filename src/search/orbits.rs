@@ -13,16 +13,12 @@
 //! valid partials of penalty `<= P`. This module uses no counting code: it is
 //! the second road beside the frontier sweep (`counting`).
 
-use std::collections::HashSet;
-
-use super::leaders::{list_by_cubes, Listing};
+use super::leaders::{list_by_cubes, plain_cube, CubeLister, Listing};
 use super::{enumerate, Found};
 use crate::solving::SatSolver;
 use crate::encoding::{EncodeOptions, SymmetryBreaking};
 use crate::error::HexError;
 use crate::geometry::Hexagon;
-use crate::levels::Partial;
-use crate::validation::evaluate;
 
 /// Partials of penalty `<= max_penalty`, counted through their orbits.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -33,16 +29,6 @@ pub struct OrbitCount {
     pub leaders: usize,
 }
 
-/// The image of a partial's values under a cell permutation: `perm[c]` is
-/// the image of cell `c`, so the image holds at `perm[c]` what `values` holds at `c`.
-pub fn image(perm: &[usize], values: &[u8]) -> Vec<u8> {
-    let mut moved = vec![0; values.len()];
-    for (c, &v) in values.iter().enumerate() {
-        moved[perm[c]] = v;
-    }
-    moved
-}
-
 /// Counts the valid level-k partials of each penalty `<= max_penalty` from
 /// the lex-leaders; fails when more than `limit` leaders exist.
 pub fn orbit_count<S: SatSolver + Default>(hex: &Hexagon, level: u8, max_penalty: usize, limit: usize) -> Result<OrbitCount, HexError> {
@@ -51,8 +37,8 @@ pub fn orbit_count<S: SatSolver + Default>(hex: &Hexagon, level: u8, max_penalty
     close_orbits(hex, level, max_penalty, &leaders)
 }
 
-/// The same count from leaders listed cube by cube (`leaders`), resumable
-/// from the cube records in `dir`.
+/// The same count from leaders listed cube by cube (`leaders`, untraced),
+/// resumable from the cube records in `dir`.
 pub fn orbit_count_by_cubes<S: SatSolver + Default>(
     hex: &Hexagon,
     level: u8,
@@ -61,33 +47,26 @@ pub fn orbit_count_by_cubes<S: SatSolver + Default>(
     stop: &std::sync::atomic::AtomicBool,
     on_cube: &(dyn Fn(usize, usize) + Sync),
 ) -> Result<(OrbitCount, Listing), HexError> {
-    let listing = list_by_cubes::<S>(hex, level, max_penalty, dir, stop, on_cube)?;
+    let plain = |encoding: &crate::encoding::LevelEncoding, split: &crate::cubes::Split, cube: &[u8]| plain_cube::<S>(hex, encoding, split, cube);
+    orbit_count_listed(hex, (level, max_penalty), dir, (stop, on_cube), (&plain, false))
+}
+
+/// The count from leaders listed cube by cube by `lister` (certified when
+/// the flag says so: the ledger keeps the two kinds of record apart).
+pub fn orbit_count_listed(
+    hex: &Hexagon,
+    (level, max_penalty): (u8, usize),
+    dir: Option<&std::path::Path>,
+    progress: (&std::sync::atomic::AtomicBool, &(dyn Fn(usize, usize) + Sync)),
+    lister: (&CubeLister, bool),
+) -> Result<(OrbitCount, Listing), HexError> {
+    let listing = list_by_cubes(hex, (level, max_penalty), dir, progress, lister)?;
     Ok((close_orbits(hex, level, max_penalty, &listing.leaders)?, listing))
 }
 
 /// Every partial of penalty `<= max_penalty` as the union of the leaders'
-/// orbits, each image judged again by the validator.
+/// orbits (`crate::orbits`).
 fn close_orbits(hex: &Hexagon, level: u8, max_penalty: usize, leaders: &[Found]) -> Result<OrbitCount, HexError> {
-    let symmetries = hex.symmetries();
-    let mut seen: HashSet<Vec<u8>> = HashSet::new();
-    let mut by_penalty = vec![0u64; max_penalty + 1];
-    for found in leaders {
-        for perm in &symmetries {
-            let values = image(perm, found.partial.values());
-            if seen.contains(&values) {
-                continue;
-            }
-            let moved = Partial::new(hex.side(), level, values.clone())?;
-            let e = evaluate(hex, &moved);
-            if !e.is_valid() || e.penalty != found.evaluation.penalty || e.penalty > max_penalty {
-                return Err(HexError::Internal(format!(
-                    "a symmetry image of a listed partial is not valid with penalty {}",
-                    found.evaluation.penalty
-                )));
-            }
-            by_penalty[e.penalty] += 1;
-            seen.insert(values);
-        }
-    }
+    let by_penalty = crate::orbits::close_orbits(hex, level, max_penalty, leaders.iter().map(|f| &f.partial))?;
     Ok(OrbitCount { by_penalty, leaders: leaders.len() })
 }

@@ -159,6 +159,18 @@ impl Cadical {
     }
 }
 
+impl Cadical {
+    /// Keeps the variables of `lits` out of elimination for the solver's
+    /// life, so that clauses added between calls on them never make CaDiCaL
+    /// restore clauses it eliminated (a restored original is no step a
+    /// checker of the trace can accept).
+    pub fn freeze(&mut self, lits: impl IntoIterator<Item = i32>) {
+        for lit in lits {
+            self.solver.freeze(lit);
+        }
+    }
+}
+
 impl Default for Cadical {
     fn default() -> Self {
         Cadical::new()

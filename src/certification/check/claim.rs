@@ -22,7 +22,10 @@ use crate::records::read::{expect_hash, stored_path};
 use crate::records::trust::{trust_base, Basis};
 use crate::records::{CheckerRecord, Claim, Status};
 
-pub(super) fn check_claim(path: &Path, claim: &Claim, checks: ProofChecks<'_>, messages: &mut Vec<String>) -> Result<Status, HexError> {
+/// Judges `claim` (read from `path`); with `checks.keep`, the verified
+/// checker's verdict of this run is written into the file and `claim`
+/// becomes what the file now holds.
+pub(super) fn check_claim(path: &Path, claim: &mut Claim, checks: ProofChecks<'_>, messages: &mut Vec<String>) -> Result<Status, HexError> {
     let (regenerate, verified) = (checks.regenerate, checks.verified);
     // Ranges first: nothing out of range may reach the encoder.
     check_claim_ranges(claim, path)?;
@@ -37,6 +40,13 @@ pub(super) fn check_claim(path: &Path, claim: &Claim, checks: ProofChecks<'_>, m
         return Err(RecordError::Header("the CNF re-encoded from the claim's parameters does not match the recorded hash".into()).at(path));
     }
     messages.push("re-encoded CNF matches the recorded hash".into());
+    if let Some(recorded) = &claim.verified_lrat {
+        // Bound to this claim's CNF and LRAT proof, or refused; either way the record's word, not this run's check.
+        if let Some(why) = recorded.binding_fault(&claim.cnf.sha256, claim.lrat_proof.as_ref().map(|f| f.sha256.as_str())) {
+            return Err(RecordError::Header(why).at(path));
+        }
+        messages.push(recorded.recorded_line());
+    }
     if checks.keep && verified.is_some_and(|v| claim.verified_lrat.as_ref().is_some_and(|r| r.verified_acceptance() && r.version == v.version)) {
         messages.push(format!("{} accepted the proof in an earlier run (recorded); not checked in this one: rerun without --keep-verdicts to check it", crate::proofs::verified::NAME));
         return Ok(Status::Unverified);
@@ -59,7 +69,8 @@ pub(super) fn check_claim(path: &Path, claim: &Claim, checks: ProofChecks<'_>, m
             let mut kept = claim.clone();
             kept.verified_lrat = Some(verdict);
             kept.trust_base = trust_base(Basis::of_claim(&kept, &kept.encode_options()));
-            crate::files::write_atomic(path, &serde_json::to_vec_pretty(&kept).expect("claims serialise"))?;
+            crate::records::read::replace_record(path, claim, &kept)?;
+            *claim = kept;
             messages.push("its verdict recorded in the claim".into());
         }
     }
@@ -139,7 +150,7 @@ fn regenerate_proof(
     let stream = verified.map(|checker| checker.stream(&cnf_path)).transpose()?;
     let mut online = OnlineCheck::start_with(Against::Formula(dimacs), &work.0.join("proof.drat"), stream)?;
     let seconds = regenerate.regenerate(claim, online.sender())?;
-    let crate::proofs::online::Finished { lrat: record, drat: proof_path, verified } = online.finish(Instant::now())?;
+    let crate::proofs::online::Finished { lrat: record, drat: proof_path, verified, .. } = online.finish(Instant::now())?;
     if !record.verified {
         return Err(RecordError::LratRejected { what: "the regenerated proof".into(), verdict: record.verdict }.at(path));
     }
@@ -158,7 +169,8 @@ fn verified_line(verdict: &CheckerRecord, claim_path: &Path) -> Result<String, H
     if !verdict.verified_acceptance() {
         return Err(RecordError::LratRejected { what: format!("the proof (by {})", verdict.name), verdict: verdict.verdict.clone() }.at(claim_path));
     }
-    Ok(format!("{}: {} ({}, {:.2} s, {} MB)", verdict.name, verdict.verdict, verdict.version, verdict.seconds, verdict.peak_memory_kb / 1024))
+    let build = verdict.read.as_ref().map_or("", |read| read.build.as_str());
+    Ok(format!("{}: {} in this run ({}, {build}, {:.2} s, {} MB)", verdict.name, verdict.verdict, verdict.version, verdict.seconds, verdict.peak_memory_kb / 1024))
 }
 
 /// Checks a stored LRAT proof with the LRAT checker of `lrat/`; returns the

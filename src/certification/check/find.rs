@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use crate::error::HexError;
 
-/// Every `claim.json` and `optimum.json` under the given paths (files or
+/// Every `claim.json`, `optimum.json` and `count.json` under the given paths (files or
 /// directories). A directory is entered once, by its canonical path, so
 /// symlink loops end; only regular files are listed by name.
 pub fn find_records(paths: &[PathBuf]) -> Result<Vec<PathBuf>, HexError> {
@@ -39,7 +39,7 @@ fn collect(path: &Path, found: &mut Vec<PathBuf>, visited: &mut HashSet<PathBuf>
         let Ok(meta) = std::fs::metadata(&p) else { continue }; // a dangling link
         if meta.is_dir() {
             collect(&p, found, visited)?;
-        } else if name == "claim.json" || name == "optimum.json" {
+        } else if name == "claim.json" || name == "optimum.json" || name == "count.json" {
             found.push(p);
         }
     }

@@ -15,6 +15,7 @@ use crate::levels::Partial;
 use crate::proofs::verified::VerifiedChecker;
 use crate::records::claim::check_optimum_ranges;
 use crate::records::ranges::check_n_directory;
+use crate::records::read::replace_record;
 use crate::records::trust::{trust_base, Basis};
 use crate::records::{Claim, CubeClaim, Optimum, Record, Status};
 
@@ -113,7 +114,12 @@ impl<'a> CheckRun<'a> {
         let outcome = Record::read(path).and_then(|record| self.check_read(path, record, &mut report));
         report.status = outcome.unwrap_or_else(|error| {
             report.messages.push(error.to_string());
-            Status::Failed
+            // Another command wrote the record while this run judged its
+            // earlier copy: nothing was found wrong, nothing is concluded.
+            match error {
+                HexError::Record { error: RecordError::Changed, .. } => Status::Unverified,
+                _ => Status::Failed,
+            }
         });
         report.needs_veripb &= report.status == Status::Unverified;
         self.keys.push(key);
@@ -130,9 +136,14 @@ impl<'a> CheckRun<'a> {
                 messages.push(LEGACY.into());
                 return Ok(Status::Unverified);
             }
+            Record::Count(count) => {
+                let regenerate = self.regenerate;
+                return crate::certification::check_counts::check_count(path, &count, regenerate, &mut |claim| self.check(claim).status, messages);
+            }
             Record::CubeResult(_) => return Err(RecordError::Header("a cube's record, not a claim: `hexcert cubes merge` its plan".into()).at(path)),
-            Record::Claim(claim) => {
-                let status = check_claim(path, &claim, self.proof_checks(), messages)?;
+            Record::Claim(mut claim) => {
+                // With the verdicts this run kept in it: the claim as now on disk.
+                let status = check_claim(path, &mut claim, self.proof_checks(), messages)?;
                 crate::certification::witness::check_level_witness(path, (claim.n, claim.level, claim.below), messages)?;
                 let statement = if self.options.record {
                     record_statement(*claim, path, messages)?
@@ -141,8 +152,8 @@ impl<'a> CheckRun<'a> {
                 };
                 (status, statement)
             }
-            Record::CubeClaim(claim) => {
-                let status = crate::certification::check_cubes::check_cube_claim(path, &claim, self.proof_checks(), messages)?;
+            Record::CubeClaim(mut claim) => {
+                let status = crate::certification::check_cubes::check_cube_claim(path, &mut claim, self.proof_checks(), messages)?;
                 crate::certification::witness::check_level_witness(path, (claim.plan.n, claim.plan.level, claim.plan.below), messages)?;
                 (status, self.check_cube_statement(path, *claim, messages)?)
             }
@@ -158,6 +169,7 @@ impl<'a> CheckRun<'a> {
 
     fn check_cube_statement(&self, path: &Path, mut claim: CubeClaim, messages: &mut Vec<String>) -> Result<Status, HexError> {
         if self.options.record {
+            let read = claim.clone();
             let record = statement::derive_and_check_split(&claim.plan, path)?;
             if !record.accepted() {
                 let why = record.not_checked.as_deref().unwrap_or("VeriPB did not run");
@@ -167,7 +179,7 @@ impl<'a> CheckRun<'a> {
             let verdict = record.veripb.as_ref().map(|v| format!("{} `{}` in {:.1} s", v.version, v.verdict, v.seconds)).unwrap_or_default();
             claim.statement_to_cnf = Some(record);
             claim.trust_base = trust_base(Basis::of_cube_claim(&claim));
-            crate::files::write_atomic(path, &serde_json::to_vec_pretty(&claim).expect("claims serialise"))?;
+            replace_record(path, &read, &claim)?;
             messages.push(format!("statement -> split formula: recorded {verdict}"));
             return Ok(Status::Verified);
         }
@@ -205,35 +217,21 @@ impl<'a> CheckRun<'a> {
     /// below B" bounds every level k >= j from below (a level-k partial
     /// reads as a level-j one of no greater penalty): a stated minimum below
     /// the bound of a claim verified here fails. A minimum is verified only
-    /// when such a claim proves it from below (or it is 0). From above, the
-    /// optimum's witness reaches the optimum at every level; the minima
-    /// below it are reached by the search's models, shown on disk by a
-    /// level witness beside their claim (`witness::check_level_witness`) or
-    /// by the witness grid read at their level. A level the record calls
-    /// `unreached` states only its lower bound, and is reported so.
+    /// when such a claim proves it from below (or it is 0) *and* a stored
+    /// witness reaches it: the witness grid (read at level k; from the lower
+    /// bound's level on it reaches the optimum), a level witness beside the
+    /// claim "level k below the minimum" (`witness::check_level_witness`),
+    /// or the one `certify` keeps beside the optimum
+    /// (`witness::optimum_level_witness`).
+    /// What the record says of how it was found (the search's models, the
+    /// `unreached` list) is not evidence: a level no stored witness reaches
+    /// is reported "at least" its minimum, and the optimum unverified.
     fn check_level_minima(&mut self, path: &Path, optimum: &Optimum, grid: &Partial, messages: &mut Vec<String>) -> Result<MinimaVerdict, HexError> {
         let dir = path.parent().unwrap_or(Path::new("."));
+        let claims = self.claims_beside_optimum(path, optimum)?;
         let minima = &optimum.level_minima;
-        let mut claims = Vec::new();
-        for entry in std::fs::read_dir(dir).map_err(|source| HexError::Io { path: dir.into(), source })?.flatten() {
-            let name = entry.file_name().to_string_lossy().into_owned();
-            let Some((level, below)) = crate::records::ranges::claim_directory_numbers(&name) else { continue };
-            // A claim below its level's stated minimum bounds nothing stated: not checked.
-            let claim_path = entry.path().join("claim.json");
-            if !(1..=6).contains(&level) || below < minima[usize::from(level) - 1] || !claim_path.is_file() {
-                continue;
-            }
-            let report = self.check(&claim_path);
-            if report.status != Status::Failed {
-                let witness = entry.path().join(crate::certification::witness::LEVEL_WITNESS).is_file();
-                claims.push(StatedBound { name, level, below, status: report.status, needs_veripb: report.needs_veripb, witness });
-            }
-        }
-        // Verified claims first: the one a minimum is held against is the strongest word.
-        claims.sort_by_key(|c| (c.status != Status::Verified, std::cmp::Reverse(c.below)));
         let mut verdict = MinimaVerdict { status: Status::Verified, needs_veripb: true };
-        let (mut searched, mut resting, mut at_least) = (Vec::new(), Vec::new(), Vec::new());
-        let unreached = optimum.unreached.as_deref().unwrap_or_default();
+        let (mut resting, mut at_least) = (Vec::new(), Vec::new());
         for (k, &minimum) in (1u8..).zip(minima) {
             let bounding = |c: &&StatedBound| c.level <= k;
             if let Some(c) = claims.iter().filter(bounding).find(|c| c.below > minimum) {
@@ -261,29 +259,56 @@ impl<'a> CheckRun<'a> {
                 }
                 Some(_) => {}
             }
-            let shown = from_below.is_some_and(|c| c.level == k && c.witness) || crate::certification::witness::penalty_at_level(grid, k)? == minimum;
-            if unreached.contains(&k) {
+            let level_witness = from_below.is_some_and(|c| c.level == k && c.witness);
+            let reached = k >= optimum.lower_bound_level
+                || level_witness
+                || crate::certification::witness::penalty_at_level(grid, k)? == minimum
+                || crate::certification::witness::optimum_level_witness_reaches(dir, optimum.n, k, minimum)?;
+            if !reached {
                 at_least.push(format!("level {k} at least {minimum}"));
-            } else if k < optimum.lower_bound_level && !shown {
-                searched.push(k.to_string());
+                verdict.unverified(false);
             }
         }
         if !resting.is_empty() {
             messages.push(format!("level minima from below ({}): unverified", resting.join(", ")));
         }
+        if !at_least.is_empty() {
+            messages.push(format!(
+                "level minima: {}: no stored witness reaches {} (a level witness beside its claim, or the witness grid read at that level): unverified",
+                at_least.join(", "),
+                if at_least.len() == 1 { "it" } else { "them" }
+            ));
+        }
         if verdict.status == Status::Verified {
-            let mut reached = Vec::new();
-            if !searched.is_empty() {
-                reached.push(format!("level {} reached by the search's models (no level witness stored)", searched.join(", ")));
-            }
-            if !at_least.is_empty() {
-                reached.push(format!("{} (no witness of that level reaches it)", at_least.join(", ")));
-            }
-            let reached = if reached.is_empty() { "each reached by a witness".into() } else { reached.join("; ") };
             let shown: Vec<String> = minima.iter().map(usize::to_string).collect();
-            messages.push(format!("level minima {}: each proved from below by a claim verified in this run; {reached}", shown.join(" ")));
+            messages.push(format!("level minima {}: each proved from below by a claim verified in this run and reached by a stored witness", shown.join(" ")));
         }
         Ok(verdict)
+    }
+
+    /// The claims beside an optimum that bound one of its stated minima
+    /// (a claim below its level's stated minimum bounds nothing stated: not
+    /// checked), each checked in this run; verified ones first, strongest
+    /// first, so that a minimum is held against the strongest word.
+    fn claims_beside_optimum(&mut self, path: &Path, optimum: &Optimum) -> Result<Vec<StatedBound>, HexError> {
+        let dir = path.parent().unwrap_or(Path::new("."));
+        let minima = &optimum.level_minima;
+        let mut claims = Vec::new();
+        for entry in std::fs::read_dir(dir).map_err(|source| HexError::Io { path: dir.into(), source })?.flatten() {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            let Some((level, below)) = crate::records::ranges::claim_directory_numbers(&name) else { continue };
+            let claim_path = entry.path().join("claim.json");
+            if !(1..=6).contains(&level) || below < minima[usize::from(level) - 1] || !claim_path.is_file() {
+                continue;
+            }
+            let report = self.check(&claim_path);
+            if report.status != Status::Failed {
+                let witness = entry.path().join(crate::certification::witness::LEVEL_WITNESS).is_file();
+                claims.push(StatedBound { name, level, below, status: report.status, needs_veripb: report.needs_veripb, witness });
+            }
+        }
+        claims.sort_by_key(|c| (c.status != Status::Verified, std::cmp::Reverse(c.below)));
+        Ok(claims)
     }
 }
 
@@ -317,6 +342,7 @@ impl MinimaVerdict {
 /// it allows) into `claim.json`, atomically. Nothing else in the claim
 /// changes. VeriPB not on PATH leaves the claim as it was, unverified.
 fn record_statement(mut claim: Claim, path: &Path, messages: &mut Vec<String>) -> Result<Status, HexError> {
+    let read = claim.clone();
     let hex = Hexagon::new(claim.n)?;
     let options = claim.encode_options();
     let record = statement::derive_and_check(&hex, claim.level, claim.below, &options, &claim.cnf.sha256, path)?;
@@ -330,7 +356,7 @@ fn record_statement(mut claim: Claim, path: &Path, messages: &mut Vec<String>) -
     };
     claim.statement_to_cnf = Some(record);
     claim.trust_base = trust_base(Basis::of_claim(&claim, &options));
-    crate::files::write_atomic(path, &serde_json::to_vec_pretty(&claim).expect("claims serialise"))?;
+    replace_record(path, &read, &claim)?;
     messages.push(line);
     Ok(Status::Verified)
 }

@@ -18,8 +18,9 @@ use crate::records::{Claim, Record, WitnessSource};
 /// plain validator accepts, with penalty exactly the bound of a claim beside
 /// (the lowest level's such claim is the lower bound); a claim it
 /// contradicts (a bound above its penalty) refuses it. Below that level,
-/// a minimum is the strongest bound the claims beside prove, listed as
-/// `unreached` unless a level witness or the grid itself reaches it. The
+/// a minimum is the strongest bound the claims beside prove (0 where none
+/// does), listed as `unreached` ("at least": `check` reports the optimum
+/// unverified) unless a level witness or the grid itself reaches it. The
 /// lower-bound claim is checked first, as `check` does (a failure refuses
 /// the grid, nothing written); the record is then checked whole, and its
 /// report says what this run verified.
@@ -66,8 +67,11 @@ pub fn certify_from_grid(n: usize, grid_path: &Path, root: &Path) -> Result<(Opt
         }
         // A level-j claim bounds every level from j on.
         let minimum = claims.iter().filter(|&&(j, _)| j <= k).map(|&(_, below)| below).max().unwrap_or(0);
-        let witnessed = Claim::directory(root, n, k, minimum).join(crate::certification::witness::LEVEL_WITNESS).is_file();
-        if minimum > 0 && !witnessed && crate::certification::witness::penalty_at_level(&grid.partial, k)? != minimum {
+        // No claim beside: 0 is all that is proved ("at least 0"), and it
+        // is the minimum only where the grid reads 0 at that level.
+        let witnessed = (minimum > 0 && Claim::directory(root, n, k, minimum).join(crate::certification::witness::LEVEL_WITNESS).is_file())
+            || crate::certification::witness::optimum_level_witness(&dir, k).is_file();
+        if !witnessed && crate::certification::witness::penalty_at_level(&grid.partial, k)? != minimum {
             unreached.push(k);
         }
         level_minima.push(minimum);

@@ -24,7 +24,7 @@ use crate::error::HexError;
 use crate::geometry::Hexagon;
 use crate::levels::Partial;
 use crate::records::{Claim, Record, WitnessSource};
-use crate::search::{minimize_through, Found, LowerBoundProof, Oracle, PlainOracle, Step};
+use crate::search::{minimize_through, Found, LowerBoundProof, Minimum, Oracle, PlainOracle, Step};
 use crate::solving::{Cadical, SatSolver};
 
 /// Races formulations for bounded queries. Every UNSAT answer is handed to
@@ -304,17 +304,36 @@ pub fn certify_optimum_queued(
     }
     let witness = top.witness.partial.clone();
     let level_minima: Vec<usize> = minima.iter().map(|m| m.penalty).collect();
+    let below_lower_bound: Vec<Minimum> = minima.iter().filter(|m| m.level < level).cloned().collect();
     let mut attested: Vec<String> = oracle.attested.iter().map(|(k, b)| format!("level{k}-below{b}")).collect();
     attested.sort();
     verifier.submit(Box::new(move || {
         // Owning the scratch directory here keeps the queued proofs alive
         // until their checks ran; it is removed when this task ends.
         let _work = work;
+        store_level_witnesses(&dir, &below_lower_bound, &witness)?;
         let found = Provenance { source: WitnessSource::search(), level_minima, unreached: Vec::new(), attested };
         let report = write_optimum(&dir, n, (level, below), &witness, found, start)?;
         resume.remove();
         on_report(report);
         Ok(())
     }));
+    Ok(())
+}
+
+/// The search's witnesses of the levels below the lower bound's, kept on
+/// disk where `check` reads them: for each level whose minimum the
+/// optimum's grid does not reach, the search's partial of that level and
+/// penalty beside the optimum (`witness::optimum_level_witness`), written
+/// before `optimum.json`. Runs once the claims are stored.
+fn store_level_witnesses(dir: &Path, minima: &[Minimum], grid: &Partial) -> Result<(), HexError> {
+    use crate::certification::witness::{optimum_level_witness, penalty_at_level};
+    for minimum in minima {
+        let partial = &minimum.witness.partial;
+        if penalty_at_level(grid, minimum.level)? == minimum.penalty || partial.level() != minimum.level {
+            continue;
+        }
+        crate::files::write_atomic(&optimum_level_witness(dir, minimum.level), crate::formats::to_hexcert_text(partial).as_bytes())?;
+    }
     Ok(())
 }

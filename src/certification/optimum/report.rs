@@ -13,6 +13,10 @@ pub struct OptimumReport {
     pub optimum: usize,
     pub level: u8,
     pub level_minima: Vec<usize>,
+    /// Levels whose minimum is stated from below only (the record's
+    /// `unreached`): no stored witness reaches it, so it is "at least" that
+    /// entry and the optimum is unverified (`certify` exits 4, as `check`).
+    pub unreached: Vec<u8>,
     /// Wall time for this n (all queries, intermediate checks included).
     pub seconds: f64,
     /// Solve time of the claim the optimum rests on, and how long after the
@@ -105,6 +109,7 @@ impl OptimumReport {
             optimum: record.optimum,
             level: record.lower_bound_level,
             level_minima: record.level_minima,
+            unreached: record.unreached.unwrap_or_default(),
             seconds: record.seconds,
             solve_seconds: claim.solve_seconds,
             check_seconds: claim.check_seconds,

@@ -147,6 +147,42 @@ pub fn refined_by_penalty(hex: &Hexagon, level: u8, bound: usize, settings: &Set
     refine_listed(hex, level, &Ladder::up_to(hex, source(level), bound, settings)?, bound, (Judged::Sample, settings))
 }
 
+/// The level-`level` partials (4..6) of every penalty `0..=bound` that refine
+/// `listed`, which must hold every level-3 partial of penalty `<= bound`,
+/// each once with its penalty (a certified listing's orbits,
+/// `orbits::orbit_members`): each class is lifted through its least member,
+/// on every core. Errors: a level outside 4..6, a partial of `listed` that is
+/// not of level 3 with that penalty, an overflow.
+pub fn refined_from_listed(hex: &Hexagon, level: u8, listed: &[(Partial, usize)], bound: usize, settings: &Settings) -> Result<RefinedByPenalty, HexError> {
+    if !(4..=6).contains(&level) {
+        return Err(HexError::Usage(format!("levels 4 to 6 are lifted from a level-3 listing (not level {level})")));
+    }
+    let classes = Classes::new(hex);
+    let kept: Vec<Class> = listed
+        .iter()
+        .filter_map(|(partial, penalty)| classes.members(partial.values()).map(|members| Class { values: partial.values().to_vec(), penalty: *penalty, members }))
+        .collect();
+    let lifted: Vec<Result<Vec<u128>, HexError>> = kept
+        .par_iter()
+        .map(|class| {
+            check_stop(&settings.context)?;
+            let added = refinements(hex, level, &class.values, class.penalty, bound, (Judged::Every, settings.via))?;
+            let mut counts = vec![0u128; bound + 1];
+            for (extra, c) in added.into_iter().enumerate() {
+                counts[class.penalty + extra] = c.checked_mul(class.members).ok_or_else(overflow)?;
+            }
+            Ok(counts)
+        })
+        .collect();
+    let mut total = RefinedByPenalty { counts: vec![0; bound + 1], refined: listed.len(), classes: kept.len(), pieces: Pieces::default() };
+    for counts in lifted {
+        for (sum, c) in total.counts.iter_mut().zip(counts?) {
+            *sum = sum.checked_add(c).ok_or_else(overflow)?;
+        }
+    }
+    Ok(total)
+}
+
 /// Pieces the classes are split into (the options table says why it is fixed).
 const PIECES: usize = crate::options::EXTENSION_PIECES.default;
 

@@ -1,0 +1,195 @@
+//! The record of one cube of the SAT road's listing (`search::leaders`,
+//! `certification::listing`): the ring-1 lex-leaders of penalty <= P whose
+//! projection is the cube, and, for a certified listing, the proof that
+//! the list is complete.
+//!
+//! Invariant: a certified cube's `formula_sha256` is the SHA-256 of
+//! `listing_formula` of its leaders (the cube's lex-leader CNF with the
+//! cube's units, then one blocking clause per listed leader, in order), and
+//! its `lrat` verdict says that formula was refuted. So a leader removed
+//! from the record, or one added, changes the formula the verdict names:
+//! the judge (`count_check`) recomputes the hash from the leaders and
+//! refuses the cube. An uncertified cube (no `certificate`) is its
+//! writer's word that the list is complete.
+
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+
+use super::claim::{LratRecord, StatementRecord};
+use crate::encoding::{EncodeOptions, LevelEncoding, SymmetryBreaking};
+use crate::error::HexError;
+use crate::formula::Cnf;
+use crate::geometry::Hexagon;
+use crate::levels::Partial;
+use crate::validation::{evaluate, Evaluation};
+
+/// Format tag of a cube's record.
+pub const LEADERS_FORMAT: &str = "hexcert-leaders/1";
+
+/// One finished cube: the lex-leaders of penalty <= `max_penalty` whose
+/// projection is `cube`, every one of them.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CubeLeaders {
+    pub format: String,
+    pub n: usize,
+    pub level: u8,
+    pub max_penalty: usize,
+    pub encoder: String,
+    pub cells: Vec<usize>,
+    pub cube: Vec<u8>,
+    /// Each leader's cell values, one digit per cell (`k + 1` is `+`).
+    pub leaders: Vec<String>,
+    pub seconds: f64,
+    /// Host, run and hexcert build that listed the cube (and so attest it is
+    /// complete when there is no certificate).
+    #[serde(deserialize_with = "crate::records::ledger::writer")]
+    pub written_by: String,
+    /// The refutation of the cube's formula with a blocking clause per
+    /// leader: the listing proven complete (absent in records of an
+    /// uncertified listing).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub certificate: Option<ListingProof>,
+}
+
+/// Why a cube's list is complete: its last solver call refuted the cube's
+/// formula with every listed leader blocked, and the trace of the whole
+/// incremental run was checked as it was written.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ListingProof {
+    /// The CaDiCaL version and option profile of the run (regeneration
+    /// replays it).
+    pub solver: String,
+    pub profile: String,
+    /// SHA-256 of `listing_formula`'s DIMACS: what the proof refutes.
+    pub formula_sha256: String,
+    /// Clauses of that formula: the cube's, then one per leader.
+    pub formula_clauses: usize,
+    /// hexcert-lrat's verdict on the trace (`records::claim::ONLINE_LISTING`).
+    pub lrat: LratRecord,
+}
+
+impl super::ledger::Entry for CubeLeaders {
+    const FORMAT: &'static str = LEADERS_FORMAT;
+    const WHAT: &'static str = "lex-leader record";
+    const LIMIT: u64 = crate::options::LEADERS_RECORD_BYTES.default;
+    /// The count (n, level, P, encoder), the cube (its cells and values),
+    /// and whether the listing is certified: a certified run never takes an
+    /// uncertified cube as done.
+    type Identity = (usize, u8, usize, String, Vec<usize>, Vec<u8>, bool);
+
+    fn identity(&self) -> Self::Identity {
+        (
+            self.n,
+            self.level,
+            self.max_penalty,
+            self.encoder.clone(),
+            self.cells.clone(),
+            self.cube.clone(),
+            self.certificate.is_some(),
+        )
+    }
+
+    fn written_by(&self) -> Option<&str> {
+        Some(&self.written_by)
+    }
+}
+
+/// The formula a listing of penalty <= `max_penalty` lists: the ring-1
+/// lex-leader CNF (before a cube's units).
+pub fn listing_encoding(hex: &Hexagon, level: u8, max_penalty: usize) -> LevelEncoding {
+    let options = EncodeOptions { symmetry: SymmetryBreaking::Ring1LexLeader, ..EncodeOptions::bounded(Some(max_penalty)) };
+    LevelEncoding::new(hex, level, options)
+}
+
+/// The formula a certified cube's proof refutes: the lex-leader CNF of
+/// `encoding`, the cube's `units`, then the blocking clause of each leader
+/// in `leaders` (the negation of its cell literals), in order. The listing
+/// writes it, the judge rebuilds it from the record: one definition.
+pub fn listing_formula<'a>(
+    encoding: &LevelEncoding,
+    units: &[i32],
+    leaders: impl IntoIterator<Item = &'a Partial>,
+) -> Cnf {
+    let mut cnf = encoding.cnf.clone();
+    for &unit in units {
+        cnf.add_clause(&[unit]);
+    }
+    for leader in leaders {
+        cnf.add_clause(&blocking_clause(encoding, leader));
+    }
+    cnf
+}
+
+/// The clause that excludes exactly `leader`'s cell values.
+pub fn blocking_clause(encoding: &LevelEncoding, leader: &Partial) -> Vec<i32> {
+    encoding.cell_literals(leader).iter().map(|l| -l).collect()
+}
+
+/// The leaders of a cube's record, judged: each a valid level-`level`
+/// partial of penalty `<= max_penalty` lying in the record's cube
+/// (`project` maps values to their cube). Returned as judged, so they are
+/// judged once. Errors: the first leader that is none of these, named.
+pub fn judge_leaders(
+    path: &Path,
+    hex: &Hexagon,
+    (level, max_penalty): (u8, usize),
+    project: &dyn Fn(&[u8]) -> Vec<u8>,
+    record: &CubeLeaders,
+) -> Result<Vec<(Partial, Evaluation)>, HexError> {
+    let bad = |why: String| HexError::Input { file: path.to_path_buf(), line: 0, message: why };
+    let mut leaders = Vec::with_capacity(record.leaders.len());
+    for text in &record.leaders {
+        let values: Vec<u8> = text.bytes().map(|b| b.wrapping_sub(b'0')).collect();
+        if values.len() != hex.cell_count() {
+            return Err(bad(format!("leader {text} has {} cells, not {}", values.len(), hex.cell_count())));
+        }
+        let partial = Partial::new(hex.side(), level, values).map_err(|e| bad(format!("leader {text}: {e}")))?;
+        let evaluation = evaluate(hex, &partial);
+        if !evaluation.is_valid() || evaluation.penalty > max_penalty {
+            return Err(bad(format!("leader {text} is not a valid partial of penalty <= {max_penalty}")));
+        }
+        if project(partial.values()) != record.cube {
+            return Err(bad(format!("leader {text} does not lie in the cube")));
+        }
+        leaders.push((partial, evaluation));
+    }
+    Ok(leaders)
+}
+
+/// Format tag of a count's record (`count.json` beside its cubes' records).
+pub const COUNT_FORMAT: &str = "hexcert-count/1";
+
+/// A count at the minimum of a level, from a certified listing: every
+/// valid level-`level` partial of penalty exactly `penalty`, not reduced by
+/// symmetry. Written by `count --road sat --certify` once every cube of the
+/// listing is certified; `hexcert check` rebuilds the count from the cubes'
+/// records and judges it (`certification::check_counts`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CountRecord {
+    pub format: String,
+    pub n: usize,
+    pub level: u8,
+    pub penalty: usize,
+    /// The partials of penalty exactly `penalty`, in decimal.
+    pub count: String,
+    /// Lex-leaders listed, over all cubes.
+    pub leaders: usize,
+    /// Cube records of the listing, all certified (`cube-<index>.json`).
+    pub cubes: usize,
+    /// The claim that no partial of the level has penalty below `penalty`,
+    /// relative to this record's directory: with a leader at `penalty` it
+    /// makes `penalty` the level's minimum.
+    pub minimum_claim: String,
+    /// The statement -> listing CNF step (the lex-leader formula of
+    /// "penalty <= `penalty`"), checked by VeriPB when it ran.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub statement_to_cnf: Option<StatementRecord>,
+    /// Solver seconds of the listing, over all cubes (as the cubes recorded).
+    pub solve_seconds: f64,
+    #[serde(deserialize_with = "crate::records::ledger::writer")]
+    pub written_by: String,
+}

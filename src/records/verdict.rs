@@ -1,0 +1,133 @@
+//! A checker's verdict as a record keeps it (`CheckerRecord`: an external
+//! DRAT checker's, or the formally verified LRAT checker cake_lpr's), and
+//! what binds a verified checker's verdict to the claim it is recorded in:
+//! the hashes of the formula and proof it read and of the binary that ran
+//! (`VerdictInputs`), and the builds of cake_lpr whose verdicts count
+//! (`KNOWN_VERIFIED_BUILDS`). Imports nothing of the other record files.
+
+use serde::{Deserialize, Serialize};
+
+/// The formally verified checker's name as recorded (`proofs::verified` runs it).
+pub const VERIFIED_CHECKER: &str = "cake_lpr";
+/// How its records name the binary that ran (`version`), its SHA-256 after.
+pub const VERIFIED_VERSION_PREFIX: &str = "cake_lpr binary sha256 ";
+/// The only line of it that accepts a refutation.
+pub const VERIFIED_ACCEPTED: &str = "s VERIFIED UNSAT";
+
+/// The cake_lpr builds whose verdict counts as the formally verified
+/// checker's, by the SHA-256 of the binary, each with what it is. How an
+/// entry is obtained: build cake_lpr from the files CI gets in
+/// ../shared/tools/cake_lpr (tanyongkiam/cake_lpr at commit
+/// a4323b203cc9ecd584ba7da9e3fff08135a09d5f, `cake_lpr.S` and `basis_ffi.c`
+/// unchanged) with `make -C ../shared/tools/cake_lpr OUT=DIR`, run
+/// `sha256sum DIR/cake_lpr`, and add the hash with the compiler that built
+/// it (the build is deterministic for one compiler: two builds on the
+/// project's machine, 2026-11-27, gave the same hash, the one every
+/// committed verdict names). Any other binary given as cake_lpr
+/// (another compiler, a wrapper script) is an "unknown build": its verdict
+/// is recorded and reported as such, never counted in a trust base.
+pub const KNOWN_VERIFIED_BUILDS: &[(&str, &str)] = &[(
+    "1029a96e41b22a4d81eb2f3c5eb81802c3fe4347b14baf9d419d699a2ce4a801",
+    "cake_lpr of tanyongkiam/cake_lpr a4323b20, built by `make -C ../shared/tools/cake_lpr` with gcc 12.2.0 (Debian 12.2.0-14+deb12u1)",
+)];
+
+/// How a verdict names a binary that is not in `KNOWN_VERIFIED_BUILDS`.
+pub const UNKNOWN_BUILD: &str = "unknown build";
+
+/// The entry of `KNOWN_VERIFIED_BUILDS` for a binary's SHA-256, or `UNKNOWN_BUILD`.
+pub fn verified_build(binary_sha256: &str) -> &'static str {
+    KNOWN_VERIFIED_BUILDS.iter().find(|(hash, _)| *hash == binary_sha256).map_or(UNKNOWN_BUILD, |(_, build)| build)
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct CheckerRecord {
+    pub name: String,
+    pub version: String,
+    pub command: String,
+    pub verdict: String,
+    pub seconds: f64,
+    pub peak_memory_kb: u64,
+    /// For the verified checker: what the verdict was reached on and by
+    /// which binary. Absent in DRAT checkers' records and in verdicts
+    /// recorded before it existed (those are attested only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub read: Option<VerdictInputs>,
+}
+
+/// The SHA-256 of what a verified checker read, and of the binary that ran:
+/// a verdict is bound to the formula and proof whose hashes its claim
+/// records (`check` refuses one that is not), and counts as the verified
+/// checker's only when the binary is a known build.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct VerdictInputs {
+    /// The DIMACS formula the checker was given (a claim's CNF, a cube's own formula).
+    pub formula_sha256: String,
+    /// The binary LRAT proof it read, every byte of it.
+    pub lrat_sha256: String,
+    pub checker_sha256: String,
+    /// `KNOWN_VERIFIED_BUILDS`' entry for the binary, or `UNKNOWN_BUILD`.
+    pub build: String,
+}
+
+impl CheckerRecord {
+    /// Whether the verdict is an acceptance by the verified checker.
+    pub fn verified_acceptance(&self) -> bool {
+        self.name == VERIFIED_CHECKER && self.verdict == VERIFIED_ACCEPTED
+    }
+
+    /// The SHA-256 of the binary that ran: recorded, or (older verdicts)
+    /// read from `version`, which names it.
+    pub fn checker_sha256(&self) -> Option<&str> {
+        match &self.read {
+            Some(read) => Some(&read.checker_sha256),
+            None => self.version.strip_prefix(VERIFIED_VERSION_PREFIX),
+        }
+    }
+
+    /// An acceptance by a known build of the verified checker: the verdicts
+    /// a trust base may name. A recorded verdict says which build it was
+    /// (`check` holds the word to the table, `binding_fault`); an older one
+    /// is judged by the hash its version names.
+    pub fn counts_as_verified(&self) -> bool {
+        let known = match &self.read {
+            Some(read) => read.build != UNKNOWN_BUILD,
+            None => self.checker_sha256().is_some_and(|hash| verified_build(hash) != UNKNOWN_BUILD),
+        };
+        self.verified_acceptance() && known
+    }
+
+    /// Why this verified checker's verdict is not one on the formula and
+    /// proof whose hashes the claim records (`lrat_sha256`, when it records
+    /// one), or names a build the table does not: `None` when it is, or
+    /// when it records no inputs (an older verdict, attested only).
+    pub fn binding_fault(&self, formula_sha256: &str, lrat_sha256: Option<&str>) -> Option<String> {
+        let read = self.read.as_ref()?;
+        if read.formula_sha256 != formula_sha256 {
+            return Some(format!("the recorded {} verdict read the formula {}, not this one ({formula_sha256})", self.name, read.formula_sha256));
+        }
+        if lrat_sha256.is_some_and(|lrat| lrat != read.lrat_sha256) {
+            return Some(format!("the recorded {} verdict read the LRAT proof {}, not the one recorded here", self.name, read.lrat_sha256));
+        }
+        if self.version != format!("{VERIFIED_VERSION_PREFIX}{}", read.checker_sha256) {
+            return Some(format!("the recorded {} verdict names the binary {} and the version `{}`", self.name, read.checker_sha256, self.version));
+        }
+        let build = verified_build(&read.checker_sha256);
+        if read.build != UNKNOWN_BUILD && read.build != build {
+            return Some(format!("the recorded {} verdict calls its binary {} `{}`; this build knows it as `{build}`", self.name, read.checker_sha256, read.build));
+        }
+        None
+    }
+
+    /// How `check` words a recorded verified-checker verdict it did not
+    /// reach itself: recorded, never checked in this run.
+    pub fn recorded_line(&self) -> String {
+        let by = match (&self.read, self.checker_sha256()) {
+            (Some(read), _) => format!("by {} (binary sha256 {}), on the formula and LRAT proof whose hashes it records", read.build, read.checker_sha256),
+            (None, Some(hash)) => format!("by {} (binary sha256 {hash}), recorded without the hashes of what it read: attested only", verified_build(hash)),
+            (None, None) => "recorded without the hashes of what it read: attested only".into(),
+        };
+        format!("{}: `{}` recorded {by}; not checked in this run", self.name, self.verdict)
+    }
+}

@@ -1,0 +1,206 @@
+//! Counts as certificates (`count --road sat --certify`, `check` of
+//! `count.json`): the certified listing gives the sweep's count at every
+//! level's minimum, and every way of tampering with its records makes
+//! `check` fail, or at least never exit 0.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use hexcert::counting::Count;
+use hexcert::geometry::Hexagon;
+use hexcert::levels::Partial;
+use hexcert::records::leaders::{listing_encoding, listing_formula};
+
+fn hexcert(args: &[&str]) -> Output {
+    // The count's record names the claim below the minimum under proofs/.
+    Command::new(env!("CARGO_BIN_EXE_hexcert")).current_dir(env!("CARGO_MANIFEST_DIR")).args(args).output().expect("run hexcert")
+}
+
+fn veripb_present() -> bool {
+    Command::new("veripb").arg("--version").output().is_ok_and(|o| o.status.success())
+}
+
+/// A certified listing of side `n`, level `level` at `penalty`, into a
+/// fresh directory; its `--json` report.
+fn certified(n: usize, level: u8, penalty: usize) -> (tempfile::TempDir, serde_json::Value) {
+    let dir = tempfile::tempdir().unwrap();
+    let (n, level, penalty) = (n.to_string(), level.to_string(), penalty.to_string());
+    let leaders = dir.path().to_str().unwrap();
+    let out = hexcert(&["--json", "count", "--n", &n, "--level", &level, "--penalty", &penalty, "--road", "sat", "--leaders-dir", leaders, "--certify"]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    (dir, serde_json::from_slice(&out.stdout).unwrap())
+}
+
+fn check(dir: &Path, regenerate: bool) -> Output {
+    let record = dir.join("count.json");
+    let mut args = vec!["check", record.to_str().unwrap()];
+    if regenerate {
+        args.insert(1, "--regenerate");
+    }
+    hexcert(&args)
+}
+
+#[test]
+fn certified_listings_equal_the_sweep_at_every_minimum() {
+    for (n, level) in [(5, 1), (5, 2), (5, 3), (6, 1), (6, 2), (6, 3), (7, 1), (7, 2)] {
+        let hex = Hexagon::new(n).unwrap();
+        let (minimum, swept) = Count::new(&hex, level).minimum_and_count().unwrap();
+        let (dir, report) = certified(n, level, minimum);
+        assert_eq!(report["counts"][0]["count"].as_str().unwrap(), swept.to_string(), "n={n} level={level} at {minimum}");
+        let record: serde_json::Value = serde_json::from_slice(&std::fs::read(dir.path().join("count.json")).unwrap()).unwrap();
+        assert_eq!(record["count"].as_str().unwrap(), swept.to_string(), "n={n} level={level}: count.json");
+        let cubes = std::fs::read_dir(dir.path()).unwrap().filter(|e| e.as_ref().unwrap().file_name().to_string_lossy().starts_with("cube-")).count();
+        assert_eq!(cubes, 128);
+    }
+}
+
+#[test]
+fn a_plain_check_reports_the_listing_attested_and_a_regenerating_one_verifies_it() {
+    let (dir, _) = certified(5, 2, 8);
+    let plain = check(dir.path(), false);
+    let text = String::from_utf8_lossy(&plain.stdout);
+    assert_eq!(plain.status.code(), Some(4), "{text}");
+    assert!(text.contains("recorded when it was listed"), "{text}");
+    let again = check(dir.path(), true);
+    let text = String::from_utf8_lossy(&again.stdout);
+    assert!(text.contains("every cube listed again in this run"), "{text}");
+    assert_eq!(again.status.code(), Some(if veripb_present() { 0 } else { 4 }), "{text}");
+}
+
+/// A cube record of the listing in `dir` that holds at least one leader.
+fn cube_with_leaders(dir: &Path) -> PathBuf {
+    let mut cubes: Vec<PathBuf> = std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().path()).collect();
+    cubes.sort();
+    cubes.into_iter().find(|p| json(p)["leaders"].as_array().is_some_and(|l| !l.is_empty())).expect("a cube with leaders")
+}
+
+fn json(path: &Path) -> serde_json::Value {
+    serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap()
+}
+
+fn edit(path: &Path, change: impl FnOnce(&mut serde_json::Value)) {
+    let mut value = json(path);
+    change(&mut value);
+    std::fs::write(path, serde_json::to_vec_pretty(&value).unwrap()).unwrap();
+}
+
+/// The listing of n = 5 level 2 at 8, copied for one tampering.
+fn tampered(original: &Path, change: impl FnOnce(&Path)) -> tempfile::TempDir {
+    let copy = tempfile::tempdir().unwrap();
+    for entry in std::fs::read_dir(original).unwrap() {
+        let entry = entry.unwrap();
+        std::fs::copy(entry.path(), copy.path().join(entry.file_name())).unwrap();
+    }
+    change(copy.path());
+    copy
+}
+
+#[test]
+fn every_tampering_fails_the_check_or_leaves_it_unverified() {
+    let (dir, _) = certified(5, 2, 8);
+    let hex = Hexagon::new(5).unwrap();
+    let failed = |copy: &tempfile::TempDir, what: &str| {
+        let out = check(copy.path(), false);
+        assert_eq!(out.status.code(), Some(1), "{what}: {}", String::from_utf8_lossy(&out.stdout));
+    };
+    let removed = tampered(dir.path(), |d| edit(&cube_with_leaders(d), |v| drop(v["leaders"].as_array_mut().unwrap().pop())));
+    failed(&removed, "a leader removed");
+    let image = tampered(dir.path(), |d| {
+        edit(&cube_with_leaders(d), |v| {
+            let first: Vec<u8> = v["leaders"][0].as_str().unwrap().bytes().map(|b| b - b'0').collect();
+            let moved = hex.symmetries().iter().map(|perm| hexcert::orbits::image(perm, &first)).find(|m| *m != first).unwrap();
+            v["leaders"].as_array_mut().unwrap().push(hexcert::levels::digits(&moved).into());
+        })
+    });
+    failed(&image, "a leader's image added");
+    let invalid = tampered(dir.path(), |d| edit(&cube_with_leaders(d), |v| v["leaders"].as_array_mut().unwrap().push("1".repeat(61).into())));
+    failed(&invalid, "an invalid leader added");
+    let deleted = tampered(dir.path(), |d| std::fs::remove_file(cube_with_leaders(d)).unwrap());
+    failed(&deleted, "a cube record deleted");
+    let edited = tampered(dir.path(), |d| edit(&d.join("count.json"), |v| v["count"] = "49".into()));
+    failed(&edited, "the count edited");
+    // A forger who drops a leader and its blocking clause, and rewrites the
+    // formula's hash and the count to match: the recorded verdict no longer
+    // belongs to the formula, which only re-listing can see.
+    let forged = tampered(dir.path(), |d| forge_dropped_leader(d, &hex));
+    let plain = check(forged.path(), false);
+    assert_ne!(plain.status.code(), Some(0), "a forged cube must never verify: {}", String::from_utf8_lossy(&plain.stdout));
+    let again = check(forged.path(), true);
+    assert_eq!(again.status.code(), Some(1), "re-listing finds the dropped leader: {}", String::from_utf8_lossy(&again.stdout));
+}
+
+/// Drops the last leader of a cube and rewrites its certificate and the
+/// count so that every hash and number is consistent with the loss.
+fn forge_dropped_leader(dir: &Path, hex: &Hexagon) {
+    let path = cube_with_leaders(dir);
+    let mut cube = json(&path);
+    cube["leaders"].as_array_mut().unwrap().pop();
+    let level = cube["level"].as_u64().unwrap() as u8;
+    let encoding = listing_encoding(hex, level, cube["max_penalty"].as_u64().unwrap() as usize);
+    let split = hexcert::cubes::Split::listing(hex, level).unwrap();
+    let values: Vec<u8> = cube["cube"].as_array().unwrap().iter().map(|v| v.as_u64().unwrap() as u8).collect();
+    let units = encoding.projection_literals(&split.cells, &values, split.depth);
+    let leaders: Vec<Partial> =
+        cube["leaders"].as_array().unwrap().iter().map(|l| Partial::new(5, level, l.as_str().unwrap().bytes().map(|b| b - b'0').collect()).unwrap()).collect();
+    let formula = listing_formula(&encoding, &units, &leaders);
+    cube["certificate"]["formula_sha256"] = hexcert::digest::sha256_hex(&formula.to_dimacs()).into();
+    cube["certificate"]["formula_clauses"] = formula.clauses().len().into();
+    std::fs::write(&path, serde_json::to_vec_pretty(&cube).unwrap()).unwrap();
+    let mut all = Vec::new();
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let record = json(&entry.unwrap().path());
+        for leader in record["leaders"].as_array().into_iter().flatten() {
+            all.push(Partial::new(5, level, leader.as_str().unwrap().bytes().map(|b| b - b'0').collect()).unwrap());
+        }
+    }
+    let by_penalty = hexcert::orbits::close_orbits(hex, level, 8, &all).unwrap();
+    edit(&dir.join("count.json"), |v| {
+        v["count"] = by_penalty[8].to_string().into();
+        v["leaders"] = all.len().into();
+    });
+}
+
+#[test]
+fn levels_four_to_six_lifted_from_a_certified_listing_equal_the_sweep_and_the_chains() {
+    for n in [5, 6] {
+        let hex = Hexagon::new(n).unwrap();
+        let (minimum, _) = Count::new(&hex, 3).minimum_and_count().unwrap();
+        let (dir, _) = certified(n, 3, minimum);
+        for level in 4..=6u8 {
+            let (at, swept) = Count::new(&hex, level).minimum_and_count().unwrap();
+            assert_eq!(at, minimum, "n={n}: level {level}'s minimum is level 3's here");
+            let out = hexcert(&["--json", "count", "--n", &n.to_string(), "--level", &level.to_string(), "--road", "extension", "--from-listing", dir.path().to_str().unwrap()]);
+            assert_eq!(out.status.code(), Some(4), "the listing's verdicts are recorded ones: {}", String::from_utf8_lossy(&out.stderr));
+            let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+            assert_eq!(report["counts"][0]["count"].as_str().unwrap(), swept.to_string(), "n={n} level={level}");
+        }
+    }
+}
+
+/// README's count cells marked ᶜ are exactly the committed count records:
+/// each names a `counts/nN-levelK-penaltyP/count.json` whose count it shows.
+#[test]
+fn the_readme_marks_certified_counts_by_their_records() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let readme = std::fs::read_to_string(root.join("README.md")).unwrap();
+    let mut marked = std::collections::BTreeSet::new();
+    for line in readme.lines().filter(|l| l.starts_with("| ")) {
+        let cells: Vec<&str> = line.split('|').map(str::trim).collect();
+        let Some(n) = cells.get(1).and_then(|c| c.parse::<usize>().ok()) else { continue };
+        for (level, cell) in cells.iter().skip(6).take(6).enumerate() {
+            if let Some(count) = cell.strip_suffix('ᶜ') {
+                marked.insert((n, level + 1, count.to_string()));
+            }
+        }
+    }
+    let mut recorded = std::collections::BTreeSet::new();
+    for entry in std::fs::read_dir(root.join("counts")).unwrap() {
+        let record = entry.unwrap().path().join("count.json");
+        if record.is_file() {
+            let value = json(&record);
+            recorded.insert((value["n"].as_u64().unwrap() as usize, value["level"].as_u64().unwrap() as usize, value["count"].as_str().unwrap().to_string()));
+        }
+    }
+    assert!(!recorded.is_empty(), "some count is certified");
+    assert_eq!(marked, recorded, "README's ᶜ cells against counts/*/count.json");
+}
