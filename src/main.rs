@@ -18,6 +18,7 @@ mod choices;
 #[cfg(feature = "solver")]
 mod cubes_args;
 mod commands;
+mod count_args;
 #[cfg_attr(not(feature = "solver"), allow(dead_code))]
 mod progress;
 #[cfg(feature = "solver")]
@@ -25,6 +26,7 @@ mod search_args;
 
 use args::*;
 use choices::*;
+use count_args::CountArgs;
 #[cfg(feature = "solver")]
 use cubes_args::CubesCommand;
 
@@ -213,68 +215,7 @@ enum Command {
     },
     /// Count valid level-k partials exactly: at the minimum penalty (default),
     /// at one penalty, or every penalty up to a bound.
-    Count {
-        /// Side of the hexagon (1..=40).
-        #[arg(long, value_parser = side)]
-        n: usize,
-        /// Level k (1..=6): values above k are `+`; level 6 is the full problem.
-        #[arg(long, value_parser = clap::value_parser!(u8).range(1..=6))]
-        level: u8,
-        /// Count the partials of exactly this penalty.
-        #[arg(long, conflicts_with = "max_penalty")]
-        penalty: Option<usize>,
-        /// Print the count of every penalty 0..=B.
-        #[arg(long)]
-        max_penalty: Option<usize>,
-        /// How to count: `sweep` (the frontier sweep; levels 5 and 6 as chain
-        /// products over the level-4 partials), `sat` (the solver lists the
-        /// ring-1 lex-leaders, each validated, and the 12 symmetries close them;
-        /// needs --penalty or --max-penalty; for small counts), `extension`
-        /// (levels 2..6: each partial of the level below, of level 3 for levels
-        /// 4..6, extended by a search or a program of its own; at the minimum,
-        /// or at --penalty or up to --max-penalty; `refine` is its old name)
-        /// or `frontier` (levels 5 and 6 by the sweep at the level itself, the
-        /// chain products' second road; needs --penalty or --max-penalty).
-        #[arg(long, value_enum, default_value = "sweep")]
-        road: commands::Road,
-        /// With --road sat: list the lex-leaders cube by cube (the 128
-        /// projections of the centre and its neighbours) on every core, one
-        /// record per finished cube in this directory, so that a stopped
-        /// count resumes where it stopped (a count that resumed cubes exits 4:
-        /// their completeness was not checked in this run).
-        #[arg(long)]
-        leaders_dir: Option<PathBuf>,
-        /// With --road sat --leaders-dir: prove each cube's list complete. One
-        /// traced solver lists the cube, each leader's blocking clause added to
-        /// its formula, and its last call refutes the formula with all of them;
-        /// the LRAT checker reads the whole trace as it is written, and the
-        /// cube's record names the refuted formula's hash and the verdict.
-        #[arg(long, requires = "leaders_dir")]
-        certify: bool,
-        /// With --road extension: extend the listed symmetry classes piece by
-        /// piece (256 runs of them), one record per finished piece in this
-        /// directory, so that a stopped count resumes where it stopped (a
-        /// count that resumed pieces exits 4: their counts were not
-        /// recomputed in this run).
-        #[arg(long)]
-        pieces_dir: Option<PathBuf>,
-        /// With --road extension at levels 4..6: lift the level-3 partials of a
-        /// certified listing (DIR holds its count.json and cube records, written
-        /// by `count --road sat --certify`) instead of the sweep's, and count at
-        /// the listing's penalty (exit 4: the listing's cube verdicts are
-        /// recorded ones; `check --regenerate DIR` checks them).
-        #[arg(long)]
-        from_listing: Option<PathBuf>,
-        /// With --road extension at levels 5 and 6: count each level-3 partial's
-        /// refinements by `lift` (a program over its `+` cells, every label at
-        /// once) or by `chains` (its level-4 refinements met one by one, each
-        /// one's `+` components counted by the chain polynomials: none of
-        /// lift's code, and far slower).
-        #[arg(long, value_enum, default_value = "lift")]
-        via: choices::Via,
-        #[command(flatten)]
-        counting: CountingArgs,
-    },
+    Count(CountArgs),
     /// Print the minimum-penalty or solution-count table as Markdown (or JSON).
     Table {
         /// Which table: `counts` (solutions at the minimum) or `penalties` (minimum per level).
@@ -355,7 +296,7 @@ impl Command {
             #[cfg(feature = "solver")]
             Command::Cubes { action: CubesCommand::Run { .. } } => true,
             Command::Check { regenerate, .. } => *regenerate,
-            Command::Count { road, leaders_dir, .. } => *road != commands::Road::Sat || leaders_dir.is_some(),
+            Command::Count(count) => count.stops_on_ctrl_c(),
             _ => false,
         }
     }
@@ -418,35 +359,7 @@ fn run(cli: &Cli) -> Result<commands::report::Reported, HexError> {
             let options = check_options(context, *veripb, *record, verified, *keep_verdicts)?;
             commands::check(context, paths, *regenerate, options)
         }
-        Command::Count { leaders_dir: Some(_), road: commands::Road::Sweep | commands::Road::Extension | commands::Road::Frontier, .. } => {
-            Err(HexError::Usage("--leaders-dir lists lex-leaders: it needs --road sat".into()))
-        }
-        Command::Count { pieces_dir: Some(_), road: commands::Road::Sweep | commands::Road::Sat | commands::Road::Frontier, .. } => {
-            Err(HexError::Usage("--pieces-dir keeps the pieces of an extension count: it needs --road extension".into()))
-        }
-        Command::Count { from_listing: Some(_), road: commands::Road::Sweep | commands::Road::Sat | commands::Road::Frontier, .. } => {
-            Err(HexError::Usage("--from-listing lifts a listing: it needs --road extension".into()))
-        }
-        Command::Count { via: choices::Via::Chains, road: commands::Road::Sweep | commands::Road::Sat | commands::Road::Frontier, .. } => {
-            Err(HexError::Usage("--via chains is how the extension road counts levels 5 and 6: it needs --road extension".into()))
-        }
-        Command::Count { n, level, penalty, max_penalty, counting, road: road @ (commands::Road::Sweep | commands::Road::Frontier), .. } => {
-            commands::count(context, (*n, *level, *road), *penalty, *max_penalty, &counting.settings(*n, *level, context)?)
-        }
-        Command::Count { n, level, counting, road: commands::Road::Extension, via, from_listing: Some(dir), .. } => {
-            let settings = hexcert::counting::Settings { via: (*via).into(), ..counting.settings(*n, 3, context)? };
-            commands::count_lifted(context, (*n, *level), dir, &settings)
-        }
-        Command::Count { n, level, penalty, max_penalty, counting, road: commands::Road::Extension, pieces_dir, via, .. } => {
-            let settings = hexcert::counting::Settings { records: pieces_dir.clone(), via: (*via).into(), ..counting.settings(*n, level.saturating_sub(1).max(1), context)? };
-            commands::count_extension(context, (*n, *level), (*penalty, *max_penalty), &settings)
-        }
-        #[cfg(feature = "solver")]
-        Command::Count { n, level, penalty, max_penalty, road: commands::Road::Sat, leaders_dir, certify, .. } => {
-            commands::count_sat(context, *n, *level, (*penalty, *max_penalty), (leaders_dir.as_deref(), *certify))
-        }
-        #[cfg(not(feature = "solver"))]
-        Command::Count { road: commands::Road::Sat, .. } => Err(without_solver("--road sat")),
+        Command::Count(count) => count.run(context),
         Command::Table { kind, n, upper, above, counting } => {
             let settings = |n| Ok(hexcert::counting::Settings { upper: (*upper).into(), ..counting.settings(n, 6, context)? });
             commands::table(cli.json, context, (*kind, *above), *n, &settings)
@@ -459,10 +372,4 @@ fn run(cli: &Cli) -> Result<commands::report::Reported, HexError> {
             commands::optimize(context, *n, *level, (*cardinality).into(), output.as_deref())
         }
     }
-}
-
-/// The refusal of what needs the solver, in a build without it.
-#[cfg(not(feature = "solver"))]
-fn without_solver(what: &str) -> HexError {
-    HexError::Usage(format!("{what} solves: this hexcert is built without the solver (cargo feature `solver`; `cargo install --path .` builds it)"))
 }

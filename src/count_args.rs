@@ -1,0 +1,125 @@
+//! `count`'s arguments and dispatch: the roads, and the flags that belong
+//! to one road only (refused with any other). Without the solver (cargo
+//! feature `solver`) `--road sat` is refused too.
+
+use std::path::PathBuf;
+
+use hexcert::context::RunContext;
+use hexcert::error::HexError;
+
+use crate::args::{side, CountingArgs};
+use crate::choices::Via;
+use crate::commands::{self, report::Reported, Road};
+
+// `count`'s flags (the subcommand's help is the doc comment of `Command::Count`).
+#[derive(clap::Args)]
+pub(crate) struct CountArgs {
+    /// Side of the hexagon (1..=40).
+    #[arg(long, value_parser = side)]
+    n: usize,
+    /// Level k (1..=6): values above k are `+`; level 6 is the full problem.
+    #[arg(long, value_parser = clap::value_parser!(u8).range(1..=6))]
+    level: u8,
+    /// Count the partials of exactly this penalty.
+    #[arg(long, conflicts_with = "max_penalty")]
+    penalty: Option<usize>,
+    /// Print the count of every penalty 0..=B.
+    #[arg(long)]
+    max_penalty: Option<usize>,
+    /// How to count: `sweep` (the frontier sweep; levels 5 and 6 as chain
+    /// products over the level-4 partials), `sat` (the solver lists the
+    /// ring-1 lex-leaders, each validated, and the 12 symmetries close them;
+    /// needs --penalty or --max-penalty; for small counts), `extension`
+    /// (levels 2..6: each partial of the level below, of level 3 for levels
+    /// 4..6, extended by a search or a program of its own; at the minimum,
+    /// or at --penalty or up to --max-penalty; `refine` is its old name)
+    /// or `frontier` (levels 5 and 6 by the sweep at the level itself, the
+    /// chain products' second road; needs --penalty or --max-penalty).
+    #[arg(long, value_enum, default_value = "sweep")]
+    road: Road,
+    /// With --road sat: list the lex-leaders cube by cube (the 128
+    /// projections of the centre and its neighbours) on every core, one
+    /// record per finished cube in this directory, so that a stopped
+    /// count resumes where it stopped (a count that resumed cubes exits 4:
+    /// their completeness was not checked in this run).
+    #[arg(long)]
+    leaders_dir: Option<PathBuf>,
+    /// With --road sat --leaders-dir: prove each cube's list complete. One
+    /// traced solver lists the cube, each leader's blocking clause added to
+    /// its formula, and its last call refutes the formula with all of them;
+    /// the LRAT checker reads the whole trace as it is written, and the
+    /// cube's record names the refuted formula's hash and the verdict.
+    #[arg(long, requires = "leaders_dir")]
+    certify: bool,
+    /// With --road extension: extend the listed symmetry classes piece by
+    /// piece (256 runs of them), one record per finished piece in this
+    /// directory, so that a stopped count resumes where it stopped (a
+    /// count that resumed pieces exits 4: their counts were not
+    /// recomputed in this run).
+    #[arg(long)]
+    pieces_dir: Option<PathBuf>,
+    /// With --road extension at levels 4..6: lift the level-3 partials of a
+    /// certified listing (DIR holds its count.json and cube records, written
+    /// by `count --road sat --certify`) instead of the sweep's, and count at
+    /// the listing's penalty (exit 4: the listing's cube verdicts are
+    /// recorded ones; `check --regenerate DIR` checks them).
+    #[arg(long)]
+    from_listing: Option<PathBuf>,
+    /// With --road extension at levels 5 and 6: count each level-3 partial's
+    /// refinements by `lift` (a program over its `+` cells, every label at
+    /// once) or by `chains` (its level-4 refinements met one by one, each
+    /// one's `+` components counted by the chain polynomials: none of
+    /// lift's code, and far slower).
+    #[arg(long, value_enum, default_value = "lift")]
+    via: Via,
+    #[command(flatten)]
+    counting: CountingArgs,
+}
+
+impl CountArgs {
+    /// Whether the count polls the stop flag (`Command::stops_on_ctrl_c`).
+    pub(crate) fn stops_on_ctrl_c(&self) -> bool {
+        self.road != Road::Sat || self.leaders_dir.is_some()
+    }
+
+    /// Runs the count on the road asked for.
+    pub(crate) fn run(&self, context: &RunContext) -> Result<Reported, HexError> {
+        match self {
+            CountArgs { leaders_dir: Some(_), road: Road::Sweep | Road::Extension | Road::Frontier, .. } => {
+                Err(HexError::Usage("--leaders-dir lists lex-leaders: it needs --road sat".into()))
+            }
+            CountArgs { pieces_dir: Some(_), road: Road::Sweep | Road::Sat | Road::Frontier, .. } => {
+                Err(HexError::Usage("--pieces-dir keeps the pieces of an extension count: it needs --road extension".into()))
+            }
+            CountArgs { from_listing: Some(_), road: Road::Sweep | Road::Sat | Road::Frontier, .. } => {
+                Err(HexError::Usage("--from-listing lifts a listing: it needs --road extension".into()))
+            }
+            CountArgs { via: Via::Chains, road: Road::Sweep | Road::Sat | Road::Frontier, .. } => {
+                Err(HexError::Usage("--via chains is how the extension road counts levels 5 and 6: it needs --road extension".into()))
+            }
+            CountArgs { n, level, penalty, max_penalty, counting, road: road @ (Road::Sweep | Road::Frontier), .. } => {
+                commands::count(context, (*n, *level, *road), *penalty, *max_penalty, &counting.settings(*n, *level, context)?)
+            }
+            CountArgs { n, level, counting, road: Road::Extension, via, from_listing: Some(dir), .. } => {
+                let settings = hexcert::counting::Settings { via: (*via).into(), ..counting.settings(*n, 3, context)? };
+                commands::count_lifted(context, (*n, *level), dir, &settings)
+            }
+            CountArgs { n, level, penalty, max_penalty, counting, road: Road::Extension, pieces_dir, via, .. } => {
+                let settings = hexcert::counting::Settings { records: pieces_dir.clone(), via: (*via).into(), ..counting.settings(*n, level.saturating_sub(1).max(1), context)? };
+                commands::count_extension(context, (*n, *level), (*penalty, *max_penalty), &settings)
+            }
+            #[cfg(feature = "solver")]
+            CountArgs { n, level, penalty, max_penalty, road: Road::Sat, leaders_dir, certify, .. } => {
+                commands::count_sat(context, *n, *level, (*penalty, *max_penalty), (leaders_dir.as_deref(), *certify))
+            }
+            #[cfg(not(feature = "solver"))]
+            CountArgs { road: Road::Sat, .. } => Err(without_solver("--road sat")),
+        }
+    }
+}
+
+/// The refusal of what needs the solver, in a build without it.
+#[cfg(not(feature = "solver"))]
+fn without_solver(what: &str) -> HexError {
+    HexError::Usage(format!("{what} solves: this hexcert is built without the solver (cargo feature `solver`; `cargo install --path .` builds it)"))
+}
