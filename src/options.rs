@@ -60,7 +60,7 @@ pub const SPLIT_RADIUS: Opt<usize> = Opt {
 };
 
 /// How many values a split cell is told apart by. Depth 1 for `certify`
-/// and `cubes plan` alike: depth 2 cost 7x more CPU on n = 12 (docs/RESULTS.md).
+/// and `cubes plan` alike: depth 2 cost 7x more CPU on n = 8 (docs/MEASUREMENTS.md, "Cubes").
 pub const SPLIT_DEPTH: Opt<u8> = Opt {
     name: "depth",
     default: 1,

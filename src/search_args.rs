@@ -71,7 +71,7 @@ pub(crate) struct SearchArgs {
     pub ledger: Option<PathBuf>,
     /// CaDiCaL's option set for the search's solvers: `sat` (its
     /// configuration for satisfiable formulas, faster on every side measured,
-    /// docs/RESULTS.md) or `default`. It changes how soon a grid comes,
+    /// docs/MEASUREMENTS.md) or `default`. It changes how soon a grid comes,
     /// never whether a grid is valid (the validator judges every one).
     #[arg(long, value_enum, default_value = "sat")]
     pub solver_configuration: SolverConfiguration,

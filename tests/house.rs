@@ -9,4 +9,5 @@ mod module_graph;
 mod options;
 mod cli;
 mod cli_doc;
+mod docs_commands;
 mod reports;

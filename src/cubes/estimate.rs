@@ -38,7 +38,7 @@ pub struct Estimate {
     /// when every cube is sampled) and never below the time already
     /// measured. Solve times are heavy-tailed: a small sample that misses
     /// the few hard cubes underestimates, and this interval cannot see it
-    /// (docs/RESULTS.md measures by how much).
+    /// (docs/MEASUREMENTS.md measures by how much).
     pub low: f64,
     pub high: f64,
     /// The total is a lower bound (some sampled cube was censored).

@@ -20,7 +20,7 @@ pub enum Cardinality {
     /// The same counter over the penalty variables in wedge order
     /// (`wedges`: by angle around the centre, then outwards). The default:
     /// it refutes level-3 claims 2.4x (n = 8) to 8x (an n = 13 cube) faster
-    /// than the counter in index order (docs/RESULTS.md, "A faster
+    /// than the counter in index order (docs/MEASUREMENTS.md, "A faster
     /// refutation: the counter in wedge order").
     #[default]
     WedgeCounter,

@@ -8,7 +8,7 @@
 //! wedge order it is a sector, whose open border is two radii, and the
 //! budget splits of `cubes::cardinality` become splits between sectors.
 //! n = 8 level 3 below 20 refutes 2.4x faster this way through `prove`
-//! (22.5 s against 53.3 s of CPU, the median of two runs each; docs/RESULTS.md,
+//! (22.5 s against 53.3 s of CPU, the median of two runs each; docs/MEASUREMENTS.md,
 //! "A faster refutation: the counter in wedge order").
 //!
 //! The order is computed exactly, in integers, so every machine builds the

@@ -32,7 +32,7 @@ impl Terminator for StopWhen {
 #[serde(rename_all = "kebab-case")]
 pub enum Configuration {
     /// CaDiCaL's `sat`: stable mode only, for formulas expected satisfiable
-    /// (docs/RESULTS.md: 1.05x to 2.8x faster than the defaults on the grid
+    /// (docs/MEASUREMENTS.md: 1.05x to 2.8x faster than the defaults on the grid
     /// searches measured).
     #[default]
     Sat,

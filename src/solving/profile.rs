@@ -27,7 +27,7 @@ pub struct Profile {
 /// CaDiCaL's own defaults: every claim proved before profiles existed.
 pub const DEFAULT: Profile = Profile { name: "default-3.0.1", options: &[] };
 
-/// CaDiCaL's `unsat` configuration (docs/RESULTS.md has the
+/// CaDiCaL's `unsat` configuration (docs/MEASUREMENTS.md has the
 /// measurements): hexcert's proofs are refutations, so search is tuned for
 /// proving, not for finding models.
 pub const REFUTE: Profile = Profile {
@@ -50,7 +50,7 @@ pub const REFUTE: Profile = Profile {
 /// `hexcert-2` with chronological backtracking and three of CaDiCaL 3's
 /// inprocessing passes off: on eight medium cubes of the n = 14..16
 /// campaigns (untraced) it refuted seven of eight faster, 1.33x in sum;
-/// each option alone gained 1.07x to 1.25x (docs/RESULTS.md, "Solver
+/// each option alone gained 1.07x to 1.25x (docs/MEASUREMENTS.md, "Solver
 /// options on the campaigns' cubes").
 pub const REFUTE_LEAN: Profile = Profile {
     name: "hexcert-3",
