@@ -86,6 +86,7 @@ pub fn checker_commands() -> Vec<String> {
         format!("sha256sum -c {SUMS_FILE}"),
         format!("cake_lpr {CNF_FILE} {LRAT_FILE}   # prints `s VERIFIED UNSAT`"),
         format!("drat-trim {CNF_FILE} {DRAT_FILE}   # prints `s VERIFIED`"),
+        format!("hexcert-lrat {CNF_FILE} {LRAT_FILE}   # prints `s VERIFIED`"),
     ]
 }
 
