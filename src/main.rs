@@ -213,6 +213,22 @@ enum Command {
         #[command(flatten)]
         program: VeripbArgs,
     },
+    #[cfg(feature = "solver")]
+    /// Write a claim's (or one cube's) exact CNF with its LRAT and DRAT
+    /// proofs, for any checker: re-solved, checked by hexcert-lrat as it is
+    /// written, and refused (nothing written) unless the CNF and the DRAT
+    /// proof hash to the record. A new directory with formula.cnf,
+    /// proof.lrat, proof.drat, SHA256SUMS and manifest.json (docs/RECORDS.md).
+    Export {
+        /// The claim: its claim.json, or the directory holding it.
+        claim: PathBuf,
+        /// For a cube claim: the index of the cube to export (its plan's order).
+        #[arg(long)]
+        cube: Option<usize>,
+        /// The directory to write (must not exist yet).
+        #[arg(long)]
+        out: PathBuf,
+    },
     /// Count valid level-k partials exactly: at the minimum penalty (default),
     /// at one penalty, or every penalty up to a bound.
     Count(CountArgs),
@@ -292,7 +308,7 @@ impl Command {
         match self {
             Command::Table { .. } => true,
             #[cfg(feature = "solver")]
-            Command::Solve { .. } | Command::Optimize { .. } | Command::Prove { .. } | Command::Certify { .. } | Command::Search { .. } => true,
+            Command::Solve { .. } | Command::Optimize { .. } | Command::Prove { .. } | Command::Certify { .. } | Command::Search { .. } | Command::Export { .. } => true,
             #[cfg(feature = "solver")]
             Command::Cubes { action: CubesCommand::Run { .. } } => true,
             Command::Check { regenerate, .. } => *regenerate,
@@ -359,6 +375,8 @@ fn run(cli: &Cli) -> Result<commands::report::Reported, HexError> {
             let options = check_options(context, *veripb, *record, verified, *keep_verdicts)?;
             commands::check(context, paths, *regenerate, options)
         }
+        #[cfg(feature = "solver")]
+        Command::Export { claim, cube, out } => commands::export(context, claim, *cube, out),
         Command::Count(count) => count.run(context),
         Command::Table { kind, n, upper, above, counting } => {
             let settings = |n| Ok(hexcert::counting::Settings { upper: (*upper).into(), ..counting.settings(n, 6, context)? });

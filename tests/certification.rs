@@ -15,3 +15,4 @@ mod records;
 mod hostile_inputs;
 mod profiles;
 mod lrat;
+mod export;

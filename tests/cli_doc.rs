@@ -53,7 +53,7 @@ fn the_cli_document_shows_every_commands_current_help() {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/CLI.md");
     let doc = std::fs::read_to_string(&path).unwrap();
     let (fresh, commands) = regenerated(&doc);
-    for command in ["verify", "prove", "certify", "check", "count", "cubes plan", "cubes run", "cubes refine", "cubes status", "cubes merge"] {
+    for command in ["verify", "prove", "certify", "check", "export", "count", "cubes plan", "cubes run", "cubes refine", "cubes status", "cubes merge"] {
         assert!(commands.iter().any(|c| c == command), "docs/CLI.md has no section for `hexcert {command}`");
     }
     if std::env::var_os("UPDATE_CLI_DOC").is_some() {

@@ -24,7 +24,7 @@ use hexcert::proofs::Checker;
 use hexcert::solving::{Cadical, Outcome, SatSolver};
 use hexcert_lrat::format::{self, Step};
 
-fn scratch(name: &str) -> PathBuf {
+pub(crate) fn scratch(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("hexcert-lrat-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
@@ -206,7 +206,7 @@ fn a_trace_cut_short_is_not_verified() {
 
 /// cake_lpr on PATH (CI builds it from the shared tools); none elsewhere,
 /// said so, and a failure under CI.
-fn cake_lpr() -> Option<PathBuf> {
+pub(crate) fn cake_lpr() -> Option<PathBuf> {
     let found = hexcert::proofs::verified::VerifiedChecker::find(None).unwrap().map(|c| c.program);
     if found.is_none() {
         assert!(std::env::var_os("CI").is_none(), "CI is set but cake_lpr is not on PATH (.ci/run builds it)");
@@ -215,11 +215,11 @@ fn cake_lpr() -> Option<PathBuf> {
     found
 }
 
-fn hexcert(dir: &Path, args: &[&str]) -> Output {
+pub(crate) fn hexcert(dir: &Path, args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_hexcert")).current_dir(dir).args(args).output().unwrap()
 }
 
-fn text(out: &Output) -> String {
+pub(crate) fn text(out: &Output) -> String {
     format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr))
 }
 
@@ -286,7 +286,7 @@ fn a_verified_checker_is_believed_only_on_its_exact_line_and_exit_0() {
 }
 
 /// A plan of n = 6 level 3 below 13 solved as cubes, merged in `dir`; returns the claim's path.
-fn merged_cube_claim(dir: &Path, cake: Option<&str>) -> PathBuf {
+pub(crate) fn merged_cube_claim(dir: &Path, cake: Option<&str>) -> PathBuf {
     let claim_dir = dir.join("proofs/n6/level3-below13");
     std::fs::create_dir_all(&claim_dir).unwrap();
     let plan = claim_dir.join("plan.json");
@@ -304,7 +304,7 @@ fn merged_cube_claim(dir: &Path, cake: Option<&str>) -> PathBuf {
     claim_dir.join("claim.json")
 }
 
-fn edit_claim(path: &Path, edit: impl FnOnce(&mut hexcert::records::CubeClaim)) {
+pub(crate) fn edit_claim(path: &Path, edit: impl FnOnce(&mut hexcert::records::CubeClaim)) {
     let mut claim: hexcert::records::CubeClaim = serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap();
     edit(&mut claim);
     claim.trust_base = hexcert::records::trust::trust_base(hexcert::records::trust::Basis::of_cube_claim(&claim));

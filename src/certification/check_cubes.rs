@@ -6,25 +6,24 @@
 //! then unverified, whatever its records say.
 
 use std::path::{Path, PathBuf};
-use std::time::Instant;
 
-use super::regenerate::{ProofChecks, Regenerate};
+use super::regenerate::{rebuild_checked, ProofChecks, Rebuild, Regenerate};
 use super::WorkDir;
 use crate::cubes::{cube_formula, split_formula, Split};
 use crate::formula::Cnf;
 use crate::options;
 use crate::encoding::LevelEncoding;
 use crate::error::HexError;
-use crate::proofs::online::{Against, Finished, OnlineCheck};
-use crate::proofs::verified::write_formula;
+use crate::proofs::online::{Against, Finished, LRAT_FILE_CAP};
+use crate::proofs::verified::{write_formula, Stream};
 use crate::digest::sha256_hex;
 use crate::records::cube::{attested_cubes, check_stored_lrat_with, judge};
 use crate::error::RecordError;
-use crate::records::read::{expect_hash, stored_path};
+use crate::records::read::stored_path;
 use crate::records::header::Stated;
 use crate::records::ranges::{check_claim_directory, check_encoding_budget, check_n_directory};
 use crate::records::trust::{trust_base, Basis};
-use crate::records::{CheckerRecord, CubeClaim, CubeVerdict, FileRecord, Status, CUBE_CLAIM_FORMAT};
+use crate::records::{CheckerRecord, CubeClaim, CubeResult, CubeVerdict, FileRecord, Status, CUBE_CLAIM_FORMAT};
 
 /// What a cube claim states, before any proof: its header and place, its
 /// plan (format, numbers, cover enumerated again, formula re-encoded to its
@@ -83,6 +82,33 @@ pub fn check_cube_claim(path: &Path, claim: &mut CubeClaim, checks: ProofChecks<
     Ok(status)
 }
 
+/// Cube `index` of the cube claim `claim` (read from `path`) rebuilt for
+/// export: the claim's statement and plan checked as `check` does them
+/// (the cover enumerated again), the cube's record judged against its
+/// re-encoded formula, the cube re-solved with the profile its record names,
+/// its trace read by hexcert-lrat on the split formula, and its DRAT twin
+/// (written to `drat`, the whole LRAT proof beside it) required to hash to
+/// the record. Returns the cube's DIMACS bytes, its record and the solve.
+pub fn rebuild_cube(
+    path: &Path,
+    claim: &CubeClaim,
+    index: usize,
+    regenerate: &dyn Regenerate,
+    drat: &Path,
+    messages: &mut Vec<String>,
+) -> Result<(Vec<u8>, CubeResult, Finished, f64), HexError> {
+    if index >= claim.plan.cubes.len() {
+        return Err(HexError::Usage(format!("--cube {index}: the plan has cubes 0..{}", claim.plan.cubes.len())));
+    }
+    check_encoding_budget(claim.plan.n, claim.plan.level, claim.plan.below, path)?;
+    let encoding = check_statement_and_plan(path, claim, messages)?;
+    let cubes = CubeProofs::new(path, claim, encoding)?;
+    let (cnf, dimacs, record) = cubes.judged(index)?;
+    let proof_sha256 = record.proof_sha256.as_deref().expect("judged a refutation");
+    let (finished, seconds) = cubes.rebuild(index, regenerate, (&cnf, record.solver_profile.as_deref(), proof_sha256), (drat, u64::MAX), None)?;
+    Ok((dimacs, record, finished, seconds))
+}
+
 /// How the cubes' proofs were checked in this run.
 #[derive(Default)]
 struct Tally {
@@ -139,14 +165,8 @@ impl<'a> CubeProofs<'a> {
     /// Cube `index`: its record judged, then its proof checked (stored, or
     /// re-solved), or counted as not checked in this run.
     fn check(&mut self, index: usize, checks: ProofChecks<'_>) -> Result<(), HexError> {
-        let claim = self.claim;
-        let (plan, cube) = (&claim.plan, &claim.plan.cubes[index]);
-        let cnf = cube_formula(&self.encoding, &self.split, cube);
-        let dimacs = cnf.to_dimacs();
-        let record = judge(plan, index, &dimacs, claim.cubes[index].clone()).map_err(|why| self.bad(index, why))?;
-        let Some(proof_sha256) = record.proof_sha256.as_deref().filter(|_| record.verdict == CubeVerdict::Refuted) else {
-            return Err(self.bad(index, "not a refutation".into()));
-        };
+        let (cnf, dimacs, record) = self.judged(index)?;
+        let proof_sha256 = record.proof_sha256.as_deref().expect("judged a refutation");
         let stored_proof = record.lrat_proof.as_ref().and_then(|f| f.stored_as.as_ref().map(|name| (f, name)));
         let resumed = checks.keep
             && checks.verified.is_some_and(|v| record.verified_lrat.as_ref().is_some_and(|r| r.verified_acceptance() && r.version == v.version));
@@ -166,6 +186,19 @@ impl<'a> CubeProofs<'a> {
             Some(verdict) => self.take_verdict(index, verdict, checks.keep),
             None => Ok(()),
         }
+    }
+
+    /// Cube `index`'s formula (and its DIMACS bytes) and its record, judged
+    /// against it: a refutation with a DRAT hash, or an error.
+    fn judged(&self, index: usize) -> Result<(Cnf, Vec<u8>, CubeResult), HexError> {
+        let plan = &self.claim.plan;
+        let cnf = cube_formula(&self.encoding, &self.split, &plan.cubes[index]);
+        let dimacs = cnf.to_dimacs();
+        let record = judge(plan, index, &dimacs, self.claim.cubes[index].clone()).map_err(|why| self.bad(index, why))?;
+        if record.verdict != CubeVerdict::Refuted || record.proof_sha256.is_none() {
+            return Err(self.bad(index, "not a refutation".into()));
+        }
+        Ok((cnf, dimacs, record))
     }
 
     /// A stored cube proof, read by the LRAT checker on the split formula
@@ -196,23 +229,34 @@ impl<'a> CubeProofs<'a> {
         checks: ProofChecks<'_>,
     ) -> Result<Option<CheckerRecord>, HexError> {
         let work_dir = self.work_dir()?;
-        let cube = &self.claim.plan.cubes[index];
-        let against = Against::Split { split: self.split_dimacs.clone(), base: self.encoding.cnf.clauses().len(), cube: index, units: cube.units(&self.encoding, &self.split) };
         let stream = checks.verified.map(|checker| checker.stream(&write_formula(&work_dir, dimacs)?)).transpose()?;
-        let mut online = OnlineCheck::start_with(against, &work_dir.join("cube.drat"), stream)?;
-        let what = format!("cube {index} of `{}`", self.claim.statement);
-        let seconds = regenerate.regenerate_formula(cnf, profile, &what, online.sender())?;
-        let Finished { lrat, drat, verified, .. } = online.finish(Instant::now())?;
-        if !lrat.verified {
-            return Err(RecordError::LratRejected { what: format!("the regenerated proof of cube {index}"), verdict: lrat.verdict }.at(self.path));
-        }
-        expect_hash(&drat, proof_sha256, &format!("cube {index}'s regenerated DRAT proof"))?;
+        let (Finished { lrat, verified, .. }, seconds) =
+            self.rebuild(index, regenerate, (cnf, profile, proof_sha256), (&work_dir.join("cube.drat"), LRAT_FILE_CAP), stream)?;
         self.tally.regenerated += 1;
         if checks.progress {
             let by = verified.as_ref().map(|v| format!(", {}: {} in {:.1} s", v.name, v.verdict, v.seconds)).unwrap_or_default();
             eprintln!("check: cube {index} of {}: re-solved, hexcert-lrat {} after {seconds:.1} s of solving{by}", self.claim.plan.cubes.len(), lrat.verdict);
         }
         Ok(verified)
+    }
+
+    /// Cube `index` (its formula `cnf`) re-solved with `profile`, its trace
+    /// read on the split formula, its DRAT twin written to `drat` (the LRAT
+    /// proof beside it, kept under `lrat_cap` bytes) and required to hash to
+    /// `proof_sha256`.
+    fn rebuild(
+        &self,
+        index: usize,
+        regenerate: &dyn Regenerate,
+        (cnf, profile, proof_sha256): (&Cnf, Option<&str>, &str),
+        (drat, lrat_cap): (&Path, u64),
+        verified: Option<Stream>,
+    ) -> Result<(Finished, f64), HexError> {
+        let units = self.claim.plan.cubes[index].units(&self.encoding, &self.split);
+        let against = Against::Split { split: self.split_dimacs.clone(), base: self.encoding.cnf.clauses().len(), cube: index, units };
+        let rebuild = Rebuild { against, drat, verified, lrat_cap, drat_sha256: proof_sha256, record: self.path, cube: Some(index) };
+        let what = format!("cube {index} of `{}`", self.claim.statement);
+        rebuild_checked(rebuild, |trace| regenerate.regenerate_formula(cnf, profile, &what, trace))
     }
 
     /// The verified checker's verdict on cube `index`: a rejection fails the

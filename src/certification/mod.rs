@@ -19,6 +19,7 @@ pub mod check_cubes;
 #[cfg(feature = "solver")]
 pub mod contradiction;
 pub mod deadline;
+pub mod export;
 #[cfg(feature = "solver")]
 pub mod listing;
 pub mod merge;

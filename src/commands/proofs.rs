@@ -192,3 +192,37 @@ pub fn certify_witness((first, last): (usize, usize), grid: &std::path::Path, se
     };
     Ok(Reported::new(GridOptimumReport { optimum, check }, outcome))
 }
+
+/// `export`: the directory written and its manifest.
+#[derive(Serialize)]
+pub struct ExportReport {
+    directory: PathBuf,
+    manifest: hexcert::certification::export::ExportManifest,
+}
+
+impl fmt::Display for ExportReport {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        let m = &self.manifest;
+        let cube = m.cube.as_ref().map(|c| format!(" cube {} (cells {:?} at {:?})", c.index, c.cells, c.values)).unwrap_or_default();
+        writeln!(f, "exported{cube} of `{}` to {}", m.statement, self.directory.display())?;
+        for file in &m.files {
+            let recorded = if file.recorded_sha256.is_some() { "the record's" } else { "no hash recorded" };
+            writeln!(f, "  {} {} bytes, sha256 {} ({recorded})", file.name, file.bytes, file.sha256)?;
+        }
+        let lrat = &m.lrat;
+        writeln!(f, "  re-solved in {:.1} s; {} {}: {} ({} steps, {:.1} s of CPU)", m.solve_seconds, lrat.checker, lrat.version, lrat.verdict, lrat.steps, lrat.cpu_seconds)?;
+        writeln!(f, "  check in {}:", self.directory.display())?;
+        m.commands.iter().try_for_each(|c| writeln!(f, "    {c}"))
+    }
+}
+
+/// `export`: re-solves the claim (or the cube) with the run's stop flag polled.
+pub fn export(context: &RunContext, claim: &std::path::Path, cube: Option<usize>, out: &std::path::Path) -> Result<Reported, HexError> {
+    let progress = crate::progress::Progress::new(context);
+    let what = cube.map(|c| format!("cube {c} of ")).unwrap_or_default();
+    progress.working(format!("re-solving {what}{} with its proof checked as it is written", claim.display()));
+    let solve_again = hexcert::certification::prove::SolveAgainUntil(context.stop_flag().clone());
+    let manifest = hexcert::certification::export::export(claim, cube, out, &solve_again)?;
+    drop(progress);
+    Ok(Reported::new(ExportReport { directory: out.to_path_buf(), manifest }, Outcome::Done))
+}

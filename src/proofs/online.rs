@@ -57,8 +57,14 @@ impl OnlineCheck {
     /// `start_against`, also piping the LRAT proof, as it is written, to the
     /// verified checker's `stream` (started on the solved formula's CNF).
     pub fn start_with(against: Against, drat: &Path, verified: Option<Stream>) -> Result<OnlineCheck, HexError> {
+        OnlineCheck::start_capped(against, drat, verified, LRAT_FILE_CAP)
+    }
+
+    /// `start_with`, keeping the LRAT file while it stays under `lrat_cap`
+    /// bytes (`u64::MAX`: whole, as an export of the proof wants it).
+    pub fn start_capped(against: Against, drat: &Path, verified: Option<Stream>, lrat_cap: u64) -> Result<OnlineCheck, HexError> {
         let writer = DratWriter::create(drat)?;
-        let mut lrat = LratFile::create(&drat.with_extension("lrat"))?;
+        let mut lrat = LratFile::create(&drat.with_extension("lrat"), lrat_cap)?;
         lrat.verified = verified;
         if matches!(against, Against::Listing(_)) {
             // A listing's trace numbers its appended clauses as the solver
@@ -132,20 +138,21 @@ struct Consumed {
     appended: Vec<Vec<i32>>,
 }
 
-/// The binary LRAT file, abandoned (deleted) once it outgrows the cap, and
+/// The binary LRAT file, abandoned (deleted) once it outgrows `cap`, and
 /// the same bytes, uncapped, piped to the verified checker when one runs.
 struct LratFile {
     path: PathBuf,
     out: Option<BufWriter<std::fs::File>>,
     bytes: u64,
+    cap: u64,
     step: Vec<u8>,
     verified: Option<Stream>,
 }
 
 impl LratFile {
-    fn create(path: &Path) -> Result<LratFile, HexError> {
+    fn create(path: &Path, cap: u64) -> Result<LratFile, HexError> {
         let file = std::fs::File::create(path).map_err(|source| HexError::Io { path: path.into(), source })?;
-        Ok(LratFile { path: path.into(), out: Some(BufWriter::with_capacity(1 << 20, file)), bytes: 0, step: Vec::new(), verified: None })
+        Ok(LratFile { path: path.into(), out: Some(BufWriter::with_capacity(1 << 20, file)), bytes: 0, cap, step: Vec::new(), verified: None })
     }
 
     fn write(&mut self, step: ProofStep) -> Result<(), Failure> {
@@ -165,7 +172,7 @@ impl LratFile {
             return Ok(());
         }
         self.bytes += self.step.len() as u64;
-        if self.bytes > LRAT_FILE_CAP {
+        if self.bytes > self.cap {
             self.abandon();
             return Ok(());
         }

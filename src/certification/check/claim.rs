@@ -6,14 +6,15 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use super::report::NOT_STORED;
-use crate::certification::regenerate::{ProofChecks, Regenerate};
+use crate::certification::regenerate::{rebuild_checked, ProofChecks, Rebuild, Regenerate};
+use crate::certification::budget::Reservation;
 use crate::certification::WorkDir;
 use crate::compress;
 use crate::digest::sha256_hex;
 use crate::encoding::LevelEncoding;
 use crate::error::{HexError, RecordError};
 use crate::geometry::Hexagon;
-use crate::proofs::online::{Against, OnlineCheck};
+use crate::proofs::online::{Against, Finished, LRAT_FILE_CAP};
 use crate::proofs::verified::VerifiedChecker;
 use crate::proofs::Checker;
 use crate::records::claim::check_claim_ranges;
@@ -27,19 +28,7 @@ use crate::records::{CheckerRecord, Claim, Status};
 /// becomes what the file now holds.
 pub(super) fn check_claim(path: &Path, claim: &mut Claim, checks: ProofChecks<'_>, messages: &mut Vec<String>) -> Result<Status, HexError> {
     let (regenerate, verified) = (checks.regenerate, checks.verified);
-    // Ranges first: nothing out of range may reach the encoder.
-    check_claim_ranges(claim, path)?;
-    claim.check_consistency(path)?;
-    crate::records::ranges::check_encoding_budget(claim.n, claim.level, claim.below, path)?;
-    let _share = crate::certification::budget::reserve(claim.n, claim.level, claim.below, 1);
-    check_n_directory(path, claim.n)?;
-    check_claim_directory(path, claim.level, claim.below)?;
-    let hex = Hexagon::new(claim.n)?;
-    let dimacs = LevelEncoding::new(&hex, claim.level, claim.encode_options()).cnf.to_dimacs();
-    if sha256_hex(&dimacs) != claim.cnf.sha256 {
-        return Err(RecordError::Header("the CNF re-encoded from the claim's parameters does not match the recorded hash".into()).at(path));
-    }
-    messages.push("re-encoded CNF matches the recorded hash".into());
+    let (dimacs, _share) = judged_formula(path, claim, messages)?;
     if let Some(recorded) = &claim.verified_lrat {
         // Bound to this claim's CNF and LRAT proof, or refused; either way the record's word, not this run's check.
         if let Some(why) = recorded.binding_fault(&claim.cnf.sha256, claim.lrat_proof.as_ref().map(|f| f.sha256.as_str())) {
@@ -83,6 +72,38 @@ pub(super) fn check_claim(path: &Path, claim: &mut Claim, checks: ProofChecks<'_
         return Ok(Status::Unverified);
     }
     Ok(Status::Verified)
+}
+
+/// The DIMACS bytes of `claim`'s CNF, re-encoded from its parameters once
+/// its numbers are in range and agree with its directory `path`, and held
+/// to the recorded hash; with the share of the encoding budget it holds.
+fn judged_formula(path: &Path, claim: &Claim, messages: &mut Vec<String>) -> Result<(Vec<u8>, Reservation), HexError> {
+    // Ranges first: nothing out of range may reach the encoder.
+    check_claim_ranges(claim, path)?;
+    claim.check_consistency(path)?;
+    crate::records::ranges::check_encoding_budget(claim.n, claim.level, claim.below, path)?;
+    let share = crate::certification::budget::reserve(claim.n, claim.level, claim.below, 1);
+    check_n_directory(path, claim.n)?;
+    check_claim_directory(path, claim.level, claim.below)?;
+    let hex = Hexagon::new(claim.n)?;
+    let dimacs = LevelEncoding::new(&hex, claim.level, claim.encode_options()).cnf.to_dimacs();
+    if sha256_hex(&dimacs) != claim.cnf.sha256 {
+        return Err(RecordError::Header("the CNF re-encoded from the claim's parameters does not match the recorded hash".into()).at(path));
+    }
+    messages.push("re-encoded CNF matches the recorded hash".into());
+    Ok((dimacs, share))
+}
+
+/// The claim `claim` (read from `path`) rebuilt for export: judged as
+/// `check` judges it, its formula re-solved, the trace read by hexcert-lrat
+/// as it is written and the DRAT twin (written to `drat`, the whole LRAT
+/// proof beside it) required to hash to the record. Returns the CNF's
+/// DIMACS bytes and the solve.
+pub fn rebuild_claim(path: &Path, claim: &Claim, regenerate: &dyn Regenerate, drat: &Path, messages: &mut Vec<String>) -> Result<(Vec<u8>, Finished, f64), HexError> {
+    let (dimacs, _share) = judged_formula(path, claim, messages)?;
+    let rebuild = Rebuild { against: Against::Formula(dimacs.clone()), drat, verified: None, lrat_cap: u64::MAX, drat_sha256: &claim.proof.sha256, record: path, cube: None };
+    let (finished, seconds) = rebuild_checked(rebuild, |trace| regenerate.regenerate(claim, trace))?;
+    Ok((dimacs, finished, seconds))
 }
 
 /// A claim's CNF and DRAT proof as this run read or rebuilt them, and what
@@ -148,13 +169,9 @@ fn regenerate_proof(
     let cnf_path = work.0.join("formula.cnf");
     crate::files::write_atomic(&cnf_path, &dimacs)?;
     let stream = verified.map(|checker| checker.stream(&cnf_path)).transpose()?;
-    let mut online = OnlineCheck::start_with(Against::Formula(dimacs), &work.0.join("proof.drat"), stream)?;
-    let seconds = regenerate.regenerate(claim, online.sender())?;
-    let crate::proofs::online::Finished { lrat: record, drat: proof_path, verified, .. } = online.finish(Instant::now())?;
-    if !record.verified {
-        return Err(RecordError::LratRejected { what: "the regenerated proof".into(), verdict: record.verdict }.at(path));
-    }
-    expect_hash(&proof_path, &claim.proof.sha256, "regenerated DRAT proof")?;
+    let drat = work.0.join("proof.drat");
+    let rebuild = Rebuild { against: Against::Formula(dimacs), drat: &drat, verified: stream, lrat_cap: LRAT_FILE_CAP, drat_sha256: &claim.proof.sha256, record: path, cube: None };
+    let (Finished { lrat: record, drat: proof_path, verified, .. }, seconds) = rebuild_checked(rebuild, |trace| regenerate.regenerate(claim, trace))?;
     messages.push(format!("regenerated the proof in {seconds:.1} s; its DRAT twin matches the recorded hash"));
     let verdict = format!(
         "hexcert-lrat {}: {} on the regenerated trace ({} steps, {:.1} s of CPU)",

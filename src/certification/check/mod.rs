@@ -36,7 +36,7 @@ mod find;
 mod report;
 mod run;
 
-pub use claim::external_drat_checks;
+pub use claim::{external_drat_checks, rebuild_claim};
 pub use find::find_records;
 pub use report::{CheckReport, Summary, EXIT_FAILED, EXIT_UNVERIFIED, EXIT_VERIFIED, LEGACY, NOT_STORED};
 pub use run::{check_paths, check_paths_with, check_record, CheckOptions, CheckRun};
