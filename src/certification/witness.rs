@@ -77,6 +77,20 @@ pub fn check_optimum_witness(dir: &Path, optimum: &Optimum, messages: &mut Vec<S
     Ok(grid)
 }
 
+/// The claim an optimum's lower bound names (`claim_path`), read, must state
+/// exactly the bound the optimum needs; returns its statement. Only what it
+/// states is judged here: its own check judges its proof.
+pub fn lower_bound_statement(claim_path: &Path, optimum: &Optimum) -> Result<String, HexError> {
+    let claim = crate::records::Record::read(claim_path)?;
+    let Some((n, level, below, statement)) = claim.claim_numbers() else {
+        return Err(RecordError::Header("the lower bound is not a claim".into()).at(claim_path));
+    };
+    if (n, below, level) != (optimum.n, optimum.optimum, optimum.lower_bound_level) {
+        return Err(RecordError::Header(format!("the lower bound proves `{statement}`, not the bound the optimum needs")).at(claim_path));
+    }
+    Ok(statement.to_string())
+}
+
 /// The penalty of `grid` read as a level-`level` partial (refining never
 /// lowers a penalty, so it bounds that level's minimum from above).
 pub fn penalty_at_level(grid: &Partial, level: u8) -> Result<usize, HexError> {

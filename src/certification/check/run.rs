@@ -198,13 +198,7 @@ impl<'a> CheckRun<'a> {
         let grid = crate::certification::witness::check_optimum_witness(dir, optimum, messages)?;
         // The claim's own check judged its format; here only what it states
         // matters (a legacy claim is unverified, not failed).
-        let claim = Record::read(&claim_path)?;
-        let Some((n, level, below, statement)) = claim.claim_numbers() else {
-            return Err(RecordError::Header("the lower bound is not a claim".into()).at(&claim_path));
-        };
-        if (n, below, level) != (optimum.n, optimum.optimum, optimum.lower_bound_level) {
-            return Err(RecordError::Header(format!("the lower bound proves `{statement}`, not the bound the optimum needs")).at(&claim_path));
-        }
+        let statement = crate::certification::witness::lower_bound_statement(&claim_path, optimum)?;
         messages.push(format!("lower bound {} ({statement}): {}", claim_path.display(), claim_status.name()));
         let minima = self.check_level_minima(path, optimum, &grid, messages)?;
         let rests_on = [(claim_report.status, claim_report.needs_veripb), (minima.status, minima.needs_veripb)];
