@@ -333,7 +333,7 @@ impl Optimum {
 /// (max_penalty = below-1 is `Claim::check_consistency`'s.)
 pub fn check_claim_ranges(claim: &Claim, origin: &Path) -> Result<(), HexError> {
     check_statement_numbers(claim.n, claim.level, claim.below, origin)?;
-    build_in_range(&claim.hexcert, origin)?;
+    build_in_range((&claim.hexcert.version, &claim.hexcert.git_commit), origin)?;
     name_in_range("solver.name", &claim.solver.name, origin)?;
     name_in_range("solver.version", &claim.solver.version, origin)?;
     seconds_in_range("solver seconds", claim.solver.seconds, origin)?;
@@ -364,7 +364,7 @@ pub fn check_optimum_ranges(optimum: &Optimum, origin: &Path) -> Result<(), HexE
             return Err(crate::error::RecordError::Header(format!("unreached names level {level}, not a level below lower_bound_level {}", optimum.lower_bound_level)).at(origin));
         }
     }
-    build_in_range(&optimum.hexcert, origin)?;
+    build_in_range((&optimum.hexcert.version, &optimum.hexcert.git_commit), origin)?;
     seconds_in_range("seconds", optimum.seconds, origin)
 }
 

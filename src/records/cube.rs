@@ -218,7 +218,7 @@ pub fn proof_stored(record: &CubeResult) -> bool {
 pub fn check_cube_claim_fields(claim: &CubeClaim, origin: &Path) -> Result<(), crate::error::HexError> {
     use super::ranges::{build_in_range, name_in_range, seconds_in_range};
     let header = |why: String| RecordError::Header(why).at(origin);
-    build_in_range(&claim.hexcert, origin)?;
+    build_in_range((&claim.hexcert.version, &claim.hexcert.git_commit), origin)?;
     name_in_range("solver", &claim.solver, origin)?;
     for cube in &claim.cubes {
         seconds_in_range("a cube's solve seconds", cube.solve_seconds, origin)?;

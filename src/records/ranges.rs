@@ -52,13 +52,13 @@ pub(crate) fn seconds_in_range(field: &str, seconds: f64, origin: &Path) -> Resu
 /// A record's build: a version, and the commit as `build.rs` writes it (40
 /// hex digits, `-dirty` when the tree differed from it, or `unknown`
 /// outside git), so a report line naming it says nothing else.
-pub(crate) fn build_in_range(build: &super::claim::BuildRecord, origin: &Path) -> Result<(), HexError> {
-    let commit = build.git_commit.strip_suffix("-dirty").unwrap_or(&build.git_commit);
+pub(crate) fn build_in_range((version, git_commit): (&str, &str), origin: &Path) -> Result<(), HexError> {
+    let commit = git_commit.strip_suffix("-dirty").unwrap_or(git_commit);
     let hex = commit.len() == 40 && commit.bytes().all(|b| b.is_ascii_hexdigit() && !b.is_ascii_uppercase());
-    if !(hex || build.git_commit == "unknown") {
-        return Err(reject(origin, format!("hexcert.git_commit {:?} is not a commit", build.git_commit)));
+    if !(hex || git_commit == "unknown") {
+        return Err(reject(origin, format!("hexcert.git_commit {git_commit:?} is not a commit")));
     }
-    name_in_range("hexcert.version", &build.version, origin)
+    name_in_range("hexcert.version", version, origin)
 }
 
 /// A name a report prints (a solver's, a version): one line of at most 200
