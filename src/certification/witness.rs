@@ -100,15 +100,26 @@ pub fn penalty_at_level(grid: &Partial, level: u8) -> Result<usize, HexError> {
 /// When the claim's directory holds `witness.txt`, it must be a valid
 /// partial at the claim's level with penalty exactly the claim's bound: with
 /// the claim, the level's minimum. No witness is no fault (a claim alone
-/// bounds the minimum from below).
-pub fn check_level_witness(claim_path: &Path, (n, level, below): (usize, u8, usize), messages: &mut Vec<String>) -> Result<(), HexError> {
+/// bounds the minimum from below). Returns whether there is one; what it
+/// makes of the minimum is `level_minimum_line`'s, once the claim's status
+/// is known.
+pub fn check_level_witness(claim_path: &Path, (n, level, below): (usize, u8, usize)) -> Result<bool, HexError> {
     let path = claim_path.with_file_name(LEVEL_WITNESS);
     if std::fs::symlink_metadata(&path).is_err() {
-        return Ok(());
+        return Ok(false);
     }
     check_grid(&path, n, level, below)?;
-    messages.push(format!(
-        "{LEVEL_WITNESS}: a valid level-{level} partial with penalty {below}, so with this claim the level-{level} minimum is {below}"
-    ));
-    Ok(())
+    Ok(true)
+}
+
+/// What a valid level witness at `below` makes of the level's minimum: the
+/// minimum only beside a claim verified in this run; otherwise at most
+/// `below`, and `below` only if the claim is verified.
+pub fn level_minimum_line(level: u8, below: usize, claim_verified: bool) -> String {
+    let what = format!("{LEVEL_WITNESS}: a valid level-{level} partial with penalty {below}");
+    if claim_verified {
+        format!("{what}, so with this claim the level-{level} minimum is {below}")
+    } else {
+        format!("{what}, so the level-{level} minimum is at most {below}, and would be {below} if this claim were verified")
+    }
 }
