@@ -324,7 +324,7 @@ impl Command {
             #[cfg(feature = "solver")]
             Command::Prove { veripb, .. } | Command::Certify { veripb, .. } => Some(veripb),
             #[cfg(feature = "solver")]
-            Command::Cubes { action: CubesCommand::Merge { veripb, .. } } => Some(veripb),
+            Command::Cubes { action: CubesCommand::Merge { veripb, .. } | CubesCommand::Status { veripb, .. } } => Some(veripb),
             _ => None,
         }
     }
