@@ -146,8 +146,14 @@ pub(crate) enum CubesCommand {
     /// Check a plan's cover and every cube record in the results directory;
     /// report what is done, what remains, and the time distribution.
     ///
-    /// Exit code: 0 every cube refuted with a checked record; 1 a record
-    /// failed a check or holds a counterexample; 4 cubes still unsolved.
+    /// Once every cube is refuted with a checked record, the statement ->
+    /// split formula step is derived and checked with VeriPB, as `cubes
+    /// merge` does.
+    ///
+    /// Exit code: 0 every cube refuted with a checked record and the
+    /// statement step checked by VeriPB; 1 a record failed a check or holds a
+    /// counterexample, or VeriPB rejected the step; 4 cubes still unsolved,
+    /// or no VeriPB in this run to check the step.
     Status {
         /// The plan file.
         plan: PathBuf,
@@ -156,6 +162,8 @@ pub(crate) enum CubesCommand {
         results: Option<PathBuf>,
         #[arg(long, default_value_t = options::MACHINES.default, help = options::MACHINES.help, value_parser = within(options::MACHINES))]
         machines: usize,
+        #[command(flatten)]
+        veripb: VeripbArgs,
     },
     /// Extrapolate the claim's solving cost from the records of a random
     /// sample of its cubes: min, median and max per cube, and the total
@@ -231,7 +239,7 @@ impl CubesCommand {
                 commands::cubes_refine(plan, cubes, &results_of(plan, results), output, hexcert, strategy.with(trees.settings()))
             }
             CubesCommand::Merge { plan, results, proofs, .. } => commands::cubes_merge(plan, &results_of(plan, results), proofs),
-            CubesCommand::Status { plan, results, machines } => commands::cubes_status(plan, &results_of(plan, results), *machines),
+            CubesCommand::Status { plan, results, machines, .. } => commands::cubes_status(plan, &results_of(plan, results), *machines),
         }
     }
 }

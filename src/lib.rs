@@ -31,7 +31,8 @@
 //! - `solving`: the `SatSolver` trait and its CaDiCaL backend;
 //! - `search`: the searches, which see the solver through its trait only;
 //! - `certification`: prove, certify, cube runs and merges, check;
-//! - `rendering`: pictures of grids.
+//! - `rendering`: pictures of grids;
+//! - `gallery`: every certified optimum and best grid drawn into one page.
 //!
 //! tests/module_graph.rs holds the files to this: no import circle, no
 //! solver code reachable from the checking side.
@@ -48,6 +49,7 @@ pub mod error;
 pub mod formats;
 pub mod files;
 pub mod formula;
+pub mod gallery;
 pub mod geometry;
 pub mod levels;
 pub mod options;

@@ -256,15 +256,30 @@ enum Command {
         #[command(flatten)]
         counting: CountingArgs,
     },
-    /// Draw a grid or partial as an SVG picture (penalty edges marked).
+    /// Draw a grid or partial as an SVG picture (penalty edges marked), or,
+    /// with --gallery, every certified optimum and best grid into one page.
     Render {
-        file: PathBuf,
+        /// The grid or partial file to draw.
+        #[arg(required_unless_present = "gallery")]
+        file: Option<PathBuf>,
         /// Output SVG file.
-        #[arg(long, short)]
-        output: PathBuf,
+        #[arg(long, short, required_unless_present = "gallery")]
+        output: Option<PathBuf>,
         /// Draw the grid at this (lower) level: values above it become grey `+` cells.
         #[arg(long, value_parser = clap::value_parser!(u8).range(1..=6))]
         level: Option<u8>,
+        /// Write the gallery page here (docs/GALLERY.md), its pictures in
+        /// `gallery/` beside it: every optimum under --proofs and every best
+        /// grid under --grids, each with its penalty and its status computed
+        /// from the records (certified optimum, or best known grid).
+        #[arg(long, value_name = "PAGE", conflicts_with_all = ["file", "output", "level"])]
+        gallery: Option<PathBuf>,
+        /// With --gallery: the certificate tree holding nN/optimum.json.
+        #[arg(long, default_value = "proofs", requires = "gallery")]
+        proofs: PathBuf,
+        /// With --gallery: the folder of best grids, nN-pP.txt.
+        #[arg(long, default_value = "grids", requires = "gallery")]
+        grids: PathBuf,
     },
     #[cfg(feature = "solver")]
     /// Split one claim into cubes (plan), solve them (run), anywhere and in any order.
@@ -325,7 +340,7 @@ impl Command {
             #[cfg(feature = "solver")]
             Command::Prove { veripb, .. } | Command::Certify { veripb, .. } => Some(veripb),
             #[cfg(feature = "solver")]
-            Command::Cubes { action: CubesCommand::Merge { veripb, .. } } => Some(veripb),
+            Command::Cubes { action: CubesCommand::Merge { veripb, .. } | CubesCommand::Status { veripb, .. } } => Some(veripb),
             _ => None,
         }
     }
@@ -382,7 +397,9 @@ fn run(cli: &Cli) -> Result<commands::report::Reported, HexError> {
             let settings = |n| Ok(hexcert::counting::Settings { upper: (*upper).into(), ..counting.settings(n, 6, context)? });
             commands::table(cli.json, context, (*kind, *above), *n, &settings)
         }
-        Command::Render { file, output, level } => commands::render(file, output, *level),
+        Command::Render { gallery: Some(page), proofs, grids, .. } => commands::gallery(page, proofs, grids),
+        Command::Render { file: Some(file), output: Some(output), level, .. } => commands::render(file, output, *level),
+        Command::Render { .. } => unreachable!("clap requires a file and --output without --gallery"),
         #[cfg(feature = "solver")]
         Command::Cubes { action } => action.run(context),
         #[cfg(feature = "solver")]

@@ -106,14 +106,6 @@ impl Layout {
         (cx + 0.6 * RADIUS * angle.cos(), cy + 0.6 * RADIUS * angle.sin())
     }
 
-    /// The six corners of a cell, clockwise from the top.
-    fn corners(&self, hex: &Hexagon, cell: usize) -> [(f64, f64); 6] {
-        let (cx, cy) = self.cell_centre(hex, cell);
-        std::array::from_fn(|k| {
-            let angle = (-90.0 + 60.0 * k as f64).to_radians();
-            (cx + RADIUS * angle.cos(), cy + RADIUS * angle.sin())
-        })
-    }
 }
 
 /// Fill and digit colour of a cell, and the text it shows.
@@ -230,30 +222,54 @@ fn legend_swatches(level: u8) -> Vec<(&'static str, &'static str)> {
     items
 }
 
-/// Every cell as a filled hexagon, then every digit (text after all fills so no
-/// neighbour's outline is drawn over a digit).
+/// Every cell as one `<use>` of its kind's tile (a filled hexagon with its
+/// digit, defined once in `<defs>`, only the kinds the partial shows), so a
+/// cell costs one short line and the side-27 picture stays small. Tiles are
+/// centred on the origin; a digit lies well inside its hexagon, so no
+/// neighbour's outline reaches it.
 fn write_cells(svg: &mut String, hex: &Hexagon, layout: &Layout, partial: &Partial) {
-    let _ = writeln!(svg, r#"<g stroke="{OUTLINE}" stroke-width="1.2" stroke-linejoin="round">"#);
-    for cell in 0..hex.cell_count() {
-        let points: Vec<String> =
-            layout.corners(hex, cell).iter().map(|(x, y)| format!("{x:.2},{y:.2}")).collect();
-        let (fill, _, _) = cell_style(partial, cell);
-        let _ = writeln!(svg, r#"<polygon points="{}" fill="{fill}"/>"#, points.join(" "));
+    let styles: Vec<_> = (0..hex.cell_count()).map(|cell| cell_style(partial, cell)).collect();
+    let mut kinds: Vec<&(&str, &str, String)> = Vec::new();
+    for style in &styles {
+        if !kinds.iter().any(|k| k.2 == style.2) {
+            kinds.push(style);
+        }
     }
-    svg.push_str("</g>\n");
+    kinds.sort_by_key(|k| tile_id(&k.2));
+    let corners: Vec<String> = (0..6)
+        .map(|k| {
+            let angle = (-90.0 + 60.0 * f64::from(k)).to_radians();
+            format!("{:.2},{:.2}", RADIUS * angle.cos(), RADIUS * angle.sin())
+        })
+        .collect();
     let font_size = 0.85 * RADIUS;
+    // Digits are about 0.72 em tall; shift the baseline so they sit centred.
+    let baseline = 0.36 * font_size;
+    svg.push_str("<defs>\n");
+    for (fill, ink, text) in kinds {
+        let _ = writeln!(
+            svg,
+            r#"<g id="{}"><polygon points="{}" fill="{fill}" stroke="{OUTLINE}" stroke-width="1.2"/><text y="{baseline:.2}" fill="{ink}">{text}</text></g>"#,
+            tile_id(text),
+            corners.join(" ")
+        );
+    }
+    svg.push_str("</defs>\n");
+    // A used tile inherits from its `<use>`, not from `<defs>`: the text's properties go on the group of uses.
     let _ = writeln!(
         svg,
-        r#"<g font-family="{FONT}" font-size="{font_size:.2}" font-weight="bold" text-anchor="middle">"#
+        r#"<g stroke-linejoin="round" font-family="{FONT}" font-size="{font_size:.2}" font-weight="bold" text-anchor="middle">"#
     );
-    for cell in 0..hex.cell_count() {
+    for (cell, (_, _, text)) in styles.iter().enumerate() {
         let (cx, cy) = layout.cell_centre(hex, cell);
-        let (_, ink, text) = cell_style(partial, cell);
-        // Digits are about 0.72 em tall; shift the baseline so they sit centred.
-        let baseline = cy + 0.36 * font_size;
-        let _ = writeln!(svg, r#"<text x="{cx:.2}" y="{baseline:.2}" fill="{ink}">{text}</text>"#);
+        let _ = writeln!(svg, r##"<use href="#{}" x="{cx:.2}" y="{cy:.2}"/>"##, tile_id(text));
     }
     svg.push_str("</g>\n");
+}
+
+/// The id of the tile of a cell showing `text` (a digit, or `+`).
+fn tile_id(text: &str) -> String {
+    if text == "+" { "p".into() } else { format!("v{text}") }
 }
 
 /// Each counted penalty edge as a thick stroke on the side the two cells share,

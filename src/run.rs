@@ -75,7 +75,10 @@ pub struct WorkDir(pub PathBuf, #[allow(dead_code)] File);
 impl WorkDir {
     /// Creates `parent/<prefix>-<run id>-<number>`, locked before it gets its name
     /// (created under a `.new-` name, locked, then renamed), so a reaper
-    /// never sees it unlocked.
+    /// never sees it unlocked. The lock file too is locked before it gets
+    /// its name (`.lock.new`, renamed to `.lock`), so a `.new-` directory's
+    /// lock is free only when its run ended, and the reaper may take those
+    /// too (a run killed before its first rename left one).
     pub fn create(parent: &Path, prefix: &str) -> Result<WorkDir, HexError> {
         let io = |path: &Path| {
             let path = path.to_path_buf();
@@ -89,10 +92,12 @@ impl WorkDir {
         let path = parent.join(&name);
         let fresh = parent.join(format!(".new-{}", name.trim_start_matches('.')));
         std::fs::create_dir_all(&fresh).map_err(io(&fresh))?;
-        let lock = File::create(fresh.join(LOCK_FILE)).map_err(io(&fresh))?;
+        let unnamed = fresh.join(format!("{LOCK_FILE}.new"));
+        let lock = File::create(&unnamed).map_err(io(&fresh))?;
         if !try_lock(&lock) {
             return Err(HexError::Internal(format!("{}: cannot lock a directory this run just made", fresh.display())));
         }
+        std::fs::rename(&unnamed, fresh.join(LOCK_FILE)).map_err(io(&fresh))?;
         std::fs::rename(&fresh, &path).map_err(io(&path))?;
         Ok(WorkDir(path, lock))
     }
@@ -105,8 +110,9 @@ impl Drop for WorkDir {
 }
 
 /// Removes the `.work-*` and `.check-*` directories under `dir` whose lock
-/// can be taken: their run ended without removing them (killed outright).
-/// Directories of live runs, on this host or any other, are left alone.
+/// can be taken, and those still under their `.new-` name: their run ended
+/// without removing them (killed outright). Directories of live runs, on
+/// this host or any other, are left alone.
 pub fn remove_stale_work_dirs(dir: &Path) {
     remove_stale_work_dirs_with(dir, |_| Ok(()));
 }
@@ -119,7 +125,9 @@ pub fn remove_stale_work_dirs_with(dir: &Path, rescue: impl Fn(&Path) -> Result<
     let Ok(entries) = std::fs::read_dir(dir) else { return };
     for entry in entries.flatten() {
         let name = entry.file_name().to_string_lossy().into_owned();
-        if !(name.starts_with(".work-") || name.starts_with(".check-")) {
+        // `.new-work-x` is `.work-x` before its first rename.
+        let scratch = name.strip_prefix(".new-").map_or(name.clone(), |rest| format!(".{rest}"));
+        if !(scratch.starts_with(".work-") || scratch.starts_with(".check-")) {
             continue;
         }
         // Opened for writing: an exclusive lock over NFS needs it.

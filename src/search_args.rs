@@ -63,10 +63,11 @@ pub(crate) struct SearchArgs {
     pub output: Option<PathBuf>,
     /// The hunt's ledger (JSON; created if missing): each member's CPU
     /// seconds and runs so far, and whether it found a grid or was
-    /// exhausted (UNSAT in its restricted space) at a bound. Members
-    /// exhausted at or above the search's bound are skipped; this run's
-    /// figures are added when it ends, also on --time-limit or Ctrl-C.
-    /// A record of effort, not a claim.
+    /// exhausted (the solver's unchecked UNSAT in its restricted space) at a
+    /// bound. Members exhausted at or above the search's bound are skipped;
+    /// this run's figures are added when it ends, also on --time-limit or
+    /// Ctrl-C. A ledger holding what no run writes (negative seconds, an
+    /// exhaustion no run made) is refused. A record of effort, not a claim.
     #[arg(long, value_name = "FILE")]
     pub ledger: Option<PathBuf>,
     /// CaDiCaL's option set for the search's solvers: `sat` (its

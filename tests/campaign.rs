@@ -241,3 +241,20 @@ fn the_status_of_a_plan_with_no_results_prints_no_negative_zero() {
     assert!(text.contains("solve seconds: total 0.0,"), "{text}");
     assert!(!text.contains("-0.0"), "{text}");
 }
+
+/// `cubes status` of a plan whose every cube is refuted and checked exited
+/// 0 with VeriPB absent, though the claim also rests on the statement ->
+/// split formula step it had not checked: now that step is checked as merge
+/// checks it, and without VeriPB the status is unverified (exit 4).
+#[test]
+fn the_status_of_a_finished_plan_without_veripb_is_unverified() {
+    let scratch = Scratch::new("campaign-status-veripb");
+    let (plan, results) = (scratch.0.join("plan.json"), scratch.0.join("results"));
+    let (code, text) = hexcert(&["cubes", "plan", "--n", "5", "--level", "3", "--below", "9", "-o", s(&plan), "--results", s(&results)]);
+    assert_eq!(code, Some(0), "{text}");
+    let (code, text) = hexcert(&["cubes", "run", s(&plan), "--all", "--jobs", "1", "--store-limit", "100000000", "--results", s(&results)]);
+    assert_eq!(code, Some(0), "{text}");
+    let (code, text) = hexcert_without_veripb(&["cubes", "status", s(&plan), "--results", s(&results)]);
+    assert_eq!(code, Some(4), "{text}");
+    assert!(text.contains("statement -> split formula: not checked"), "{text}");
+}

@@ -661,3 +661,16 @@ fn certify_refuses_a_grid_that_is_not_the_optimum() {
     let (code, _, stderr) = certify_witness(5, &committed("grids/n5-p9.txt"), &committed("proofs"));
     assert!(code.is_some_and(|c| c != 0) && stderr.contains("exists already"), "{stderr}");
 }
+
+/// A level witness beside a claim makes the level's minimum only with the
+/// claim verified: beside a claim this run could not verify (n = 10's level
+/// 1, whose proof is not stored) `check` says "at most" and "would be",
+/// never "the minimum is", as it did.
+#[test]
+fn an_unverified_claims_minimum_is_not_stated_as_a_fact() {
+    let report = check_record(&committed("proofs/n10/level1-below22/claim.json"), None);
+    assert_eq!(report.status, Status::Unverified, "{:?}", report.messages);
+    let lines = report.messages.join("\n");
+    assert!(lines.contains("the level-1 minimum is at most 22, and would be 22 if this claim were verified"), "{lines}");
+    assert!(!lines.contains("minimum is 22"), "{lines}");
+}

@@ -317,7 +317,9 @@ fn ctrl_c_stops_a_solve() {
 /// `check --regenerate` polls the run's stop flag: Ctrl-C stops the
 /// re-solve, a claim cut short and the optimum resting on it are reported
 /// unverified (neither verified nor failed: nothing was found wrong with
-/// them), the records are left as they were, and the exit is 130. n = 8
+/// them), so are the claims checked before the signal (an interrupted run
+/// never prints verified: `check --keep-verdicts` stopped after its last
+/// cube did), the records are left as they were, and the exit is 130. n = 8
 /// stores no proof; its level-3 claim took some 50 s to refute, so 3 s in,
 /// it is not done.
 #[test]
@@ -336,6 +338,8 @@ fn ctrl_c_stops_a_regenerating_check() {
         assert!(stdout.contains(&format!("unverified: {}", copy.join(cut_short).display())), "{stdout}");
     }
     assert!(stdout.contains(", 0 failed, "), "{stdout}");
+    // Levels 1 and 2 re-solve within the 3 s: checked, yet an interrupted run says verified of nothing.
+    assert!(stdout.contains(" 0 verified, ") && !stdout.lines().any(|l| l.starts_with("verified")), "{stdout}");
     assert!(stderr.to_lowercase().contains("interrupt"), "{stderr}");
     for file in files {
         assert_eq!(std::fs::read(copy.join(file)).unwrap(), std::fs::read(source.join(file)).unwrap(), "{file} was changed");

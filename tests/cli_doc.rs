@@ -87,7 +87,7 @@ fn every_ending() -> Vec<(Result<Outcome, HexError>, &'static str)> {
         (Err(E::Usage("x".into())), "bad input"),
         (Err(E::Input { file: "f".into(), line: 1, message: "x".into() }), "bad input"),
         (Err(E::Record { file: "f".into(), line: 0, error: hexcert::records::RecordError::NotRegularFile }), "bad input"),
-        (Err(E::Io { path: "f".into(), source: std::io::Error::other("x") }), "bad input"),
+        (Err(E::Io { path: "f".into(), source: std::io::Error::other("x") }), "bad input or bad arguments, or an I/O error"),
         (Err(E::Solver("x".into())), "internal error"),
         (Err(E::Internal("x".into())), "internal error"),
         (Err(E::Interrupted), "interrupted"),

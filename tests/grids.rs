@@ -313,13 +313,29 @@ fn a_second_run_with_the_ledger_skips_every_member_exhausted_at_or_above_its_bou
 /// Why: the ledger is the hunt's only memory, so a damaged one must stop
 /// the search before it runs, in one line naming the file, and be left as
 /// it was rather than overwritten by a fresh one; a ledger of another side
-/// is refused the same way.
+/// is refused the same way, and so is a forged one (an exhaustion at 100
+/// with negative seconds would otherwise skip every member and be written
+/// back): what `record` never writes is not believed.
 #[test]
 fn a_malformed_ledger_stops_the_search_and_is_left_unchanged() {
     let dir = hunt_dir("malformed");
     let other_side = r#"{"format":"hexcert-hunt-ledger/1","note":"","n":6,"members":[]}"#;
     let unknown_field = r#"{"format":"hexcert-hunt-ledger/1","note":"","n":5,"members":[],"extra":1}"#;
-    for (name, bytes) in [("truncated.json", "{\"format\": \"hexcert-hunt"), ("other-side.json", other_side), ("unknown-field.json", unknown_field)] {
+    let forged = |members: &str| format!(r#"{{"format":"hexcert-hunt-ledger/1","note":"","n":5,"members":[{members}]}}"#);
+    let member = |runs: u32, seconds: &str, state: &str| {
+        format!(r#"{{"key":"level5/band4/inner0/singles[]/beside-centre","restrictions":"r","runs":{runs},"cpu_seconds":{seconds},"state":{state}}}"#)
+    };
+    let at = |bound: u32| format!(r#"{{"exhausted":{{"bound":{bound}}}}}"#);
+    let forgeries = [
+        ("negative-seconds.json", forged(&member(1, "-3.5", &at(100)))),
+        ("unrun-exhaustion.json", forged(&member(0, "0.0", &at(100)))),
+        ("beyond-the-edges.json", forged(&member(1, "2.0", &at(1000)))),
+        ("found-below-its-bound.json", forged(&member(1, "2.0", r#"{"exhausted":{"bound":9,"found":{"penalty":9,"grid":null}}}"#))),
+        ("twice.json", forged(&[member(1, "2.0", &at(8)), member(1, "2.0", &at(8))].join(","))),
+    ];
+    let damaged = [("truncated.json", "{\"format\": \"hexcert-hunt".to_string()), ("other-side.json", other_side.into()), ("unknown-field.json", unknown_field.into())];
+    for (name, bytes) in damaged.into_iter().chain(forgeries) {
+        let bytes = bytes.as_str();
         let path = dir.join(name);
         std::fs::write(&path, bytes).unwrap();
         let out = Command::new(env!("CARGO_BIN_EXE_hexcert")).current_dir(&dir).args(["search", "--n", "5", "--max-penalty", "9", "-o", "grid.txt", "--ledger", name]).output().unwrap();

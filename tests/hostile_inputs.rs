@@ -369,3 +369,21 @@ fn a_plan_stating_its_own_cover_argument_is_refused() {
     let out = run(hexcert().args(["cubes", "run", "--all"]).arg(&plan).arg("--results").arg(scratch.0.join("results")));
     refused(&out, 2, "cover argument");
 }
+
+/// `certify` whose certificate cannot be written (the file-size limit, as a
+/// full disk would) ends with that I/O error, exit 2, as docs/CLI.md's
+/// table says: the search used to stop first on "an earlier certificate
+/// failed", an internal error (3), and the verifier's real error was lost.
+#[test]
+fn a_certify_that_cannot_write_its_certificate_is_an_io_error() {
+    let dir = Scratch::new("hostile-full-certify");
+    let script = format!(
+        "trap '' XFSZ; ulimit -f 1; exec '{}' certify -q --n 4 --proofs '{}'",
+        env!("CARGO_BIN_EXE_hexcert"),
+        dir.0.join("proofs").display()
+    );
+    let out = run(Command::new("bash").arg("-c").arg(script));
+    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{}{err}", text(&out.stdout));
+    assert!(!err.contains("an earlier certificate failed"), "{err}");
+}

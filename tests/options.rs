@@ -109,3 +109,14 @@ fn a_value_outside_an_options_range_is_refused_in_one_line() {
 fn the_record_layer_refuses_at_the_tables_encoding_budget() {
     assert_eq!(hexcert::records::ranges::ENCODING_BUDGET_MB, options::ENCODING_BUDGET_MB.default);
 }
+
+/// docs/SOUNDNESS.md's "Bounded reading" states the decompression cap: it
+/// must be the one `compress` applies (it once stated the record's size
+/// alone, after the cap of `MAX_EXPANSION` times the compressed size came).
+#[test]
+fn the_soundness_page_states_the_decompression_cap_the_code_applies() {
+    let page = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/SOUNDNESS.md")).unwrap();
+    let page = folded(&page);
+    let stated = format!("the smaller of the size its record states and {} times its compressed size", hexcert::compress::MAX_EXPANSION);
+    assert!(page.contains(&stated), "docs/SOUNDNESS.md does not say: {stated}");
+}

@@ -169,3 +169,72 @@ fn docs_picture_of_the_n8_optimum_is_current() {
     let committed = std::fs::read_to_string(&doc).expect("docs/optimum-n8.svg exists (HEXCERT_UPDATE_DOCS=1 writes it)");
     assert!(committed == svg, "docs/optimum-n8.svg is stale: rerun with HEXCERT_UPDATE_DOCS=1");
 }
+
+/// docs/GALLERY.md and its pictures in docs/gallery/ are what `hexcert
+/// render --gallery` writes from the records (proofs/, grids/): the test
+/// writes them again into a temporary folder and compares every file, so a
+/// record, grid or renderer changed without the page fails here.
+/// `UPDATE_GALLERY=1` rewrites the committed ones.
+#[test]
+fn the_gallery_in_docs_is_current() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let fresh = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("gallery-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&fresh);
+    let update = std::env::var_os("UPDATE_GALLERY").is_some();
+    let page = if update { root.join("docs/GALLERY.md") } else { fresh.join("GALLERY.md") };
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_hexcert")).current_dir(root).args(["render", "--gallery"]).arg(&page).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let written = page.parent().unwrap();
+    let listing = |dir: &Path| -> Vec<(String, Vec<u8>)> {
+        let mut files: Vec<_> = std::fs::read_dir(dir.join("gallery"))
+            .unwrap_or_else(|e| panic!("{}: {e} (UPDATE_GALLERY=1 writes it)", dir.display()))
+            .map(|e| e.unwrap().path())
+            .map(|p| (p.file_name().unwrap().to_string_lossy().into_owned(), std::fs::read(&p).unwrap()))
+            .collect();
+        files.push(("GALLERY.md".into(), std::fs::read(dir.join("GALLERY.md")).unwrap_or_default()));
+        files.sort();
+        files
+    };
+    let (now, committed) = (listing(written), listing(&root.join("docs")));
+    let names = |files: &[(String, Vec<u8>)]| files.iter().map(|f| f.0.clone()).collect::<Vec<_>>();
+    assert_eq!(names(&now), names(&committed), "the gallery's files differ: rerun with UPDATE_GALLERY=1");
+    for ((name, bytes), (_, old)) in now.iter().zip(&committed) {
+        assert!(bytes == old, "docs/{name} is stale: rerun with UPDATE_GALLERY=1");
+    }
+    let text = String::from_utf8(now.iter().find(|f| f.0 == "GALLERY.md").unwrap().1.clone()).unwrap();
+    assert!(text.contains("| 16 | 47 | `proofs/n16/witness.txt` | certified optimum; lower bound `proofs/n16/level4-below47/claim.json` |"), "{text}");
+    assert!(text.contains("| 27 | 85 | `grids/n27-p85.txt` | best known grid, not proven optimal |"), "{text}");
+    let _ = std::fs::remove_dir_all(&fresh);
+}
+
+/// The gallery's status comes from the records: an optimum whose witness no
+/// longer hashes to its record is drawn "NOT certified", and the best grid
+/// of its side then "not proven optimal".
+#[test]
+fn the_gallery_judges_each_optimum_from_its_records() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("gallery-judged-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let (proofs, grids) = (dir.join("proofs/n3"), dir.join("grids"));
+    for (from, to) in [("proofs/n3/optimum.json", proofs.join("optimum.json")), ("proofs/n3/witness.txt", proofs.join("witness.txt")), ("grids/n3-p3.txt", grids.join("n3-p3.txt"))] {
+        std::fs::create_dir_all(to.parent().unwrap()).unwrap();
+        std::fs::copy(root.join(from), to).unwrap();
+    }
+    let claim = proofs.join("level2-below3");
+    std::fs::create_dir_all(&claim).unwrap();
+    std::fs::copy(root.join("proofs/n3/level2-below3/claim.json"), claim.join("claim.json")).unwrap();
+    let run = || {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_hexcert")).current_dir(&dir).args(["render", "--gallery", "out/GALLERY.md"]).output().unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        std::fs::read_to_string(dir.join("out/GALLERY.md")).unwrap()
+    };
+    let page = run();
+    assert!(page.contains("| 3 | 3 | `proofs/n3/witness.txt` | certified optimum; lower bound `proofs/n3/level2-below3/claim.json` |") && page.contains("at the certified optimum |"), "{page}");
+    let witness = std::fs::read_to_string(proofs.join("witness.txt")).unwrap();
+    std::fs::write(proofs.join("witness.txt"), format!("{witness}\n")).unwrap();
+    let page = run();
+    assert!(page.contains("| 3 | 3 | `proofs/n3/witness.txt` | NOT certified"), "{page}");
+    assert!(page.contains("| 3 | 3 | `grids/n3-p3.txt` | best known grid, not proven optimal |"), "{page}");
+    assert!(dir.join("out/gallery/n3-optimum.svg").is_file() && dir.join("out/gallery/n3-p3.svg").is_file());
+    let _ = std::fs::remove_dir_all(&dir);
+}

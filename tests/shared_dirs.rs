@@ -99,3 +99,49 @@ fn two_hosts_sharing_a_results_directory_lose_nothing() {
     let left: Vec<_> = std::fs::read_dir(&results).unwrap().flatten().filter(|e| e.file_name().to_string_lossy().starts_with(".work-")).collect();
     assert!(left.is_empty(), "work directories left behind: {left:?}");
 }
+
+/// Why: a merge or certify killed at its work directory's first rename
+/// left a `.new-work-*` that no reaper took; killed after it moved the old
+/// claim out, the next reaper deleted the old claim (and the verdicts kept
+/// in it) with the work directory. Both are now taken back: the `.new-`
+/// directory reaped once its lock is free, the old claim moved home.
+#[test]
+fn a_killed_replacement_leaves_nothing_behind_and_loses_no_claim() {
+    let scratch = Scratch::new("killed-replacement");
+    let dir = &scratch.0;
+    let unnamed = dir.join(format!(".new-work-merge-deadhost-{DEAD_PID}-0"));
+    std::fs::create_dir_all(&unnamed).unwrap();
+    std::fs::write(unnamed.join(".lock"), b"").unwrap();
+    // Killed between moving claim.json out and moving the new one in.
+    let source = Path::new(env!("CARGO_MANIFEST_DIR")).join("proofs/n3/level2-below3");
+    let home = dir.join("level2-below3");
+    let work = dir.join(format!(".work-merge-deadhost-{DEAD_PID}-1"));
+    let (retired, staged) = (work.join("claim.retired"), work.join("claim"));
+    for d in [&home, &retired, &staged] {
+        std::fs::create_dir_all(d).unwrap();
+    }
+    std::fs::write(work.join(".lock"), b"").unwrap();
+    let old = std::fs::read(source.join("claim.json")).unwrap();
+    std::fs::write(retired.join("claim.json"), &old).unwrap();
+    std::fs::copy(source.join("formula.cnf.gz"), retired.join("formula.cnf.gz")).unwrap();
+    std::fs::write(staged.join("claim.json"), &old).unwrap();
+    std::fs::write(home.join("formula.cnf.gz"), b"the new certificate's, half moved in").unwrap();
+    std::fs::write(home.join("notes.txt"), b"the user's").unwrap();
+    hexcert::certification::remove_stale_work_dirs(dir);
+    assert!(!unnamed.exists(), "a .new- work directory whose run ended was kept");
+    assert!(!work.exists(), "the stopped replacement's work directory was kept");
+    assert_eq!(std::fs::read(home.join("claim.json")).ok(), Some(old), "the old claim was lost");
+    assert_eq!(std::fs::read(home.join("formula.cnf.gz")).unwrap(), std::fs::read(source.join("formula.cnf.gz")).unwrap());
+    assert!(home.join("notes.txt").exists());
+    // A live run's directory under its `.new-` name is never taken.
+    let live = WorkDir::create(dir, ".work-live").unwrap();
+    let fresh = dir.join(".new-work-held");
+    std::fs::create_dir_all(&fresh).unwrap();
+    let mut holder = Command::new("flock").arg("--close").arg(fresh.join(".lock")).args(["sleep", "30"]).spawn().unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    remove_stale_work_dirs(dir);
+    let kept = (live.0.exists(), fresh.exists());
+    holder.kill().unwrap();
+    holder.wait().unwrap();
+    assert_eq!(kept, (true, true), "a live run's directory was reaped");
+}

@@ -1,7 +1,8 @@
 //! One memory budget for all the encodings a `check` holds at once.
 //!
-//! `records::ranges::check_encoding_budget` refuses a claim whose formula
-//! alone would pass `options::ENCODING_BUDGET_MB`; but `check` judges claims on every
+//! `records::ranges::check_encoding_budget` refuses a claim whose formula,
+//! counted as many times as its check holds it, would pass
+//! `options::ENCODING_BUDGET_MB`; but `check` judges claims on every
 //! core at once, and a cube claim holds its formula several times over (the
 //! plain formula, the split formula's DIMACS, the lifted checker's copy, the
 //! cube formula), so the budget has to bound the sum of what is held. Each

@@ -150,7 +150,11 @@ fn minimum_claim(path: &Path, dir: &Path, record: &CountRecord, check_claim: &mu
         });
     }
     let status = check_claim(&claim_path);
-    messages.push(format!("minimum: the claim {} is {} (with a leader at {} it makes {} the minimum)", claim_path.display(), status.name(), record.penalty, record.penalty));
+    let (shown, p) = (claim_path.display(), record.penalty);
+    messages.push(match status {
+        Status::Verified => format!("minimum: the claim {shown} is verified (with a leader at {p} it makes {p} the minimum)"),
+        _ => format!("minimum: the claim {shown} is {} (with a leader at {p}, the minimum is at most {p}, and would be {p} if the claim were verified)", status.name()),
+    });
     Ok(status)
 }
 

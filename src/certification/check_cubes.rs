@@ -31,6 +31,7 @@ use crate::records::{CheckerRecord, CubeClaim, CubeResult, CubeVerdict, FileReco
 /// formula.
 fn check_statement_and_plan(path: &Path, claim: &CubeClaim, messages: &mut Vec<String>) -> Result<LevelEncoding, HexError> {
     claim.header().check(CUBE_CLAIM_FORMAT, path)?;
+    crate::records::cube::check_cube_claim_fields(claim, path)?;
     check_n_directory(path, claim.n)?;
     check_claim_directory(path, claim.level, claim.below)?;
     let plan = &claim.plan;
@@ -70,8 +71,9 @@ fn check_statement_and_plan(path: &Path, claim: &CubeClaim, messages: &mut Vec<S
 /// With `checks.keep`, each verdict is written into the file as it is
 /// reached, and `claim` becomes what the file then holds.
 pub fn check_cube_claim(path: &Path, claim: &mut CubeClaim, checks: ProofChecks<'_>, messages: &mut Vec<String>) -> Result<Status, HexError> {
-    check_encoding_budget(claim.plan.n, claim.plan.level, claim.plan.below, path)?;
-    let _share = super::budget::reserve(claim.plan.n, claim.plan.level, claim.plan.below, options::CUBE_CLAIM_COPIES.default);
+    let copies = options::CUBE_CLAIM_COPIES.default;
+    check_encoding_budget(claim.plan.n, claim.plan.level, claim.plan.below, copies, path)?;
+    let _share = super::budget::reserve(claim.plan.n, claim.plan.level, claim.plan.below, copies);
     let encoding = check_statement_and_plan(path, claim, messages)?;
     let mut cubes = CubeProofs::new(path, claim, encoding)?;
     for index in 0..claim.plan.cubes.len() {
@@ -100,7 +102,7 @@ pub fn rebuild_cube(
     if index >= claim.plan.cubes.len() {
         return Err(HexError::Usage(format!("--cube {index}: the plan has cubes 0..{}", claim.plan.cubes.len())));
     }
-    check_encoding_budget(claim.plan.n, claim.plan.level, claim.plan.below, path)?;
+    check_encoding_budget(claim.plan.n, claim.plan.level, claim.plan.below, options::CUBE_CLAIM_COPIES.default, path)?;
     let encoding = check_statement_and_plan(path, claim, messages)?;
     let cubes = CubeProofs::new(path, claim, encoding)?;
     let (cnf, dimacs, record) = cubes.judged(index)?;

@@ -283,6 +283,8 @@ pub fn merge(plan: &Plan, results: &Path, root: &Path) -> Result<PathBuf, HexErr
     let directory = Claim::directory(root, plan.n, plan.level, plan.below);
     let parent = directory.parent().expect("a claim directory has a parent");
     std::fs::create_dir_all(parent).map_err(|source| HexError::Io { path: parent.into(), source })?;
+    // A merge or certify killed here before left scratch (and maybe a retired claim) to recover.
+    super::remove_stale_work_dirs(parent);
     let work = WorkDir::create(parent, ".work-merge")?;
     let staging = work.0.join("claim");
     let stored_dir = staging.join(CUBE_PROOFS);

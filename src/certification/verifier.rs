@@ -103,6 +103,14 @@ impl Verifier {
         }
     }
 
+    /// Finishes after the search stopped with `error`: the verifier's own
+    /// failure, when it had one, is what went wrong (the search's "an earlier
+    /// certificate failed" only points at it, and would make a full disk an
+    /// internal error); otherwise `error`.
+    pub fn finish_after(self, error: HexError) -> HexError {
+        self.finish().err().unwrap_or(error)
+    }
+
     fn stop(&mut self) {
         drop(self.queue.take());
         if let Some(worker) = self.worker.take() {

@@ -77,6 +77,20 @@ pub fn check_optimum_witness(dir: &Path, optimum: &Optimum, messages: &mut Vec<S
     Ok(grid)
 }
 
+/// The claim an optimum's lower bound names (`claim_path`), read, must state
+/// exactly the bound the optimum needs; returns its statement. Only what it
+/// states is judged here: its own check judges its proof.
+pub fn lower_bound_statement(claim_path: &Path, optimum: &Optimum) -> Result<String, HexError> {
+    let claim = crate::records::Record::read(claim_path)?;
+    let Some((n, level, below, statement)) = claim.claim_numbers() else {
+        return Err(RecordError::Header("the lower bound is not a claim".into()).at(claim_path));
+    };
+    if (n, below, level) != (optimum.n, optimum.optimum, optimum.lower_bound_level) {
+        return Err(RecordError::Header(format!("the lower bound proves `{statement}`, not the bound the optimum needs")).at(claim_path));
+    }
+    Ok(statement.to_string())
+}
+
 /// The penalty of `grid` read as a level-`level` partial (refining never
 /// lowers a penalty, so it bounds that level's minimum from above).
 pub fn penalty_at_level(grid: &Partial, level: u8) -> Result<usize, HexError> {
@@ -86,15 +100,26 @@ pub fn penalty_at_level(grid: &Partial, level: u8) -> Result<usize, HexError> {
 /// When the claim's directory holds `witness.txt`, it must be a valid
 /// partial at the claim's level with penalty exactly the claim's bound: with
 /// the claim, the level's minimum. No witness is no fault (a claim alone
-/// bounds the minimum from below).
-pub fn check_level_witness(claim_path: &Path, (n, level, below): (usize, u8, usize), messages: &mut Vec<String>) -> Result<(), HexError> {
+/// bounds the minimum from below). Returns whether there is one; what it
+/// makes of the minimum is `level_minimum_line`'s, once the claim's status
+/// is known.
+pub fn check_level_witness(claim_path: &Path, (n, level, below): (usize, u8, usize)) -> Result<bool, HexError> {
     let path = claim_path.with_file_name(LEVEL_WITNESS);
     if std::fs::symlink_metadata(&path).is_err() {
-        return Ok(());
+        return Ok(false);
     }
     check_grid(&path, n, level, below)?;
-    messages.push(format!(
-        "{LEVEL_WITNESS}: a valid level-{level} partial with penalty {below}, so with this claim the level-{level} minimum is {below}"
-    ));
-    Ok(())
+    Ok(true)
+}
+
+/// What a valid level witness at `below` makes of the level's minimum: the
+/// minimum only beside a claim verified in this run; otherwise at most
+/// `below`, and `below` only if the claim is verified.
+pub fn level_minimum_line(level: u8, below: usize, claim_verified: bool) -> String {
+    let what = format!("{LEVEL_WITNESS}: a valid level-{level} partial with penalty {below}");
+    if claim_verified {
+        format!("{what}, so with this claim the level-{level} minimum is {below}")
+    } else {
+        format!("{what}, so the level-{level} minimum is at most {below}, and would be {below} if this claim were verified")
+    }
 }

@@ -35,6 +35,8 @@ pub struct StatusReport {
     slowest: f64,
     machines: usize,
     predicted_wall_seconds: f64,
+    /// The statement -> split formula step, judged once every cube is refuted and checked.
+    statement: Option<String>,
 }
 
 impl fmt::Display for StatusReport {
@@ -60,7 +62,11 @@ impl fmt::Display for StatusReport {
         }
         writeln!(f, "solve seconds: total {:.1}, median {:.2}, p90 {:.2}, p99 {:.2}, slowest {:.2}", self.solve_seconds_total, self.median, self.p90, self.p99, self.slowest)?;
         let at_mean = if found.missing.is_empty() { "" } else { " (unsolved cubes at the mean so far)" };
-        writeln!(f, "predicted wall on {} machines: {:.0} s{at_mean}", self.machines, self.predicted_wall_seconds)
+        writeln!(f, "predicted wall on {} machines: {:.0} s{at_mean}", self.machines, self.predicted_wall_seconds)?;
+        match &self.statement {
+            Some(statement) => writeln!(f, "statement -> split formula: {statement}"),
+            None => Ok(()),
+        }
     }
 }
 
@@ -79,8 +85,20 @@ pub fn cubes_status(plan_path: &Path, results: &Path, machines: usize) -> Result
     let mean = if sorted.is_empty() { 0.0 } else { total / sorted.len() as f64 };
     let remaining = (found.missing.len() + found.unfinished.len()) as f64 * mean;
     let predicted = ((total + remaining) / machines.max(1) as f64).max(slowest);
-    let failed = cover.is_err() || !found.rejected.is_empty() || !found.counterexamples.is_empty();
-    let open = !found.missing.is_empty() || !found.unfinished.is_empty() || !found.attested.is_empty();
+    let mut failed = cover.is_err() || !found.rejected.is_empty() || !found.counterexamples.is_empty();
+    let mut open = !found.missing.is_empty() || !found.unfinished.is_empty() || !found.attested.is_empty();
+    // Every cube done: the claim also rests on the statement -> split formula step, checked as merge checks it.
+    let statement = (!failed && !open).then(|| match hexcert::certification::statement::derive_and_check_split(&plan, plan_path) {
+        Ok(record) if record.veripb.is_some() => "checked by VeriPB in this run".to_string(),
+        Ok(record) => {
+            open = true;
+            format!("not checked: {}", record.not_checked.unwrap_or_default())
+        }
+        Err(e) => {
+            failed = true;
+            format!("FAILED: {e}")
+        }
+    });
     let report = StatusReport {
         plan: plan_path.into(),
         sha256: hash,
@@ -93,6 +111,7 @@ pub fn cubes_status(plan_path: &Path, results: &Path, machines: usize) -> Result
         machines,
         predicted_wall_seconds: predicted,
         progress: found,
+        statement,
     };
     Ok(Reported::new(report, if failed { Outcome::Negative } else if open { Outcome::Unverified } else { Outcome::Done }))
 }

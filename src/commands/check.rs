@@ -35,9 +35,10 @@ impl fmt::Display for CheckedReport {
 }
 
 /// `check`. With `regenerate`, re-solving polls the run's stop flag: after
-/// Ctrl-C the records checked to the end keep their verdicts (and a cube
-/// claim its cube verdicts written so far), the ones cut short are reported
-/// unverified, and the run ends interrupted (exit 130).
+/// Ctrl-C a cube claim keeps the cube verdicts written so far, every record
+/// is reported unverified (an interrupted run never says verified, even of
+/// a record whose check ended before the signal: a failure is still
+/// reported), and the run ends interrupted (exit 130).
 pub fn check(context: &RunContext, paths: &[PathBuf], regenerate: bool, options: CheckOptions) -> Result<Reported, HexError> {
     let paths = if paths.is_empty() { vec![PathBuf::from("proofs")] } else { paths.to_vec() };
     if options.record && hexcert::proofs::veripb::Veripb::find().is_none() {
@@ -59,6 +60,10 @@ pub fn check(context: &RunContext, paths: &[PathBuf], regenerate: bool, options:
     }
     if context.stopped() {
         mark_cut_short(&mut reports);
+        for report in reports.iter_mut().filter(|r| r.status == Status::Verified) {
+            report.status = Status::Unverified;
+            report.messages.push("checked, but this run was interrupted (Ctrl-C): not reported verified".into());
+        }
     }
     let summary = Summary::of(&reports);
     let report = CheckedReport { verified: summary.verified, failed: summary.failed, unverified: summary.unverified, exit_code: summary.exit_code(), reports };

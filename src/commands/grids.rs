@@ -54,6 +54,40 @@ pub fn render(file: &Path, output: &Path, level: Option<u8>) -> Result<Reported,
     Ok(Reported::new(report, Outcome::Done))
 }
 
+/// `render --gallery`: the page written, and each entry's side, penalty and status.
+#[derive(Serialize)]
+pub struct GalleryReport {
+    page: PathBuf,
+    entries: Vec<GalleryEntry>,
+}
+
+#[derive(Serialize)]
+struct GalleryEntry {
+    n: usize,
+    penalty: usize,
+    grid: PathBuf,
+    picture: String,
+    status: String,
+}
+
+impl fmt::Display for GalleryReport {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        for e in &self.entries {
+            writeln!(f, "n={} penalty {} {}: {}", e.n, e.penalty, e.grid.display(), e.status)?;
+        }
+        writeln!(f, "{} pictures -> {}", self.entries.len(), self.page.display())
+    }
+}
+
+pub fn gallery(page: &Path, proofs: &Path, grids: &Path) -> Result<Reported, HexError> {
+    let entries = hexcert::gallery::write(page, proofs, grids)?;
+    let entries = entries
+        .into_iter()
+        .map(|e| GalleryEntry { n: e.n, penalty: e.penalty, status: e.status.describe(), grid: e.source, picture: e.picture })
+        .collect();
+    Ok(Reported::new(GalleryReport { page: page.into(), entries }, Outcome::Done))
+}
+
 /// A partial read from `file`, optionally seen at a lower level.
 pub fn at_level(file: &Path, partial: &Partial, level: Option<u8>) -> Result<Partial, HexError> {
     match level {

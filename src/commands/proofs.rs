@@ -132,7 +132,9 @@ pub fn certify(json: bool, context: &RunContext, (first, last): (usize, usize), 
             rows.row(certify_row(&report));
             collected.lock().expect("reports").push(report);
         });
-        certify_optimum_queued(n, settings, &verifier, &mut on_step, on_report)?;
+        if let Err(error) = certify_optimum_queued(n, settings, &verifier, &mut on_step, on_report) {
+            return Err(verifier.finish_after(error));
+        }
     }
     if verifier.pending() > 0 && context.progress() {
         eprintln!("waiting for {} queued task(s): proof checks and optimum records...", verifier.pending());

@@ -73,7 +73,7 @@ struct LedgerReport {
     members: Vec<Entry>,
 }
 
-const NOTE: &str = "restricted search: a member's UNSAT says only that its restricted space holds no grid at that bound; it is no claim about the hexagon";
+const NOTE: &str = "restricted search: a member's UNSAT is the solver's answer, unchecked (no proof is kept), and speaks only of its restricted space; it is no claim about the hexagon";
 
 impl fmt::Display for SearchReport {
     fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
@@ -93,8 +93,8 @@ impl fmt::Display for SearchReport {
         }
         for m in &self.members {
             let end = match (m.exhausted_at, m.skipped_at, m.calls) {
-                (Some(b), _, _) => format!("no grid <= {b} in its space"),
-                (None, Some(b), _) => format!("skipped by the ledger: no grid <= {b} in its space"),
+                (Some(b), _, _) => format!("UNSAT at {b} in its space (the solver's answer, unchecked)"),
+                (None, Some(b), _) => format!("skipped by the ledger: UNSAT at {b} in its space (an earlier run's unchecked answer)"),
                 (None, None, 0) => "not started".into(),
                 (None, None, _) => "open".into(),
             };

@@ -17,7 +17,7 @@ impl Plan {
     /// Plans the claim "no valid level-`level` partial has penalty below `below`".
     pub fn new(n: usize, level: u8, below: usize, radius: usize, depth: u8, cardinality: Cardinality) -> Result<Plan, HexError> {
         ranges::check_statement_numbers(n, level, below, Path::new("--n/--level/--below"))?;
-        ranges::check_encoding_budget(n, level, below, Path::new("--n/--level/--below"))?;
+        ranges::check_encoding_budget(n, level, below, crate::options::CUBE_CLAIM_COPIES.default, Path::new("--n/--level/--below"))?;
         let hex = Hexagon::new(n)?;
         let planned = value_cubes(&hex, level, below, radius, depth)?;
         let covered = planned.split.projection_count() - planned.refuted;

@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::encoding::{Cardinality, EncodeOptions, SymmetryBreaking, ENCODER_VERSION};
 use super::header::{Header, Stated};
-use super::ranges::{check_statement_numbers, edges_of, level_in_range, penalty_in_range, seconds_in_range};
+use super::ranges::{build_in_range, check_statement_numbers, edges_of, level_in_range, name_in_range, penalty_in_range, seconds_in_range};
 use crate::levels::FULL_LEVEL;
 use crate::error::HexError;
 
@@ -333,6 +333,9 @@ impl Optimum {
 /// (max_penalty = below-1 is `Claim::check_consistency`'s.)
 pub fn check_claim_ranges(claim: &Claim, origin: &Path) -> Result<(), HexError> {
     check_statement_numbers(claim.n, claim.level, claim.below, origin)?;
+    build_in_range((&claim.hexcert.version, &claim.hexcert.git_commit), origin)?;
+    name_in_range("solver.name", &claim.solver.name, origin)?;
+    name_in_range("solver.version", &claim.solver.version, origin)?;
     seconds_in_range("solver seconds", claim.solver.seconds, origin)?;
     seconds_in_range("LRAT checker CPU seconds", claim.lrat.cpu_seconds, origin)?;
     seconds_in_range("LRAT verdict seconds", claim.lrat.seconds_after_solve, origin)?;
@@ -361,6 +364,7 @@ pub fn check_optimum_ranges(optimum: &Optimum, origin: &Path) -> Result<(), HexE
             return Err(crate::error::RecordError::Header(format!("unreached names level {level}, not a level below lower_bound_level {}", optimum.lower_bound_level)).at(origin));
         }
     }
+    build_in_range((&optimum.hexcert.version, &optimum.hexcert.git_commit), origin)?;
     seconds_in_range("seconds", optimum.seconds, origin)
 }
 

@@ -208,6 +208,39 @@ pub fn proof_stored(record: &CubeResult) -> bool {
     record.lrat_proof.as_ref().is_some_and(|f| f.stored_as.is_some())
 }
 
+/// What a cube claim states besides its plan and proofs, as `cubes merge`
+/// writes it: its solver a name and its build a commit, every time a
+/// duration, the totals those of its cubes (the sum of their solve and
+/// LRAT seconds, the slowest cube's), and the list of attested cubes
+/// present whenever its cube records are of the builds that write one (a
+/// record naming its writer): a list removed would hide from the trust
+/// base that some cubes were not checked when merged.
+pub fn check_cube_claim_fields(claim: &CubeClaim, origin: &Path) -> Result<(), crate::error::HexError> {
+    use super::ranges::{build_in_range, name_in_range, seconds_in_range};
+    let header = |why: String| RecordError::Header(why).at(origin);
+    build_in_range((&claim.hexcert.version, &claim.hexcert.git_commit), origin)?;
+    name_in_range("solver", &claim.solver, origin)?;
+    for cube in &claim.cubes {
+        seconds_in_range("a cube's solve seconds", cube.solve_seconds, origin)?;
+    }
+    let lrat = claim.cubes.iter().filter_map(|c| c.lrat.as_ref()).map(|l| l.cpu_seconds);
+    let totals = [
+        ("solve_seconds", claim.solve_seconds, claim.cubes.iter().map(|c| c.solve_seconds).sum::<f64>()),
+        ("slowest_cube_seconds", claim.slowest_cube_seconds, claim.cubes.iter().map(|c| c.solve_seconds).fold(0.0, f64::max)),
+        ("lrat_cpu_seconds", claim.lrat_cpu_seconds, lrat.sum::<f64>()),
+    ];
+    for (field, stated, cubes) in totals {
+        seconds_in_range(field, stated, origin)?;
+        if (stated - cubes).abs() > 1e-6 * cubes.max(1.0) {
+            return Err(header(format!("{field} {stated} is not the {cubes} of its cubes")));
+        }
+    }
+    if claim.attested.is_none() && claim.cubes.iter().any(|c| c.written_by.is_some()) && !attested_cubes(&claim.cubes).is_empty() {
+        return Err(header("no attested cubes are listed, yet cube proofs are not stored: the list was removed".into()));
+    }
+    Ok(())
+}
+
 /// The cubes of `records` whose proof is not stored: attested, not checkable.
 pub fn attested_cubes(records: &[CubeResult]) -> Vec<Attested> {
     let named = |r: &CubeResult| r.written_by.clone().unwrap_or_else(|| "unknown".into());

@@ -91,7 +91,7 @@ impl Plan {
     pub fn validate(&self, origin: &Path) -> Result<(), HexError> {
         let bad = |message: String| HexError::Input { file: origin.to_path_buf(), line: 0, message };
         self.header().check(PLAN_FORMAT, origin)?;
-        ranges::check_encoding_budget(self.n, self.level, self.below, origin)?;
+        ranges::check_encoding_budget(self.n, self.level, self.below, crate::options::CUBE_CLAIM_COPIES.default, origin)?;
         if self.encoder != ENCODER_VERSION {
             return Err(bad(format!("the plan was made by encoder `{}`, this build has `{ENCODER_VERSION}`", self.encoder)));
         }

@@ -49,6 +49,27 @@ pub(crate) fn seconds_in_range(field: &str, seconds: f64, origin: &Path) -> Resu
     Ok(())
 }
 
+/// A record's build: a version, and the commit as `build.rs` writes it (40
+/// hex digits, `-dirty` when the tree differed from it, or `unknown`
+/// outside git), so a report line naming it says nothing else.
+pub(crate) fn build_in_range((version, git_commit): (&str, &str), origin: &Path) -> Result<(), HexError> {
+    let commit = git_commit.strip_suffix("-dirty").unwrap_or(git_commit);
+    let hex = commit.len() == 40 && commit.bytes().all(|b| b.is_ascii_hexdigit() && !b.is_ascii_uppercase());
+    if !(hex || git_commit == "unknown") {
+        return Err(reject(origin, format!("hexcert.git_commit {git_commit:?} is not a commit")));
+    }
+    name_in_range("hexcert.version", version, origin)
+}
+
+/// A name a report prints (a solver's, a version): one line of at most 200
+/// characters, not empty.
+pub(crate) fn name_in_range(field: &str, text: &str, origin: &Path) -> Result<(), HexError> {
+    if text.is_empty() || text.chars().count() > 200 || text.chars().any(char::is_control) {
+        return Err(reject(origin, format!("{field} {text:?} is not a name: one line of 1 to 200 characters")));
+    }
+    Ok(())
+}
+
 /// The numbers of a statement "no valid level-k partial of the side-n
 /// hexagon has penalty below B" (a claim's, a cube plan's).
 pub fn check_statement_numbers(n: usize, level: u8, below: usize, origin: &Path) -> Result<(), HexError> {
@@ -121,12 +142,35 @@ pub fn encoding_estimate_mb(n: usize, level: u8, below: usize) -> u64 {
 /// Bytes a clause costs while encoded, written as DIMACS and hashed.
 const CLAUSE_BYTES: u64 = 96;
 
-/// Refuses a claim whose re-encoding would exceed `ENCODING_BUDGET_MB`, with
-/// a one-line error, before the encoder allocates anything.
-pub fn check_encoding_budget(n: usize, level: u8, below: usize, origin: &Path) -> Result<(), HexError> {
-    let estimate_mb = encoding_estimate_mb(n, level, below);
+/// Refuses a claim whose re-encoding, held `copies` times over (a cube
+/// claim's check holds its formula `options::CUBE_CLAIM_COPIES` times),
+/// would exceed `ENCODING_BUDGET_MB`, with a one-line error, before the
+/// encoder allocates anything; so no share `check` reserves is over the
+/// whole budget.
+pub fn check_encoding_budget(n: usize, level: u8, below: usize, copies: u64, origin: &Path) -> Result<(), HexError> {
+    let estimate_mb = encoding_estimate_mb(n, level, below).saturating_mul(copies);
     if estimate_mb > ENCODING_BUDGET_MB {
         return Err(crate::error::RecordError::OverBudget { estimate_mb, budget_mb: ENCODING_BUDGET_MB }.at(origin));
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A cube claim's check holds its formula `CUBE_CLAIM_COPIES` times: a
+    /// claim whose one copy fits the budget but whose copies do not is
+    /// refused, where it was admitted (and then run alone, over the budget).
+    #[test]
+    fn the_budget_refusal_counts_every_copy_held() {
+        let copies = crate::options::CUBE_CLAIM_COPIES.default;
+        let (n, level) = (40, 6);
+        let below = (1..=edge_count(n)).find(|&b| encoding_estimate_mb(n, level, b) * copies > ENCODING_BUDGET_MB).unwrap();
+        assert!(encoding_estimate_mb(n, level, below) <= ENCODING_BUDGET_MB, "one copy fits");
+        let origin = Path::new("claim.json");
+        assert!(check_encoding_budget(n, level, below, 1, origin).is_ok());
+        let refused = check_encoding_budget(n, level, below, copies, origin).unwrap_err().to_string();
+        assert!(refused.contains("claim.json"), "{refused}");
+    }
 }

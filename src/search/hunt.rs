@@ -24,7 +24,7 @@ use crate::error::HexError;
 pub const FORMAT: &str = "hexcert-hunt-ledger/1";
 
 /// Said in every ledger, for whoever opens one.
-const NOTE: &str = "a record of restricted-search effort, not a claim: `exhausted` speaks of that member's restricted space only";
+const NOTE: &str = "a record of restricted-search effort, not a claim: `exhausted` is the solver's unchecked UNSAT answer, about that member's restricted space only";
 
 /// The most bytes a ledger is read with (a member is some 300 bytes).
 const LIMIT: u64 = 16 << 20;
@@ -68,8 +68,9 @@ pub enum State {
     Open,
     /// Its best grid so far; grids below it may lie in its space.
     Found(Best),
-    /// UNSAT at `bound`: no grid at or below it in its space. A grid it
-    /// found above the bound is kept beside.
+    /// The solver answered UNSAT at `bound`: no grid at or below it in its
+    /// space, if that answer is right (no proof of it is kept or checked). A
+    /// grid it found above the bound is kept beside.
     Exhausted {
         bound: usize,
         #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -126,8 +127,10 @@ impl State {
         match self {
             State::Open => "open".into(),
             State::Found(best) => format!("found {}{}", best.penalty, grid(best)),
-            State::Exhausted { bound, found: None } => format!("exhausted at {bound}"),
-            State::Exhausted { bound, found: Some(best) } => format!("exhausted at {bound}, found {}{}", best.penalty, grid(best)),
+            State::Exhausted { bound, found: None } => format!("exhausted at {bound} (the solver's UNSAT, unchecked)"),
+            State::Exhausted { bound, found: Some(best) } => {
+                format!("exhausted at {bound} (the solver's UNSAT, unchecked), found {}{}", best.penalty, grid(best))
+            }
         }
     }
 }
@@ -159,7 +162,45 @@ impl Ledger {
         if ledger.n != n {
             return Err(refuse(format!("a ledger of side {}, not {n}", ledger.n)));
         }
+        ledger.check(crate::geometry::Hexagon::new(n)?.edges().len()).map_err(refuse)?;
         Ok(ledger)
+    }
+
+    /// What a ledger written by `record` always holds, so that a damaged or
+    /// forged one is refused rather than believed (and written back): each
+    /// member once, CPU seconds finite and not negative, penalties and bounds
+    /// within the side's `edges`, a grid found only by a run, no grid of a
+    /// space at or below a bound that space was exhausted at, and every
+    /// space's highest exhaustion held by a member that ran (a member
+    /// skipped for a sibling's UNSAT inherits its bound, never exceeds it).
+    fn check(&self, edges: usize) -> Result<(), String> {
+        for (i, e) in self.members.iter().enumerate() {
+            let who = format!("member {} seed {}", e.key, e.seed);
+            if self.members[..i].iter().any(|d| d.key == e.key && d.seed == e.seed) {
+                return Err(format!("{who} is listed twice"));
+            }
+            if !e.cpu_seconds.is_finite() || e.cpu_seconds < 0.0 {
+                return Err(format!("{who}: cpu_seconds {} is not a time spent", e.cpu_seconds));
+            }
+            let (bound, best) = (e.state.exhausted_at(), e.state.best());
+            if let Some(b) = bound.filter(|&b| b > edges).or(best.map(|b| b.penalty).filter(|&p| p > edges)) {
+                return Err(format!("{who}: {b} is beyond the side's {edges} edges"));
+            }
+            if best.is_some() && e.runs == 0 {
+                return Err(format!("{who}: a grid found in no run"));
+            }
+            let space = || self.members.iter().filter(|d| d.key == e.key);
+            if let (Some(b), Some(found)) = (bound, space().filter_map(|d| d.state.best()).map(|f| f.penalty).min()) {
+                if found <= b {
+                    return Err(format!("{who}: exhausted at {b}, yet a grid of {found} was found in its space"));
+                }
+            }
+            let ran = space().filter(|d| d.runs > 0).filter_map(|d| d.state.exhausted_at()).max();
+            if bound.is_some_and(|b| ran.is_none_or(|r| r < b)) {
+                return Err(format!("{who}: exhausted at {} by no run of its space", bound.unwrap_or_default()));
+            }
+        }
+        Ok(())
     }
 
     fn position(&self, spec: &GridSearch, member: &MemberId) -> Option<usize> {

@@ -81,7 +81,7 @@ fn judged_formula(path: &Path, claim: &Claim, messages: &mut Vec<String>) -> Res
     // Ranges first: nothing out of range may reach the encoder.
     check_claim_ranges(claim, path)?;
     claim.check_consistency(path)?;
-    crate::records::ranges::check_encoding_budget(claim.n, claim.level, claim.below, path)?;
+    crate::records::ranges::check_encoding_budget(claim.n, claim.level, claim.below, 1, path)?;
     let share = crate::certification::budget::reserve(claim.n, claim.level, claim.below, 1);
     check_n_directory(path, claim.n)?;
     check_claim_directory(path, claim.level, claim.below)?;

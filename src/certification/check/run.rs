@@ -13,6 +13,7 @@ use crate::error::{HexError, RecordError};
 use crate::geometry::Hexagon;
 use crate::levels::Partial;
 use crate::proofs::verified::VerifiedChecker;
+use crate::certification::witness::check_level_witness as level_witness;
 use crate::records::claim::check_optimum_ranges;
 use crate::records::ranges::check_n_directory;
 use crate::records::read::replace_record;
@@ -130,6 +131,8 @@ impl<'a> CheckRun<'a> {
     /// Judges a record read once, by its kind.
     fn check_read(&mut self, path: &Path, record: Record, report: &mut CheckReport) -> Result<Status, HexError> {
         let messages = &mut report.messages;
+        // A level witness beside the claim, as (level, bound): what it makes of the minimum waits for the claim's status.
+        let witness;
         let (status, statement) = match record {
             Record::Optimum(optimum) => return self.check_optimum(path, &optimum, messages, &mut report.needs_veripb),
             Record::Legacy(_) => {
@@ -144,7 +147,8 @@ impl<'a> CheckRun<'a> {
             Record::Claim(mut claim) => {
                 // With the verdicts this run kept in it: the claim as now on disk.
                 let status = check_claim(path, &mut claim, self.proof_checks(), messages)?;
-                crate::certification::witness::check_level_witness(path, (claim.n, claim.level, claim.below), messages)?;
+                let numbers = (claim.n, claim.level, claim.below);
+                witness = level_witness(path, numbers)?.then_some((numbers.1, numbers.2));
                 let statement = if self.options.record {
                     record_statement(*claim, path, messages)?
                 } else {
@@ -154,13 +158,18 @@ impl<'a> CheckRun<'a> {
             }
             Record::CubeClaim(mut claim) => {
                 let status = crate::certification::check_cubes::check_cube_claim(path, &mut claim, self.proof_checks(), messages)?;
-                crate::certification::witness::check_level_witness(path, (claim.plan.n, claim.plan.level, claim.plan.below), messages)?;
+                let numbers = (claim.plan.n, claim.plan.level, claim.plan.below);
+                witness = level_witness(path, numbers)?.then_some((numbers.1, numbers.2));
                 (status, self.check_cube_statement(path, *claim, messages)?)
             }
         };
         report.needs_veripb =
             status == Status::Verified && statement == Status::Unverified && !self.options.derivations && crate::proofs::veripb::Veripb::find().is_none();
-        Ok(status.and(statement))
+        let status = status.and(statement);
+        if let Some((level, below)) = witness {
+            messages.push(crate::certification::witness::level_minimum_line(level, below, status == Status::Verified));
+        }
+        Ok(status)
     }
 
     fn proof_checks(&self) -> ProofChecks<'_> {
@@ -198,13 +207,7 @@ impl<'a> CheckRun<'a> {
         let grid = crate::certification::witness::check_optimum_witness(dir, optimum, messages)?;
         // The claim's own check judged its format; here only what it states
         // matters (a legacy claim is unverified, not failed).
-        let claim = Record::read(&claim_path)?;
-        let Some((n, level, below, statement)) = claim.claim_numbers() else {
-            return Err(RecordError::Header("the lower bound is not a claim".into()).at(&claim_path));
-        };
-        if (n, below, level) != (optimum.n, optimum.optimum, optimum.lower_bound_level) {
-            return Err(RecordError::Header(format!("the lower bound proves `{statement}`, not the bound the optimum needs")).at(&claim_path));
-        }
+        let statement = crate::certification::witness::lower_bound_statement(&claim_path, optimum)?;
         messages.push(format!("lower bound {} ({statement}): {}", claim_path.display(), claim_status.name()));
         let minima = self.check_level_minima(path, optimum, &grid, messages)?;
         let rests_on = [(claim_report.status, claim_report.needs_veripb), (minima.status, minima.needs_veripb)];

@@ -240,7 +240,9 @@ pub fn certify_optimum(n: usize, settings: &Settings, on_step: &mut dyn FnMut(&S
     let verifier = Verifier::start(settings.abort.clone());
     let report = Arc::new(Mutex::new(None));
     let slot = Arc::clone(&report);
-    certify_optimum_queued(n, settings, &verifier, on_step, Box::new(move |r| *slot.lock().expect("report slot") = Some(r)))?;
+    if let Err(error) = certify_optimum_queued(n, settings, &verifier, on_step, Box::new(move |r| *slot.lock().expect("report slot") = Some(r))) {
+        return Err(verifier.finish_after(error));
+    }
     verifier.finish()?;
     let report = report.lock().expect("report slot").take();
     report.ok_or_else(|| HexError::Internal(format!("n={n}: the optimum record was not written")))
