@@ -7,7 +7,7 @@
 //! tools would then see two different formulas or proofs in the same bytes.
 //! So trailing bytes or a second member are an error, not ignored.
 
-use std::io::{BufRead, Write};
+use std::io::{BufRead, Read, Write};
 use std::path::Path;
 
 use flate2::bufread::GzDecoder;
@@ -38,9 +38,20 @@ pub fn gzip_file(source: &Path, target: &Path) -> Result<(), HexError> {
 /// Copies the one gzip member of `input` into `output`, then requires that
 /// nothing follows it. `bufread::GzDecoder` consumes exactly the member from
 /// our buffered reader, so what is left in it is what follows the member.
-fn gunzip_one_member<R: BufRead>(input: R, output: &mut impl Write, origin: &Path) -> Result<(), HexError> {
+/// A failed read is the file's fault (not gzip); a failed write to `target`
+/// is this machine's (an I/O error, as a full disk is).
+fn gunzip_one_member<R: BufRead>(input: R, output: &mut impl Write, origin: &Path, target: &Path) -> Result<(), HexError> {
     let mut decoder = GzDecoder::new(input);
-    std::io::copy(&mut decoder, output).map_err(|e| not_gzip(origin, format!("not a valid gzip file: {e}")))?;
+    let mut buffer = vec![0u8; 1 << 16];
+    loop {
+        let read = match decoder.read(&mut buffer) {
+            Ok(0) => break,
+            Ok(read) => read,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(not_gzip(origin, format!("not a valid gzip file: {e}"))),
+        };
+        output.write_all(&buffer[..read]).map_err(io_error(target))?;
+    }
     let mut rest = decoder.into_inner();
     let trailing = rest.fill_buf().map_err(io_error(origin))?;
     if !trailing.is_empty() {
@@ -53,7 +64,7 @@ fn gunzip_one_member<R: BufRead>(input: R, output: &mut impl Write, origin: &Pat
 pub fn gunzip_file(source: &Path, target: &Path) -> Result<(), HexError> {
     let input = crate::files::open_regular_or_refuse(source, "gzip file")?;
     let mut output = std::io::BufWriter::new(std::fs::File::create(target).map_err(io_error(target))?);
-    gunzip_one_member(std::io::BufReader::new(input), &mut output, source)?;
+    gunzip_one_member(std::io::BufReader::new(input), &mut output, source, target)?;
     output.flush().map_err(io_error(target))?;
     Ok(())
 }
@@ -73,7 +84,7 @@ pub fn gunzip_file_limited(source: &Path, target: &Path, states: u64) -> Result<
     let limit = states.min(own);
     let output = std::io::BufWriter::new(std::fs::File::create(target).map_err(io_error(target))?);
     let mut capped = Capped { inner: output, left: limit, over: false };
-    let result = gunzip_one_member(std::io::BufReader::new(input), &mut capped, source);
+    let result = gunzip_one_member(std::io::BufReader::new(input), &mut capped, source, target);
     if result.is_err() {
         let _ = std::fs::remove_file(target);
         if capped.over {
@@ -123,6 +134,6 @@ pub fn gzip_bytes(bytes: &[u8]) -> Vec<u8> {
 /// Decompresses bytes in memory (exactly one gzip member).
 pub fn gunzip_bytes(bytes: &[u8], origin: &Path) -> Result<Vec<u8>, HexError> {
     let mut out = Vec::new();
-    gunzip_one_member(bytes, &mut out, origin)?;
+    gunzip_one_member(bytes, &mut out, origin, origin)?;
     Ok(out)
 }

@@ -8,7 +8,7 @@
 //! reports them `unverified` instead of `verified` (a printed note says so;
 //! with CI set, its absence is a failure).
 
-use crate::common::{veripb_present, verified_if_veripb};
+use crate::common::{copy_dir, rewrite_json, veripb_present, verified_if_veripb};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -45,18 +45,6 @@ fn status_of(record: &Path) -> Status {
     check_record(record, None).status
 }
 
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap().flatten() {
-        std::fs::copy(entry.path(), to.join(entry.file_name())).unwrap();
-    }
-}
-
-fn rewrite_json<T: serde::Serialize + for<'de> serde::Deserialize<'de>>(path: &Path, edit: impl FnOnce(&mut T)) {
-    let mut value: T = read_json(path).unwrap();
-    edit(&mut value);
-    std::fs::write(path, serde_json::to_vec_pretty(&value).unwrap()).unwrap();
-}
 
 /// Decompresses a stored file, edits its bytes, stores it again; returns the new plain hash.
 fn edit_stored(path: &Path, edit: impl FnOnce(&mut Vec<u8>)) -> String {

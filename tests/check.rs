@@ -16,7 +16,7 @@
 //! derivation is `hexcert check --veripb proofs` (docs/RESULTS.md), run by
 //! the ignored `every_committed_derivation_verifies_with_veripb`.
 
-use crate::common::{path_without_veripb, veripb_present, verified_if_veripb};
+use crate::common::{copy_dir, rewrite_json, path_without_veripb, veripb_present, verified_if_veripb};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -45,23 +45,6 @@ fn committed(relative: &str) -> PathBuf {
 }
 
 
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap().flatten() {
-        let target = to.join(entry.file_name());
-        if entry.path().is_dir() {
-            copy_dir(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), target).unwrap();
-        }
-    }
-}
-
-fn rewrite_json<T: serde::Serialize + for<'de> serde::Deserialize<'de>>(path: &Path, edit: impl FnOnce(&mut T)) {
-    let mut value: T = read_json(path).unwrap();
-    edit(&mut value);
-    std::fs::write(path, serde_json::to_vec_pretty(&value).unwrap()).unwrap();
-}
 
 fn hexcert_check(args: &[&str]) -> (Option<i32>, String) {
     let out: Output = Command::new(env!("CARGO_BIN_EXE_hexcert"))

@@ -387,3 +387,20 @@ fn a_certify_that_cannot_write_its_certificate_is_an_io_error() {
     assert_eq!(out.status.code(), Some(2), "{}{err}", text(&out.stdout));
     assert!(!err.contains("an earlier certificate failed"), "{err}");
 }
+
+/// `check` with no room to unpack a stored proof (the file-size limit, as a
+/// full disk would) stops with that I/O error, exit 2: the certificates are
+/// not failed (1), nothing was found wrong with them. It used to report
+/// every claim failed, "not a valid gzip file".
+#[test]
+fn a_check_without_room_to_unpack_is_an_io_error_not_a_failed_certificate() {
+    let dir = Scratch::new("hostile-full-check");
+    let claim = dir.0.join("n4/level3-below3");
+    copy_dir(&repo("proofs/n4/level3-below3"), &claim);
+    let script = format!("trap '' XFSZ; ulimit -f 1; exec '{}' check '{}'", env!("CARGO_BIN_EXE_hexcert"), claim.display());
+    let out = run(Command::new("bash").arg("-c").arg(script));
+    let (stdout, err) = (text(&out.stdout), text(&out.stderr));
+    assert_eq!(out.status.code(), Some(2), "{stdout}{err}");
+    assert!(err.contains("File too large"), "{err}");
+    assert!(!stdout.contains("failed:") && !err.contains("not a valid gzip"), "{stdout}{err}");
+}

@@ -85,6 +85,39 @@ fn an_optimum_whose_level_minima_or_format_is_wrong_fails() {
     fails_fast(&optimum, "unknown record format `garbage`");
 }
 
+/// What a claim states besides its statement and proofs is judged when
+/// read (the third audit passed them unchecked): a build commit with a
+/// forged report line in it, an empty solver name, a cube's negative
+/// seconds, totals that are not its cubes', an attested list removed. Each
+/// fails with one line naming the field.
+#[test]
+fn a_claims_build_solver_seconds_and_attested_list_are_judged_when_read() {
+    let root = std::env::temp_dir().join(format!("hexcert-records-{}-fields", std::process::id()));
+    let _ = std::fs::remove_dir_all(&root);
+    let _clean = Scratch(root.clone());
+    let committed = Path::new(env!("CARGO_MANIFEST_DIR")).join("proofs");
+    let claim = root.join("n4/level3-below3/claim.json");
+    let cubes = root.join("n13/level2-below37/claim.json");
+    copy_dir(&committed.join("n4/level3-below3"), claim.parent().unwrap());
+    copy_dir(&committed.join("n13/level2-below37"), cubes.parent().unwrap());
+    type Edit = fn(&mut serde_json::Value);
+    let cases: [(&Path, Edit, &str); 7] = [
+        (&claim, |v| v["hexcert"]["git_commit"] = "0000000\nverified: everything".into(), "is not a commit"),
+        (&claim, |v| v["solver"]["name"] = "".into(), "solver.name"),
+        (&claim, |v| v["solver"]["version"] = "3.0.1\nverified".into(), "solver.version"),
+        (&cubes, |v| v["cubes"][0]["solve_seconds"] = serde_json::json!(-4.0), "solve seconds"),
+        (&cubes, |v| v["solve_seconds"] = serde_json::json!(1.0), "solve_seconds 1 is not the"),
+        (&cubes, |v| v["hexcert"]["git_commit"] = "HEAD".into(), "is not a commit"),
+        (&cubes, |v| drop(v.as_object_mut().unwrap().remove("attested")), "the list was removed"),
+    ];
+    for (record, edit, expect) in cases {
+        let original = std::fs::read(record).unwrap();
+        edit_json(record, edit);
+        fails_fast(record, expect);
+        std::fs::write(record, original).unwrap();
+    }
+}
+
 #[test]
 fn a_gzip_bomb_under_a_correct_record_stops_at_the_recorded_size() {
     let scratch = Scratch::n3("bomb");

@@ -40,6 +40,17 @@ pub enum HexError {
     Contradiction(String),
 }
 
+impl HexError {
+    /// A write this machine had no room for (full disk, file-size limit,
+    /// quota): the environment's failure, never a verdict on what was being
+    /// checked, so a check that meets one stops with it instead of calling a
+    /// certificate failed.
+    pub fn is_no_room(&self) -> bool {
+        use std::io::ErrorKind::{FileTooLarge, QuotaExceeded, StorageFull};
+        matches!(self, HexError::Io { source, .. } if matches!(source.kind(), StorageFull | FileTooLarge | QuotaExceeded))
+    }
+}
+
 // Here rather than beside `RecordError`, which `HexError` holds: the record
 // layer's error file then imports nothing, and no file circle closes.
 impl RecordError {

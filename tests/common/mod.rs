@@ -114,6 +114,13 @@ pub fn copy_dir(from: &Path, to: &Path) {
     }
 }
 
+/// Rewrites the JSON record `path` through its type, as `edit` leaves it.
+pub fn rewrite_json<T: serde::Serialize + for<'de> serde::Deserialize<'de>>(path: &Path, edit: impl FnOnce(&mut T)) {
+    let mut value: T = hexcert::records::read_json(path).unwrap();
+    edit(&mut value);
+    std::fs::write(path, serde_json::to_vec_pretty(&value).unwrap()).unwrap();
+}
+
 /// Rewrites the JSON file `path` as `change` leaves it.
 pub fn edit_json(path: &Path, change: impl FnOnce(&mut serde_json::Value)) {
     let mut value: serde_json::Value = serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap();

@@ -55,19 +55,28 @@ pub fn check_paths_with(paths: &[PathBuf], regenerate: Option<&dyn Regenerate>, 
     if regenerate.is_none() {
         use rayon::prelude::*;
         let claims: Vec<&PathBuf> = records.iter().filter(|p| p.file_name().is_some_and(|n| n == "claim.json")).collect();
-        let checked: Vec<(PathBuf, CheckReport)> = claims
+        let checked: Vec<Result<(PathBuf, CheckReport), HexError>> = claims
             .par_iter()
             .map(|path| {
                 let mut alone = CheckRun::new(None);
                 alone.options = options.clone();
                 let report = alone.check(path);
-                (alone.keys.pop().expect("one record checked"), report)
+                match alone.stopped {
+                    Some(error) => Err(error),
+                    None => Ok((alone.keys.pop().expect("one record checked"), report)),
+                }
             })
             .collect();
-        run.ready.extend(checked);
+        for claim in checked {
+            let (key, report) = claim?;
+            run.ready.insert(key, report);
+        }
     }
     for record in records {
         run.check(&record);
+        if let Some(error) = run.stopped.take() {
+            return Err(error);
+        }
     }
     Ok(run.reports)
 }
@@ -89,11 +98,13 @@ pub struct CheckRun<'a> {
     /// Reports made ahead of the pass in order (claims, on every core), by
     /// canonical path: taken, not made again, when the pass reaches them.
     ready: std::collections::HashMap<PathBuf, CheckReport>,
+    /// The first write this run had no room for: what the run ends with.
+    stopped: Option<HexError>,
 }
 
 impl<'a> CheckRun<'a> {
     pub fn new(regenerate: Option<&'a dyn Regenerate>) -> CheckRun<'a> {
-        CheckRun { regenerate, options: CheckOptions::default(), reports: Vec::new(), keys: Vec::new(), ready: Default::default() }
+        CheckRun { regenerate, options: CheckOptions::default(), reports: Vec::new(), keys: Vec::new(), ready: Default::default(), stopped: None }
     }
 
     /// The report of `path`, checking it unless this run already did. A
@@ -115,10 +126,15 @@ impl<'a> CheckRun<'a> {
         let outcome = Record::read(path).and_then(|record| self.check_read(path, record, &mut report));
         report.status = outcome.unwrap_or_else(|error| {
             report.messages.push(error.to_string());
-            // Another command wrote the record while this run judged its
-            // earlier copy: nothing was found wrong, nothing is concluded.
             match error {
+                // Another command wrote the record while this run judged its
+                // earlier copy: nothing was found wrong, nothing is concluded.
                 HexError::Record { error: RecordError::Changed, .. } => Status::Unverified,
+                // No room to write: the run stops with the I/O error.
+                error if error.is_no_room() => {
+                    self.stopped.get_or_insert(error);
+                    Status::Unverified
+                }
                 _ => Status::Failed,
             }
         });
