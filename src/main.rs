@@ -379,7 +379,10 @@ fn run(cli: &Cli) -> Result<commands::report::Reported, HexError> {
             commands::solve(context, *n, *level, options, output.as_deref())
         }
         #[cfg(feature = "solver")]
-        Command::Search { args } => commands::search(context, &args.spec(), args.output.as_deref(), args.ledger.as_deref()),
+        Command::Search { args } => match &args.explain {
+            Some(grid) => commands::explain_grid(&args.spec(), grid),
+            None => commands::search(context, &args.spec(), args.output.as_deref(), args.ledger.as_deref()),
+        },
         #[cfg(feature = "solver")]
         Command::Prove { claim, store, .. } => commands::prove(context, claim.n, claim.level, claim.below, &store.settings(context)),
         #[cfg(feature = "solver")]

@@ -85,6 +85,15 @@ pub(crate) struct SearchArgs {
     /// shufflerandom=1; seed 0 leaves its order as it is.
     #[arg(long, value_delimiter = ',', default_value = "0", value_parser = clap::value_parser!(u32).range(0..=i64::from(MAX_SEED)))]
     pub seeds: Vec<u32>,
+    /// Search nothing: say which members of this portfolio admit the grid
+    /// in FILE (either format, side --n), cut to the formula's level, at
+    /// --max-penalty or else at its own penalty: how many of its penalty
+    /// edges lie at ring distance --band or more, and whether each member's
+    /// restrictions (allowance, single distances, centre placement in some
+    /// symmetric image) hold. Whether a search could find a grid at all,
+    /// before CPU hours go to a member that cannot; no solver runs.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["descend", "output", "ledger", "time_limit"])]
+    pub explain: Option<PathBuf>,
 }
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug)]

@@ -189,3 +189,30 @@ fn the_reader_finds_a_renamed_flag() {
     assert!(fault(&["cubes".into(), "run|explode".into()], &mut helps).is_some());
     assert!(code_pieces("```text\nhexcert format, as help prints it\n```\n").is_empty());
 }
+
+/// Every format tag a file of src/ writes (`"hexcert-NAME/V"`, a record's
+/// `format` or a binary file's first line) is listed in docs/RECORDS.md:
+/// a new format, or a version raised, fails here until the page says it.
+#[test]
+fn records_md_lists_every_format_written() {
+    let records = std::fs::read_to_string(root().join("docs/RECORDS.md")).unwrap();
+    let mut missing = Vec::new();
+    let mut sources = vec![root().join("src")];
+    while let Some(path) = sources.pop() {
+        if path.is_dir() {
+            sources.extend(std::fs::read_dir(&path).unwrap().map(|e| e.unwrap().path()));
+            continue;
+        }
+        let text = std::fs::read_to_string(&path).unwrap_or_default();
+        for piece in text.split("\"hexcert-").skip(1) {
+            let tag: String = piece.chars().take_while(|c| c.is_ascii_lowercase() || *c == '-' || *c == '/' || c.is_ascii_digit()).collect();
+            let written = tag.contains('/') && (piece[tag.len()..].starts_with('"') || piece[tag.len()..].starts_with("\\n\""));
+            // The statement's and encoder's version tags name no file.
+            let named = ["statement/", "level-cnf/", "claim/1"].iter().any(|not_a_file| tag.starts_with(not_a_file));
+            if written && !named && !records.contains(&format!("hexcert-{tag}")) {
+                missing.push(format!("hexcert-{tag} ({})", path.display()));
+            }
+        }
+    }
+    assert!(missing.is_empty(), "docs/RECORDS.md does not list: {missing:?}");
+}

@@ -527,3 +527,48 @@ fn two_jobs_run_two_members_at_once() {
     assert!(searched.members.iter().all(|m| m.exhausted_at == Some(8)), "no grid of 8 in either member");
     assert_eq!(met.load(std::sync::atomic::Ordering::SeqCst), 2, "the members took turns");
 }
+
+/// `search --explain`, through the binary: n = 20's committed grid, found by
+/// band 4, allowance 2, beside-centre, is admitted by that member and by the
+/// larger allowance, and refused by allowance 0 and 1 (its level-5 penalty
+/// edges at ring distance 4 or more are at least 2, however charged), as
+/// `Restrictions::admits` says of each; a grid of another side is a usage
+/// error (2).
+#[test]
+fn search_explain_names_the_members_that_admit_a_committed_grid() {
+    let grid = Path::new(env!("CARGO_MANIFEST_DIR")).join("grids/n20-p66.txt");
+    let (level, named) = named_restrictions(&grid);
+    assert_eq!((level, named.band, named.inner, named.centre), (5, 4, 2, Some(Centre::BesideCentre)));
+    let out = Command::new(env!("CARGO_BIN_EXE_hexcert"))
+        .args(["--json", "search", "--n", "20", "--inner", "0,1,2,3", "--centre", "beside-centre,at-centre", "--explain"])
+        .arg(&grid)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!((report["penalty"].as_u64(), report["bound"].as_u64()), (Some(66), Some(66)), "{report}");
+    let inner_min = report["inner_min"].as_u64().unwrap() as usize;
+    let hex = Hexagon::new(20).unwrap();
+    let cut = read_grid_file(&grid, Some(20)).unwrap().partial.truncate(5).unwrap();
+    let members = report["members"].as_array().unwrap();
+    assert_eq!(members.len(), 8, "{report}");
+    for member in members {
+        let inner = member["inner"].as_u64().unwrap() as usize;
+        let centre = match member["centre"].as_str() {
+            Some("beside-centre") => Some(Centre::BesideCentre),
+            Some("at-centre") => Some(Centre::AtCentre),
+            _ => None,
+        };
+        let restrictions = Restrictions { band: 4, inner, singles: Singles::default(), centre };
+        assert_eq!(member["admits"].as_bool(), Some(restrictions.admits(&hex, &cut, 66)), "{member}");
+        if inner < inner_min {
+            assert_eq!(member["admits"].as_bool(), Some(false), "{member}: allowance below the fewest inner edges");
+        }
+        if restrictions == named {
+            assert_eq!(member["admits"].as_bool(), Some(true), "{member}: the member that found it");
+        }
+    }
+    assert!(members.iter().any(|m| m["admits"] == false), "some member refuses it: {report}");
+    let other = Command::new(env!("CARGO_BIN_EXE_hexcert")).args(["search", "--n", "19", "--explain"]).arg(&grid).output().unwrap();
+    assert_eq!(other.status.code(), Some(2), "{}", String::from_utf8_lossy(&other.stdout));
+}

@@ -16,6 +16,7 @@ use hexcert::encoding::restricted::Restrictions;
 use hexcert::error::HexError;
 use hexcert::formats::to_hexcert_text;
 use hexcert::outcome::Outcome;
+use hexcert::search::explain::{explain, Explained};
 use hexcert::search::grids::{search as run_portfolio, Event, GridSearch, Member, MemberId, Searched};
 use hexcert::search::hunt::{Entry, Ledger};
 use hexcert::solving::{Cadical, SatSolver};
@@ -197,4 +198,37 @@ fn grid_file(spec: &GridSearch, best: &hexcert::search::grids::Grid) -> String {
         best.member.describe(),
         to_hexcert_text(&best.grid)
     )
+}
+
+/// `search --explain FILE`: the grid in FILE held against the portfolio.
+#[derive(Serialize)]
+pub struct ExplainReport {
+    grid: PathBuf,
+    #[serde(flatten)]
+    explained: Explained,
+}
+
+impl fmt::Display for ExplainReport {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        let e = &self.explained;
+        writeln!(f, "{}: side {}, level-{} penalty {}, asked at bound {}", self.grid.display(), e.n, e.level, e.penalty, e.bound)?;
+        let inner = match e.inner_min == e.inner_max {
+            true => e.inner_min.to_string(),
+            false => format!("{} to {} (as duplicate support is charged)", e.inner_min, e.inner_max),
+        };
+        writeln!(f, "penalty edges at ring distance {} or more: {inner}", e.band)?;
+        for member in &e.members {
+            let verdict = if member.admits { "admits it" } else { "does not" };
+            writeln!(f, "  {verdict:<10} {}", member.restrictions.describe())?;
+        }
+        let admitting = e.members.iter().filter(|m| m.admits).count();
+        writeln!(f, "{admitting} of {} restricted spaces admit it (no solver ran: what each formula's models are, stated without it)", e.members.len())
+    }
+}
+
+/// Which members of `spec`'s portfolio admit the grid in `grid`.
+pub fn explain_grid(spec: &GridSearch, grid: &Path) -> Result<Reported, HexError> {
+    let file = hexcert::formats::read_grid_file(grid, Some(spec.n))?;
+    let explained = explain(spec, &file.partial)?;
+    Ok(Reported::new(ExplainReport { grid: grid.to_path_buf(), explained }, Outcome::Done))
 }

@@ -7,6 +7,7 @@
 //! is returned; a model the validator rejects is an internal error, never a
 //! result.
 
+pub mod explain;
 pub mod grids;
 pub mod hunt;
 pub mod leaders;
