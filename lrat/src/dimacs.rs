@@ -41,6 +41,13 @@ impl<'a> Dimacs<'a> {
             .filter(|&v| v <= i32::MAX as u32)
             .ok_or_else(|| dimacs.error("the variable count exceeds 2^31 - 1"))?;
         dimacs.clauses = dimacs.header_number()?;
+        // The header ends its line: "p cnf 2 4 1 2 0" reads as four clauses
+        // to a token reader and as three to a line reader, and a checker
+        // must not pick one of two formulas.
+        dimacs.skip_blanks();
+        if !matches!(dimacs.bytes.get(dimacs.pos), None | Some(b'\n' | b'\r')) {
+            return Err(dimacs.error("the header \"p cnf VARIABLES CLAUSES\" must end its line"));
+        }
         Ok(dimacs)
     }
 

@@ -216,6 +216,10 @@ fn dimacs_errors_name_the_line() {
         (b"c no header\n1 2 0\n", 2),
         (b"p cnf 2 1\n1 2 0\n-1 0\n", 3),
         (b"p cnf 2 1\n1 x 0\n", 2),
+        // A clause on the header's line: three clauses to a line reader,
+        // four to a token reader (found by the fuzz test, which judged it
+        // the first way while the checker read it the second).
+        (b"c all four\np cnf 2 4 1 2 0\n1 -2 0\n-1 2 0\n-1 -2 0\n", 2),
     ] {
         let err = Checker::from_dimacs(text).err().expect("must be rejected");
         assert!(matches!(err, CheckError::Dimacs { line: l, .. } if l == line), "{err}");
