@@ -296,10 +296,12 @@ fn completions_of_level_four_partials_are_valid_and_reach_the_optimum() {
 /// The sorted sweep on every core, the same sweep spilling to scratch files
 /// under a tiny memory limit, and the hash-map reference give the same counts,
 /// and each path is really taken: several shards per layer, runs spilled.
+/// (n = 7 to level 3 was here too until 2026-11-28: 40 s of CI's CPU for
+/// paths n = 5 and 6 already take.)
 #[test]
 fn sorted_spilled_and_hashed_sweeps_agree() {
     let spilling = Layers::Sorted { memory_limit: 64 << 10 };
-    for (n, top) in [(5, 4), (6, 4), (7, 3)] {
+    for (n, top) in [(5, 4), (6, 4)] {
         let hex = hexagon(n);
         for level in 1..=top {
             // One penalty above the minimum, so the counts are a distribution.

@@ -75,9 +75,12 @@ fn rate_verdict(cnf: &Path, drat: &Path) -> Option<bool> {
     Some(checker.check(cnf, drat).unwrap().verified)
 }
 
+/// One claim per side, the largest n = 7's level-1 minimum (n = 7 level 4,
+/// which this test ran until 2026-11-28, took a minute of CI's twenty: its
+/// size adds nothing the others do not show).
 #[test]
 fn lrat_verdicts_agree_with_rate_on_the_drat_twin_for_n3_to_n7() {
-    for (n, level, below) in [(3, 2, 3), (4, 3, 3), (5, 3, 9), (6, 3, 13), (7, 4, 17)] {
+    for (n, level, below) in [(3, 2, 3), (4, 3, 3), (5, 3, 9), (6, 3, 13), (7, 1, 12)] {
         let dir = scratch(&format!("agree-{n}"));
         let (verified, cnf, drat, lrat) = solve_checked(&dir, &claim_encoding(n, level, below), None);
         assert!(verified, "n={n}: the online LRAT check rejected CaDiCaL's proof");

@@ -1,11 +1,10 @@
 //! Property tests of the checkpoint reader: whatever the bytes, it either
 //! refuses them with one line or returns the one table that `serialise`
-//! writes back byte for byte, quickly and without allocating past what the
-//! bytes can hold. Bytes are random, mutated from real tables, or real
+//! writes back byte for byte, without allocating past what the bytes can
+//! hold (a huge length allocated would abort the test process, so refusing
+//! it is the check; no wall clock is asserted: speed lives in benches/). Bytes are random, mutated from real tables, or real
 //! tables with a crafted length; each gets a recomputed SHA-256 trailer
 //! (what an adversary would write), so the checks behind the hash are tried.
-
-use std::time::{Duration, Instant};
 
 use proptest::prelude::*;
 use sha2::{Digest, Sha256};
@@ -16,9 +15,6 @@ use crate::counting::frontier::schedule::Schedule;
 use crate::counting::tables::ladder::Ladder;
 use crate::counting::varint::put_varint;
 use crate::geometry::Hexagon;
-
-/// Most time one case may take: a case is at most a few kilobytes.
-const BUDGET: Duration = Duration::from_secs(2);
 
 /// A real table: side, level, bound and its bytes.
 type RealTable = (usize, u8, usize, Vec<u8>);
@@ -48,12 +44,10 @@ fn with_trailer(mut body: Vec<u8>) -> Vec<u8> {
     body
 }
 
-/// The reader's contract on `bytes`, within the time budget.
+/// The reader's contract on `bytes`.
 fn judge(bytes: &[u8], side: usize, level: u8, bound: usize) -> Result<(), TestCaseError> {
     let schedule = Schedule::new(&Hexagon::new(side).expect("hexagon"), level).expect("schedule");
-    let started = Instant::now();
     let read = parse(bytes, &schedule, side, bound);
-    prop_assert!(started.elapsed() < BUDGET, "took {:?}", started.elapsed());
     match read {
         Err(why) => prop_assert!(!why.is_empty() && !why.contains('\n'), "not one line: {why:?}"),
         Ok(table) => prop_assert_eq!(serialise(side, bound, &table), bytes, "accepted bytes that do not round-trip"),
@@ -125,9 +119,7 @@ proptest! {
         let huge = (1u128 << exponent) | 1;
         let bytes = crafted(*side, *level, *bound, real, layer, huge);
         let schedule = Schedule::new(&Hexagon::new(*side).expect("hexagon"), *level).expect("schedule");
-        let started = Instant::now();
         let refused = parse(&bytes, &schedule, *side, *bound).expect_err("a huge length was accepted");
-        prop_assert!(started.elapsed() < BUDGET);
         prop_assert!(refused.contains("layer") && !refused.contains('\n'), "{}", refused);
     }
 }
