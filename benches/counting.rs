@@ -6,7 +6,7 @@
 //! Run: `CARGO_TARGET_DIR=/work/target-counting cargo bench --bench counting`.
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
-use hexcert::counting::{Count, Layers, Method, Settings};
+use hexcert::counting::{Count, Layers, Method, CountSettings};
 use hexcert::geometry::Hexagon;
 
 fn counts_at_the_minimum(c: &mut Criterion) {
@@ -43,7 +43,7 @@ fn layers_side_by_side(c: &mut Criterion) {
         let bound = Count::new(&hex, level).minimum().expect("minimum");
         for (name, layers) in [("hashed", Layers::Hashed), ("sorted", Layers::default())] {
             group.bench_with_input(BenchmarkId::new(format!("n7-level{level}"), name), &layers, |b, &layers| {
-                b.iter(|| Count::new(&hex, level).with_method(Method::Frontier).with_settings(Settings::from(layers)).by_penalty(bound).expect("counts"))
+                b.iter(|| Count::new(&hex, level).with_method(Method::Frontier).with_settings(CountSettings::from(layers)).by_penalty(bound).expect("counts"))
             });
         }
     }

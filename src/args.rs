@@ -117,12 +117,12 @@ pub(crate) struct CountingArgs {
 
 impl CountingArgs {
     /// The settings for side `n` counted up to `level`, under the run's context.
-    pub(crate) fn settings(&self, n: usize, level: u8, context: &RunContext) -> Result<hexcert::counting::Settings, HexError> {
+    pub(crate) fn settings(&self, n: usize, level: u8, context: &RunContext) -> Result<hexcert::counting::CountSettings, HexError> {
         let hinted = match self.start_from.as_deref() {
             Some(dir) => hexcert::counting::start_hint(dir, n, level.min(4))?,
             None => None,
         };
-        Ok(hexcert::counting::Settings {
+        Ok(hexcert::counting::CountSettings {
             layers: Layers::Sorted { memory_limit: self.memory_limit },
             start: hinted.unwrap_or(self.start_bound),
             checkpoints: self.checkpoints.clone(),

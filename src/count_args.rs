@@ -101,11 +101,11 @@ impl CountArgs {
                 commands::count(context, (*n, *level, *road), *penalty, *max_penalty, &counting.settings(*n, *level, context)?)
             }
             CountArgs { n, level, counting, road: Road::Extension, via, from_listing: Some(dir), .. } => {
-                let settings = hexcert::counting::Settings { via: (*via).into(), ..counting.settings(*n, 3, context)? };
+                let settings = hexcert::counting::CountSettings { via: (*via).into(), ..counting.settings(*n, 3, context)? };
                 commands::count_lifted(context, (*n, *level), dir, &settings)
             }
             CountArgs { n, level, penalty, max_penalty, counting, road: Road::Extension, pieces_dir, via, .. } => {
-                let settings = hexcert::counting::Settings { records: pieces_dir.clone(), via: (*via).into(), ..counting.settings(*n, level.saturating_sub(1).max(1), context)? };
+                let settings = hexcert::counting::CountSettings { records: pieces_dir.clone(), via: (*via).into(), ..counting.settings(*n, level.saturating_sub(1).max(1), context)? };
                 commands::count_extension(context, (*n, *level), (*penalty, *max_penalty), &settings)
             }
             #[cfg(feature = "solver")]

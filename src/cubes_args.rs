@@ -84,7 +84,7 @@ pub(crate) enum CubesCommand {
         /// --output and solve its new cubes, round after round, until every
         /// cube is decided or --rounds have run.
         #[arg(long, value_enum, requires_all = ["all", "time_limit", "output"])]
-        refine: Option<commands::Strategy>,
+        refine: Option<commands::RefineArg>,
         /// With --refine: the refined plan to write (its job list beside it).
         #[arg(long, short, requires = "refine")]
         output: Option<PathBuf>,
@@ -122,7 +122,7 @@ pub(crate) enum CubesCommand {
         /// most in short prefix runs; the tree's leaves become cubes) or
         /// `value` (the split cells one value deeper; only for value cubes).
         #[arg(long, value_enum, default_value = "cardinality")]
-        strategy: commands::Strategy,
+        strategy: commands::RefineArg,
         #[command(flatten)]
         trees: TreeArgs,
     },

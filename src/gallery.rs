@@ -34,7 +34,7 @@ pub const PICTURES: &str = "gallery";
 
 /// What one picture shows and what the records say of it.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Entry {
+pub struct GalleryEntry {
     pub n: usize,
     /// The plain validator's penalty of the grid drawn.
     pub penalty: usize,
@@ -93,7 +93,7 @@ impl Standing {
 
 /// Every entry: per side, its optimum (if `proofs` holds one) then its best
 /// grid (if `grids` holds one), sides in increasing order.
-pub fn collect(proofs: &Path, grids: &Path) -> Result<Vec<Entry>, HexError> {
+pub fn collect(proofs: &Path, grids: &Path) -> Result<Vec<GalleryEntry>, HexError> {
     let mut optima = side_files(proofs, |name| name.strip_prefix('n')?.parse().ok())?;
     let mut best = side_files(grids, |name| name.strip_prefix('n')?.strip_suffix(".txt")?.split_once("-p")?.0.parse().ok())?;
     optima.retain(|(_, path)| path.join("optimum.json").is_file());
@@ -129,7 +129,7 @@ fn side_files(dir: &Path, side: impl Fn(&str) -> Option<usize>) -> Result<Vec<(u
 }
 
 /// The optimum of `record`: drawn from its witness, its standing judged.
-fn optimum_entry(n: usize, record: &Path) -> Result<Entry, HexError> {
+fn optimum_entry(n: usize, record: &Path) -> Result<GalleryEntry, HexError> {
     let dir = record.parent().unwrap_or(Path::new("."));
     let refused = |why: String| Standing::Refused { record: record.into(), why };
     let (status, witness) = match Record::read(record) {
@@ -159,7 +159,7 @@ fn lower_bound(record: &Path, optimum: &crate::records::Optimum) -> Result<Stand
 }
 
 /// A best grid: its penalty by the validator; at the optimum `at` when one of its side stands.
-fn grid_entry(n: usize, path: &Path, at: Option<(usize, PathBuf)>) -> Result<Entry, HexError> {
+fn grid_entry(n: usize, path: &Path, at: Option<(usize, PathBuf)>) -> Result<GalleryEntry, HexError> {
     let partial = read_grid_file(path, Some(n))?.partial;
     let evaluation = evaluate(&Hexagon::new(n)?, &partial);
     let stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or("grid");
@@ -172,7 +172,7 @@ fn grid_entry(n: usize, path: &Path, at: Option<(usize, PathBuf)>) -> Result<Ent
         }
     };
     let picture = format!("{stem}.svg");
-    Ok(Entry { n, penalty: evaluation.penalty, source: path.into(), picture, status, partial })
+    Ok(GalleryEntry { n, penalty: evaluation.penalty, source: path.into(), picture, status, partial })
 }
 
 fn one_line(error: &HexError) -> String {
@@ -180,7 +180,7 @@ fn one_line(error: &HexError) -> String {
 }
 
 /// The Markdown page: a summary table, then each side's pictures.
-pub fn page(entries: &[Entry]) -> String {
+pub fn page(entries: &[GalleryEntry]) -> String {
     let mut page = String::from("# Gallery: certified optima and best grids\n\n");
     let _ = writeln!(
         page,
@@ -211,7 +211,7 @@ pub fn page(entries: &[Entry]) -> String {
 /// Writes the page at `page_path` and its pictures in the folder
 /// `PICTURES` beside it, each file whole or not at all; pictures of earlier
 /// runs that no entry draws any more are removed. Returns the entries.
-pub fn write(page_path: &Path, proofs: &Path, grids: &Path) -> Result<Vec<Entry>, HexError> {
+pub fn write(page_path: &Path, proofs: &Path, grids: &Path) -> Result<Vec<GalleryEntry>, HexError> {
     let entries = collect(proofs, grids)?;
     let folder = page_path.parent().unwrap_or(Path::new(".")).join(PICTURES);
     for e in &entries {

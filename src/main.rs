@@ -397,7 +397,7 @@ fn run(cli: &Cli) -> Result<commands::report::Reported, HexError> {
         Command::Export { claim, cube, out } => commands::export(context, claim, *cube, out),
         Command::Count(count) => count.run(context),
         Command::Table { kind, n, upper, above, counting } => {
-            let settings = |n| Ok(hexcert::counting::Settings { upper: (*upper).into(), ..counting.settings(n, 6, context)? });
+            let settings = |n| Ok(hexcert::counting::CountSettings { upper: (*upper).into(), ..counting.settings(n, 6, context)? });
             commands::table(cli.json, context, (*kind, *above), *n, &settings)
         }
         Command::Render { gallery: Some(page), proofs, grids, .. } => commands::gallery(page, proofs, grids),

@@ -9,7 +9,7 @@
 //! so that every threshold the engine acts on is found in one file.
 
 mod entry;
-pub use entry::{Entry, Opt};
+pub use entry::{OptionEntry, Opt};
 
 /// Cubes solved at once: by `certify` when it splits a query, by `cubes run --all`.
 pub const JOBS: Opt<usize> = Opt {
@@ -384,7 +384,7 @@ pub const GRID_JOBS: Opt<usize> = Opt {
 macro_rules! table {
     ($($entry:ident),* $(,)?) => {
         /// Every entry, in the order of this file, with its Rust name.
-        pub const TABLE: &[(&str, &dyn Entry)] = &[$((stringify!($entry), &$entry)),*];
+        pub const TABLE: &[(&str, &dyn OptionEntry)] = &[$((stringify!($entry), &$entry)),*];
     };
 }
 

@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use hexcert::context::RunContext;
 #[cfg(feature = "solver")]
-use hexcert::search::{Step, Via};
+use hexcert::search::{SearchStep, StepMethod};
 use indicatif::{ProgressBar, ProgressStyle};
 
 pub struct Progress {
@@ -38,7 +38,7 @@ impl Progress {
 
     /// Reports one solver call of the search for side `n`.
     #[cfg(feature = "solver")]
-    pub fn step(&self, n: usize, step: &Step) {
+    pub fn step(&self, n: usize, step: &SearchStep) {
         let bound = step.max_penalty.map_or("free".into(), |b| b.to_string());
         if !step.answered {
             if let Some(bar) = &self.spinner {
@@ -51,12 +51,12 @@ impl Progress {
             return;
         }
         let answer = match (step.found_penalty, step.via) {
-            (Some(p), Via::Completion) => format!("penalty {p} by completing level 4, no solver call"),
-            (None, Via::Completion) => "level-4 completion missed the bound".to_string(),
-            (Some(p), Via::Refinement) => format!("penalty {p} refining the level below"),
-            (None, Via::Refinement) => "no better refinement of the level below".to_string(),
-            (Some(p), Via::Oracle) => format!("SAT, penalty {p}"),
-            (None, Via::Oracle) => "UNSAT".to_string(),
+            (Some(p), StepMethod::Completion) => format!("penalty {p} by completing level 4, no solver call"),
+            (None, StepMethod::Completion) => "level-4 completion missed the bound".to_string(),
+            (Some(p), StepMethod::Refinement) => format!("penalty {p} refining the level below"),
+            (None, StepMethod::Refinement) => "no better refinement of the level below".to_string(),
+            (Some(p), StepMethod::Oracle) => format!("SAT, penalty {p}"),
+            (None, StepMethod::Oracle) => "UNSAT".to_string(),
         };
         let line = format!("  n={n} level {} bound {bound}: {answer} ({:.2} s)", step.level, step.seconds);
         match &self.spinner {

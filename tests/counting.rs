@@ -9,7 +9,7 @@
 
 use std::collections::{BTreeMap, HashSet};
 
-use hexcert::counting::{Count, shape_polynomial, Layers, Method, Settings, Shape};
+use hexcert::counting::{Count, shape_polynomial, Layers, Method, CountSettings, Shape};
 use hexcert::geometry::Hexagon;
 use hexcert::levels::Partial;
 use hexcert::validation::evaluate;
@@ -306,9 +306,9 @@ fn sorted_spilled_and_hashed_sweeps_agree() {
         for level in 1..=top {
             // One penalty above the minimum, so the counts are a distribution.
             let bound = Count::new(&hex, level).minimum().expect("minimum") + 1;
-            let hashed = Count::new(&hex, level).with_settings(Settings::from(Layers::Hashed)).sweep_stats(bound).expect("hashed");
-            let sorted = Count::new(&hex, level).with_settings(Settings::from(Layers::default())).sweep_stats(bound).expect("sorted");
-            let spilled = Count::new(&hex, level).with_settings(Settings::from(spilling)).sweep_stats(bound).expect("spilled");
+            let hashed = Count::new(&hex, level).with_settings(CountSettings::from(Layers::Hashed)).sweep_stats(bound).expect("hashed");
+            let sorted = Count::new(&hex, level).with_settings(CountSettings::from(Layers::default())).sweep_stats(bound).expect("sorted");
+            let spilled = Count::new(&hex, level).with_settings(CountSettings::from(spilling)).sweep_stats(bound).expect("spilled");
             assert!(hashed.counts.iter().any(|c| *c > big(0)), "n={n} level={level}: nothing counted");
             assert_eq!(sorted.counts, hashed.counts, "n={n} level={level}: sorted");
             assert_eq!(spilled.counts, hashed.counts, "n={n} level={level}: spilled");
@@ -325,8 +325,8 @@ fn sorted_spilled_and_hashed_sweeps_agree() {
 #[test]
 fn spilled_row_matches_the_reference_row() {
     let hex = hexagon(6);
-    let spilled = Count::new(&hex, 4).with_settings(Settings::from(Layers::Sorted { memory_limit: 64 << 10 })).row(0).expect("spilled");
-    let hashed = Count::new(&hex, 4).with_settings(Settings::from(Layers::Hashed)).row(0).expect("hashed");
+    let spilled = Count::new(&hex, 4).with_settings(CountSettings::from(Layers::Sorted { memory_limit: 64 << 10 })).row(0).expect("spilled");
+    let hashed = Count::new(&hex, 4).with_settings(CountSettings::from(Layers::Hashed)).row(0).expect("hashed");
     assert_eq!(row_key(&spilled), row_key(&hashed));
 }
 
@@ -340,15 +340,15 @@ fn row_key(row: &[hexcert::counting::RowEntry]) -> Vec<(usize, BigUint)> {
 fn the_start_bound_does_not_change_the_row() {
     for n in [4, 5] {
         let hex = hexagon(n);
-        let from_zero = Count::new(&hex, 6).with_settings(Settings::default()).row(0).expect("row");
+        let from_zero = Count::new(&hex, 6).with_settings(CountSettings::default()).row(0).expect("row");
         let top = from_zero[3].minimum;
         for start in [top - 1, top, top + 2] {
-            let settings = Settings { start, ..Settings::default() };
+            let settings = CountSettings { start, ..CountSettings::default() };
             let row = Count::new(&hex, 6).with_settings(settings.clone()).row(0).expect("row");
             assert_eq!(row_key(&row), row_key(&from_zero), "n={n} start {start}");
         }
         for level in [2, 4, 5] {
-            let (minimum, count) = Count::new(&hex, level).with_settings(Settings { start: top + 2, ..Settings::default() }).minimum_and_count().expect("count");
+            let (minimum, count) = Count::new(&hex, level).with_settings(CountSettings { start: top + 2, ..CountSettings::default() }).minimum_and_count().expect("count");
             assert_eq!((minimum, count), row_key(&from_zero)[usize::from(level) - 1], "n={n} level {level}");
         }
     }
@@ -362,9 +362,9 @@ fn the_start_bound_does_not_change_the_row() {
 fn a_row_lifted_at_levels_5_and_6_is_the_chained_row() {
     for n in [4, 5, 6] {
         let hex = hexagon(n);
-        let chained = Count::new(&hex, 6).with_settings(Settings::default()).row(0).expect("row");
+        let chained = Count::new(&hex, 6).with_settings(CountSettings::default()).row(0).expect("row");
         for start in [0, chained[5].minimum + 1] {
-            let lifted = Count::new(&hex, 6).with_settings(Settings { upper: hexcert::counting::Upper::Lift, start, ..Settings::default() }).row(0).expect("row");
+            let lifted = Count::new(&hex, 6).with_settings(CountSettings { upper: hexcert::counting::Upper::Lift, start, ..CountSettings::default() }).row(0).expect("row");
             assert_eq!(row_key(&lifted), row_key(&chained), "n={n} start {start}");
         }
     }
@@ -381,14 +381,14 @@ fn a_row_above_the_minima_is_the_count_by_penalty_of_each_level() {
     use hexcert::counting::{Count, Upper};
     for n in [3, 4, 5] {
         let hex = hexagon(n);
-        let plain = Count::new(&hex, 6).with_settings(Settings::default()).row(0).expect("row");
+        let plain = Count::new(&hex, 6).with_settings(CountSettings::default()).row(0).expect("row");
         let top = plain[5].minimum;
         let by_penalty: Vec<Vec<BigUint>> = plain
             .iter()
             .map(|e| Count::new(&hex, e.level).with_method(Method::Frontier).by_penalty(e.minimum + 2).expect("count").counts[e.minimum..].to_vec())
             .collect();
         for (upper, start) in [(Upper::Chains, 0), (Upper::Lift, top), (Upper::Lift, top.saturating_sub(2)), (Upper::Chains, top + 1)] {
-            let near = Count::new(&hex, 6).with_settings(Settings { upper, start, ..Settings::default() }).row(2).expect("row");
+            let near = Count::new(&hex, 6).with_settings(CountSettings { upper, start, ..CountSettings::default() }).row(2).expect("row");
             assert_eq!(row_key(&near), row_key(&plain), "n={n} {upper:?} from {start}");
             for (entry, expected) in near.iter().zip(&by_penalty) {
                 let counted: Vec<BigUint> = std::iter::once(entry.count.clone()).chain(entry.above.clone()).collect();
@@ -404,13 +404,13 @@ fn a_row_above_the_minima_is_the_count_by_penalty_of_each_level() {
 fn checkpoints_resume_and_a_stop_leaves_nothing_half_written() {
     let hex = hexagon(6);
     let dir = tempfile::tempdir().expect("temporary directory");
-    let stopped = Settings { checkpoints: Some(dir.path().to_path_buf()), start: 13, ..Settings::default() };
+    let stopped = CountSettings { checkpoints: Some(dir.path().to_path_buf()), start: 13, ..CountSettings::default() };
     stopped.context.stop();
     let error = Count::new(&hex, 4).with_settings(stopped.clone()).row(0).expect_err("stopped");
     assert!(matches!(error, hexcert::error::HexError::Interrupted), "{error}");
     assert_eq!(std::fs::read_dir(dir.path()).expect("listed").count(), 0, "a stopped count wrote files");
 
-    let settings = Settings { checkpoints: Some(dir.path().to_path_buf()), start: 13, ..Settings::default() };
+    let settings = CountSettings { checkpoints: Some(dir.path().to_path_buf()), start: 13, ..CountSettings::default() };
     let first = Count::new(&hex, 4).with_settings(settings.clone()).row(0).expect("row");
     let mut files: Vec<_> = std::fs::read_dir(dir.path()).expect("listed").map(|e| e.expect("entry").path()).collect();
     files.sort();
@@ -419,7 +419,7 @@ fn checkpoints_resume_and_a_stop_leaves_nothing_half_written() {
     let written: Vec<_> = files.iter().map(|p| std::fs::metadata(p).and_then(|m| m.modified()).expect("mtime")).collect();
     let again = Count::new(&hex, 4).with_settings(settings.clone()).row(0).expect("row from checkpoints");
     assert_eq!(row_key(&again), row_key(&first));
-    assert_eq!(row_key(&first), row_key(&Count::new(&hex, 4).with_settings(Settings::default()).row(0).expect("row")));
+    assert_eq!(row_key(&first), row_key(&Count::new(&hex, 4).with_settings(CountSettings::default()).row(0).expect("row")));
     let after: Vec<_> = files.iter().map(|p| std::fs::metadata(p).and_then(|m| m.modified()).expect("mtime")).collect();
     assert_eq!(written, after, "a rerun rewrote its checkpoints instead of loading them");
 }

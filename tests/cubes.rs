@@ -13,7 +13,7 @@ use hexcert::cubes::{check_cover, cube_formula, refute, value_cubes, Cube, Split
 use hexcert::encoding::{EncodeOptions, LevelEncoding};
 use hexcert::geometry::Hexagon;
 use hexcert::search::{accept_model, enumerate};
-use hexcert::solving::{Cadical, Outcome, SatSolver};
+use hexcert::solving::{Cadical, Answer, SatSolver};
 
 /// (n, level, minimum penalty, number of partials at the minimum), from the published table.
 const CASES: [(usize, u8, usize, usize); 5] = [(4, 2, 2, 6), (4, 3, 3, 28), (5, 2, 8, 48), (5, 3, 9, 360), (6, 3, 13, 276)];
@@ -142,7 +142,7 @@ fn cubes_decide_the_claim_as_the_whole_formula_does() {
         for cube in &plan.cubes {
             let mut solver = Cadical::new();
             solver.add_cnf(&cube_formula(&encoding, &plan.split, cube)).unwrap();
-            if let Outcome::Sat(model) = solver.solve().unwrap() {
+            if let Answer::Sat(model) = solver.solve().unwrap() {
                 let found = accept_model(&hex, &encoding, &model).unwrap();
                 assert!(found.evaluation.penalty < below);
                 assert_eq!(plan.split.project(found.partial.values()), cube.values, "the model ignores its cube");

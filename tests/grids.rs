@@ -439,7 +439,7 @@ fn one_seeds_unsat_answer_ends_the_other_seeds_of_its_space() {
 #[test]
 fn the_ledger_keeps_each_seed_apart_and_reads_a_ledger_from_before_seeds_as_seed_0() {
     let committed = Path::new(env!("CARGO_MANIFEST_DIR")).join("grids/hunt/n16-p46.json");
-    let old = hexcert::search::hunt::Ledger::read(&committed, 16).unwrap();
+    let old = hexcert::search::hunt::HuntLedger::read(&committed, 16).unwrap();
     assert!(!old.members.is_empty() && old.members.iter().all(|e| e.seed == 0));
     let dir = hunt_dir("seeded-ledger");
     // Before seeds, a run at 8 left this member exhausted there.
@@ -480,7 +480,7 @@ impl hexcert::solving::SatSolver for Together {
         self.inner.add_cnf(cnf)
     }
 
-    fn solve(&mut self) -> Result<hexcert::solving::Outcome, hexcert::error::HexError> {
+    fn solve(&mut self) -> Result<hexcert::solving::Answer, hexcert::error::HexError> {
         use std::sync::atomic::Ordering;
         self.started.fetch_add(1, Ordering::SeqCst);
         let waited = std::time::Instant::now();

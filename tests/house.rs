@@ -6,6 +6,7 @@
 
 mod common;
 mod module_graph;
+mod names;
 mod options;
 mod cli;
 mod cli_doc;

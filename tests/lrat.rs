@@ -21,7 +21,7 @@ use hexcert::proofs::online::OnlineCheck;
 use hexcert::encoding::{EncodeOptions, LevelEncoding, SymmetryBreaking};
 use hexcert::geometry::Hexagon;
 use hexcert::proofs::Checker;
-use hexcert::solving::{Cadical, Outcome, SatSolver};
+use hexcert::solving::{Cadical, Answer, SatSolver};
 use hexcert_lrat::format::{self, Step};
 
 pub(crate) fn scratch(name: &str) -> PathBuf {
@@ -47,7 +47,7 @@ fn solve_checked(dir: &Path, encoding: &LevelEncoding, also_cadical_drat: Option
         solver.also_trace_drat_file(path).unwrap();
     }
     solver.add_cnf(&encoding.cnf).unwrap();
-    assert_eq!(solver.solve().unwrap(), Outcome::Unsat);
+    assert_eq!(solver.solve().unwrap(), Answer::Unsat);
     drop(solver);
     let finished = online.finish(Instant::now()).unwrap();
     (finished.lrat.verified, cnf, finished.drat.clone(), finished.drat.with_extension("lrat"))

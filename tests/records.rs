@@ -291,7 +291,7 @@ struct Unit {
     written_by: String,
 }
 
-impl hexcert::records::ledger::Entry for Unit {
+impl hexcert::records::ledger::LedgerRecord for Unit {
     const FORMAT: &'static str = "test-unit/1";
     const WHAT: &'static str = "test unit";
     const LIMIT: u64 = 1 << 10;

@@ -11,7 +11,7 @@
 //! sweep; a second road that shares none of the level's own code must agree
 //! wherever both run.
 
-use hexcert::counting::{Count, Method, Settings, Via};
+use hexcert::counting::{Count, Method, CountSettings, Via};
 use hexcert::geometry::Hexagon;
 use num_bigint::BigUint;
 
@@ -22,7 +22,7 @@ const REPORT: [(usize, usize, u128); 5] = [(3, 3, 24), (4, 3, 48), (5, 9, 948), 
 fn refinement_agrees_with_the_level_four_sweep_and_the_report() {
     for (n, minimum, count) in REPORT {
         let hex = Hexagon::new(n).expect("hexagon");
-        let refined = Count::new(&hex, 4).with_settings(Settings::default()).refined().expect("extension road");
+        let refined = Count::new(&hex, 4).with_settings(CountSettings::default()).extended().expect("extension road");
         let (swept_minimum, swept) = Count::new(&hex, 4).minimum_and_count().expect("level-4 sweep");
         assert_eq!((refined.minimum, refined.count), (swept_minimum, u128::try_from(swept).expect("small")), "n={n}");
         assert_eq!((refined.minimum, refined.count), (minimum, count), "n={n}: the report");
@@ -36,7 +36,7 @@ fn refinement_agrees_with_the_level_four_sweep_and_the_report() {
 #[test]
 fn a_start_bound_above_the_minimum_does_not_change_the_extension_road() {
     let hex = Hexagon::new(7).expect("hexagon");
-    let refined = Count::new(&hex, 4).with_settings(Settings { start: 18, ..Settings::default() }).refined().expect("extension road");
+    let refined = Count::new(&hex, 4).with_settings(CountSettings { start: 18, ..CountSettings::default() }).extended().expect("extension road");
     assert_eq!((refined.minimum, refined.count), (17, 410_832));
 }
 
@@ -50,7 +50,7 @@ fn refinement_agrees_by_penalty(n: usize, level: u8, above: usize, via: Via) {
 fn refinement_agrees_by_penalty_with(n: usize, level: u8, above: usize, via: Via, method: Method) {
     let hex = Hexagon::new(n).expect("hexagon");
     let bound = Count::new(&hex, level).minimum().expect("minimum") + above;
-    let refined = Count::new(&hex, level).with_settings(Settings { via, ..Settings::default() }).refined_by_penalty(bound).expect("extension road");
+    let refined = Count::new(&hex, level).with_settings(CountSettings { via, ..CountSettings::default() }).extended_by_penalty(bound).expect("extension road");
     let swept = Count::new(&hex, level).with_method(method).by_penalty(bound).expect("sweep");
     let refined: Vec<BigUint> = refined.counts.iter().map(|&c| BigUint::from(c)).collect();
     assert_eq!(refined, swept.counts, "n={n} level={level} up to penalty {bound}");
@@ -81,7 +81,7 @@ fn n6_to_n8_by_penalty_agree_with_the_sweep() {
 #[test]
 fn the_extension_road_refuses_levels_it_does_not_count() {
     let hex = Hexagon::new(3).expect("hexagon");
-    let refused = Count::new(&hex, 1).with_settings(Settings::default()).refined().expect_err("refused");
+    let refused = Count::new(&hex, 1).with_settings(CountSettings::default()).extended().expect_err("refused");
     assert!(refused.to_string().contains("levels 2 to 6"), "{refused}");
 }
 
@@ -100,7 +100,7 @@ fn levels_five_and_six_by_refinement_agree_with_the_chains_and_the_report() {
         for (level, count) in [(5u8, five), (6, six)] {
             let (chained_minimum, chained) = Count::new(&hex, level).minimum_and_count().expect("chains");
             for via in [Via::Lift, Via::Chains] {
-                let refined = Count::new(&hex, level).with_settings(Settings { via, ..Settings::default() }).refined().expect("extension road");
+                let refined = Count::new(&hex, level).with_settings(CountSettings { via, ..CountSettings::default() }).extended().expect("extension road");
                 assert_eq!((refined.minimum, BigUint::from(refined.count)), (chained_minimum, chained.clone()), "n={n} level={level} {via:?}");
                 assert_eq!((refined.minimum, refined.count), (minimum, count), "n={n} level={level} {via:?}: the report");
             }
@@ -126,11 +126,11 @@ fn levels_five_and_six_by_penalty_agree_with_the_chains() {
 #[test]
 fn a_count_resumed_from_piece_records_is_the_count_made_at_once() {
     let hex = Hexagon::new(6).expect("hexagon");
-    let whole = Count::new(&hex, 6).with_settings(Settings::default()).refined().expect("extension road");
+    let whole = Count::new(&hex, 6).with_settings(CountSettings::default()).extended().expect("extension road");
     assert!(whole.pieces.total > 1 && whole.pieces.resumed.units == 0);
     let dir = tempfile::tempdir().expect("temporary directory");
-    let settings = Settings { records: Some(dir.path().to_path_buf()), ..Settings::default() };
-    let first = Count::new(&hex, 6).with_settings(settings.clone()).refined().expect("extension road, writing records");
+    let settings = CountSettings { records: Some(dir.path().to_path_buf()), ..CountSettings::default() };
+    let first = Count::new(&hex, 6).with_settings(settings.clone()).extended().expect("extension road, writing records");
     assert_eq!((first.count, first.pieces.resumed.units), (whole.count, 0));
     let mut records: Vec<_> = std::fs::read_dir(dir.path()).expect("records").map(|e| e.expect("entry").path()).collect();
     records.sort();
@@ -138,11 +138,11 @@ fn a_count_resumed_from_piece_records_is_the_count_made_at_once() {
     for path in records.iter().step_by(2) {
         std::fs::remove_file(path).expect("remove a record");
     }
-    let resumed = Count::new(&hex, 6).with_settings(settings.clone()).refined().expect("extension road, resumed");
+    let resumed = Count::new(&hex, 6).with_settings(settings.clone()).extended().expect("extension road, resumed");
     assert_eq!((resumed.minimum, resumed.count, resumed.refined, resumed.classes), (whole.minimum, whole.count, whole.refined, whole.classes));
     assert_eq!(resumed.pieces.resumed.units, whole.pieces.total / 2);
     assert_eq!(resumed.pieces.resumed.writers.len(), 1);
 
-    let error = Count::new(&hex, 5).with_settings(settings.clone()).refined().expect_err("level-6 records are not level 5's").to_string();
+    let error = Count::new(&hex, 5).with_settings(settings.clone()).extended().expect_err("level-6 records are not level 5's").to_string();
     assert!(error.contains("another count"), "{error}");
 }

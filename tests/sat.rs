@@ -10,7 +10,7 @@ use hexcert::formula::Cnf;
 use hexcert::geometry::Hexagon;
 use hexcert::levels::Partial;
 use hexcert::search::{enumerate, minimize_through, solve_at_bound, PlainOracle};
-use hexcert::solving::{Cadical, Outcome, SatSolver};
+use hexcert::solving::{Cadical, Answer, SatSolver};
 use hexcert::validation::evaluate;
 use proptest::prelude::*;
 
@@ -108,7 +108,7 @@ fn formula_accepts(partial: &Partial, bound: usize, cardinality: Cardinality) ->
     let mut solver = Cadical::new();
     solver.add_cnf(&encoding.cnf).unwrap();
     solver.add_cnf(&fixed).unwrap();
-    matches!(solver.solve().unwrap(), Outcome::Sat(_))
+    matches!(solver.solve().unwrap(), Answer::Sat(_))
 }
 
 fn any_partial() -> impl Strategy<Value = Partial> {
@@ -203,15 +203,15 @@ impl<const FLIPS: usize> SatSolver for Liar<FLIPS> {
         self.inner.add_cnf(cnf)
     }
 
-    fn solve(&mut self) -> Result<Outcome, hexcert::HexError> {
+    fn solve(&mut self) -> Result<Answer, hexcert::HexError> {
         Ok(match self.inner.solve()? {
-            Outcome::Sat(mut model) => {
+            Answer::Sat(mut model) => {
                 for value in model.iter_mut().skip(1).take(FLIPS) {
                     *value = !*value;
                 }
-                Outcome::Sat(model)
+                Answer::Sat(model)
             }
-            Outcome::Unsat => Outcome::Unsat,
+            Answer::Unsat => Answer::Unsat,
         })
     }
 }

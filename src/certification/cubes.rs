@@ -32,9 +32,9 @@ use crate::records::cube::attested_cubes;
 use crate::records::trust::{trust_base, Basis};
 use crate::records::{Claim, FileRecord};
 use crate::search::accept_model;
-use crate::solving::Outcome;
+use crate::solving::Answer;
 
-pub use super::merge::{progress, read_counterexample, set_aside, Progress};
+pub use super::merge::{progress, read_counterexample, set_aside, CubeProgress};
 pub use crate::records::cube::{result_path, CubeClaim, CubeResult, CubeVerdict, CUBE_CLAIM_FORMAT, CUBE_PROOFS, RESULT_FORMAT};
 
 /// How `cubes run` solves its cubes.
@@ -108,7 +108,7 @@ pub fn run_cube(plan: &Plan, index: usize, results: &Path, limits: RunLimits<'_>
         verified_lrat: None,
     };
     match outcome {
-        Ok((Outcome::Unsat, _)) => {
+        Ok((Answer::Unsat, _)) => {
             if !lrat.verified {
                 let what = format!("the proof of cube {index}");
                 return Err(HexError::Internal(RecordError::LratRejected { what, verdict: lrat.verdict }.to_string()));
@@ -122,7 +122,7 @@ pub fn run_cube(plan: &Plan, index: usize, results: &Path, limits: RunLimits<'_>
             result.verified_lrat = verified;
             result.lrat_proof = store_lrat(&proof.with_extension("lrat"), results, &key, limits.store_limit)?;
         }
-        Ok((Outcome::Sat(model), _)) => {
+        Ok((Answer::Sat(model), _)) => {
             let found = accept_model(&hex, &encoding, &model)?;
             result.verdict = CubeVerdict::Counterexample;
             result.counterexample = Some(crate::formats::to_hexcert_text(&found.partial));

@@ -34,7 +34,7 @@ use crate::search::leaders::{leaders_record, Listing};
 use crate::search::orbits::{orbit_count_listed, OrbitCount};
 use crate::search::{accept_model, Found};
 use crate::solving::profile::{self, Profile};
-use crate::solving::{Cadical, Outcome, SatSolver};
+use crate::solving::{Cadical, Answer, SatSolver};
 
 /// The profile certified listings run with: the refutation profile, since
 /// the last call (the one the certificate rests on) is a refutation.
@@ -63,7 +63,7 @@ pub fn certified_cube(
     let mut found: Vec<Found> = Vec::new();
     let outcome = loop {
         match solver.solve() {
-            Ok(Outcome::Sat(model)) => {
+            Ok(Answer::Sat(model)) => {
                 let next = accept_model(hex, encoding, &model)?;
                 let mut block = crate::formula::Cnf::new();
                 block.reserve_vars_up_to(encoding.cnf.num_vars());
@@ -76,7 +76,7 @@ pub fn certified_cube(
                     )));
                 }
             }
-            Ok(Outcome::Unsat) => break Ok(()),
+            Ok(Answer::Unsat) => break Ok(()),
             Err(e) => break Err(e),
         }
     };

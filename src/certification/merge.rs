@@ -23,7 +23,7 @@ use crate::records::{CubeResult, CubeVerdict};
 
 /// What the results directory says about a plan, every record re-checked.
 #[derive(Debug, Clone, serde::Serialize)]
-pub struct Progress {
+pub struct CubeProgress {
     pub cubes: usize,
     /// Refuted cubes whose stored LRAT proof the LRAT checker accepted in this run.
     pub checked: Vec<usize>,
@@ -47,7 +47,7 @@ pub struct Progress {
     pub records: Vec<(usize, CubeResult)>,
 }
 
-impl Progress {
+impl CubeProgress {
     /// Every cube refuted, checked or attested.
     pub fn all_refuted(&self) -> bool {
         self.records.len() == self.cubes
@@ -71,11 +71,11 @@ fn plan_encoding(plan: &Plan) -> Result<LevelEncoding, HexError> {
 /// formula and cube it answers, its formula's hash re-encoded here) and,
 /// for a refutation that keeps its proof, checks that proof with the LRAT
 /// checker now. The plan's cover is the caller's (`Plan::check_cover`).
-pub fn progress(plan: &Plan, results: &Path) -> Result<Progress, HexError> {
+pub fn progress(plan: &Plan, results: &Path) -> Result<CubeProgress, HexError> {
     // Encoded once: every cube's formula is this one plus the cube's units.
     let encoding = plan_encoding(plan)?;
     let split = plan.split()?;
-    let mut progress = Progress {
+    let mut progress = CubeProgress {
         cubes: plan.cubes.len(),
         checked: Vec::new(),
         attested: Vec::new(),

@@ -23,7 +23,7 @@ use crate::records::{CheckerRecord, Claim, EncoderRecord, FileRecord, LratRecord
 use crate::solving::race::{race, Entrant};
 use crate::search::{accept_model, Found};
 use crate::solving::profile::{self, Profile};
-use crate::solving::{Cadical, Outcome, SatSolver, TraceSender};
+use crate::solving::{Cadical, Answer, SatSolver, TraceSender};
 
 /// What `prove` ended with.
 pub enum ProveOutcome {
@@ -104,7 +104,7 @@ pub fn refute(
         })
         .collect();
     let mut finish = race(entrants, &settings.abort)?;
-    if let Outcome::Sat(model) = &finish.outcome {
+    if let Answer::Sat(model) = &finish.outcome {
         let _ = online.finish(Instant::now());
         let _ = std::fs::remove_file(&drat);
         return Ok(Err(accept_model(hex, &encodings[finish.winner], model)?));
@@ -118,7 +118,7 @@ pub fn refute(
         let alone = vec![Entrant { encoding: &encodings[0], trace: Some(online.sender()), phases: Vec::new() }];
         finish = race(alone, &settings.abort)?;
         finish.seconds += earlier;
-        if !matches!(finish.outcome, Outcome::Unsat) {
+        if !matches!(finish.outcome, Answer::Unsat) {
             return Err(HexError::Internal("the two formulations disagree on satisfiability".into()));
         }
     }
@@ -349,7 +349,7 @@ pub fn solve_claim_traced(hex: &Hexagon, claim: &Claim, trace: TraceSender, stop
 
 /// Solves `cnf` with `profile`'s options, tracing every proof step to
 /// `trace`; `stop` is polled by the solver (Ctrl-C, a time limit).
-pub fn solve_traced(cnf: &Cnf, profile: Profile, trace: TraceSender, stop: impl Fn() -> bool + 'static) -> Result<(Outcome, f64), HexError> {
+pub fn solve_traced(cnf: &Cnf, profile: Profile, trace: TraceSender, stop: impl Fn() -> bool + 'static) -> Result<(Answer, f64), HexError> {
     let start = Instant::now();
     let mut solver = Cadical::with_profile(profile, Some(trace))?;
     solver.stop_when_any(stop);
@@ -361,10 +361,10 @@ pub fn solve_traced(cnf: &Cnf, profile: Profile, trace: TraceSender, stop: impl 
 /// `solve_traced` of a formula that must be unsatisfiable (`what` names it).
 fn refute_traced(cnf: &Cnf, profile: Profile, trace: TraceSender, what: &str, stop: impl Fn() -> bool + 'static) -> Result<f64, HexError> {
     match solve_traced(cnf, profile, trace, stop)? {
-        (Outcome::Unsat, seconds) => Ok(seconds),
+        (Answer::Unsat, seconds) => Ok(seconds),
         // The record claims a refutation of a satisfiable formula: a failed
         // certificate (exit 1), not a fault of hexcert's.
-        (Outcome::Sat(_), _) => Err(HexError::Contradiction(format!("regenerating `{what}`: the formula is satisfiable, so the record's refutation is false"))),
+        (Answer::Sat(_), _) => Err(HexError::Contradiction(format!("regenerating `{what}`: the formula is satisfiable, so the record's refutation is false"))),
     }
 }
 

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 
 use super::report::Reported;
-use hexcert::certification::cubes::{plan_hash, progress, Progress};
+use hexcert::certification::cubes::{plan_hash, progress, CubeProgress};
 use hexcert::cubes::estimate::Estimate;
 use hexcert::cubes::{Cover, Plan};
 use hexcert::error::HexError;
@@ -27,7 +27,7 @@ pub struct StatusReport {
     plan: PathBuf,
     sha256: String,
     cover: CoverCheck,
-    progress: Progress,
+    progress: CubeProgress,
     solve_seconds_total: f64,
     median: f64,
     p90: f64,

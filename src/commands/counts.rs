@@ -115,7 +115,7 @@ impl fmt::Display for CountReport {
                     writeln!(f, "n={n} level={level} penalty {penalty}: {count} partials (sat road: {leaders} lex-leaders, {seconds:.2} s)")?
                 }
                 Road::Extension => {
-                    let (refined, classes, below) = (self.refined_partials.unwrap_or(0), self.refined_classes.unwrap_or(0), hexcert::counting::refined_from(level));
+                    let (refined, classes, below) = (self.refined_partials.unwrap_or(0), self.refined_classes.unwrap_or(0), hexcert::counting::extension_source(level));
                     let what = if self.minimum == Some(*penalty) && !self.up_to { "minimum penalty" } else { "penalty" };
                     let via = self.refined_via.map(|v| format!(" by {v}")).unwrap_or_default();
                     writeln!(f, "n={n} level={level} {what} {penalty}: {count} partials (extension road: {refined} level-{below} partials in {classes} symmetry classes refined{via}, {seconds:.2} s)")?
@@ -180,7 +180,7 @@ pub fn count(
     (n, level, road): (usize, u8, Road),
     penalty: Option<usize>,
     max_penalty: Option<usize>,
-    settings: &hexcert::counting::Settings,
+    settings: &hexcert::counting::CountSettings,
 ) -> Result<Reported, HexError> {
     use hexcert::counting::{Count, Method};
     let method = match road {
@@ -215,7 +215,7 @@ pub fn count(
 }
 
 /// The checkpoint tables a count used instead of building them.
-fn tables_loaded(settings: &hexcert::counting::Settings) -> Vec<String> {
+fn tables_loaded(settings: &hexcert::counting::CountSettings) -> Vec<String> {
     settings.tables_loaded().iter().map(|p| p.display().to_string()).collect()
 }
 
@@ -240,18 +240,18 @@ pub enum Road {
 /// `count --road extension`: level-2..6 counts by refinement of the partials
 /// of the level below: the minimum and its count, or (`--penalty P`,
 /// `--max-penalty B`) the counts up to a bound (counting::extension).
-pub fn count_extension(context: &RunContext, (n, level): (usize, u8), (penalty, max_penalty): (Option<usize>, Option<usize>), settings: &hexcert::counting::Settings) -> Result<Reported, HexError> {
+pub fn count_extension(context: &RunContext, (n, level): (usize, u8), (penalty, max_penalty): (Option<usize>, Option<usize>), settings: &hexcert::counting::CountSettings) -> Result<Reported, HexError> {
     let hex = Hexagon::new(n)?;
     let progress = crate::progress::Progress::new(context);
     progress.working(format!("n={n}: refining the level-{} partials to level {level}", level.saturating_sub(1)));
     let started = std::time::Instant::now();
     let (counts, minimum, refined, pieces) = match penalty.or(max_penalty) {
         None => {
-            let found = hexcert::counting::Count::new(&hex, level).with_settings(settings.clone()).refined()?;
+            let found = hexcert::counting::Count::new(&hex, level).with_settings(settings.clone()).extended()?;
             (vec![(found.minimum, found.count.to_string())], Some(found.minimum), (found.refined, found.classes), found.pieces)
         }
         Some(bound) => {
-            let found = hexcert::counting::Count::new(&hex, level).with_settings(settings.clone()).refined_by_penalty(bound)?;
+            let found = hexcert::counting::Count::new(&hex, level).with_settings(settings.clone()).extended_by_penalty(bound)?;
             (asked(&found.counts, penalty), None, (found.refined, found.classes), found.pieces)
         }
     };
@@ -271,9 +271,9 @@ pub fn count_extension(context: &RunContext, (n, level): (usize, u8), (penalty, 
 
 /// `count --road extension --from-listing DIR`: levels 4..6 at a certified
 /// level-3 listing's penalty, each class of its partials lifted
-/// (`counting::refined_from_listed`). Unverified (exit 4): the listing's
+/// (`counting::extended_from_listed`). Unverified (exit 4): the listing's
 /// cube verdicts are recorded ones.
-pub fn count_lifted(context: &RunContext, (n, level): (usize, u8), dir: &Path, settings: &hexcert::counting::Settings) -> Result<Reported, HexError> {
+pub fn count_lifted(context: &RunContext, (n, level): (usize, u8), dir: &Path, settings: &hexcert::counting::CountSettings) -> Result<Reported, HexError> {
     let started = std::time::Instant::now();
     let (record, listed) = hexcert::certification::check_counts::listed_partials(dir)?;
     if (record.n, record.level) != (n, 3) {
@@ -281,7 +281,7 @@ pub fn count_lifted(context: &RunContext, (n, level): (usize, u8), dir: &Path, s
     }
     let progress = crate::progress::Progress::new(context);
     progress.working(format!("n={n}: lifting the {} level-3 partials of penalty {} to level {level}", listed.len(), record.penalty));
-    let found = hexcert::counting::refined_from_listed(&Hexagon::new(n)?, level, &listed, record.penalty, settings)?;
+    let found = hexcert::counting::extended_from_listed(&Hexagon::new(n)?, level, &listed, record.penalty, settings)?;
     drop(progress);
     let mut report = CountReport::new(n, level, Road::Extension, asked(&found.counts, Some(record.penalty)), started.elapsed().as_secs_f64());
     (report.refined_partials, report.refined_classes) = (Some(found.refined), Some(found.classes));
@@ -397,7 +397,7 @@ pub fn table(
     context: &RunContext,
     (kind, above): (TableKind, usize),
     (first, last): (usize, usize),
-    settings: &dyn Fn(usize) -> Result<hexcert::counting::Settings, HexError>,
+    settings: &dyn Fn(usize) -> Result<hexcert::counting::CountSettings, HexError>,
 ) -> Result<Reported, HexError> {
     use hexcert::counting::Count;
     if above > 0 && kind == TableKind::Penalties {

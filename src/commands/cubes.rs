@@ -164,7 +164,7 @@ pub fn cubes_run(
 
 /// How `cubes refine` and `cubes run --refine` split a hard cube.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum Strategy {
+pub enum RefineArg {
     /// Its split cells one value deeper, one cube per orbit.
     Value,
     /// A decision tree on the variables its proof prefixes learn about most.
@@ -174,14 +174,14 @@ pub enum Strategy {
     Cardinality,
 }
 
-impl Strategy {
+impl RefineArg {
     /// The library's strategy, with the tree settings it uses.
     pub fn with(self, prefix: hexcert::solving::prefix::PrefixSettings) -> hexcert::certification::refine::Strategy {
         use hexcert::certification::refine::Strategy as S;
         match self {
-            Strategy::Value => S::Value,
-            Strategy::Prefix => S::Prefix(prefix),
-            Strategy::Cardinality => S::Cardinality(prefix.depth),
+            RefineArg::Value => S::Value,
+            RefineArg::Prefix => S::Prefix(prefix),
+            RefineArg::Cardinality => S::Cardinality(prefix.depth),
         }
     }
 }

@@ -25,7 +25,7 @@ use hexcert::formats::to_hexcert_text;
 use hexcert::geometry::Hexagon;
 use hexcert::outcome::Outcome;
 use hexcert::records::Claim;
-use hexcert::search::Step;
+use hexcert::search::SearchStep;
 
 /// `prove`: the certified claim, or the counterexample that refutes it.
 #[derive(Serialize)]
@@ -126,7 +126,7 @@ pub fn certify(json: bool, context: &RunContext, (first, last): (usize, usize), 
     let reports = Arc::new(Mutex::new(Vec::new()));
     for n in first..=last {
         let progress = crate::progress::Progress::new(context);
-        let mut on_step = |s: &Step| progress.step(n, s);
+        let mut on_step = |s: &SearchStep| progress.step(n, s);
         let collected = Arc::clone(&reports);
         let on_report: OnReport = Box::new(move |report: OptimumReport| {
             rows.row(certify_row(&report));

@@ -18,7 +18,7 @@ use hexcert::formats::to_hexcert_text;
 use hexcert::outcome::Outcome;
 use hexcert::search::explain::{explain, Explained};
 use hexcert::search::grids::{search as run_portfolio, Event, GridSearch, Member, MemberId, Searched};
-use hexcert::search::hunt::{Entry, Ledger};
+use hexcert::search::hunt::{HuntEntry, HuntLedger};
 use hexcert::solving::{Cadical, SatSolver};
 
 /// What the search found, how long it took, and how each member ended.
@@ -71,7 +71,7 @@ struct LedgerReport {
     /// Members not run: an earlier run exhausted them at or above the bound.
     skipped: Vec<String>,
     /// This run's portfolio, totals over every run so far.
-    members: Vec<Entry>,
+    members: Vec<HuntEntry>,
 }
 
 const NOTE: &str = "restricted search: a member's UNSAT is the solver's answer, unchecked (no proof is kept), and speaks only of its restricted space; it is no claim about the hexagon";
@@ -123,7 +123,7 @@ impl fmt::Display for LedgerReport {
 /// anything is searched or written.
 pub fn search(context: &RunContext, spec: &GridSearch, output: Option<&Path>, ledger_path: Option<&Path>) -> Result<Reported, HexError> {
     let start = std::time::Instant::now();
-    let mut ledger = ledger_path.map(|path| Ledger::read(path, spec.n)).transpose()?;
+    let mut ledger = ledger_path.map(|path| HuntLedger::read(path, spec.n)).transpose()?;
     let mut spec = spec.clone();
     if let Some(ledger) = &ledger {
         spec.known_exhausted = ledger.known_exhausted(&spec)?;
@@ -179,7 +179,7 @@ pub fn search(context: &RunContext, spec: &GridSearch, output: Option<&Path>, le
 }
 
 /// Adds the run to the ledger and writes it, whole or not at all.
-fn record(ledger: &mut Ledger, path: &Path, spec: &GridSearch, searched: &Searched, grid: Option<&Path>) -> Result<LedgerReport, HexError> {
+fn record(ledger: &mut HuntLedger, path: &Path, spec: &GridSearch, searched: &Searched, grid: Option<&Path>) -> Result<LedgerReport, HexError> {
     ledger.record(spec, searched, grid);
     ledger.write(path)?;
     let skipped = searched.members.iter().filter(|m| m.skipped_at.is_some()).map(|m| m.id.describe()).collect();

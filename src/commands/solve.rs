@@ -14,7 +14,7 @@ use hexcert::error::HexError;
 use hexcert::formats::to_hexcert_text;
 use hexcert::geometry::Hexagon;
 use hexcert::outcome::Outcome;
-use hexcert::search::{minimize_through, solve_hinted, LowerBoundProof, PlainOracle, Step};
+use hexcert::search::{minimize_through, solve_hinted, LowerBoundProof, PlainOracle, SearchStep};
 use hexcert::solving::Cadical;
 
 /// `solve`: the partial found, or none within the bound.
@@ -70,7 +70,7 @@ struct LevelMinimum {
     minimum: usize,
     proof: LowerBoundProof,
     seconds: f64,
-    steps: Vec<Step>,
+    steps: Vec<SearchStep>,
     witness: String,
 }
 
@@ -96,7 +96,7 @@ impl fmt::Display for OptimizeReport {
 pub fn optimize(context: &RunContext, n: usize, level: u8, cardinality: Cardinality, output: Option<&Path>) -> Result<Reported, HexError> {
     let hex = Hexagon::new(n)?;
     let progress = crate::progress::Progress::new(context);
-    let mut on_step = |s: &Step| progress.step(n, s);
+    let mut on_step = |s: &SearchStep| progress.step(n, s);
     let template = EncodeOptions { max_penalty: None, cardinality, symmetry: SymmetryBreaking::None };
     let stop = context.stop_flag().clone();
     let mut oracle = PlainOracle::made_by(template, move || Cadical::stopping_on(&stop));

@@ -60,7 +60,7 @@ impl Default for Layers {
 
 /// How a count is carried out; never what it counts.
 #[derive(Debug, Clone, Default)]
-pub struct Settings {
+pub struct CountSettings {
     /// How sweeps and tables hold their layers.
     pub layers: Layers,
     /// Penalty bound the tables are first built for (see `count_row_in`).
@@ -86,13 +86,13 @@ pub struct Settings {
     pub loaded: Arc<Mutex<Vec<PathBuf>>>,
 }
 
-impl From<Layers> for Settings {
-    fn from(layers: Layers) -> Settings {
-        Settings { layers, ..Settings::default() }
+impl From<Layers> for CountSettings {
+    fn from(layers: Layers) -> CountSettings {
+        CountSettings { layers, ..CountSettings::default() }
     }
 }
 
-impl Settings {
+impl CountSettings {
     /// The checkpoint tables loaded so far, in the order they were loaded.
     pub fn tables_loaded(&self) -> Vec<PathBuf> {
         self.loaded.lock().map(|list| list.clone()).unwrap_or_default()

@@ -5,15 +5,15 @@
 //! ...) differed only in which of these they defaulted.
 //!
 //! Invariant relied on: a query's answer does not depend on how it was
-//! built; defaults are the level's default road and `Settings::default()`,
+//! built; defaults are the level's default road and `CountSettings::default()`,
 //! and the start bound in the settings changes which tables are built,
 //! never a count or a minimum (`Count::row`).
 
 use num_bigint::BigUint;
 use num_traits::Zero;
 
-use crate::counting::basics::{check_bound, Settings, Upper};
-use crate::counting::extension::{self, Refined, RefinedByPenalty};
+use crate::counting::basics::{check_bound, CountSettings, Upper};
+use crate::counting::extension::{self, Extended, ExtendedByPenalty};
 use crate::counting::frontier::schedule::Schedule;
 use crate::counting::roads::{chain_counts, chain_search, counts_from_minimum, exact_sweep, frontier_counts};
 use crate::counting::sweep::enumerate;
@@ -51,7 +51,7 @@ pub struct Count<'h> {
     pub hex: &'h Hexagon,
     pub level: u8,
     pub method: Method,
-    pub settings: Settings,
+    pub settings: CountSettings,
 }
 
 /// Counts of valid level-k partials by penalty.
@@ -114,14 +114,14 @@ pub struct SweepStats {
 
 impl<'h> Count<'h> {
     pub fn new(hex: &'h Hexagon, level: u8) -> Count<'h> {
-        Count { hex, level, method: Method::default_for(level), settings: Settings::default() }
+        Count { hex, level, method: Method::default_for(level), settings: CountSettings::default() }
     }
 
     pub fn with_method(self, method: Method) -> Count<'h> {
         Count { method, ..self }
     }
 
-    pub fn with_settings(self, settings: Settings) -> Count<'h> {
+    pub fn with_settings(self, settings: CountSettings) -> Count<'h> {
         Count { settings, ..self }
     }
 
@@ -262,12 +262,12 @@ impl<'h> Count<'h> {
 
     /// The minimum and its count by the extension road (levels 2..=6;
     /// `extension`), whatever the query's method.
-    pub fn refined(&self) -> Result<Refined, HexError> {
-        extension::level_by_refinement(self.hex, self.level, &self.settings)
+    pub fn extended(&self) -> Result<Extended, HexError> {
+        extension::level_by_extension(self.hex, self.level, &self.settings)
     }
 
     /// The counts `0..=bound` by the extension road.
-    pub fn refined_by_penalty(&self, bound: usize) -> Result<RefinedByPenalty, HexError> {
-        extension::refined_by_penalty(self.hex, self.level, bound, &self.settings)
+    pub fn extended_by_penalty(&self, bound: usize) -> Result<ExtendedByPenalty, HexError> {
+        extension::extended_by_penalty(self.hex, self.level, bound, &self.settings)
     }
 }

@@ -13,7 +13,7 @@ use std::collections::HashMap;
 use num_bigint::BigUint;
 use num_traits::Zero;
 
-use crate::counting::basics::{check_bound, settled, Settings, SweepError};
+use crate::counting::basics::{check_bound, settled, CountSettings, SweepError};
 use crate::counting::chains::components::{combine, components, Shape};
 use crate::counting::frontier::schedule::Schedule;
 use crate::counting::sweep::enumerate::fold_partials;
@@ -85,7 +85,7 @@ pub(super) fn frontier_counts(ladder: &Ladder<'_>, level: u8, bound: usize) -> R
 }
 
 /// The sweep in `u128`, rerun in `BigUint` when a count overflows.
-pub(super) fn exact_sweep(schedule: &Schedule, bound: usize, table: Option<&Guide>, settings: &Settings) -> Result<Sweep<BigUint>, HexError> {
+pub(super) fn exact_sweep(schedule: &Schedule, bound: usize, table: Option<&Guide>, settings: &CountSettings) -> Result<Sweep<BigUint>, HexError> {
     let (layers, context) = (settings.layers, &settings.context);
     match sweep::<u128>(schedule, bound, table, layers, context) {
         Ok(done) => {

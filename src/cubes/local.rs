@@ -23,7 +23,7 @@ use crate::geometry::Hexagon;
 /// Why no valid level-k partial with penalty below the bound has this projection.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
-pub enum Refutation {
+pub enum LocalRefutation {
     /// This split cell misses more values than it has neighbours outside the split.
     Unsupported { cell: usize },
     /// The split's own penalty edges number at least the bound.
@@ -31,7 +31,7 @@ pub enum Refutation {
 }
 
 /// A reason the projection cannot extend to a valid partial with penalty below `below`, if one is local.
-pub fn refute(hex: &Hexagon, split: &Split, below: usize, values: &[u8]) -> Option<Refutation> {
+pub fn refute(hex: &Hexagon, split: &Split, below: usize, values: &[u8]) -> Option<LocalRefutation> {
     let position = |cell: usize| split.cells.binary_search(&cell).ok();
     let mut penalty = 0;
     for (i, &cell) in split.cells.iter().enumerate() {
@@ -48,7 +48,7 @@ pub fn refute(hex: &Hexagon, split: &Split, below: usize, values: &[u8]) -> Opti
         let needed = (own - 1).min(split.depth) as usize;
         let missing = (1..=needed).filter(|&a| seen[a] == 0).count();
         if missing > outside {
-            return Some(Refutation::Unsupported { cell });
+            return Some(LocalRefutation::Unsupported { cell });
         }
         penalty += (1..=needed).map(|a| seen[a].saturating_sub(1)).sum::<usize>();
         if own <= split.depth {
@@ -60,5 +60,5 @@ pub fn refute(hex: &Hexagon, split: &Split, below: usize, values: &[u8]) -> Opti
                 .count();
         }
     }
-    (penalty >= below).then_some(Refutation::Penalty { at_least: penalty })
+    (penalty >= below).then_some(LocalRefutation::Penalty { at_least: penalty })
 }

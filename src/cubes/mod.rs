@@ -34,7 +34,7 @@ pub mod tree;
 
 pub use crate::records::plan::{Cover, Cube, Plan};
 pub use cover::check_cover;
-pub use local::{refute, Refutation};
+pub use local::{refute, LocalRefutation};
 pub use refine::{refine, Refined};
 pub use split::Split;
 

@@ -51,7 +51,7 @@ use super::symmetry::{self, GeIds, Key, Lex};
 use super::StatementIds;
 use std::collections::HashMap;
 
-use crate::cubes::{refute, Cube, Refutation, Split};
+use crate::cubes::{refute, Cube, LocalRefutation, Split};
 use crate::encoding::LevelEncoding;
 use crate::geometry::Hexagon;
 use crate::statement::Statement;
@@ -63,7 +63,7 @@ enum Closed {
     /// A selector's definition: it reads as a kept cube.
     Cube,
     /// The statement: a local rule refutes it.
-    Local(Refutation),
+    Local(LocalRefutation),
 }
 
 /// A plan's split and kept cubes, and the first selector variable (one past
@@ -276,11 +276,11 @@ impl Tree<'_> {
     /// - Duplicate support at a cell projected above the depth: its
     ///   duplicate constraint for `a` plus `d - 1` times its "at least one
     ///   value" charges the units whatever value above the depth it holds.
-    fn local_lemmas<W: Write + ?Sized>(&mut self, proof: &mut Proof<W>, refutation: Refutation) -> io::Result<()> {
+    fn local_lemmas<W: Write + ?Sized>(&mut self, proof: &mut Proof<W>, refutation: LocalRefutation) -> io::Result<()> {
         let split = self.target.split;
         let position = |cell: usize| split.cells.binary_search(&cell).ok();
         match refutation {
-            Refutation::Unsupported { cell } => {
+            LocalRefutation::Unsupported { cell } => {
                 let own = self.values[position(cell).expect("a split cell")];
                 let needed = (own - 1).min(split.depth);
                 let seen = |a: u8| self.hex.neighbours(cell).iter().any(|&u| position(u).is_some_and(|j| self.values[j] == a));
@@ -294,7 +294,7 @@ impl Tree<'_> {
                     self.lemmas.insert((cell, missing), id);
                 }
             }
-            Refutation::Penalty { .. } => {
+            LocalRefutation::Penalty { .. } => {
                 for (i, &cell) in split.cells.iter().enumerate() {
                     if self.values[i] != split.above() {
                         continue;

@@ -316,7 +316,7 @@ mod tests {
     /// other side: grids outside a member are refused).
     #[test]
     fn the_members_models_are_what_admits_says() {
-        use crate::solving::{Cadical, Outcome, SatSolver};
+        use crate::solving::{Cadical, Answer, SatSolver};
         let hex = Hexagon::new(6).unwrap();
         let none: &[usize] = &[];
         for (band, inner, singles, bound) in [(4, 0, none, 20), (4, 3, none, 16), (5, 2, none, 13), (3, 12, none, 20), (4, 0, &[4, 5, 7][..], 16), (5, 1, &[5, 6, 8], 14)] {
@@ -325,7 +325,7 @@ mod tests {
             let encoding = RestrictedEncoding::new(&hex, 5, bound, restrictions).unwrap();
             let mut solver = Cadical::new();
             solver.add_cnf(&encoding.encoding.cnf).unwrap();
-            let Outcome::Sat(model) = solver.solve().unwrap() else { panic!("{}: UNSAT at {bound}", restrictions.describe()) };
+            let Answer::Sat(model) = solver.solve().unwrap() else { panic!("{}: UNSAT at {bound}", restrictions.describe()) };
             let partial = encoding.encoding.decode(&model);
             assert!(restrictions.admits(&hex, &partial, bound), "{}", restrictions.describe());
         }

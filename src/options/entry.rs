@@ -35,7 +35,7 @@ impl<T: PartialOrd + Copy + std::fmt::Display + std::str::FromStr> Opt<T> {
 
 /// One entry of the table with its type set aside, for the code that walks
 /// every entry (the tests of tests/options.rs).
-pub trait Entry: std::fmt::Debug + Sync {
+pub trait OptionEntry: std::fmt::Debug + Sync {
     /// The flag (without `--`), or "" for fixed policy.
     fn name(&self) -> &'static str;
     fn help(&self) -> &'static str;
@@ -45,7 +45,7 @@ pub trait Entry: std::fmt::Debug + Sync {
     fn default_in_range(&self) -> bool;
 }
 
-impl<T> Entry for Opt<T>
+impl<T> OptionEntry for Opt<T>
 where
     T: PartialOrd + std::fmt::Display + std::fmt::Debug + Sync + 'static,
 {

@@ -14,7 +14,7 @@ use serde::{Deserialize, Serialize};
 use super::claim::{BuildRecord, CheckerRecord, FileRecord, LratRecord, StatementRecord, ONLINE_LIFTED};
 use crate::error::RecordError;
 use super::header::{Header, Stated};
-use super::ledger::{Entry, Ledger};
+use super::ledger::{LedgerRecord, Ledger};
 use super::read::MAX_RECORD_BYTES;
 use super::plan::{Cube, Plan};
 use crate::geometry::Hexagon;
@@ -79,7 +79,7 @@ pub struct CubeResult {
     pub verified_lrat: Option<CheckerRecord>,
 }
 
-impl Entry for CubeResult {
+impl LedgerRecord for CubeResult {
     const FORMAT: &'static str = RESULT_FORMAT;
     const WHAT: &'static str = "cube record";
     const LIMIT: u64 = MAX_RECORD_BYTES;

@@ -71,7 +71,7 @@ pub struct ListingProof {
     pub lrat: LratRecord,
 }
 
-impl super::ledger::Entry for CubeLeaders {
+impl super::ledger::LedgerRecord for CubeLeaders {
     const FORMAT: &'static str = LEADERS_FORMAT;
     const WHAT: &'static str = "lex-leader record";
     const LIMIT: u64 = crate::options::LEADERS_RECORD_BYTES.default;

@@ -8,7 +8,7 @@
 //! whole or not at all (`files::write_atomic`), so a stopped run leaves the
 //! record or nothing; it is read back only through the bounded reader, and
 //! used only when it names the count and the unit of the run reading it
-//! (`Entry::identity`). What a read-back record states is its writer's
+//! (`LedgerRecord::identity`). What a read-back record states is its writer's
 //! word: `written_by` is one printable line (`writer`), and a run that
 //! resumed units says how many and who wrote them (`Resumed`), so that its
 //! command reports it unverified (exit 4) or, for cubes, the merged claim
@@ -26,7 +26,7 @@ use super::read::read_bounded;
 use crate::error::HexError;
 
 /// A kind of unit's record.
-pub trait Entry: Serialize + DeserializeOwned {
+pub trait LedgerRecord: Serialize + DeserializeOwned {
     /// Its format tag, `<family>/<version>`: another version of the family
     /// is another build's record.
     const FORMAT: &'static str;
@@ -54,7 +54,7 @@ pub enum Parsed<E> {
 }
 
 /// Reads one record (see `Parsed`).
-pub fn parse<E: Entry>(bytes: &[u8]) -> Parsed<E> {
+pub fn parse<E: LedgerRecord>(bytes: &[u8]) -> Parsed<E> {
     let what = E::WHAT;
     let value: serde_json::Value = match serde_json::from_slice(bytes) {
         Ok(value) => value,
@@ -86,7 +86,7 @@ pub struct Ledger<'a, E> {
     kind: PhantomData<E>,
 }
 
-impl<'a, E: Entry> Ledger<'a, E> {
+impl<'a, E: LedgerRecord> Ledger<'a, E> {
     pub fn at(dir: &'a Path) -> Ledger<'a, E> {
         Ledger { dir, kind: PhantomData }
     }
@@ -140,7 +140,7 @@ pub struct Unit<T> {
 /// record as `read_back` judges it; else `work`'s value, whose record is
 /// written once the unit is finished. The one road by which the SAT road's
 /// leader cubes and the extension road's pieces resume.
-pub fn resume_or_do<E: Entry, T>(
+pub fn resume_or_do<E: LedgerRecord, T>(
     ledger: Option<&Ledger<'_, E>>,
     (name, expected): (&str, &E::Identity),
     read_back: impl FnOnce(&Path, E) -> Result<T, HexError>,

@@ -30,7 +30,7 @@ use crate::error::HexError;
 use crate::formula::Cnf;
 use crate::geometry::Hexagon;
 use crate::levels::Partial;
-use crate::solving::{Configuration, Outcome as Answer, SatSolver};
+use crate::solving::{Configuration, Answer, SatSolver};
 use crate::validation::{evaluate, Evaluation};
 
 /// What to search: the portfolio is every inner allowance with every centre

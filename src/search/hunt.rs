@@ -32,17 +32,17 @@ const LIMIT: u64 = 16 << 20;
 /// One hunt's ledger: a side, and its members in the order first run.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 #[serde(deny_unknown_fields)]
-pub struct Ledger {
+pub struct HuntLedger {
     pub format: String,
     pub note: String,
     pub n: usize,
-    pub members: Vec<Entry>,
+    pub members: Vec<HuntEntry>,
 }
 
 /// One member over every run so far.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 #[serde(deny_unknown_fields)]
-pub struct Entry {
+pub struct HuntEntry {
     /// Stable across runs and builds (`key`): what a later run looks up,
     /// with `seed`.
     pub key: String,
@@ -145,17 +145,17 @@ pub fn key(spec: &GridSearch, restrictions: &Restrictions) -> String {
     format!("{formula}{}/band{band}/inner{inner}/singles[{}]/{centre}", spec.level, singles.list())
 }
 
-impl Ledger {
+impl HuntLedger {
     /// The ledger at `path` for side `n`; no file is an empty ledger. A
     /// malformed one, or another side's or format's, is a one-line error
     /// naming the file.
-    pub fn read(path: &Path, n: usize) -> Result<Ledger, HexError> {
+    pub fn read(path: &Path, n: usize) -> Result<HuntLedger, HexError> {
         if std::fs::symlink_metadata(path).is_err_and(|e| e.kind() == std::io::ErrorKind::NotFound) {
-            return Ok(Ledger { format: FORMAT.into(), note: NOTE.into(), n, members: Vec::new() });
+            return Ok(HuntLedger { format: FORMAT.into(), note: NOTE.into(), n, members: Vec::new() });
         }
         let bytes = crate::files::read_regular(path, LIMIT, "hunt ledger")?;
         let refuse = |message: String| HexError::Input { file: path.into(), line: 0, message };
-        let ledger: Ledger = serde_json::from_slice(&bytes).map_err(|e| refuse(format!("not a hunt ledger: {e}")))?;
+        let ledger: HuntLedger = serde_json::from_slice(&bytes).map_err(|e| refuse(format!("not a hunt ledger: {e}")))?;
         if ledger.format != FORMAT {
             return Err(refuse(format!("format {:?}, not {FORMAT:?}", ledger.format)));
         }
@@ -208,7 +208,7 @@ impl Ledger {
         self.members.iter().position(|e| e.key == key && e.seed == member.seed)
     }
 
-    fn entry(&self, spec: &GridSearch, member: &MemberId) -> Option<&Entry> {
+    fn entry(&self, spec: &GridSearch, member: &MemberId) -> Option<&HuntEntry> {
         self.position(spec, member).map(|i| &self.members[i])
     }
 
@@ -237,7 +237,7 @@ impl Ledger {
                 Some(index) => index,
                 None => {
                     let (key, seed, restrictions) = (key(spec, &member.id.restrictions), member.id.seed, member.id.describe());
-                    self.members.push(Entry { key, seed, restrictions, runs: 0, cpu_seconds: 0.0, state: State::Open });
+                    self.members.push(HuntEntry { key, seed, restrictions, runs: 0, cpu_seconds: 0.0, state: State::Open });
                     self.members.len() - 1
                 }
             };
@@ -255,14 +255,14 @@ impl Ledger {
     }
 
     /// The entries of `spec`'s portfolio, in its order (the report's totals).
-    pub fn totals(&self, spec: &GridSearch) -> Vec<Entry> {
+    pub fn totals(&self, spec: &GridSearch) -> Vec<HuntEntry> {
         let portfolio = spec.portfolio().unwrap_or_default();
         portfolio.iter().filter_map(|m| self.entry(spec, m).cloned()).collect()
     }
 
     /// Writes the ledger whole or not at all.
     pub fn write(&self, path: &Path) -> Result<(), HexError> {
-        let mut text = serde_json::to_string_pretty(&Ledger { note: NOTE.into(), ..self.clone() }).expect("a ledger is plain data");
+        let mut text = serde_json::to_string_pretty(&HuntLedger { note: NOTE.into(), ..self.clone() }).expect("a ledger is plain data");
         text.push('\n');
         crate::files::write_atomic(path, text.as_bytes())
     }

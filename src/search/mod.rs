@@ -15,7 +15,7 @@ pub mod orbits;
 
 use std::time::Instant;
 
-use crate::solving::{Outcome, SatSolver};
+use crate::solving::{Answer, SatSolver};
 use crate::encoding::{EncodeOptions, LevelEncoding};
 use crate::error::HexError;
 use crate::formula::Cnf;
@@ -33,7 +33,7 @@ pub struct Found {
 
 /// One solver call of a search, for progress and reports.
 #[derive(Debug, Clone, serde::Serialize)]
-pub struct Step {
+pub struct SearchStep {
     /// False when the call starts (for progress displays), true once answered.
     pub answered: bool,
     pub level: u8,
@@ -43,13 +43,13 @@ pub struct Step {
     /// Penalty of the validated model, when satisfiable.
     pub found_penalty: Option<usize>,
     pub seconds: f64,
-    pub via: Via,
+    pub via: StepMethod,
 }
 
 /// How a step was answered.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "kebab-case")]
-pub enum Via {
+pub enum StepMethod {
     /// The oracle's call on the whole formula (under `certify`, an UNSAT
     /// answer is a checked certificate).
     Oracle,
@@ -84,8 +84,8 @@ pub fn solve_hinted(
         solver.hint_phases(&encoding.hint_literals(partial))?;
     }
     match solver.solve()? {
-        Outcome::Unsat => Ok(None),
-        Outcome::Sat(model) => accept_model(hex, &encoding, &model).map(Some),
+        Answer::Unsat => Ok(None),
+        Answer::Sat(model) => accept_model(hex, &encoding, &model).map(Some),
     }
 }
 
@@ -131,7 +131,7 @@ pub struct Minimum {
     pub penalty: usize,
     pub witness: Found,
     pub proof: LowerBoundProof,
-    pub steps: Vec<Step>,
+    pub steps: Vec<SearchStep>,
 }
 
 /// How a search answers "a valid level-k partial with penalty <= bound?".
@@ -202,7 +202,7 @@ pub fn minimize(
     inherited: Option<Inherited>,
     oracle: &mut dyn Oracle,
     hint: Option<&Partial>,
-    on_step: &mut dyn FnMut(&Step),
+    on_step: &mut dyn FnMut(&SearchStep),
 ) -> Result<Minimum, HexError> {
     let mut steps = Vec::new();
     let mut inherited_refuted = None;
@@ -220,8 +220,8 @@ pub fn minimize(
             start_from = Some(found);
         }
     }
-    let mut call = |bound: Option<usize>, hint: Option<&Partial>, steps: &mut Vec<Step>| {
-        timed(on_step, steps, level, Via::Oracle, bound, || oracle.query(hex, level, bound, hint))
+    let mut call = |bound: Option<usize>, hint: Option<&Partial>, steps: &mut Vec<SearchStep>| {
+        timed(on_step, steps, level, StepMethod::Oracle, bound, || oracle.query(hex, level, bound, hint))
     };
     // From level 4 on the minimum almost always equals the inherited bound
     // (SPEC table: levels 4..6 are identical, level 4 differs from level 3
@@ -271,11 +271,11 @@ fn quick_start(
     level: u8,
     has_bound: bool,
     lower_witness: &Partial,
-    on_step: &mut dyn FnMut(&Step),
-    steps: &mut Vec<Step>,
+    on_step: &mut dyn FnMut(&SearchStep),
+    steps: &mut Vec<SearchStep>,
 ) -> Result<Option<Found>, HexError> {
     if has_bound && level >= options::COMPLETE_FROM_LEVEL.default && lower_witness.level() >= 4 {
-        let completed = timed(on_step, steps, level, Via::Completion, None, || Ok(complete(hex, level, lower_witness)))?;
+        let completed = timed(on_step, steps, level, StepMethod::Completion, None, || Ok(complete(hex, level, lower_witness)))?;
         if completed.is_some() {
             return Ok(completed);
         }
@@ -286,17 +286,17 @@ fn quick_start(
 /// Runs `answer` as one step of the search, reported when it starts (for
 /// progress displays) and when it is answered.
 fn timed(
-    on_step: &mut dyn FnMut(&Step),
-    steps: &mut Vec<Step>,
+    on_step: &mut dyn FnMut(&SearchStep),
+    steps: &mut Vec<SearchStep>,
     level: u8,
-    via: Via,
+    via: StepMethod,
     max_penalty: Option<usize>,
     answer: impl FnOnce() -> Result<Option<Found>, HexError>,
 ) -> Result<Option<Found>, HexError> {
-    on_step(&Step { answered: false, level, max_penalty, satisfiable: false, found_penalty: None, seconds: 0.0, via });
+    on_step(&SearchStep { answered: false, level, max_penalty, satisfiable: false, found_penalty: None, seconds: 0.0, via });
     let start = Instant::now();
     let found = answer()?;
-    let step = Step {
+    let step = SearchStep {
         answered: true,
         level,
         max_penalty,
@@ -320,8 +320,8 @@ fn best_refinement(
     hex: &Hexagon,
     level: u8,
     lower: &Partial,
-    on_step: &mut dyn FnMut(&Step),
-    steps: &mut Vec<Step>,
+    on_step: &mut dyn FnMut(&SearchStep),
+    steps: &mut Vec<SearchStep>,
 ) -> Result<Option<Found>, HexError> {
     let solve = |bound: Option<usize>| -> Result<Option<Found>, HexError> {
         let encoding = LevelEncoding::new(hex, level, EncodeOptions::bounded(bound));
@@ -335,13 +335,13 @@ fn best_refinement(
         solver.add_cnf(&units)?;
         solver.hint_phases(&encoding.hint_literals(lower))?;
         match solver.solve()? {
-            Outcome::Unsat => Ok(None),
-            Outcome::Sat(model) => accept_model(hex, &encoding, &model).map(Some),
+            Answer::Unsat => Ok(None),
+            Answer::Sat(model) => accept_model(hex, &encoding, &model).map(Some),
         }
     };
-    let mut best = timed(on_step, steps, level, Via::Refinement, None, || solve(None))?;
+    let mut best = timed(on_step, steps, level, StepMethod::Refinement, None, || solve(None))?;
     while let Some(bound) = best.as_ref().and_then(|b| b.evaluation.penalty.checked_sub(1)) {
-        match timed(on_step, steps, level, Via::Refinement, Some(bound), || solve(Some(bound)))? {
+        match timed(on_step, steps, level, StepMethod::Refinement, Some(bound), || solve(Some(bound)))? {
             Some(better) => best = Some(better),
             None => break,
         }
@@ -370,7 +370,7 @@ pub fn minimize_through(
     hex: &Hexagon,
     level: u8,
     oracle: &mut dyn Oracle,
-    on_step: &mut dyn FnMut(&Step),
+    on_step: &mut dyn FnMut(&SearchStep),
 ) -> Result<Vec<Minimum>, HexError> {
     let mut minima: Vec<Minimum> = Vec::new();
     for k in 1..=level {
@@ -405,7 +405,7 @@ pub fn enumerate_under<S: SatSolver + Default>(hex: &Hexagon, encoding: &LevelEn
     units.iter().for_each(|&u| fixed.add_clause(&[u]));
     solver.add_cnf(&fixed)?;
     let mut found = Vec::new();
-    while let Outcome::Sat(model) = solver.solve()? {
+    while let Answer::Sat(model) = solver.solve()? {
         let next = accept_model(hex, encoding, &model)?;
         // Projected onto cell values: the block mentions only `ge` variables,
         // so two models differing in auxiliary variables count once.

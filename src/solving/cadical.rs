@@ -7,7 +7,7 @@ use std::sync::Arc;
 use cadical_sys::{CaDiCal, Status, Terminator};
 
 use super::profile::Profile;
-use super::{tracer, Outcome, SatSolver, TraceSender};
+use super::{tracer, Answer, SatSolver, TraceSender};
 use crate::error::HexError;
 use crate::formula::Cnf;
 
@@ -205,9 +205,9 @@ impl SatSolver for Cadical {
         Ok(())
     }
 
-    fn solve(&mut self) -> Result<Outcome, HexError> {
+    fn solve(&mut self) -> Result<Answer, HexError> {
         match self.solver.solve() {
-            Status::UNSATISFIABLE => Ok(Outcome::Unsat),
+            Status::UNSATISFIABLE => Ok(Answer::Unsat),
             Status::SATISFIABLE => {
                 let known = self.solver.vars().max(0) as u32;
                 let mut model = vec![false; self.num_vars as usize + 1];
@@ -216,7 +216,7 @@ impl SatSolver for Cadical {
                     // either value satisfies the formula.
                     *slot = v as u32 <= known && self.solver.val(v as i32) > 0;
                 }
-                Ok(Outcome::Sat(model))
+                Ok(Answer::Sat(model))
             }
             Status::UNKNOWN => Err(HexError::Interrupted),
         }

@@ -25,7 +25,7 @@ pub use crate::proofs::trace::TraceSender;
 
 /// The answer of one solver call.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Outcome {
+pub enum Answer {
     /// A model, indexed by variable (entry 0 unused).
     Sat(Vec<bool>),
     Unsat,
@@ -42,6 +42,6 @@ pub trait SatSolver {
     fn hint_phases(&mut self, _literals: &[i32]) -> Result<(), HexError> {
         Ok(())
     }
-    fn solve(&mut self) -> Result<Outcome, HexError>;
+    fn solve(&mut self) -> Result<Answer, HexError>;
 }
 

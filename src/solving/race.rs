@@ -12,7 +12,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Arc};
 use std::time::Instant;
 
-use super::{Cadical, Outcome, SatSolver, TraceSender};
+use super::{Cadical, Answer, SatSolver, TraceSender};
 use crate::encoding::LevelEncoding;
 use crate::error::HexError;
 
@@ -29,7 +29,7 @@ pub struct Entrant<'a> {
 pub struct Finish {
     /// Index of the entrant that answered.
     pub winner: usize,
-    pub outcome: Outcome,
+    pub outcome: Answer,
     pub seconds: f64,
 }
 
@@ -66,7 +66,7 @@ pub fn race(entrants: Vec<Entrant>, abort: &Arc<AtomicBool>) -> Result<Finish, H
     })
 }
 
-fn run_entrant(entrant: Entrant, done: &Arc<AtomicBool>, abort: &Arc<AtomicBool>) -> Result<Outcome, HexError> {
+fn run_entrant(entrant: Entrant, done: &Arc<AtomicBool>, abort: &Arc<AtomicBool>) -> Result<Answer, HexError> {
     // The profile of new proofs: `prove` records it as the claim's options.
     let mut solver = Cadical::with_profile(super::profile::CURRENT, entrant.trace)?;
     let (done, abort) = (done.clone(), abort.clone());

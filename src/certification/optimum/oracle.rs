@@ -24,7 +24,7 @@ use crate::error::HexError;
 use crate::geometry::Hexagon;
 use crate::levels::Partial;
 use crate::records::{Claim, Record, WitnessSource};
-use crate::search::{minimize_through, Found, LowerBoundProof, Minimum, Oracle, PlainOracle, Step};
+use crate::search::{minimize_through, Found, LowerBoundProof, Minimum, Oracle, PlainOracle, SearchStep};
 use crate::solving::{Cadical, SatSolver};
 
 /// Races formulations for bounded queries. Every UNSAT answer is handed to
@@ -236,7 +236,7 @@ fn reusable(report: &CheckReport) -> bool {
 
 /// Certifies the optimum of the side-n hexagon under `settings.root`, with
 /// the checks in line: returns once `optimum.json` is written.
-pub fn certify_optimum(n: usize, settings: &Settings, on_step: &mut dyn FnMut(&Step)) -> Result<OptimumReport, HexError> {
+pub fn certify_optimum(n: usize, settings: &Settings, on_step: &mut dyn FnMut(&SearchStep)) -> Result<OptimumReport, HexError> {
     let verifier = Verifier::start(settings.abort.clone());
     let report = Arc::new(Mutex::new(None));
     let slot = Arc::clone(&report);
@@ -258,7 +258,7 @@ pub fn certify_optimum_queued(
     n: usize,
     settings: &Settings,
     verifier: &Verifier,
-    on_step: &mut dyn FnMut(&Step),
+    on_step: &mut dyn FnMut(&SearchStep),
     on_report: OnReport,
 ) -> Result<(), HexError> {
     let hex = Hexagon::new(n)?;

@@ -52,7 +52,7 @@ const BASES: std::ops::RangeInclusive<u8> = 3..=4;
 const MAX_OPEN: usize = (128 / SLOT_BITS) as usize;
 
 /// A refinement as `(cell, value)` pairs.
-pub type Refinement = Vec<(usize, u8)>;
+pub type Filling = Vec<(usize, u8)>;
 
 /// The former `+` cells of one partial and the order they are placed in.
 pub struct Lift {
@@ -264,7 +264,7 @@ impl Lift {
     /// The counts, and one refinement adding the least penalty (as `(cell,
     /// value)` pairs, values `b+1..`, the level's `+` as `k + 1`) drawn back through the layers, for the
     /// validator to judge; `None` when there is none within the allowance.
-    pub fn witness(&self, allowance: usize) -> Result<(Vec<u128>, Option<Refinement>), HexError> {
+    pub fn witness(&self, allowance: usize) -> Result<(Vec<u128>, Option<Filling>), HexError> {
         let width = allowance + 1;
         let mut layers = vec![Layer::start(width)];
         for i in 0..self.cells.len() {

@@ -50,9 +50,9 @@ pub(super) mod refinements;
 
 use rayon::prelude::*;
 
-use crate::counting::basics::{check_bound, check_stop, report_piece, settled, Settings};
+use crate::counting::basics::{check_bound, check_stop, report_piece, settled, CountSettings};
 use crate::counting::extension::classes::Classes;
-use crate::counting::extension::pieces::Count;
+use crate::counting::extension::pieces::PiecesCount;
 use crate::counting::extension::refinements::{overflow, refinements, source, Judged};
 use crate::counting::frontier::schedule::Schedule;
 use crate::counting::sweep::enumerate::fold_partials;
@@ -65,7 +65,7 @@ use crate::validation::evaluate;
 
 /// What the extension road found at a level's minimum.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Refined {
+pub struct Extended {
     /// The least level-k penalty.
     pub minimum: usize,
     /// Level-k partials of that penalty.
@@ -79,7 +79,7 @@ pub struct Refined {
 }
 
 /// The pieces of a listing, and those read back from an earlier run's
-/// records (`Settings::records`) instead of being refined in this one.
+/// records (`CountSettings::records`) instead of being refined in this one.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Pieces {
     pub total: usize,
@@ -89,7 +89,7 @@ pub struct Pieces {
 
 /// What the extension road found up to a bound.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct RefinedByPenalty {
+pub struct ExtendedByPenalty {
     /// `counts[p]`: level-k partials of penalty `p`, for `p <= bound`.
     pub counts: Vec<u128>,
     /// Level-(k-1) partials of penalty at most the bound that were listed.
@@ -111,18 +111,18 @@ fn check_refined_level(level: u8) -> Result<(), HexError> {
 /// The level-k minimum and its count: bounds from the level-(k-1) minimum
 /// up are tried until some refinement reaches one (the level-k minimum is at
 /// least the level-(k-1) one, so none below it is skipped).
-pub fn level_by_refinement(hex: &Hexagon, level: u8, settings: &Settings) -> Result<Refined, HexError> {
+pub fn level_by_extension(hex: &Hexagon, level: u8, settings: &CountSettings) -> Result<Extended, HexError> {
     check_refined_level(level)?;
     let (ladder, bound) = Ladder::to_minimum(hex, source(level), settings)?;
     let (_, minimum, found) = minimum_from(ladder, level, bound, 0)?;
-    Ok(Refined { minimum, count: found.counts[minimum], refined: found.refined, classes: found.classes, pieces: found.pieces })
+    Ok(Extended { minimum, count: found.counts[minimum], refined: found.refined, classes: found.classes, pieces: found.pieces })
 }
 
 /// The level-k minimum, known to be at least `from`, and the counts of
 /// every penalty up to at least that minimum + `above`, with the ladder's
 /// tables (rebuilt when the bound passes theirs); the ladder is handed back,
 /// so that a row counts level 6 on the tables level 5 used.
-pub(super) fn minimum_from(mut ladder: Ladder<'_>, level: u8, from: usize, above: usize) -> Result<(Ladder<'_>, usize, RefinedByPenalty), HexError> {
+pub(super) fn minimum_from(mut ladder: Ladder<'_>, level: u8, from: usize, above: usize) -> Result<(Ladder<'_>, usize, ExtendedByPenalty), HexError> {
     check_refined_level(level)?;
     let (hex, settings) = (ladder.hex(), ladder.settings());
     let mut bound = from + above;
@@ -141,7 +141,7 @@ pub(super) fn minimum_from(mut ladder: Ladder<'_>, level: u8, from: usize, above
 
 /// The level-k partials of every penalty `0..=bound`, by refinement of the
 /// level-(k-1) partials of penalty at most `bound`.
-pub fn refined_by_penalty(hex: &Hexagon, level: u8, bound: usize, settings: &Settings) -> Result<RefinedByPenalty, HexError> {
+pub fn extended_by_penalty(hex: &Hexagon, level: u8, bound: usize, settings: &CountSettings) -> Result<ExtendedByPenalty, HexError> {
     check_refined_level(level)?;
     check_bound(bound)?;
     refine_listed(hex, level, &Ladder::up_to(hex, source(level), bound, settings)?, bound, (Judged::Sample, settings))
@@ -153,7 +153,7 @@ pub fn refined_by_penalty(hex: &Hexagon, level: u8, bound: usize, settings: &Set
 /// `orbits::orbit_members`): each class is lifted through its least member,
 /// on every core. Errors: a level outside 4..6, a partial of `listed` that is
 /// not of level 3 with that penalty, an overflow.
-pub fn refined_from_listed(hex: &Hexagon, level: u8, listed: &[(Partial, usize)], bound: usize, settings: &Settings) -> Result<RefinedByPenalty, HexError> {
+pub fn extended_from_listed(hex: &Hexagon, level: u8, listed: &[(Partial, usize)], bound: usize, settings: &CountSettings) -> Result<ExtendedByPenalty, HexError> {
     if !(4..=6).contains(&level) {
         return Err(HexError::Usage(format!("levels 4 to 6 are lifted from a level-3 listing (not level {level})")));
     }
@@ -174,7 +174,7 @@ pub fn refined_from_listed(hex: &Hexagon, level: u8, listed: &[(Partial, usize)]
             Ok(counts)
         })
         .collect();
-    let mut total = RefinedByPenalty { counts: vec![0; bound + 1], refined: listed.len(), classes: kept.len(), pieces: Pieces::default() };
+    let mut total = ExtendedByPenalty { counts: vec![0; bound + 1], refined: listed.len(), classes: kept.len(), pieces: Pieces::default() };
     for counts in lifted {
         for (sum, c) in total.counts.iter_mut().zip(counts?) {
             *sum = sum.checked_add(c).ok_or_else(overflow)?;
@@ -204,7 +204,7 @@ struct Class {
 /// values, of equal size (the walk's own subtrees would not do: the least
 /// members of the classes crowd into its first few). A table built for a
 /// larger bound serves any smaller one (`ladder`).
-fn refine_listed(hex: &Hexagon, level: u8, ladder: &Ladder<'_>, bound: usize, (judged, settings): (Judged, &Settings)) -> Result<RefinedByPenalty, HexError> {
+fn refine_listed(hex: &Hexagon, level: u8, ladder: &Ladder<'_>, bound: usize, (judged, settings): (Judged, &CountSettings)) -> Result<ExtendedByPenalty, HexError> {
     let schedule = Schedule::new(hex, source(level))?;
     let table = ladder.guide(source(level)).expect("the ladder reaches the level below");
     let classes = Classes::new(hex);
@@ -230,7 +230,7 @@ fn refine_listed(hex: &Hexagon, level: u8, ladder: &Ladder<'_>, bound: usize, (j
     let (listed, mut kept) = fold_partials(&schedule, table, bound, rayon::current_num_threads() * 64, || Ok((0, Vec::new())), keep, join)?;
     kept.sort_unstable_by(|a, b| a.values.cmp(&b.values));
     let pieces: Vec<&[Class]> = kept.chunks(kept.len().div_ceil(PIECES).max(1)).collect();
-    let count = Count { n: hex.side(), level, source: source(level), via: settings.via.name(), bound, pieces: pieces.len() };
+    let count = PiecesCount { n: hex.side(), level, source: source(level), via: settings.via.name(), bound, pieces: pieces.len() };
     let refine_piece = |piece: &[Class]| -> Result<Vec<u128>, HexError> {
         let mut counts = vec![0u128; bound + 1];
         for class in piece {
@@ -255,7 +255,7 @@ fn refine_listed(hex: &Hexagon, level: u8, ladder: &Ladder<'_>, bound: usize, (j
         })
         .collect();
     let pieces = Pieces { total: count.pieces, ..Pieces::default() };
-    let mut total = RefinedByPenalty { counts: vec![0; bound + 1], refined: listed, classes: kept.len(), pieces };
+    let mut total = ExtendedByPenalty { counts: vec![0; bound + 1], refined: listed, classes: kept.len(), pieces };
     for result in results {
         let unit = result?;
         total.pieces.resumed.note_unit(&unit);

@@ -22,7 +22,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::error::HexError;
 use crate::levels::digits;
-use crate::records::ledger::{resume_or_do, Entry, Ledger, Unit};
+use crate::records::ledger::{resume_or_do, LedgerRecord, Ledger, Unit};
 
 /// Format tag of a piece's record.
 const FORMAT: &str = "hexcert-refined-piece/1";
@@ -59,7 +59,7 @@ struct PieceRecord {
     written_by: String,
 }
 
-impl Entry for PieceRecord {
+impl LedgerRecord for PieceRecord {
     const FORMAT: &'static str = FORMAT;
     const WHAT: &'static str = "refined-piece record";
     const LIMIT: u64 = RECORD_LIMIT;
@@ -79,7 +79,7 @@ impl Entry for PieceRecord {
 
 /// The count a directory of records belongs to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Count {
+pub struct PiecesCount {
     pub n: usize,
     pub level: u8,
     pub source: u8,
@@ -92,8 +92,8 @@ pub struct Count {
 pub type Piece<'a> = (usize, &'a [u8], usize);
 
 /// The record's name in the ledger, and the identity it must have.
-fn unit(count: &Count, (piece, first, classes): Piece<'_>) -> (String, <PieceRecord as Entry>::Identity) {
-    let Count { n, level, source, via, bound, pieces } = *count;
+fn unit(count: &PiecesCount, (piece, first, classes): Piece<'_>) -> (String, <PieceRecord as LedgerRecord>::Identity) {
+    let PiecesCount { n, level, source, via, bound, pieces } = *count;
     (format!("bound{bound}-piece-{piece}"), (n, level, source, via.to_string(), bound, pieces, piece, digits(first), classes))
 }
 
@@ -102,7 +102,7 @@ fn unit(count: &Count, (piece, first, classes): Piece<'_>) -> (String, <PieceRec
 /// its record (0 s; an error when the record belongs to another count or
 /// piece, or is malformed), else `counted`'s, recorded there whole or not at
 /// all once the piece is finished; without, `counted`'s.
-pub fn resume_or_count(dir: Option<&Path>, count: &Count, piece: Piece<'_>, counted: impl FnOnce() -> Result<Vec<u128>, HexError>) -> Result<Unit<(Vec<u128>, f64)>, HexError> {
+pub fn resume_or_count(dir: Option<&Path>, count: &PiecesCount, piece: Piece<'_>, counted: impl FnOnce() -> Result<Vec<u128>, HexError>) -> Result<Unit<(Vec<u128>, f64)>, HexError> {
     let (name, expected) = unit(count, piece);
     let read_back = |path: &Path, record: PieceRecord| Ok((counts_of(path, count, &record)?, 0.0));
     let work = || {
@@ -115,8 +115,8 @@ pub fn resume_or_count(dir: Option<&Path>, count: &Count, piece: Piece<'_>, coun
 }
 
 /// The record of a finished piece.
-fn record(count: &Count, (piece, first, classes): Piece<'_>, counts: &[u128], seconds: f64) -> PieceRecord {
-    let Count { n, level, source, via, bound, pieces } = *count;
+fn record(count: &PiecesCount, (piece, first, classes): Piece<'_>, counts: &[u128], seconds: f64) -> PieceRecord {
+    let PiecesCount { n, level, source, via, bound, pieces } = *count;
     PieceRecord {
         format: FORMAT.into(),
         n,
@@ -135,7 +135,7 @@ fn record(count: &Count, (piece, first, classes): Piece<'_>, counts: &[u128], se
 }
 
 /// A read-back record's counts: one per penalty `0..=bound`, each below 2^128.
-fn counts_of(path: &Path, count: &Count, record: &PieceRecord) -> Result<Vec<u128>, HexError> {
+fn counts_of(path: &Path, count: &PiecesCount, record: &PieceRecord) -> Result<Vec<u128>, HexError> {
     let bad = |why: String| HexError::Input { file: path.to_path_buf(), line: 0, message: why };
     if record.counts.len() != count.bound + 1 {
         return Err(bad(format!("holds {} counts, not one per penalty 0..={}", record.counts.len(), count.bound)));

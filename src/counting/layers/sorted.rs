@@ -18,21 +18,21 @@ use rayon::prelude::*;
 use crate::counting::tally::{Overflow, Tally};
 
 /// A packed (frontier state, penalty) key and its count.
-pub type Entry<T> = (u128, T);
+pub type Keyed<T> = (u128, T);
 
 /// Entries with distinct keys in increasing order.
-pub type Run<T> = Vec<Entry<T>>;
+pub type Run<T> = Vec<Keyed<T>>;
 
 /// A stream of entries in increasing key order (keys may repeat across streams).
-pub type Source<'a, T, E> = Box<dyn Iterator<Item = Result<Entry<T>, E>> + Send + 'a>;
+pub type Source<'a, T, E> = Box<dyn Iterator<Item = Result<Keyed<T>, E>> + Send + 'a>;
 
 /// Bytes of entries a run holds, counting big-integer digits too.
-pub fn run_bytes<T: Tally>(run: &[Entry<T>]) -> usize {
+pub fn run_bytes<T: Tally>(run: &[Keyed<T>]) -> usize {
     std::mem::size_of_val(run) + run.iter().map(|e| e.1.heap_bytes()).sum::<usize>()
 }
 
 /// Sorts entries into a run, adding the counts of equal keys.
-pub fn sorted_run<T: Tally>(mut entries: Vec<Entry<T>>) -> Result<Run<T>, Overflow> {
+pub fn sorted_run<T: Tally>(mut entries: Vec<Keyed<T>>) -> Result<Run<T>, Overflow> {
     entries.sort_unstable_by_key(|e| e.0);
     let mut failure = Ok(());
     entries.dedup_by(|later, kept| {
@@ -48,7 +48,7 @@ pub fn sorted_run<T: Tally>(mut entries: Vec<Entry<T>>) -> Result<Run<T>, Overfl
 }
 
 /// A run read in place, as a merge source.
-pub fn borrowed<T: Tally, E: 'static>(run: &[Entry<T>]) -> Source<'_, T, E> {
+pub fn borrowed<T: Tally, E: 'static>(run: &[Keyed<T>]) -> Source<'_, T, E> {
     Box::new(run.iter().cloned().map(Ok))
 }
 
@@ -56,7 +56,7 @@ pub fn borrowed<T: Tally, E: 'static>(run: &[Entry<T>]) -> Source<'_, T, E> {
 /// with the sum of its counts.
 pub fn merge<T: Tally, E: From<Overflow>>(
     mut sources: Vec<Source<'_, T, E>>,
-    mut emit: impl FnMut(Entry<T>) -> Result<(), E>,
+    mut emit: impl FnMut(Keyed<T>) -> Result<(), E>,
 ) -> Result<(), E> {
     let mut heads: Vec<Option<T>> = vec![None; sources.len()];
     let mut queue = BinaryHeap::with_capacity(sources.len());
@@ -67,7 +67,7 @@ pub fn merge<T: Tally, E: From<Overflow>>(
             queue.push(Reverse((key, i)));
         }
     }
-    let mut current: Option<Entry<T>> = None;
+    let mut current: Option<Keyed<T>> = None;
     while let Some(Reverse((key, i))) = queue.pop() {
         let count = heads[i].take().expect("a queued source holds its head");
         if let Some(next) = sources[i].next() {
@@ -118,7 +118,7 @@ impl<T: Tally> Layer<T> {
         self.parts.iter().map(|part| run_bytes(part)).sum()
     }
 
-    pub fn iter(&self) -> impl Iterator<Item = &Entry<T>> {
+    pub fn iter(&self) -> impl Iterator<Item = &Keyed<T>> {
         self.parts.iter().flatten()
     }
 

@@ -18,7 +18,7 @@ use std::path::PathBuf;
 use tempfile::TempDir;
 
 use crate::counting::basics::SweepError;
-use crate::counting::layers::sorted::{merge, Entry, Source};
+use crate::counting::layers::sorted::{merge, Keyed, Source};
 use crate::counting::tally::Tally;
 
 /// Buffer of each open scratch file: large enough that a merge over many
@@ -98,7 +98,7 @@ impl Spilled {
         let file = File::open(&path).map_err(|e| SweepError::scratch(&path, e))?;
         let mut input = BufReader::with_capacity(BUFFER, file);
         Ok(Box::new((0..self.len).map(move |_| {
-            let read = |input: &mut BufReader<File>| -> std::io::Result<Entry<T>> {
+            let read = |input: &mut BufReader<File>| -> std::io::Result<Keyed<T>> {
                 let key = u128::read_from(input)?;
                 Ok((key, T::read_from(input)?))
             };

@@ -25,7 +25,7 @@ use crate::counting::basics::{check_stop, Layers, SweepError};
 use crate::counting::frontier::schedule::{minimum_bound, Schedule};
 use crate::counting::tables::guide::Guide;
 use crate::counting::hashing::KeyMap;
-use crate::counting::layers::sorted::{borrowed, merged_run, run_bytes, sorted_run, Entry, Layer, Run};
+use crate::counting::layers::sorted::{borrowed, merged_run, run_bytes, sorted_run, Keyed, Layer, Run};
 use crate::counting::layers::spill::{Scratch, Spilled};
 use crate::counting::tally::{Overflow, Tally};
 use crate::counting::frontier::transfer::{for_each_successor, join_key, split_key};
@@ -170,7 +170,7 @@ fn hashed_step<T: Tally>(pruning: Option<Pruning<'_>>, layer: KeyMap<T>, done: &
         }
     }
     // A hash table costs its capacity plus one control byte per slot.
-    let table_bytes = |map: &KeyMap<T>| map.capacity() * (std::mem::size_of::<Entry<T>>() + 1);
+    let table_bytes = |map: &KeyMap<T>| map.capacity() * (std::mem::size_of::<Keyed<T>>() + 1);
     done.note_layer(next.len(), table_bytes(&layer) + table_bytes(&next));
     Ok(next)
 }
@@ -202,14 +202,14 @@ fn sorted_step<T: Tally>(
     let layer_bytes = layer.bytes();
     let budget = usize::try_from(memory_limit).unwrap_or(usize::MAX).saturating_sub(layer_bytes);
     let successors_per_key = usize::from(pruning.schedule.plus());
-    let for_budget = budget / (std::mem::size_of::<Entry<T>>() * successors_per_key * cores * SHARDS_PER_CORE).max(1);
+    let for_budget = budget / (std::mem::size_of::<Keyed<T>>() * successors_per_key * cores * SHARDS_PER_CORE).max(1);
     let for_cores = layer.len().div_ceil(cores * 8);
     let shard_keys = for_cores.min(for_budget).clamp(SHARD_KEYS.0, SHARD_KEYS.1);
     let mut buffered: Vec<Run<T>> = Vec::new();
     let mut buffered_bytes = 0;
     let mut spilled: Vec<Spilled> = Vec::new();
     {
-        let shards: Vec<&[Entry<T>]> = layer.parts.iter().flat_map(|part| part.chunks(shard_keys)).collect();
+        let shards: Vec<&[Keyed<T>]> = layer.parts.iter().flat_map(|part| part.chunks(shard_keys)).collect();
         done.shards = done.shards.max(shards.len());
         for wave in shards.chunks(cores * SHARDS_PER_CORE) {
             let runs = wave.par_iter().map(|shard| expand(&pruning, shard)).collect::<Result<Vec<_>, _>>()?;
@@ -242,7 +242,7 @@ fn sorted_step<T: Tally>(
 }
 
 /// The kept successors of one shard, as a sorted run.
-fn expand<T: Tally>(pruning: &Pruning<'_>, shard: &[Entry<T>]) -> Result<Run<T>, Overflow> {
+fn expand<T: Tally>(pruning: &Pruning<'_>, shard: &[Keyed<T>]) -> Result<Run<T>, Overflow> {
     let mut successors = Vec::with_capacity(shard.len() * 2);
     for (key, count) in shard {
         pruning.for_each_kept(*key, |next_key| successors.push((next_key, count.clone())));

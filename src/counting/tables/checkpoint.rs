@@ -161,7 +161,7 @@ fn parse_layer(input: &mut &[u8], schedule: &Schedule, t: usize, bound: usize) -
 
 #[cfg(test)]
 mod tests {
-    use crate::counting::basics::Settings;
+    use crate::counting::basics::CountSettings;
     use crate::counting::tables::ladder::Ladder;
     use super::*;
     use crate::geometry::Hexagon;
@@ -172,7 +172,7 @@ mod tests {
     fn tables_round_trip_and_damage_is_refused() {
         let hex = Hexagon::new(5).expect("hexagon");
         let schedule = Schedule::new(&hex, 2).expect("schedule");
-        let settings = Settings::default();
+        let settings = CountSettings::default();
         let ladder = Ladder::up_to(&hex, 2, 11, &settings).expect("ladder");
         let table = ladder.guide(2).expect("built");
         assert!(table.size() > 0);

@@ -9,7 +9,7 @@
 use proptest::prelude::*;
 use sha2::{Digest, Sha256};
 
-use crate::counting::basics::Settings;
+use crate::counting::basics::CountSettings;
 use crate::counting::tables::checkpoint::{parse, serialise};
 use crate::counting::frontier::schedule::Schedule;
 use crate::counting::tables::ladder::Ladder;
@@ -26,7 +26,7 @@ fn real_tables() -> &'static [RealTable] {
         let mut tables = Vec::new();
         for (side, top, bound) in [(2, 2, 3), (3, 2, 4)] {
             let hex = Hexagon::new(side).expect("hexagon");
-            let settings = Settings::default();
+            let settings = CountSettings::default();
             let ladder = Ladder::up_to(&hex, top, bound, &settings).expect("ladder");
             for level in 1..=top {
                 let table = ladder.guide(level).expect("built");

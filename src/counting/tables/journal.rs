@@ -87,7 +87,7 @@ pub struct Identity {
 /// A file found in the journal: which pass and step, where, how many
 /// states, their least penalty (`None` for an empty layer).
 #[derive(Debug, Clone)]
-pub struct Entry {
+pub struct JournalEntry {
     pub pass: Pass,
     pub t: usize,
     pub path: PathBuf,
@@ -126,18 +126,18 @@ impl Journal {
 
     /// The forward layers `1..=t` already written, in order, each read whole
     /// and checked; empty when the journal is new.
-    pub fn resumable(&self) -> Result<Vec<Entry>, SweepError> {
+    pub fn resumable(&self) -> Result<Vec<JournalEntry>, SweepError> {
         self.run(Pass::Forward, 1..=self.id.cells)
     }
 
     /// The backward tables `t..cells` already written, from `cells - 1` down,
     /// each read whole and checked; empty when the backward pass has not begun.
-    pub fn resumable_backward(&self) -> Result<Vec<Entry>, SweepError> {
+    pub fn resumable_backward(&self) -> Result<Vec<JournalEntry>, SweepError> {
         self.run(Pass::Backward, (0..self.id.cells).rev())
     }
 
     /// The files of `pass` at the steps `steps` up to the first missing one.
-    fn run(&self, pass: Pass, steps: impl Iterator<Item = usize>) -> Result<Vec<Entry>, SweepError> {
+    fn run(&self, pass: Pass, steps: impl Iterator<Item = usize>) -> Result<Vec<JournalEntry>, SweepError> {
         let mut found = Vec::new();
         for t in steps {
             let path = self.path(pass, t);
@@ -145,7 +145,7 @@ impl Journal {
                 break;
             }
             let (len, minimum) = self.scan(pass, &path, t, |_| ())?;
-            found.push(Entry { pass, t, path, len, minimum });
+            found.push(JournalEntry { pass, t, path, len, minimum });
         }
         Ok(found)
     }
@@ -156,7 +156,7 @@ impl Journal {
         (pass, t): (Pass, usize),
         states: impl Iterator<Item = &'a u128> + Clone,
         minimum: Option<usize>,
-    ) -> Result<Entry, SweepError> {
+    ) -> Result<JournalEntry, SweepError> {
         let path = self.path(pass, t);
         let len = states.clone().count();
         let header = self.header(pass, t, len, minimum);
@@ -175,11 +175,11 @@ impl Journal {
             crate::error::HexError::Io { path, source } => SweepError::Scratch { path, source },
             other => SweepError::scratch(&path, std::io::Error::other(other.to_string())),
         })?;
-        Ok(Entry { pass, t, path, len, minimum })
+        Ok(JournalEntry { pass, t, path, len, minimum })
     }
 
     /// The states of a file written by `write`, checked against its hash.
-    pub fn read(&self, entry: &Entry) -> Result<Vec<u128>, SweepError> {
+    pub fn read(&self, entry: &JournalEntry) -> Result<Vec<u128>, SweepError> {
         let mut states = Vec::with_capacity(entry.len);
         self.scan(entry.pass, &entry.path, entry.t, |r| states.push(r))?;
         Ok(states)

@@ -8,7 +8,7 @@
 //! - its entry for the empty start state is the least penalty of a valid
 //!   complete assignment, when that is `<= B` (and absent otherwise).
 
-use crate::counting::basics::{check_bound, report_built, report_loaded, BuildStats, Settings};
+use crate::counting::basics::{check_bound, report_built, report_loaded, BuildStats, CountSettings};
 use crate::counting::tables::checkpoint;
 use crate::counting::frontier::schedule::Schedule;
 use crate::counting::tables::guide::Guide;
@@ -21,19 +21,19 @@ use crate::geometry::Hexagon;
 pub struct Ladder<'h> {
     hex: &'h Hexagon,
     bound: usize,
-    settings: &'h Settings,
+    settings: &'h CountSettings,
     guides: Vec<Guide>,
     builds: Vec<BuildStats>,
 }
 
 impl<'h> Ladder<'h> {
     /// An empty ladder (level 0) for `bound`.
-    pub fn new(hex: &'h Hexagon, bound: usize, settings: &'h Settings) -> Ladder<'h> {
+    pub fn new(hex: &'h Hexagon, bound: usize, settings: &'h CountSettings) -> Ladder<'h> {
         Ladder { hex, bound, settings, guides: Vec::new(), builds: Vec::new() }
     }
 
     /// The ladder of levels `1..=top` for `bound`, its tables built as `settings` say.
-    pub fn up_to(hex: &'h Hexagon, top: u8, bound: usize, settings: &'h Settings) -> Result<Ladder<'h>, HexError> {
+    pub fn up_to(hex: &'h Hexagon, top: u8, bound: usize, settings: &'h CountSettings) -> Result<Ladder<'h>, HexError> {
         let mut ladder = Ladder::new(hex, bound, settings);
         while ladder.top() < top {
             ladder.extend()?;
@@ -44,7 +44,7 @@ impl<'h> Ladder<'h> {
     /// The ladder up to `level <= 4` at a bound at least the level's minimum
     /// (equal when the start bound is at most the minimum), found level by
     /// level (each minimum is at least the one below), and that minimum.
-    pub fn to_minimum(hex: &'h Hexagon, level: u8, settings: &'h Settings) -> Result<(Ladder<'h>, usize), HexError> {
+    pub fn to_minimum(hex: &'h Hexagon, level: u8, settings: &'h CountSettings) -> Result<(Ladder<'h>, usize), HexError> {
         check_bound(settings.start)?;
         let mut ladder = Ladder::new(hex, settings.start, settings);
         let mut minimum = 0;
@@ -78,7 +78,7 @@ impl<'h> Ladder<'h> {
         self.bound
     }
 
-    pub fn settings(&self) -> &'h Settings {
+    pub fn settings(&self) -> &'h CountSettings {
         self.settings
     }
 

@@ -35,7 +35,7 @@ use crate::counting::basics::{check_stop, report_backward_step, report_resumed, 
 use crate::counting::frontier::schedule::{minimum_bound, Schedule};
 use crate::counting::tables::guide::{Admits, Guide};
 use crate::counting::hashing::KeyMap;
-use crate::counting::tables::journal::{Entry, Journal, Pass};
+use crate::counting::tables::journal::{JournalEntry, Journal, Pass};
 use crate::counting::layers::sorted::merge_in_pieces;
 use crate::counting::layers::spill::Scratch;
 use crate::counting::frontier::transfer::for_each_successor;
@@ -82,7 +82,7 @@ pub fn build(
 enum Held {
     Memory(Parts),
     Disk { path: std::path::PathBuf, len: usize },
-    Journal(Entry),
+    Journal(JournalEntry),
 }
 
 /// Where finished forward layers go: memory up to a budget, then scratch
@@ -97,7 +97,7 @@ struct Start {
     held: Vec<Held>,
     layer: Parts,
     /// The journal's copy of `layer` (none for layer 0, never written).
-    entry: Option<Entry>,
+    entry: Option<JournalEntry>,
     minima: Vec<Option<usize>>,
 }
 
@@ -323,7 +323,7 @@ fn load(held: Held, journal: Option<&Journal>) -> Result<Parts, SweepError> {
 
 #[cfg(test)]
 mod tests {
-    use crate::counting::basics::{Layers, Settings};
+    use crate::counting::basics::{Layers, CountSettings};
     use crate::counting::tables::ladder::Ladder;
     use crate::geometry::Hexagon;
 
@@ -331,10 +331,10 @@ mod tests {
     /// spilled, equal the reference's map for map, level by level.
     fn compact_tables_equal_the_reference(n: usize, bound: usize, top: u8) {
         let hex = Hexagon::new(n).expect("hexagon");
-        let hashed = Settings::from(Layers::Hashed);
+        let hashed = CountSettings::from(Layers::Hashed);
         let reference = Ladder::up_to(&hex, top, bound, &hashed).expect("reference");
         for memory_limit in [0, 1 << 30] {
-            let sorted = Settings::from(Layers::Sorted { memory_limit });
+            let sorted = CountSettings::from(Layers::Sorted { memory_limit });
             let compact = Ladder::up_to(&hex, top, bound, &sorted).expect("compact");
             let spilled: usize = compact.builds().iter().map(|b| b.spilled_layers).sum();
             assert_eq!(spilled > 0, memory_limit == 0, "n={n}: spilled {spilled} layers under limit {memory_limit}");
