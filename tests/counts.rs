@@ -4,6 +4,7 @@
 //! (autotests is off in Cargo.toml), so the suite links hexcert and CaDiCaL
 //! once per area and the long tests of its files share the test threads.
 
+mod common;
 mod counting;
 mod counting_modules;
 mod refinement;

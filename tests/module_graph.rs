@@ -7,145 +7,19 @@
 //! that rule; this test does, so a `use crate::solving` slipped into
 //! `records/` (or into a file it imports) fails CI. Paths are resolved to
 //! files: `crate::a::b` to src/a/b.rs or src/a/b/mod.rs (the longest prefix
-//! that is a file), `super::` and `self::` from the file's own module.
+//! that is a file), `super::` and `self::` from the file's own module, by
+//! the reader tests/counting_modules.rs shares (tests/common/imports.rs).
+//! Unit tests (`#[cfg(test)]` items) may use the layers above their file to
+//! build fixtures; the layering is a rule for the code that ships, so the
+//! reader leaves them out.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
-fn src() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("src")
-}
-
-/// Module path of a file under src/ (`certification/check/mod.rs` -> [certification, check]).
-fn module_of(file: &Path) -> Vec<String> {
-    let relative = file.strip_prefix(src()).unwrap().with_extension("");
-    let mut parts: Vec<String> = relative.iter().map(|p| p.to_string_lossy().into_owned()).collect();
-    if parts.last().is_some_and(|p| p == "mod" || p == "lib" || p == "main") {
-        parts.pop();
-    }
-    parts
-}
-
-/// The file holding module `path`, or the nearest ancestor's.
-fn file_of(path: &[String]) -> Option<PathBuf> {
-    for len in (1..=path.len()).rev() {
-        let base = path[..len].iter().fold(src(), |p, s| p.join(s));
-        for candidate in [base.with_extension("rs"), base.join("mod.rs")] {
-            if candidate.is_file() {
-                return Some(candidate);
-            }
-        }
-    }
-    None
-}
-
-/// Expands `a::{b, c::{d, e}}` (after the root) into full segment lists.
-fn expand(prefix: &[String], text: &str, out: &mut Vec<Vec<String>>) {
-    let text = text.trim();
-    if let Some(open) = text.find('{') {
-        let head: Vec<String> = text[..open].split("::").map(str::trim).filter(|s| !s.is_empty()).map(String::from).collect();
-        let inner = &text[open + 1..text.rfind('}').unwrap_or(text.len())];
-        let mut depth = 0;
-        let mut start = 0;
-        let base: Vec<String> = prefix.iter().cloned().chain(head).collect();
-        for (i, c) in inner.char_indices() {
-            match c {
-                '{' => depth += 1,
-                '}' => depth -= 1,
-                ',' if depth == 0 => {
-                    expand(&base, &inner[start..i], out);
-                    start = i + 1;
-                }
-                _ => {}
-            }
-        }
-        expand(&base, &inner[start..], out);
-    } else {
-        let segments = text.split("::").map(|s| s.split_whitespace().next().unwrap_or("").to_string()).filter(|s| !s.is_empty() && s != "self");
-        out.push(prefix.iter().cloned().chain(segments).collect());
-    }
-}
-
-/// The files `file` refers to through `crate::`, `super::` and `self::` paths.
-fn imports(file: &Path) -> BTreeSet<PathBuf> {
-    imports_in(file, &std::fs::read_to_string(file).unwrap())
-}
-
-/// The files `whole`, the text of `file`, refers to.
-fn imports_in(file: &Path, whole: &str) -> BTreeSet<PathBuf> {
-    // Unit tests (a `#[cfg(test)] mod tests` closing the file) may use the
-    // layers above their file to build fixtures; the layering is a rule for
-    // the code that ships, so the reader stops where they begin.
-    let text = whole.split("#[cfg(test)]\nmod tests").next().unwrap();
-    let module = module_of(file);
-    let is_mod = file.file_name().is_some_and(|n| n == "mod.rs" || n == "lib.rs");
-    let mut found = BTreeSet::new();
-    for root in ["crate::", "super::", "self::"] {
-        let mut rest = text;
-        while let Some(at) = rest.find(root) {
-            let before = rest[..at].chars().last();
-            rest = &rest[at + root.len()..];
-            if before.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == ':') {
-                continue;
-            }
-            // The path: identifiers, `::`, and one braced group (which may nest).
-            let mut end = 0;
-            let mut depth = 0;
-            for (i, c) in rest.char_indices() {
-                match c {
-                    '{' => depth += 1,
-                    '}' if depth > 0 => depth -= 1,
-                    c if depth > 0 || c.is_alphanumeric() || c == '_' || c == ':' => {}
-                    c if c.is_whitespace() && depth > 0 => {}
-                    _ => {
-                        end = i;
-                        break;
-                    }
-                }
-                end = i + c.len_utf8();
-                if depth == 0 && c == '}' {
-                    break;
-                }
-            }
-            let mut base: Vec<String> = match root {
-                "crate::" => Vec::new(),
-                "super::" => module[..module.len().saturating_sub(1)].to_vec(),
-                _ if is_mod => module.clone(),
-                _ => module[..module.len().saturating_sub(1)].to_vec(),
-            };
-            // `super::super::x`: each further `super` is one module up.
-            let mut path = &rest[..end];
-            while root == "super::" && path.starts_with("super::") {
-                path = &path["super::".len()..];
-                base.pop();
-            }
-            let mut paths = Vec::new();
-            expand(&base, path, &mut paths);
-            for path in paths {
-                if let Some(target) = file_of(&path).filter(|t| t != file) {
-                    found.insert(target);
-                }
-            }
-        }
-    }
-    found
-}
-
-fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    for entry in std::fs::read_dir(dir).unwrap().flatten() {
-        let path = entry.path();
-        if path.is_dir() {
-            rust_files(&path, out);
-        } else if path.extension().is_some_and(|e| e == "rs") {
-            out.push(path);
-        }
-    }
-}
+use crate::common::imports::{chain, circles, code_only, imports_in, module_of, rust_files, src};
 
 fn graph() -> BTreeMap<PathBuf, BTreeSet<PathBuf>> {
-    let mut files = Vec::new();
-    rust_files(&src(), &mut files);
-    files.into_iter().map(|f| (f.clone(), imports(&f))).collect()
+    rust_files(&src()).into_iter().map(|f| (f.clone(), imports_in(&f, &std::fs::read_to_string(&f).unwrap()))).collect()
 }
 
 /// A chain of imports from `start` to a file under src/solving/, if any.
@@ -155,26 +29,7 @@ fn path_to_solving(graph: &BTreeMap<PathBuf, BTreeSet<PathBuf>>, start: &Path) -
 
 /// A chain of imports from `start` to a file under one of `targets`, if any.
 fn path_to(graph: &BTreeMap<PathBuf, BTreeSet<PathBuf>>, start: &Path, targets: &[PathBuf]) -> Option<Vec<PathBuf>> {
-    let mut parent: BTreeMap<PathBuf, PathBuf> = BTreeMap::new();
-    let mut queue = std::collections::VecDeque::from([start.to_path_buf()]);
-    let mut seen = BTreeSet::from([start.to_path_buf()]);
-    while let Some(file) = queue.pop_front() {
-        if targets.iter().any(|t| file.starts_with(t)) {
-            let mut chain = vec![file.clone()];
-            while let Some(p) = parent.get(chain.last().unwrap()) {
-                chain.push(p.clone());
-            }
-            chain.reverse();
-            return Some(chain);
-        }
-        for next in graph.get(&file).into_iter().flatten() {
-            if seen.insert(next.clone()) {
-                parent.insert(next.clone(), file.clone());
-                queue.push_back(next.clone());
-            }
-        }
-    }
-    None
+    chain(graph, &start.to_path_buf(), |file| targets.iter().any(|t| file.starts_with(t)))
 }
 
 fn shown(chain: &[PathBuf]) -> String {
@@ -245,34 +100,7 @@ fn the_lrat_checker_crate_depends_on_thiserror_alone() {
 /// one found is named, shortest first from each file.
 #[test]
 fn no_file_imports_itself_through_others() {
-    let graph = graph();
-    let mut circles = BTreeMap::new();
-    for start in graph.keys() {
-        // Breadth-first from `start`: the first way back to it is its shortest circle.
-        let mut parent: BTreeMap<PathBuf, PathBuf> = BTreeMap::new();
-        let mut queue = std::collections::VecDeque::from([start.clone()]);
-        'search: while let Some(file) = queue.pop_front() {
-            for next in graph.get(&file).into_iter().flatten() {
-                if next == start {
-                    let mut circle = vec![file.clone()];
-                    while let Some(p) = parent.get(circle.last().unwrap()) {
-                        circle.push(p.clone());
-                    }
-                    circle.reverse();
-                    // One name per circle, whichever file it was found from.
-                    let mut key = circle.clone();
-                    key.sort();
-                    circles.entry(key).or_insert_with(|| shown(&[circle, vec![start.clone()]].concat()));
-                    break 'search;
-                }
-                if next != start && !parent.contains_key(next) {
-                    parent.insert(next.clone(), file.clone());
-                    queue.push_back(next.clone());
-                }
-            }
-        }
-    }
-    let named: Vec<String> = circles.into_values().collect();
+    let named: Vec<String> = circles(&graph()).iter().map(|circle| shown(circle)).collect();
     assert!(named.is_empty(), "import circles:\n{}", named.join("\n"));
 }
 
@@ -305,8 +133,7 @@ fn no_claim_path_reaches_the_restricted_search() {
 /// same searches.
 #[test]
 fn the_searches_name_no_solver_backend() {
-    let mut files = Vec::new();
-    rust_files(&src().join("search"), &mut files);
+    let files = rust_files(&src().join("search"));
     assert!(files.len() >= 2, "src/search/ holds the searches");
     for file in files {
         let text = std::fs::read_to_string(&file).unwrap();
@@ -321,8 +148,7 @@ fn the_searches_name_no_solver_backend() {
 /// types know nothing of the command line.
 #[test]
 fn the_library_does_not_use_clap() {
-    let mut files = Vec::new();
-    rust_files(&src(), &mut files);
+    let files = rust_files(&src());
     let binary = ["main.rs", "args.rs", "choices.rs", "search_args.rs", "cubes_args.rs", "count_args.rs", "progress.rs", "commands"].map(|p| src().join(p));
     let library: Vec<_> = files.into_iter().filter(|f| !binary.iter().any(|b| f.starts_with(b))).collect();
     assert!(library.len() > 50, "the library's files were not found");
@@ -388,9 +214,7 @@ fn the_command_families_named_are_the_files() {
     let doc = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/ARCHITECTURE.md")).unwrap();
     let sentence = doc.split("(one file per family: ").nth(1).and_then(|rest| rest.split(" is what they share)").next()).expect("docs/ARCHITECTURE.md names the command files");
     let mut named: Vec<&str> = sentence.split('`').skip(1).step_by(2).collect();
-    let mut files = Vec::new();
-    rust_files(&src().join("commands"), &mut files);
-    let mut files: Vec<String> = files.iter().map(|f| f.file_stem().unwrap().to_string_lossy().into_owned()).filter(|f| f != "mod").collect();
+    let mut files: Vec<String> = rust_files(&src().join("commands")).iter().map(|f| f.file_stem().unwrap().to_string_lossy().into_owned()).filter(|f| f != "mod").collect();
     named.sort_unstable();
     files.sort();
     assert_eq!(named, files, "docs/ARCHITECTURE.md's command files against src/commands/");
@@ -400,44 +224,6 @@ fn the_command_families_named_are_the_files() {
 const MAX_FN_LINES: usize = 80;
 /// A file of more lines than this holds more than one concern.
 const MAX_FILE_LINES: usize = 450;
-
-/// `text` with comments, string and character literals blanked (newlines
-/// kept), so that the braces left are the code's own.
-fn code_only(text: &str) -> String {
-    let chars: Vec<char> = text.chars().collect();
-    let mut out = String::with_capacity(text.len());
-    let mut i = 0;
-    let keep_newlines = |out: &mut String, span: &[char]| out.extend(span.iter().filter(|&&c| c == '\n'));
-    while i < chars.len() {
-        let rest = &chars[i..];
-        let end = if rest.starts_with(&['/', '/']) {
-            i + rest.iter().position(|&c| c == '\n').unwrap_or(rest.len())
-        } else if rest.starts_with(&['/', '*']) {
-            i + 2 + rest[2..].windows(2).position(|w| w == ['*', '/']).map_or(rest.len() - 2, |p| p + 2)
-        } else if rest[0] == 'r' && rest.get(1).is_some_and(|&c| c == '"' || c == '#') && (i == 0 || !chars[i - 1].is_alphanumeric() && chars[i - 1] != '_') {
-            let hashes = rest[1..].iter().take_while(|&&c| c == '#').count();
-            let close: Vec<char> = std::iter::once('"').chain(std::iter::repeat_n('#', hashes)).collect();
-            let body = 2 + hashes;
-            i + body + rest[body..].windows(close.len()).position(|w| w == close.as_slice()).map_or(rest.len() - body, |p| p + close.len())
-        } else if rest[0] == '"' {
-            let mut j = 1;
-            while j < rest.len() && rest[j] != '"' {
-                j += if rest[j] == '\\' { 2 } else { 1 };
-            }
-            i + j + 1
-        } else if rest[0] == '\'' && (rest.get(1) == Some(&'\\') || rest.get(2) == Some(&'\'')) {
-            i + 1 + rest[1..].iter().skip(1).position(|&c| c == '\'').map_or(rest.len() - 1, |p| p + 2)
-        } else {
-            out.push(rest[0]);
-            i += 1;
-            continue;
-        };
-        let end = end.min(chars.len());
-        keep_newlines(&mut out, &chars[i..end]);
-        i = end;
-    }
-    out
-}
 
 /// The name and line count of every function with a body in `text` (a
 /// declaration ending in `;`, a trait's required method, has none).
@@ -480,9 +266,7 @@ fn function_lengths(text: &str) -> Vec<(String, usize)> {
 #[test]
 fn functions_and_files_stay_short() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let mut files = Vec::new();
-    rust_files(&src(), &mut files);
-    rust_files(&root.join("lrat/src"), &mut files);
+    let files = [rust_files(&src()), rust_files(&root.join("lrat/src"))].concat();
     assert!(files.len() > 100, "the source files were not found");
     let mut long = Vec::new();
     for file in files {

@@ -1,6 +1,8 @@
 //! Helpers shared by the integration tests.
 #![allow(dead_code)]
 
+pub mod imports;
+
 use std::path::{Path, PathBuf};
 
 use hexcert::formats::read_grid_file;
