@@ -5,18 +5,8 @@
 //! type's name on purpose, and are not `pub struct` lines.
 
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
 
-fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    for entry in std::fs::read_dir(dir).unwrap().flatten() {
-        let path = entry.path();
-        if path.is_dir() {
-            rust_files(&path, out);
-        } else if path.extension().is_some_and(|e| e == "rs") {
-            out.push(path);
-        }
-    }
-}
+use crate::common::imports::{rust_files, src};
 
 /// The type a line declares public (`pub struct X`, `pub(crate) enum X`, ...).
 fn declared(line: &str) -> Option<&str> {
@@ -32,10 +22,8 @@ fn declared(line: &str) -> Option<&str> {
 
 #[test]
 fn no_two_public_types_share_a_name() {
-    let mut files = Vec::new();
-    rust_files(&Path::new(env!("CARGO_MANIFEST_DIR")).join("src"), &mut files);
     let mut seen: BTreeMap<String, Vec<String>> = BTreeMap::new();
-    for file in files {
+    for file in rust_files(&src()) {
         let text = std::fs::read_to_string(&file).unwrap();
         let shown = file.strip_prefix(env!("CARGO_MANIFEST_DIR")).unwrap().display().to_string();
         for (i, line) in text.lines().enumerate() {
