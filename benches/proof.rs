@@ -3,8 +3,8 @@
 //! store), without and with racing the plain formulation.
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use hexcert::certification::prove::{prove, ProveOutcome};
-use hexcert::certification::Settings;
+use hexcert::certify::prove::{prove, ProveOutcome};
+use hexcert::certify::Settings;
 use hexcert::geometry::Hexagon;
 
 fn small_certificate(c: &mut Criterion) {

@@ -17,7 +17,7 @@
 use std::fmt::Write;
 use std::path::{Path, PathBuf};
 
-use crate::certification::witness::{check_optimum_witness, lower_bound_statement};
+use crate::verify::witness::{check_optimum_witness, lower_bound_statement};
 use crate::error::HexError;
 use crate::formats::read_grid_file;
 use crate::geometry::Hexagon;

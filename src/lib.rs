@@ -28,16 +28,20 @@
 //! - `derivation`: a VeriPB proof from the statement to the level CNF;
 //! - `counting`: exact counts, asked through one query (`Count`): the
 //!   frontier sweep, the chain products and the extension road;
+//! - `verify`: everything that judges records without a solver: check,
+//!   cube status, the statement -> CNF check, regeneration's judging;
 //! - `solving`: the `SatSolver` trait and its CaDiCaL backend;
 //! - `search`: the searches, which see the solver through its trait only;
-//! - `certification`: prove, certify, cube runs and merges, check;
+//! - `certify`: everything that solves: prove, optimum, cube runs and
+//!   merges, listings, refinement (behind the feature `solver`);
 //! - `rendering`: pictures of grids;
 //! - `gallery`: every certified optimum and best grid drawn into one page.
 //!
 //! tests/module_graph.rs holds the files to this: no import circle, no
 //! solver code reachable from the checking side.
 
-pub mod certification;
+#[cfg(feature = "solver")]
+pub mod certify;
 pub mod compress;
 pub mod context;
 pub mod counting;
@@ -65,5 +69,6 @@ pub mod search;
 pub mod solving;
 pub mod statement;
 pub mod validation;
+pub mod verify;
 
 pub use error::HexError;

@@ -12,11 +12,11 @@ use crate::common::{copy_dir, rewrite_json, veripb_present, verified_if_veripb};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use hexcert::certification::check::{check_record, Status};
-use hexcert::certification::optimum::certify_optimum;
-use hexcert::certification::prove::{certify_refutation, prove, refute, ProveOutcome, SolveAgain};
-use hexcert::certification::resume::ResumeDir;
-use hexcert::certification::Settings;
+use hexcert::verify::check::{check_record, Status};
+use hexcert::certify::optimum::certify_optimum;
+use hexcert::certify::prove::{certify_refutation, prove, refute, ProveOutcome, SolveAgain};
+use hexcert::certify::resume::ResumeDir;
+use hexcert::certify::Settings;
 use hexcert::geometry::Hexagon;
 use hexcert::records::{read_json, Claim, Optimum};
 use hexcert::compress;
@@ -346,7 +346,7 @@ fn certify_proves_again_an_existing_claim_that_does_not_verify() {
     assert_eq!(status_of(&record), verified_if_veripb());
     // Every level minimum is reached by a stored witness: the grid, or the
     // search's level witness certify keeps beside the optimum.
-    let report = hexcert::certification::check::check_record(&record, None);
+    let report = hexcert::verify::check::check_record(&record, None);
     assert!(!report.messages.iter().any(|m| m.contains("at least")), "{:?}", report.messages);
     assert!(certify_optimum(4, &settings, &mut |_| {}).unwrap().resumed, "a verified optimum is reused");
 }

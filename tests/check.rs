@@ -20,7 +20,7 @@ use crate::common::{copy_dir, rewrite_json, path_without_veripb, veripb_present,
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use hexcert::certification::check::{check_record, Status, EXIT_FAILED, EXIT_UNVERIFIED};
+use hexcert::verify::check::{check_record, Status, EXIT_FAILED, EXIT_UNVERIFIED};
 use hexcert::derivation::write_derivation;
 use hexcert::encoding::LevelEncoding;
 use hexcert::formats::{read_grid_file, to_hexcert_text};
@@ -290,7 +290,7 @@ fn the_statement_record_is_checked_and_recorded() {
     let path = dir.join("claim.json");
     let committed_claim: Claim = read_json(&path).unwrap();
     let restore = || std::fs::write(&path, serde_json::to_vec_pretty(&committed_claim).unwrap()).unwrap();
-    let messages = |report: &hexcert::certification::check::CheckReport| report.messages.join("\n");
+    let messages = |report: &hexcert::verify::check::CheckReport| report.messages.join("\n");
 
     rewrite_json::<Claim>(&path, |c| c.statement_to_cnf.as_mut().unwrap().statement.as_mut().unwrap().sha256 = "0".repeat(64));
     let report = check_record(&path, None);

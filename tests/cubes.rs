@@ -198,7 +198,9 @@ fn refined_plans_cover_the_split_and_every_optimal_partial() {
 /// record per cube, and a rerun skips what is recorded.
 #[test]
 fn every_cube_of_a_true_claim_is_refuted_with_a_checked_proof_and_recorded_once() {
-    use hexcert::certification::cubes::{progress, result_path, run_all, CubeVerdict, RunLimits};
+    use hexcert::certify::cube_run::{run_all, RunLimits};
+    use hexcert::records::cube::{result_path, CubeVerdict};
+    use hexcert::verify::cube_status::progress;
     use std::sync::atomic::AtomicBool;
     use std::sync::Arc;
     let scratch = Scratch::new("cubes-run");
@@ -253,8 +255,11 @@ fn every_cube_of_a_true_claim_is_refuted_with_a_checked_proof_and_recorded_once(
 /// plan, the plan's cover edited.
 #[test]
 fn unfinished_cubes_are_refined_and_the_merged_claim_checks_and_resists_tampering() {
-    use hexcert::certification::check::{check_record, Status};
-    use hexcert::certification::cubes::{merge, progress, run_all, CubeVerdict, RunLimits};
+    use hexcert::verify::check::{check_record, Status};
+    use hexcert::certify::cube_run::{run_all, RunLimits};
+    use hexcert::certify::merge::merge;
+    use hexcert::records::cube::CubeVerdict;
+    use hexcert::verify::cube_status::progress;
     use std::sync::atomic::AtomicBool;
     use std::sync::Arc;
     let scratch = Scratch::new("cubes-merge");
@@ -288,10 +293,10 @@ fn unfinished_cubes_are_refined_and_the_merged_claim_checks_and_resists_tamperin
         assert_eq!(report.status, common::verified_if_veripb(), "{:?}", report.messages);
     } else {
         assert_eq!(report.status, Status::Unverified, "{:?}", report.messages);
-        let regenerated = check_record(&claim_path, Some(&hexcert::certification::prove::SolveAgain));
+        let regenerated = check_record(&claim_path, Some(&hexcert::certify::prove::SolveAgain));
         assert_eq!(regenerated.status, common::verified_if_veripb(), "{:?}", regenerated.messages);
         for index in unstored {
-            std::fs::remove_file(hexcert::certification::cubes::result_path(&results, &refined, index)).unwrap();
+            std::fs::remove_file(hexcert::records::cube::result_path(&results, &refined, index)).unwrap();
         }
         run_all(&refined, None, &results, 2, patient, &abort, &|_, _, _| {}).unwrap();
         let claim_path = merge(&refined, &results, &proofs).unwrap();
@@ -385,7 +390,7 @@ fn unfinished_cubes_are_refined_and_the_merged_claim_checks_and_resists_tamperin
 /// `cubes merge` makes the claim, and `check --regenerate` verifies it.
 #[test]
 fn the_job_list_runs_under_gnu_parallel_and_merges_into_a_checked_claim() {
-    use hexcert::certification::cubes::{result_path, CubeResult, CubeVerdict};
+    use hexcert::records::cube::{result_path, CubeResult, CubeVerdict};
     use std::process::Command;
     if Command::new("parallel").arg("--version").output().is_err() {
         assert!(std::env::var_os("CI").is_none(), "CI is set but GNU parallel is not on PATH");

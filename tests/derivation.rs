@@ -64,8 +64,8 @@ fn veripb(statement: &Path, proof: &Path, target: &Path) -> Result<(), String> {
 fn the_targets_are_the_formulas_prove_races() {
     for (n, level, below) in [(3, 1, 2), (3, 4, 3), (4, 2, 2), (4, 1, 1), (3, 2, 100)] {
         let hex = Hexagon::new(n).unwrap();
-        let settings = hexcert::certification::Settings::new("unused".into());
-        let raced = hexcert::certification::prove::formulations(&settings, below - 1);
+        let settings = hexcert::certify::Settings::new("unused".into());
+        let raced = hexcert::certify::prove::formulations(&settings, below - 1);
         assert_eq!(raced.len(), 2, "prove races the symmetry-broken and the plain formula");
         for options in raced {
             assert_eq!(options, EncodeOptions { symmetry: options.symmetry, ..EncodeOptions::bounded(Some(below - 1)) });

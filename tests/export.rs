@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 
 use crate::common;
 use crate::lrat::{cake_lpr, edit_claim, hexcert, merged_cube_claim, scratch, text};
-use hexcert::certification::export::{ExportManifest, CNF_FILE, DRAT_FILE, LRAT_FILE, MANIFEST_FILE, SUMS_FILE};
+use hexcert::verify::export::{ExportManifest, CNF_FILE, DRAT_FILE, LRAT_FILE, MANIFEST_FILE, SUMS_FILE};
 use hexcert::digest::sha256_hex;
 
 /// The export's manifest, each file's bytes hashing to the SHA-256 it

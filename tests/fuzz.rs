@@ -10,7 +10,7 @@ use crate::common;
 
 use std::path::Path;
 
-use hexcert::certification::check::{check_record, Status};
+use hexcert::verify::check::{check_record, Status};
 use hexcert::formats::{parse_grid, to_hexcert_text, to_published_text};
 use proptest::prelude::*;
 

@@ -288,13 +288,13 @@ fn a_failed_proof_write_is_an_io_error_not_a_bug() {
 /// record's refutation is false, nothing in hexcert broke.
 #[test]
 fn a_satisfiable_regenerated_cube_is_a_failed_certificate() {
-    use hexcert::certification::regenerate::Regenerate;
+    use hexcert::verify::regenerate::Regenerate;
     let dir = Scratch::new("hostile-sat");
     let mut cnf = hexcert::formula::Cnf::new();
     let x = cnf.new_var();
     cnf.add_clause(&[x]);
     let mut online = hexcert::proofs::online::OnlineCheck::start(cnf.to_dimacs(), &dir.0.join("p.drat")).unwrap();
-    let error = hexcert::certification::prove::SolveAgain.regenerate_formula(&cnf, None, "cube 0", online.sender()).unwrap_err();
+    let error = hexcert::certify::prove::SolveAgain.regenerate_formula(&cnf, None, "cube 0", online.sender()).unwrap_err();
     assert_eq!(hexcert::outcome::exit_code(Err(&error)), 1, "{error}");
 }
 

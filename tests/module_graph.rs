@@ -1,6 +1,6 @@
 //! The import graph of src/, read from the source: the record layer and the
-//! checker are solver-free, and the files of the certification and record
-//! layers import each other without circles.
+//! verifier are solver-free, and the files of src/ (the library's and the
+//! binary's, src/cli/) import each other without circles.
 //!
 //! Why a test over the source: `check` judges proofs, and what it verifies
 //! must not depend on the code that found them. The compiler does not see
@@ -40,12 +40,11 @@ fn shown(chain: &[PathBuf]) -> String {
 fn the_record_layer_and_the_checker_reach_no_solver_code() {
     let graph = graph();
     let mut starts: Vec<PathBuf> = graph.keys().filter(|f| f.starts_with(src().join("records"))).cloned().collect();
-    // Every file of the checker's folder is a start: its mod.rs names them
+    // Every file of the verifier's folder is a start: its mod.rs names them
     // without `self::`, which the reader does not follow.
-    let checker: Vec<PathBuf> = graph.keys().filter(|f| f.starts_with(src().join("certification/check"))).cloned().collect();
-    assert!(checker.len() > 1, "the checker's files were not found");
-    starts.extend(checker);
-    starts.push(src().join("certification/check_cubes.rs"));
+    let verifier: Vec<PathBuf> = graph.keys().filter(|f| f.starts_with(src().join("verify"))).cloned().collect();
+    assert!(verifier.len() > 5, "the verifier's files were not found");
+    starts.extend(verifier);
     for start in &starts {
         assert!(graph.contains_key(start), "{} is not a source file", start.display());
         if let Some(chain) = path_to_solving(&graph, start) {
@@ -53,7 +52,7 @@ fn the_record_layer_and_the_checker_reach_no_solver_code() {
         }
     }
     // The reader sees imports: from the prover, the solver is reachable.
-    let prove = src().join("certification/prove.rs");
+    let prove = src().join("certify/prove.rs");
     assert!(path_to_solving(&graph, &prove).is_some(), "the import reader missed prove.rs -> solving");
 }
 
@@ -62,7 +61,7 @@ fn the_record_layer_and_the_checker_reach_no_solver_code() {
 /// imports none of them, directly or through another file; run identity,
 /// hashing and compression sit below it (src/run.rs, src/digest.rs,
 /// src/compress.rs).
-const ABOVE_RECORDS: [&str; 7] = ["proofs", "cubes", "certification", "solving", "search", "counting", "commands"];
+const ABOVE_RECORDS: [&str; 8] = ["proofs", "cubes", "verify", "certify", "solving", "search", "counting", "cli"];
 
 /// The first chain from a file of `records/` to a layer above it, in `graph`.
 fn records_reaching_above(graph: &BTreeMap<PathBuf, BTreeSet<PathBuf>>) -> Option<Vec<PathBuf>> {
@@ -81,7 +80,7 @@ fn the_record_layer_imports_nothing_above_it() {
     // file, read by the same reader, is caught.
     let cube = src().join("records/cube.rs");
     let text = std::fs::read_to_string(&cube).unwrap();
-    for added in ["use crate::proofs::verified::NAME;", "use crate::cubes::{Split, Plan};", "fn f() { super::super::counting::Count; }", "use crate::certification::cubes::run_cube;"] {
+    for added in ["use crate::proofs::verified::NAME;", "use crate::cubes::{Split, Plan};", "fn f() { super::super::counting::Count; }", "use crate::certify::cube_run::run_cube;"] {
         let mut broken = graph.clone();
         broken.insert(cube.clone(), imports_in(&cube, &format!("{added}\n{text}")));
         assert!(records_reaching_above(&broken).is_some(), "`{added}` in records/cube.rs went unnoticed");
@@ -112,7 +111,7 @@ fn no_file_imports_itself_through_others() {
 fn no_claim_path_reaches_the_restricted_search() {
     let graph = graph();
     let restricted = [src().join("encoding/restricted.rs"), src().join("search/grids.rs"), src().join("search/hunt.rs")];
-    let claim_side = ["certification", "records", "proofs", "derivation", "cubes", "counting", "statement.rs", "encoding/level_formula.rs"];
+    let claim_side = ["verify", "certify", "records", "proofs", "derivation", "cubes", "counting", "statement.rs", "encoding/level_formula.rs"];
     let starts: Vec<&PathBuf> = graph.keys().filter(|f| claim_side.iter().any(|c| f.starts_with(src().join(c)))).collect();
     assert!(starts.len() > 30, "the claim side's files were not found");
     for start in starts {
@@ -143,14 +142,12 @@ fn the_searches_name_no_solver_backend() {
     }
 }
 
-/// clap stays in the binary (main.rs, args.rs, choices.rs, search_args.rs,
-/// cubes_args.rs, count_args.rs, commands/, progress.rs): the library's
-/// types know nothing of the command line.
+/// clap stays in the binary (src/cli/): the library's types know nothing
+/// of the command line.
 #[test]
 fn the_library_does_not_use_clap() {
     let files = rust_files(&src());
-    let binary = ["main.rs", "args.rs", "choices.rs", "search_args.rs", "cubes_args.rs", "count_args.rs", "progress.rs", "commands"].map(|p| src().join(p));
-    let library: Vec<_> = files.into_iter().filter(|f| !binary.iter().any(|b| f.starts_with(b))).collect();
+    let library: Vec<_> = files.into_iter().filter(|f| !f.starts_with(src().join("cli"))).collect();
     assert!(library.len() > 50, "the library's files were not found");
     for file in library {
         let text = std::fs::read_to_string(&file).unwrap();
@@ -207,17 +204,49 @@ fn the_layers_hold() {
     assert!(below.is_empty(), "imports of a module below the importer's layer (docs/ARCHITECTURE.md):\n{}", below.join("\n"));
 }
 
-/// docs/ARCHITECTURE.md names the files of src/commands/ (one per family of
+/// docs/ARCHITECTURE.md names the files of src/cli/commands/ (one per family of
 /// commands, and `report`): the names are the files.
 #[test]
 fn the_command_families_named_are_the_files() {
     let doc = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/ARCHITECTURE.md")).unwrap();
     let sentence = doc.split("(one file per family: ").nth(1).and_then(|rest| rest.split(" is what they share)").next()).expect("docs/ARCHITECTURE.md names the command files");
     let mut named: Vec<&str> = sentence.split('`').skip(1).step_by(2).collect();
-    let mut files: Vec<String> = rust_files(&src().join("commands")).iter().map(|f| f.file_stem().unwrap().to_string_lossy().into_owned()).filter(|f| f != "mod").collect();
+    let mut files: Vec<String> = rust_files(&src().join("cli/commands")).iter().map(|f| f.file_stem().unwrap().to_string_lossy().into_owned()).filter(|f| f != "mod").collect();
     named.sort_unstable();
     files.sort();
-    assert_eq!(named, files, "docs/ARCHITECTURE.md's command files against src/commands/");
+    assert_eq!(named, files, "docs/ARCHITECTURE.md's command files against src/cli/commands/");
+}
+
+/// The folder plan is the layers table: every entry of src/ but lib.rs
+/// and the binary's folder (cli/) is a module the table names, and every
+/// module it names is a file or folder there; the feature `solver` is
+/// decided in lib.rs alone (it gates whole modules, never parts of one),
+/// and it gates `certify`, never `verify`.
+#[test]
+fn the_folder_plan_is_the_layers_table() {
+    let order = architecture_order();
+    let mut entries: Vec<String> = std::fs::read_dir(src())
+        .unwrap()
+        .flatten()
+        .map(|e| e.path().file_stem().unwrap().to_string_lossy().into_owned())
+        .filter(|stem| stem != "lib" && stem != "cli")
+        .collect();
+    entries.sort();
+    entries.dedup();
+    let mut named = order.clone();
+    named.sort();
+    assert_eq!(entries, named, "src/'s files and folders against docs/ARCHITECTURE.md's layers table");
+    let library = rust_files(&src()).into_iter().filter(|f| !f.starts_with(src().join("cli")));
+    for file in library {
+        let text = std::fs::read_to_string(&file).unwrap();
+        if file != src().join("lib.rs") {
+            assert!(!text.contains("feature = \"solver\""), "{} gates part of itself on the feature `solver` (lib.rs gates whole modules)", file.display());
+        }
+    }
+    let lib = std::fs::read_to_string(src().join("lib.rs")).unwrap();
+    let gated = |module: &str| lib.contains(&format!("#[cfg(feature = \"solver\")]\npub mod {module};"));
+    assert!(gated("certify") && gated("solving") && gated("search"), "lib.rs gates certify, solving and search on the feature `solver`");
+    assert!(!gated("verify") && lib.contains("pub mod verify;"), "verify builds without the solver");
 }
 
 /// A function of more lines than this has steps worth naming.

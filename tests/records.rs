@@ -12,7 +12,7 @@ use std::process::Command;
 use std::sync::mpsc;
 use std::time::Duration;
 
-use hexcert::certification::check::{check_paths, check_record, Status};
+use hexcert::verify::check::{check_paths, check_record, Status};
 use hexcert::records::header::Stated;
 use hexcert::records::trust::{trust_base, Basis};
 use hexcert::records::{Record, CLAIM_FORMAT};

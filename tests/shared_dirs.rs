@@ -127,7 +127,7 @@ fn a_killed_replacement_leaves_nothing_behind_and_loses_no_claim() {
     std::fs::write(staged.join("claim.json"), &old).unwrap();
     std::fs::write(home.join("formula.cnf.gz"), b"the new certificate's, half moved in").unwrap();
     std::fs::write(home.join("notes.txt"), b"the user's").unwrap();
-    hexcert::certification::remove_stale_work_dirs(dir);
+    hexcert::certify::work_dirs::remove_stale_work_dirs(dir);
     assert!(!unnamed.exists(), "a .new- work directory whose run ended was kept");
     assert!(!work.exists(), "the stopped replacement's work directory was kept");
     assert_eq!(std::fs::read(home.join("claim.json")).ok(), Some(old), "the old claim was lost");

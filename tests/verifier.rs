@@ -5,7 +5,7 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
-use hexcert::certification::verifier::Verifier;
+use hexcert::certify::check_queue::Verifier;
 use hexcert::HexError;
 
 fn recorder(verifier: &Verifier, log: &Arc<Mutex<Vec<usize>>>, i: usize, fail: bool) {

@@ -264,7 +264,7 @@ impl LevelEncoding {
     }
 
     /// Every `ge` variable: the cells' values, all a blocking clause of a
-    /// listing names (a listing freezes them: `certification::listing`).
+    /// listing names (a listing freezes them: `certify::listing`).
     pub fn value_variables(&self) -> impl Iterator<Item = i32> + '_ {
         self.ge.iter().flatten().copied()
     }

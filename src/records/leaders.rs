@@ -1,5 +1,5 @@
 //! The record of one cube of the SAT road's listing (`search::leaders`,
-//! `certification::listing`): the ring-1 lex-leaders of penalty <= P whose
+//! `certify::listing`): the ring-1 lex-leaders of penalty <= P whose
 //! projection is the cube, and, for a certified listing, the proof that
 //! the list is complete.
 //!
@@ -166,7 +166,7 @@ pub const COUNT_FORMAT: &str = "hexcert-count/1";
 /// valid level-`level` partial of penalty exactly `penalty`, not reduced by
 /// symmetry. Written by `count --road sat --certify` once every cube of the
 /// listing is certified; `hexcert check` rebuilds the count from the cubes'
-/// records and judges it (`certification::check_counts`).
+/// records and judges it (`verify::counts`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct CountRecord {

@@ -3,11 +3,12 @@
 //! once and judged in one place, with no solver code.
 //!
 //! Invariants (enforced by tests/module_graph.rs): nothing in this module,
-//! in `certification::check` or in `lrat/` imports, directly or through
-//! other files, anything that imports `solving`. What a record proves must
+//! in `verify` or in `lrat/` imports, directly or through other files,
+//! anything that imports `solving`. What a record proves must
 //! not depend on the code that found its proof. And this module imports
-//! nothing of the layers above it (`proofs`, `cubes`, `certification`,
-//! `solving`, `search`, `counting`, `commands`): they write what it judges;
+//! nothing of the layers above it (`proofs`, `cubes`, `counting`,
+//! `verify`, `solving`, `search`, `certify`, the binary): they write what
+//! it judges;
 //! run identity (`run`), hashing (`digest`) and compression (`compress`)
 //! sit below it.
 //!

@@ -39,7 +39,7 @@ type CubeOutcome = Unit<(f64, Vec<Found>)>;
 
 /// Lists one cube: its record and its leaders as judged. `list_by_cubes`
 /// takes the plain one (`plain_cube::<S>`) or the certified one
-/// (`certification::listing`).
+/// (`certify::listing`).
 pub type CubeLister<'a> = dyn Fn(&LevelEncoding, &Split, &[u8]) -> Result<(CubeLeaders, Vec<Found>), HexError> + Sync + 'a;
 
 /// What a cube-by-cube listing found and how much of it was resumed.

@@ -10,6 +10,9 @@
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::path::{Path, PathBuf};
 
+/// The binary's folder under src/ (the crate root of `hexcert`'s main.rs).
+pub const BINARY: &str = "cli";
+
 pub fn src() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("src")
 }
@@ -30,7 +33,8 @@ pub fn rust_files(dir: &Path) -> Vec<PathBuf> {
 }
 
 /// Module path of a file under src/, given from src/ or from the root
-/// (`certification/check/mod.rs` -> [certification, check]).
+/// (`verify/check/mod.rs` -> [verify, check]; the binary's files keep
+/// their folder: `cli/commands/mod.rs` -> [cli, commands]).
 pub fn module_of(file: &Path) -> Vec<String> {
     let relative = file.strip_prefix(src()).unwrap_or(file).with_extension("");
     let mut parts: Vec<String> = relative.iter().map(|p| p.to_string_lossy().into_owned()).collect();
@@ -166,15 +170,21 @@ fn path_text(rest: &str) -> &str {
     rest
 }
 
-/// The module paths, from the crate's root, that `text` (the source of
-/// `file`, a path under src/) names through `crate::`, `super::` (each
-/// further `super` one module up) and `self::`: `super::{a, b::C}` in
-/// `x/y.rs` names [x, a] and [x, b, C].
+/// The module paths, from src/, that `text` (the source of `file`, a path
+/// under src/) names through `crate::`, `super::` (each further `super`
+/// one module up) and `self::`: `super::{a, b::C}` in `x/y.rs` names
+/// [x, a] and [x, b, C]. The binary is a crate of its own rooted at
+/// src/cli/ (its `crate::` is that folder), which names the library as
+/// `hexcert::`.
 pub fn named_paths(file: &Path, text: &str) -> BTreeSet<Vec<String>> {
     let code = shipped(text);
     let module = module_of(file);
     let mut found = Vec::new();
-    for root in ["crate::", "super::", "self::"] {
+    let binary = module.first().is_some_and(|m| m == BINARY);
+    for root in ["crate::", "super::", "self::", "hexcert::"] {
+        if root == "hexcert::" && !binary {
+            continue;
+        }
         for (at, _) in code.match_indices(root) {
             // Only a path's first segment: not `super::` inside
             // `super::super::` or `x::super::`, nor the tail of a longer name.
@@ -183,7 +193,8 @@ pub fn named_paths(file: &Path, text: &str) -> BTreeSet<Vec<String>> {
                 continue;
             }
             let mut base = match root {
-                "crate::" => Vec::new(),
+                "crate::" if binary => vec![BINARY.to_string()],
+                "crate::" | "hexcert::" => Vec::new(),
                 "super::" => module[..module.len().saturating_sub(1)].to_vec(),
                 _ => module.clone(),
             };

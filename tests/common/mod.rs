@@ -71,11 +71,11 @@ pub fn without_veripb(command: &mut std::process::Command) -> &mut std::process:
 }
 
 /// The status of a record whose every other part verifies: VeriPB decides.
-pub fn verified_if_veripb() -> hexcert::certification::check::Status {
+pub fn verified_if_veripb() -> hexcert::verify::check::Status {
     if veripb_present() {
-        hexcert::certification::check::Status::Verified
+        hexcert::verify::check::Status::Verified
     } else {
-        hexcert::certification::check::Status::Unverified
+        hexcert::verify::check::Status::Unverified
     }
 }
 

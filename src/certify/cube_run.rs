@@ -1,0 +1,254 @@
+//! `hexcert cubes run`: the cubes of a plan solved one by one, each proof
+//! checked by the LRAT checker while CaDiCaL writes it, each answer written
+//! as one result record (merged into a claim by `merge`).
+//!
+//! The results directory is the only state shared between runs, processes
+//! and machines: a record is written atomically (temporary name, rename)
+//! under a name made from the cube and the formula it extends
+//! (`Plan::cube_key`), so a stopped run loses only its cubes in flight, a
+//! rerun skips every cube whose record exists, and a refined plan keeps the
+//! records of the cubes it did not refine. Any job engine that runs
+//! `hexcert cubes run PLAN --index I` for each index fills the same directory.
+
+use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Instant;
+
+use super::prove::solve_traced;
+use crate::run::WorkDir;
+use crate::cubes::{cube_formula, split_formula, Plan};
+use crate::error::HexError;
+use crate::geometry::Hexagon;
+use crate::proofs::online::{Against, Finished, OnlineCheck};
+use crate::proofs::verified::{write_formula, VerifiedChecker};
+use crate::compress;
+use crate::digest::{sha256_file, sha256_hex};
+use crate::proofs::own_peak_memory_kb;
+use crate::error::RecordError;
+use crate::records::ledger::Parsed;
+use crate::records::FileRecord;
+use crate::search::accept_model;
+use crate::solving::Answer;
+
+use crate::verify::cube_status::{progress, set_aside};
+use crate::records::cube::{result_path, CubeResult, CubeVerdict, RESULT_FORMAT};
+
+/// How `cubes run` solves its cubes.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct RunLimits<'a> {
+    /// Stop a cube after this many seconds and record it as unfinished.
+    pub time_limit: Option<f64>,
+    /// Keep a cube's gzipped LRAT proof when it is at most this many bytes.
+    pub store_limit: u64,
+    /// The verified checker each cube's proof is piped to as it is written
+    /// (its verdict recorded beside hexcert-lrat's; a rejection writes no record).
+    pub verified: Option<&'a VerifiedChecker>,
+}
+
+/// Solves cube `index` and writes its record; returns it. Errors (and
+/// Ctrl-C) leave no record.
+pub fn run_cube(plan: &Plan, index: usize, results: &Path, limits: RunLimits<'_>, abort: &Arc<AtomicBool>) -> Result<CubeResult, HexError> {
+    let cube = plan
+        .cubes
+        .get(index)
+        .ok_or_else(|| HexError::Usage(format!("cube index {index} is out of range: the plan has {} cubes", plan.cubes.len())))?
+        .clone();
+    let hex = Hexagon::new(plan.n)?;
+    let encoding = plan.encoding()?;
+    let split = plan.split()?;
+    let cnf = cube_formula(&encoding, &split, &cube);
+    let cnf_sha256 = sha256_hex(&cnf.to_dimacs());
+    // The trace is checked on the split formula itself, so the verdict says
+    // "T |- -s_i" and the split step needs no trust (docs/SOUNDNESS.md, 7).
+    let against = Against::Split {
+        split: split_formula(&encoding, &split, &plan.cubes).to_dimacs(),
+        base: encoding.cnf.clauses().len(),
+        cube: index,
+        units: cube.units(&encoding, &split),
+    };
+    std::fs::create_dir_all(results).map_err(|source| HexError::Io { path: results.into(), source })?;
+    let key = plan.cube_key(index);
+    // Named by cube and run, and locked while it lives (`run`).
+    let work = WorkDir::create(results, &format!(".work-{key}"))?;
+    let verified = limits.verified.map(|checker| checker.stream(&write_formula(&work.0, &cnf.to_dimacs())?)).transpose()?;
+    let mut online = OnlineCheck::start_with(against, &work.0.join("cube.drat"), verified)?;
+    let start = Instant::now();
+    let timed_out = {
+        let limit = limits.time_limit;
+        move || limit.is_some_and(|l| start.elapsed().as_secs_f64() > l)
+    };
+    let flag = Arc::clone(abort);
+    let outcome = solve_traced(&cnf, crate::solving::profile::CURRENT, online.sender(), move || flag.load(Ordering::Relaxed) || timed_out());
+    let solve_seconds = start.elapsed().as_secs_f64();
+    let Finished { lrat, drat: proof, verified, .. } = online.finish(Instant::now())?;
+    let mut result = CubeResult {
+        format: RESULT_FORMAT.into(),
+        formula_sha256: plan.formula_sha256.clone(),
+        cells: plan.cells.clone(),
+        cube,
+        cnf_sha256,
+        verdict: CubeVerdict::Refuted,
+        proof_sha256: None,
+        lrat: None,
+        lrat_proof: None,
+        counterexample: None,
+        solve_seconds,
+        peak_memory_kb: own_peak_memory_kb(),
+        written_by: Some(crate::run::run_id().to_string()),
+        solver_profile: Some(crate::solving::profile::CURRENT.name.to_string()),
+        verified_lrat: None,
+    };
+    match outcome {
+        Ok((Answer::Unsat, _)) => {
+            if !lrat.verified {
+                let what = format!("the proof of cube {index}");
+                return Err(HexError::Internal(RecordError::LratRejected { what, verdict: lrat.verdict }.to_string()));
+            }
+            if let Some(verdict) = verified.as_ref().filter(|v| !v.verified_acceptance()) {
+                let what = format!("the proof of cube {index} (by {})", verdict.name);
+                return Err(HexError::Internal(RecordError::LratRejected { what, verdict: verdict.verdict.clone() }.to_string()));
+            }
+            result.proof_sha256 = Some(sha256_file(&proof).map_err(|source| HexError::Io { path: proof.to_path_buf(), source })?);
+            result.lrat = Some(lrat);
+            result.verified_lrat = verified;
+            result.lrat_proof = store_lrat(&proof.with_extension("lrat"), results, &key, limits.store_limit)?;
+        }
+        Ok((Answer::Sat(model), _)) => {
+            let found = accept_model(&hex, &encoding, &model)?;
+            result.verdict = CubeVerdict::Counterexample;
+            result.counterexample = Some(crate::formats::to_hexcert_text(&found.partial));
+        }
+        Err(HexError::Interrupted) if !abort.load(Ordering::Relaxed) && limits.time_limit.is_some() => {
+            result.verdict = CubeVerdict::Unfinished;
+        }
+        Err(e) => return Err(e),
+    }
+    crate::records::cube::results(results).write(&key, &result)?;
+    Ok(result)
+}
+
+/// Gzips the LRAT proof beside the record when it fits in `limit` bytes.
+fn store_lrat(lrat: &Path, results: &Path, key: &str, limit: u64) -> Result<Option<FileRecord>, HexError> {
+    if limit == 0 || !lrat.exists() {
+        return Ok(None); // not asked for, or abandoned by the online check for its size
+    }
+    let io = |path: &Path| {
+        let path = path.to_path_buf();
+        move |source| HexError::Io { path, source }
+    };
+    let name = format!("{key}.lrat.gz");
+    let staged = lrat.with_extension("lrat.gz");
+    compress::gzip_file(lrat, &staged)?;
+    let compressed = std::fs::metadata(&staged).map_err(io(&staged))?.len();
+    if compressed > limit {
+        return Ok(None);
+    }
+    let record = FileRecord {
+        stored_as: Some(name.clone()),
+        sha256: sha256_file(lrat).map_err(io(lrat))?,
+        bytes: std::fs::metadata(lrat).map_err(io(lrat))?.len(),
+        compressed_bytes: Some(compressed),
+        description: "binary LRAT proof of the cube's formula, gzipped".into(),
+    };
+    std::fs::rename(&staged, results.join(&name)).map_err(io(&staged))?;
+    Ok(Some(record))
+}
+
+/// Whether `run --all` still has to solve cube `index`: it has no record,
+/// or its record is unfinished under a shorter limit than this run's.
+fn pending(plan: &Plan, index: usize, results: &Path, limits: RunLimits<'_>) -> bool {
+    match crate::records::cube::results(results).read(&plan.cube_key(index)) {
+        None => true,
+        Some(Parsed::Record(record)) if record.verdict == CubeVerdict::Unfinished => limits.time_limit.is_none_or(|l| record.solve_seconds < l),
+        Some(_) => false, // decided, another build's (refused by `progress`), or damaged: `set_aside_rejected` moved those it judged
+    }
+}
+
+/// Sets aside every record of `plan` in `results` that fails its checks
+/// (`progress`), saying so, so that the cube is solved again rather than
+/// blocking the plan until someone deletes the file. Returns how many.
+pub fn set_aside_rejected(plan: &Plan, results: &Path) -> Result<usize, HexError> {
+    let found = progress(plan, results)?;
+    for (index, why) in &found.rejected {
+        let moved = set_aside(&result_path(results, plan, *index))?;
+        eprintln!("cube {index}: record rejected ({why}); set aside as {}, the cube will be solved again", moved.display());
+    }
+    Ok(found.rejected.len())
+}
+
+/// Runs the pending cubes among `which` (every cube when `None`), `threads` at a time (rayon
+/// workers), the hardest-looking first (`predicted_hard_first`); `on_done`
+/// hears of each finished cube. Stops starting new cubes after Ctrl-C or a
+/// counterexample. Returns the records written by this run, with their
+/// cubes' indices.
+pub fn run_all(
+    plan: &Plan,
+    which: Option<&[usize]>,
+    results: &Path,
+    threads: usize,
+    limits: RunLimits<'_>,
+    abort: &Arc<AtomicBool>,
+    on_done: &(dyn Fn(usize, &CubeResult, usize) + Sync),
+) -> Result<Vec<(usize, CubeResult)>, HexError> {
+    let every: Vec<usize> = (0..plan.cubes.len()).collect();
+    let which = which.unwrap_or(&every);
+    if let Some(bad) = which.iter().find(|&&i| i >= plan.cubes.len()) {
+        return Err(HexError::Usage(format!("cube index {bad} is out of range: the plan has {} cubes", plan.cubes.len())));
+    }
+    super::work_dirs::remove_stale_work_dirs(results);
+    set_aside_rejected(plan, results)?;
+    let mut pending: Vec<usize> = which.iter().copied().filter(|&i| pending(plan, i, results, limits)).collect();
+    predicted_hard_first(plan, &mut pending);
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads.max(1))
+        .build()
+        .map_err(|e| HexError::Internal(format!("cannot start {threads} worker threads: {e}")))?;
+    // Each worker takes the next cube in the order above, so the longest
+    // cubes start first and the last ones to finish are short.
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    // A counterexample decides the claim: no new cube starts after one (the
+    // cubes in flight finish). Ctrl-C (`abort`) also stops those in flight.
+    let decided = AtomicBool::new(false);
+    let outcomes = std::sync::Mutex::new(Vec::new());
+    pool.scope(|scope| {
+        for _ in 0..threads.max(1) {
+            scope.spawn(|_| loop {
+                let Some(&index) = pending.get(next.fetch_add(1, Ordering::Relaxed)) else { return };
+                if abort.load(Ordering::Relaxed) || decided.load(Ordering::Relaxed) {
+                    return;
+                }
+                if !self::pending(plan, index, results, limits) {
+                    continue; // recorded meanwhile by another process sharing `results`
+                }
+                let outcome = run_cube(plan, index, results, limits, abort);
+                match &outcome {
+                    Ok(result) => {
+                        if result.verdict == CubeVerdict::Counterexample {
+                            decided.store(true, Ordering::Relaxed);
+                        }
+                        on_done(index, result, pending.len());
+                    }
+                    Err(HexError::Interrupted) => return,
+                    Err(_) => {}
+                }
+                outcomes.lock().expect("no panic while held").push(outcome.map(|result| (index, result)));
+            });
+        }
+    });
+    let mut outcomes: Vec<(usize, CubeResult)> = outcomes.into_inner().expect("workers joined").into_iter().collect::<Result<_, _>>()?;
+    outcomes.sort_by_key(|(index, _)| *index);
+    Ok(outcomes)
+}
+
+/// Orders cubes by how many split cells they leave open (at "more than the
+/// depth"), most first, then by index: the fewer values a cube fixes, the
+/// more partials it admits. On n = 10 level 3 below 28 the two slowest of 25
+/// cubes (650 s and 384 s of 1,629 s) left six of their seven cells open.
+pub fn predicted_hard_first(plan: &Plan, indices: &mut [usize]) {
+    let open = |i: usize| {
+        let cube = &plan.cubes[i];
+        cube.values.iter().filter(|&&v| v > cube.depth).count()
+    };
+    indices.sort_by_key(|&i| (std::cmp::Reverse(open(i)), i));
+}

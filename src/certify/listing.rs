@@ -1,0 +1,214 @@
+//! A cube of the SAT road's listing, certified: the listing proven
+//! complete by the same solver run that made it.
+//!
+//! One CaDiCaL instance, traced from its first clause, lists the cube's
+//! lex-leaders: each model is decoded and judged by the validator, and its
+//! blocking clause is added as a new original clause; the last call answers
+//! UNSAT. Its trace is therefore a refutation of the cube's formula *with*
+//! every blocking clause (`records::leaders::listing_formula`), and the
+//! LRAT checker of `lrat/` reads it as it is written
+//! (`proofs::online::Against::Listing`), taking each appended original as
+//! it comes. The record is written only after the checker accepted the
+//! trace and the clauses it saw appended are exactly the blocking clauses
+//! of the listed leaders, in order; it names the SHA-256 of that formula,
+//! so that a judge rebuilding the formula from the record's leaders finds
+//! any leader removed or added.
+//!
+//! The cells' value variables are frozen: a clause added between calls on
+//! an eliminated variable would make CaDiCaL restore eliminated clauses,
+//! which no checker of the trace could accept.
+
+use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Instant;
+
+use crate::cubes::Split;
+use crate::encoding::LevelEncoding;
+use crate::error::HexError;
+use crate::geometry::Hexagon;
+use crate::proofs::online::{Against, OnlineCheck};
+use crate::records::leaders::{blocking_clause, listing_formula, CountRecord, CubeLeaders, ListingProof, COUNT_FORMAT};
+use crate::records::ledger::{Ledger, Parsed};
+use crate::search::leaders::{leaders_record, Listing};
+use crate::search::orbits::{orbit_count_listed, OrbitCount};
+use crate::search::{accept_model, Found};
+use crate::solving::profile::{self, Profile};
+use crate::solving::{Cadical, Answer, SatSolver};
+
+/// The profile certified listings run with: the refutation profile, since
+/// the last call (the one the certificate rests on) is a refutation.
+pub const LISTING_PROFILE: Profile = profile::CURRENT;
+
+/// Lists `cube` of `split` with a traced solver; the DRAT twin is written
+/// to `work` while the run lasts and removed after it. `stop` is polled by
+/// the solver (Ctrl-C): a stopped cube writes nothing.
+pub fn certified_cube(
+    hex: &Hexagon,
+    (encoding, split, cube): (&LevelEncoding, &Split, &[u8]),
+    work: &Path,
+    stop: impl Fn() -> bool + 'static,
+) -> Result<(CubeLeaders, Vec<Found>), HexError> {
+    let started = Instant::now();
+    let units = encoding.projection_literals(&split.cells, cube, split.depth);
+    let formula = listing_formula(encoding, &units, []);
+    let name: String = cube.iter().map(|v| char::from(b'0' + v)).collect();
+    let drat = work.join(format!("listing-{}-{name}.drat", std::process::id()));
+    let mut online = OnlineCheck::start_against(Against::Listing(formula.to_dimacs()), &drat)?;
+    let mut solver = Cadical::with_profile(LISTING_PROFILE, Some(online.sender()))?;
+    solver.stop_when_any(stop);
+    solver.freeze(encoding.value_variables());
+    solver.add_cnf(&formula)?;
+    let limit = crate::options::SAT_ROAD_LEADERS.default;
+    let mut found: Vec<Found> = Vec::new();
+    let outcome = loop {
+        match solver.solve() {
+            Ok(Answer::Sat(model)) => {
+                let next = accept_model(hex, encoding, &model)?;
+                let mut block = crate::formula::Cnf::new();
+                block.reserve_vars_up_to(encoding.cnf.num_vars());
+                block.add_clause(&blocking_clause(encoding, &next.partial));
+                solver.add_cnf(&block)?;
+                found.push(next);
+                if found.len() > limit {
+                    break Err(HexError::Usage(format!(
+                        "more than {limit} leaders in cube {name}; listing stopped"
+                    )));
+                }
+            }
+            Ok(Answer::Unsat) => break Ok(()),
+            Err(e) => break Err(e),
+        }
+    };
+    let solve_seconds = started.elapsed().as_secs_f64();
+    drop(solver); // ends the trace
+    let finished = online.finish(Instant::now());
+    let _ = std::fs::remove_file(&drat);
+    outcome?;
+    let finished = finished?;
+    if !finished.lrat.verified {
+        return Err(HexError::Internal(format!(
+            "the LRAT checker rejected the listing of cube {name}: {}",
+            finished.lrat.verdict
+        )));
+    }
+    let expected: Vec<Vec<i32>> = found
+        .iter()
+        .map(|f| blocking_clause(encoding, &f.partial))
+        .collect();
+    if !same_clauses(&finished.appended, &expected) {
+        return Err(HexError::Internal(format!(
+            "the trace of cube {name} appended other clauses than the leaders' blocking clauses"
+        )));
+    }
+    let refuted = listing_formula(encoding, &units, found.iter().map(|f| &f.partial));
+    let mut record = leaders_record(hex, encoding, split, cube, &found, solve_seconds)?;
+    record.certificate = Some(ListingProof {
+        solver: Cadical::version(),
+        profile: LISTING_PROFILE.name.into(),
+        formula_sha256: crate::digest::sha256_hex(&refuted.to_dimacs()),
+        formula_clauses: refuted.clauses().len(),
+        lrat: finished.lrat,
+    });
+    Ok((record, found))
+}
+
+/// The same clauses in the same order, each compared as a set of literals.
+fn same_clauses(seen: &[Vec<i32>], expected: &[Vec<i32>]) -> bool {
+    let sorted = |c: &Vec<i32>| {
+        let mut c = c.clone();
+        c.sort_unstable();
+        c.dedup();
+        c
+    };
+    seen.len() == expected.len()
+        && seen
+            .iter()
+            .zip(expected)
+            .all(|(a, b)| sorted(a) == sorted(b))
+}
+
+/// The count of `hex`'s level-`level` partials of penalty <= `bound`,
+/// every cube of the listing certified (`certified_cube`), resumable from
+/// the cube records in `dir`. `stop` (Ctrl-C) ends it between cubes and
+/// stops the solver of a cube in flight, which then writes nothing.
+pub fn count_certified(
+    hex: &Hexagon,
+    (level, bound): (u8, usize),
+    dir: &Path,
+    stop: &Arc<AtomicBool>,
+    on_cube: &(dyn Fn(usize, usize) + Sync),
+) -> Result<(OrbitCount, Listing), HexError> {
+    // The DRAT twins of the cubes' traces, removed with the directory.
+    let scratch = tempfile::tempdir().map_err(|source| HexError::Io { path: std::env::temp_dir(), source })?;
+    let lister = |encoding: &LevelEncoding, split: &Split, cube: &[u8]| {
+        let stop = Arc::clone(stop);
+        certified_cube(hex, (encoding, split, cube), scratch.path(), move || stop.load(Ordering::Relaxed))
+    };
+    orbit_count_listed(hex, (level, bound), Some(dir), (stop, on_cube), (&lister, true))
+}
+
+/// The claim "no level-`level` partial below `penalty`" under `root`, which
+/// a certified count at `penalty` rests on: asked for before the listing,
+/// not found missing after hours of it.
+pub fn minimum_claim(root: &Path, n: usize, level: u8, penalty: usize) -> Result<std::path::PathBuf, HexError> {
+    let claim = root.join(format!("n{n}/level{level}-below{penalty}/claim.json"));
+    if !claim.is_file() {
+        let how = format!("hexcert prove --n {n} --level {level} --below {penalty}");
+        return Err(HexError::Usage(format!("--certify --penalty {penalty} needs the claim below it, {} ({how})", claim.display())));
+    }
+    Ok(claim)
+}
+
+/// Writes `dir/count.json` for a finished certified listing of penalty
+/// exactly `penalty` (`by_penalty` from its leaders), naming the claim
+/// `minimum_claim` (a path, made relative to `dir`) and, when VeriPB is on
+/// PATH, its check of the statement -> listing CNF step. Nothing is written
+/// (`Ok(None)`) when a leader lies below `penalty` or none reaches it: then
+/// `penalty` is not the level's minimum. Returns the record's path.
+pub fn write_count_record(dir: &Path, hex: &Hexagon, (level, penalty): (u8, usize), by_penalty: &[u64], minimum_claim: &Path) -> Result<Option<std::path::PathBuf>, HexError> {
+    let count = by_penalty.get(penalty).copied().unwrap_or(0);
+    if count == 0 || by_penalty[..penalty].iter().any(|&c| c > 0) {
+        return Ok(None);
+    }
+    let split = Split::listing(hex, level)?;
+    let ledger = Ledger::<CubeLeaders>::at(dir);
+    let (mut leaders, mut seconds) = (0, 0.0);
+    for index in 0..split.projection_count() {
+        if let Some(Parsed::Record(cube)) = ledger.read(&format!("cube-{index}")) {
+            leaders += cube.leaders.len();
+            seconds += cube.seconds;
+        }
+    }
+    let encoding = crate::records::leaders::listing_encoding(hex, level, penalty);
+    let hash = crate::digest::sha256_hex(&encoding.cnf.to_dimacs());
+    let path = dir.join("count.json");
+    let derived = crate::verify::statement_to_cnf::derive_and_check(hex, level, penalty + 1, &encoding.options, &hash, &path)?;
+    let record = CountRecord {
+        format: COUNT_FORMAT.into(),
+        n: hex.side(),
+        level,
+        penalty,
+        count: count.to_string(),
+        leaders,
+        cubes: split.projection_count() as usize,
+        minimum_claim: relative_to(dir, minimum_claim)?,
+        statement_to_cnf: Some(derived),
+        solve_seconds: seconds,
+        written_by: crate::run::attestation(),
+    };
+    crate::files::write_atomic(&path, &serde_json::to_vec_pretty(&record).expect("records serialise"))?;
+    Ok(Some(path))
+}
+
+/// `target` as a path relative to the directory `from` (both made absolute).
+fn relative_to(from: &Path, target: &Path) -> Result<String, HexError> {
+    let absolute = |p: &Path| p.canonicalize().map_err(|source| HexError::Io { path: p.into(), source });
+    let (from, target) = (absolute(from)?, absolute(target)?);
+    let common = from.components().zip(target.components()).take_while(|(a, b)| a == b).count();
+    let ups = from.components().count() - common;
+    let mut relative = std::path::PathBuf::new();
+    (0..ups).for_each(|_| relative.push(".."));
+    target.components().skip(common).for_each(|c| relative.push(c));
+    Ok(relative.to_string_lossy().into_owned())
+}

@@ -1,0 +1,161 @@
+//! cubes status and cubes estimate: what a campaign's records say so far,
+//! and what the rest should cost. Both only read the plan and its records.
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
+
+use super::report::Reported;
+use hexcert::verify::cube_status::{plan_hash, progress, CubeProgress};
+use hexcert::cubes::estimate::Estimate;
+use hexcert::cubes::{Cover, Plan};
+use hexcert::error::HexError;
+use hexcert::outcome::Outcome;
+
+/// A plan's cover as `cubes status` found it: verified, or why not.
+#[derive(Serialize)]
+#[serde(untagged)]
+enum CoverCheck {
+    Verified(Cover),
+    Failed { error: String },
+}
+
+/// `cubes status`: the cover, every cube's state, and the times so far.
+#[derive(Serialize)]
+pub struct StatusReport {
+    plan: PathBuf,
+    sha256: String,
+    cover: CoverCheck,
+    progress: CubeProgress,
+    solve_seconds_total: f64,
+    median: f64,
+    p90: f64,
+    p99: f64,
+    slowest: f64,
+    machines: usize,
+    predicted_wall_seconds: f64,
+    /// The statement -> split formula step, judged once every cube is refuted and checked.
+    statement: Option<String>,
+}
+
+impl fmt::Display for StatusReport {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        let found = &self.progress;
+        match &self.cover {
+            CoverCheck::Verified(c) => writeln!(f, "cover: verified ({} projections: {} refuted locally, {} images of the {} cubes)", c.projections, c.refuted, c.covered, found.cubes)?,
+            CoverCheck::Failed { error } => writeln!(f, "cover: FAILED: {error}")?,
+        }
+        writeln!(f, "cubes: {} refuted and checked in this run, {} refuted and attested (no proof stored), {} without a record, {} unfinished, {} rejected, {} with a counterexample (of {})",
+            found.checked.len(), found.attested.len(), found.missing.len(), found.unfinished.len(), found.rejected.len(), found.counterexamples.len(), found.cubes)?;
+        for index in &found.attested {
+            writeln!(f, "  cube {index}: attested by the run that wrote it, not checked here")?;
+        }
+        if !found.unfinished.is_empty() {
+            writeln!(f, "  unfinished (stopped by a time limit; `cubes refine` splits them): {:?}", found.unfinished)?;
+        }
+        for (index, why) in &found.rejected {
+            writeln!(f, "  cube {index}: rejected: {why}")?;
+        }
+        for index in &found.counterexamples {
+            writeln!(f, "  cube {index}: counterexample (the claim is false)")?;
+        }
+        writeln!(f, "solve seconds: total {:.1}, median {:.2}, p90 {:.2}, p99 {:.2}, slowest {:.2}", self.solve_seconds_total, self.median, self.p90, self.p99, self.slowest)?;
+        let at_mean = if found.missing.is_empty() { "" } else { " (unsolved cubes at the mean so far)" };
+        writeln!(f, "predicted wall on {} machines: {:.0} s{at_mean}", self.machines, self.predicted_wall_seconds)?;
+        match &self.statement {
+            Some(statement) => writeln!(f, "statement -> split formula: {statement}"),
+            None => Ok(()),
+        }
+    }
+}
+
+pub fn cubes_status(plan_path: &Path, results: &Path, machines: usize) -> Result<Reported, HexError> {
+    let plan = Plan::read(plan_path)?;
+    let cover = plan.check_cover();
+    let hash = plan_hash(plan_path)?;
+    let found = progress(&plan, results)?;
+    let mut sorted = found.seconds.clone();
+    sorted.sort_by(f64::total_cmp);
+    // A fold from +0.0: `sum` of no f64 is -0.0, printed "total -0.0".
+    let total: f64 = sorted.iter().fold(0.0, |sum, s| sum + s);
+    let percentile = |p: f64| if sorted.is_empty() { 0.0 } else { sorted[((sorted.len() - 1) as f64 * p).round() as usize] };
+    let slowest = sorted.last().copied().unwrap_or(0.0);
+    // Remaining cubes estimated at the mean so far; a machine never does less than the slowest cube.
+    let mean = if sorted.is_empty() { 0.0 } else { total / sorted.len() as f64 };
+    let remaining = (found.missing.len() + found.unfinished.len()) as f64 * mean;
+    let predicted = ((total + remaining) / machines.max(1) as f64).max(slowest);
+    let mut failed = cover.is_err() || !found.rejected.is_empty() || !found.counterexamples.is_empty();
+    let mut open = !found.missing.is_empty() || !found.unfinished.is_empty() || !found.attested.is_empty();
+    // Every cube done: the claim also rests on the statement -> split formula step, checked as merge checks it.
+    let statement = (!failed && !open).then(|| match hexcert::verify::statement_to_cnf::derive_and_check_split(&plan, plan_path) {
+        Ok(record) if record.veripb.is_some() => "checked by VeriPB in this run".to_string(),
+        Ok(record) => {
+            open = true;
+            format!("not checked: {}", record.not_checked.unwrap_or_default())
+        }
+        Err(e) => {
+            failed = true;
+            format!("FAILED: {e}")
+        }
+    });
+    let report = StatusReport {
+        plan: plan_path.into(),
+        sha256: hash,
+        cover: cover.map_or_else(|error| CoverCheck::Failed { error }, CoverCheck::Verified),
+        solve_seconds_total: total,
+        median: percentile(0.5),
+        p90: percentile(0.9),
+        p99: percentile(0.99),
+        slowest,
+        machines,
+        predicted_wall_seconds: predicted,
+        progress: found,
+        statement,
+    };
+    Ok(Reported::new(report, if failed { Outcome::Negative } else if open { Outcome::Unverified } else { Outcome::Done }))
+}
+
+/// `cubes estimate`: the claim's cost extrapolated from the records counted.
+#[derive(Serialize)]
+pub struct EstimateReport {
+    plan: PathBuf,
+    statement: String,
+    estimate: Option<Estimate>,
+    sample_without_record: Vec<usize>,
+}
+
+impl fmt::Display for EstimateReport {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        match &self.estimate {
+            Some(e) => {
+                let at_least = if e.lower_bound { "at least " } else { "" };
+                writeln!(f, "{}: {} cubes; {} sampled ({} stopped by a time limit, counted at it)", self.statement, e.cubes, e.sampled, e.censored)?;
+                writeln!(f, "  solve seconds per cube: min {:.1}, median {:.1}, max {:.1}", e.min, e.median, e.max)?;
+                writeln!(f, "  extrapolated total: {at_least}{:.0} s of solving (95 % interval {:.0} to {:.0} s)", e.total, e.low, e.high)?;
+            }
+            None => writeln!(f, "{}: no sampled cube has a record yet", self.statement)?,
+        }
+        if !self.sample_without_record.is_empty() {
+            writeln!(f, "  sampled cubes without a record: {:?} (solve them with `cubes run --sample`)", self.sample_without_record)?;
+        }
+        Ok(())
+    }
+}
+
+/// The claim's cost extrapolated from its records: every record, or those
+/// of the sample `(size, seed)` (a random sample, so the only honest one to
+/// extrapolate from unless the cubes were run in a random order).
+pub fn cubes_estimate(plan_path: &Path, results: &Path, sample: Option<(usize, u64)>) -> Result<Reported, HexError> {
+    let plan = Plan::read(plan_path)?;
+    let found = progress(&plan, results)?;
+    let drawn: Option<Vec<usize>> = sample.map(|(size, seed)| hexcert::cubes::estimate::sample(&plan, size, seed));
+    let counted = |i: &usize| drawn.as_ref().is_none_or(|d| d.contains(i));
+    let finished: Vec<f64> = found.records.iter().filter(|(i, _)| counted(i)).map(|(_, r)| r.solve_seconds).collect();
+    let censored: Vec<f64> = found.unfinished.iter().zip(&found.unfinished_seconds).filter(|(i, _)| counted(i)).map(|(_, &s)| s).collect();
+    let without_record: Vec<usize> = drawn.as_ref().map_or(Vec::new(), |d| d.iter().copied().filter(|i| found.missing.contains(i)).collect());
+    let estimate = Estimate::new(plan.cubes.len(), &finished, &censored);
+    let outcome = if estimate.is_some() && without_record.is_empty() { Outcome::Done } else { Outcome::Unverified };
+    let report = EstimateReport { plan: plan_path.into(), statement: plan.statement, estimate, sample_without_record: without_record };
+    Ok(Reported::new(report, outcome))
+}

@@ -1,0 +1,382 @@
+//! One `check` run: its options, its entry points, and the walker that
+//! judges each record once by its kind (an optimum with the claims it rests
+//! on), handing a claim's proof to `claim`.
+
+use std::path::{Path, PathBuf};
+
+use super::claim::check_claim;
+use super::find::find_records;
+use super::report::{CheckReport, LEGACY};
+use crate::verify::regenerate::{ProofChecks, Regenerate};
+use crate::verify::statement_to_cnf as statement;
+use crate::error::{HexError, RecordError};
+use crate::geometry::Hexagon;
+use crate::levels::Partial;
+use crate::proofs::verified::VerifiedChecker;
+use crate::verify::witness::check_level_witness as level_witness;
+use crate::records::claim::check_optimum_ranges;
+use crate::records::ranges::check_n_directory;
+use crate::records::read::replace_record;
+use crate::records::trust::{trust_base, Basis};
+use crate::records::{Claim, CubeClaim, Optimum, Record, Status};
+
+/// Checks every record under `paths` and every record they depend on (an
+/// optimum's lower-bound claim), each once. The reports list a dependency
+/// before the optimum that needs it.
+pub fn check_paths(paths: &[PathBuf], regenerate: Option<&dyn Regenerate>) -> Result<Vec<CheckReport>, HexError> {
+    check_paths_with(paths, regenerate, &CheckOptions::default())
+}
+
+/// What one `check` run asks beyond the default.
+#[derive(Debug, Clone, Default)]
+pub struct CheckOptions {
+    /// Require a VeriPB verdict of every claim a derivation can cover.
+    pub derivations: bool,
+    /// Write this run's statement -> CNF verdict into each claim.
+    pub record: bool,
+    /// The verified LRAT checker every proof read in this run is also given to.
+    pub verified: Option<VerifiedChecker>,
+    /// Write each cube's verified-checker verdict into its claim as it is
+    /// reached, skipping cubes that already hold one (`ProofChecks::keep`).
+    pub keep: bool,
+    /// A line on stderr per cube re-solved.
+    pub progress: bool,
+}
+
+/// `check_paths` with `options` (see the module header).
+pub fn check_paths_with(paths: &[PathBuf], regenerate: Option<&dyn Regenerate>, options: &CheckOptions) -> Result<Vec<CheckReport>, HexError> {
+    let mut run = CheckRun::new(regenerate);
+    run.options = options.clone();
+    let records = find_records(paths)?;
+    // Claims depend on nothing else, and their checks (VeriPB above all: the
+    // n = 14 split derivation alone takes minutes) are independent
+    // processes, so without a regeneration they run on every core first;
+    // the pass in order then takes each report where it falls.
+    if regenerate.is_none() {
+        use rayon::prelude::*;
+        let claims: Vec<&PathBuf> = records.iter().filter(|p| p.file_name().is_some_and(|n| n == "claim.json")).collect();
+        let checked: Vec<Result<(PathBuf, CheckReport), HexError>> = claims
+            .par_iter()
+            .map(|path| {
+                let mut alone = CheckRun::new(None);
+                alone.options = options.clone();
+                let report = alone.check(path);
+                match alone.stopped {
+                    Some(error) => Err(error),
+                    None => Ok((alone.keys.pop().expect("one record checked"), report)),
+                }
+            })
+            .collect();
+        for claim in checked {
+            let (key, report) = claim?;
+            run.ready.insert(key, report);
+        }
+    }
+    for record in records {
+        run.check(&record);
+        if let Some(error) = run.stopped.take() {
+            return Err(error);
+        }
+    }
+    Ok(run.reports)
+}
+
+/// Checks one record (for an optimum, its lower-bound claim too).
+pub fn check_record(path: &Path, regenerate: Option<&dyn Regenerate>) -> CheckReport {
+    CheckRun::new(regenerate).check(path)
+}
+
+/// One run of checks. A record reached twice (an optimum's claim that was
+/// also given by itself) is checked once: re-checking would cost a second
+/// regeneration and could not change the answer.
+pub struct CheckRun<'a> {
+    regenerate: Option<&'a dyn Regenerate>,
+    pub options: CheckOptions,
+    reports: Vec<CheckReport>,
+    /// Canonical path of each report, to recognise a record reached again.
+    keys: Vec<PathBuf>,
+    /// Reports made ahead of the pass in order (claims, on every core), by
+    /// canonical path: taken, not made again, when the pass reaches them.
+    ready: std::collections::HashMap<PathBuf, CheckReport>,
+    /// The first write this run had no room for: what the run ends with.
+    stopped: Option<HexError>,
+}
+
+impl<'a> CheckRun<'a> {
+    pub fn new(regenerate: Option<&'a dyn Regenerate>) -> CheckRun<'a> {
+        CheckRun { regenerate, options: CheckOptions::default(), reports: Vec::new(), keys: Vec::new(), ready: Default::default(), stopped: None }
+    }
+
+    /// The report of `path`, checking it unless this run already did. A
+    /// record reached through a symbolic link is reported under its own
+    /// (canonical) path: the place its numbers are checked against.
+    pub fn check(&mut self, path: &Path) -> CheckReport {
+        let key = path.canonicalize().unwrap_or_else(|_| path.to_path_buf());
+        if let Some(i) = self.keys.iter().position(|k| *k == key) {
+            return self.reports[i].clone();
+        }
+        if let Some(report) = self.ready.remove(&key) {
+            self.keys.push(key);
+            self.reports.push(report.clone());
+            return report;
+        }
+        let through_link = std::path::absolute(path).is_ok_and(|a| a != key);
+        let shown = if through_link { key.clone() } else { path.to_path_buf() };
+        let mut report = CheckReport { path: shown, status: Status::Verified, messages: Vec::new(), needs_veripb: false };
+        let outcome = Record::read(path).and_then(|record| self.check_read(path, record, &mut report));
+        report.status = outcome.unwrap_or_else(|error| {
+            report.messages.push(error.to_string());
+            match error {
+                // Another command wrote the record while this run judged its
+                // earlier copy: nothing was found wrong, nothing is concluded.
+                HexError::Record { error: RecordError::Changed, .. } => Status::Unverified,
+                // No room to write: the run stops with the I/O error.
+                error if error.is_no_room() => {
+                    self.stopped.get_or_insert(error);
+                    Status::Unverified
+                }
+                _ => Status::Failed,
+            }
+        });
+        report.needs_veripb &= report.status == Status::Unverified;
+        self.keys.push(key);
+        self.reports.push(report.clone());
+        report
+    }
+
+    /// Judges a record read once, by its kind.
+    fn check_read(&mut self, path: &Path, record: Record, report: &mut CheckReport) -> Result<Status, HexError> {
+        let messages = &mut report.messages;
+        // A level witness beside the claim, as (level, bound): what it makes of the minimum waits for the claim's status.
+        let witness;
+        let (status, statement) = match record {
+            Record::Optimum(optimum) => return self.check_optimum(path, &optimum, messages, &mut report.needs_veripb),
+            Record::Legacy(_) => {
+                messages.push(LEGACY.into());
+                return Ok(Status::Unverified);
+            }
+            Record::Count(count) => {
+                let regenerate = self.regenerate;
+                return crate::verify::counts::check_count(path, &count, regenerate, &mut |claim| self.check(claim).status, messages);
+            }
+            Record::CubeResult(_) => return Err(RecordError::Header("a cube's record, not a claim: `hexcert cubes merge` its plan".into()).at(path)),
+            Record::Claim(mut claim) => {
+                // With the verdicts this run kept in it: the claim as now on disk.
+                let status = check_claim(path, &mut claim, self.proof_checks(), messages)?;
+                let numbers = (claim.n, claim.level, claim.below);
+                witness = level_witness(path, numbers)?.then_some((numbers.1, numbers.2));
+                let statement = if self.options.record {
+                    record_statement(*claim, path, messages)?
+                } else {
+                    statement::check_recorded(&claim, path, self.options.derivations, messages)?
+                };
+                (status, statement)
+            }
+            Record::CubeClaim(mut claim) => {
+                let status = crate::verify::cube_claims::check_cube_claim(path, &mut claim, self.proof_checks(), messages)?;
+                let numbers = (claim.plan.n, claim.plan.level, claim.plan.below);
+                witness = level_witness(path, numbers)?.then_some((numbers.1, numbers.2));
+                (status, self.check_cube_statement(path, *claim, messages)?)
+            }
+        };
+        report.needs_veripb =
+            status == Status::Verified && statement == Status::Unverified && !self.options.derivations && crate::proofs::veripb::Veripb::find().is_none();
+        let status = status.and(statement);
+        if let Some((level, below)) = witness {
+            messages.push(crate::verify::witness::level_minimum_line(level, below, status == Status::Verified));
+        }
+        Ok(status)
+    }
+
+    fn proof_checks(&self) -> ProofChecks<'_> {
+        ProofChecks { regenerate: self.regenerate, verified: self.options.verified.as_ref(), keep: self.options.keep, progress: self.options.progress }
+    }
+
+    fn check_cube_statement(&self, path: &Path, mut claim: CubeClaim, messages: &mut Vec<String>) -> Result<Status, HexError> {
+        if self.options.record {
+            let read = claim.clone();
+            let record = statement::derive_and_check_split(&claim.plan, path)?;
+            if !record.accepted() {
+                let why = record.not_checked.as_deref().unwrap_or("VeriPB did not run");
+                messages.push(format!("statement -> split formula: unverified, nothing recorded: {why}"));
+                return Ok(Status::Unverified);
+            }
+            let verdict = record.veripb.as_ref().map(|v| format!("{} `{}` in {:.1} s", v.version, v.verdict, v.seconds)).unwrap_or_default();
+            claim.statement_to_cnf = Some(record);
+            claim.trust_base = trust_base(Basis::of_cube_claim(&claim));
+            replace_record(path, &read, &claim)?;
+            messages.push(format!("statement -> split formula: recorded {verdict}"));
+            return Ok(Status::Verified);
+        }
+        statement::check_recorded_split(&claim.plan, claim.statement_to_cnf.as_ref(), &claim.trust_base, path, self.options.derivations, messages)
+    }
+
+    fn check_optimum(&mut self, path: &Path, optimum: &Optimum, messages: &mut Vec<String>, needs_veripb: &mut bool) -> Result<Status, HexError> {
+        check_optimum_ranges(optimum, path)?;
+        check_n_directory(path, optimum.n)?;
+        let dir = path.parent().unwrap_or(Path::new("."));
+        // The claim is checked (and reported) whatever the witness turns out to be.
+        let claim_path = dir.join(&optimum.lower_bound).join("claim.json");
+        let claim_report = self.check(&claim_path);
+        let claim_status = claim_report.status;
+        *needs_veripb = claim_report.needs_veripb;
+        let grid = crate::verify::witness::check_optimum_witness(dir, optimum, messages)?;
+        // The claim's own check judged its format; here only what it states
+        // matters (a legacy claim is unverified, not failed).
+        let statement = crate::verify::witness::lower_bound_statement(&claim_path, optimum)?;
+        messages.push(format!("lower bound {} ({statement}): {}", claim_path.display(), claim_status.name()));
+        let minima = self.check_level_minima(path, optimum, &grid, messages)?;
+        let rests_on = [(claim_report.status, claim_report.needs_veripb), (minima.status, minima.needs_veripb)];
+        *needs_veripb = rests_on.iter().filter(|(status, _)| *status == Status::Unverified).all(|&(_, veripb)| veripb);
+        Ok(Status::Verified.and(claim_status).and(minima.status))
+    }
+
+    /// Holds every level minimum the optimum states against the claims
+    /// beside it, each checked in this run. A claim "no level-j partial
+    /// below B" bounds every level k >= j from below (a level-k partial
+    /// reads as a level-j one of no greater penalty): a stated minimum below
+    /// the bound of a claim verified here fails. A minimum is verified only
+    /// when such a claim proves it from below (or it is 0) *and* a stored
+    /// witness reaches it: the witness grid (read at level k; from the lower
+    /// bound's level on it reaches the optimum), a level witness beside the
+    /// claim "level k below the minimum" (`witness::check_level_witness`),
+    /// or the one `certify` keeps beside the optimum
+    /// (`witness::optimum_level_witness`).
+    /// What the record says of how it was found (the search's models, the
+    /// `unreached` list) is not evidence: a level no stored witness reaches
+    /// is reported "at least" its minimum, and the optimum unverified.
+    fn check_level_minima(&mut self, path: &Path, optimum: &Optimum, grid: &Partial, messages: &mut Vec<String>) -> Result<MinimaVerdict, HexError> {
+        let dir = path.parent().unwrap_or(Path::new("."));
+        let claims = self.claims_beside_optimum(path, optimum)?;
+        let minima = &optimum.level_minima;
+        let mut verdict = MinimaVerdict { status: Status::Verified, needs_veripb: true };
+        let (mut resting, mut at_least) = (Vec::new(), Vec::new());
+        for (k, &minimum) in (1u8..).zip(minima) {
+            let bounding = |c: &&StatedBound| c.level <= k;
+            if let Some(c) = claims.iter().filter(bounding).find(|c| c.below > minimum) {
+                let why = format!("level_minima: level {k} is stated {minimum}, but {} ({}) says no level-{k} partial has penalty below {}", c.name, c.status.name(), c.below);
+                // A claim whose proof was checked here (its derivation aside, for lack of VeriPB) outweighs the search's record.
+                if c.status == Status::Verified || c.needs_veripb {
+                    return Err(RecordError::Header(why).at(path));
+                }
+                messages.push(why);
+                verdict.unverified(false);
+                continue;
+            }
+            let from_below = claims.iter().filter(bounding).find(|c| c.below == minimum);
+            match from_below {
+                _ if minimum == 0 => {}
+                None => {
+                    messages.push(format!("level_minima: no claim beside the optimum proves the level-{k} minimum {minimum} from below: unverified"));
+                    verdict.unverified(false);
+                }
+                Some(c) if c.status != Status::Verified => {
+                    if !resting.contains(&c.name) {
+                        resting.push(c.name.clone());
+                    }
+                    verdict.unverified(c.needs_veripb);
+                }
+                Some(_) => {}
+            }
+            let level_witness = from_below.is_some_and(|c| c.level == k && c.witness);
+            let reached = k >= optimum.lower_bound_level
+                || level_witness
+                || crate::verify::witness::penalty_at_level(grid, k)? == minimum
+                || crate::verify::witness::optimum_level_witness_reaches(dir, optimum.n, k, minimum)?;
+            if !reached {
+                at_least.push(format!("level {k} at least {minimum}"));
+                verdict.unverified(false);
+            }
+        }
+        if !resting.is_empty() {
+            messages.push(format!("level minima from below ({}): unverified", resting.join(", ")));
+        }
+        if !at_least.is_empty() {
+            messages.push(format!(
+                "level minima: {}: no stored witness reaches {} (a level witness beside its claim, or the witness grid read at that level): unverified",
+                at_least.join(", "),
+                if at_least.len() == 1 { "it" } else { "them" }
+            ));
+        }
+        if verdict.status == Status::Verified {
+            let shown: Vec<String> = minima.iter().map(usize::to_string).collect();
+            messages.push(format!("level minima {}: each proved from below by a claim verified in this run and reached by a stored witness", shown.join(" ")));
+        }
+        Ok(verdict)
+    }
+
+    /// The claims beside an optimum that bound one of its stated minima
+    /// (a claim below its level's stated minimum bounds nothing stated: not
+    /// checked), each checked in this run; verified ones first, strongest
+    /// first, so that a minimum is held against the strongest word.
+    fn claims_beside_optimum(&mut self, path: &Path, optimum: &Optimum) -> Result<Vec<StatedBound>, HexError> {
+        let dir = path.parent().unwrap_or(Path::new("."));
+        let minima = &optimum.level_minima;
+        let mut claims = Vec::new();
+        for entry in std::fs::read_dir(dir).map_err(|source| HexError::Io { path: dir.into(), source })?.flatten() {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            let Some((level, below)) = crate::records::ranges::claim_directory_numbers(&name) else { continue };
+            let claim_path = entry.path().join("claim.json");
+            if !(1..=6).contains(&level) || below < minima[usize::from(level) - 1] || !claim_path.is_file() {
+                continue;
+            }
+            let report = self.check(&claim_path);
+            if report.status != Status::Failed {
+                let witness = entry.path().join(crate::verify::witness::LEVEL_WITNESS).is_file();
+                claims.push(StatedBound { name, level, below, status: report.status, needs_veripb: report.needs_veripb, witness });
+            }
+        }
+        claims.sort_by_key(|c| (c.status != Status::Verified, std::cmp::Reverse(c.below)));
+        Ok(claims)
+    }
+}
+
+/// A claim beside an optimum, as this run judged it.
+struct StatedBound {
+    name: String,
+    level: u8,
+    below: usize,
+    status: Status,
+    needs_veripb: bool,
+    /// A level witness beside it (checked with the claim).
+    witness: bool,
+}
+
+/// What the level minima of an optimum came to.
+struct MinimaVerdict {
+    status: Status,
+    /// Every reason they are unverified is VeriPB's absence.
+    needs_veripb: bool,
+}
+
+impl MinimaVerdict {
+    fn unverified(&mut self, for_lack_of_veripb: bool) {
+        self.status = Status::Unverified;
+        self.needs_veripb &= for_lack_of_veripb;
+    }
+}
+
+/// `check --veripb --record` on a whole-formula claim: derives and checks
+/// its CNF from the statement now and writes the record (and the trust base
+/// it allows) into `claim.json`, atomically. Nothing else in the claim
+/// changes. VeriPB not on PATH leaves the claim as it was, unverified.
+fn record_statement(mut claim: Claim, path: &Path, messages: &mut Vec<String>) -> Result<Status, HexError> {
+    let read = claim.clone();
+    let hex = Hexagon::new(claim.n)?;
+    let options = claim.encode_options();
+    let record = statement::derive_and_check(&hex, claim.level, claim.below, &options, &claim.cnf.sha256, path)?;
+    if record.statement.is_some() && !record.accepted() {
+        messages.push(format!("statement -> CNF: unverified, nothing recorded: {}", record.not_checked.as_deref().unwrap_or("VeriPB did not run")));
+        return Ok(Status::Unverified);
+    }
+    let line = match &record.veripb {
+        Some(v) => format!("statement -> CNF: recorded {} `{}` in {:.1} s", v.version, v.verdict, v.seconds),
+        None => format!("statement -> CNF: recorded as {}", record.not_checked.as_deref().unwrap_or("not covered")),
+    };
+    claim.statement_to_cnf = Some(record);
+    claim.trust_base = trust_base(Basis::of_claim(&claim, &options));
+    replace_record(path, &read, &claim)?;
+    messages.push(line);
+    Ok(Status::Verified)
+}
+

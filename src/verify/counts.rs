@@ -1,0 +1,175 @@
+//! `hexcert check` of a count record (`count.json`, `records::leaders`):
+//! the count rebuilt from its cubes' records and judged, without solver code.
+//!
+//! A count at the minimum P of level k is certified when (a) the claim
+//! "no partial below P" is verified (its own check, run here) and a leader
+//! reaches P; (b) every listed leader is a valid partial of penalty P,
+//! judged by the validator; (c) every cube's list is complete: its record's
+//! certificate names the hash of the formula it refuted, which this check
+//! rebuilds from the cube and the record's leaders (so a leader removed or
+//! added is a different formula), and the LRAT verdict says it was refuted;
+//! the 128 cubes are every projection of the listing's split, a partition
+//! by construction; (d) the 12 symmetries close the leaders into the count
+//! (`orbits`). The cubes' verdicts were reached when they were listed: a
+//! plain check reports them as recorded (the count unverified, exit 4);
+//! with `--regenerate` each cube is listed again, its trace checked in this
+//! run, and its leaders and formula must be the record's.
+
+use std::path::Path;
+
+use crate::cubes::Split;
+use crate::error::HexError;
+use crate::geometry::Hexagon;
+use crate::levels::Partial;
+use crate::records::claim::ONLINE_LISTING;
+use crate::records::leaders::{judge_leaders, listing_encoding, listing_formula, CountRecord, CubeLeaders};
+use crate::records::ledger::Ledger;
+use crate::records::{Record, Status};
+
+use super::regenerate::Regenerate;
+
+/// Judges the count record at `path`. `check_claim` checks the minimum's
+/// claim (the caller's `check`, so a claim checked twice is judged once);
+/// `regenerate` lists every cube again when given. Errors: a record the
+/// rebuilt count contradicts (a missing, uncertified or tampered cube, an
+/// edited count, a leader below the minimum).
+pub fn check_count(
+    path: &Path,
+    record: &CountRecord,
+    regenerate: Option<&dyn Regenerate>,
+    check_claim: &mut dyn FnMut(&Path) -> Status,
+    messages: &mut Vec<String>,
+) -> Result<Status, HexError> {
+    let bad = |why: String| HexError::Input { file: path.to_path_buf(), line: 0, message: why };
+    let hex = Hexagon::new(record.n)?;
+    let dir = path.parent().unwrap_or(Path::new("."));
+    let (leaders, listed_here) = read_cubes(dir, &hex, record, regenerate)?;
+    let by_penalty = crate::orbits::close_orbits(&hex, record.level, record.penalty, &leaders)?;
+    if let Some(p) = by_penalty.iter().position(|&c| c > 0).filter(|&p| p < record.penalty) {
+        return Err(bad(format!("a listed partial has penalty {p}, below the count's minimum {}", record.penalty)));
+    }
+    let count = by_penalty[record.penalty];
+    if count == 0 {
+        return Err(bad(format!("no listed partial reaches penalty {}: it is not the minimum", record.penalty)));
+    }
+    if count.to_string() != record.count || leaders.len() != record.leaders {
+        return Err(bad(format!(
+            "the cubes' leaders ({}) close into {count} partials, the record says {} leaders and {}",
+            leaders.len(),
+            record.leaders,
+            record.count
+        )));
+    }
+    messages.push(format!(
+        "count: {count} partials of penalty {} (the 12 symmetries close {} leaders, each judged by the validator)",
+        record.penalty,
+        leaders.len()
+    ));
+    let listing = if listed_here {
+        messages.push("listing: every cube listed again in this run, its trace checked by hexcert-lrat, leaders and formula the record's".into());
+        Status::Verified
+    } else {
+        messages.push(
+            "listing: every cube's formula hash matches its leaders, its LRAT verdict recorded when it was listed (not checked in this run: \
+             `check --regenerate` lists the cubes again)"
+                .into(),
+        );
+        Status::Unverified
+    };
+    let claim = minimum_claim(path, dir, record, check_claim, messages)?;
+    let statement = statement(path, record, messages)?;
+    Ok(listing.and(claim).and(statement))
+}
+
+/// The partials of a certified listing (`dir/count.json` and its cubes),
+/// every one, not reduced by symmetry, with their penalty: the cubes'
+/// records judged as `check` judges them (leaders, formula hashes,
+/// verdicts as recorded), for the lift of levels 4..6. Errors: as `check`'s.
+pub fn listed_partials(dir: &Path) -> Result<(CountRecord, Vec<(Partial, usize)>), HexError> {
+    let path = dir.join("count.json");
+    let Record::Count(record) = Record::read(&path)? else {
+        return Err(HexError::Input { file: path, line: 0, message: "not a count record (hexcert-count/1)".into() });
+    };
+    let hex = Hexagon::new(record.n)?;
+    let (leaders, _) = read_cubes(dir, &hex, &record, None)?;
+    let members = crate::orbits::orbit_members(&hex, record.level, record.penalty, &leaders)?;
+    Ok((*record, members))
+}
+
+/// Every cube's record, judged (see the header); the leaders of all cubes,
+/// and whether the cubes were listed again in this run.
+fn read_cubes(dir: &Path, hex: &Hexagon, record: &CountRecord, regenerate: Option<&dyn Regenerate>) -> Result<(Vec<Partial>, bool), HexError> {
+    let encoding = listing_encoding(hex, record.level, record.penalty);
+    let split = Split::listing(hex, record.level)?;
+    let total = split.projection_count() as usize;
+    if record.cubes != total {
+        return Err(HexError::Input { file: dir.join("count.json"), line: 0, message: format!("{} cubes recorded, the listing has {total}", record.cubes) });
+    }
+    let ledger = Ledger::<CubeLeaders>::at(dir);
+    let mut leaders = Vec::new();
+    for index in 0..total {
+        let name = format!("cube-{index}");
+        let cube = split.projection(index as u64);
+        let expected = (hex.side(), record.level, record.penalty, crate::encoding::ENCODER_VERSION.to_string(), split.cells.clone(), cube.clone(), true);
+        let file = ledger.path(&name);
+        let bad = |why: String| HexError::Input { file: file.clone(), line: 0, message: why };
+        let cube_record = ledger.resume(&name, &expected)?.ok_or_else(|| bad("missing: the listing is incomplete without this cube".into()))?;
+        let judged = judge_leaders(&file, hex, (record.level, record.penalty), &|values| split.project(values), &cube_record)?;
+        let partials: Vec<Partial> = judged.into_iter().map(|(partial, _)| partial).collect();
+        let proof = cube_record.certificate.as_ref().ok_or_else(|| bad("no certificate".into()))?;
+        let units = encoding.projection_literals(&split.cells, &cube, split.depth);
+        let formula = listing_formula(&encoding, &units, &partials);
+        if crate::digest::sha256_hex(&formula.to_dimacs()) != proof.formula_sha256 || formula.clauses().len() != proof.formula_clauses {
+            return Err(bad("the refuted formula's hash is not that of the cube with its leaders blocked: a leader was removed or added".into()));
+        }
+        if !proof.lrat.verified || proof.lrat.how != ONLINE_LISTING || proof.lrat.verdict != "s VERIFIED" {
+            return Err(bad(format!("the listing's proof was not accepted: {}", proof.lrat.verdict)));
+        }
+        if let Some(regenerate) = regenerate {
+            let again = regenerate.relist(hex, (&encoding, &split, &cube))?;
+            let same_hash = again.certificate.as_ref().is_some_and(|c| c.formula_sha256 == proof.formula_sha256);
+            if again.leaders != cube_record.leaders || !same_hash {
+                return Err(bad("listed again, the cube gives other leaders than its record".into()));
+            }
+        }
+        leaders.extend(partials);
+    }
+    Ok((leaders, regenerate.is_some()))
+}
+
+/// The claim below the minimum, named by the record: of this side, level
+/// and bound, and checked.
+fn minimum_claim(path: &Path, dir: &Path, record: &CountRecord, check_claim: &mut dyn FnMut(&Path) -> Status, messages: &mut Vec<String>) -> Result<Status, HexError> {
+    let claim_path = dir.join(&record.minimum_claim);
+    let numbers = Record::read(&claim_path)?.claim_numbers().map(|(n, level, below, _)| (n, level, below));
+    if numbers != Some((record.n, record.level, record.penalty)) {
+        return Err(HexError::Input {
+            file: path.to_path_buf(),
+            line: 0,
+            message: format!("minimum_claim {} is not the claim \"level {} below {}\" of n = {}", record.minimum_claim, record.level, record.penalty, record.n),
+        });
+    }
+    let status = check_claim(&claim_path);
+    let (shown, p) = (claim_path.display(), record.penalty);
+    messages.push(match status {
+        Status::Verified => format!("minimum: the claim {shown} is verified (with a leader at {p} it makes {p} the minimum)"),
+        _ => format!("minimum: the claim {shown} is {} (with a leader at {p}, the minimum is at most {p}, and would be {p} if the claim were verified)", status.name()),
+    });
+    Ok(status)
+}
+
+/// The statement -> listing CNF step: VeriPB re-checks the derivation when
+/// it is on PATH; otherwise the step is unverified in this run.
+fn statement(path: &Path, record: &CountRecord, messages: &mut Vec<String>) -> Result<Status, HexError> {
+    let hex = Hexagon::new(record.n)?;
+    let encoding = listing_encoding(&hex, record.level, record.penalty);
+    let hash = crate::digest::sha256_hex(&encoding.cnf.to_dimacs());
+    let derived = super::statement_to_cnf::derive_and_check(&hex, record.level, record.penalty + 1, &encoding.options, &hash, path)?;
+    if derived.accepted() {
+        messages.push("statement -> listing CNF: accepted by VeriPB in this run".into());
+        return Ok(Status::Verified);
+    }
+    let why = derived.not_checked.as_deref().unwrap_or("VeriPB did not run");
+    messages.push(format!("statement -> listing CNF: unverified in this run ({why})"));
+    Ok(Status::Unverified)
+}

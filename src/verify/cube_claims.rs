@@ -1,0 +1,326 @@
+//! `hexcert check` on a claim merged from cubes: the plan's cover
+//! enumerated again, every cube's record judged against its re-encoded
+//! formula, and every cube's proof checked in this run (stored, read on the
+//! split formula; or re-solved and its trace checked). A cube whose proof
+//! is neither stored nor regenerated is attested, not checked: the claim is
+//! then unverified, whatever its records say.
+
+use std::path::{Path, PathBuf};
+
+use super::regenerate::{rebuild_checked, ProofChecks, Rebuild, Regenerate};
+use crate::run::WorkDir;
+use crate::cubes::{cube_formula, split_formula, Split};
+use crate::formula::Cnf;
+use crate::options;
+use crate::encoding::LevelEncoding;
+use crate::error::HexError;
+use crate::proofs::online::{Against, Finished, LRAT_FILE_CAP};
+use crate::proofs::verified::{write_formula, Stream};
+use crate::digest::sha256_hex;
+use crate::records::cube::{attested_cubes, check_stored_lrat_with, judge};
+use crate::error::RecordError;
+use crate::records::read::stored_path;
+use crate::records::header::Stated;
+use crate::records::ranges::{check_claim_directory, check_encoding_budget, check_n_directory};
+use crate::records::trust::{trust_base, Basis};
+use crate::records::{CheckerRecord, CubeClaim, CubeResult, CubeVerdict, FileRecord, Status, CUBE_CLAIM_FORMAT};
+
+/// What a cube claim states, before any proof: its header and place, its
+/// plan (format, numbers, cover enumerated again, formula re-encoded to its
+/// hash), the attested cubes it lists and its trust base. Returns the plan's
+/// formula.
+fn check_statement_and_plan(path: &Path, claim: &CubeClaim, messages: &mut Vec<String>) -> Result<LevelEncoding, HexError> {
+    claim.header().check(CUBE_CLAIM_FORMAT, path)?;
+    crate::records::cube::check_cube_claim_fields(claim, path)?;
+    check_n_directory(path, claim.n)?;
+    check_claim_directory(path, claim.level, claim.below)?;
+    let plan = &claim.plan;
+    plan.validate(path)?;
+    if !plan.header().same_claim(&claim.header()) {
+        return Err(RecordError::Header(format!("the plan is for `{}`, not the claim's statement", plan.statement)).at(path));
+    }
+    if claim.attested.as_ref().is_some_and(|listed| *listed != attested_cubes(&claim.cubes)) {
+        return Err(RecordError::Header("the attested cubes listed are not those whose proofs are not stored".into()).at(path));
+    }
+    if claim.trust_base != trust_base(Basis::of_cube_claim(claim)) {
+        return Err(RecordError::Header("the trust base is not the one this build states for a cube claim".into()).at(path));
+    }
+    let encoding = plan.encoding()?;
+    if sha256_hex(&encoding.cnf.to_dimacs()) != plan.formula_sha256 {
+        return Err(RecordError::Header("the formula re-encoded from the plan does not match the recorded hash".into()).at(path));
+    }
+    messages.push("re-encoded formula matches the plan's hash".into());
+    let cover = plan.check_cover().map_err(|e| RecordError::Header(format!("the plan's cover does not hold: {e}")).at(path))?;
+    messages.push(format!(
+        "cover enumerated: {} projections, {} refuted locally, {} images of the {} cubes",
+        cover.projections, cover.refuted, cover.covered, plan.cubes.len()
+    ));
+    if claim.cubes.len() != plan.cubes.len() {
+        return Err(RecordError::Header(format!("{} cube records for the plan's {} cubes", claim.cubes.len(), plan.cubes.len())).at(path));
+    }
+    Ok(encoding)
+}
+
+/// A claim merged from cubes (`cubes merge`): the plan's cover enumerated
+/// again, every cube's record checked against its re-encoded formula, and
+/// every cube's proof checked in this run: its stored LRAT proof by the LRAT
+/// checker, or (with `--regenerate`) the cube re-solved, its trace checked
+/// and its DRAT twin required to hash to the record; and by the verified
+/// checker too when one is given. A cube whose proof is neither stored nor
+/// regenerated leaves the claim unverified.
+/// With `checks.keep`, each verdict is written into the file as it is
+/// reached, and `claim` becomes what the file then holds.
+pub fn check_cube_claim(path: &Path, claim: &mut CubeClaim, checks: ProofChecks<'_>, messages: &mut Vec<String>) -> Result<Status, HexError> {
+    let copies = options::CUBE_CLAIM_COPIES.default;
+    check_encoding_budget(claim.plan.n, claim.plan.level, claim.plan.below, copies, path)?;
+    let _share = super::budget::reserve(claim.plan.n, claim.plan.level, claim.plan.below, copies);
+    let encoding = check_statement_and_plan(path, claim, messages)?;
+    let mut cubes = CubeProofs::new(path, claim, encoding)?;
+    for index in 0..claim.plan.cubes.len() {
+        cubes.check(index, checks)?;
+    }
+    let (status, kept) = cubes.conclude(checks, messages)?;
+    *claim = kept;
+    Ok(status)
+}
+
+/// Cube `index` of the cube claim `claim` (read from `path`) rebuilt for
+/// export: the claim's statement and plan checked as `check` does them
+/// (the cover enumerated again), the cube's record judged against its
+/// re-encoded formula, the cube re-solved with the profile its record names,
+/// its trace read by hexcert-lrat on the split formula, and its DRAT twin
+/// (written to `drat`, the whole LRAT proof beside it) required to hash to
+/// the record. Returns the cube's DIMACS bytes, its record and the solve.
+pub fn rebuild_cube(
+    path: &Path,
+    claim: &CubeClaim,
+    index: usize,
+    regenerate: &dyn Regenerate,
+    drat: &Path,
+    messages: &mut Vec<String>,
+) -> Result<(Vec<u8>, CubeResult, Finished, f64), HexError> {
+    if index >= claim.plan.cubes.len() {
+        return Err(HexError::Usage(format!("--cube {index}: the plan has cubes 0..{}", claim.plan.cubes.len())));
+    }
+    check_encoding_budget(claim.plan.n, claim.plan.level, claim.plan.below, options::CUBE_CLAIM_COPIES.default, path)?;
+    let encoding = check_statement_and_plan(path, claim, messages)?;
+    let cubes = CubeProofs::new(path, claim, encoding)?;
+    let (cnf, dimacs, record) = cubes.judged(index)?;
+    let proof_sha256 = record.proof_sha256.as_deref().expect("judged a refutation");
+    let (finished, seconds) = cubes.rebuild(index, regenerate, (&cnf, record.solver_profile.as_deref(), proof_sha256), (drat, u64::MAX), None)?;
+    Ok((dimacs, record, finished, seconds))
+}
+
+/// How the cubes' proofs were checked in this run.
+#[derive(Default)]
+struct Tally {
+    /// Stored LRAT proofs read on the split formula.
+    stored: usize,
+    /// Re-solved, their traces read on the split formula.
+    regenerated: usize,
+    /// Not checked in this run (`earlier` of them by an earlier run's verdict).
+    unchecked: usize,
+    earlier: usize,
+    /// Accepted by the verified checker in this run.
+    by_verified: usize,
+}
+
+/// The cube proofs of one claim, checked one by one against its split formula.
+struct CubeProofs<'a> {
+    path: &'a Path,
+    claim: &'a CubeClaim,
+    encoding: LevelEncoding,
+    split: Split,
+    split_dimacs: Vec<u8>,
+    /// Stored cube proofs are read on the split formula T (each a derivation
+    /// of its selector's negation), so that T's refutation is seen by the
+    /// checker, not inferred from the cube formulas' hashes.
+    lifted: hexcert_lrat::Lifted,
+    /// Made on the first proof checked, outside the claim directory, which check only reads.
+    work: Option<WorkDir>,
+    /// The claim with the verified checker's verdicts of this run (`checks.keep`).
+    kept: CubeClaim,
+    tally: Tally,
+}
+
+impl<'a> CubeProofs<'a> {
+    fn new(path: &'a Path, claim: &'a CubeClaim, encoding: LevelEncoding) -> Result<CubeProofs<'a>, HexError> {
+        let split = claim.plan.split()?;
+        let split_dimacs = split_formula(&encoding, &split, &claim.plan.cubes).to_dimacs();
+        let lifted = hexcert_lrat::Lifted::from_dimacs(&split_dimacs, encoding.cnf.clauses().len())
+            .map_err(|e| RecordError::Header(format!("the split formula is not read as one by the LRAT checker: {e}")).at(path))?;
+        let (work, kept, tally) = (None, claim.clone(), Tally::default());
+        Ok(CubeProofs { path, claim, encoding, split, split_dimacs, lifted, work, kept, tally })
+    }
+
+    fn bad(&self, index: usize, why: String) -> HexError {
+        RecordError::Header(format!("cube {index}: {why}")).at(self.path)
+    }
+
+    fn work_dir(&mut self) -> Result<PathBuf, HexError> {
+        if self.work.is_none() {
+            self.work = Some(WorkDir::create(&std::env::temp_dir(), "hexcert-check")?);
+        }
+        Ok(self.work.as_ref().expect("created").0.clone())
+    }
+
+    /// Cube `index`: its record judged, then its proof checked (stored, or
+    /// re-solved), or counted as not checked in this run.
+    fn check(&mut self, index: usize, checks: ProofChecks<'_>) -> Result<(), HexError> {
+        let (cnf, dimacs, record) = self.judged(index)?;
+        let proof_sha256 = record.proof_sha256.as_deref().expect("judged a refutation");
+        let stored_proof = record.lrat_proof.as_ref().and_then(|f| f.stored_as.as_ref().map(|name| (f, name)));
+        let resumed = checks.keep
+            && checks.verified.is_some_and(|v| record.verified_lrat.as_ref().is_some_and(|r| r.verified_acceptance() && r.version == v.version));
+        let verdict = if resumed {
+            self.tally.earlier += 1;
+            self.tally.unchecked += 1;
+            return Ok(());
+        } else if let Some((file, name)) = stored_proof {
+            self.check_stored(index, (file, name), &dimacs, checks)?
+        } else if let Some(regenerate) = checks.regenerate {
+            self.check_regenerated(index, regenerate, (&cnf, &dimacs), (record.solver_profile.as_deref(), proof_sha256), checks)?
+        } else {
+            self.tally.unchecked += 1;
+            return Ok(());
+        };
+        match verdict {
+            Some(verdict) => self.take_verdict(index, verdict, checks.keep),
+            None => Ok(()),
+        }
+    }
+
+    /// Cube `index`'s formula (and its DIMACS bytes) and its record, judged
+    /// against it: a refutation with a DRAT hash, or an error.
+    fn judged(&self, index: usize) -> Result<(Cnf, Vec<u8>, CubeResult), HexError> {
+        let plan = &self.claim.plan;
+        let cnf = cube_formula(&self.encoding, &self.split, &plan.cubes[index]);
+        let dimacs = cnf.to_dimacs();
+        let record = judge(plan, index, &dimacs, self.claim.cubes[index].clone()).map_err(|why| self.bad(index, why))?;
+        if record.verdict != CubeVerdict::Refuted || record.proof_sha256.is_none() {
+            return Err(self.bad(index, "not a refutation".into()));
+        }
+        Ok((cnf, dimacs, record))
+    }
+
+    /// A stored cube proof, read by the LRAT checker on the split formula
+    /// and given to the verified checker too when there is one.
+    fn check_stored(&mut self, index: usize, (file, name): (&FileRecord, &String), dimacs: &[u8], checks: ProofChecks<'_>) -> Result<Option<CheckerRecord>, HexError> {
+        let work_dir = self.work_dir()?;
+        let dir = self.path.parent().unwrap_or(Path::new("."));
+        let units = self.claim.plan.cubes[index].units(&self.encoding, &self.split);
+        let gz = stored_path(dir, name, "claim").map_err(|e| self.bad(index, e.to_string()))?;
+        let lifted = &mut self.lifted;
+        check_stored_lrat_with(&gz, file, &work_dir, |proof| lifted.check_proof(index, &units, proof).map(|s| (s.added, s.hints)))
+            .map_err(|why| self.bad(index, why))?;
+        self.tally.stored += 1;
+        match checks.verified {
+            Some(checker) => Ok(Some(checker.check_gz(&write_formula(&work_dir, dimacs)?, &dir.join(name))?)),
+            None => Ok(None),
+        }
+    }
+
+    /// A cube re-solved (with the profile its record names), its trace read
+    /// on the split formula and its DRAT twin required to hash to the record.
+    fn check_regenerated(
+        &mut self,
+        index: usize,
+        regenerate: &dyn Regenerate,
+        (cnf, dimacs): (&Cnf, &[u8]),
+        (profile, proof_sha256): (Option<&str>, &str),
+        checks: ProofChecks<'_>,
+    ) -> Result<Option<CheckerRecord>, HexError> {
+        let work_dir = self.work_dir()?;
+        let stream = checks.verified.map(|checker| checker.stream(&write_formula(&work_dir, dimacs)?)).transpose()?;
+        let (Finished { lrat, verified, .. }, seconds) =
+            self.rebuild(index, regenerate, (cnf, profile, proof_sha256), (&work_dir.join("cube.drat"), LRAT_FILE_CAP), stream)?;
+        self.tally.regenerated += 1;
+        if checks.progress {
+            let by = verified.as_ref().map(|v| format!(", {}: {} in {:.1} s", v.name, v.verdict, v.seconds)).unwrap_or_default();
+            eprintln!("check: cube {index} of {}: re-solved, hexcert-lrat {} after {seconds:.1} s of solving{by}", self.claim.plan.cubes.len(), lrat.verdict);
+        }
+        Ok(verified)
+    }
+
+    /// Cube `index` (its formula `cnf`) re-solved with `profile`, its trace
+    /// read on the split formula, its DRAT twin written to `drat` (the LRAT
+    /// proof beside it, kept under `lrat_cap` bytes) and required to hash to
+    /// `proof_sha256`.
+    fn rebuild(
+        &self,
+        index: usize,
+        regenerate: &dyn Regenerate,
+        (cnf, profile, proof_sha256): (&Cnf, Option<&str>, &str),
+        (drat, lrat_cap): (&Path, u64),
+        verified: Option<Stream>,
+    ) -> Result<(Finished, f64), HexError> {
+        let units = self.claim.plan.cubes[index].units(&self.encoding, &self.split);
+        let against = Against::Split { split: self.split_dimacs.clone(), base: self.encoding.cnf.clauses().len(), cube: index, units };
+        let rebuild = Rebuild { against, drat, verified, lrat_cap, drat_sha256: proof_sha256, record: self.path, cube: Some(index) };
+        let what = format!("cube {index} of `{}`", self.claim.statement);
+        rebuild_checked(rebuild, |trace| regenerate.regenerate_formula(cnf, profile, &what, trace))
+    }
+
+    /// The verified checker's verdict on cube `index`: a rejection fails the
+    /// claim; with `keep`, an acceptance is written into it at once, so a
+    /// stopped run loses none.
+    fn take_verdict(&mut self, index: usize, verdict: CheckerRecord, keep: bool) -> Result<(), HexError> {
+        if !verdict.verified_acceptance() {
+            return Err(RecordError::LratRejected { what: format!("the proof of cube {index} (by {})", verdict.name), verdict: verdict.verdict }.at(self.path));
+        }
+        self.tally.by_verified += 1;
+        if keep {
+            // On disk: the claim as read, with this run's verdicts so far.
+            let written = self.kept.clone();
+            self.kept.cubes[index].verified_lrat = Some(verdict);
+            self.kept.trust_base = trust_base(Basis::of_cube_claim(&self.kept));
+            crate::records::read::replace_record(self.path, &written, &self.kept)?;
+        }
+        Ok(())
+    }
+
+    /// What the cubes' proofs came to: the split formula refuted when every
+    /// proof was checked in this run, unverified otherwise.
+    fn conclude(mut self, checks: ProofChecks<'_>, messages: &mut Vec<String>) -> Result<(Status, CubeClaim), HexError> {
+        let (Tally { stored, regenerated, unchecked, earlier, by_verified }, count) = (self.tally, self.claim.plan.cubes.len());
+        messages.push(format!(
+            "{count} cubes: {stored} stored LRAT proofs verified by hexcert-lrat {}, {regenerated} re-solved with their traces verified and DRAT hashes matched, {unchecked} not checked",
+            hexcert_lrat::VERSION
+        ));
+        if let Some(checker) = checks.verified {
+            messages.push(format!("{by_verified} cube proofs verified by {} in this run ({}, {})", crate::proofs::verified::NAME, checker.version, checker.build));
+        }
+        let verdicts: Vec<&CheckerRecord> = self.kept.cubes.iter().filter_map(|c| c.verified_lrat.as_ref().filter(|v| v.verified_acceptance())).collect();
+        if !verdicts.is_empty() {
+            let by_earlier = if earlier > 0 { format!(" ({earlier} by earlier runs, not re-checked in this one)") } else { String::new() };
+            let unbound = verdicts.iter().filter(|v| v.read.is_none()).count();
+            let unknown = verdicts.iter().filter(|v| v.read.is_some() && !v.counts_as_verified()).count();
+            let mut how = vec![format!("recorded{}", if by_verified > 0 { ", this run's among them" } else { ", not checked in this run" })];
+            if unbound > 0 {
+                how.push(format!("{unbound} without the hashes of what they read: attested only"));
+            }
+            if unknown > 0 {
+                how.push(format!("{unknown} by an unknown build, not counted as the verified checker"));
+            }
+            messages.push(format!("{} of {count} cubes record a {} acceptance of their proof{by_earlier} ({})", verdicts.len(), crate::proofs::verified::NAME, how.join("; ")));
+        }
+        if stored == count {
+            let summary = self.lifted.conclude().map_err(|e| RecordError::Header(format!("the lifted cube proofs do not refute the split formula: {e}")).at(self.path))?;
+            messages.push(format!(
+                "split formula refuted by hexcert-lrat: every stored cube proof read on it derives its selector's negation, then the empty clause ({} additions)",
+                summary.added
+            ));
+        } else if stored + regenerated == count {
+            messages.push("split formula refuted: every cube's proof (stored, or re-solved and traced) read on it by hexcert-lrat derives its selector's negation, and its last clause is the disjunction of the selectors".into());
+        } else if stored + regenerated > 0 {
+            messages.push(format!("{} cube proofs read on the split formula derive their selectors' negations", stored + regenerated));
+        }
+        if unchecked > earlier {
+            messages.push(format!("{} cube proofs not checked in this run; run with --regenerate to re-solve and check them", unchecked - earlier));
+        }
+        if earlier > 0 {
+            messages.push(format!("{earlier} cube proofs checked by earlier runs (their recorded verdicts), not in this one: rerun without --keep-verdicts to check them all"));
+        }
+        Ok((if unchecked > 0 { Status::Unverified } else { Status::Verified }, self.kept))
+    }
+}

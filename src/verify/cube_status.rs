@@ -1,0 +1,171 @@
+//! What a results directory says about a plan (`hexcert cubes status`, and
+//! the judging `cubes merge` relies on; the claim writer itself, which
+//! names the solver, is `cubes::merge`). Builds without the solver.
+//!
+//! One rule for both (docs/SOUNDNESS.md, section 8): a refuted cube is
+//! *checked* only when this run read its stored proof with the LRAT checker;
+//! a record that keeps no proof is *attested* by the run that wrote it
+//! (`written_by`), counted apart and named in the merged claim, whose
+//! `hexcert check` stays unverified until those cubes are re-solved.
+//! Damaged records are set aside (`set_aside`), never silently kept.
+
+use std::path::{Path, PathBuf};
+
+use crate::run::WorkDir;
+use crate::cubes::{cube_formula, Plan};
+use crate::encoding::LevelEncoding;
+use crate::error::HexError;
+use crate::digest::{sha256_file, sha256_hex};
+use crate::records::cube::{check_stored_lrat, judge, proof_stored, result_path};
+use crate::records::ledger::Parsed;
+use crate::records::read::stored_path;
+use crate::records::{CubeResult, CubeVerdict};
+
+/// What the results directory says about a plan, every record re-checked.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct CubeProgress {
+    pub cubes: usize,
+    /// Refuted cubes whose stored LRAT proof the LRAT checker accepted in this run.
+    pub checked: Vec<usize>,
+    /// Refuted cubes whose record keeps no proof: attested by the run that wrote it.
+    pub attested: Vec<usize>,
+    /// Cubes without a record.
+    pub missing: Vec<usize>,
+    /// Cubes stopped by a time limit: refine them (`cubes refine`) or run them longer.
+    pub unfinished: Vec<usize>,
+    /// Records that fail a check, with why.
+    pub rejected: Vec<(usize, String)>,
+    /// Cubes with a validated counterexample.
+    pub counterexamples: Vec<usize>,
+    /// Solve seconds of the refuted cubes (checked or attested), in index order.
+    pub seconds: Vec<f64>,
+    /// Seconds each unfinished cube ran before its limit stopped it, in index order.
+    #[serde(skip)]
+    pub unfinished_seconds: Vec<f64>,
+    /// The refuted cubes' records with their indices, in index order.
+    #[serde(skip)]
+    pub records: Vec<(usize, CubeResult)>,
+}
+
+impl CubeProgress {
+    /// Every cube refuted, checked or attested.
+    pub fn all_refuted(&self) -> bool {
+        self.records.len() == self.cubes
+    }
+}
+
+/// The plan file's hash (reported, so runs can tell which plan they served).
+pub fn plan_hash(plan_path: &Path) -> Result<String, HexError> {
+    sha256_file(plan_path).map_err(|source| HexError::Io { path: plan_path.into(), source })
+}
+
+/// The plan's formula, encoded by this build and required to hash to the
+/// plan's record (another encoder would make every cube another formula).
+fn plan_encoding(plan: &Plan) -> Result<LevelEncoding, HexError> {
+    let encoding = plan.encoding()?;
+    if sha256_hex(&encoding.cnf.to_dimacs()) != plan.formula_sha256 {
+        return Err(HexError::Internal(format!(
+            "the plan's formula hash is not that of `{}` as this build encodes it (another encoder version?)",
+            plan.statement
+        )));
+    }
+    Ok(encoding)
+}
+
+/// Reads every cube's record and checks it against the plan (`judge`: the
+/// formula and cube it answers, its formula's hash re-encoded here) and,
+/// for a refutation that keeps its proof, checks that proof with the LRAT
+/// checker now. The plan's cover is the caller's (`Plan::check_cover`).
+pub fn progress(plan: &Plan, results: &Path) -> Result<CubeProgress, HexError> {
+    // Encoded once: every cube's formula is this one plus the cube's units.
+    let encoding = plan_encoding(plan)?;
+    let split = plan.split()?;
+    let mut progress = CubeProgress {
+        cubes: plan.cubes.len(),
+        checked: Vec::new(),
+        attested: Vec::new(),
+        missing: Vec::new(),
+        unfinished: Vec::new(),
+        rejected: Vec::new(),
+        counterexamples: Vec::new(),
+        seconds: Vec::new(),
+        unfinished_seconds: Vec::new(),
+        records: Vec::new(),
+    };
+    let mut work = None;
+    let ledger = crate::records::cube::results(results);
+    for index in 0..plan.cubes.len() {
+        let Some(parsed) = ledger.read(&plan.cube_key(index)) else {
+            progress.missing.push(index);
+            continue;
+        };
+        let dimacs = cube_formula(&encoding, &split, &plan.cubes[index]).to_dimacs();
+        let record = match parsed {
+            Parsed::Record(record) => judge(plan, index, &dimacs, *record),
+            Parsed::Damaged(why) => Err(why),
+            Parsed::Foreign(why) => {
+                let shown = ledger.path(&plan.cube_key(index));
+                let shown = shown.display();
+                return Err(HexError::Usage(format!(
+                    "{shown}: written by another hexcert build ({why}); run the plan with that build, or move the record aside yourself"
+                )));
+            }
+        };
+        let record = match record {
+            Ok(record) => record,
+            Err(why) => {
+                progress.rejected.push((index, why));
+                continue;
+            }
+        };
+        match record.verdict {
+            CubeVerdict::Counterexample => progress.counterexamples.push(index),
+            CubeVerdict::Unfinished => {
+                progress.unfinished.push(index);
+                progress.unfinished_seconds.push(record.solve_seconds);
+            }
+            CubeVerdict::Refuted if proof_stored(&record) => {
+                if work.is_none() {
+                    work = Some(WorkDir::create(results, ".check-status")?);
+                }
+                let file = record.lrat_proof.as_ref().expect("stored");
+                let gz = stored_path(results, file.stored_as.as_deref().expect("stored"), "results").map_err(|e| e.to_string());
+                match gz.and_then(|gz| check_stored_lrat(&dimacs, &gz, file, &work.as_ref().expect("created").0)) {
+                    Ok(_) => progress.checked.push(index),
+                    Err(why) => {
+                        progress.rejected.push((index, why));
+                        continue;
+                    }
+                }
+                progress.seconds.push(record.solve_seconds);
+                progress.records.push((index, record));
+            }
+            CubeVerdict::Refuted => {
+                progress.attested.push(index);
+                progress.seconds.push(record.solve_seconds);
+                progress.records.push((index, record));
+            }
+        }
+    }
+    Ok(progress)
+}
+
+/// The validated counterexample recorded for cube `index` (judged again).
+pub fn read_counterexample(plan: &Plan, results: &Path, index: usize) -> Result<crate::levels::Partial, HexError> {
+    let path = result_path(results, plan, index);
+    let record: CubeResult = crate::records::read_json(&path)?;
+    let text = record.counterexample.unwrap_or_default();
+    Ok(crate::formats::parse_grid(text.as_bytes(), &path, Some(plan.n))?.partial)
+}
+
+/// Moves a record (file or directory) aside to `.quarantine/` beside it,
+/// under a name of its own and this run's: it no longer counts, and it is
+/// kept for whoever wants to see what was wrong. Returns the new path.
+pub fn set_aside(path: &Path) -> Result<PathBuf, HexError> {
+    let dir = path.parent().unwrap_or(Path::new(".")).join(".quarantine");
+    std::fs::create_dir_all(&dir).map_err(|source| HexError::Io { path: dir.clone(), source })?;
+    let name = path.file_name().map_or("record".into(), |n| n.to_string_lossy().into_owned());
+    let target = dir.join(format!("{name}.{}", crate::run::run_id()));
+    std::fs::rename(path, &target).map_err(|source| HexError::Io { path: path.into(), source })?;
+    Ok(target)
+}
