@@ -12,7 +12,8 @@ use crate::common::Scratch;
 use hexcert::cubes::{check_cover, cube_formula, refute, value_cubes, Cube, Split};
 use hexcert::encoding::{EncodeOptions, LevelEncoding};
 use hexcert::geometry::Hexagon;
-use hexcert::search::{accept_model, enumerate};
+use hexcert::encoding::model::accept_model;
+use hexcert::search::enumerate;
 use hexcert::solving::{Cadical, Answer, SatSolver};
 
 /// (n, level, minimum penalty, number of partials at the minimum), from the published table.

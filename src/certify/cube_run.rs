@@ -28,7 +28,7 @@ use crate::proofs::own_peak_memory_kb;
 use crate::error::RecordError;
 use crate::records::ledger::Parsed;
 use crate::records::FileRecord;
-use crate::search::accept_model;
+use crate::encoding::model::accept_model;
 use crate::solving::Answer;
 
 use crate::verify::cube_status::{progress, set_aside};

@@ -32,7 +32,7 @@ use crate::records::leaders::{blocking_clause, listing_formula, CountRecord, Cub
 use crate::records::ledger::{Ledger, Parsed};
 use crate::search::leaders::{leaders_record, Listing};
 use crate::search::orbits::{orbit_count_listed, OrbitCount};
-use crate::search::{accept_model, Found};
+use crate::encoding::model::{accept_model, Found};
 use crate::solving::profile::{self, Profile};
 use crate::solving::{Cadical, Answer, SatSolver};
 

@@ -22,7 +22,7 @@ use crate::records::cube::CERTIFICATE_FILES;
 use crate::records::trust::{trust_base, Basis};
 use crate::records::{CheckerRecord, Claim, EncoderRecord, FileRecord, LratRecord, SolverRecord, CLAIM_FORMAT};
 use crate::solving::race::{race, Entrant};
-use crate::search::{accept_model, Found};
+use crate::encoding::model::{accept_model, Found};
 use crate::solving::profile::{self, Profile};
 use crate::solving::{Cadical, Answer, SatSolver, TraceSender};
 

@@ -21,7 +21,7 @@ use std::path::{Path, PathBuf};
 use crate::error::HexError;
 use crate::formats::{read_grid_file, to_hexcert_text};
 use crate::geometry::Hexagon;
-use crate::search::Found;
+use crate::encoding::model::Found;
 use crate::validation::evaluate;
 
 /// The `.resume` directory of one n.

@@ -8,6 +8,7 @@
 
 pub mod cardinality;
 pub mod level_formula;
+pub mod model;
 pub mod restricted;
 pub mod symmetry;
 pub mod wedges;

@@ -22,7 +22,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use super::accept_model;
+use crate::encoding::model::accept_model;
 use crate::context::RunContext;
 use crate::encoding::restricted::{Centre, RestrictedEncoding, Restrictions, Singles};
 use crate::encoding::{EncodeOptions, LevelEncoding};

@@ -23,7 +23,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use rayon::prelude::*;
-use super::{enumerate_under, Found};
+use super::enumerate_under;
+use crate::encoding::model::Found;
 use crate::cubes::Split;
 use crate::encoding::LevelEncoding;
 use crate::error::HexError;

@@ -22,14 +22,8 @@ use crate::formula::Cnf;
 use crate::geometry::Hexagon;
 use crate::levels::Partial;
 use crate::options;
-use crate::validation::{evaluate, Evaluation};
-
-/// A partial found by the solver and accepted by the validator.
-#[derive(Debug, Clone)]
-pub struct Found {
-    pub partial: Partial,
-    pub evaluation: Evaluation,
-}
+use crate::encoding::model::{accept_model, Found};
+use crate::validation::evaluate;
 
 /// One solver call of a search, for progress and reports.
 #[derive(Debug, Clone, serde::Serialize)]
@@ -87,29 +81,6 @@ pub fn solve_hinted(
         Answer::Unsat => Ok(None),
         Answer::Sat(model) => accept_model(hex, &encoding, &model).map(Some),
     }
-}
-
-/// Decodes a model and checks it with the validator (and the CNF itself).
-pub fn accept_model(hex: &Hexagon, encoding: &LevelEncoding, model: &[bool]) -> Result<Found, HexError> {
-    if !encoding.cnf.is_satisfied_by(model) {
-        return Err(HexError::Internal("solver model does not satisfy the formula".into()));
-    }
-    let partial = encoding.decode(model);
-    let evaluation = evaluate(hex, &partial);
-    if !evaluation.is_valid() {
-        return Err(HexError::Internal(format!(
-            "decoded partial is invalid: {:?}",
-            evaluation.violations.first()
-        )));
-    }
-    if evaluation.penalty > encoding.penalty_in_model(model) {
-        return Err(HexError::Internal(format!(
-            "validator penalty {} exceeds the {} penalty variables set in the model",
-            evaluation.penalty,
-            encoding.penalty_in_model(model)
-        )));
-    }
-    Ok(Found { partial, evaluation })
 }
 
 /// Why the minimum is a lower bound.

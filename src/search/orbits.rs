@@ -14,7 +14,8 @@
 //! the second road beside the frontier sweep (`counting`).
 
 use super::leaders::{list_by_cubes, plain_cube, CubeLister, Listing};
-use super::{enumerate, Found};
+use super::enumerate;
+use crate::encoding::model::Found;
 use crate::solving::SatSolver;
 use crate::encoding::{EncodeOptions, SymmetryBreaking};
 use crate::error::HexError;

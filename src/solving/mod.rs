@@ -33,7 +33,7 @@ pub enum Answer {
 
 /// What the searches need from a SAT solver. A model it returns is never
 /// trusted: the searches re-check it against the formula and the plain
-/// validator (`search::accept_model`), so a wrong backend yields an error,
+/// validator (`encoding::model::accept_model`), so a wrong backend yields an error,
 /// not a result.
 pub trait SatSolver {
     fn add_cnf(&mut self, cnf: &Cnf) -> Result<(), HexError>;

@@ -28,7 +28,8 @@ use crate::error::HexError;
 use crate::geometry::Hexagon;
 use crate::levels::Partial;
 use crate::records::{Claim, Record, WitnessSource};
-use crate::search::{minimize_through, Found, LowerBoundProof, Minimum, Oracle, PlainOracle, SearchStep};
+use crate::encoding::model::Found;
+use crate::search::{minimize_through, LowerBoundProof, Minimum, Oracle, PlainOracle, SearchStep};
 use crate::solving::{Cadical, SatSolver};
 
 /// Races formulations for bounded queries. Every UNSAT answer is handed to
