@@ -7,6 +7,7 @@
 mod common;
 mod module_graph;
 mod names;
+mod errors_docs;
 mod options;
 mod cli;
 mod cli_doc;

@@ -211,6 +211,15 @@ impl Claim {
     }
 
     /// Checks the record is self-consistent and made by an encoder we have.
+    ///
+    /// # Errors
+    ///
+    /// `HexError::Input` when the encoder is not this build's
+    /// (`ENCODER_VERSION`) or `below` is 0 or not `encoder.max_penalty + 1`;
+    /// then `Header::check`'s against `CLAIM_FORMAT`: `HexError::Record`
+    /// (`RecordError::UnknownFormat`, `RecordError::Header`) for another format
+    /// or a statement its numbers do not make, `HexError::Input` for numbers
+    /// out of range.
     pub fn check_consistency(&self, origin: &Path) -> Result<(), HexError> {
         let fail = |message: String| Err(HexError::Input { file: origin.into(), line: 0, message });
         if self.encoder.version != ENCODER_VERSION {
@@ -331,6 +340,14 @@ impl Optimum {
 /// Every numeric field of a claim (src/records/ranges.rs says why): n, level, below (1..=edges+1: "below
 /// edges+1" is the largest bound with any content) and the recorded times.
 /// (max_penalty = below-1 is `Claim::check_consistency`'s.)
+///
+/// # Errors
+///
+/// `HexError::Input` naming the first field out of range: n not a hexagon side,
+/// level outside 1..=6, `below` outside 1..=edges+1, a `git_commit` neither 40
+/// lower-case hex digits (optionally `-dirty`) nor `unknown`, a version or
+/// solver name not one line of 1 to 200 characters, or a recorded time negative
+/// or not finite.
 pub fn check_claim_ranges(claim: &Claim, origin: &Path) -> Result<(), HexError> {
     check_statement_numbers(claim.n, claim.level, claim.below, origin)?;
     build_in_range((&claim.hexcert.version, &claim.hexcert.git_commit), origin)?;
@@ -347,6 +364,16 @@ pub fn check_claim_ranges(claim: &Claim, origin: &Path) -> Result<(), HexError> 
 
 /// Every numeric field of an optimum: n, optimum, lower_bound_level, and six
 /// level minima, each a possible penalty.
+///
+/// # Errors
+///
+/// `HexError::Input` when n is not a hexagon side, the optimum or a level
+/// minimum exceeds the edge count, `lower_bound_level` is outside 1..=6, the
+/// build is out of range (as in `check_claim_ranges`) or `seconds` is not a
+/// duration; `HexError::Record` (`RecordError::Header`) when `level_minima`
+/// does not have six entries, decreases, is not the optimum from
+/// `lower_bound_level` on or already reaches it at the level before, or
+/// `unreached` names level 0 or a level from `lower_bound_level` on.
 pub fn check_optimum_ranges(optimum: &Optimum, origin: &Path) -> Result<(), HexError> {
     let edges = edges_of(optimum.n, origin)?;
     penalty_in_range("optimum", optimum.optimum, edges, origin)?;

@@ -107,6 +107,16 @@ pub fn result_path(dir: &Path, plan: &Plan, index: usize) -> PathBuf {
 
 /// One record of cube `index` of `plan`, checked against the cube's formula
 /// `dimacs` (re-encoded by the caller); the error says which check failed.
+///
+/// # Errors
+///
+/// The reason, as one line, when the format is not `RESULT_FORMAT`; the record
+/// answers another formula, split or cube than cube `index` of `plan`; its
+/// `cnf_sha256` is not that of `dimacs`; its solve seconds are not a duration;
+/// a refutation lacks a verified LRAT verdict or a proof hash, or records a
+/// verified-checker verdict that is not an acceptance or is bound to another
+/// CNF or proof; a counterexample is absent, not a grid of the plan's side, or
+/// not a valid partial of the plan's level below its bound.
 pub fn judge(plan: &Plan, index: usize, dimacs: &[u8], record: CubeResult) -> Result<CubeResult, String> {
     if record.format != RESULT_FORMAT {
         return Err(format!("format `{}` is not {RESULT_FORMAT}", record.format));
@@ -215,6 +225,14 @@ pub fn proof_stored(record: &CubeResult) -> bool {
 /// present whenever its cube records are of the builds that write one (a
 /// record naming its writer): a list removed would hide from the trust
 /// base that some cubes were not checked when merged.
+///
+/// # Errors
+///
+/// `HexError::Input` when the build, the solver's name or a duration is out of
+/// range (`records::ranges`); `HexError::Record` (`RecordError::Header`) when a
+/// total is not that of its cubes (compared only when there is a record per
+/// planned cube), or no attested list is given while the records name their
+/// writers and some proof is not stored.
 pub fn check_cube_claim_fields(claim: &CubeClaim, origin: &Path) -> Result<(), crate::error::HexError> {
     use super::ranges::{build_in_range, name_in_range, seconds_in_range};
     let header = |why: String| RecordError::Header(why).at(origin);
@@ -277,12 +295,28 @@ pub fn all_lifted(cubes: &[CubeResult]) -> bool {
 
 /// Unzips a stored LRAT proof into `work`, checks its hash and has the LRAT
 /// checker verify it against the cube's formula; the error says what failed.
+///
+/// # Errors
+///
+/// The reason, as one line: `gz` cannot be read as gzip or expands past
+/// `file.bytes` (or its expansion cap), the unzipped proof cannot be written,
+/// read or hashed in `work`, it does not hash to `file.sha256`
+/// (`RecordError::HashMismatch`'s text), or hexcert-lrat rejects it on `dimacs`
+/// (`RecordError::LratRejected`'s text).
 pub fn check_stored_lrat(dimacs: &[u8], gz: &Path, file: &FileRecord, work: &Path) -> Result<(u64, u64), String> {
     check_stored_lrat_with(gz, file, work, |proof| hexcert_lrat::check(dimacs, proof).map(|s| (s.added, s.hints)))
 }
 
 /// Unzips a stored LRAT proof into `work`, checks its hash and hands it to
 /// `verify` (a checker of it); the error says what failed.
+///
+/// # Errors
+///
+/// The reason, as one line: `gz` cannot be read as gzip or expands past
+/// `file.bytes` (or its expansion cap), the unzipped proof cannot be written,
+/// read or hashed in `work`, it does not hash to `file.sha256`
+/// (`RecordError::HashMismatch`'s text), or `verify` fails
+/// (`RecordError::LratRejected`'s text).
 pub fn check_stored_lrat_with(
     gz: &Path,
     file: &FileRecord,

@@ -30,6 +30,14 @@ pub fn statement_for(n: usize, level: u8, below: usize) -> String {
 impl Header<'_> {
     /// The format is `format`, the numbers are in range (before anything
     /// reaches the encoder) and the sentence is the one they make.
+    ///
+    /// # Errors
+    ///
+    /// `HexError::Record` (`RecordError::UnknownFormat`) when the format is not
+    /// `format`; `HexError::Input` when n is not a hexagon side, the level is
+    /// outside 1..=6 or `below` outside 1..=edges+1; `HexError::Record`
+    /// (`RecordError::Header`) when the statement is not the sentence of the
+    /// numbers (`statement_for`).
     pub fn check(&self, format: &str, origin: &Path) -> Result<(), HexError> {
         if self.format != format {
             return Err(RecordError::UnknownFormat(self.format.to_string()).at(origin));

@@ -131,7 +131,13 @@ pub fn blocking_clause(encoding: &LevelEncoding, leader: &Partial) -> Vec<i32> {
 /// The leaders of a cube's record, judged: each a valid level-`level`
 /// partial of penalty `<= max_penalty` lying in the record's cube
 /// (`project` maps values to their cube). Returned as judged, so they are
-/// judged once. Errors: the first leader that is none of these, named.
+/// judged once.
+///
+/// # Errors
+///
+/// `HexError::Input` naming `path` and the first leader that is none of these:
+/// not one value per cell, a value out of the level's range, not a valid
+/// partial of penalty `<= max_penalty`, or not in the record's cube.
 pub fn judge_leaders(
     path: &Path,
     hex: &Hexagon,

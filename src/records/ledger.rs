@@ -97,6 +97,11 @@ impl<'a, E: LedgerRecord> Ledger<'a, E> {
     }
 
     /// Writes a finished unit's record, whole or not at all.
+    ///
+    /// # Errors
+    ///
+    /// `HexError::Io` when the directory cannot be created, or the temporary
+    /// sibling cannot be written, synced or renamed over the unit's path.
     pub fn write(&self, name: &str, record: &E) -> Result<(), HexError> {
         crate::files::write_atomic(&self.path(name), &serde_json::to_vec_pretty(record).expect("a record serialises"))
     }
@@ -113,6 +118,14 @@ impl<'a, E: LedgerRecord> Ledger<'a, E> {
     /// Unit `name`'s record if an earlier run finished it; an error naming
     /// the file when it is unreadable, another build's, or not of the
     /// count and unit `expected` (a directory holds one count's units).
+    ///
+    /// # Errors
+    ///
+    /// `HexError::Record` naming the file: `RecordError::Unreadable` when it
+    /// cannot be read (I/O, not a regular file, over `E::LIMIT`) or is not a
+    /// record of `E::FORMAT`; `RecordError::Foreign` when another build wrote
+    /// it (another version of the format, or a field this build does not know);
+    /// `RecordError::OtherUnit` when its identity is not `expected`.
     pub fn resume(&self, name: &str, expected: &E::Identity) -> Result<Option<E>, HexError> {
         let refuse = |error: RecordError| error.at(&self.path(name));
         match self.read(name) {
@@ -140,6 +153,13 @@ pub struct Unit<T> {
 /// record as `read_back` judges it; else `work`'s value, whose record is
 /// written once the unit is finished. The one road by which the SAT road's
 /// leader cubes and the extension road's pieces resume.
+///
+/// # Errors
+///
+/// `Ledger::resume`'s errors (`HexError::Record`) for a record that is
+/// unreadable, another build's or another unit's; whatever `read_back` or
+/// `work` returns; `HexError::Io` when the finished unit's record cannot be
+/// written.
 pub fn resume_or_do<E: LedgerRecord, T>(
     ledger: Option<&Ledger<'_, E>>,
     (name, expected): (&str, &E::Identity),
@@ -193,6 +213,11 @@ const MAX_WRITER: usize = 256;
 /// Reads a record's `written_by`, which reports print as it is: one line
 /// of at most `MAX_WRITER` printable characters, so a record cannot print a
 /// line of its author's choosing (a forged verdict) or flood a report.
+///
+/// # Errors
+///
+/// `D::Error` when the value is not a string, is longer than `MAX_WRITER`
+/// characters, or holds a control character (a newline among them).
 pub fn writer<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<String, D::Error> {
     let text = <String as serde::Deserialize>::deserialize(deserializer)?;
     if text.chars().count() > MAX_WRITER || text.chars().any(char::is_control) {
@@ -205,6 +230,10 @@ pub fn writer<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<Strin
 }
 
 /// `writer` for a record where `written_by` may be absent.
+///
+/// # Errors
+///
+/// `D::Error` when the field is present but not a string `writer` accepts.
 pub fn optional_writer<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<Option<String>, D::Error> {
     #[derive(serde::Deserialize)]
     struct Checked(#[serde(deserialize_with = "writer")] String);

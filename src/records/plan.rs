@@ -80,6 +80,13 @@ impl Stated for Plan {
 
 impl Plan {
     /// Reads (bounded) and range-checks a plan file.
+    ///
+    /// # Errors
+    ///
+    /// `HexError::Io` when the file cannot be read; `HexError::Record`
+    /// (`RecordError::NotRegularFile`, `RecordError::TooLarge`,
+    /// `RecordError::Malformed`) when it is not a regular file, is over
+    /// `MAX_RECORD_BYTES`, or is not a plan's JSON; then `validate`'s errors.
     pub fn read(path: &Path) -> Result<Plan, HexError> {
         let plan: Plan = crate::records::read_json(path)?;
         plan.validate(path)?;
@@ -88,6 +95,18 @@ impl Plan {
 
     /// Checks the format, the statement's numbers and that the cells are the
     /// split's (a plan read from a file or inside a merged claim at `origin`).
+    ///
+    /// # Errors
+    ///
+    /// `Header::check`'s against `PLAN_FORMAT` (`HexError::Record` for the
+    /// format or the statement, `HexError::Input` for numbers out of range);
+    /// `HexError::Record` (`RecordError::OverBudget`) when its formula, held
+    /// `CUBE_CLAIM_COPIES` times, exceeds the encoding budget;
+    /// `HexError::Input` when the encoder or cover argument is not this
+    /// build's, the radius leaves the hexagon, the depth is outside 1..=level,
+    /// the cells are not those within the radius, a cube is not a projection of
+    /// the split, the tie-break's ring lies outside the hexagon, or the trees
+    /// below a projection are not complete (`check_trees`).
     pub fn validate(&self, origin: &Path) -> Result<(), HexError> {
         let bad = |message: String| HexError::Input { file: origin.to_path_buf(), line: 0, message };
         self.header().check(PLAN_FORMAT, origin)?;
@@ -130,6 +149,10 @@ impl Plan {
     }
 
     /// The plain formula "valid level-k partial with penalty <= below - 1".
+    ///
+    /// # Errors
+    ///
+    /// `HexError::Usage` when n is not a hexagon side (1..=`MAX_SIDE`).
     pub fn plain_encoding(&self) -> Result<LevelEncoding, HexError> {
         let options = EncodeOptions { max_penalty: Some(self.below - 1), cardinality: self.cardinality, symmetry: SymmetryBreaking::None };
         Ok(LevelEncoding::new(&Hexagon::new(self.n)?, self.level, options))
@@ -137,6 +160,12 @@ impl Plan {
 
     /// The formula every cube extends: "valid level-k partial with penalty
     /// <= below - 1", then the tie-break's lex-leader clauses, if any.
+    ///
+    /// # Errors
+    ///
+    /// `HexError::Usage` when n is not a hexagon side, or the plan has a
+    /// tie-break and the ring at distance `radius + 1` lies outside the
+    /// hexagon.
     pub fn encoding(&self) -> Result<LevelEncoding, HexError> {
         let hex = Hexagon::new(self.n)?;
         let mut encoding = self.plain_encoding()?;
@@ -149,6 +178,13 @@ impl Plan {
 
     /// The paths below each projection form a complete tree over the plain
     /// formula's variables (`check_tree`).
+    ///
+    /// # Errors
+    ///
+    /// The first fault, as one line: the formula cannot be encoded
+    /// (`encoding`'s errors, as text), or the paths below a projection, named,
+    /// are not the leaves of one complete tree over the formula's variables
+    /// (`check_tree`).
     pub fn check_trees(&self) -> Result<(), String> {
         if self.cubes.iter().all(|c| c.literals.is_empty()) {
             return Ok(());
@@ -203,6 +239,12 @@ pub struct Cover {
 
 /// Every cube is a projection onto the split cells at a depth of the split:
 /// what encoding a cube's units relies on. The error names the first that is not.
+///
+/// # Errors
+///
+/// The index of the first cube whose depth is outside `1..=depth`, whose values
+/// are not one per split cell, or one of whose values lies outside
+/// `1..=cube.depth + 1`.
 pub fn check_projections(cells: usize, depth: u8, cubes: &[Cube]) -> Result<(), String> {
     for (index, cube) in cubes.iter().enumerate() {
         let fits = cube.depth >= 1
@@ -228,6 +270,12 @@ pub fn paths_by_projection(cubes: &[Cube]) -> BTreeMap<Cube, Vec<&[i32]>> {
 /// Checks that the paths are the leaves of one complete decision tree whose
 /// variables lie in `1..=num_vars`, none twice on a path; the error names
 /// the first fault.
+///
+/// # Errors
+///
+/// The first fault, as one line: a literal 0 or beyond `num_vars`, a variable
+/// decided twice on one path, an empty branch, a path that is a leaf and an
+/// inner node at once, or sibling paths splitting on different variables.
 pub fn check_tree(paths: &[&[i32]], num_vars: i32) -> Result<(), String> {
     for path in paths {
         // `unsigned_abs`: `i32::MIN` has no `abs`, and must read as out of range.

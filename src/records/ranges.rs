@@ -72,6 +72,12 @@ pub(crate) fn name_in_range(field: &str, text: &str, origin: &Path) -> Result<()
 
 /// The numbers of a statement "no valid level-k partial of the side-n
 /// hexagon has penalty below B" (a claim's, a cube plan's).
+///
+/// # Errors
+///
+/// `HexError::Input` naming `origin` when n is not a hexagon side
+/// (1..=`MAX_SIDE`), the level is outside 1..=6, or `below` is outside
+/// 1..=edges+1.
 pub fn check_statement_numbers(n: usize, level: u8, below: usize, origin: &Path) -> Result<(), HexError> {
     let edges = edges_of(n, origin)?;
     level_in_range("level", level, origin)?;
@@ -84,6 +90,11 @@ pub fn check_statement_numbers(n: usize, level: u8, below: usize, origin: &Path)
 /// The nearest ancestor directory named `n<digits>` (if any) names this n.
 /// Only the nearest: that is the record's `proofs/n<N>/`; directories
 /// further up belong to the user's machine, not to the certificate tree.
+///
+/// # Errors
+///
+/// `HexError::Input` when the nearest ancestor named `n<digits>` names another
+/// n (a path that cannot be canonicalized is judged as given).
 pub fn check_n_directory(path: &Path, n: usize) -> Result<(), HexError> {
     let absolute = path.canonicalize().unwrap_or_else(|_| path.to_path_buf());
     let stated = absolute
@@ -114,6 +125,11 @@ pub fn claim_directory_numbers(name: &str) -> Option<(u8, usize)> {
 
 /// A claim lives in `level<K>-below<B>/` of its own level and bound (the name
 /// an optimum's `lower_bound` refers to it by).
+///
+/// # Errors
+///
+/// `HexError::Input` when the record's directory is not named
+/// `level<level>-below<below>`, or it has none.
 pub fn check_claim_directory(path: &Path, level: u8, below: usize) -> Result<(), HexError> {
     let expected = format!("level{level}-below{below}");
     let absolute = path.canonicalize().unwrap_or_else(|_| path.to_path_buf());
@@ -147,6 +163,11 @@ const CLAUSE_BYTES: u64 = 96;
 /// would exceed `ENCODING_BUDGET_MB`, with a one-line error, before the
 /// encoder allocates anything; so no share `check` reserves is over the
 /// whole budget.
+///
+/// # Errors
+///
+/// `HexError::Record` (`RecordError::OverBudget`) naming `origin` when `copies`
+/// times the estimate exceeds `ENCODING_BUDGET_MB`.
 pub fn check_encoding_budget(n: usize, level: u8, below: usize, copies: u64, origin: &Path) -> Result<(), HexError> {
     let estimate_mb = encoding_estimate_mb(n, level, below).saturating_mul(copies);
     if estimate_mb > ENCODING_BUDGET_MB {

@@ -17,6 +17,12 @@ use crate::error::HexError;
 pub const MAX_RECORD_BYTES: u64 = crate::options::RECORD_BYTES.default;
 
 /// Reads at most `limit` bytes of the regular file `path`; more is an error.
+///
+/// # Errors
+///
+/// `HexError::Io` when `path` cannot be opened or read; `HexError::Record` with
+/// `RecordError::NotRegularFile` when it is not a regular file,
+/// `RecordError::TooLarge` when it holds more than `limit` bytes.
 pub fn read_bounded(path: &Path, limit: u64, what: &'static str) -> Result<Vec<u8>, HexError> {
     crate::files::read_bounded_bytes(path, limit).map_err(|refused| match refused {
         crate::files::Refused::Io(source) => HexError::Io { path: path.into(), source },
@@ -26,6 +32,12 @@ pub fn read_bounded(path: &Path, limit: u64, what: &'static str) -> Result<Vec<u
 }
 
 /// The file hashes to what the record names, `what` saying which file.
+///
+/// # Errors
+///
+/// `HexError::Io` when `file` cannot be opened (a file that is not regular
+/// among them) or read; `HexError::Record` (`RecordError::HashMismatch`) when
+/// its SHA-256 is not `expected`.
 pub fn expect_hash(file: &Path, expected: &str, what: &str) -> Result<(), HexError> {
     let actual = crate::digest::sha256_file(file).map_err(|source| HexError::Io { path: file.into(), source })?;
     if actual != expected {
@@ -38,6 +50,12 @@ pub fn expect_hash(file: &Path, expected: &str, what: &str) -> Result<(), HexErr
 /// claim, results): `name` is a relative path of plain names and, links
 /// resolved, stays inside `dir`. A record cannot have a check read, or a
 /// merge copy, a file of its author's choosing elsewhere.
+///
+/// # Errors
+///
+/// `RecordError::Outside` when `name` is empty or not plain relative names
+/// (absolute, `.`, `..`), when it resolves outside `dir`, or when it is a link
+/// that cannot be resolved.
 pub fn stored_path(dir: &Path, name: &str, place: &'static str) -> Result<PathBuf, RecordError> {
     let outside = || RecordError::Outside { name: name.into(), place };
     let path = Path::new(name);
@@ -57,11 +75,22 @@ pub fn stored_path(dir: &Path, name: &str, place: &'static str) -> Result<PathBu
 }
 
 /// Parses a JSON record of any type, naming the file and line on error.
+///
+/// # Errors
+///
+/// `HexError::Record` (`RecordError::Malformed`, at serde's line) when `bytes`
+/// are not JSON of `T`'s shape.
 pub fn parse_json<T: for<'de> Deserialize<'de>>(bytes: &[u8], path: &Path) -> Result<T, HexError> {
     serde_json::from_slice(bytes).map_err(|e| HexError::Record { file: path.into(), line: e.line(), error: RecordError::Malformed(e.to_string()) })
 }
 
 /// Reads and parses a JSON record (bounded), naming the file on error.
+///
+/// # Errors
+///
+/// `HexError::Io` when `path` cannot be read; `HexError::Record` with
+/// `RecordError::NotRegularFile`, `RecordError::TooLarge` (over
+/// `MAX_RECORD_BYTES`) or `RecordError::Malformed` (not JSON of `T`'s shape).
 pub fn read_json<T: for<'de> Deserialize<'de>>(path: &Path) -> Result<T, HexError> {
     parse_json(&read_bounded(path, MAX_RECORD_BYTES, "record")?, path)
 }
@@ -72,6 +101,13 @@ pub fn read_json<T: for<'de> Deserialize<'de>>(path: &Path) -> Result<T, HexErro
 /// before the rename (`files::replace_if_unchanged`), so a record another
 /// command wrote meanwhile (a `cubes merge` of the same claim) is never
 /// reverted; that is `RecordError::Changed`, and nothing is written.
+///
+/// # Errors
+///
+/// `HexError::Record` (`RecordError::Changed`) when the file no longer holds
+/// `read` (rewritten, gone or unreadable), and nothing is written;
+/// `HexError::Io` when the temporary sibling cannot be written, synced, removed
+/// or renamed over `path`.
 pub fn replace_record<T>(path: &Path, read: &T, new: &T) -> Result<(), HexError>
 where
     T: Serialize + for<'de> Deserialize<'de> + PartialEq,

@@ -42,11 +42,23 @@ struct Tag {
 
 impl Record {
     /// Reads `path` once and parses it as the record its `format` names.
+    ///
+    /// # Errors
+    ///
+    /// `HexError::Io` when `path` cannot be read; `HexError::Record`
+    /// (`RecordError::NotRegularFile`, `RecordError::TooLarge`) when it is not
+    /// a regular file or is over `MAX_RECORD_BYTES`; then `parse`'s errors.
     pub fn read(path: &Path) -> Result<Record, HexError> {
         Record::parse(&read_bounded(path, MAX_RECORD_BYTES, "record")?, path)
     }
 
     /// Parses bytes read from `path`.
+    ///
+    /// # Errors
+    ///
+    /// `HexError::Record` with `RecordError::Malformed` when the bytes are not
+    /// JSON with a string `format`, or not of the shape that format names;
+    /// `RecordError::UnknownFormat` for a format this build does not read.
     pub fn parse(bytes: &[u8], path: &Path) -> Result<Record, HexError> {
         let tag: Tag = parse_json(bytes, path)?;
         Ok(match tag.format.as_str() {

@@ -30,9 +30,19 @@ use super::regenerate::Regenerate;
 
 /// Judges the count record at `path`. `check_claim` checks the minimum's
 /// claim (the caller's `check`, so a claim checked twice is judged once);
-/// `regenerate` lists every cube again when given. Errors: a record the
-/// rebuilt count contradicts (a missing, uncertified or tampered cube, an
-/// edited count, a leader below the minimum).
+/// `regenerate` lists every cube again when given.
+///
+/// # Errors
+///
+/// `HexError::Input` when the rebuilt count contradicts the record (a cube
+/// record missing, uncertified or tampered with: a leader invalid, outside its
+/// cube, removed or added; an edited count or leader total; a leader below the
+/// minimum, or none at it) or its `minimum_claim` states another claim;
+/// `HexError::Record` for a cube record or that claim unreadable, another
+/// build's or another unit's; `HexError::Usage` or `HexError::Internal` for a
+/// listing that cannot be split or closed under the symmetries; and the errors
+/// of `statement_to_cnf::derive_and_check` and, with `regenerate`, of the
+/// relisting.
 pub fn check_count(
     path: &Path,
     record: &CountRecord,
@@ -84,7 +94,14 @@ pub fn check_count(
 /// The partials of a certified listing (`dir/count.json` and its cubes),
 /// every one, not reduced by symmetry, with their penalty: the cubes'
 /// records judged as `check` judges them (leaders, formula hashes,
-/// verdicts as recorded), for the lift of levels 4..6. Errors: as `check`'s.
+/// verdicts as recorded), for the lift of levels 4..6.
+///
+/// # Errors
+///
+/// `HexError::Io` or `HexError::Record` when `dir/count.json` cannot be read as
+/// a record; `HexError::Input` when it is not a count record or its cubes do
+/// not hold, and the other cube errors of `check_count` (`HexError::Record`,
+/// `HexError::Usage`, `HexError::Internal`).
 pub fn listed_partials(dir: &Path) -> Result<(CountRecord, Vec<(Partial, usize)>), HexError> {
     let path = dir.join("count.json");
     let Record::Count(record) = Record::read(&path)? else {

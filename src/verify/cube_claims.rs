@@ -70,6 +70,19 @@ fn check_statement_and_plan(path: &Path, claim: &CubeClaim, messages: &mut Vec<S
 /// regenerated leaves the claim unverified.
 /// With `checks.keep`, each verdict is written into the file as it is
 /// reached, and `claim` becomes what the file then holds.
+///
+/// # Errors
+///
+/// `HexError::Record` (`RecordError::OverBudget`), before anything is encoded,
+/// when the formula held `CUBE_CLAIM_COPIES` times is over budget;
+/// `HexError::Input` or `HexError::Record` (`RecordError::Header`) when the
+/// statement, its place, the plan (its hash, its cover), the attested list, the
+/// trust base or a cube's record does not hold, or a cube's stored proof lies
+/// outside the claim directory, is mis-hashed or rejected (the verified
+/// checker's rejection is `RecordError::LratRejected`); with
+/// `checks.regenerate`, `rebuild_checked`'s errors; `RecordError::Changed` when
+/// `checks.keep` finds the file rewritten meanwhile; `HexError::Io` for the
+/// work directory.
 pub fn check_cube_claim(path: &Path, claim: &mut CubeClaim, checks: ProofChecks<'_>, messages: &mut Vec<String>) -> Result<Status, HexError> {
     let copies = options::CUBE_CLAIM_COPIES.default;
     check_encoding_budget(claim.plan.n, claim.plan.level, claim.plan.below, copies, path)?;
@@ -91,6 +104,17 @@ pub fn check_cube_claim(path: &Path, claim: &mut CubeClaim, checks: ProofChecks<
 /// its trace read by hexcert-lrat on the split formula, and its DRAT twin
 /// (written to `drat`, the whole LRAT proof beside it) required to hash to
 /// the record. Returns the cube's DIMACS bytes, its record and the solve.
+///
+/// # Errors
+///
+/// `HexError::Usage` when `index` is not a cube of the plan; the budget,
+/// statement and plan errors of `check_cube_claim` (`HexError::Input`,
+/// `HexError::Record`); `HexError::Record` (`RecordError::Header`) when cube
+/// `index`'s record fails `judge` or is not a refutation; then
+/// `rebuild_checked`'s errors: the solve's own, `HexError::Record`
+/// (`RecordError::LratRejected`, `RecordError::HashMismatch`) for a rejected
+/// trace or a DRAT twin of another hash, `HexError::Io` and
+/// `HexError::Internal` for the proof files and the checker thread.
 pub fn rebuild_cube(
     path: &Path,
     claim: &CubeClaim,

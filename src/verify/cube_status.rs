@@ -55,6 +55,11 @@ impl CubeProgress {
 }
 
 /// The plan file's hash (reported, so runs can tell which plan they served).
+///
+/// # Errors
+///
+/// `HexError::Io` when the plan file cannot be opened (a file that is not
+/// regular among them) or read.
 pub fn plan_hash(plan_path: &Path) -> Result<String, HexError> {
     sha256_file(plan_path).map_err(|source| HexError::Io { path: plan_path.into(), source })
 }
@@ -76,6 +81,16 @@ fn plan_encoding(plan: &Plan) -> Result<LevelEncoding, HexError> {
 /// formula and cube it answers, its formula's hash re-encoded here) and,
 /// for a refutation that keeps its proof, checks that proof with the LRAT
 /// checker now. The plan's cover is the caller's (`Plan::check_cover`).
+///
+/// # Errors
+///
+/// `HexError::Usage` when the plan's numbers make no split (or its tie-break's
+/// ring lies outside the hexagon), or a cube's record was written by another
+/// hexcert build; `HexError::Internal` when this build's encoding of the plan
+/// does not hash to `formula_sha256`; `HexError::Io` (or `HexError::Internal`,
+/// a lock not taken) when the work directory cannot be made in `results`. A
+/// record that fails its judge or its proof check is no error: it is listed in
+/// `rejected`.
 pub fn progress(plan: &Plan, results: &Path) -> Result<CubeProgress, HexError> {
     // Encoded once: every cube's formula is this one plus the cube's units.
     let encoding = plan_encoding(plan)?;
@@ -151,6 +166,13 @@ pub fn progress(plan: &Plan, results: &Path) -> Result<CubeProgress, HexError> {
 }
 
 /// The validated counterexample recorded for cube `index` (judged again).
+///
+/// # Errors
+///
+/// `HexError::Io` or `HexError::Record` (`RecordError::NotRegularFile`,
+/// `RecordError::TooLarge`, `RecordError::Malformed`) when cube `index`'s
+/// record cannot be read as a cube record; `HexError::Input` when its
+/// counterexample is absent or is not a grid of side `plan.n`.
 pub fn read_counterexample(plan: &Plan, results: &Path, index: usize) -> Result<crate::levels::Partial, HexError> {
     let path = result_path(results, plan, index);
     let record: CubeResult = crate::records::read_json(&path)?;
@@ -161,6 +183,11 @@ pub fn read_counterexample(plan: &Plan, results: &Path, index: usize) -> Result<
 /// Moves a record (file or directory) aside to `.quarantine/` beside it,
 /// under a name of its own and this run's: it no longer counts, and it is
 /// kept for whoever wants to see what was wrong. Returns the new path.
+///
+/// # Errors
+///
+/// `HexError::Io` when `.quarantine/` cannot be created beside `path`, or
+/// `path` cannot be renamed into it.
 pub fn set_aside(path: &Path) -> Result<PathBuf, HexError> {
     let dir = path.parent().unwrap_or(Path::new(".")).join(".quarantine");
     std::fs::create_dir_all(&dir).map_err(|source| HexError::Io { path: dir.clone(), source })?;

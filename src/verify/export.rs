@@ -120,6 +120,16 @@ impl Recorded {
 /// Exports the record at `path` (a claim, or with `cube` one cube of a cube
 /// claim; a directory names its `claim.json`) into the new directory `out`;
 /// returns its manifest.
+///
+/// # Errors
+///
+/// `HexError::Usage` when `out` already exists, or `cube` is given for a claim
+/// or missing for a cube claim; `HexError::Io` or `HexError::Record` when the
+/// record cannot be read or parsed, `HexError::Record` (`RecordError::Header`)
+/// when it is no claim; `rebuild_claim`'s or `rebuild_cube`'s errors;
+/// `HexError::Record` (`RecordError::HashMismatch`) when the exported CNF or
+/// LRAT proof does not hash to the record; `HexError::Io` when the export's
+/// files cannot be written, hashed or renamed into `out`.
 pub fn export(path: &Path, cube: Option<usize>, out: &Path, regenerate: &dyn Regenerate) -> Result<ExportManifest, HexError> {
     if std::fs::symlink_metadata(out).is_ok() {
         return Err(HexError::Usage(format!("{}: already exists (export writes a new directory)", out.display())));

@@ -80,6 +80,16 @@ pub struct Rebuild<'a> {
 /// `rebuild` says; refuses a proof hexcert-lrat did not accept and a DRAT
 /// twin that does not hash to the record. The one place where `check
 /// --regenerate` and `export` rebuild a proof.
+///
+/// # Errors
+///
+/// Whatever `solve` returns (a solver failure, an interruption); `HexError::Io`
+/// when the DRAT or LRAT file beside `rebuild.drat` cannot be created or
+/// written, or the twin read back; `HexError::Internal` when the checker thread
+/// cannot start, panics, or cannot read the formula it checks against;
+/// `HexError::Record` naming `rebuild.record`: `RecordError::LratRejected` when
+/// hexcert-lrat did not accept the trace, `RecordError::HashMismatch` when the
+/// DRAT twin does not hash to `drat_sha256`.
 pub fn rebuild_checked(rebuild: Rebuild<'_>, solve: impl FnOnce(TraceSender) -> Result<f64, HexError>) -> Result<(Finished, f64), HexError> {
     let Rebuild { against, drat, verified, lrat_cap, drat_sha256, record, cube } = rebuild;
     let mut online = OnlineCheck::start_capped(against, drat, verified, lrat_cap)?;

@@ -98,9 +98,16 @@ fn run(veripb: &Veripb, written: &Written, origin: &Path) -> Result<VeripbRecord
 
 /// The record of a claim with CNF hash `cnf_sha256`: the files written and
 /// hashed, and VeriPB's verdict when this run has VeriPB (a program or the
-/// linked library, `proofs::veripb`; else `not_checked` says why not). Errors: VeriPB rejects (the derivation is wrong: the
-/// refutation may be fine, but nothing false is recorded), the target is not
-/// the claim's CNF, and I/O.
+/// linked library, `proofs::veripb`; else `not_checked` says why not).
+///
+/// # Errors
+///
+/// `HexError::Input` naming `origin` when VeriPB rejects (the derivation is
+/// wrong: the refutation may be fine, but nothing false is recorded), the
+/// target does not hash to `cnf_sha256`, or the derivation cannot be written;
+/// `HexError::Usage` for a side-1 hexagon or `below` 0; `HexError::Io` when the
+/// scratch files cannot be written or hashed, or VeriPB cannot be started. A
+/// claim no derivation covers (a totalizer) is no error: its record says so.
 pub fn derive_and_check(hex: &Hexagon, level: u8, below: usize, options: &EncodeOptions, cnf_sha256: &str, origin: &Path) -> Result<StatementRecord, HexError> {
     if !options.cardinality.is_counter() {
         return Ok(StatementRecord::not_covered(options.symmetry, TOTALIZER_NOT_COVERED));
@@ -111,6 +118,12 @@ pub fn derive_and_check(hex: &Hexagon, level: u8, below: usize, options: &Encode
 
 /// `derive_and_check` for a cube plan: the derivation reaches the plan's
 /// split formula (`cubes::split_formula`), whose OPB the record hashes too.
+///
+/// # Errors
+///
+/// As `derive_and_check` (no hash to match: the target is the split formula),
+/// and `HexError::Usage` when n is not a hexagon side, or the plan's split or
+/// tie-break does not fit the hexagon.
 pub fn derive_and_check_split(plan: &Plan, origin: &Path) -> Result<StatementRecord, HexError> {
     if !plan.cardinality.is_counter() {
         return Ok(StatementRecord::not_covered(SymmetryBreaking::None, TOTALIZER_NOT_COVERED));
@@ -142,6 +155,16 @@ fn record(written: Written, symmetry: SymmetryBreaking, target: Option<FileRecor
 /// for a VeriPB verdict even where none is recorded (derived on the spot)
 /// and reports a claim no derivation covers as unverified; otherwise such a
 /// claim is judged on the trust base it states, which names the encoder.
+///
+/// # Errors
+///
+/// `HexError::Input` naming `path` when the trust base is not the one this
+/// build derives from the claim (or names VeriPB without an accepted
+/// derivation), the record is of another statement version or symmetry
+/// breaking, holds neither an accepting verdict nor why none ran, its files
+/// written again do not hash to it, or VeriPB rejects them; `HexError::Usage`
+/// when n is not a hexagon side; `derive_and_check`'s errors for writing the
+/// files.
 pub fn check_recorded(claim: &Claim, path: &Path, strict: bool, messages: &mut Vec<String>) -> Result<Status, HexError> {
     let fail = |message: String| Err(HexError::Input { file: path.into(), line: 0, message });
     let mut say = |line: String| messages.push(format!("statement -> CNF: {line}"));
@@ -211,6 +234,15 @@ fn matches_record(written: &Written, record: &StatementRecord, split: bool, path
 /// split formula. A claim recording none (merged before derivations of
 /// plans existed) is judged on the trust base it states, or, `strict`,
 /// derived and checked now.
+///
+/// # Errors
+///
+/// `HexError::Input` naming `path` when the trust base names VeriPB without an
+/// accepted derivation (or the converse), the record is of another statement
+/// version or has symmetry breaking, holds neither an accepting verdict nor why
+/// none ran, its files written again (the split formula too) do not hash to it,
+/// or VeriPB rejects them; `HexError::Usage` when n, the split or the tie-break
+/// does not fit; `derive_and_check`'s errors for writing the files.
 pub fn check_recorded_split(plan: &Plan, record: Option<&StatementRecord>, trust_base: &[String], path: &Path, strict: bool, messages: &mut Vec<String>) -> Result<Status, HexError> {
     let mut say = |line: String| messages.push(format!("statement -> split formula: {line}"));
     let accepted = record.is_some_and(StatementRecord::accepted);

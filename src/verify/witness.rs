@@ -30,6 +30,13 @@ pub fn optimum_level_witness(dir: &Path, level: u8) -> std::path::PathBuf {
 /// Whether the level witness beside the optimum in `dir` reaches `minimum`
 /// at `level`: absent is no; present, it must be a valid level-`level`
 /// partial of exactly that penalty, or the optimum fails.
+///
+/// # Errors
+///
+/// When the file is present: `HexError::Io` or `HexError::Input` when it cannot
+/// be read as a grid of side `n` (not a regular file, over `MAX_GRID_BYTES`,
+/// not a grid); `HexError::Record` (`RecordError::Header`) when it is not a
+/// valid level-`level` partial of penalty exactly `minimum`.
 pub fn optimum_level_witness_reaches(dir: &Path, n: usize, level: u8, minimum: usize) -> Result<bool, HexError> {
     let path = optimum_level_witness(dir, level);
     if std::fs::symlink_metadata(&path).is_err() {
@@ -60,6 +67,16 @@ fn check_grid(path: &Path, n: usize, level: u8, penalty: usize) -> Result<Partia
 /// The optimum's witness hashes to the record, is a full grid, and the
 /// plain validator accepts it with exactly the optimum penalty. Returns the
 /// grid, whose coarser levels may show lower levels' minima.
+///
+/// # Errors
+///
+/// `HexError::Record` (`RecordError::Header`) when `witness` is not a plain
+/// file name, or the grid is not a valid full-level partial of penalty exactly
+/// the optimum; `HexError::Io` or `HexError::Record`
+/// (`RecordError::NotRegularFile`, `RecordError::TooLarge`) when it cannot be
+/// read; `HexError::Record` (`RecordError::HashMismatch`) when it does not hash
+/// to `witness_sha256`; `HexError::Input` when it is not a grid of side
+/// `optimum.n`.
 pub fn check_optimum_witness(dir: &Path, optimum: &Optimum, messages: &mut Vec<String>) -> Result<Partial, HexError> {
     // A plain name beside the record: `/dev/zero` or `../x` is no witness.
     let plain_name = Path::new(&optimum.witness).file_name().is_some_and(|n| n == optimum.witness.as_str());
@@ -80,6 +97,12 @@ pub fn check_optimum_witness(dir: &Path, optimum: &Optimum, messages: &mut Vec<S
 /// The claim an optimum's lower bound names (`claim_path`), read, must state
 /// exactly the bound the optimum needs; returns its statement. Only what it
 /// states is judged here: its own check judges its proof.
+///
+/// # Errors
+///
+/// `HexError::Io` or `HexError::Record` when `claim_path` cannot be read as a
+/// record (`Record::read`); `HexError::Record` (`RecordError::Header`) when it
+/// is no claim, or states another n, level or bound than the optimum needs.
 pub fn lower_bound_statement(claim_path: &Path, optimum: &Optimum) -> Result<String, HexError> {
     let claim = crate::records::Record::read(claim_path)?;
     let Some((n, level, below, statement)) = claim.claim_numbers() else {
@@ -93,6 +116,11 @@ pub fn lower_bound_statement(claim_path: &Path, optimum: &Optimum) -> Result<Str
 
 /// The penalty of `grid` read as a level-`level` partial (refining never
 /// lowers a penalty, so it bounds that level's minimum from above).
+///
+/// # Errors
+///
+/// `HexError::Usage` when `level` is outside 1..=6 or above the grid's own
+/// level.
 pub fn penalty_at_level(grid: &Partial, level: u8) -> Result<usize, HexError> {
     Ok(evaluate(&Hexagon::new(grid.side())?, &grid.truncate(level)?).penalty)
 }
@@ -103,6 +131,13 @@ pub fn penalty_at_level(grid: &Partial, level: u8) -> Result<usize, HexError> {
 /// bounds the minimum from below). Returns whether there is one; what it
 /// makes of the minimum is `level_minimum_line`'s, once the claim's status
 /// is known.
+///
+/// # Errors
+///
+/// When `witness.txt` is present: `HexError::Io` or `HexError::Input` when it
+/// cannot be read as a grid of side `n` (not a regular file, over
+/// `MAX_GRID_BYTES`, not a grid); `HexError::Record` (`RecordError::Header`)
+/// when it is not a valid level-`level` partial of penalty exactly `below`.
 pub fn check_level_witness(claim_path: &Path, (n, level, below): (usize, u8, usize)) -> Result<bool, HexError> {
     let path = claim_path.with_file_name(LEVEL_WITNESS);
     if std::fs::symlink_metadata(&path).is_err() {

@@ -99,6 +99,18 @@ fn judged_formula(path: &Path, claim: &Claim, messages: &mut Vec<String>) -> Res
 /// as it is written and the DRAT twin (written to `drat`, the whole LRAT
 /// proof beside it) required to hash to the record. Returns the CNF's
 /// DIMACS bytes and the solve.
+///
+/// # Errors
+///
+/// `HexError::Input` when a number, the build, a name or a time of the claim is
+/// out of range, its encoder or bound is inconsistent, or it lies outside its
+/// `n<N>/level<K>-below<B>` directories; `HexError::Record` for another format
+/// or statement, an encoding over budget (`RecordError::OverBudget`) or a CNF
+/// re-encoded to another hash (`RecordError::Header`); then `rebuild_checked`'s
+/// errors: the solve's own, `HexError::Record` (`RecordError::LratRejected`,
+/// `RecordError::HashMismatch`) for a rejected trace or a DRAT twin of another
+/// hash, `HexError::Io` and `HexError::Internal` for the proof files and the
+/// checker thread.
 pub fn rebuild_claim(path: &Path, claim: &Claim, regenerate: &dyn Regenerate, drat: &Path, messages: &mut Vec<String>) -> Result<(Vec<u8>, Finished, f64), HexError> {
     let (dimacs, _share) = judged_formula(path, claim, messages)?;
     let rebuild = Rebuild { against: Against::Formula(dimacs.clone()), drat, verified: None, lrat_cap: u64::MAX, drat_sha256: &claim.proof.sha256, record: path, cube: None };
@@ -211,6 +223,12 @@ fn check_lrat_file(cnf: &Path, lrat: &Path, claim_path: &Path) -> Result<String,
 /// The one place where `check` runs external DRAT checkers: every one on
 /// PATH (drat-trim, rate) on (CNF, DRAT); returns the lines to report, none
 /// when no checker is present. A rejection is an error naming `claim_path`.
+///
+/// # Errors
+///
+/// `HexError::Record` (`RecordError::Header`) naming `claim_path` when a
+/// checker does not print `s VERIFIED`; `HexError::Io` when a checker cannot be
+/// started, `HexError::Solver` when it cannot be waited for.
 pub fn external_drat_checks(cnf: &Path, proof: &Path, claim_path: &Path) -> Result<Vec<String>, HexError> {
     let mut lines = Vec::new();
     for checker in Checker::present() {

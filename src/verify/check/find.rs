@@ -8,6 +8,12 @@ use crate::error::HexError;
 /// Every `claim.json`, `optimum.json` and `count.json` under the given paths (files or
 /// directories). A directory is entered once, by its canonical path, so
 /// symlink loops end; only regular files are listed by name.
+///
+/// # Errors
+///
+/// `HexError::Io` when a given path, or a directory met below it, cannot be
+/// stat'ed, canonicalized or listed (entries that vanish or dangle below a
+/// directory are skipped).
 pub fn find_records(paths: &[PathBuf]) -> Result<Vec<PathBuf>, HexError> {
     let mut found = Vec::new();
     let mut visited = HashSet::new();

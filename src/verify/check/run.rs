@@ -23,6 +23,13 @@ use crate::records::{Claim, CubeClaim, Optimum, Record, Status};
 /// Checks every record under `paths` and every record they depend on (an
 /// optimum's lower-bound claim), each once. The reports list a dependency
 /// before the optimum that needs it.
+///
+/// # Errors
+///
+/// `HexError::Io` when a given path cannot be walked (`find_records`), or when
+/// a write had no room (full disk, file-size limit, quota:
+/// `HexError::is_no_room`). A record that fails its check is no error: its
+/// report says `Failed`.
 pub fn check_paths(paths: &[PathBuf], regenerate: Option<&dyn Regenerate>) -> Result<Vec<CheckReport>, HexError> {
     check_paths_with(paths, regenerate, &CheckOptions::default())
 }
@@ -44,6 +51,13 @@ pub struct CheckOptions {
 }
 
 /// `check_paths` with `options` (see the module header).
+///
+/// # Errors
+///
+/// `HexError::Io` when a given path cannot be walked (`find_records`), or when
+/// a write had no room (full disk, file-size limit, quota:
+/// `HexError::is_no_room`), the run stopping there. A record that fails its
+/// check is no error: its report says `Failed`.
 pub fn check_paths_with(paths: &[PathBuf], regenerate: Option<&dyn Regenerate>, options: &CheckOptions) -> Result<Vec<CheckReport>, HexError> {
     let mut run = CheckRun::new(regenerate);
     run.options = options.clone();
