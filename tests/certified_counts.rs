@@ -119,6 +119,15 @@ fn every_tampering_fails_the_check_or_leaves_it_unverified() {
     failed(&deleted, "a cube record deleted");
     let edited = tampered(dir.path(), |d| edit(&d.join("count.json"), |v| v["count"] = "49".into()));
     failed(&edited, "the count edited");
+    // Numbers no listing formula has are refused when the record is read,
+    // in one line naming the field (a level of 0 once indexed the encoder
+    // out of bounds: a panic, exit 101).
+    for (field, value, named) in [("level", 0u64, "level 0"), ("level", 9, "level 9"), ("penalty", 1 << 40, "penalty"), ("n", 0, "n:")] {
+        let out = check(tampered(dir.path(), |d| edit(&d.join("count.json"), |v| v[field] = value.into())).path(), false);
+        let (stdout, stderr) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+        assert_eq!(out.status.code(), Some(1), "{field} = {value}: {stdout}{stderr}");
+        assert!(!stderr.contains("panicked") && format!("{stdout}{stderr}").contains(named), "{field} = {value}: {stdout}{stderr}");
+    }
     // A forger who drops a leader and its blocking clause, and rewrites the
     // formula's hash and the count to match: the recorded verdict no longer
     // belongs to the formula, which only re-listing can see.

@@ -199,3 +199,24 @@ pub struct CountRecord {
     #[serde(deserialize_with = "crate::records::ledger::writer")]
     pub written_by: String,
 }
+
+impl CountRecord {
+    /// The record's numbers, judged when it is read: everything that reads
+    /// a count (check, the lift) builds the listing's formula from them, so
+    /// a side, level or penalty no formula has is refused here, in one
+    /// line, before an encoder indexes by it or allocates for it.
+    ///
+    /// # Errors
+    ///
+    /// `HexError::Input` naming `origin` when n is not a hexagon side, the
+    /// level is outside 1..=6 or the penalty exceeds the side's edges;
+    /// `HexError::Record` (`RecordError::OverBudget`) when the listing's
+    /// formula would not fit the encoding budget.
+    pub fn check_ranges(&self, origin: &Path) -> Result<(), HexError> {
+        use super::ranges::{check_encoding_budget, edges_of, level_in_range, penalty_in_range};
+        let edges = edges_of(self.n, origin)?;
+        level_in_range("level", self.level, origin)?;
+        penalty_in_range("penalty", self.penalty, edges, origin)?;
+        check_encoding_budget(self.n, self.level, self.penalty + 1, 1, origin)
+    }
+}

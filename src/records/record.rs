@@ -58,7 +58,8 @@ impl Record {
     ///
     /// `HexError::Record` with `RecordError::Malformed` when the bytes are not
     /// JSON with a string `format`, or not of the shape that format names;
-    /// `RecordError::UnknownFormat` for a format this build does not read.
+    /// `RecordError::UnknownFormat` for a format this build does not read;
+    /// a count record's range errors (`CountRecord::check_ranges`).
     pub fn parse(bytes: &[u8], path: &Path) -> Result<Record, HexError> {
         let tag: Tag = parse_json(bytes, path)?;
         Ok(match tag.format.as_str() {
@@ -67,7 +68,11 @@ impl Record {
             LEGACY_CLAIM_FORMAT => Record::Legacy(parse_json(bytes, path)?),
             OPTIMUM_FORMAT => Record::Optimum(Box::new(parse_json(bytes, path)?)),
             RESULT_FORMAT => Record::CubeResult(Box::new(parse_json(bytes, path)?)),
-            super::leaders::COUNT_FORMAT => Record::Count(Box::new(parse_json(bytes, path)?)),
+            super::leaders::COUNT_FORMAT => {
+                let count: super::leaders::CountRecord = parse_json(bytes, path)?;
+                count.check_ranges(path)?;
+                Record::Count(Box::new(count))
+            }
             other => return Err(RecordError::UnknownFormat(other.to_string()).at(path)),
         })
     }

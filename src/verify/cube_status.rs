@@ -165,7 +165,9 @@ pub fn progress(plan: &Plan, results: &Path) -> Result<CubeProgress, HexError> {
     Ok(progress)
 }
 
-/// The validated counterexample recorded for cube `index` (judged again).
+/// The counterexample recorded for cube `index`, parsed. It is judged
+/// (valid, at the plan's level, below its bound) by `progress`, not here:
+/// call this for a cube `progress` listed in `counterexamples` in this run.
 ///
 /// # Errors
 ///
