@@ -25,7 +25,7 @@ use std::time::Instant;
 
 use crate::cubes::Split;
 use crate::encoding::LevelEncoding;
-use crate::error::HexError;
+use crate::error::{HexError, RecordError};
 use crate::geometry::Hexagon;
 use crate::proofs::online::{Against, OnlineCheck};
 use crate::records::leaders::{blocking_clause, listing_formula, CountRecord, CubeLeaders, ListingProof, COUNT_FORMAT};
@@ -87,10 +87,8 @@ pub fn certified_cube(
     outcome?;
     let finished = finished?;
     if !finished.lrat.verified {
-        return Err(HexError::Internal(format!(
-            "the LRAT checker rejected the listing of cube {name}: {}",
-            finished.lrat.verdict
-        )));
+        let what = format!("the listing of cube {name}");
+        return Err(HexError::Internal(RecordError::LratRejected { what, verdict: finished.lrat.verdict }.to_string()));
     }
     let expected: Vec<Vec<i32>> = found
         .iter()

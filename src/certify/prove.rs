@@ -12,7 +12,7 @@ use crate::proofs::online::OnlineCheck;
 use super::{ExternalCheck, Settings};
 use crate::run::WorkDir;
 use crate::encoding::{EncodeOptions, LevelEncoding, SymmetryBreaking, ENCODER_VERSION};
-use crate::error::HexError;
+use crate::error::{HexError, RecordError};
 use crate::formula::Cnf;
 use crate::geometry::Hexagon;
 use crate::compress;
@@ -125,11 +125,8 @@ pub fn refute(
     }
     let crate::proofs::online::Finished { lrat, drat: proof, .. } = online.finish(Instant::now())?;
     if !lrat.verified {
-        return Err(HexError::Internal(format!(
-            "the LRAT checker rejected the proof of {}: {}",
-            Claim::statement_for(hex.side(), level, below),
-            lrat.verdict
-        )));
+        let what = format!("the proof of {}", Claim::statement_for(hex.side(), level, below));
+        return Err(HexError::Internal(RecordError::LratRejected { what, verdict: lrat.verdict }.to_string()));
     }
     Ok(Ok(Refutation { level, below, options: options[0], proof, solve_seconds: finish.seconds, lrat }))
 }
