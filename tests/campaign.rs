@@ -148,6 +148,30 @@ fn a_model_below_a_claimed_bound_stops_certify_and_sets_the_claim_aside() {
     assert!(!proofs.join("n5/optimum.json").exists());
 }
 
+/// A job engine's retry of a finished job (`cubes run --index I` again)
+/// reads the cube's record back and leaves it as it is; a record the plan
+/// rejects is set aside and the cube solved again, by `--index` as by `--all`.
+#[test]
+fn a_finished_cube_is_not_solved_again_by_its_job() {
+    let scratch = Scratch::new("campaign-retry");
+    let (plan_path, results) = plan_and_run(&scratch.0, 3, 9);
+    let plan = Plan::read(&plan_path).unwrap();
+    let record = hexcert::records::cube::result_path(&results, &plan, 0);
+    let before = std::fs::read(&record).unwrap();
+    let (code, text) = hexcert(&["cubes", "run", s(&plan_path), "--index", "0", "--results", s(&results)]);
+    assert_eq!(code, Some(0), "{text}");
+    assert!(text.contains("already recorded") && text.contains("not solved again"), "{text}");
+    assert_eq!(std::fs::read(&record).unwrap(), before, "the record was rewritten");
+    let mut edited: serde_json::Value = serde_json::from_slice(&before).unwrap();
+    edited["cnf_sha256"] = serde_json::json!("0".repeat(64));
+    std::fs::write(&record, serde_json::to_vec(&edited).unwrap()).unwrap();
+    let (code, text) = hexcert(&["cubes", "run", s(&plan_path), "--index", "0", "--results", s(&results)]);
+    assert_eq!(code, Some(0), "{text}");
+    assert!(text.contains("set aside") && !text.contains("already recorded"), "{text}");
+    let solved: serde_json::Value = serde_json::from_slice(&std::fs::read(&record).unwrap()).unwrap();
+    assert_eq!(solved["cnf_sha256"], serde_json::from_slice::<serde_json::Value>(&before).unwrap()["cnf_sha256"]);
+}
+
 /// A damaged record is set aside with a message, and the cube solved again.
 #[test]
 fn a_damaged_cube_record_is_set_aside_and_solved_again() {

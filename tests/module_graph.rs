@@ -56,6 +56,24 @@ fn the_record_layer_and_the_checker_reach_no_solver_code() {
     assert!(path_to_solving(&graph, &prove).is_some(), "the import reader missed prove.rs -> solving");
 }
 
+/// Running a cube (`cubes run`, the unit of every campaign) needs the
+/// solver, the proof checkers, the records and the plan, nothing more: not
+/// the status module or the claim check of verify/, not the searches. A
+/// cube runner that reached them would pull the verifier's judging (or a
+/// search's policy) into what a job engine runs on every machine.
+#[test]
+fn running_a_cube_reaches_neither_the_verifier_nor_the_searches() {
+    let graph = graph();
+    let run = src().join("certify/cube_run.rs");
+    assert!(graph.contains_key(&run), "certify/cube_run.rs is not a source file");
+    let forbidden = [src().join("verify"), src().join("search"), src().join("cli")];
+    if let Some(chain) = path_to(&graph, &run, &forbidden) {
+        panic!("running a cube reaches {}", shown(&chain));
+    }
+    // The reader sees these imports: merging a plan reads its status.
+    assert!(path_to(&graph, &src().join("certify/merge.rs"), &forbidden).is_some(), "the import reader missed merge.rs -> verify");
+}
+
 /// The layers above the records: they run checkers, make plans, solve,
 /// search, count and print. The record layer judges what they write, so it
 /// imports none of them, directly or through another file; run identity,

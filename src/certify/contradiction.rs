@@ -5,7 +5,8 @@
 
 use std::path::Path;
 
-use crate::verify::cube_status::{progress, set_aside};
+use crate::records::ledger::set_aside;
+use crate::verify::cube_status::progress;
 use crate::cubes::Plan;
 use crate::error::HexError;
 use crate::records::ranges::claim_directory_numbers;

@@ -15,9 +15,10 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
 
-use super::prove::solve_traced;
 use crate::run::WorkDir;
-use crate::cubes::{cube_formula, split_formula, Plan};
+use crate::cubes::{cube_formula, split_formula, Plan, Split};
+use crate::encoding::LevelEncoding;
+use crate::formula::Cnf;
 use crate::error::HexError;
 use crate::geometry::Hexagon;
 use crate::proofs::online::{Against, Finished, OnlineCheck};
@@ -26,13 +27,12 @@ use crate::compress;
 use crate::digest::{sha256_file, sha256_hex};
 use crate::proofs::own_peak_memory_kb;
 use crate::error::RecordError;
-use crate::records::ledger::Parsed;
+use crate::records::ledger::{resume_or_do, set_aside, Unit};
 use crate::records::FileRecord;
 use crate::encoding::model::accept_model;
-use crate::solving::Answer;
+use crate::solving::{solve_traced, Answer};
 
-use crate::verify::cube_status::{progress, set_aside};
-use crate::records::cube::{result_path, CubeResult, CubeVerdict, RESULT_FORMAT};
+use crate::records::cube::{judge, read_result, result_path, CubeResult, CubeVerdict, Held, RESULT_FORMAT};
 
 /// How `cubes run` solves its cubes.
 #[derive(Debug, Clone, Copy, Default)]
@@ -46,32 +46,63 @@ pub struct RunLimits<'a> {
     pub verified: Option<&'a VerifiedChecker>,
 }
 
-/// Solves cube `index` and writes its record; returns it. Errors (and
-/// Ctrl-C) leave no record.
-pub fn run_cube(plan: &Plan, index: usize, results: &Path, limits: RunLimits<'_>, abort: &Arc<AtomicBool>) -> Result<CubeResult, HexError> {
+/// Cube `index` of `plan`: read back when `results` holds a record that
+/// settles it (judged against the plan, `settles`), else solved and its
+/// record written (`solve_cube`). Errors (and Ctrl-C) leave no record; a
+/// record its judge rejects is set aside, saying so, and the cube solved
+/// again.
+///
+/// # Errors
+///
+/// `HexError::Usage` for an index outside the plan or a record another
+/// build wrote; the ledger's errors (`HexError::Record`) for a record of
+/// another unit; `solve_cube`'s.
+pub fn run_cube(plan: &Plan, index: usize, results: &Path, limits: RunLimits<'_>, abort: &Arc<AtomicBool>) -> Result<Unit<CubeResult>, HexError> {
     let cube = plan
         .cubes
         .get(index)
         .ok_or_else(|| HexError::Usage(format!("cube index {index} is out of range: the plan has {} cubes", plan.cubes.len())))?
         .clone();
-    let hex = Hexagon::new(plan.n)?;
     let encoding = plan.encoding()?;
     let split = plan.split()?;
     let cnf = cube_formula(&encoding, &split, &cube);
-    let cnf_sha256 = sha256_hex(&cnf.to_dimacs());
+    let dimacs = cnf.to_dimacs();
+    let identity = (plan.formula_sha256.clone(), plan.cells.clone(), cube.clone());
+    let read_back = |path: &Path, record: CubeResult| match judge(plan, index, &dimacs, record) {
+        Ok(record) => Ok(settles(&record, limits).then_some(record)),
+        Err(why) => report_set_aside(index, path, &why).map(|()| None),
+    };
+    let work = || solve_cube(plan, index, (&encoding, &split, &cnf, &dimacs), results, limits, abort).map(|record| (record.clone(), record));
+    resume_or_do(Some(&crate::records::cube::results(results)), (&plan.cube_key(index), &identity), read_back, work)
+}
+
+/// Solves cube `index` (its formula `cnf`, whose DIMACS text is `dimacs`),
+/// its proof checked as it is written, and returns its record, which the
+/// caller (`resume_or_do`) writes.
+fn solve_cube(
+    plan: &Plan,
+    index: usize,
+    (encoding, split, cnf, dimacs): (&LevelEncoding, &Split, &Cnf, &[u8]),
+    results: &Path,
+    limits: RunLimits<'_>,
+    abort: &Arc<AtomicBool>,
+) -> Result<CubeResult, HexError> {
+    let cube = plan.cubes[index].clone();
+    let hex = Hexagon::new(plan.n)?;
+    let cnf_sha256 = sha256_hex(dimacs);
     // The trace is checked on the split formula itself, so the verdict says
     // "T |- -s_i" and the split step needs no trust (docs/SOUNDNESS.md, 7).
     let against = Against::Split {
-        split: split_formula(&encoding, &split, &plan.cubes).to_dimacs(),
+        split: split_formula(encoding, split, &plan.cubes).to_dimacs(),
         base: encoding.cnf.clauses().len(),
         cube: index,
-        units: cube.units(&encoding, &split),
+        units: cube.units(encoding, split),
     };
     std::fs::create_dir_all(results).map_err(|source| HexError::Io { path: results.into(), source })?;
     let key = plan.cube_key(index);
     // Named by cube and run, and locked while it lives (`run`).
     let work = WorkDir::create(results, &format!(".work-{key}"))?;
-    let verified = limits.verified.map(|checker| checker.stream(&write_formula(&work.0, &cnf.to_dimacs())?)).transpose()?;
+    let verified = limits.verified.map(|checker| checker.stream(&write_formula(&work.0, dimacs)?)).transpose()?;
     let mut online = OnlineCheck::start_with(against, &work.0.join("cube.drat"), verified)?;
     let start = Instant::now();
     let timed_out = {
@@ -79,7 +110,7 @@ pub fn run_cube(plan: &Plan, index: usize, results: &Path, limits: RunLimits<'_>
         move || limit.is_some_and(|l| start.elapsed().as_secs_f64() > l)
     };
     let flag = Arc::clone(abort);
-    let outcome = solve_traced(&cnf, crate::solving::profile::CURRENT, online.sender(), move || flag.load(Ordering::Relaxed) || timed_out());
+    let outcome = solve_traced(cnf, crate::solving::profile::CURRENT, online.sender(), move || flag.load(Ordering::Relaxed) || timed_out());
     let solve_seconds = start.elapsed().as_secs_f64();
     let Finished { lrat, drat: proof, verified, .. } = online.finish(Instant::now())?;
     let mut result = CubeResult {
@@ -115,7 +146,7 @@ pub fn run_cube(plan: &Plan, index: usize, results: &Path, limits: RunLimits<'_>
             result.lrat_proof = store_lrat(&proof.with_extension("lrat"), results, &key, limits.store_limit)?;
         }
         Ok((Answer::Sat(model), _)) => {
-            let found = accept_model(&hex, &encoding, &model)?;
+            let found = accept_model(&hex, encoding, &model)?;
             result.verdict = CubeVerdict::Counterexample;
             result.counterexample = Some(crate::formats::to_hexcert_text(&found.partial));
         }
@@ -124,7 +155,6 @@ pub fn run_cube(plan: &Plan, index: usize, results: &Path, limits: RunLimits<'_>
         }
         Err(e) => return Err(e),
     }
-    crate::records::cube::results(results).write(&key, &result)?;
     Ok(result)
 }
 
@@ -155,26 +185,40 @@ fn store_lrat(lrat: &Path, results: &Path, key: &str, limit: u64) -> Result<Opti
     Ok(Some(record))
 }
 
-/// Whether `run --all` still has to solve cube `index`: it has no record,
-/// or its record is unfinished under a shorter limit than this run's.
-fn pending(plan: &Plan, index: usize, results: &Path, limits: RunLimits<'_>) -> bool {
-    match crate::records::cube::results(results).read(&plan.cube_key(index)) {
-        None => true,
-        Some(Parsed::Record(record)) if record.verdict == CubeVerdict::Unfinished => limits.time_limit.is_none_or(|l| record.solve_seconds < l),
-        Some(_) => false, // decided, another build's (refused by `progress`), or damaged: `set_aside_rejected` moved those it judged
-    }
+/// Whether a judged record settles its cube for a run under `limits`: a
+/// decided cube's does; an unfinished cube's only when this run's limit is
+/// no longer than the one that stopped it.
+fn settles(record: &CubeResult, limits: RunLimits<'_>) -> bool {
+    record.verdict != CubeVerdict::Unfinished || limits.time_limit.is_some_and(|l| record.solve_seconds >= l)
 }
 
-/// Sets aside every record of `plan` in `results` that fails its checks
-/// (`progress`), saying so, so that the cube is solved again rather than
-/// blocking the plan until someone deletes the file. Returns how many.
-pub fn set_aside_rejected(plan: &Plan, results: &Path) -> Result<usize, HexError> {
-    let found = progress(plan, results)?;
-    for (index, why) in &found.rejected {
-        let moved = set_aside(&result_path(results, plan, *index))?;
-        eprintln!("cube {index}: record rejected ({why}); set aside as {}, the cube will be solved again", moved.display());
+/// Sets a rejected record aside, saying so: the cube is solved again
+/// rather than blocking the plan until someone deletes the file.
+fn report_set_aside(index: usize, path: &Path, why: &str) -> Result<(), HexError> {
+    let moved = set_aside(path)?;
+    eprintln!("cube {index}: record rejected ({why}); set aside as {}, the cube will be solved again", moved.display());
+    Ok(())
+}
+
+/// The cubes among `which` that a run still has to solve: those without a
+/// record, those whose record does not settle them (`settles`), and those
+/// whose record is rejected (`read_result`), which are set aside.
+fn pending_cubes(plan: &Plan, which: &[usize], results: &Path, limits: RunLimits<'_>) -> Result<Vec<usize>, HexError> {
+    let encoding = plan.encoding()?;
+    let split = plan.split()?;
+    let mut pending = Vec::new();
+    for &index in which {
+        let dimacs = cube_formula(&encoding, &split, &plan.cubes[index]).to_dimacs();
+        let settled = match read_result(plan, results, index, &dimacs)? {
+            Held::Missing => false,
+            Held::Judged(record) => settles(&record, limits),
+            Held::Rejected(why) => report_set_aside(index, &result_path(results, plan, index), &why).map(|()| false)?,
+        };
+        if !settled {
+            pending.push(index);
+        }
     }
-    Ok(found.rejected.len())
+    Ok(pending)
 }
 
 /// Runs the pending cubes among `which` (every cube when `None`), `threads` at a time (rayon
@@ -197,8 +241,7 @@ pub fn run_all(
         return Err(HexError::Usage(format!("cube index {bad} is out of range: the plan has {} cubes", plan.cubes.len())));
     }
     super::work_dirs::remove_stale_work_dirs(results);
-    set_aside_rejected(plan, results)?;
-    let mut pending: Vec<usize> = which.iter().copied().filter(|&i| pending(plan, i, results, limits)).collect();
+    let mut pending = pending_cubes(plan, which, results, limits)?;
     predicted_hard_first(plan, &mut pending);
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads.max(1))
@@ -218,12 +261,11 @@ pub fn run_all(
                 if abort.load(Ordering::Relaxed) || decided.load(Ordering::Relaxed) {
                     return;
                 }
-                if !self::pending(plan, index, results, limits) {
-                    continue; // recorded meanwhile by another process sharing `results`
-                }
                 let outcome = run_cube(plan, index, results, limits, abort);
                 match &outcome {
-                    Ok(result) => {
+                    // Recorded meanwhile by another process sharing `results`.
+                    Ok(unit) if unit.read_back_from.is_some() => continue,
+                    Ok(Unit { value: result, .. }) => {
                         if result.verdict == CubeVerdict::Counterexample {
                             decided.store(true, Ordering::Relaxed);
                         }
@@ -232,7 +274,7 @@ pub fn run_all(
                     Err(HexError::Interrupted) => return,
                     Err(_) => {}
                 }
-                outcomes.lock().expect("no panic while held").push(outcome.map(|result| (index, result)));
+                outcomes.lock().expect("no panic while held").push(outcome.map(|unit| (index, unit.value)));
             });
         }
     });

@@ -24,7 +24,7 @@ use crate::records::{CheckerRecord, Claim, EncoderRecord, FileRecord, LratRecord
 use crate::solving::race::{race, Entrant};
 use crate::encoding::model::{accept_model, Found};
 use crate::solving::profile::{self, Profile};
-use crate::solving::{Cadical, Answer, SatSolver, TraceSender};
+use crate::solving::{solve_traced, Cadical, Answer, TraceSender};
 
 /// What `prove` ended with.
 pub enum ProveOutcome {
@@ -343,17 +343,6 @@ pub fn solve_claim_traced(hex: &Hexagon, claim: &Claim, trace: TraceSender, stop
     let encoding = LevelEncoding::new(hex, claim.level, claim.encode_options());
     let profile = profile::Profile::from_record(&claim.solver.options)?;
     refute_traced(&encoding.cnf, profile, trace, &claim.statement, stop)
-}
-
-/// Solves `cnf` with `profile`'s options, tracing every proof step to
-/// `trace`; `stop` is polled by the solver (Ctrl-C, a time limit).
-pub fn solve_traced(cnf: &Cnf, profile: Profile, trace: TraceSender, stop: impl Fn() -> bool + 'static) -> Result<(Answer, f64), HexError> {
-    let start = Instant::now();
-    let mut solver = Cadical::with_profile(profile, Some(trace))?;
-    solver.stop_when_any(stop);
-    solver.add_cnf(cnf)?;
-    let outcome = solver.solve()?;
-    Ok((outcome, start.elapsed().as_secs_f64()))
 }
 
 /// `solve_traced` of a formula that must be unsatisfiable (`what` names it).

@@ -51,7 +51,8 @@ pub(crate) enum CubesCommand {
     Run {
         /// The plan file.
         plan: PathBuf,
-        /// Solve this cube only (what one job of a job engine runs).
+        /// Solve this cube only (what one job of a job engine runs); a cube
+        /// whose record settles it already is not solved again.
         #[arg(long, conflicts_with_all = ["all", "sample"], required_unless_present_any = ["all", "sample"])]
         index: Option<usize>,
         /// Solve every cube that has no record yet.

@@ -14,7 +14,7 @@ use serde::{Deserialize, Serialize};
 use super::claim::{BuildRecord, CheckerRecord, FileRecord, LratRecord, StatementRecord, ONLINE_LIFTED};
 use crate::error::RecordError;
 use super::header::{Header, Stated};
-use super::ledger::{LedgerRecord, Ledger};
+use super::ledger::{LedgerRecord, Ledger, Parsed};
 use super::read::MAX_RECORD_BYTES;
 use super::plan::{Cube, Plan};
 use crate::geometry::Hexagon;
@@ -103,6 +103,44 @@ pub fn results(dir: &Path) -> Ledger<'_, CubeResult> {
 /// Where the record of cube `index` of `plan` lies.
 pub fn result_path(dir: &Path, plan: &Plan, index: usize) -> PathBuf {
     results(dir).path(&plan.cube_key(index))
+}
+
+/// What a results directory holds for one cube of a plan.
+#[derive(Debug)]
+pub enum Held {
+    /// No run recorded the cube.
+    Missing,
+    /// Its record, which passed `judge`.
+    Judged(CubeResult),
+    /// A record that is damaged or fails `judge`, with why: set it aside.
+    Rejected(String),
+}
+
+/// The one reader of a plan's cube records (`cubes status`, `cubes merge`,
+/// `cubes run`): cube `index`'s record in `results`, judged against the
+/// plan and the cube's formula `dimacs` (`judge`). A stored proof is not
+/// read here: whoever counts the cube as checked reads it.
+///
+/// # Errors
+///
+/// `HexError::Usage` naming the file when another hexcert build wrote the
+/// record (another version of the format, or a field this build does not
+/// know): set aside and solved again it would be lost work.
+pub fn read_result(plan: &Plan, results: &Path, index: usize, dimacs: &[u8]) -> Result<Held, crate::error::HexError> {
+    let ledger = self::results(results);
+    let key = plan.cube_key(index);
+    Ok(match ledger.read(&key) {
+        None => Held::Missing,
+        Some(Parsed::Record(record)) => judge(plan, index, dimacs, *record).map_or_else(Held::Rejected, Held::Judged),
+        Some(Parsed::Damaged(why)) => Held::Rejected(why),
+        Some(Parsed::Foreign(why)) => {
+            let shown = ledger.path(&key);
+            return Err(crate::error::HexError::Usage(format!(
+                "{}: written by another hexcert build ({why}); run the plan with that build, or move the record aside yourself",
+                shown.display()
+            )));
+        }
+    })
 }
 
 /// One record of cube `index` of `plan`, checked against the cube's formula

@@ -151,8 +151,12 @@ pub struct Unit<T> {
 /// Unit `name` of a run whose records go to `ledger` (none: every unit is
 /// done, nothing written): when an earlier run finished it (`resume`), its
 /// record as `read_back` judges it; else `work`'s value, whose record is
-/// written once the unit is finished. The one road by which the SAT road's
-/// leader cubes and the extension road's pieces resume.
+/// written once the unit is finished. `read_back` answers `None` for a
+/// record that does not settle the unit (a cube stopped by a shorter time
+/// limit than this run's, a record its judge set aside): the unit is done
+/// again and its new record replaces the old. The one road by which cube
+/// records, the SAT road's leader cubes and the extension road's pieces
+/// resume.
 ///
 /// # Errors
 ///
@@ -163,13 +167,15 @@ pub struct Unit<T> {
 pub fn resume_or_do<E: LedgerRecord, T>(
     ledger: Option<&Ledger<'_, E>>,
     (name, expected): (&str, &E::Identity),
-    read_back: impl FnOnce(&Path, E) -> Result<T, HexError>,
+    read_back: impl FnOnce(&Path, E) -> Result<Option<T>, HexError>,
     work: impl FnOnce() -> Result<(E, T), HexError>,
 ) -> Result<Unit<T>, HexError> {
     if let Some(ledger) = ledger {
         if let Some(record) = ledger.resume(name, expected)? {
             let writer = record.written_by().unwrap_or("a run that did not sign its record").to_string();
-            return Ok(Unit { value: read_back(&ledger.path(name), record)?, read_back_from: Some(writer) });
+            if let Some(value) = read_back(&ledger.path(name), record)? {
+                return Ok(Unit { value, read_back_from: Some(writer) });
+            }
         }
     }
     let (record, value) = work()?;
@@ -238,4 +244,21 @@ pub fn optional_writer<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Res
     #[derive(serde::Deserialize)]
     struct Checked(#[serde(deserialize_with = "writer")] String);
     Ok(<Option<Checked> as serde::Deserialize>::deserialize(deserializer)?.map(|c| c.0))
+}
+
+/// Moves a record (file or directory) aside to `.quarantine/` beside it,
+/// under a name of its own and this run's: it no longer counts, and it is
+/// kept for whoever wants to see what was wrong. Returns the new path.
+///
+/// # Errors
+///
+/// `HexError::Io` when `.quarantine/` cannot be created beside `path`, or
+/// `path` cannot be renamed into it.
+pub fn set_aside(path: &Path) -> Result<PathBuf, HexError> {
+    let dir = path.parent().unwrap_or(Path::new(".")).join(".quarantine");
+    std::fs::create_dir_all(&dir).map_err(|source| HexError::Io { path: dir.clone(), source })?;
+    let name = path.file_name().map_or("record".into(), |n| n.to_string_lossy().into_owned());
+    let target = dir.join(format!("{name}.{}", crate::run::run_id()));
+    std::fs::rename(path, &target).map_err(|source| HexError::Io { path: path.into(), source })?;
+    Ok(target)
 }

@@ -83,7 +83,7 @@ pub fn list_by_cubes(
             let unit = resume_or_do(
                 ledger.as_ref(),
                 (&format!("cube-{index}"), &expected),
-                |path, record| Ok((0.0, judge_leaders(path, hex, (level, max_penalty), &split, record)?)),
+                |path, record| Ok(Some((0.0, judge_leaders(path, hex, (level, max_penalty), &split, record)?))),
                 || lister(&encoding, &split, &cube).map(|(record, leaders)| {
                     let seconds = record.seconds;
                     (record, (seconds, leaders))

@@ -3,6 +3,7 @@
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
+use std::time::Instant;
 
 use cadical_sys::{CaDiCal, Status, Terminator};
 
@@ -169,6 +170,17 @@ impl Cadical {
             self.solver.freeze(lit);
         }
     }
+}
+
+/// Solves `cnf` with `profile`'s options, tracing every proof step to
+/// `trace`; `stop` is polled by the solver (Ctrl-C, a time limit).
+pub fn solve_traced(cnf: &Cnf, profile: Profile, trace: TraceSender, stop: impl Fn() -> bool + 'static) -> Result<(Answer, f64), HexError> {
+    let start = Instant::now();
+    let mut solver = Cadical::with_profile(profile, Some(trace))?;
+    solver.stop_when_any(stop);
+    solver.add_cnf(cnf)?;
+    let outcome = solver.solve()?;
+    Ok((outcome, start.elapsed().as_secs_f64()))
 }
 
 impl Default for Cadical {

@@ -17,7 +17,7 @@ pub mod prefix;
 pub mod profile;
 pub mod tracer;
 
-pub use cadical::{Cadical, Configuration, MAX_SEED};
+pub use cadical::{solve_traced, Cadical, Configuration, MAX_SEED};
 
 use crate::error::HexError;
 use crate::formula::Cnf;

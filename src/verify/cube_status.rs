@@ -1,23 +1,23 @@
 //! What a results directory says about a plan (`hexcert cubes status`, and
 //! the judging `cubes merge` relies on; the claim writer itself, which
-//! names the solver, is `cubes::merge`). Builds without the solver.
+//! names the solver, is `certify::merge`). Builds without the solver.
 //!
 //! One rule for both (docs/SOUNDNESS.md, section 8): a refuted cube is
 //! *checked* only when this run read its stored proof with the LRAT checker;
 //! a record that keeps no proof is *attested* by the run that wrote it
 //! (`written_by`), counted apart and named in the merged claim, whose
 //! `hexcert check` stays unverified until those cubes are re-solved.
-//! Damaged records are set aside (`set_aside`), never silently kept.
+//! Damaged records are set aside (`records::ledger::set_aside`), never
+//! silently kept.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use crate::run::WorkDir;
 use crate::cubes::{cube_formula, Plan};
 use crate::encoding::LevelEncoding;
 use crate::error::HexError;
 use crate::digest::{sha256_file, sha256_hex};
-use crate::records::cube::{check_stored_lrat, judge, proof_stored, result_path};
-use crate::records::ledger::Parsed;
+use crate::records::cube::{check_stored_lrat, proof_stored, read_result, result_path, Held};
 use crate::records::read::stored_path;
 use crate::records::{CubeResult, CubeVerdict};
 
@@ -108,30 +108,18 @@ pub fn progress(plan: &Plan, results: &Path) -> Result<CubeProgress, HexError> {
         records: Vec::new(),
     };
     let mut work = None;
-    let ledger = crate::records::cube::results(results);
     for index in 0..plan.cubes.len() {
-        let Some(parsed) = ledger.read(&plan.cube_key(index)) else {
-            progress.missing.push(index);
-            continue;
-        };
         let dimacs = cube_formula(&encoding, &split, &plan.cubes[index]).to_dimacs();
-        let record = match parsed {
-            Parsed::Record(record) => judge(plan, index, &dimacs, *record),
-            Parsed::Damaged(why) => Err(why),
-            Parsed::Foreign(why) => {
-                let shown = ledger.path(&plan.cube_key(index));
-                let shown = shown.display();
-                return Err(HexError::Usage(format!(
-                    "{shown}: written by another hexcert build ({why}); run the plan with that build, or move the record aside yourself"
-                )));
+        let record = match read_result(plan, results, index, &dimacs)? {
+            Held::Missing => {
+                progress.missing.push(index);
+                continue;
             }
-        };
-        let record = match record {
-            Ok(record) => record,
-            Err(why) => {
+            Held::Rejected(why) => {
                 progress.rejected.push((index, why));
                 continue;
             }
+            Held::Judged(record) => record,
         };
         match record.verdict {
             CubeVerdict::Counterexample => progress.counterexamples.push(index),
@@ -180,21 +168,4 @@ pub fn read_counterexample(plan: &Plan, results: &Path, index: usize) -> Result<
     let record: CubeResult = crate::records::read_json(&path)?;
     let text = record.counterexample.unwrap_or_default();
     Ok(crate::formats::parse_grid(text.as_bytes(), &path, Some(plan.n))?.partial)
-}
-
-/// Moves a record (file or directory) aside to `.quarantine/` beside it,
-/// under a name of its own and this run's: it no longer counts, and it is
-/// kept for whoever wants to see what was wrong. Returns the new path.
-///
-/// # Errors
-///
-/// `HexError::Io` when `.quarantine/` cannot be created beside `path`, or
-/// `path` cannot be renamed into it.
-pub fn set_aside(path: &Path) -> Result<PathBuf, HexError> {
-    let dir = path.parent().unwrap_or(Path::new(".")).join(".quarantine");
-    std::fs::create_dir_all(&dir).map_err(|source| HexError::Io { path: dir.clone(), source })?;
-    let name = path.file_name().map_or("record".into(), |n| n.to_string_lossy().into_owned());
-    let target = dir.join(format!("{name}.{}", crate::run::run_id()));
-    std::fs::rename(path, &target).map_err(|source| HexError::Io { path: path.into(), source })?;
-    Ok(target)
 }

@@ -128,7 +128,17 @@ pub fn cubes_run(
     let mut last_plan = plan_path.to_path_buf();
     let mut rounds_run = 1;
     let done: Vec<(usize, CubeResult)> = match selection {
-        Selection::One(index) => vec![(index, run_cube(&plan, index, results, limits, abort)?)],
+        Selection::One(index) => {
+            let unit = run_cube(&plan, index, results, limits, abort)?;
+            match unit.read_back_from {
+                // A job engine's retry of a finished job: nothing to do.
+                Some(writer) => {
+                    eprintln!("cube {index}: already recorded ({:?}, by {writer}); not solved again", unit.value.verdict);
+                    Vec::new()
+                }
+                None => vec![(index, unit.value)],
+            }
+        }
         Selection::All => run_all(&plan, None, results, jobs, limits, abort, &report)?,
         Selection::Sample(size, seed) => run_all(&plan, Some(&hexcert::cubes::estimate::sample(&plan, size, seed)), results, jobs, limits, abort, &report)?,
         Selection::Refining { strategy, output, rounds, hexcert } => {

@@ -104,7 +104,7 @@ fn unit(count: &PiecesCount, (piece, first, classes): Piece<'_>) -> (String, <Pi
 /// all once the piece is finished; without, `counted`'s.
 pub fn resume_or_count(dir: Option<&Path>, count: &PiecesCount, piece: Piece<'_>, counted: impl FnOnce() -> Result<Vec<u128>, HexError>) -> Result<Unit<(Vec<u128>, f64)>, HexError> {
     let (name, expected) = unit(count, piece);
-    let read_back = |path: &Path, record: PieceRecord| Ok((counts_of(path, count, &record)?, 0.0));
+    let read_back = |path: &Path, record: PieceRecord| Ok(Some((counts_of(path, count, &record)?, 0.0)));
     let work = || {
         let started = std::time::Instant::now();
         let counts = counted()?;
