@@ -109,6 +109,28 @@ fn tampered(original: &Path, change: impl FnOnce(&Path)) -> tempfile::TempDir {
     copy
 }
 
+/// With cake_lpr on PATH (as in CI), a certified listing also hands each
+/// cube's proof to it, against the refuted formula the cube's record names,
+/// and records its acceptance there; `check` reports the acceptances, and
+/// one moved to another formula fails it.
+#[test]
+fn cake_lpr_reads_every_listing_proof_and_its_verdicts_are_bound_to_their_formulas() {
+    let Some(_) = crate::common::cake_lpr() else { return };
+    let (dir, _) = certified(5, 2, 8);
+    let cubes: Vec<serde_json::Value> = (0..128).map(|i| json(&dir.path().join(format!("cube-{i}.json")))).collect();
+    for cube in &cubes {
+        let verdict = &cube["certificate"]["verified_lrat"];
+        assert_eq!(verdict["verdict"], "s VERIFIED UNSAT", "{cube}");
+        assert_eq!(verdict["read"]["formula_sha256"], cube["certificate"]["formula_sha256"], "{cube}");
+    }
+    let out = check(dir.path(), false);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("128 of 128 cubes record a cake_lpr acceptance"), "{text}");
+    let moved = tampered(dir.path(), |d| edit(&cube_with_leaders(d), |v| v["certificate"]["verified_lrat"]["read"]["formula_sha256"] = "0".repeat(64).into()));
+    let out = check(moved.path(), false);
+    assert_eq!(out.status.code(), Some(1), "a verdict on another formula: {}", String::from_utf8_lossy(&out.stdout));
+}
+
 #[test]
 fn every_tampering_fails_the_check_or_leaves_it_unverified() {
     let (dir, _) = certified(5, 2, 8);

@@ -207,16 +207,7 @@ fn a_trace_cut_short_is_not_verified() {
     assert!(record.verdict.contains("NOT VERIFIED"), "{}", record.verdict);
 }
 
-/// cake_lpr on PATH (CI builds it from the shared tools); none elsewhere,
-/// said so, and a failure under CI.
-pub(crate) fn cake_lpr() -> Option<PathBuf> {
-    let found = hexcert::proofs::verified::VerifiedChecker::find(None).unwrap().map(|c| c.program);
-    if found.is_none() {
-        assert!(std::env::var_os("CI").is_none(), "CI is set but cake_lpr is not on PATH (.ci/run builds it)");
-        eprintln!("note: cake_lpr is not on PATH: the tests that need it check nothing");
-    }
-    found
-}
+pub(crate) use crate::common::cake_lpr;
 
 pub(crate) fn hexcert(dir: &Path, args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_hexcert")).current_dir(dir).args(args).output().unwrap()

@@ -28,6 +28,7 @@ use crate::encoding::LevelEncoding;
 use crate::error::{HexError, RecordError};
 use crate::geometry::Hexagon;
 use crate::proofs::online::{Against, OnlineCheck};
+use crate::proofs::verified::VerifiedChecker;
 use crate::records::leaders::{blocking_clause, listing_formula, CountRecord, CubeLeaders, ListingProof, COUNT_FORMAT};
 use crate::records::ledger::{Ledger, Parsed};
 use crate::search::leaders::{leaders_record, Listing};
@@ -46,7 +47,7 @@ pub const LISTING_PROFILE: Profile = profile::CURRENT;
 pub fn certified_cube(
     hex: &Hexagon,
     (encoding, split, cube): (&LevelEncoding, &Split, &[u8]),
-    work: &Path,
+    (work, verified): (&Path, Option<&VerifiedChecker>),
     stop: impl Fn() -> bool + 'static,
 ) -> Result<(CubeLeaders, Vec<Found>), HexError> {
     let started = Instant::now();
@@ -54,7 +55,9 @@ pub fn certified_cube(
     let formula = listing_formula(encoding, &units, []);
     let name: String = cube.iter().map(|v| char::from(b'0' + v)).collect();
     let drat = work.join(format!("listing-{}-{name}.drat", std::process::id()));
-    let mut online = OnlineCheck::start_against(Against::Listing(formula.to_dimacs()), &drat)?;
+    // The LRAT file is kept whole only for the verified checker, which reads it once the listing ends.
+    let keep = if verified.is_some() { u64::MAX } else { 0 };
+    let mut online = OnlineCheck::start_capped(Against::Listing(formula.to_dimacs()), &drat, None, keep)?;
     let mut solver = Cadical::with_profile(LISTING_PROFILE, Some(online.sender()))?;
     solver.stop_when_any(stop);
     solver.freeze(encoding.value_variables());
@@ -84,6 +87,8 @@ pub fn certified_cube(
     drop(solver); // ends the trace
     let finished = online.finish(Instant::now());
     let _ = std::fs::remove_file(&drat);
+    let lrat_file = drat.with_extension("lrat");
+    let removed = RemovedOnDrop(&lrat_file);
     outcome?;
     let finished = finished?;
     if !finished.lrat.verified {
@@ -99,16 +104,44 @@ pub fn certified_cube(
             "the trace of cube {name} appended other clauses than the leaders' blocking clauses"
         )));
     }
-    let refuted = listing_formula(encoding, &units, found.iter().map(|f| &f.partial));
+    let refuted_cnf = listing_formula(encoding, &units, found.iter().map(|f| &f.partial));
+    let refuted = refuted_cnf.to_dimacs();
+    let verified_lrat = verified.map(|checker| verified_verdict(checker, &refuted, removed.0, &name)).transpose()?;
     let mut record = leaders_record(hex, encoding, split, cube, &found, solve_seconds)?;
     record.certificate = Some(ListingProof {
         solver: Cadical::version(),
         profile: LISTING_PROFILE.name.into(),
-        formula_sha256: crate::digest::sha256_hex(&refuted.to_dimacs()),
-        formula_clauses: refuted.clauses().len(),
+        formula_sha256: crate::digest::sha256_hex(&refuted),
+        formula_clauses: refuted_cnf.clauses().len(),
         lrat: finished.lrat,
+        verified_lrat,
     });
     Ok((record, found))
+}
+
+/// A file removed when this goes out of scope (the listing's LRAT proof,
+/// however the cube ends).
+struct RemovedOnDrop<'a>(&'a Path);
+
+impl Drop for RemovedOnDrop<'_> {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(self.0);
+    }
+}
+
+/// The verified checker's verdict on cube `name`'s listing proof `lrat`,
+/// read against the refuted formula `refuted` written beside it; an
+/// error when it does not accept it (no record is written then).
+fn verified_verdict(checker: &VerifiedChecker, refuted: &[u8], lrat: &Path, name: &str) -> Result<crate::records::CheckerRecord, HexError> {
+    let cnf = lrat.with_extension("cnf");
+    let _removed = RemovedOnDrop(&cnf);
+    crate::files::write_atomic(&cnf, refuted)?;
+    let verdict = checker.check_file(&cnf, lrat)?;
+    if !verdict.verified_acceptance() {
+        let what = format!("the listing of cube {name} (by {})", verdict.name);
+        return Err(HexError::Internal(RecordError::LratRejected { what, verdict: verdict.verdict }.to_string()));
+    }
+    Ok(verdict)
 }
 
 /// The same clauses in the same order, each compared as a set of literals.
@@ -133,7 +166,7 @@ fn same_clauses(seen: &[Vec<i32>], expected: &[Vec<i32>]) -> bool {
 pub fn count_certified(
     hex: &Hexagon,
     (level, bound): (u8, usize),
-    dir: &Path,
+    (dir, verified): (&Path, Option<&VerifiedChecker>),
     stop: &Arc<AtomicBool>,
     on_cube: &(dyn Fn(usize, usize) + Sync),
 ) -> Result<(OrbitCount, Listing), HexError> {
@@ -141,7 +174,7 @@ pub fn count_certified(
     let scratch = tempfile::tempdir().map_err(|source| HexError::Io { path: std::env::temp_dir(), source })?;
     let lister = |encoding: &LevelEncoding, split: &Split, cube: &[u8]| {
         let stop = Arc::clone(stop);
-        certified_cube(hex, (encoding, split, cube), scratch.path(), move || stop.load(Ordering::Relaxed))
+        certified_cube(hex, (encoding, split, cube), (scratch.path(), verified), move || stop.load(Ordering::Relaxed))
     };
     orbit_count_listed(hex, (level, bound), Some(dir), (stop, on_cube), (&lister, true))
 }

@@ -400,6 +400,6 @@ impl Regenerate for SolveAgainUntil {
 
     fn relist(&self, hex: &Hexagon, cube: (&LevelEncoding, &crate::cubes::Split, &[u8])) -> Result<crate::records::leaders::CubeLeaders, HexError> {
         let scratch = tempfile::tempdir().map_err(|source| HexError::Io { path: std::env::temp_dir(), source })?;
-        super::listing::certified_cube(hex, cube, scratch.path(), self.stop()).map(|(record, _)| record)
+        super::listing::certified_cube(hex, cube, (scratch.path(), None), self.stop()).map(|(record, _)| record)
     }
 }

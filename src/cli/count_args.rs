@@ -51,6 +51,10 @@ pub(crate) struct CountArgs {
     /// cube's record names the refuted formula's hash and the verdict.
     #[arg(long, requires = "leaders_dir")]
     certify: bool,
+    /// With --certify: each cube's listing proof is also read by cake_lpr,
+    /// as a file against the refuted formula, once the cube is listed.
+    #[command(flatten)]
+    verified: crate::args::VerifiedArgs,
     /// With --road extension: extend the listed symmetry classes piece by
     /// piece (256 runs of them), one record per finished piece in this
     /// directory, so that a stopped count resumes where it stopped (a
@@ -109,8 +113,9 @@ impl CountArgs {
                 commands::count_extension(context, (*n, *level), (*penalty, *max_penalty), &settings)
             }
             #[cfg(feature = "solver")]
-            CountArgs { n, level, penalty, max_penalty, road: Road::Sat, leaders_dir, certify, .. } => {
-                commands::count_sat(context, *n, *level, (*penalty, *max_penalty), (leaders_dir.as_deref(), *certify))
+            CountArgs { n, level, penalty, max_penalty, road: Road::Sat, leaders_dir, certify, verified, .. } => {
+                let checker = if *certify { verified.checker()? } else { None };
+                commands::count_sat(context, *n, *level, (*penalty, *max_penalty), (leaders_dir.as_deref(), *certify, checker.as_ref()))
             }
             #[cfg(not(feature = "solver"))]
             CountArgs { road: Road::Sat, .. } => Err(without_solver("--road sat")),

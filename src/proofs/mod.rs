@@ -9,6 +9,7 @@
 
 pub mod checker;
 pub mod drat;
+mod lrat_file;
 pub mod online;
 pub mod trace;
 pub mod verified;

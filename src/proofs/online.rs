@@ -15,14 +15,14 @@ use std::sync::mpsc;
 use std::thread::JoinHandle;
 use std::time::Instant;
 
-use std::io::{BufWriter, Write};
 
-use hexcert_lrat::{format, Checker as LratChecker, CubeCheck, Lifted};
+use hexcert_lrat::{Checker as LratChecker, CubeCheck, Lifted};
 
 use crate::error::HexError;
 use crate::records::claim::{ONLINE, ONLINE_LIFTED, ONLINE_LISTING};
 use crate::records::{CheckerRecord, LratRecord};
 use super::verified::Stream;
+use super::lrat_file::{ListingIds, LratFile};
 use super::drat::DratWriter;
 use super::trace::{Batch, ProofStep, TraceSender};
 
@@ -66,10 +66,7 @@ impl OnlineCheck {
         let writer = DratWriter::create(drat)?;
         let mut lrat = LratFile::create(&drat.with_extension("lrat"), lrat_cap)?;
         lrat.verified = verified;
-        if matches!(against, Against::Listing(_)) {
-            // A listing's trace numbers its appended clauses as the solver
-            // met them, after derived ones, which no LRAT file of the formula
-            // with its blocking clauses can say: only the DRAT twin is kept.
+        if lrat_cap == 0 {
             lrat.abandon();
         }
         let (send, receive) = mpsc::sync_channel::<Batch>(QUEUE);
@@ -90,6 +87,7 @@ impl OnlineCheck {
                 Against::Listing(dimacs) => {
                     let checker = LratChecker::from_dimacs(&dimacs).map_err(|e| HexError::Internal(format!("the listing's own CNF: {e}")))?;
                     let originals = checker.original_count();
+                    lrat.listing = Some(ListingIds::new(originals));
                     consume(Appendable(checker), originals, ONLINE_LISTING, receive, writer, lrat)
                 }
             })
@@ -136,63 +134,6 @@ struct Consumed {
     lrat: LratRecord,
     verified: Option<CheckerRecord>,
     appended: Vec<Vec<i32>>,
-}
-
-/// The binary LRAT file, abandoned (deleted) once it outgrows `cap`, and
-/// the same bytes, uncapped, piped to the verified checker when one runs.
-struct LratFile {
-    path: PathBuf,
-    out: Option<BufWriter<std::fs::File>>,
-    bytes: u64,
-    cap: u64,
-    step: Vec<u8>,
-    verified: Option<Stream>,
-}
-
-impl LratFile {
-    fn create(path: &Path, cap: u64) -> Result<LratFile, HexError> {
-        let file = std::fs::File::create(path).map_err(|source| HexError::Io { path: path.into(), source })?;
-        Ok(LratFile { path: path.into(), out: Some(BufWriter::with_capacity(1 << 20, file)), bytes: 0, cap, step: Vec::new(), verified: None })
-    }
-
-    fn write(&mut self, step: ProofStep) -> Result<(), Failure> {
-        if self.out.is_none() && self.verified.is_none() {
-            return Ok(());
-        }
-        self.step.clear();
-        match step {
-            ProofStep::Original { .. } => return Ok(()),
-            ProofStep::Derived { id, lits, hints } => format::write_binary_add(&mut self.step, id, lits, hints),
-            ProofStep::Deleted { id, .. } => format::write_binary_delete(&mut self.step, &[id]),
-        }
-        if let Some(verified) = self.verified.as_mut() {
-            verified.write(&self.step);
-        }
-        if self.out.is_none() {
-            return Ok(());
-        }
-        self.bytes += self.step.len() as u64;
-        if self.bytes > self.cap {
-            self.abandon();
-            return Ok(());
-        }
-        let out = self.out.as_mut().expect("open");
-        out.write_all(&self.step).map_err(|source| Failure::Io(HexError::Io { path: self.path.clone(), source }))
-    }
-
-    /// Stops writing the file and removes it.
-    fn abandon(&mut self) {
-        self.out = None;
-        let _ = std::fs::remove_file(&self.path);
-    }
-
-    /// Flushes the file; returns the verified checker's verdict, if it ran.
-    fn finish(self) -> Result<Option<CheckerRecord>, HexError> {
-        if let Some(mut out) = self.out {
-            out.flush().map_err(|source| HexError::Io { path: self.path, source })?;
-        }
-        self.verified.map(Stream::finish).transpose()
-    }
 }
 
 /// Why the checking thread stopped reading a trace.
@@ -363,20 +304,22 @@ fn one_step(
     match step {
         ProofStep::Original { id, lits } if ids.formula_read() => {
             appended.push(lits.to_vec());
-            checker.append_original(ids.get(id), lits).map_err(Failure::rejected)
+            let id = ids.get(id);
+            lrat.write(ProofStep::Original { id, lits }).map_err(Failure::Io)?;
+            checker.append_original(id, lits).map_err(Failure::rejected)
         }
         ProofStep::Original { id, lits } => checker.confirm_original(ids.original(id), lits).map_err(Failure::rejected),
         ProofStep::Derived { id, lits, hints } => {
             let id = ids.derived(id);
             ids.translate(hints, hints_buffer);
             let step = ProofStep::Derived { id, lits, hints: hints_buffer };
-            lrat.write(step)?;
+            lrat.write(step).map_err(Failure::Io)?;
             drat.add(lits).map_err(Failure::Io)?;
             checker.add(id, lits, hints_buffer).map_err(Failure::rejected)
         }
         ProofStep::Deleted { id, lits } => {
             let id = ids.get(id);
-            lrat.write(ProofStep::Deleted { id, lits })?;
+            lrat.write(ProofStep::Deleted { id, lits }).map_err(Failure::Io)?;
             drat.delete(lits).map_err(Failure::Io)?;
             checker.delete(id).map_err(Failure::rejected)
         }

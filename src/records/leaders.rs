@@ -69,6 +69,11 @@ pub struct ListingProof {
     pub formula_clauses: usize,
     /// hexcert-lrat's verdict on the trace (`records::claim::ONLINE_LISTING`).
     pub lrat: LratRecord,
+    /// The verified checker's verdict on the same proof, read as a file
+    /// against the refuted formula written out (`certify::listing`): bound
+    /// to `formula_sha256`. Absent when the listing ran without it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub verified_lrat: Option<super::CheckerRecord>,
 }
 
 impl super::ledger::LedgerRecord for CubeLeaders {

@@ -53,7 +53,7 @@ pub fn check_count(
     let bad = |why: String| HexError::Input { file: path.to_path_buf(), line: 0, message: why };
     let hex = Hexagon::new(record.n)?;
     let dir = path.parent().unwrap_or(Path::new("."));
-    let (leaders, listed_here) = read_cubes(dir, &hex, record, regenerate)?;
+    let Cubes { leaders, listed_here, verified, total } = read_cubes(dir, &hex, record, regenerate)?;
     let by_penalty = crate::orbits::close_orbits(&hex, record.level, record.penalty, &leaders)?;
     if let Some(p) = by_penalty.iter().position(|&c| c > 0).filter(|&p| p < record.penalty) {
         return Err(bad(format!("a listed partial has penalty {p}, below the count's minimum {}", record.penalty)));
@@ -86,6 +86,9 @@ pub fn check_count(
         );
         Status::Unverified
     };
+    if verified > 0 {
+        messages.push(format!("{verified} of {total} cubes record a cake_lpr acceptance of their listing proof, on the refuted formula they name (recorded, not checked in this run)"));
+    }
     let claim = minimum_claim(path, dir, record, check_claim, messages)?;
     let statement = statement(path, record, messages)?;
     Ok(listing.and(claim).and(statement))
@@ -108,14 +111,13 @@ pub fn listed_partials(dir: &Path) -> Result<(CountRecord, Vec<(Partial, usize)>
         return Err(HexError::Input { file: path, line: 0, message: "not a count record (hexcert-count/1)".into() });
     };
     let hex = Hexagon::new(record.n)?;
-    let (leaders, _) = read_cubes(dir, &hex, &record, None)?;
+    let leaders = read_cubes(dir, &hex, &record, None)?.leaders;
     let members = crate::orbits::orbit_members(&hex, record.level, record.penalty, &leaders)?;
     Ok((*record, members))
 }
 
-/// Every cube's record, judged (see the header); the leaders of all cubes,
-/// and whether the cubes were listed again in this run.
-fn read_cubes(dir: &Path, hex: &Hexagon, record: &CountRecord, regenerate: Option<&dyn Regenerate>) -> Result<(Vec<Partial>, bool), HexError> {
+/// Every cube's record, judged (see the header).
+fn read_cubes(dir: &Path, hex: &Hexagon, record: &CountRecord, regenerate: Option<&dyn Regenerate>) -> Result<Cubes, HexError> {
     let encoding = listing_encoding(hex, record.level, record.penalty);
     let split = Split::listing(hex, record.level)?;
     let total = split.projection_count() as usize;
@@ -124,6 +126,7 @@ fn read_cubes(dir: &Path, hex: &Hexagon, record: &CountRecord, regenerate: Optio
     }
     let ledger = Ledger::<CubeLeaders>::at(dir);
     let mut leaders = Vec::new();
+    let mut verified_cubes = 0;
     for index in 0..total {
         let name = format!("cube-{index}");
         let cube = split.projection(index as u64);
@@ -142,6 +145,16 @@ fn read_cubes(dir: &Path, hex: &Hexagon, record: &CountRecord, regenerate: Optio
         if !proof.lrat.verified || proof.lrat.how != ONLINE_LISTING || proof.lrat.verdict != "s VERIFIED" {
             return Err(bad(format!("the listing's proof was not accepted: {}", proof.lrat.verdict)));
         }
+        if let Some(verdict) = &proof.verified_lrat {
+            // On the refuted formula the record names (no stored proof to bind to).
+            if !verdict.verified_acceptance() {
+                return Err(bad(format!("the recorded {} verdict is not an acceptance: {}", verdict.name, verdict.verdict)));
+            }
+            if let Some(why) = verdict.binding_fault(&proof.formula_sha256, None) {
+                return Err(bad(why));
+            }
+            verified_cubes += usize::from(verdict.counts_as_verified());
+        }
         if let Some(regenerate) = regenerate {
             let again = regenerate.relist(hex, (&encoding, &split, &cube))?;
             let same_hash = again.certificate.as_ref().is_some_and(|c| c.formula_sha256 == proof.formula_sha256);
@@ -151,7 +164,17 @@ fn read_cubes(dir: &Path, hex: &Hexagon, record: &CountRecord, regenerate: Optio
         }
         leaders.extend(partials);
     }
-    Ok((leaders, regenerate.is_some()))
+    Ok(Cubes { leaders, listed_here: regenerate.is_some(), verified: verified_cubes, total })
+}
+
+/// What a listing's cube records hold, judged.
+struct Cubes {
+    leaders: Vec<Partial>,
+    /// Every cube listed again in this run.
+    listed_here: bool,
+    /// Cubes whose record holds an acceptance by a known build of the verified checker.
+    verified: usize,
+    total: usize,
 }
 
 /// The claim below the minimum, named by the record: of this side, level

@@ -129,3 +129,14 @@ pub fn edit_json(path: &Path, change: impl FnOnce(&mut serde_json::Value)) {
     change(&mut value);
     std::fs::write(path, serde_json::to_vec_pretty(&value).unwrap()).unwrap();
 }
+
+/// cake_lpr on PATH (CI builds it from the shared tools); none elsewhere,
+/// said so, and a failure under CI.
+pub fn cake_lpr() -> Option<PathBuf> {
+    let found = hexcert::proofs::verified::VerifiedChecker::find(None).unwrap().map(|c| c.program);
+    if found.is_none() {
+        assert!(std::env::var_os("CI").is_none(), "CI is set but cake_lpr is not on PATH (.ci/run builds it)");
+        eprintln!("note: cake_lpr is not on PATH: the tests that need it check nothing");
+    }
+    found
+}

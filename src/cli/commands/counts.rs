@@ -307,7 +307,7 @@ pub fn count_sat(
     n: usize,
     level: u8,
     (penalty, max_penalty): (Option<usize>, Option<usize>),
-    (leaders_dir, certify): (Option<&Path>, bool),
+    (leaders_dir, certify, verified): (Option<&Path>, bool, Option<&hexcert::proofs::verified::VerifiedChecker>),
 ) -> Result<Reported, HexError> {
     let bound = penalty.or(max_penalty).ok_or_else(|| HexError::Usage("--road sat needs --penalty P or --max-penalty B".into()))?;
     let hex = Hexagon::new(n)?;
@@ -320,7 +320,7 @@ pub fn count_sat(
         Some(dir) => {
             let on_cube = |done: usize, total: usize| progress.working(format!("n={n}: level-{level} lex-leaders of penalty <= {bound}, cube {done} of {total} done"));
             let (found, listing) = if certify {
-                hexcert::certify::listing::count_certified(&hex, (level, bound), dir, context.stop_flag(), &on_cube)?
+                hexcert::certify::listing::count_certified(&hex, (level, bound), (dir, verified), context.stop_flag(), &on_cube)?
             } else {
                 hexcert::search::orbits::orbit_count_by_cubes::<Cadical>(&hex, level, bound, Some(dir), context.stop_flag(), &on_cube)?
             };
