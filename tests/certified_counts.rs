@@ -131,6 +131,35 @@ fn cake_lpr_reads_every_listing_proof_and_its_verdicts_are_bound_to_their_formul
     assert_eq!(out.status.code(), Some(1), "a verdict on another formula: {}", String::from_utf8_lossy(&out.stdout));
 }
 
+/// A listing made without cake_lpr gets its verdicts from `check --regenerate
+/// --keep-verdicts`: every cube listed again, its proof given to cake_lpr,
+/// each acceptance written into its cube's record; a second such run lists
+/// nothing again and says the listing is the earlier run's word (exit 4).
+#[test]
+fn a_relisting_with_kept_verdicts_gives_an_older_listing_its_cake_lpr_acceptances() {
+    let Some(_) = crate::common::cake_lpr() else { return };
+    let (dir, _) = certified(5, 2, 8);
+    let bare = tampered(dir.path(), |d| {
+        for i in 0..128 {
+            edit(&d.join(format!("cube-{i}.json")), |v| drop(v["certificate"].as_object_mut().unwrap().remove("verified_lrat")));
+        }
+    });
+    let record = bare.path().join("count.json");
+    let keep = || hexcert(&["check", "--regenerate", "--keep-verdicts", record.to_str().unwrap()]);
+    let first = keep();
+    let text = String::from_utf8_lossy(&first.stdout);
+    assert_ne!(first.status.code(), Some(1), "{text}");
+    assert!(text.contains("every cube listed again in this run") && text.contains("accepted the listing proofs of 128 of 128 cubes in this run"), "{text}");
+    for i in 0..128 {
+        let cube = json(&bare.path().join(format!("cube-{i}.json")));
+        assert_eq!(cube["certificate"]["verified_lrat"]["read"]["formula_sha256"], cube["certificate"]["formula_sha256"], "{cube}");
+    }
+    let second = keep();
+    let text = String::from_utf8_lossy(&second.stdout);
+    assert_eq!(second.status.code(), Some(4), "{text}");
+    assert!(text.contains("0 of 128 cubes listed again in this run") && text.contains("128 of 128 cubes record a cake_lpr acceptance"), "{text}");
+}
+
 #[test]
 fn every_tampering_fails_the_check_or_leaves_it_unverified() {
     let (dir, _) = certified(5, 2, 8);

@@ -18,6 +18,7 @@ use crate::geometry::Hexagon;
 use crate::compress;
 use crate::digest::sha256_file;
 use crate::proofs::{own_peak_memory_kb, Checker};
+use crate::proofs::verified::VerifiedChecker;
 use crate::records::cube::CERTIFICATE_FILES;
 use crate::records::trust::{trust_base, Basis};
 use crate::records::{CheckerRecord, Claim, EncoderRecord, FileRecord, LratRecord, SolverRecord, CLAIM_FORMAT};
@@ -374,8 +375,8 @@ impl Regenerate for SolveAgain {
         SolveAgainUntil(Arc::default()).regenerate_formula(cnf, profile, what, trace)
     }
 
-    fn relist(&self, hex: &Hexagon, cube: (&LevelEncoding, &crate::cubes::Split, &[u8])) -> Result<crate::records::leaders::CubeLeaders, HexError> {
-        SolveAgainUntil(Arc::default()).relist(hex, cube)
+    fn relist(&self, hex: &Hexagon, cube: (&LevelEncoding, &crate::cubes::Split, &[u8]), verified: Option<&VerifiedChecker>) -> Result<crate::records::leaders::CubeLeaders, HexError> {
+        SolveAgainUntil(Arc::default()).relist(hex, cube, verified)
     }
 }
 
@@ -398,8 +399,8 @@ impl Regenerate for SolveAgainUntil {
         refute_traced(cnf, profile, trace, what, self.stop())
     }
 
-    fn relist(&self, hex: &Hexagon, cube: (&LevelEncoding, &crate::cubes::Split, &[u8])) -> Result<crate::records::leaders::CubeLeaders, HexError> {
+    fn relist(&self, hex: &Hexagon, cube: (&LevelEncoding, &crate::cubes::Split, &[u8]), verified: Option<&VerifiedChecker>) -> Result<crate::records::leaders::CubeLeaders, HexError> {
         let scratch = tempfile::tempdir().map_err(|source| HexError::Io { path: std::env::temp_dir(), source })?;
-        super::listing::certified_cube(hex, cube, (scratch.path(), None), self.stop()).map(|(record, _)| record)
+        super::listing::certified_cube(hex, cube, (scratch.path(), verified), self.stop()).map(|(record, _)| record)
     }
 }

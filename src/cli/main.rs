@@ -203,11 +203,12 @@ enum Command {
         #[command(flatten)]
         verified: VerifiedArgs,
         /// With a verified checker: write each cube's verdict into its
-        /// claim.json as it is reached (atomically), and skip the cubes that
-        /// already hold this checker binary's acceptance, so a long
-        /// `--regenerate` re-check resumes per cube. Skipped cubes were
-        /// checked by an earlier run, so such a run reports the claim
-        /// unverified (exit 4); the run that checks every cube itself, verified.
+        /// claim.json (a count's: into its cube record) as it is reached
+        /// (atomically), and skip the cubes that already hold this checker
+        /// binary's acceptance, so a long `--regenerate` re-check or
+        /// relisting resumes per cube. Skipped cubes were checked by an
+        /// earlier run, so such a run reports the claim or count unverified
+        /// (exit 4); the run that checks every cube itself, verified.
         #[arg(long, conflicts_with = "record")]
         keep_verdicts: bool,
         #[command(flatten)]

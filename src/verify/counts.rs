@@ -26,11 +26,14 @@ use crate::records::leaders::{judge_leaders, listing_encoding, listing_formula, 
 use crate::records::ledger::Ledger;
 use crate::records::{Record, Status};
 
-use super::regenerate::Regenerate;
+use super::regenerate::ProofChecks;
 
 /// Judges the count record at `path`. `check_claim` checks the minimum's
 /// claim (the caller's `check`, so a claim checked twice is judged once);
-/// `regenerate` lists every cube again when given.
+/// `checks.regenerate` lists every cube again when given, its proof also
+/// given to `checks.verified`; with `checks.keep` a cube whose record holds
+/// that checker's acceptance is not listed again, and each new acceptance
+/// is written into its cube's record (a re-check resumable per cube).
 ///
 /// # Errors
 ///
@@ -46,14 +49,14 @@ use super::regenerate::Regenerate;
 pub fn check_count(
     path: &Path,
     record: &CountRecord,
-    regenerate: Option<&dyn Regenerate>,
+    checks: ProofChecks<'_>,
     check_claim: &mut dyn FnMut(&Path) -> Status,
     messages: &mut Vec<String>,
 ) -> Result<Status, HexError> {
     let bad = |why: String| HexError::Input { file: path.to_path_buf(), line: 0, message: why };
     let hex = Hexagon::new(record.n)?;
     let dir = path.parent().unwrap_or(Path::new("."));
-    let Cubes { leaders, listed_here, verified, total } = read_cubes(dir, &hex, record, regenerate)?;
+    let Cubes { leaders, listed_here, verified_recorded, verified_here, total } = read_cubes(dir, &hex, record, checks)?;
     let by_penalty = crate::orbits::close_orbits(&hex, record.level, record.penalty, &leaders)?;
     if let Some(p) = by_penalty.iter().position(|&c| c > 0).filter(|&p| p < record.penalty) {
         return Err(bad(format!("a listed partial has penalty {p}, below the count's minimum {}", record.penalty)));
@@ -75,9 +78,16 @@ pub fn check_count(
         record.penalty,
         leaders.len()
     ));
-    let listing = if listed_here {
+    let listing = if listed_here == total {
         messages.push("listing: every cube listed again in this run, its trace checked by hexcert-lrat, leaders and formula the record's".into());
         Status::Verified
+    } else if checks.regenerate.is_some() {
+        messages.push(format!(
+            "listing: {listed_here} of {total} cubes listed again in this run; the other {} hold this cake_lpr's acceptance from an earlier run \
+             (--keep-verdicts: not listed in this run)",
+            total - listed_here
+        ));
+        Status::Unverified
     } else {
         messages.push(
             "listing: every cube's formula hash matches its leaders, its LRAT verdict recorded when it was listed (not checked in this run: \
@@ -86,8 +96,11 @@ pub fn check_count(
         );
         Status::Unverified
     };
-    if verified > 0 {
-        messages.push(format!("{verified} of {total} cubes record a cake_lpr acceptance of their listing proof, on the refuted formula they name (recorded, not checked in this run)"));
+    if verified_here > 0 {
+        messages.push(format!("cake_lpr accepted the listing proofs of {verified_here} of {total} cubes in this run, each read against its refuted formula"));
+    }
+    if verified_recorded > 0 {
+        messages.push(format!("{verified_recorded} of {total} cubes record a cake_lpr acceptance of their listing proof, on the refuted formula they name (recorded before this run)"));
     }
     let claim = minimum_claim(path, dir, record, check_claim, messages)?;
     let statement = statement(path, record, messages)?;
@@ -111,13 +124,14 @@ pub fn listed_partials(dir: &Path) -> Result<(CountRecord, Vec<(Partial, usize)>
         return Err(HexError::Input { file: path, line: 0, message: "not a count record (hexcert-count/1)".into() });
     };
     let hex = Hexagon::new(record.n)?;
-    let leaders = read_cubes(dir, &hex, &record, None)?.leaders;
+    let leaders = read_cubes(dir, &hex, &record, ProofChecks::default())?.leaders;
     let members = crate::orbits::orbit_members(&hex, record.level, record.penalty, &leaders)?;
     Ok((*record, members))
 }
 
-/// Every cube's record, judged (see the header).
-fn read_cubes(dir: &Path, hex: &Hexagon, record: &CountRecord, regenerate: Option<&dyn Regenerate>) -> Result<Cubes, HexError> {
+/// Every cube's record, judged (see the header), and listed again when
+/// `checks` regenerates.
+fn read_cubes(dir: &Path, hex: &Hexagon, record: &CountRecord, checks: ProofChecks<'_>) -> Result<Cubes, HexError> {
     let encoding = listing_encoding(hex, record.level, record.penalty);
     let split = Split::listing(hex, record.level)?;
     let total = split.projection_count() as usize;
@@ -125,15 +139,14 @@ fn read_cubes(dir: &Path, hex: &Hexagon, record: &CountRecord, regenerate: Optio
         return Err(HexError::Input { file: dir.join("count.json"), line: 0, message: format!("{} cubes recorded, the listing has {total}", record.cubes) });
     }
     let ledger = Ledger::<CubeLeaders>::at(dir);
-    let mut leaders = Vec::new();
-    let mut verified_cubes = 0;
+    let mut cubes = Cubes { leaders: Vec::new(), listed_here: 0, verified_recorded: 0, verified_here: 0, total };
     for index in 0..total {
         let name = format!("cube-{index}");
         let cube = split.projection(index as u64);
         let expected = (hex.side(), record.level, record.penalty, crate::encoding::ENCODER_VERSION.to_string(), split.cells.clone(), cube.clone(), true);
         let file = ledger.path(&name);
         let bad = |why: String| HexError::Input { file: file.clone(), line: 0, message: why };
-        let cube_record = ledger.resume(&name, &expected)?.ok_or_else(|| bad("missing: the listing is incomplete without this cube".into()))?;
+        let mut cube_record = ledger.resume(&name, &expected)?.ok_or_else(|| bad("missing: the listing is incomplete without this cube".into()))?;
         let judged = judge_leaders(&file, hex, (record.level, record.penalty), &|values| split.project(values), &cube_record)?;
         let partials: Vec<Partial> = judged.into_iter().map(|(partial, _)| partial).collect();
         let proof = cube_record.certificate.as_ref().ok_or_else(|| bad("no certificate".into()))?;
@@ -153,27 +166,44 @@ fn read_cubes(dir: &Path, hex: &Hexagon, record: &CountRecord, regenerate: Optio
             if let Some(why) = verdict.binding_fault(&proof.formula_sha256, None) {
                 return Err(bad(why));
             }
-            verified_cubes += usize::from(verdict.counts_as_verified());
+            cubes.verified_recorded += usize::from(verdict.counts_as_verified());
         }
-        if let Some(regenerate) = regenerate {
-            let again = regenerate.relist(hex, (&encoding, &split, &cube))?;
-            let same_hash = again.certificate.as_ref().is_some_and(|c| c.formula_sha256 == proof.formula_sha256);
-            if again.leaders != cube_record.leaders || !same_hash {
+        // Kept verdicts resume a re-check: this checker binary's acceptance stands for the cube.
+        let resumed = checks.keep && checks.verified.is_some_and(|v| proof.verified_lrat.as_ref().is_some_and(|r| r.version == v.version));
+        if let Some(regenerate) = checks.regenerate.filter(|_| !resumed) {
+            if checks.progress {
+                eprintln!("listing cube {index} of {total} again ({})", file.display());
+            }
+            let again = regenerate.relist(hex, (&encoding, &split, &cube), checks.verified)?;
+            let certificate = again.certificate.as_ref().filter(|c| c.formula_sha256 == proof.formula_sha256);
+            if again.leaders != cube_record.leaders || certificate.is_none() {
                 return Err(bad("listed again, the cube gives other leaders than its record".into()));
             }
+            cubes.listed_here += 1;
+            if let Some(verdict) = certificate.and_then(|c| c.verified_lrat.clone()) {
+                cubes.verified_here += 1;
+                if checks.keep {
+                    cube_record.certificate.as_mut().expect("judged above").verified_lrat = Some(verdict);
+                    ledger.write(&name, &cube_record)?;
+                }
+            }
         }
-        leaders.extend(partials);
+        cubes.leaders.extend(partials);
     }
-    Ok(Cubes { leaders, listed_here: regenerate.is_some(), verified: verified_cubes, total })
+    Ok(cubes)
 }
 
 /// What a listing's cube records hold, judged.
 struct Cubes {
     leaders: Vec<Partial>,
-    /// Every cube listed again in this run.
-    listed_here: bool,
-    /// Cubes whose record holds an acceptance by a known build of the verified checker.
-    verified: usize,
+    /// Cubes listed again in this run (all of them, or those without a
+    /// verified checker's acceptance when verdicts are kept).
+    listed_here: usize,
+    /// Cubes whose record holds an acceptance by a known build of the
+    /// verified checker, as read (before this run).
+    verified_recorded: usize,
+    /// Cubes whose listing proof the verified checker accepted in this run.
+    verified_here: usize,
     total: usize,
 }
 

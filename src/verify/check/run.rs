@@ -170,8 +170,11 @@ impl<'a> CheckRun<'a> {
                 return Ok(Status::Unverified);
             }
             Record::Count(count) => {
-                let regenerate = self.regenerate;
-                return crate::verify::counts::check_count(path, &count, regenerate, &mut |claim| self.check(claim).status, messages);
+                // The checker is cloned so that the claim's check below may borrow the run.
+                let verified = self.options.verified.clone();
+                let options = &self.options;
+                let checks = ProofChecks { regenerate: self.regenerate, verified: verified.as_ref(), keep: options.keep, progress: options.progress };
+                return crate::verify::counts::check_count(path, &count, checks, &mut |claim| self.check(claim).status, messages);
             }
             Record::CubeResult(_) => return Err(RecordError::Header("a cube's record, not a claim: `hexcert cubes merge` its plan".into()).at(path)),
             Record::Claim(mut claim) => {
