@@ -251,30 +251,70 @@ fn levels_four_to_six_lifted_from_a_certified_listing_equal_the_sweep_and_the_ch
     }
 }
 
-/// README's count cells marked ᶜ are exactly the committed count records:
-/// each names a `counts/nN-levelK-penaltyP/count.json` whose count it shows.
+/// A lift written as a record (`--record-to`) is what `check` attests
+/// (exit 4) and, with `--regenerate`, lifts again; a count, a listing count
+/// or a level edited in it fails the check, never passes.
+#[test]
+fn a_lifted_count_is_a_record_check_attests_and_lifts_again() {
+    let cells = tempfile::tempdir().unwrap();
+    let listing = cells.path().join("n5-level3-penalty9");
+    let out = hexcert(&["count", "--n", "5", "--level", "3", "--penalty", "9", "--road", "sat", "--leaders-dir", listing.to_str().unwrap(), "--certify"]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let cell = cells.path().join("n5-level6-penalty9");
+    let out = hexcert(&["count", "--n", "5", "--level", "6", "--road", "extension", "--from-listing", listing.to_str().unwrap(), "--record-to", cell.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(4), "{}", String::from_utf8_lossy(&out.stderr));
+    let record = cell.join("lift.json");
+    let lift = json(&record);
+    assert_eq!((lift["count"].as_str(), lift["listing"].as_str(), lift["classes"].as_u64()), (Some("468864"), Some("../n5-level3-penalty9"), Some(30)), "{lift}");
+    let run = |regenerate: bool| {
+        let mut args = vec!["check", record.to_str().unwrap()];
+        if regenerate {
+            args.insert(1, "--regenerate");
+        }
+        let out = hexcert(&args);
+        (out.status.code(), String::from_utf8_lossy(&out.stdout).into_owned())
+    };
+    let (code, text) = run(false);
+    assert!(code == Some(4) && text.contains("468864 partials at level 6, as recorded"), "{text}");
+    let (code, text) = run(true);
+    assert!(code != Some(1) && text.contains("counted again in this run from the listing's 30 classes: 468864"), "{text}");
+    for (field, value) in [("count", serde_json::json!("468865")), ("listing_count", serde_json::json!("361")), ("level", serde_json::json!(3))] {
+        let original = std::fs::read(&record).unwrap();
+        edit(&record, |v| v[field] = value.clone());
+        let (plain, regenerated) = (run(false), run(true));
+        std::fs::write(&record, original).unwrap();
+        assert_ne!(plain.0, Some(0), "{field} edited: {}", plain.1);
+        assert_eq!(regenerated.0, Some(1), "{field} edited, lifted again: {}", regenerated.1);
+    }
+}
+
+/// README's count cells marked ᶜ are exactly the committed count records
+/// (`counts/*/count.json`), and those marked ˡ exactly the committed lift
+/// records (`counts/*/lift.json`): each names the count it shows.
 #[test]
 fn the_readme_marks_certified_counts_by_their_records() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let readme = std::fs::read_to_string(root.join("README.md")).unwrap();
-    let mut marked = std::collections::BTreeSet::new();
-    for line in readme.lines().filter(|l| l.starts_with("| ")) {
-        let cells: Vec<&str> = line.split('|').map(str::trim).collect();
-        let Some(n) = cells.get(1).and_then(|c| c.parse::<usize>().ok()) else { continue };
-        for (level, cell) in cells.iter().skip(6).take(6).enumerate() {
-            if let Some(count) = cell.strip_suffix('ᶜ') {
-                marked.insert((n, level + 1, count.to_string()));
+    for (mark, file) in [('ᶜ', "count.json"), ('ˡ', "lift.json")] {
+        let mut marked = std::collections::BTreeSet::new();
+        for line in readme.lines().filter(|l| l.starts_with("| ")) {
+            let cells: Vec<&str> = line.split('|').map(str::trim).collect();
+            let Some(n) = cells.get(1).and_then(|c| c.parse::<usize>().ok()) else { continue };
+            for (level, cell) in cells.iter().skip(6).take(6).enumerate() {
+                if let Some(count) = cell.strip_suffix(mark) {
+                    marked.insert((n, level + 1, count.to_string()));
+                }
             }
         }
-    }
-    let mut recorded = std::collections::BTreeSet::new();
-    for entry in std::fs::read_dir(root.join("counts")).unwrap() {
-        let record = entry.unwrap().path().join("count.json");
-        if record.is_file() {
-            let value = json(&record);
-            recorded.insert((value["n"].as_u64().unwrap() as usize, value["level"].as_u64().unwrap() as usize, value["count"].as_str().unwrap().to_string()));
+        let mut recorded = std::collections::BTreeSet::new();
+        for entry in std::fs::read_dir(root.join("counts")).unwrap() {
+            let record = entry.unwrap().path().join(file);
+            if record.is_file() {
+                let value = json(&record);
+                recorded.insert((value["n"].as_u64().unwrap() as usize, value["level"].as_u64().unwrap() as usize, value["count"].as_str().unwrap().to_string()));
+            }
         }
+        assert!(!recorded.is_empty(), "some {file} is committed");
+        assert_eq!(marked, recorded, "README's {mark} cells against counts/*/{file}");
     }
-    assert!(!recorded.is_empty(), "some count is certified");
-    assert_eq!(marked, recorded, "README's ᶜ cells against counts/*/count.json");
 }

@@ -69,6 +69,12 @@ pub(crate) struct CountArgs {
     /// recorded ones; `check --regenerate DIR` checks them).
     #[arg(long)]
     from_listing: Option<PathBuf>,
+    /// With --from-listing: write the lifted count's record, `lift.json`,
+    /// into CELL (created if missing; the listing named relative to it), for
+    /// `hexcert check` (which judges the listing, and with --regenerate
+    /// lifts again)
+    #[arg(long, value_name = "CELL", requires = "from_listing")]
+    record_to: Option<PathBuf>,
     /// With --road extension at levels 5 and 6: count each level-3 partial's
     /// refinements by `lift` (a program over its `+` cells, every label at
     /// once) or by `chains` (its level-4 refinements met one by one, each
@@ -104,9 +110,9 @@ impl CountArgs {
             CountArgs { n, level, penalty, max_penalty, counting, road: road @ (Road::Sweep | Road::Frontier), .. } => {
                 commands::count(context, (*n, *level, *road), *penalty, *max_penalty, &counting.settings(*n, *level, context)?)
             }
-            CountArgs { n, level, counting, road: Road::Extension, via, from_listing: Some(dir), .. } => {
+            CountArgs { n, level, counting, road: Road::Extension, via, from_listing: Some(dir), record_to, .. } => {
                 let settings = hexcert::counting::CountSettings { via: (*via).into(), ..counting.settings(*n, 3, context)? };
-                commands::count_lifted(context, (*n, *level), dir, &settings)
+                commands::count_lifted(context, (*n, *level), (dir, record_to.as_deref()), &settings)
             }
             CountArgs { n, level, penalty, max_penalty, counting, road: Road::Extension, pieces_dir, via, .. } => {
                 let settings = hexcert::counting::CountSettings { records: pieces_dir.clone(), via: (*via).into(), ..counting.settings(*n, level.saturating_sub(1).max(1), context)? };

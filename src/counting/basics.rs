@@ -126,6 +126,11 @@ impl Via {
             Via::Chains => "chains",
         }
     }
+
+    /// The way `name` names (`None`: no way of this build).
+    pub fn named(name: &str) -> Option<Via> {
+        [Via::Lift, Via::Chains].into_iter().find(|via| via.name() == name)
+    }
 }
 
 /// How a row of the count table reaches levels 5 and 6 from the tables of

@@ -32,6 +32,7 @@ pub mod cube;
 pub mod header;
 pub mod leaders;
 pub mod ledger;
+pub mod lift;
 pub mod plan;
 pub mod ranges;
 pub mod read;

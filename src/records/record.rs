@@ -33,6 +33,7 @@ pub enum Record {
     Optimum(Box<Optimum>),
     CubeResult(Box<CubeResult>),
     Count(Box<super::leaders::CountRecord>),
+    Lift(Box<super::lift::LiftRecord>),
 }
 
 #[derive(Deserialize)]
@@ -59,7 +60,7 @@ impl Record {
     /// `HexError::Record` with `RecordError::Malformed` when the bytes are not
     /// JSON with a string `format`, or not of the shape that format names;
     /// `RecordError::UnknownFormat` for a format this build does not read;
-    /// a count record's range errors (`CountRecord::check_ranges`).
+    /// a count or lift record's range errors (`check_ranges`).
     pub fn parse(bytes: &[u8], path: &Path) -> Result<Record, HexError> {
         let tag: Tag = parse_json(bytes, path)?;
         Ok(match tag.format.as_str() {
@@ -73,6 +74,11 @@ impl Record {
                 count.check_ranges(path)?;
                 Record::Count(Box::new(count))
             }
+            super::lift::LIFT_FORMAT => {
+                let lift: super::lift::LiftRecord = parse_json(bytes, path)?;
+                lift.check_ranges(path)?;
+                Record::Lift(Box::new(lift))
+            }
             other => return Err(RecordError::UnknownFormat(other.to_string()).at(path)),
         })
     }
@@ -83,7 +89,7 @@ impl Record {
             Record::Claim(c) => Some((c.n, c.level, c.below, &c.statement)),
             Record::CubeClaim(c) => Some((c.n, c.level, c.below, &c.statement)),
             Record::Legacy(c) => Some((c.n, c.level, c.below, &c.statement)),
-            Record::Optimum(_) | Record::CubeResult(_) | Record::Count(_) => None,
+            Record::Optimum(_) | Record::CubeResult(_) | Record::Count(_) | Record::Lift(_) => None,
         }
     }
 }

@@ -1,5 +1,6 @@
 //! Verification: everything that judges records without a solver. The
-//! stored certificates re-checked (`check`, `cube_claims`, `counts`), what a
+//! stored certificates re-checked (`check`, `cube_claims`, `counts`), lifted
+//! counts (`lift`), what a
 //! plan's results directory says (`cube_status`), the statement -> CNF link
 //! checked by VeriPB (`statement_to_cnf`), the judging half of regeneration
 //! (`regenerate`: a proof rebuilt by whatever solver the caller hands in is
@@ -19,6 +20,7 @@ pub mod counts;
 pub mod cube_claims;
 pub mod cube_status;
 pub mod export;
+pub mod lift;
 pub mod regenerate;
 pub mod statement_to_cnf;
 pub mod witness;

@@ -271,9 +271,10 @@ pub fn count_extension(context: &RunContext, (n, level): (usize, u8), (penalty, 
 
 /// `count --road extension --from-listing DIR`: levels 4..6 at a certified
 /// level-3 listing's penalty, each class of its partials lifted
-/// (`counting::extended_from_listed`). Unverified (exit 4): the listing's
-/// cube verdicts are recorded ones.
-pub fn count_lifted(context: &RunContext, (n, level): (usize, u8), dir: &Path, settings: &hexcert::counting::CountSettings) -> Result<Reported, HexError> {
+/// (`counting::extended_from_listed`), its record written into `record_to`
+/// when given. Unverified (exit 4): the listing's cube verdicts are
+/// recorded ones.
+pub fn count_lifted(context: &RunContext, (n, level): (usize, u8), (dir, record_to): (&Path, Option<&Path>), settings: &hexcert::counting::CountSettings) -> Result<Reported, HexError> {
     let started = std::time::Instant::now();
     let (record, listed) = hexcert::verify::counts::listed_partials(dir)?;
     if (record.n, record.level) != (n, 3) {
@@ -286,7 +287,46 @@ pub fn count_lifted(context: &RunContext, (n, level): (usize, u8), dir: &Path, s
     let mut report = CountReport::new(n, level, Road::Extension, asked(&found.counts, Some(record.penalty)), started.elapsed().as_secs_f64());
     (report.refined_partials, report.refined_classes) = (Some(found.refined), Some(found.classes));
     report.refined_via = (level >= 5).then(|| settings.via.name());
+    if let Some(cell) = record_to {
+        let via = if level >= 5 { settings.via.name() } else { "lift" };
+        let lift = hexcert::records::lift::LiftRecord {
+            format: hexcert::records::lift::LIFT_FORMAT.into(),
+            n,
+            level,
+            penalty: record.penalty,
+            listing: relative_to(cell, dir)?,
+            listing_count: record.count.clone(),
+            via: via.into(),
+            classes: found.classes,
+            count: found.counts[record.penalty].to_string(),
+            seconds: report.seconds,
+            written_by: hexcert::run::attestation(),
+        };
+        std::fs::create_dir_all(cell).map_err(|source| HexError::Io { path: cell.into(), source })?;
+        hexcert::files::write_atomic(&cell.join("lift.json"), &serde_json::to_vec_pretty(&lift).expect("records serialise"))?;
+    }
     Ok(Reported::new(report, Outcome::Unverified))
+}
+
+/// `target` as a path relative to directory `from` (both may not exist
+/// yet below their nearest existing ancestor; compared canonically).
+fn relative_to(from: &Path, target: &Path) -> Result<String, HexError> {
+    let absolute = |p: &Path| -> Result<std::path::PathBuf, HexError> {
+        let full = std::path::absolute(p).map_err(|source| HexError::Io { path: p.into(), source })?;
+        Ok(full.components().fold(std::path::PathBuf::new(), |mut acc, c| {
+            match c {
+                std::path::Component::ParentDir => drop(acc.pop()),
+                std::path::Component::CurDir => {}
+                other => acc.push(other),
+            }
+            acc
+        }))
+    };
+    let (from, target) = (absolute(from)?, absolute(target)?);
+    let common = from.components().zip(target.components()).take_while(|(a, b)| a == b).count();
+    let up = from.components().count() - common;
+    let path: std::path::PathBuf = std::iter::repeat_n(std::path::Component::ParentDir.as_os_str(), up).chain(target.components().skip(common).map(|c| c.as_os_str())).collect();
+    Ok(path.to_string_lossy().into_owned())
 }
 
 /// The counts a user asked for: the one at `penalty`, or else every one

@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use crate::error::HexError;
 
-/// Every `claim.json`, `optimum.json` and `count.json` under the given paths (files or
+/// Every `claim.json`, `optimum.json`, `count.json` and `lift.json` under the given paths (files or
 /// directories). A directory is entered once, by its canonical path, so
 /// symlink loops end; only regular files are listed by name.
 ///
@@ -45,7 +45,7 @@ fn collect(path: &Path, found: &mut Vec<PathBuf>, visited: &mut HashSet<PathBuf>
         let Ok(meta) = std::fs::metadata(&p) else { continue }; // a dangling link
         if meta.is_dir() {
             collect(&p, found, visited)?;
-        } else if name == "claim.json" || name == "optimum.json" || name == "count.json" {
+        } else if matches!(name.as_str(), "claim.json" | "optimum.json" | "count.json" | "lift.json") {
             found.push(p);
         }
     }

@@ -176,6 +176,10 @@ impl<'a> CheckRun<'a> {
                 let checks = ProofChecks { regenerate: self.regenerate, verified: verified.as_ref(), keep: options.keep, progress: options.progress };
                 return crate::verify::counts::check_count(path, &count, checks, &mut |claim| self.check(claim).status, messages);
             }
+            Record::Lift(lift) => {
+                let recount = self.regenerate.is_some();
+                return crate::verify::lift::check_lift(path, &lift, recount, &mut |listing| self.check(listing).status, messages);
+            }
             Record::CubeResult(_) => return Err(RecordError::Header("a cube's record, not a claim: `hexcert cubes merge` its plan".into()).at(path)),
             Record::Claim(mut claim) => {
                 // With the verdicts this run kept in it: the claim as now on disk.

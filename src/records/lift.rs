@@ -1,0 +1,59 @@
+//! The record of a lifted count (`lift.json`): levels 4..6 at a certified
+//! level-3 listing's penalty, counted by the lift over the listing's
+//! partials (`count --road extension --from-listing DIR --record-to CELL`).
+//! A computation on certified inputs, not a certificate: `check` judges the
+//! listing it names and, with `--regenerate`, counts the lift again.
+
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+
+use crate::error::HexError;
+
+/// Format tag of a lifted count's record.
+pub const LIFT_FORMAT: &str = "hexcert-lift/1";
+
+/// One lifted cell.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LiftRecord {
+    pub format: String,
+    pub n: usize,
+    /// 4, 5 or 6.
+    pub level: u8,
+    /// The listing's penalty: the level-3 minimum, at or below this level's.
+    pub penalty: usize,
+    /// The listing's directory (its `count.json` and cube records), relative
+    /// to this record's directory.
+    pub listing: String,
+    /// The listing's count, as its record states it when the lift ran.
+    pub listing_count: String,
+    /// How levels 5 and 6 were counted (`lift`, `chains`); `lift` at level 4.
+    pub via: String,
+    /// Symmetry classes of the listing's partials that were lifted.
+    pub classes: usize,
+    /// The partials of this level of penalty exactly `penalty`, in decimal.
+    pub count: String,
+    /// Seconds of the run that lifted it.
+    pub seconds: f64,
+    #[serde(deserialize_with = "crate::records::ledger::writer")]
+    pub written_by: String,
+}
+
+impl LiftRecord {
+    /// The numbers, judged when the record is read (the lift builds the
+    /// side's grid from them).
+    ///
+    /// # Errors
+    ///
+    /// `HexError::Input` naming `origin` when n is not a hexagon side, the
+    /// level is outside 4..=6 or the penalty exceeds the side's edges.
+    pub fn check_ranges(&self, origin: &Path) -> Result<(), HexError> {
+        use super::ranges::{edges_of, penalty_in_range};
+        let edges = edges_of(self.n, origin)?;
+        if !(4..=6).contains(&self.level) {
+            return Err(HexError::Input { file: origin.to_path_buf(), line: 0, message: format!("level {}: a lift reaches levels 4 to 6", self.level) });
+        }
+        penalty_in_range("penalty", self.penalty, edges, origin)
+    }
+}

@@ -1,0 +1,56 @@
+//! `hexcert check` of a lifted count (`lift.json`, `records::lift`): the
+//! listing it lifted judged by its own check, its partials read as the
+//! lift read them, and, with `--regenerate`, the lift counted again.
+//!
+//! What a lift can be: a computation on certified inputs. Its inputs are
+//! the listing's partials (a certificate, section 9 of docs/SOUNDNESS.md);
+//! its program is `counting::extension`'s lift, cross-checked against the
+//! sweep and the chains wherever they reach (n <= 12). So a plain check
+//! attests the recorded count (exit 4), and `--regenerate` verifies that
+//! this build's lift gives it again from the listing as it now stands.
+
+use std::path::Path;
+
+use crate::counting::{extended_from_listed, CountSettings, Via};
+use crate::error::HexError;
+use crate::geometry::Hexagon;
+use crate::records::lift::LiftRecord;
+use crate::records::Status;
+
+/// Judges the lift record at `path`; `check_listing` checks the listing's
+/// `count.json` (the caller's `check`); `recount` lifts again.
+///
+/// # Errors
+///
+/// `HexError::Input` when the listing is not a level-3 listing of the
+/// record's side and penalty, its count is not the one the record lifted,
+/// the record names an unknown `via`, or the lift counted again differs;
+/// the errors of `verify::counts::listed_partials` and of the lift.
+pub fn check_lift(path: &Path, record: &LiftRecord, recount: bool, check_listing: &mut dyn FnMut(&Path) -> Status, messages: &mut Vec<String>) -> Result<Status, HexError> {
+    let bad = |why: String| HexError::Input { file: path.to_path_buf(), line: 0, message: why };
+    let listing = path.parent().unwrap_or(Path::new(".")).join(&record.listing);
+    let (count, listed) = super::counts::listed_partials(&listing)?;
+    if (count.n, count.level, count.penalty) != (record.n, 3, record.penalty) {
+        return Err(bad(format!("{} is not the level-3 listing of n = {} at {}", listing.display(), record.n, record.penalty)));
+    }
+    if count.count != record.listing_count {
+        return Err(bad(format!("the listing counts {}, the lift lifted {}", count.count, record.listing_count)));
+    }
+    let listing_status = check_listing(&listing.join("count.json"));
+    messages.push(format!("listing: {} ({} partials at {})", listing_status.name(), count.count, count.penalty));
+    let lift = if recount {
+        let via = Via::named(&record.via).ok_or_else(|| bad(format!("via {}: the lift counts by `lift` or `chains`", record.via)))?;
+        let settings = CountSettings { via, ..CountSettings::default() };
+        let found = extended_from_listed(&Hexagon::new(record.n)?, record.level, &listed, record.penalty, &settings)?;
+        let again = found.counts[record.penalty].to_string();
+        if again != record.count || found.classes != record.classes {
+            return Err(bad(format!("lifted again: {again} partials from {} classes, the record says {} from {}", found.classes, record.count, record.classes)));
+        }
+        messages.push(format!("lift: level {} counted again in this run from the listing's {} classes: {again} partials", record.level, found.classes));
+        Status::Verified
+    } else {
+        messages.push(format!("lift: {} partials at level {}, as recorded (`check --regenerate` lifts again)", record.count, record.level));
+        Status::Unverified
+    };
+    Ok(listing_status.and(lift))
+}
