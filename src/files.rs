@@ -157,3 +157,28 @@ pub fn read_regular(path: &Path, limit: u64, what: &str) -> Result<Vec<u8>, HexE
 pub fn open_regular_or_refuse(path: &Path, what: &str) -> Result<std::fs::File, HexError> {
     open_regular(path).map_err(|refused| refused.at(path, what, u64::MAX))
 }
+
+/// `target` as a path relative to directory `from`, both made absolute
+/// and their `.` and `..` resolved by name (neither need exist yet).
+///
+/// # Errors
+///
+/// `HexError::Io` when the current directory cannot be read.
+pub fn relative_to(from: &Path, target: &Path) -> Result<String, HexError> {
+    let absolute = |p: &Path| -> Result<PathBuf, HexError> {
+        let full = std::path::absolute(p).map_err(|source| HexError::Io { path: p.into(), source })?;
+        Ok(full.components().fold(PathBuf::new(), |mut acc, c| {
+            match c {
+                std::path::Component::ParentDir => drop(acc.pop()),
+                std::path::Component::CurDir => {}
+                other => acc.push(other),
+            }
+            acc
+        }))
+    };
+    let (from, target) = (absolute(from)?, absolute(target)?);
+    let common = from.components().zip(target.components()).take_while(|(a, b)| a == b).count();
+    let up = from.components().count() - common;
+    let path: PathBuf = std::iter::repeat_n(std::path::Component::ParentDir.as_os_str(), up).chain(target.components().skip(common).map(|c| c.as_os_str())).collect();
+    Ok(path.to_string_lossy().into_owned())
+}

@@ -41,6 +41,16 @@ pub struct LiftRecord {
 }
 
 impl LiftRecord {
+    /// Writes the record as `cell/lift.json`, whole or not at all.
+    ///
+    /// # Errors
+    ///
+    /// `HexError::Io` when `cell` cannot be created or the file written.
+    pub fn write_into(&self, cell: &Path) -> Result<(), HexError> {
+        std::fs::create_dir_all(cell).map_err(|source| HexError::Io { path: cell.into(), source })?;
+        crate::files::write_atomic(&cell.join("lift.json"), &serde_json::to_vec_pretty(self).expect("records serialise"))
+    }
+
     /// The numbers, judged when the record is read (the lift builds the
     /// side's grid from them).
     ///

@@ -288,45 +288,13 @@ pub fn count_lifted(context: &RunContext, (n, level): (usize, u8), (dir, record_
     (report.refined_partials, report.refined_classes) = (Some(found.refined), Some(found.classes));
     report.refined_via = (level >= 5).then(|| settings.via.name());
     if let Some(cell) = record_to {
-        let via = if level >= 5 { settings.via.name() } else { "lift" };
-        let lift = hexcert::records::lift::LiftRecord {
-            format: hexcert::records::lift::LIFT_FORMAT.into(),
-            n,
-            level,
-            penalty: record.penalty,
-            listing: relative_to(cell, dir)?,
-            listing_count: record.count.clone(),
-            via: via.into(),
-            classes: found.classes,
-            count: found.counts[record.penalty].to_string(),
-            seconds: report.seconds,
-            written_by: hexcert::run::attestation(),
-        };
-        std::fs::create_dir_all(cell).map_err(|source| HexError::Io { path: cell.into(), source })?;
-        hexcert::files::write_atomic(&cell.join("lift.json"), &serde_json::to_vec_pretty(&lift).expect("records serialise"))?;
+        use hexcert::records::lift::{LiftRecord, LIFT_FORMAT};
+        let (listing, penalty) = (hexcert::files::relative_to(cell, dir)?, record.penalty);
+        let (count, seconds, via) = (found.counts[penalty].to_string(), report.seconds, report.refined_via.unwrap_or("lift").into());
+        let (listing_count, written_by) = (record.count.clone(), hexcert::run::attestation());
+        LiftRecord { format: LIFT_FORMAT.into(), n, level, penalty, listing, listing_count, via, classes: found.classes, count, seconds, written_by }.write_into(cell)?;
     }
     Ok(Reported::new(report, Outcome::Unverified))
-}
-
-/// `target` as a path relative to directory `from` (both may not exist
-/// yet below their nearest existing ancestor; compared canonically).
-fn relative_to(from: &Path, target: &Path) -> Result<String, HexError> {
-    let absolute = |p: &Path| -> Result<std::path::PathBuf, HexError> {
-        let full = std::path::absolute(p).map_err(|source| HexError::Io { path: p.into(), source })?;
-        Ok(full.components().fold(std::path::PathBuf::new(), |mut acc, c| {
-            match c {
-                std::path::Component::ParentDir => drop(acc.pop()),
-                std::path::Component::CurDir => {}
-                other => acc.push(other),
-            }
-            acc
-        }))
-    };
-    let (from, target) = (absolute(from)?, absolute(target)?);
-    let common = from.components().zip(target.components()).take_while(|(a, b)| a == b).count();
-    let up = from.components().count() - common;
-    let path: std::path::PathBuf = std::iter::repeat_n(std::path::Component::ParentDir.as_os_str(), up).chain(target.components().skip(common).map(|c| c.as_os_str())).collect();
-    Ok(path.to_string_lossy().into_owned())
 }
 
 /// The counts a user asked for: the one at `penalty`, or else every one
