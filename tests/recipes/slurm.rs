@@ -10,6 +10,18 @@ use std::time::{Duration, Instant};
 
 use super::{engine_present, job_index, recipe, succeed, Campaign};
 
+/// Held by each test that submits jobs: the one-node cluster is shared, and
+/// one test's `scancel` leaves the node `completing` while the other test
+/// probes or submits (a flake once seen in CI), so they take turns.
+static CLUSTER: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+/// The cluster, held for this test, when a Slurm controller answers and
+/// its nodes take jobs.
+fn slurm_cluster() -> Option<std::sync::MutexGuard<'static, ()>> {
+    let held = CLUSTER.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    slurm_present().then_some(held)
+}
+
 /// A Slurm controller answers and its nodes take jobs.
 fn slurm_present() -> bool {
     let probe = match Command::new("sinfo").args(["-h", "-o", "%T"]).output() {
@@ -56,9 +68,7 @@ fn solved_lines(campaign: &Campaign, job: &str) -> usize {
 
 #[test]
 fn the_array_recipe_runs_a_plan_on_slurm_and_merges_into_a_checked_claim() {
-    if !slurm_present() {
-        return;
-    }
+    let Some(_cluster) = slurm_cluster() else { return };
     let hexcert: &Path = env!("CARGO_BIN_EXE_hexcert").as_ref();
     let campaign = Campaign::plan("slurm", hexcert, hexcert, 6, 13);
     let cubes = campaign.plan.cubes.len();
@@ -70,9 +80,7 @@ fn the_array_recipe_runs_a_plan_on_slurm_and_merges_into_a_checked_claim() {
 
 #[test]
 fn a_cancelled_slurm_array_resumes_with_its_pending_cubes_and_solves_none_twice() {
-    if !slurm_present() {
-        return;
-    }
+    let Some(_cluster) = slurm_cluster() else { return };
     let hexcert: &Path = env!("CARGO_BIN_EXE_hexcert").as_ref();
     let campaign = Campaign::plan("slurm-resume", hexcert, hexcert, 6, 13);
     let cubes = campaign.plan.cubes.len();
