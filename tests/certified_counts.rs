@@ -251,15 +251,22 @@ fn levels_four_to_six_lifted_from_a_certified_listing_equal_the_sweep_and_the_ch
     }
 }
 
+/// The certified listing of n = 5 level 3 at 9, in `n5-level3-penalty9` of
+/// a temporary directory (held by the caller).
+fn level_three_listing() -> (tempfile::TempDir, std::path::PathBuf) {
+    let cells = tempfile::tempdir().unwrap();
+    let listing = cells.path().join("n5-level3-penalty9");
+    let out = hexcert(&["count", "--n", "5", "--level", "3", "--penalty", "9", "--road", "sat", "--leaders-dir", listing.to_str().unwrap(), "--certify"]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    (cells, listing)
+}
+
 /// A lift written as a record (`--record-to`) is what `check` attests
 /// (exit 4) and, with `--regenerate`, lifts again; a count, a listing count
 /// or a level edited in it fails the check, never passes.
 #[test]
 fn a_lifted_count_is_a_record_check_attests_and_lifts_again() {
-    let cells = tempfile::tempdir().unwrap();
-    let listing = cells.path().join("n5-level3-penalty9");
-    let out = hexcert(&["count", "--n", "5", "--level", "3", "--penalty", "9", "--road", "sat", "--leaders-dir", listing.to_str().unwrap(), "--certify"]);
-    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let (cells, listing) = level_three_listing();
     let cell = cells.path().join("n5-level6-penalty9");
     let out = hexcert(&["count", "--n", "5", "--level", "6", "--road", "extension", "--from-listing", listing.to_str().unwrap(), "--record-to", cell.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(4), "{}", String::from_utf8_lossy(&out.stderr));
@@ -286,6 +293,31 @@ fn a_lifted_count_is_a_record_check_attests_and_lifts_again() {
         assert_ne!(plain.0, Some(0), "{field} edited: {}", plain.1);
         assert_eq!(regenerated.0, Some(1), "{field} edited, lifted again: {}", regenerated.1);
     }
+}
+
+/// A lift with `--pieces-dir` records its pieces, and a second run reads
+/// every one back (the count the same, the pieces named as resumed); a
+/// piece record whose count is not a number stops the run, with no lift.
+#[test]
+fn a_lift_with_a_pieces_dir_resumes_its_pieces() {
+    let (cells, listing) = level_three_listing();
+    let pieces = cells.path().join("pieces");
+    let lift = || {
+        let out = hexcert(&["--json", "count", "--n", "5", "--level", "5", "--road", "extension", "--from-listing", listing.to_str().unwrap(), "--pieces-dir", pieces.to_str().unwrap()]);
+        (out.status.code(), serde_json::from_slice::<serde_json::Value>(&out.stdout).unwrap_or_default())
+    };
+    let (code, first) = lift();
+    assert_eq!(code, Some(4), "{first}");
+    let total = first["pieces"]["total"].as_u64().unwrap();
+    assert!(total > 1 && first["pieces"]["resumed"] == 0, "{first}");
+    let (code, second) = lift();
+    assert_eq!(code, Some(4), "{second}");
+    assert_eq!((&second["counts"], second["pieces"]["resumed"].as_u64()), (&first["counts"], Some(total)), "{second}");
+    let record = std::fs::read_dir(&pieces).unwrap().next().unwrap().unwrap().path();
+    edit(&record, |v| v["counts"][9] = serde_json::json!("12x"));
+    let (code, third) = lift();
+    assert_eq!(code, Some(2), "{third}");
+    assert!(third["error"].as_str().is_some_and(|e| e.contains("is not a decimal number")), "{third}");
 }
 
 /// README's count cells marked ᶜ are exactly the committed count records

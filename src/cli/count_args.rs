@@ -55,11 +55,11 @@ pub(crate) struct CountArgs {
     /// as a file against the refuted formula, once the cube is listed.
     #[command(flatten)]
     verified: crate::args::VerifiedArgs,
-    /// With --road extension: extend the listed symmetry classes piece by
-    /// piece (256 runs of them), one record per finished piece in this
-    /// directory, so that a stopped count resumes where it stopped (a
-    /// count that resumed pieces exits 4: their counts were not
-    /// recomputed in this run).
+    /// With --road extension (also with --from-listing): extend the listed
+    /// symmetry classes piece by piece (256 runs of them), one record per
+    /// finished piece in this directory, so that a stopped count resumes
+    /// where it stopped (a count that resumed pieces exits 4: their counts
+    /// were not recomputed in this run).
     #[arg(long)]
     pieces_dir: Option<PathBuf>,
     /// With --road extension at levels 4..6: lift the level-3 partials of a
@@ -110,8 +110,8 @@ impl CountArgs {
             CountArgs { n, level, penalty, max_penalty, counting, road: road @ (Road::Sweep | Road::Frontier), .. } => {
                 commands::count(context, (*n, *level, *road), *penalty, *max_penalty, &counting.settings(*n, *level, context)?)
             }
-            CountArgs { n, level, counting, road: Road::Extension, via, from_listing: Some(dir), record_to, .. } => {
-                let settings = hexcert::counting::CountSettings { via: (*via).into(), ..counting.settings(*n, 3, context)? };
+            CountArgs { n, level, counting, road: Road::Extension, via, from_listing: Some(dir), record_to, pieces_dir, .. } => {
+                let settings = hexcert::counting::CountSettings { records: pieces_dir.clone(), via: (*via).into(), ..counting.settings(*n, 3, context)? };
                 commands::count_lifted(context, (*n, *level), (dir, record_to.as_deref()), &settings)
             }
             CountArgs { n, level, penalty, max_penalty, counting, road: Road::Extension, pieces_dir, via, .. } => {

@@ -252,7 +252,7 @@ impl<'h> Count<'h> {
                 Upper::Lift => {
                     let found;
                     (ladder, minimum, found) = extension::minimum_from(ladder, level, minimum, above)?;
-                    (minimum, found.counts[minimum..=minimum + above].iter().map(|&c| BigUint::from(c)).collect())
+                    (minimum, found.counts[minimum..=minimum + above].to_vec())
                 }
             };
             row.push(entry(level, minimum, counts, started));

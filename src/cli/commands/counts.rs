@@ -94,6 +94,14 @@ struct PenaltyCount {
 }
 
 impl CountReport {
+    /// What an extension count refined: partials and classes, how levels 5
+    /// and 6 were counted, and its pieces when they were recorded.
+    fn refined(&mut self, (partials, classes): (usize, usize), settings: &hexcert::counting::CountSettings, pieces: hexcert::counting::Pieces) {
+        (self.refined_partials, self.refined_classes) = (Some(partials), Some(classes));
+        self.refined_via = (self.level >= 5).then(|| settings.via.name());
+        self.pieces = settings.records.is_some().then(|| PieceListing { total: pieces.total, resumed: pieces.resumed.units, resumed_from: pieces.resumed.writers });
+    }
+
     fn new(n: usize, level: u8, road: Road, counts: Vec<(usize, String)>, seconds: f64) -> CountReport {
         let counts = counts.into_iter().map(|(penalty, count)| PenaltyCount { penalty, count }).collect();
         CountReport { n, level, road, minimum: None, counts, seconds, tables_loaded: Vec::new(), leaders: None, refined_partials: None, refined_classes: None, refined_via: None, count_record: None, cubes: None, pieces: None, up_to: false }
@@ -259,13 +267,9 @@ pub fn count_extension(context: &RunContext, (n, level): (usize, u8), (penalty, 
     let mut report = CountReport::new(n, level, Road::Extension, counts, started.elapsed().as_secs_f64());
     report.up_to = max_penalty.is_some();
     report.minimum = if report.up_to { report.first_found() } else { minimum };
-    (report.refined_partials, report.refined_classes) = (Some(refined.0), Some(refined.1));
-    report.refined_via = (level >= 5).then(|| settings.via.name());
     report.tables_loaded = tables_loaded(settings);
     let outcome = outcome(pieces.resumed.units > 0 || !report.tables_loaded.is_empty());
-    if settings.records.is_some() {
-        report.pieces = Some(PieceListing { total: pieces.total, resumed: pieces.resumed.units, resumed_from: pieces.resumed.writers });
-    }
+    report.refined(refined, settings, pieces);
     Ok(Reported::new(report, outcome))
 }
 
@@ -285,8 +289,7 @@ pub fn count_lifted(context: &RunContext, (n, level): (usize, u8), (dir, record_
     let found = hexcert::counting::extended_from_listed(&Hexagon::new(n)?, level, &listed, record.penalty, settings)?;
     drop(progress);
     let mut report = CountReport::new(n, level, Road::Extension, asked(&found.counts, Some(record.penalty)), started.elapsed().as_secs_f64());
-    (report.refined_partials, report.refined_classes) = (Some(found.refined), Some(found.classes));
-    report.refined_via = (level >= 5).then(|| settings.via.name());
+    report.refined((found.refined, found.classes), settings, found.pieces);
     if let Some(cell) = record_to {
         use hexcert::records::lift::{LiftRecord, LIFT_FORMAT};
         let (listing, penalty) = (hexcert::files::relative_to(cell, dir)?, record.penalty);

@@ -36,7 +36,10 @@ use std::ops::Range;
 
 use std::collections::VecDeque;
 
+use num_bigint::BigUint;
+
 use crate::counting::hashing::KeyMap;
+use crate::counting::tally::{Overflow, Tally};
 use crate::error::HexError;
 use crate::geometry::Hexagon;
 
@@ -80,18 +83,25 @@ struct Step {
 }
 
 /// One layer: each state with its refinements by penalty added so far, in
-/// one flat vector (`width` counts a state) so that no state allocates.
-#[derive(Default)]
-struct Layer {
+/// one flat vector (`width` counts a state) so that no state allocates. The
+/// counts are `u128`, or `BigUint` for a partial whose refinements outgrow
+/// it (n = 15 level 6 from level 3).
+struct Layer<T> {
     index: KeyMap<usize>,
     states: Vec<u128>,
-    counts: Vec<u128>,
+    counts: Vec<T>,
 }
 
-impl Layer {
-    fn start(width: usize) -> Layer {
+impl<T: Tally> Default for Layer<T> {
+    fn default() -> Self {
+        Layer { index: KeyMap::default(), states: Vec::new(), counts: Vec::new() }
+    }
+}
+
+impl<T: Tally> Layer<T> {
+    fn start(width: usize) -> Layer<T> {
         let mut layer = Layer::default();
-        layer.slot(0, width)[0] = 1;
+        layer.slot(0, width)[0] = T::one();
         layer
     }
 
@@ -102,21 +112,21 @@ impl Layer {
     }
 
     /// The counts of `state`, added (zero) if new.
-    fn slot(&mut self, state: u128, width: usize) -> &mut [u128] {
+    fn slot(&mut self, state: u128, width: usize) -> &mut [T] {
         let next = self.states.len();
         let at = *self.index.entry(state).or_insert(next);
         if at == next {
             self.states.push(state);
-            self.counts.resize(self.counts.len() + width, 0);
+            self.counts.resize(self.counts.len() + width, T::zero());
         }
         &mut self.counts[at * width..(at + 1) * width]
     }
 
-    fn get(&self, state: u128, width: usize) -> Option<&[u128]> {
+    fn get(&self, state: u128, width: usize) -> Option<&[T]> {
         self.index.get(&state).map(|&at| &self.counts[at * width..(at + 1) * width])
     }
 
-    fn iter(&self, width: usize) -> impl Iterator<Item = (u128, &[u128])> {
+    fn iter(&self, width: usize) -> impl Iterator<Item = (u128, &[T])> {
         self.states.iter().copied().zip(self.counts.chunks(width))
     }
 }
@@ -230,7 +240,7 @@ impl Lift {
     }
 
     /// The layer after position `i` from the one before it, into `next`.
-    fn step(&self, i: usize, layer: &Layer, allowance: usize, next: &mut Layer) -> Result<(), HexError> {
+    fn step<T: Tally>(&self, i: usize, layer: &Layer<T>, allowance: usize, next: &mut Layer<T>) -> Result<(), Overflow> {
         let width = allowance + 1;
         next.clear();
         for (state, counts) in layer.iter(width) {
@@ -238,48 +248,58 @@ impl Lift {
                 let Some((s, charge)) = self.place(i, state, label).filter(|&(_, charge)| charge <= allowance) else { continue };
                 let tally = next.slot(s, width);
                 for added in 0..width - charge {
-                    let slot = &mut tally[added + charge];
-                    *slot = slot.checked_add(counts[added]).ok_or_else(overflow)?;
+                    tally[added + charge].try_add(&counts[added])?;
                 }
             }
         }
         Ok(())
     }
 
-    /// The program's result: refinements adding each penalty `0..=allowance`.
-    fn result(last: &Layer, allowance: usize) -> Vec<u128> {
-        last.get(0, allowance + 1).map_or_else(|| vec![0; allowance + 1], <[u128]>::to_vec)
+    /// The program's layers, from the empty state to the last: all of them
+    /// when `keep` (to draw a refinement back), else the last alone.
+    fn layers<T: Tally>(&self, allowance: usize, keep: bool) -> Result<Vec<Layer<T>>, Overflow> {
+        let mut layers = vec![Layer::start(allowance + 1)];
+        let mut spare = Layer::default();
+        for i in 0..self.cells.len() {
+            self.step(i, layers.last().expect("layer 0 at least"), allowance, &mut spare)?;
+            if keep {
+                layers.push(std::mem::take(&mut spare));
+            } else {
+                std::mem::swap(&mut layers[0], &mut spare);
+            }
+        }
+        Ok(layers)
     }
 
-    /// Refinements adding each penalty `0..=allowance`.
-    pub fn counts(&self, allowance: usize) -> Result<Vec<u128>, HexError> {
-        let (mut layer, mut next) = (Layer::start(allowance + 1), Layer::default());
-        for i in 0..self.cells.len() {
-            self.step(i, &layer, allowance, &mut next)?;
-            std::mem::swap(&mut layer, &mut next);
+    /// Refinements adding each penalty `0..=allowance`: counted in `u128`,
+    /// and again in `BigUint` when they outgrow it.
+    pub fn counts(&self, allowance: usize) -> Vec<BigUint> {
+        match self.layers::<u128>(allowance, false) {
+            Ok(layers) => result(&layers, allowance).into_iter().map(BigUint::from).collect(),
+            Err(Overflow) => result(&self.layers::<BigUint>(allowance, false).expect("a BigUint does not overflow"), allowance),
         }
-        Ok(Lift::result(&layer, allowance))
     }
 
     /// The counts, and one refinement adding the least penalty (as `(cell,
     /// value)` pairs, values `b+1..`, the level's `+` as `k + 1`) drawn back through the layers, for the
     /// validator to judge; `None` when there is none within the allowance.
-    pub fn witness(&self, allowance: usize) -> Result<(Vec<u128>, Option<Filling>), HexError> {
-        let width = allowance + 1;
-        let mut layers = vec![Layer::start(width)];
-        for i in 0..self.cells.len() {
-            let mut next = Layer::default();
-            self.step(i, &layers[i], allowance, &mut next)?;
-            layers.push(next);
+    pub fn witness(&self, allowance: usize) -> Result<(Vec<BigUint>, Option<Filling>), HexError> {
+        match self.layers::<u128>(allowance, true) {
+            Ok(layers) => self.drawn_back(&layers, allowance).map(|(counts, drawn)| (counts.into_iter().map(BigUint::from).collect(), drawn)),
+            Err(Overflow) => self.drawn_back(&self.layers::<BigUint>(allowance, true).expect("a BigUint does not overflow"), allowance),
         }
-        let counts = Lift::result(layers.last().expect("layer 0 at least"), allowance);
-        let Some(mut added) = counts.iter().position(|&c| c > 0) else { return Ok((counts, None)) };
+    }
+
+    fn drawn_back<T: Tally + PartialEq>(&self, layers: &[Layer<T>], allowance: usize) -> Result<(Vec<T>, Option<Filling>), HexError> {
+        let width = allowance + 1;
+        let counts = result(layers, allowance);
+        let Some(mut added) = counts.iter().position(|c| *c != T::zero()) else { return Ok((counts, None)) };
         let mut state = 0u128;
         let mut labels = vec![0u8; self.cells.len()];
         for i in (0..self.cells.len()).rev() {
             let back = layers[i].iter(width).find_map(|(before, tally)| {
                 (0..self.labels()).find_map(|label| match self.place(i, before, label) {
-                    Some((s, charge)) if s == state && charge <= added && tally[added - charge] > 0 => Some((before, label, charge)),
+                    Some((s, charge)) if s == state && charge <= added && tally[added - charge] != T::zero() => Some((before, label, charge)),
                     _ => None,
                 })
             });
@@ -288,6 +308,12 @@ impl Lift {
         }
         Ok((counts, Some(self.cells.iter().zip(labels).map(|(&c, label)| (c, label + self.base + 1)).collect())))
     }
+}
+
+/// The program's result, from its last layer: refinements adding each penalty `0..=allowance`.
+fn result<T: Tally>(layers: &[Layer<T>], allowance: usize) -> Vec<T> {
+    let last = layers.last().expect("layer 0 at least");
+    last.get(0, allowance + 1).map_or_else(|| vec![T::zero(); allowance + 1], <[T]>::to_vec)
 }
 
 /// The cells of value `plus`, each next one the cell next to those placed
@@ -354,17 +380,14 @@ fn breadth_first(hex: &Hexagon, values: &[u8], plus: u8) -> Vec<usize> {
     order
 }
 
-fn overflow() -> HexError {
-    HexError::Internal("a level-5/6 refinement count passed 2^128".into())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::counting::Count;
 
     /// The order is a matter of speed: breadth first, fewest open, index
-    /// order and its reverse count the same, penalty by penalty, for every partial of the
+    /// order and its reverse count the same, penalty by penalty (and the
+    /// program in `BigUint`, its fallback, as in `u128`), for every partial of the
     /// base level up to two (n = 4) or one (n = 5) above the level-3
     /// minimum, at every level above the base.
     #[test]
@@ -378,9 +401,11 @@ mod tests {
                     let index_order: Vec<usize> = (0..values.len()).filter(|&c| values[c] == base + 1).collect();
                     let orders = [breadth_first(&hex, values, base + 1), fewest_open(&hex, values, base + 1), index_order.iter().rev().copied().collect(), index_order];
                     for level in base + 1..=6 {
-                        let counts: Vec<Vec<u128>> =
-                            orders.iter().map(|order| Lift::in_order(&hex, base, level, values, order.clone()).unwrap().counts(allowance).unwrap()).collect();
+                        let counts: Vec<Vec<BigUint>> = orders.iter().map(|order| Lift::in_order(&hex, base, level, values, order.clone()).unwrap().counts(allowance)).collect();
                         assert!(counts.iter().all(|c| *c == counts[0]), "n={side} level {base} -> {level}: {values:?}: {counts:?}");
+                        let lift = Lift::new(&hex, base, level, values).unwrap();
+                        let wide = result(&lift.layers::<BigUint>(allowance, false).unwrap(), allowance);
+                        assert_eq!(wide, counts[0], "n={side} level {base} -> {level}: {values:?}: BigUint against u128");
                     }
                     partials += 1;
                 })

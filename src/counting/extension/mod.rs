@@ -48,12 +48,13 @@ pub(super) mod lift;
 pub(super) mod pieces;
 pub(super) mod refinements;
 
+use num_bigint::BigUint;
 use rayon::prelude::*;
 
 use crate::counting::basics::{check_bound, check_stop, report_piece, settled, CountSettings};
 use crate::counting::extension::classes::Classes;
 use crate::counting::extension::pieces::PiecesCount;
-use crate::counting::extension::refinements::{overflow, refinements, source, Judged};
+use crate::counting::extension::refinements::{refinements, source, Judged};
 use crate::counting::frontier::schedule::Schedule;
 use crate::counting::sweep::enumerate::fold_partials;
 use crate::counting::tables::ladder::Ladder;
@@ -69,7 +70,7 @@ pub struct Extended {
     /// The least level-k penalty.
     pub minimum: usize,
     /// Level-k partials of that penalty.
-    pub count: u128,
+    pub count: BigUint,
     /// Level-(k-1) partials of penalty at most the minimum that were listed.
     pub refined: usize,
     /// Their symmetry classes, each refined through its least member.
@@ -91,7 +92,7 @@ pub struct Pieces {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ExtendedByPenalty {
     /// `counts[p]`: level-k partials of penalty `p`, for `p <= bound`.
-    pub counts: Vec<u128>,
+    pub counts: Vec<BigUint>,
     /// Level-(k-1) partials of penalty at most the bound that were listed.
     pub refined: usize,
     /// Their symmetry classes, each refined through its least member.
@@ -114,8 +115,8 @@ fn check_refined_level(level: u8) -> Result<(), HexError> {
 pub fn level_by_extension(hex: &Hexagon, level: u8, settings: &CountSettings) -> Result<Extended, HexError> {
     check_refined_level(level)?;
     let (ladder, bound) = Ladder::to_minimum(hex, source(level), settings)?;
-    let (_, minimum, found) = minimum_from(ladder, level, bound, 0)?;
-    Ok(Extended { minimum, count: found.counts[minimum], refined: found.refined, classes: found.classes, pieces: found.pieces })
+    let (_, minimum, mut found) = minimum_from(ladder, level, bound, 0)?;
+    Ok(Extended { minimum, count: found.counts.swap_remove(minimum), refined: found.refined, classes: found.classes, pieces: found.pieces })
 }
 
 /// The level-k minimum, known to be at least `from`, and the counts of
@@ -132,7 +133,7 @@ pub(super) fn minimum_from(mut ladder: Ladder<'_>, level: u8, from: usize, above
             ladder = ladder.rebuilt(source(level), bound)?;
         }
         let found = refine_listed(hex, level, &ladder, bound, (Judged::Every, settings))?;
-        match settled(found.counts.iter().position(|&c| c > 0), above, bound) {
+        match settled(found.counts.iter().position(|c| *c != BigUint::ZERO), above, bound) {
             Ok(minimum) => return Ok((ladder, minimum, found)),
             Err(next) => bound = next,
         }
@@ -151,8 +152,9 @@ pub fn extended_by_penalty(hex: &Hexagon, level: u8, bound: usize, settings: &Co
 /// `listed`, which must hold every level-3 partial of penalty `<= bound`,
 /// each once with its penalty (a certified listing's orbits,
 /// `orbits::orbit_members`): each class is lifted through its least member,
-/// on every core. Errors: a level outside 4..6, a partial of `listed` that is
-/// not of level 3 with that penalty, an overflow.
+/// piece by piece on every core, as the road lifts its own listing (with
+/// `settings.records`, finished pieces are written and read back there).
+/// Errors: a level outside 4..6, a malformed piece record.
 pub fn extended_from_listed(hex: &Hexagon, level: u8, listed: &[(Partial, usize)], bound: usize, settings: &CountSettings) -> Result<ExtendedByPenalty, HexError> {
     if !(4..=6).contains(&level) {
         return Err(HexError::Usage(format!("levels 4 to 6 are lifted from a level-3 listing (not level {level})")));
@@ -162,25 +164,7 @@ pub fn extended_from_listed(hex: &Hexagon, level: u8, listed: &[(Partial, usize)
         .iter()
         .filter_map(|(partial, penalty)| classes.members(partial.values()).map(|members| Class { values: partial.values().to_vec(), penalty: *penalty, members }))
         .collect();
-    let lifted: Vec<Result<Vec<u128>, HexError>> = kept
-        .par_iter()
-        .map(|class| {
-            check_stop(&settings.context)?;
-            let added = refinements(hex, level, &class.values, class.penalty, bound, (Judged::Every, settings.via))?;
-            let mut counts = vec![0u128; bound + 1];
-            for (extra, c) in added.into_iter().enumerate() {
-                counts[class.penalty + extra] = c.checked_mul(class.members).ok_or_else(overflow)?;
-            }
-            Ok(counts)
-        })
-        .collect();
-    let mut total = ExtendedByPenalty { counts: vec![0; bound + 1], refined: listed.len(), classes: kept.len(), pieces: Pieces::default() };
-    for counts in lifted {
-        for (sum, c) in total.counts.iter_mut().zip(counts?) {
-            *sum = sum.checked_add(c).ok_or_else(overflow)?;
-        }
-    }
-    Ok(total)
+    refine_classes(hex, level, (listed.len(), kept), bound, (Judged::Every, settings))
 }
 
 /// Pieces the classes are split into (the options table says why it is fixed).
@@ -188,7 +172,7 @@ const PIECES: usize = crate::options::EXTENSION_PIECES.default;
 
 /// A piece's counts and their seconds in this run, and who wrote them when
 /// they were read back.
-type PieceCounts = Unit<(Vec<u128>, f64)>;
+type PieceCounts = Unit<(Vec<BigUint>, f64)>;
 
 /// A class to refine: its least member, their penalty and how many members.
 struct Class {
@@ -227,18 +211,25 @@ fn refine_listed(hex: &Hexagon, level: u8, ladder: &Ladder<'_>, bound: usize, (j
         kept.extend(other);
         Ok((listed + more, kept))
     };
-    let (listed, mut kept) = fold_partials(&schedule, table, bound, rayon::current_num_threads() * 64, || Ok((0, Vec::new())), keep, join)?;
+    let listed = fold_partials(&schedule, table, bound, rayon::current_num_threads() * 64, || Ok((0, Vec::new())), keep, join)?;
+    refine_classes(hex, level, listed, bound, (judged, settings))
+}
+
+/// The classes of `listed` (how many partials were listed, and their
+/// classes, in any order) refined to `level`, piece by piece on every core;
+/// with `settings.records`, finished pieces are read from and written to
+/// that directory.
+fn refine_classes(hex: &Hexagon, level: u8, (listed, mut kept): (usize, Vec<Class>), bound: usize, (judged, settings): (Judged, &CountSettings)) -> Result<ExtendedByPenalty, HexError> {
     kept.sort_unstable_by(|a, b| a.values.cmp(&b.values));
     let pieces: Vec<&[Class]> = kept.chunks(kept.len().div_ceil(PIECES).max(1)).collect();
     let count = PiecesCount { n: hex.side(), level, source: source(level), via: settings.via.name(), bound, pieces: pieces.len() };
-    let refine_piece = |piece: &[Class]| -> Result<Vec<u128>, HexError> {
-        let mut counts = vec![0u128; bound + 1];
+    let refine_piece = |piece: &[Class]| -> Result<Vec<BigUint>, HexError> {
+        let mut counts = vec![BigUint::ZERO; bound + 1];
         for class in piece {
             check_stop(&settings.context)?;
             let added = refinements(hex, level, &class.values, class.penalty, bound, (judged, settings.via))?;
             for (extra, c) in added.into_iter().enumerate() {
-                let total = &mut counts[class.penalty + extra];
-                *total = c.checked_mul(class.members).and_then(|c| total.checked_add(c)).ok_or_else(overflow)?;
+                counts[class.penalty + extra] += c * class.members;
             }
         }
         Ok(counts)
@@ -255,12 +246,12 @@ fn refine_listed(hex: &Hexagon, level: u8, ladder: &Ladder<'_>, bound: usize, (j
         })
         .collect();
     let pieces = Pieces { total: count.pieces, ..Pieces::default() };
-    let mut total = ExtendedByPenalty { counts: vec![0; bound + 1], refined: listed, classes: kept.len(), pieces };
+    let mut total = ExtendedByPenalty { counts: vec![BigUint::ZERO; bound + 1], refined: listed, classes: kept.len(), pieces };
     for result in results {
         let unit = result?;
         total.pieces.resumed.note_unit(&unit);
         for (sum, c) in total.counts.iter_mut().zip(&unit.value.0) {
-            *sum = sum.checked_add(*c).ok_or_else(overflow)?;
+            *sum += c;
         }
     }
     Ok(total)

@@ -18,6 +18,7 @@
 
 use std::path::Path;
 
+use num_bigint::BigUint;
 use serde::{Deserialize, Serialize};
 
 use crate::error::HexError;
@@ -102,7 +103,7 @@ fn unit(count: &PiecesCount, (piece, first, classes): Piece<'_>) -> (String, <Pi
 /// its record (0 s; an error when the record belongs to another count or
 /// piece, or is malformed), else `counted`'s, recorded there whole or not at
 /// all once the piece is finished; without, `counted`'s.
-pub fn resume_or_count(dir: Option<&Path>, count: &PiecesCount, piece: Piece<'_>, counted: impl FnOnce() -> Result<Vec<u128>, HexError>) -> Result<Unit<(Vec<u128>, f64)>, HexError> {
+pub fn resume_or_count(dir: Option<&Path>, count: &PiecesCount, piece: Piece<'_>, counted: impl FnOnce() -> Result<Vec<BigUint>, HexError>) -> Result<Unit<(Vec<BigUint>, f64)>, HexError> {
     let (name, expected) = unit(count, piece);
     let read_back = |path: &Path, record: PieceRecord| Ok(Some((counts_of(path, count, &record)?, 0.0)));
     let work = || {
@@ -115,7 +116,7 @@ pub fn resume_or_count(dir: Option<&Path>, count: &PiecesCount, piece: Piece<'_>
 }
 
 /// The record of a finished piece.
-fn record(count: &PiecesCount, (piece, first, classes): Piece<'_>, counts: &[u128], seconds: f64) -> PieceRecord {
+fn record(count: &PiecesCount, (piece, first, classes): Piece<'_>, counts: &[BigUint], seconds: f64) -> PieceRecord {
     let PiecesCount { n, level, source, via, bound, pieces } = *count;
     PieceRecord {
         format: FORMAT.into(),
@@ -128,17 +129,18 @@ fn record(count: &PiecesCount, (piece, first, classes): Piece<'_>, counts: &[u12
         piece,
         first: digits(first),
         classes,
-        counts: counts.iter().map(u128::to_string).collect(),
+        counts: counts.iter().map(BigUint::to_string).collect(),
         seconds,
         written_by: crate::run::attestation(),
     }
 }
 
-/// A read-back record's counts: one per penalty `0..=bound`, each below 2^128.
-fn counts_of(path: &Path, count: &PiecesCount, record: &PieceRecord) -> Result<Vec<u128>, HexError> {
+/// A read-back record's counts: one per penalty `0..=bound`, each a decimal number.
+fn counts_of(path: &Path, count: &PiecesCount, record: &PieceRecord) -> Result<Vec<BigUint>, HexError> {
     let bad = |why: String| HexError::Input { file: path.to_path_buf(), line: 0, message: why };
     if record.counts.len() != count.bound + 1 {
         return Err(bad(format!("holds {} counts, not one per penalty 0..={}", record.counts.len(), count.bound)));
     }
-    record.counts.iter().map(|c| c.parse::<u128>().map_err(|_| bad(format!("count {c:?} is not a number below 2^128")))).collect()
+    let number = |c: &String| c.bytes().all(|b| b.is_ascii_digit()).then(|| c.parse::<BigUint>().ok()).flatten();
+    record.counts.iter().map(|c| number(c).ok_or_else(|| bad(format!("count {c:?} is not a decimal number")))).collect()
 }

@@ -14,6 +14,8 @@
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
+use num_bigint::BigUint;
+
 use crate::counting::basics::Via;
 use crate::counting::chains::components::{combine, Shape, Walk, PLUS};
 use crate::counting::extension::covers::Covers;
@@ -33,10 +35,6 @@ use crate::validation::evaluate;
 /// (docs/RESULTS.md, "Levels 4 to 6 by lifting").
 pub fn source(level: u8) -> u8 {
     (level - 1).min(3)
-}
-
-pub(super) fn overflow() -> HexError {
-    HexError::Internal("a extension-road count passed 2^128".into())
 }
 
 /// Which refinements the validator re-judges. At levels 2 and 3 (the
@@ -59,15 +57,15 @@ pub(super) const SAMPLE: u64 = crate::options::EXTENSION_SAMPLE.default;
 /// partials of penalty at most `bound`, counted by the penalty they add
 /// (index `0..=bound - p`); as they are met, those `judged` picks are
 /// re-judged by the validator.
-pub(super) fn refinements(hex: &Hexagon, level: u8, values: &[u8], p: usize, bound: usize, (judged, via): (Judged, Via)) -> Result<Vec<u128>, HexError> {
+pub(super) fn refinements(hex: &Hexagon, level: u8, values: &[u8], p: usize, bound: usize, (judged, via): (Judged, Via)) -> Result<Vec<BigUint>, HexError> {
     match (level, via) {
         (5.., Via::Chains) => chained(hex, level, values, (p, bound - p)),
         (4.., _) => lifted(hex, level, values, (p, bound - p), judged),
         _ => {
-            let mut added = vec![0u128; bound - p + 1];
+            let mut added = vec![0u64; bound - p + 1];
             let former = FormerPlus::new(hex, level, values);
             searched(hex, level, (values, &former), (p, bound - p), judged, |_, extra| added[extra] += 1)?;
-            Ok(added)
+            Ok(added.into_iter().map(BigUint::from).collect())
         }
     }
 }
@@ -121,7 +119,7 @@ fn searched(
 /// chain polynomials (`chains::combine`), as the chains road counts the
 /// listed level-4 partials. The components are walked on the former `+`
 /// cells alone, the only cells a refinement labels `+`.
-fn chained(hex: &Hexagon, level: u8, values: &[u8], (p, allowance): (usize, usize)) -> Result<Vec<u128>, HexError> {
+fn chained(hex: &Hexagon, level: u8, values: &[u8], (p, allowance): (usize, usize)) -> Result<Vec<BigUint>, HexError> {
     let former = FormerPlus::new(hex, 4, values);
     let mut walk = Walk::new(former.cells.len());
     let (mut plus, mut shapes) = (Vec::new(), Vec::new());
@@ -147,7 +145,7 @@ fn chained(hex: &Hexagon, level: u8, values: &[u8], (p, allowance): (usize, usiz
     }
     let groups: HashMap<(usize, Vec<Shape>), u64> =
         tallies.into_iter().enumerate().flat_map(|(extra, tally)| tally.into_iter().map(move |(shapes, n)| ((p + extra, shapes), n))).collect();
-    combine(level, p + allowance, &groups)[p..].iter().map(|c| u128::try_from(c).map_err(|_| overflow())).collect()
+    Ok(combine(level, p + allowance, &groups).split_off(p))
 }
 
 /// The cells a refinement to `level` may relabel, the level below's `+`
@@ -248,17 +246,17 @@ impl Search {
 /// the minimum every one, else one in `SAMPLE`, by a hash of the partial so
 /// that the pick does not depend on how the listing was split), one
 /// refinement of the least penalty added is drawn back and re-judged.
-fn lifted(hex: &Hexagon, level: u8, values: &[u8], (p, allowance): (usize, usize), judged: Judged) -> Result<Vec<u128>, HexError> {
+fn lifted(hex: &Hexagon, level: u8, values: &[u8], (p, allowance): (usize, usize), judged: Judged) -> Result<Vec<BigUint>, HexError> {
     let lift = Lift::new(hex, source(level), level, values)?;
     let mut hash = KeyHasher::default();
     hash.write(values);
     let picked = judged == Judged::Every || hash.finish() % SAMPLE == 0;
     if !picked {
-        return lift.counts(allowance);
+        return Ok(lift.counts(allowance));
     }
     let (counts, drawn) = lift.witness(allowance)?;
     if let Some(labels) = drawn {
-        let extra = counts.iter().position(|&c| c > 0).expect("drawn from a count");
+        let extra = counts.iter().position(|c| *c != BigUint::ZERO).expect("drawn from a count");
         let mut refined = values.to_vec();
         for (cell, value) in labels {
             refined[cell] = value;
