@@ -295,6 +295,30 @@ fn a_lifted_count_is_a_record_check_attests_and_lifts_again() {
     }
 }
 
+/// A level-4 listing lifts levels 5 and 6 as the level-3 listing does (n =
+/// 5 at 9: level 6 468864 by both), its count resting on the level-3 claim
+/// below 9 (no claim of level 4 is committed: a lower level's serves); a
+/// level it does not lift to is refused by name.
+#[test]
+fn a_level_four_listing_lifts_levels_five_and_six() {
+    let cells = tempfile::tempdir().unwrap();
+    let listing = cells.path().join("n5-level4-penalty9");
+    let out = hexcert(&["count", "--n", "5", "--level", "4", "--penalty", "9", "--road", "sat", "--leaders-dir", listing.to_str().unwrap(), "--certify"]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(json(&listing.join("count.json"))["minimum_claim"].as_str().is_some_and(|c| c.ends_with("proofs/n5/level3-below9/claim.json")));
+    let lift = |level: &str, cell: &Path| hexcert(&["count", "--n", "5", "--level", level, "--road", "extension", "--from-listing", listing.to_str().unwrap(), "--record-to", cell.to_str().unwrap()]);
+    let cell = cells.path().join("n5-level6-penalty9");
+    let out = lift("6", &cell);
+    assert_eq!(out.status.code(), Some(4), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(json(&cell.join("lift.json"))["count"].as_str(), Some("468864"));
+    let out = hexcert(&["check", "--regenerate", cell.join("lift.json").to_str().unwrap()]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.code() != Some(1) && text.contains("from the listing's 79 classes: 468864") && text.contains("level3-below9/claim.json is verified"), "{text}");
+    let out = lift("4", &cells.path().join("n5-level4-lifted"));
+    let error = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.code() == Some(2) && error.contains("not level 4 from level 4"), "{error}");
+}
+
 /// A lift with `--pieces-dir` records its pieces, and a second run reads
 /// every one back (the count the same, the pieces named as resumed); a
 /// piece record whose count is not a number stops the run, with no lift.

@@ -181,14 +181,16 @@ pub fn count_certified(
 
 /// The claim "no level-`level` partial below `penalty`" under `root`, which
 /// a certified count at `penalty` rests on: asked for before the listing,
-/// not found missing after hours of it.
+/// not found missing after hours of it. A claim of a lower level with that
+/// bound serves as well (the highest there is): refining never lowers a
+/// penalty (docs/PROBLEM.md, section 4), so none of the higher level lies
+/// below it either.
 pub fn minimum_claim(root: &Path, n: usize, level: u8, penalty: usize) -> Result<std::path::PathBuf, HexError> {
-    let claim = root.join(format!("n{n}/level{level}-below{penalty}/claim.json"));
-    if !claim.is_file() {
+    let claim = |k: u8| root.join(format!("n{n}/level{k}-below{penalty}/claim.json"));
+    (1..=level).rev().map(claim).find(|path| path.is_file()).ok_or_else(|| {
         let how = format!("hexcert prove --n {n} --level {level} --below {penalty}");
-        return Err(HexError::Usage(format!("--certify --penalty {penalty} needs the claim below it, {} ({how})", claim.display())));
-    }
-    Ok(claim)
+        HexError::Usage(format!("--certify --penalty {penalty} needs the claim below it, {} ({how})", claim(level).display()))
+    })
 }
 
 /// Writes `dir/count.json` for a finished certified listing of penalty

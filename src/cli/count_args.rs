@@ -65,8 +65,9 @@ pub(crate) struct CountArgs {
     /// With --road extension at levels 4..6: lift the level-3 partials of a
     /// certified listing (DIR holds its count.json and cube records, written
     /// by `count --road sat --certify`) instead of the sweep's, and count at
-    /// the listing's penalty (exit 4: the listing's cube verdicts are
-    /// recorded ones; `check --regenerate DIR` checks them).
+    /// the listing's penalty; at levels 5 and 6 a level-4 listing serves
+    /// too (exit 4: the listing's cube verdicts are recorded ones; `check
+    /// --regenerate DIR` checks them).
     #[arg(long)]
     from_listing: Option<PathBuf>,
     /// With --from-listing: write the lifted count's record, `lift.json`,

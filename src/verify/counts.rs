@@ -207,16 +207,18 @@ struct Cubes {
     total: usize,
 }
 
-/// The claim below the minimum, named by the record: of this side, level
-/// and bound, and checked.
+/// The claim below the minimum, named by the record: of this side and
+/// bound, of its level or a lower one (refining never lowers a penalty,
+/// docs/PROBLEM.md section 4: none of a level lies below a bound that none
+/// of a lower level lies below), and checked.
 fn minimum_claim(path: &Path, dir: &Path, record: &CountRecord, check_claim: &mut dyn FnMut(&Path) -> Status, messages: &mut Vec<String>) -> Result<Status, HexError> {
     let claim_path = dir.join(&record.minimum_claim);
     let numbers = Record::read(&claim_path)?.claim_numbers().map(|(n, level, below, _)| (n, level, below));
-    if numbers != Some((record.n, record.level, record.penalty)) {
+    if !numbers.is_some_and(|(n, level, below)| (n, below) == (record.n, record.penalty) && (1..=record.level).contains(&level)) {
         return Err(HexError::Input {
             file: path.to_path_buf(),
             line: 0,
-            message: format!("minimum_claim {} is not the claim \"level {} below {}\" of n = {}", record.minimum_claim, record.level, record.penalty, record.n),
+            message: format!("minimum_claim {} is not a claim \"level {} (or lower) below {}\" of n = {}", record.minimum_claim, record.level, record.penalty, record.n),
         });
     }
     let status = check_claim(&claim_path);

@@ -22,16 +22,16 @@ use crate::records::Status;
 ///
 /// # Errors
 ///
-/// `HexError::Input` when the listing is not a level-3 listing of the
-/// record's side and penalty, its count is not the one the record lifted,
+/// `HexError::Input` when the listing is not a level-3 or level-4 listing
+/// (below the record's level) of the record's side and penalty, its count is not the one the record lifted,
 /// the record names an unknown `via`, or the lift counted again differs;
 /// the errors of `verify::counts::listed_partials` and of the lift.
 pub fn check_lift(path: &Path, record: &LiftRecord, recount: bool, check_listing: &mut dyn FnMut(&Path) -> Status, messages: &mut Vec<String>) -> Result<Status, HexError> {
     let bad = |why: String| HexError::Input { file: path.to_path_buf(), line: 0, message: why };
     let listing = path.parent().unwrap_or(Path::new(".")).join(&record.listing);
     let (count, listed) = super::counts::listed_partials(&listing)?;
-    if (count.n, count.level, count.penalty) != (record.n, 3, record.penalty) {
-        return Err(bad(format!("{} is not the level-3 listing of n = {} at {}", listing.display(), record.n, record.penalty)));
+    if (count.n, count.penalty) != (record.n, record.penalty) || !(3..=4).contains(&count.level) || count.level >= record.level {
+        return Err(bad(format!("{} is not a level-3 or level-4 listing of n = {} at {} below level {}", listing.display(), record.n, record.penalty, record.level)));
     }
     if count.count != record.listing_count {
         return Err(bad(format!("the listing counts {}, the lift lifted {}", count.count, record.listing_count)));
@@ -41,7 +41,7 @@ pub fn check_lift(path: &Path, record: &LiftRecord, recount: bool, check_listing
     let lift = if recount {
         let via = Via::named(&record.via).ok_or_else(|| bad(format!("via {}: the lift counts by `lift` or `chains`", record.via)))?;
         let settings = CountSettings { via, ..CountSettings::default() };
-        let found = extended_from_listed(&Hexagon::new(record.n)?, record.level, &listed, record.penalty, &settings)?;
+        let found = extended_from_listed(&Hexagon::new(record.n)?, (count.level, record.level), &listed, record.penalty, &settings)?;
         let again = found.counts[record.penalty].to_string();
         if again != record.count || found.classes != record.classes {
             return Err(bad(format!("lifted again: {again} partials from {} classes, the record says {} from {}", found.classes, record.count, record.classes)));

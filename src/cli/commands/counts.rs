@@ -274,19 +274,19 @@ pub fn count_extension(context: &RunContext, (n, level): (usize, u8), (penalty, 
 }
 
 /// `count --road extension --from-listing DIR`: levels 4..6 at a certified
-/// level-3 listing's penalty, each class of its partials lifted
+/// level-3 listing's penalty (5 and 6 at a level-4 one's), each class of its partials lifted
 /// (`counting::extended_from_listed`), its record written into `record_to`
 /// when given. Unverified (exit 4): the listing's cube verdicts are
 /// recorded ones.
 pub fn count_lifted(context: &RunContext, (n, level): (usize, u8), (dir, record_to): (&Path, Option<&Path>), settings: &hexcert::counting::CountSettings) -> Result<Reported, HexError> {
     let started = std::time::Instant::now();
     let (record, listed) = hexcert::verify::counts::listed_partials(dir)?;
-    if (record.n, record.level) != (n, 3) {
-        return Err(HexError::Usage(format!("--from-listing needs a level-3 listing of n = {n}; {} is of n = {}, level {}", dir.display(), record.n, record.level)));
+    if record.n != n {
+        return Err(HexError::Usage(format!("--from-listing needs a listing of n = {n}; {} is of n = {}", dir.display(), record.n)));
     }
     let progress = crate::progress::Progress::new(context);
-    progress.working(format!("n={n}: lifting the {} level-3 partials of penalty {} to level {level}", listed.len(), record.penalty));
-    let found = hexcert::counting::extended_from_listed(&Hexagon::new(n)?, level, &listed, record.penalty, settings)?;
+    progress.working(format!("n={n}: lifting the {} level-{} partials of penalty {} to level {level}", listed.len(), record.level, record.penalty));
+    let found = hexcert::counting::extended_from_listed(&Hexagon::new(n)?, (record.level, level), &listed, record.penalty, settings)?;
     drop(progress);
     let mut report = CountReport::new(n, level, Road::Extension, asked(&found.counts, Some(record.penalty)), started.elapsed().as_secs_f64());
     report.refined((found.refined, found.classes), settings, found.pieces);

@@ -149,22 +149,23 @@ pub fn extended_by_penalty(hex: &Hexagon, level: u8, bound: usize, settings: &Co
 }
 
 /// The level-`level` partials (4..6) of every penalty `0..=bound` that refine
-/// `listed`, which must hold every level-3 partial of penalty `<= bound`,
-/// each once with its penalty (a certified listing's orbits,
-/// `orbits::orbit_members`): each class is lifted through its least member,
-/// piece by piece on every core, as the road lifts its own listing (with
-/// `settings.records`, finished pieces are written and read back there).
-/// Errors: a level outside 4..6, a malformed piece record.
-pub fn extended_from_listed(hex: &Hexagon, level: u8, listed: &[(Partial, usize)], bound: usize, settings: &CountSettings) -> Result<ExtendedByPenalty, HexError> {
-    if !(4..=6).contains(&level) {
-        return Err(HexError::Usage(format!("levels 4 to 6 are lifted from a level-3 listing (not level {level})")));
+/// `listed`, which must hold every partial of level `from` (3, or 4 below
+/// level 5 and 6) of penalty `<= bound`, each once with its penalty (a
+/// certified listing's orbits, `orbits::orbit_members`): each class is
+/// lifted through its least member, piece by piece on every core, as the
+/// road lifts its own listing (with `settings.records`, finished pieces are
+/// written and read back there). Errors: levels the lift does not join, a
+/// malformed piece record.
+pub fn extended_from_listed(hex: &Hexagon, (from, level): (u8, u8), listed: &[(Partial, usize)], bound: usize, settings: &CountSettings) -> Result<ExtendedByPenalty, HexError> {
+    if !(3..=4).contains(&from) || level <= from || level > 6 {
+        return Err(HexError::Usage(format!("the lift reaches levels 4 to 6 from a level-3 listing, levels 5 and 6 from a level-4 one (not level {level} from level {from})")));
     }
     let classes = Classes::new(hex);
     let kept: Vec<Class> = listed
         .iter()
         .filter_map(|(partial, penalty)| classes.members(partial.values()).map(|members| Class { values: partial.values().to_vec(), penalty: *penalty, members }))
         .collect();
-    refine_classes(hex, level, (listed.len(), kept), bound, (Judged::Every, settings))
+    refine_classes(hex, (from, level), (listed.len(), kept), bound, (Judged::Every, settings))
 }
 
 /// Pieces the classes are split into (the options table says why it is fixed).
@@ -212,22 +213,22 @@ fn refine_listed(hex: &Hexagon, level: u8, ladder: &Ladder<'_>, bound: usize, (j
         Ok((listed + more, kept))
     };
     let listed = fold_partials(&schedule, table, bound, rayon::current_num_threads() * 64, || Ok((0, Vec::new())), keep, join)?;
-    refine_classes(hex, level, listed, bound, (judged, settings))
+    refine_classes(hex, (source(level), level), listed, bound, (judged, settings))
 }
 
-/// The classes of `listed` (how many partials were listed, and their
-/// classes, in any order) refined to `level`, piece by piece on every core;
-/// with `settings.records`, finished pieces are read from and written to
-/// that directory.
-fn refine_classes(hex: &Hexagon, level: u8, (listed, mut kept): (usize, Vec<Class>), bound: usize, (judged, settings): (Judged, &CountSettings)) -> Result<ExtendedByPenalty, HexError> {
+/// The classes of `listed` (how many partials of level `from` were listed,
+/// and their classes, in any order) refined to `level`, piece by piece on
+/// every core; with `settings.records`, finished pieces are read from and
+/// written to that directory.
+fn refine_classes(hex: &Hexagon, (from, level): (u8, u8), (listed, mut kept): (usize, Vec<Class>), bound: usize, (judged, settings): (Judged, &CountSettings)) -> Result<ExtendedByPenalty, HexError> {
     kept.sort_unstable_by(|a, b| a.values.cmp(&b.values));
     let pieces: Vec<&[Class]> = kept.chunks(kept.len().div_ceil(PIECES).max(1)).collect();
-    let count = PiecesCount { n: hex.side(), level, source: source(level), via: settings.via.name(), bound, pieces: pieces.len() };
+    let count = PiecesCount { n: hex.side(), level, source: from, via: settings.via.name(), bound, pieces: pieces.len() };
     let refine_piece = |piece: &[Class]| -> Result<Vec<BigUint>, HexError> {
         let mut counts = vec![BigUint::ZERO; bound + 1];
         for class in piece {
             check_stop(&settings.context)?;
-            let added = refinements(hex, level, &class.values, class.penalty, bound, (judged, settings.via))?;
+            let added = refinements(hex, (from, level), &class.values, class.penalty, bound, (judged, settings.via))?;
             for (extra, c) in added.into_iter().enumerate() {
                 counts[class.penalty + extra] += c * class.members;
             }

@@ -53,14 +53,16 @@ pub(super) enum Judged {
 
 pub(super) const SAMPLE: u64 = crate::options::EXTENSION_SAMPLE.default;
 
-/// The refinements to level k of a level-(k-1) partial of penalty `p` to
-/// partials of penalty at most `bound`, counted by the penalty they add
-/// (index `0..=bound - p`); as they are met, those `judged` picks are
-/// re-judged by the validator.
-pub(super) fn refinements(hex: &Hexagon, level: u8, values: &[u8], p: usize, bound: usize, (judged, via): (Judged, Via)) -> Result<Vec<BigUint>, HexError> {
+/// The refinements to level k of a partial of level `from` (`source(k)`,
+/// or 4 for levels 5 and 6 by `lift`) of penalty `p` to partials of penalty
+/// at most `bound`, counted by the penalty they add (index `0..=bound -
+/// p`); as they are met, those `judged` picks are re-judged by the
+/// validator.
+pub(super) fn refinements(hex: &Hexagon, (from, level): (u8, u8), values: &[u8], p: usize, bound: usize, (judged, via): (Judged, Via)) -> Result<Vec<BigUint>, HexError> {
     match (level, via) {
-        (5.., Via::Chains) => chained(hex, level, values, (p, bound - p)),
-        (4.., _) => lifted(hex, level, values, (p, bound - p), judged),
+        (5.., Via::Chains) if from == 3 => chained(hex, level, values, (p, bound - p)),
+        (5.., Via::Chains) => Err(HexError::Usage(format!("--via chains refines level-3 partials, not level-{from} ones"))),
+        (4.., _) => lifted(hex, (from, level), values, (p, bound - p), judged),
         _ => {
             let mut added = vec![0u64; bound - p + 1];
             let former = FormerPlus::new(hex, level, values);
@@ -241,13 +243,13 @@ impl Search {
     }
 }
 
-/// Levels 4 to 6: the refinements of a level-3 partial (level 4) or a level-4
-/// partial (levels 5 and 6) of penalty `p` by the penalty they add, counted by `lift`; for the partials `judged` picks (at
+/// Levels 4 to 6: the refinements of a level-3 partial, or (levels 5 and 6) a level-4
+/// one, of penalty `p` by the penalty they add, counted by `lift`; for the partials `judged` picks (at
 /// the minimum every one, else one in `SAMPLE`, by a hash of the partial so
 /// that the pick does not depend on how the listing was split), one
 /// refinement of the least penalty added is drawn back and re-judged.
-fn lifted(hex: &Hexagon, level: u8, values: &[u8], (p, allowance): (usize, usize), judged: Judged) -> Result<Vec<BigUint>, HexError> {
-    let lift = Lift::new(hex, source(level), level, values)?;
+fn lifted(hex: &Hexagon, (from, level): (u8, u8), values: &[u8], (p, allowance): (usize, usize), judged: Judged) -> Result<Vec<BigUint>, HexError> {
+    let lift = Lift::new(hex, from, level, values)?;
     let mut hash = KeyHasher::default();
     hash.write(values);
     let picked = judged == Judged::Every || hash.finish() % SAMPLE == 0;
