@@ -146,7 +146,7 @@ fn read_cubes(dir: &Path, hex: &Hexagon, record: &CountRecord, checks: ProofChec
         let expected = (hex.side(), record.level, record.penalty, crate::encoding::ENCODER_VERSION.to_string(), split.cells.clone(), cube.clone(), true);
         let file = ledger.path(&name);
         let bad = |why: String| HexError::Input { file: file.clone(), line: 0, message: why };
-        let mut cube_record = ledger.resume(&name, &expected)?.ok_or_else(|| bad("missing: the listing is incomplete without this cube".into()))?;
+        let cube_record = ledger.resume(&name, &expected)?.ok_or_else(|| bad("missing: the listing is incomplete without this cube".into()))?;
         let judged = judge_leaders(&file, hex, (record.level, record.penalty), &|values| split.project(values), &cube_record)?;
         let partials: Vec<Partial> = judged.into_iter().map(|(partial, _)| partial).collect();
         let proof = cube_record.certificate.as_ref().ok_or_else(|| bad("no certificate".into()))?;
@@ -183,8 +183,10 @@ fn read_cubes(dir: &Path, hex: &Hexagon, record: &CountRecord, checks: ProofChec
             if let Some(verdict) = certificate.and_then(|c| c.verified_lrat.clone()) {
                 cubes.verified_here += 1;
                 if checks.keep {
-                    cube_record.certificate.as_mut().expect("judged above").verified_lrat = Some(verdict);
-                    ledger.write(&name, &cube_record)?;
+                    // Compare before replace: a cube record another command rewrote meanwhile is not reverted.
+                    let mut kept = cube_record.clone();
+                    kept.certificate.as_mut().expect("judged above").verified_lrat = Some(verdict);
+                    crate::records::read::replace_record(&file, &cube_record, &kept)?;
                 }
             }
         }
