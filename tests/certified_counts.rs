@@ -263,7 +263,8 @@ fn level_three_listing() -> (tempfile::TempDir, std::path::PathBuf) {
 
 /// A lift written as a record (`--record-to`) is what `check` attests
 /// (exit 4) and, with `--regenerate`, lifts again; a count, a listing count
-/// or a level edited in it fails the check, never passes.
+/// or a level edited in it fails the check, never passes, and so does a
+/// listing missing a cube.
 #[test]
 fn a_lifted_count_is_a_record_check_attests_and_lifts_again() {
     let (cells, listing) = level_three_listing();
@@ -293,6 +294,10 @@ fn a_lifted_count_is_a_record_check_attests_and_lifts_again() {
         assert_ne!(plain.0, Some(0), "{field} edited: {}", plain.1);
         assert_eq!(regenerated.0, Some(1), "{field} edited, lifted again: {}", regenerated.1);
     }
+    // The lift lifts what the listing's check read: a listing that fails it leaves nothing to lift.
+    std::fs::remove_file(listing.join("cube-5.json")).unwrap();
+    let (code, text) = run(false);
+    assert!(code == Some(1) && text.contains("failed its check: there is nothing to lift"), "{text}");
 }
 
 /// A level-4 listing lifts levels 5 and 6 as the level-3 listing does (n =

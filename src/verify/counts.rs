@@ -34,6 +34,8 @@ use super::regenerate::ProofChecks;
 /// given to `checks.verified`; with `checks.keep` a cube whose record holds
 /// that checker's acceptance is not listed again, and each new acceptance
 /// is written into its cube's record (a re-check resumable per cube).
+/// Returns the status and the leaders the cubes hold (each judged), which
+/// a lift of the listing lifts.
 ///
 /// # Errors
 ///
@@ -52,7 +54,7 @@ pub fn check_count(
     checks: ProofChecks<'_>,
     check_claim: &mut dyn FnMut(&Path) -> Status,
     messages: &mut Vec<String>,
-) -> Result<Status, HexError> {
+) -> Result<(Status, Vec<Partial>), HexError> {
     let bad = |why: String| HexError::Input { file: path.to_path_buf(), line: 0, message: why };
     let hex = Hexagon::new(record.n)?;
     let dir = path.parent().unwrap_or(Path::new("."));
@@ -104,7 +106,7 @@ pub fn check_count(
     }
     let claim = minimum_claim(path, dir, record, check_claim, messages)?;
     let statement = statement(path, record, messages)?;
-    Ok(listing.and(claim).and(statement))
+    Ok((listing.and(claim).and(statement), leaders))
 }
 
 /// The partials of a certified listing (`dir/count.json` and its cubes),

@@ -14,34 +14,49 @@ use std::path::Path;
 use crate::counting::{extended_from_listed, CountSettings, Via};
 use crate::error::HexError;
 use crate::geometry::Hexagon;
+use crate::levels::Partial;
 use crate::records::lift::LiftRecord;
-use crate::records::Status;
+use crate::records::{Record, Status};
 
 /// Judges the lift record at `path`; `check_listing` checks the listing's
-/// `count.json` (the caller's `check`); `recount` lifts again.
+/// `count.json` (the caller's `check`) and hands back the leaders that check
+/// read (`None` when it failed); `recount` lifts them again.
 ///
 /// # Errors
 ///
 /// `HexError::Input` when the listing is not a level-3 or level-4 listing
-/// (below the record's level) of the record's side and penalty, its count is not the one the record lifted,
-/// the record names an unknown `via`, or the lift counted again differs;
-/// the errors of `verify::counts::listed_partials` and of the lift.
-pub fn check_lift(path: &Path, record: &LiftRecord, recount: bool, check_listing: &mut dyn FnMut(&Path) -> Status, messages: &mut Vec<String>) -> Result<Status, HexError> {
+/// (below the record's level) of the record's side and penalty, its count is
+/// not the one the record lifted, it failed its check, the record names an
+/// unknown `via`, or the lift counted again differs; `HexError::Record` when
+/// the listing's `count.json` cannot be read as a count record; the errors
+/// of the lift.
+pub fn check_lift(
+    path: &Path,
+    record: &LiftRecord,
+    recount: bool,
+    check_listing: &mut dyn FnMut(&Path) -> (Status, Option<Vec<Partial>>),
+    messages: &mut Vec<String>,
+) -> Result<Status, HexError> {
     let bad = |why: String| HexError::Input { file: path.to_path_buf(), line: 0, message: why };
-    let listing = path.parent().unwrap_or(Path::new(".")).join(&record.listing);
-    let (count, listed) = super::counts::listed_partials(&listing)?;
+    let listing = path.parent().unwrap_or(Path::new(".")).join(&record.listing).join("count.json");
+    let Record::Count(count) = Record::read(&listing)? else {
+        return Err(bad(format!("{} is not a count record (hexcert-count/1)", listing.display())));
+    };
     if (count.n, count.penalty) != (record.n, record.penalty) || !(3..=4).contains(&count.level) || count.level >= record.level {
         return Err(bad(format!("{} is not a level-3 or level-4 listing of n = {} at {} below level {}", listing.display(), record.n, record.penalty, record.level)));
     }
     if count.count != record.listing_count {
         return Err(bad(format!("the listing counts {}, the lift lifted {}", count.count, record.listing_count)));
     }
-    let listing_status = check_listing(&listing.join("count.json"));
+    let (listing_status, leaders) = check_listing(&listing);
     messages.push(format!("listing: {} ({} partials at {})", listing_status.name(), count.count, count.penalty));
+    let leaders = leaders.ok_or_else(|| bad(format!("the listing {} failed its check: there is nothing to lift", listing.display())))?;
     let lift = if recount {
         let via = Via::named(&record.via).ok_or_else(|| bad(format!("via {}: the lift counts by `lift` or `chains`", record.via)))?;
         let settings = CountSettings { via, ..CountSettings::default() };
-        let found = extended_from_listed(&Hexagon::new(record.n)?, (count.level, record.level), &listed, record.penalty, &settings)?;
+        let hex = Hexagon::new(record.n)?;
+        let listed = crate::orbits::orbit_members(&hex, count.level, count.penalty, &leaders)?;
+        let found = extended_from_listed(&hex, (count.level, record.level), &listed, record.penalty, &settings)?;
         let again = found.counts[record.penalty].to_string();
         if again != record.count || found.classes != record.classes {
             return Err(bad(format!("lifted again: {again} partials from {} classes, the record says {} from {}", found.classes, record.count, record.classes)));

@@ -100,6 +100,11 @@ pub fn check_record(path: &Path, regenerate: Option<&dyn Regenerate>) -> CheckRe
     CheckRun::new(regenerate).check(path)
 }
 
+/// The key a record is known by in a run: its canonical path.
+fn canonical(path: &Path) -> PathBuf {
+    path.canonicalize().unwrap_or_else(|_| path.to_path_buf())
+}
+
 /// One run of checks. A record reached twice (an optimum's claim that was
 /// also given by itself) is checked once: re-checking would cost a second
 /// regeneration and could not change the answer.
@@ -114,18 +119,21 @@ pub struct CheckRun<'a> {
     ready: std::collections::HashMap<PathBuf, CheckReport>,
     /// The first write this run had no room for: what the run ends with.
     stopped: Option<HexError>,
+    /// The leaders of each count record judged in this run, by canonical
+    /// path: a lift of it lifts what the count's check read, not a second read.
+    listings: std::collections::HashMap<PathBuf, Vec<Partial>>,
 }
 
 impl<'a> CheckRun<'a> {
     pub fn new(regenerate: Option<&'a dyn Regenerate>) -> CheckRun<'a> {
-        CheckRun { regenerate, options: CheckOptions::default(), reports: Vec::new(), keys: Vec::new(), ready: Default::default(), stopped: None }
+        CheckRun { regenerate, options: CheckOptions::default(), reports: Vec::new(), keys: Vec::new(), ready: Default::default(), stopped: None, listings: Default::default() }
     }
 
     /// The report of `path`, checking it unless this run already did. A
     /// record reached through a symbolic link is reported under its own
     /// (canonical) path: the place its numbers are checked against.
     pub fn check(&mut self, path: &Path) -> CheckReport {
-        let key = path.canonicalize().unwrap_or_else(|_| path.to_path_buf());
+        let key = canonical(path);
         if let Some(i) = self.keys.iter().position(|k| *k == key) {
             return self.reports[i].clone();
         }
@@ -174,11 +182,14 @@ impl<'a> CheckRun<'a> {
                 let verified = self.options.verified.clone();
                 let options = &self.options;
                 let checks = ProofChecks { regenerate: self.regenerate, verified: verified.as_ref(), keep: options.keep, progress: options.progress };
-                return crate::verify::counts::check_count(path, &count, checks, &mut |claim| self.check(claim).status, messages);
+                let (status, leaders) = crate::verify::counts::check_count(path, &count, checks, &mut |claim| self.check(claim).status, messages)?;
+                self.listings.insert(canonical(path), leaders);
+                return Ok(status);
             }
             Record::Lift(lift) => {
                 let recount = self.regenerate.is_some();
-                return crate::verify::lift::check_lift(path, &lift, recount, &mut |listing| self.check(listing).status, messages);
+                let mut check_listing = |listing: &Path| (self.check(listing).status, self.listings.get(&canonical(listing)).cloned());
+                return crate::verify::lift::check_lift(path, &lift, recount, &mut check_listing, messages);
             }
             Record::CubeResult(_) => return Err(RecordError::Header("a cube's record, not a claim: `hexcert cubes merge` its plan".into()).at(path)),
             Record::Claim(mut claim) => {
