@@ -49,6 +49,8 @@ pub(crate) struct CountArgs {
     /// its formula, and its last call refutes the formula with all of them;
     /// the LRAT checker reads the whole trace as it is written, and the
     /// cube's record names the refuted formula's hash and the verdict.
+    /// With --penalty P it needs the claim below P of the level, or of a
+    /// lower one, under proofs/ (`count.json` names it).
     #[arg(long, requires = "leaders_dir")]
     certify: bool,
     /// With --certify: each cube's listing proof is also read by cake_lpr,
