@@ -281,32 +281,39 @@ impl Lift {
     }
 
     /// The counts, and one refinement adding the least penalty (as `(cell,
-    /// value)` pairs, values `b+1..`, the level's `+` as `k + 1`) drawn back through the layers, for the
-    /// validator to judge; `None` when there is none within the allowance.
+    /// value)` pairs, values `b+1..`, the level's `+` as `k + 1`) drawn back
+    /// through the layers, for the validator to judge; `None` when there is
+    /// none within the allowance. The counts take two layers; the draw-back
+    /// keeps every layer, but of flags only and up to the least penalty
+    /// added: n = 15's level-6 lift kept every layer's counts in `BigUint`
+    /// and ran out of memory.
     pub fn witness(&self, allowance: usize) -> Result<(Vec<BigUint>, Option<Filling>), HexError> {
-        match self.layers::<u128>(allowance, true) {
-            Ok(layers) => self.drawn_back(&layers, allowance).map(|(counts, drawn)| (counts.into_iter().map(BigUint::from).collect(), drawn)),
-            Err(Overflow) => self.drawn_back(&self.layers::<BigUint>(allowance, true).expect("a BigUint does not overflow"), allowance),
-        }
+        let counts = self.counts(allowance);
+        let Some(least) = counts.iter().position(|c| *c != BigUint::ZERO) else { return Ok((counts, None)) };
+        let flags = self.layers::<bool>(least, true).expect("a flag does not overflow");
+        Ok((counts, Some(self.drawn_back(&flags, least)?)))
     }
 
-    fn drawn_back<T: Tally + PartialEq>(&self, layers: &[Layer<T>], allowance: usize) -> Result<(Vec<T>, Option<Filling>), HexError> {
-        let width = allowance + 1;
-        let counts = result(layers, allowance);
-        let Some(mut added) = counts.iter().position(|c| *c != T::zero()) else { return Ok((counts, None)) };
+    /// One refinement adding exactly `added`, drawn back from the last layer's empty state.
+    fn drawn_back(&self, layers: &[Layer<bool>], mut added: usize) -> Result<Filling, HexError> {
+        let width = added + 1;
+        let lost = || HexError::Internal("a counted refinement cannot be drawn back".into());
+        if !result(layers, added)[added] {
+            return Err(lost());
+        }
         let mut state = 0u128;
         let mut labels = vec![0u8; self.cells.len()];
         for i in (0..self.cells.len()).rev() {
-            let back = layers[i].iter(width).find_map(|(before, tally)| {
+            let back = layers[i].iter(width).find_map(|(before, reached)| {
                 (0..self.labels()).find_map(|label| match self.place(i, before, label) {
-                    Some((s, charge)) if s == state && charge <= added && tally[added - charge] != T::zero() => Some((before, label, charge)),
+                    Some((s, charge)) if s == state && charge <= added && reached[added - charge] => Some((before, label, charge)),
                     _ => None,
                 })
             });
-            let (before, label, charge) = back.ok_or_else(|| HexError::Internal("a counted refinement cannot be drawn back".into()))?;
+            let (before, label, charge) = back.ok_or_else(lost)?;
             (state, added, labels[i]) = (before, added - charge, label);
         }
-        Ok((counts, Some(self.cells.iter().zip(labels).map(|(&c, label)| (c, label + self.base + 1)).collect())))
+        Ok(self.cells.iter().zip(labels).map(|(&c, label)| (c, label + self.base + 1)).collect())
     }
 }
 
@@ -387,7 +394,8 @@ mod tests {
 
     /// The order is a matter of speed: breadth first, fewest open, index
     /// order and its reverse count the same, penalty by penalty (and the
-    /// program in `BigUint`, its fallback, as in `u128`), for every partial of the
+    /// program in `BigUint`, its fallback, as in `u128`; the refinement the
+    /// flags draw back is valid and adds the least penalty), for every partial of the
     /// base level up to two (n = 4) or one (n = 5) above the level-3
     /// minimum, at every level above the base.
     #[test]
@@ -406,6 +414,16 @@ mod tests {
                         let lift = Lift::new(&hex, base, level, values).unwrap();
                         let wide = result(&lift.layers::<BigUint>(allowance, false).unwrap(), allowance);
                         assert_eq!(wide, counts[0], "n={side} level {base} -> {level}: {values:?}: BigUint against u128");
+                        let (witnessed, drawn) = lift.witness(allowance).unwrap();
+                        assert_eq!(witnessed, counts[0]);
+                        let least = counts[0].iter().position(|c| *c != BigUint::ZERO);
+                        assert_eq!(drawn.is_some(), least.is_some(), "n={side} level {base} -> {level}: {values:?}");
+                        if let (Some(filling), Some(least)) = (drawn, least) {
+                            let mut refined = values.to_vec();
+                            filling.iter().for_each(|&(cell, value)| refined[cell] = value);
+                            let judged = crate::validation::evaluate(&hex, &crate::levels::Partial::new(side, level, refined).unwrap());
+                            assert!(judged.is_valid() && judged.penalty == penalty + least, "n={side} level {base} -> {level}: {values:?}: drawn {judged:?}");
+                        }
                     }
                     partials += 1;
                 })
