@@ -23,10 +23,16 @@ fn veripb_present() -> bool {
 /// A certified listing of side `n`, level `level` at `penalty`, into a
 /// fresh directory; its `--json` report.
 fn certified(n: usize, level: u8, penalty: usize) -> (tempfile::TempDir, serde_json::Value) {
+    certified_with(n, level, penalty, &[])
+}
+
+/// The same with `extra` flags.
+fn certified_with(n: usize, level: u8, penalty: usize, extra: &[&str]) -> (tempfile::TempDir, serde_json::Value) {
     let dir = tempfile::tempdir().unwrap();
     let (n, level, penalty) = (n.to_string(), level.to_string(), penalty.to_string());
     let leaders = dir.path().to_str().unwrap();
-    let out = hexcert(&["--json", "count", "--n", &n, "--level", &level, "--penalty", &penalty, "--road", "sat", "--leaders-dir", leaders, "--certify"]);
+    let args = ["--json", "count", "--n", &n, "--level", &level, "--penalty", &penalty, "--road", "sat", "--leaders-dir", leaders, "--certify"];
+    let out = hexcert(&[&args[..], extra].concat());
     assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
     (dir, serde_json::from_slice(&out.stdout).unwrap())
 }
@@ -201,6 +207,40 @@ fn every_tampering_fails_the_check_or_leaves_it_unverified() {
     assert_ne!(plain.status.code(), Some(0), "a forged cube must never verify: {}", String::from_utf8_lossy(&plain.stdout));
     let again = check(forged.path(), true);
     assert_eq!(again.status.code(), Some(1), "re-listing finds the dropped leader: {}", String::from_utf8_lossy(&again.stdout));
+}
+
+/// A listing leaf by leaf (`--leaf-depth`) counts what the sweep counts;
+/// a cube's record holds its leaves (their records gone once it is
+/// written), each proven on its own, and `check` judges them: a leaf
+/// dropped (the tree incomplete), a leaf's leader dropped or the cube's
+/// union edited each fail it; a regenerating check lists every leaf again.
+#[test]
+fn a_listing_leaf_by_leaf_counts_the_same_and_check_judges_its_leaves() {
+    let (minimum, swept) = Count::new(&Hexagon::new(4).unwrap(), 3).minimum_and_count().unwrap();
+    let (dir, _) = certified_with(4, 3, minimum, &["--leaf-depth", "1"]);
+    assert_eq!(json(&dir.path().join("count.json"))["count"].as_str().unwrap(), swept.to_string());
+    let names: Vec<String> = std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+    assert!(names.iter().all(|n| !n.ends_with("-leaves")), "{names:?}");
+    let cube = cube_with_leaders(dir.path());
+    let leaves = json(&cube)["leaves"].as_array().unwrap().len();
+    assert!(leaves >= 2, "{leaves} leaves in {}", cube.display());
+    let again = check(dir.path(), true);
+    let text = String::from_utf8_lossy(&again.stdout);
+    assert_eq!(again.status.code(), Some(if veripb_present() { 0 } else { 4 }), "{text}");
+    assert!(text.contains("every cube listed again in this run"), "{text}");
+    let failed = |copy: &tempfile::TempDir, what: &str| {
+        let out = check(copy.path(), false);
+        assert_eq!(out.status.code(), Some(1), "{what}: {}", String::from_utf8_lossy(&out.stdout));
+    };
+    failed(&tampered(dir.path(), |d| edit(&cube_with_leaders(d), |v| drop(v["leaves"].as_array_mut().unwrap().pop()))), "a leaf dropped");
+    let leaf_leader = tampered(dir.path(), |d| {
+        edit(&cube_with_leaders(d), |v| {
+            let leaf = v["leaves"].as_array_mut().unwrap().iter_mut().find(|l| !l["leaders"].as_array().unwrap().is_empty()).unwrap();
+            leaf["leaders"].as_array_mut().unwrap().pop();
+        })
+    });
+    failed(&leaf_leader, "a leaf's leader dropped");
+    failed(&tampered(dir.path(), |d| edit(&cube_with_leaders(d), |v| drop(v["leaders"].as_array_mut().unwrap().pop()))), "the union edited");
 }
 
 /// Drops the last leader of a cube and rewrites its certificate and the

@@ -29,7 +29,7 @@ use crate::error::{HexError, RecordError};
 use crate::geometry::Hexagon;
 use crate::proofs::online::{Against, OnlineCheck};
 use crate::proofs::verified::VerifiedChecker;
-use crate::records::leaders::{blocking_clause, listing_formula, CountRecord, CubeLeaders, ListingProof, COUNT_FORMAT};
+use crate::records::leaders::{blocking_clause, leaf_units, listing_formula, CountRecord, CubeLeaders, LeafListing, ListingProof, COUNT_FORMAT};
 use crate::records::ledger::{Ledger, Parsed};
 use crate::search::leaders::{leaders_record, Listing};
 use crate::search::orbits::{orbit_count_listed, OrbitCount};
@@ -41,19 +41,22 @@ use crate::solving::{Cadical, Answer, SatSolver};
 /// the last call (the one the certificate rests on) is a refutation.
 pub const LISTING_PROFILE: Profile = profile::CURRENT;
 
-/// Lists `cube` of `split` with a traced solver; the DRAT twin is written
-/// to `work` while the run lasts and removed after it. `stop` is polled by
-/// the solver (Ctrl-C): a stopped cube writes nothing.
+/// Lists `cube` of `split`, or the leaf `path` of it (literals added as
+/// units; empty for the whole cube), with a traced solver; the DRAT twin is
+/// written to `work` while the run lasts and removed after it. `stop` is
+/// polled by the solver (Ctrl-C): a stopped cube writes nothing.
 pub fn certified_cube(
     hex: &Hexagon,
     (encoding, split, cube): (&LevelEncoding, &Split, &[u8]),
+    path: &[i32],
     (work, verified): (&Path, Option<&VerifiedChecker>),
     stop: impl Fn() -> bool + 'static,
 ) -> Result<(CubeLeaders, Vec<Found>), HexError> {
     let started = Instant::now();
-    let units = encoding.projection_literals(&split.cells, cube, split.depth);
+    let units = leaf_units(encoding, (&split.cells, cube, split.depth), path);
     let formula = listing_formula(encoding, &units, []);
-    let name: String = cube.iter().map(|v| char::from(b'0' + v)).collect();
+    let leaf: String = path.iter().map(|l| format!("_{l}")).collect();
+    let name: String = cube.iter().map(|v| char::from(b'0' + v)).chain(leaf.chars()).collect();
     let drat = work.join(format!("listing-{}-{name}.drat", std::process::id()));
     // The LRAT file is kept whole only for the verified checker, which reads it once the listing ends.
     let keep = if verified.is_some() { u64::MAX } else { 0 };
@@ -108,6 +111,7 @@ pub fn certified_cube(
     let refuted = refuted_cnf.to_dimacs();
     let verified_lrat = verified.map(|checker| verified_verdict(checker, &refuted, removed.0, &name)).transpose()?;
     let mut record = leaders_record(hex, encoding, split, cube, &found, solve_seconds)?;
+    record.path = path.to_vec();
     record.certificate = Some(ListingProof {
         solver: Cadical::version(),
         profile: LISTING_PROFILE.name.into(),
@@ -117,6 +121,58 @@ pub fn certified_cube(
         verified_lrat,
     });
     Ok((record, found))
+}
+
+/// Lists `cube` leaf by leaf: the leaves of a bisection tree of `depth`
+/// levels on the listing formula's penalty counter (`cubes::cardinality`),
+/// a complete decision tree, each leaf listed and proven complete by
+/// `certified_cube` and recorded in `leaves_dir` as it finishes, so that a
+/// cube longer than a session resumes per leaf. The cube's record holds
+/// every leaf and the union of their leaders.
+pub fn certified_in_leaves(
+    hex: &Hexagon,
+    (encoding, split, cube): (&LevelEncoding, &Split, &[u8]),
+    (depth, leaves_dir): (usize, &Path),
+    (work, verified): (&Path, Option<&VerifiedChecker>),
+    stop: &Arc<AtomicBool>,
+) -> Result<(CubeLeaders, Vec<Found>), HexError> {
+    let counter = encoding.counter().ok_or_else(|| HexError::Usage("the listing's penalty bound has no counter to split a cube on".into()))?;
+    let ledger = Ledger::<CubeLeaders>::at(leaves_dir);
+    let max_penalty = encoding.options.max_penalty.unwrap_or(usize::MAX);
+    let (mut leaves, mut found, mut seconds) = (Vec::new(), Vec::<Found>::new(), 0.0);
+    let mut seen = std::collections::HashSet::new();
+    for (j, path) in crate::cubes::cardinality::bisection_tree(&counter, &[], depth).into_iter().enumerate() {
+        if stop.load(Ordering::Relaxed) {
+            return Err(HexError::Interrupted);
+        }
+        let expected = (hex.side(), encoding.level(), max_penalty, crate::encoding::ENCODER_VERSION.to_string(), split.cells.clone(), cube.to_vec(), path.clone(), true);
+        let unit = crate::records::ledger::resume_or_do(
+            Some(&ledger),
+            (&format!("leaf-{j}"), &expected),
+            |file, record| Ok(Some((judged(file, hex, split, &record)?, record))),
+            || {
+                let stop = Arc::clone(stop);
+                let (record, leaf) = certified_cube(hex, (encoding, split, cube), &path, (work, verified), move || stop.load(Ordering::Relaxed))?;
+                Ok((record.clone(), (leaf, record)))
+            },
+        )?;
+        let (leaf, record) = unit.value;
+        seconds += record.seconds;
+        found.extend(leaf.into_iter().filter(|f| seen.insert(f.partial.values().to_vec())));
+        let certificate = record.certificate.ok_or_else(|| HexError::Internal("a certified leaf without its certificate".into()))?;
+        leaves.push(LeafListing { path, leaders: record.leaders, seconds: record.seconds, certificate });
+    }
+    let mut record = leaders_record(hex, encoding, split, cube, &found, seconds)?;
+    record.leaves = leaves;
+    Ok((record, found))
+}
+
+/// A leaf record an earlier run wrote, its leaders judged (valid, within
+/// the bound, in the cube).
+fn judged(file: &Path, hex: &Hexagon, split: &Split, record: &CubeLeaders) -> Result<Vec<Found>, HexError> {
+    let bound = (record.level, record.max_penalty);
+    let judged = crate::records::leaders::judge_leaders(file, hex, bound, &|values| split.project(values), record)?;
+    Ok(judged.into_iter().map(|(partial, evaluation)| Found { partial, evaluation }).collect())
 }
 
 /// A file removed when this goes out of scope (the listing's LRAT proof,
@@ -160,23 +216,42 @@ fn same_clauses(seen: &[Vec<i32>], expected: &[Vec<i32>]) -> bool {
 }
 
 /// The count of `hex`'s level-`level` partials of penalty <= `bound`,
-/// every cube of the listing certified (`certified_cube`), resumable from
-/// the cube records in `dir`. `stop` (Ctrl-C) ends it between cubes and
-/// stops the solver of a cube in flight, which then writes nothing.
+/// every cube of the listing certified (`certified_cube`; with `leaf_depth`,
+/// each cube not yet recorded leaf by leaf, `certified_in_leaves`),
+/// resumable from the cube and leaf records in `dir`. `stop` (Ctrl-C) ends
+/// it between cubes and stops the solver of a cube in flight, which then
+/// writes nothing.
 pub fn count_certified(
     hex: &Hexagon,
     (level, bound): (u8, usize),
-    (dir, verified): (&Path, Option<&VerifiedChecker>),
+    (dir, verified, leaf_depth): (&Path, Option<&VerifiedChecker>, Option<usize>),
     stop: &Arc<AtomicBool>,
     on_cube: &(dyn Fn(usize, usize) + Sync),
 ) -> Result<(OrbitCount, Listing), HexError> {
     // The DRAT twins of the cubes' traces, removed with the directory.
     let scratch = tempfile::tempdir().map_err(|source| HexError::Io { path: std::env::temp_dir(), source })?;
-    let lister = |encoding: &LevelEncoding, split: &Split, cube: &[u8]| {
-        let stop = Arc::clone(stop);
-        certified_cube(hex, (encoding, split, cube), (scratch.path(), verified), move || stop.load(Ordering::Relaxed))
+    let lister = |encoding: &LevelEncoding, split: &Split, cube: &[u8]| match leaf_depth {
+        Some(depth) => certified_in_leaves(hex, (encoding, split, cube), (depth, &leaves_dir(dir, split, cube)), (scratch.path(), verified), stop),
+        None => {
+            let stop = Arc::clone(stop);
+            certified_cube(hex, (encoding, split, cube), &[], (scratch.path(), verified), move || stop.load(Ordering::Relaxed))
+        }
     };
-    orbit_count_listed(hex, (level, bound), Some(dir), (stop, on_cube), (&lister, true))
+    let counted = orbit_count_listed(hex, (level, bound), Some(dir), (stop, on_cube), (&lister, true));
+    // A cube's leaf records are its record's parts: once it is written they are copies.
+    let split = Split::listing(hex, level)?;
+    for index in 0..split.projection_count() {
+        let leaves = leaves_dir(dir, &split, &split.projection(index));
+        if leaves.is_dir() && Ledger::<CubeLeaders>::at(dir).path(&format!("cube-{index}")).is_file() {
+            std::fs::remove_dir_all(&leaves).map_err(|source| HexError::Io { path: leaves, source })?;
+        }
+    }
+    counted
+}
+
+/// Where the leaf records of a cube listed leaf by leaf wait for the cube's record.
+fn leaves_dir(dir: &Path, split: &Split, cube: &[u8]) -> std::path::PathBuf {
+    dir.join(format!("cube-{}-leaves", split.index(cube)))
 }
 
 /// The claim "no level-`level` partial below `penalty`" under `root`, which

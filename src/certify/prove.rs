@@ -375,8 +375,8 @@ impl Regenerate for SolveAgain {
         SolveAgainUntil(Arc::default()).regenerate_formula(cnf, profile, what, trace)
     }
 
-    fn relist(&self, hex: &Hexagon, cube: (&LevelEncoding, &crate::cubes::Split, &[u8]), verified: Option<&VerifiedChecker>) -> Result<crate::records::leaders::CubeLeaders, HexError> {
-        SolveAgainUntil(Arc::default()).relist(hex, cube, verified)
+    fn relist(&self, hex: &Hexagon, cube: (&LevelEncoding, &crate::cubes::Split, &[u8]), path: &[i32], verified: Option<&VerifiedChecker>) -> Result<crate::records::leaders::CubeLeaders, HexError> {
+        SolveAgainUntil(Arc::default()).relist(hex, cube, path, verified)
     }
 }
 
@@ -399,8 +399,8 @@ impl Regenerate for SolveAgainUntil {
         refute_traced(cnf, profile, trace, what, self.stop())
     }
 
-    fn relist(&self, hex: &Hexagon, cube: (&LevelEncoding, &crate::cubes::Split, &[u8]), verified: Option<&VerifiedChecker>) -> Result<crate::records::leaders::CubeLeaders, HexError> {
+    fn relist(&self, hex: &Hexagon, cube: (&LevelEncoding, &crate::cubes::Split, &[u8]), path: &[i32], verified: Option<&VerifiedChecker>) -> Result<crate::records::leaders::CubeLeaders, HexError> {
         let scratch = tempfile::tempdir().map_err(|source| HexError::Io { path: std::env::temp_dir(), source })?;
-        super::listing::certified_cube(hex, cube, (scratch.path(), verified), self.stop()).map(|(record, _)| record)
+        super::listing::certified_cube(hex, cube, path, (scratch.path(), verified), self.stop()).map(|(record, _)| record)
     }
 }

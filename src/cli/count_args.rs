@@ -57,6 +57,14 @@ pub(crate) struct CountArgs {
     /// as a file against the refuted formula, once the cube is listed.
     #[command(flatten)]
     verified: crate::args::VerifiedArgs,
+    /// With --certify: list each cube not yet recorded as the 2^D leaves of
+    /// a decision tree on the penalty counter (the budget split between
+    /// halves, quarters, eighths of the edges), each leaf listed and proven
+    /// complete on its own and recorded in DIR/cube-<i>-leaves/ as it
+    /// finishes, so that a cube longer than a session resumes per leaf; the
+    /// cube's record holds its leaves, and `check` judges their tree.
+    #[arg(long, value_name = "D", requires = "certify", value_parser = clap::value_parser!(u8).range(1..=12))]
+    leaf_depth: Option<u8>,
     /// With --road extension (also with --from-listing): extend the listed
     /// symmetry classes piece by piece (256 runs of them), one record per
     /// finished piece in this directory, so that a stopped count resumes
@@ -122,9 +130,10 @@ impl CountArgs {
                 commands::count_extension(context, (*n, *level), (*penalty, *max_penalty), &settings)
             }
             #[cfg(feature = "solver")]
-            CountArgs { n, level, penalty, max_penalty, road: Road::Sat, leaders_dir, certify, verified, .. } => {
+            CountArgs { n, level, penalty, max_penalty, road: Road::Sat, leaders_dir, certify, verified, leaf_depth, .. } => {
                 let checker = if *certify { verified.checker()? } else { None };
-                commands::count_sat(context, *n, *level, (*penalty, *max_penalty), (leaders_dir.as_deref(), *certify, checker.as_ref()))
+                let certified = certify.then_some((checker.as_ref(), leaf_depth.map(usize::from)));
+                commands::count_sat(context, *n, *level, (*penalty, *max_penalty), (leaders_dir.as_deref(), certified))
             }
             #[cfg(not(feature = "solver"))]
             CountArgs { road: Road::Sat, .. } => Err(without_solver("--road sat")),

@@ -87,6 +87,11 @@ impl Split {
         values
     }
 
+    /// The index of a projection: `projection`'s inverse.
+    pub fn index(&self, values: &[u8]) -> u64 {
+        values.iter().fold(0, |index, &v| index * u64::from(self.above()) + u64::from(v - 1))
+    }
+
     /// The image of a projection under symmetry `g`.
     pub fn image(&self, g: usize, values: &[u8]) -> Vec<u8> {
         let mut image = vec![0u8; values.len()];
@@ -122,5 +127,18 @@ impl Split {
     /// The projection of a level-k partial's values onto the split.
     pub fn project(&self, values: &[u8]) -> Vec<u8> {
         self.cells.iter().map(|&c| values[c].min(self.above())).collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn index_inverts_projection() {
+        let split = Split::new(&Hexagon::new(5).unwrap(), 3, 1, 2).unwrap();
+        for index in 0..split.projection_count() {
+            assert_eq!(split.index(&split.projection(index)), index);
+        }
     }
 }

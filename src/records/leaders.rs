@@ -39,7 +39,12 @@ pub struct CubeLeaders {
     pub encoder: String,
     pub cells: Vec<usize>,
     pub cube: Vec<u8>,
-    /// Each leader's cell values, one digit per cell (`k + 1` is `+`).
+    /// The leaf of the cube's decision tree this record lists: literals over
+    /// the listing formula's variables, added as units (empty: the whole cube).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub path: Vec<i32>,
+    /// Each leader's cell values, one digit per cell (`k + 1` is `+`); of a
+    /// cube listed leaf by leaf, the union of its leaves', each once.
     pub leaders: Vec<String>,
     pub seconds: f64,
     /// Host, run and hexcert build that listed the cube (and so attest it is
@@ -51,6 +56,38 @@ pub struct CubeLeaders {
     /// uncertified listing).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub certificate: Option<ListingProof>,
+    /// A cube listed leaf by leaf (`count --leaf-depth`): the leaves of a
+    /// complete decision tree, each listed and proven complete on its own;
+    /// the cube's `certificate` is then absent.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub leaves: Vec<LeafListing>,
+}
+
+/// One leaf of a cube listed leaf by leaf: the leaders of the cube's
+/// formula with the leaf's path added as units, and the proof that they
+/// are all of them. Leaves may share a leader (the counter's variables
+/// are only forced one way, so a partial can extend into two leaves); the
+/// cube's leaders are the union.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LeafListing {
+    pub path: Vec<i32>,
+    pub leaders: Vec<String>,
+    pub seconds: f64,
+    pub certificate: ListingProof,
+}
+
+impl CubeLeaders {
+    /// What proves the list complete: the whole cube's certificate (empty
+    /// path) or each leaf's, with the leaders its formula blocks; `None`
+    /// for an uncertified record.
+    pub fn proofs(&self) -> Option<Vec<(&[i32], &[String], &ListingProof)>> {
+        match (&self.certificate, self.leaves.as_slice()) {
+            (Some(proof), []) => Some(vec![(self.path.as_slice(), self.leaders.as_slice(), proof)]),
+            (None, []) | (Some(_), _) => None,
+            (None, leaves) => Some(leaves.iter().map(|l| (l.path.as_slice(), l.leaders.as_slice(), &l.certificate)).collect()),
+        }
+    }
 }
 
 /// Why a cube's list is complete: its last solver call refuted the cube's
@@ -81,9 +118,9 @@ impl super::ledger::LedgerRecord for CubeLeaders {
     const WHAT: &'static str = "lex-leader record";
     const LIMIT: u64 = crate::options::LEADERS_RECORD_BYTES.default;
     /// The count (n, level, P, encoder), the cube (its cells and values),
-    /// and whether the listing is certified: a certified run never takes an
-    /// uncertified cube as done.
-    type Identity = (usize, u8, usize, String, Vec<usize>, Vec<u8>, bool);
+    /// the leaf's path (empty for a whole cube), and whether the listing is
+    /// certified: a certified run never takes an uncertified cube as done.
+    type Identity = (usize, u8, usize, String, Vec<usize>, Vec<u8>, Vec<i32>, bool);
 
     fn identity(&self) -> Self::Identity {
         (
@@ -93,7 +130,8 @@ impl super::ledger::LedgerRecord for CubeLeaders {
             self.encoder.clone(),
             self.cells.clone(),
             self.cube.clone(),
-            self.certificate.is_some(),
+            self.path.clone(),
+            self.proofs().is_some(),
         )
     }
 
@@ -126,6 +164,15 @@ pub fn listing_formula<'a>(
         cnf.add_clause(&blocking_clause(encoding, leader));
     }
     cnf
+}
+
+/// The units of a cube's leaf: the cube's projection literals on the
+/// split's cells at its depth, then the leaf's path (empty for a whole cube). The
+/// listing writes its formula from them, the judge rebuilds it.
+pub fn leaf_units(encoding: &LevelEncoding, (cells, cube, depth): (&[usize], &[u8], u8), path: &[i32]) -> Vec<i32> {
+    let mut units = encoding.projection_literals(cells, cube, depth);
+    units.extend_from_slice(path);
+    units
 }
 
 /// The clause that excludes exactly `leader`'s cell values.

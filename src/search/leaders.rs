@@ -79,7 +79,7 @@ pub fn list_by_cubes(
             }
             let cube = split.projection(index as u64);
             let ledger = dir.map(Ledger::<CubeLeaders>::at);
-            let expected = (hex.side(), level, max_penalty, crate::encoding::ENCODER_VERSION.to_string(), split.cells.clone(), cube.clone(), certified);
+            let expected = (hex.side(), level, max_penalty, crate::encoding::ENCODER_VERSION.to_string(), split.cells.clone(), cube.clone(), Vec::new(), certified);
             let unit = resume_or_do(
                 ledger.as_ref(),
                 (&format!("cube-{index}"), &expected),
@@ -133,10 +133,12 @@ pub fn leaders_record(hex: &Hexagon, encoding: &LevelEncoding, split: &Split, cu
         encoder: crate::encoding::ENCODER_VERSION.into(),
         cells: split.cells.clone(),
         cube: cube.to_vec(),
+        path: Vec::new(),
         leaders: found.iter().map(|f| digits(f.partial.values())).collect(),
         seconds,
         written_by: crate::run::attestation(),
         certificate: None,
+        leaves: Vec::new(),
     })
 }
 

@@ -15,6 +15,7 @@
 //! with `--regenerate` each cube is listed again, its trace checked in this
 //! run, and its leaders and formula must be the record's.
 
+use std::collections::{HashMap, HashSet};
 use std::path::Path;
 
 use crate::cubes::Split;
@@ -22,7 +23,8 @@ use crate::error::HexError;
 use crate::geometry::Hexagon;
 use crate::levels::Partial;
 use crate::records::claim::ONLINE_LISTING;
-use crate::records::leaders::{judge_leaders, listing_encoding, listing_formula, CountRecord, CubeLeaders};
+use crate::records::leaders::{judge_leaders, leaf_units, listing_encoding, listing_formula, CountRecord, CubeLeaders, ListingProof};
+use crate::records::plan::check_tree;
 use crate::records::ledger::Ledger;
 use crate::records::{Record, Status};
 
@@ -145,49 +147,59 @@ fn read_cubes(dir: &Path, hex: &Hexagon, record: &CountRecord, checks: ProofChec
     for index in 0..total {
         let name = format!("cube-{index}");
         let cube = split.projection(index as u64);
-        let expected = (hex.side(), record.level, record.penalty, crate::encoding::ENCODER_VERSION.to_string(), split.cells.clone(), cube.clone(), true);
+        let expected = (hex.side(), record.level, record.penalty, crate::encoding::ENCODER_VERSION.to_string(), split.cells.clone(), cube.clone(), Vec::new(), true);
         let file = ledger.path(&name);
         let bad = |why: String| HexError::Input { file: file.clone(), line: 0, message: why };
         let cube_record = ledger.resume(&name, &expected)?.ok_or_else(|| bad("missing: the listing is incomplete without this cube".into()))?;
         let judged = judge_leaders(&file, hex, (record.level, record.penalty), &|values| split.project(values), &cube_record)?;
         let partials: Vec<Partial> = judged.into_iter().map(|(partial, _)| partial).collect();
-        let proof = cube_record.certificate.as_ref().ok_or_else(|| bad("no certificate".into()))?;
-        let units = encoding.projection_literals(&split.cells, &cube, split.depth);
-        let formula = listing_formula(&encoding, &units, &partials);
-        if crate::digest::sha256_hex(&formula.to_dimacs()) != proof.formula_sha256 || formula.clauses().len() != proof.formula_clauses {
-            return Err(bad("the refuted formula's hash is not that of the cube with its leaders blocked: a leader was removed or added".into()));
+        let proofs = cube_record.proofs().ok_or_else(|| bad("no certificate".into()))?;
+        let by_text: HashMap<&str, &Partial> = cube_record.leaders.iter().map(String::as_str).zip(&partials).collect();
+        if by_text.len() != partials.len() {
+            return Err(bad("a leader is listed twice".into()));
         }
-        if !proof.lrat.verified || proof.lrat.how != ONLINE_LISTING || proof.lrat.verdict != "s VERIFIED" {
-            return Err(bad(format!("the listing's proof was not accepted: {}", proof.lrat.verdict)));
-        }
-        if let Some(verdict) = &proof.verified_lrat {
-            // On the refuted formula the record names (no stored proof to bind to).
-            if !verdict.verified_acceptance() {
-                return Err(bad(format!("the recorded {} verdict is not an acceptance: {}", verdict.name, verdict.verdict)));
+        if !cube_record.leaves.is_empty() {
+            let paths: Vec<&[i32]> = proofs.iter().map(|(path, ..)| *path).collect();
+            check_tree(&paths, encoding.cnf.num_vars() as i32).map_err(|why| bad(format!("the leaves are not a complete decision tree: {why}")))?;
+            let listed: HashSet<&str> = proofs.iter().flat_map(|(_, leaders, _)| leaders.iter().map(String::as_str)).collect();
+            if listed != by_text.keys().copied().collect() {
+                return Err(bad("the cube's leaders are not the union of its leaves'".into()));
             }
-            if let Some(why) = verdict.binding_fault(&proof.formula_sha256, None) {
-                return Err(bad(why));
-            }
-            cubes.verified_recorded += usize::from(verdict.counts_as_verified());
         }
+        let mut verified = 0;
+        for (path, leaders, proof) in &proofs {
+            let blocked = leaders.iter().map(|text| by_text[text.as_str()]);
+            let formula = listing_formula(&encoding, &leaf_units(&encoding, (&split.cells, &cube, split.depth), path), blocked);
+            verified += usize::from(judge_proof(&formula, proof).map_err(bad)?);
+        }
+        cubes.verified_recorded += usize::from(verified == proofs.len());
         // Kept verdicts resume a re-check: this checker binary's acceptance stands for the cube.
-        let resumed = checks.keep && checks.verified.is_some_and(|v| proof.verified_lrat.as_ref().is_some_and(|r| r.version == v.version));
+        let resumed = checks.keep && checks.verified.is_some_and(|v| proofs.iter().all(|(.., p)| p.verified_lrat.as_ref().is_some_and(|r| r.version == v.version)));
         if let Some(regenerate) = checks.regenerate.filter(|_| !resumed) {
             if checks.progress {
                 eprintln!("listing cube {index} of {total} again ({})", file.display());
             }
-            let again = regenerate.relist(hex, (&encoding, &split, &cube), checks.verified)?;
-            let certificate = again.certificate.as_ref().filter(|c| c.formula_sha256 == proof.formula_sha256);
-            if again.leaders != cube_record.leaders || certificate.is_none() {
-                return Err(bad("listed again, the cube gives other leaders than its record".into()));
+            let mut kept = cube_record.clone();
+            let mut accepted = 0;
+            for (j, (path, leaders, proof)) in proofs.iter().enumerate() {
+                let again = regenerate.relist(hex, (&encoding, &split, &cube), path, checks.verified)?;
+                let certificate = again.certificate.filter(|c| c.formula_sha256 == proof.formula_sha256);
+                if again.leaders != *leaders || certificate.is_none() {
+                    return Err(bad("listed again, the cube gives other leaders than its record".into()));
+                }
+                if let Some(verdict) = certificate.and_then(|c| c.verified_lrat) {
+                    accepted += 1;
+                    match kept.leaves.get_mut(j) {
+                        Some(leaf) => leaf.certificate.verified_lrat = Some(verdict),
+                        None => kept.certificate.as_mut().expect("judged above").verified_lrat = Some(verdict),
+                    }
+                }
             }
             cubes.listed_here += 1;
-            if let Some(verdict) = certificate.and_then(|c| c.verified_lrat.clone()) {
+            if accepted == proofs.len() {
                 cubes.verified_here += 1;
                 if checks.keep {
                     // Compare before replace: a cube record another command rewrote meanwhile is not reverted.
-                    let mut kept = cube_record.clone();
-                    kept.certificate.as_mut().expect("judged above").verified_lrat = Some(verdict);
                     crate::records::read::replace_record(&file, &cube_record, &kept)?;
                 }
             }
@@ -195,6 +207,29 @@ fn read_cubes(dir: &Path, hex: &Hexagon, record: &CountRecord, checks: ProofChec
         cubes.leaders.extend(partials);
     }
     Ok(cubes)
+}
+
+/// One listing proof judged against the formula rebuilt from its record:
+/// the hash it names is that formula's (a leader removed or added is
+/// another formula), hexcert-lrat accepted it online, and a recorded
+/// verified checker's verdict is an acceptance bound to the same formula.
+/// Whether that verdict counts as verified is handed back.
+fn judge_proof(formula: &crate::formula::Cnf, proof: &ListingProof) -> Result<bool, String> {
+    if crate::digest::sha256_hex(&formula.to_dimacs()) != proof.formula_sha256 || formula.clauses().len() != proof.formula_clauses {
+        return Err("the refuted formula's hash is not that of the cube with its leaders blocked: a leader was removed or added".into());
+    }
+    if !proof.lrat.verified || proof.lrat.how != ONLINE_LISTING || proof.lrat.verdict != "s VERIFIED" {
+        return Err(format!("the listing's proof was not accepted: {}", proof.lrat.verdict));
+    }
+    let Some(verdict) = &proof.verified_lrat else { return Ok(false) };
+    // On the refuted formula the record names (no stored proof to bind to).
+    if !verdict.verified_acceptance() {
+        return Err(format!("the recorded {} verdict is not an acceptance: {}", verdict.name, verdict.verdict));
+    }
+    if let Some(why) = verdict.binding_fault(&proof.formula_sha256, None) {
+        return Err(why);
+    }
+    Ok(verdict.counts_as_verified())
 }
 
 /// What a listing's cube records hold, judged.

@@ -32,13 +32,13 @@ pub trait Regenerate {
     /// the record predates profiles, solved with the solver's defaults).
     /// An unknown profile is refused before any solving.
     fn regenerate_formula(&self, cnf: &Cnf, profile: Option<&str>, what: &str, trace: TraceSender) -> Result<f64, HexError>;
-    /// Lists one cube of a certified count again (`certify::listing`):
+    /// Lists one cube of a certified count again, or its leaf `path` (`certify::listing`):
     /// the new record, whose leaders and formula hash the caller compares
     /// with the stored ones, its trace checked by hexcert-lrat in this run
     /// and, when `verified` is given, its LRAT proof by that checker too
     /// (the record's `verified_lrat`; an error when it does not accept).
-    fn relist(&self, hex: &Hexagon, cube: (&LevelEncoding, &Split, &[u8]), verified: Option<&VerifiedChecker>) -> Result<CubeLeaders, HexError> {
-        let _ = (hex, cube, verified);
+    fn relist(&self, hex: &Hexagon, cube: (&LevelEncoding, &Split, &[u8]), path: &[i32], verified: Option<&VerifiedChecker>) -> Result<CubeLeaders, HexError> {
+        let _ = (hex, cube, path, verified);
         Err(HexError::Usage("this check cannot list cubes again (no solver)".into()))
     }
 }

@@ -1,10 +1,7 @@
-//! Levels 4 to 6 from one partial of a lower level (the base, 3 or 4):
-//! how many refinements add each penalty, by a dynamic program over its `+`
-//! cells. The extension road's counter for the levels whose refinements are
-//! too many to meet one by one (n = 12: 18 G level-4 partials refine 9600
-//! level-3 ones; n = 11 level 6: some 10^16 per level-4 partial), apart from
-//! the sweep and `chains`: no tables of the target level, no components, no
-//! polynomials.
+//! Levels 4 to 6 from one partial of a lower level (the base, 3 or 4): how
+//! many refinements add each penalty, by a dynamic program over its `+`
+//! cells, for refinements too many to meet one by one (n = 11 level 6: some
+//! 10^16 per level-4 partial); apart from the sweep and `chains`.
 //!
 //! Invariants relied on (docs/PROBLEM.md, section 4; `extension`'s header), for
 //! a valid partial of the base level `b` refined to level `k > b`:
@@ -283,10 +280,9 @@ impl Lift {
     /// The counts, and one refinement adding the least penalty (as `(cell,
     /// value)` pairs, values `b+1..`, the level's `+` as `k + 1`) drawn back
     /// through the layers, for the validator to judge; `None` when there is
-    /// none within the allowance. The counts take two layers; the draw-back
-    /// keeps every layer, but of flags only and up to the least penalty
-    /// added: n = 15's level-6 lift kept every layer's counts in `BigUint`
-    /// and ran out of memory.
+    /// none within the allowance. The draw-back keeps every layer, of flags
+    /// up to the least penalty added (every layer's counts in `BigUint` ran
+    /// n = 15's level 6 out of memory).
     pub fn witness(&self, allowance: usize) -> Result<(Vec<BigUint>, Option<Filling>), HexError> {
         let counts = self.counts(allowance);
         let Some(least) = counts.iter().position(|c| *c != BigUint::ZERO) else { return Ok((counts, None)) };
@@ -414,16 +410,12 @@ mod tests {
                         let lift = Lift::new(&hex, base, level, values).unwrap();
                         let wide = result(&lift.layers::<BigUint>(allowance, false).unwrap(), allowance);
                         assert_eq!(wide, counts[0], "n={side} level {base} -> {level}: {values:?}: BigUint against u128");
-                        let (witnessed, drawn) = lift.witness(allowance).unwrap();
-                        assert_eq!(witnessed, counts[0]);
-                        let least = counts[0].iter().position(|c| *c != BigUint::ZERO);
-                        assert_eq!(drawn.is_some(), least.is_some(), "n={side} level {base} -> {level}: {values:?}");
-                        if let (Some(filling), Some(least)) = (drawn, least) {
-                            let mut refined = values.to_vec();
-                            filling.iter().for_each(|&(cell, value)| refined[cell] = value);
-                            let judged = crate::validation::evaluate(&hex, &crate::levels::Partial::new(side, level, refined).unwrap());
-                            assert!(judged.is_valid() && judged.penalty == penalty + least, "n={side} level {base} -> {level}: {values:?}: drawn {judged:?}");
-                        }
+                        let ((witnessed, drawn), least) = (lift.witness(allowance).unwrap(), counts[0].iter().position(|c| *c != BigUint::ZERO));
+                        assert!(witnessed == counts[0] && drawn.is_some() == least.is_some(), "n={side} level {base} -> {level}: {values:?}");
+                        let mut refined = values.to_vec();
+                        drawn.unwrap_or_default().iter().for_each(|&(cell, value)| refined[cell] = value);
+                        let judged = crate::validation::evaluate(&hex, &crate::levels::Partial::new(side, level, refined).unwrap());
+                        assert!(least.is_none_or(|least| judged.is_valid() && judged.penalty == penalty + least), "{values:?}: drawn {judged:?}");
                     }
                     partials += 1;
                 })
