@@ -211,7 +211,7 @@ fn every_tampering_fails_the_check_or_leaves_it_unverified() {
 
 /// A listing leaf by leaf (`--leaf-depth`) counts what the sweep counts;
 /// a cube's record holds its leaves (their records gone once it is
-/// written), each proven on its own, and `check` judges them: a leaf
+/// written; a stopped cube resumes them), each proven on its own, and `check` judges them: a leaf
 /// dropped (the tree incomplete), a leaf's leader dropped or the cube's
 /// union edited each fail it; a regenerating check lists every leaf again.
 #[test]
@@ -232,6 +232,24 @@ fn a_listing_leaf_by_leaf_counts_the_same_and_check_judges_its_leaves() {
         let out = check(copy.path(), false);
         assert_eq!(out.status.code(), Some(1), "{what}: {}", String::from_utf8_lossy(&out.stdout));
     };
+    // A cube stopped after its leaves: the next run resumes them, says so (exit 4) and writes the same cube.
+    let recorded = json(&cube);
+    let leaves_dir = dir.path().join(format!("{}-leaves", cube.file_stem().unwrap().to_string_lossy()));
+    std::fs::create_dir(&leaves_dir).unwrap();
+    for (j, leaf) in recorded["leaves"].as_array().unwrap().iter().enumerate() {
+        let mut record = recorded.clone();
+        let fields = record.as_object_mut().unwrap();
+        fields.remove("leaves");
+        ["path", "leaders", "seconds", "certificate"].iter().for_each(|f| drop(fields.insert(f.to_string(), leaf[*f].clone())));
+        std::fs::write(leaves_dir.join(format!("leaf-{j}.json")), serde_json::to_vec_pretty(&record).unwrap()).unwrap();
+    }
+    std::fs::remove_file(&cube).unwrap();
+    let listing = dir.path().to_str().unwrap();
+    let out = hexcert(&["count", "--n", "4", "--level", "3", "--penalty", &minimum.to_string(), "--road", "sat", "--leaders-dir", listing, "--certify", "--leaf-depth", "1"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(4), "{text}");
+    assert!(text.contains(&format!("and {leaves} leaves of cubes listed leaf by leaf")) && !leaves_dir.exists(), "{text}");
+    assert_eq!(json(&cube)["leaders"], recorded["leaders"]);
     failed(&tampered(dir.path(), |d| edit(&cube_with_leaders(d), |v| drop(v["leaves"].as_array_mut().unwrap().pop()))), "a leaf dropped");
     let leaf_leader = tampered(dir.path(), |d| {
         edit(&cube_with_leaders(d), |v| {

@@ -20,7 +20,7 @@
 
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use crate::cubes::Split;
@@ -30,7 +30,7 @@ use crate::geometry::Hexagon;
 use crate::proofs::online::{Against, OnlineCheck};
 use crate::proofs::verified::VerifiedChecker;
 use crate::records::leaders::{blocking_clause, leaf_units, listing_formula, CountRecord, CubeLeaders, LeafListing, ListingProof, COUNT_FORMAT};
-use crate::records::ledger::{Ledger, Parsed};
+use crate::records::ledger::{Ledger, Parsed, Resumed};
 use crate::search::leaders::{leaders_record, Listing};
 use crate::search::orbits::{orbit_count_listed, OrbitCount};
 use crate::encoding::model::{accept_model, Found};
@@ -128,13 +128,14 @@ pub fn certified_cube(
 /// a complete decision tree, each leaf listed and proven complete by
 /// `certified_cube` and recorded in `leaves_dir` as it finishes, so that a
 /// cube longer than a session resumes per leaf. The cube's record holds
-/// every leaf and the union of their leaders.
+/// every leaf and the union of their leaders; the leaves read back from
+/// records are noted in `resumed`.
 pub fn certified_in_leaves(
     hex: &Hexagon,
     (encoding, split, cube): (&LevelEncoding, &Split, &[u8]),
     (depth, leaves_dir): (usize, &Path),
     (work, verified): (&Path, Option<&VerifiedChecker>),
-    stop: &Arc<AtomicBool>,
+    (stop, resumed): (&Arc<AtomicBool>, &Mutex<Resumed>),
 ) -> Result<(CubeLeaders, Vec<Found>), HexError> {
     let counter = encoding.counter().ok_or_else(|| HexError::Usage("the listing's penalty bound has no counter to split a cube on".into()))?;
     let ledger = Ledger::<CubeLeaders>::at(leaves_dir);
@@ -156,6 +157,7 @@ pub fn certified_in_leaves(
                 Ok((record.clone(), (leaf, record)))
             },
         )?;
+        resumed.lock().expect("no panic while noting").note_unit(&unit);
         let (leaf, record) = unit.value;
         seconds += record.seconds;
         found.extend(leaf.into_iter().filter(|f| seen.insert(f.partial.values().to_vec())));
@@ -230,8 +232,9 @@ pub fn count_certified(
 ) -> Result<(OrbitCount, Listing), HexError> {
     // The DRAT twins of the cubes' traces, removed with the directory.
     let scratch = tempfile::tempdir().map_err(|source| HexError::Io { path: std::env::temp_dir(), source })?;
+    let resumed_leaves = Mutex::new(Resumed::default());
     let lister = |encoding: &LevelEncoding, split: &Split, cube: &[u8]| match leaf_depth {
-        Some(depth) => certified_in_leaves(hex, (encoding, split, cube), (depth, &leaves_dir(dir, split, cube)), (scratch.path(), verified), stop),
+        Some(depth) => certified_in_leaves(hex, (encoding, split, cube), (depth, &leaves_dir(dir, split, cube)), (scratch.path(), verified), (stop, &resumed_leaves)),
         None => {
             let stop = Arc::clone(stop);
             certified_cube(hex, (encoding, split, cube), &[], (scratch.path(), verified), move || stop.load(Ordering::Relaxed))
@@ -246,7 +249,9 @@ pub fn count_certified(
             std::fs::remove_dir_all(&leaves).map_err(|source| HexError::Io { path: leaves, source })?;
         }
     }
-    counted
+    let (count, mut listing) = counted?;
+    listing.resumed_leaves = resumed_leaves.into_inner().expect("no panic while noting");
+    Ok((count, listing))
 }
 
 /// Where the leaf records of a cube listed leaf by leaf wait for the cube's record.

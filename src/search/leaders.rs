@@ -51,9 +51,21 @@ pub struct Listing {
     pub listed: usize,
     /// Cubes read back from earlier runs' records, and who wrote them.
     pub resumed: Resumed,
+    /// Leaves of cubes listed leaf by leaf read back from earlier runs'
+    /// records (`certify::listing`), and who wrote them.
+    pub resumed_leaves: Resumed,
     /// Solver seconds of the cubes listed in this run, and the slowest one.
     pub seconds: f64,
     pub slowest: f64,
+}
+
+impl Listing {
+    /// Who wrote the cubes and leaves read back, each once.
+    pub fn writers(&self) -> Vec<String> {
+        let mut writers = self.resumed.writers.clone();
+        writers.extend(self.resumed_leaves.writers.iter().filter(|w| !self.resumed.writers.contains(w)).cloned());
+        writers
+    }
 }
 
 /// Lists the ring-1 lex-leaders of penalty <= `max_penalty`, one cube per
@@ -93,7 +105,7 @@ pub fn list_by_cubes(
             Ok(unit)
         })
         .collect();
-    let mut listing = Listing { leaders: Vec::new(), listed: 0, resumed: Resumed::default(), seconds: 0.0, slowest: 0.0 };
+    let mut listing = Listing { leaders: Vec::new(), listed: 0, resumed: Resumed::default(), resumed_leaves: Resumed::default(), seconds: 0.0, slowest: 0.0 };
     for result in results {
         let unit = result?;
         if !listing.resumed.note_unit(&unit) {

@@ -67,11 +67,13 @@ pub struct CountReport {
 }
 
 /// The cubes of a sat-road count listed in this run and resumed from
-/// records (whose completeness rests on the runs that wrote them).
+/// records, and the leaves resumed of cubes listed leaf by leaf (whose
+/// completeness rests on the runs that wrote them).
 #[derive(Serialize)]
 struct CubeListing {
     listed: usize,
     resumed: usize,
+    leaves_resumed: usize,
     resumed_from: Vec<String>,
     solve_seconds: f64,
     slowest: f64,
@@ -138,8 +140,9 @@ impl fmt::Display for CountReport {
         }
         if let Some(c) = &self.cubes {
             writeln!(f, "cubes: {} listed in this run ({:.1} s of solving, slowest {:.1} s), {} resumed from records", c.listed, c.solve_seconds, c.slowest, c.resumed)?;
-            if c.resumed > 0 {
-                writeln!(f, "unverified: the resumed cubes' listings were validated, not proved complete, in this run (written by {})", c.resumed_from.join(", "))?;
+            if c.resumed + c.leaves_resumed > 0 {
+                let leaves = if c.leaves_resumed > 0 { format!(" and {} leaves of cubes listed leaf by leaf", c.leaves_resumed) } else { String::new() };
+                writeln!(f, "unverified: the resumed cubes'{leaves} listings were validated, not proved complete, in this run (written by {})", c.resumed_from.join(", "))?;
             }
         }
         if let Some(p) = &self.pieces {
@@ -309,10 +312,8 @@ fn asked<T: ToString>(counts: &[T], penalty: Option<usize>) -> Vec<(usize, Strin
     }
 }
 
-/// `count --road sat`: partials of penalty P (or of every penalty up to B)
-/// through the lex-leaders the solver lists; with `leaders_dir`, cube by
-/// cube, resumable (`search::leaders`); `certified` (the verified checker,
-/// the leaf depth) proves each cube's list complete (`certify::listing`).
+/// `count --road sat`: partials of penalty P (or up to B) through the listed lex-leaders; with `leaders_dir`, cube by
+/// cube, resumable; `certified` (verified checker, leaf depth) proves each cube's list complete (`certify::listing`).
 #[cfg(feature = "solver")]
 pub fn count_sat(
     context: &RunContext,
@@ -347,8 +348,8 @@ pub fn count_sat(
     if let (Some(dir), Some(claim)) = (leaders_dir, &minimum_claim) {
         report.count_record = hexcert::certify::listing::write_count_record(dir, &hex, (level, bound), &found.by_penalty, claim)?;
     }
-    let resumed = listing.as_ref().is_some_and(|l| l.resumed.units > 0);
-    report.cubes = listing.map(|l| CubeListing { listed: l.listed, resumed: l.resumed.units, resumed_from: l.resumed.writers, solve_seconds: l.seconds, slowest: l.slowest });
+    let resumed = listing.as_ref().is_some_and(|l| l.resumed.units + l.resumed_leaves.units > 0);
+    report.cubes = listing.map(|l| CubeListing { listed: l.listed, resumed: l.resumed.units, leaves_resumed: l.resumed_leaves.units, resumed_from: l.writers(), solve_seconds: l.seconds, slowest: l.slowest });
     Ok(Reported::new(report, outcome(resumed)))
 }
 
