@@ -31,7 +31,7 @@ use crate::proofs::online::{Against, OnlineCheck};
 use crate::proofs::verified::VerifiedChecker;
 use crate::records::leaders::{blocking_clause, leaf_units, listing_formula, CountRecord, CubeLeaders, LeafListing, ListingProof, COUNT_FORMAT};
 use crate::records::ledger::{Ledger, Parsed, Resumed};
-use crate::search::leaders::{leaders_record, Listing};
+use crate::search::leaders::{judge_leaders, leaders_record, Listing};
 use crate::search::orbits::{orbit_count_listed, OrbitCount};
 use crate::encoding::model::{accept_model, Found};
 use crate::solving::profile::{self, Profile};
@@ -150,7 +150,7 @@ pub fn certified_in_leaves(
         let unit = crate::records::ledger::resume_or_do(
             Some(&ledger),
             (&format!("leaf-{j}"), &expected),
-            |file, record| Ok(Some((judged(file, hex, split, &record)?, record))),
+            |file, record| Ok(Some((judge_leaders(file, hex, (record.level, record.max_penalty), split, &record)?, record))),
             || {
                 let stop = Arc::clone(stop);
                 let (record, leaf) = certified_cube(hex, (encoding, split, cube), &path, (work, verified), move || stop.load(Ordering::Relaxed))?;
@@ -167,14 +167,6 @@ pub fn certified_in_leaves(
     let mut record = leaders_record(hex, encoding, split, cube, &found, seconds)?;
     record.leaves = leaves;
     Ok((record, found))
-}
-
-/// A leaf record an earlier run wrote, its leaders judged (valid, within
-/// the bound, in the cube).
-fn judged(file: &Path, hex: &Hexagon, split: &Split, record: &CubeLeaders) -> Result<Vec<Found>, HexError> {
-    let bound = (record.level, record.max_penalty);
-    let judged = crate::records::leaders::judge_leaders(file, hex, bound, &|values| split.project(values), record)?;
-    Ok(judged.into_iter().map(|(partial, evaluation)| Found { partial, evaluation }).collect())
 }
 
 /// A file removed when this goes out of scope (the listing's LRAT proof,

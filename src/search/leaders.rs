@@ -95,7 +95,7 @@ pub fn list_by_cubes(
             let unit = resume_or_do(
                 ledger.as_ref(),
                 (&format!("cube-{index}"), &expected),
-                |path, record| Ok(Some((0.0, judge_leaders(path, hex, (level, max_penalty), &split, record)?))),
+                |path, record| Ok(Some((0.0, judge_leaders(path, hex, (level, max_penalty), &split, &record)?))),
                 || lister(&encoding, &split, &cube).map(|(record, leaders)| {
                     let seconds = record.seconds;
                     (record, (seconds, leaders))
@@ -154,10 +154,10 @@ pub fn leaders_record(hex: &Hexagon, encoding: &LevelEncoding, split: &Split, cu
     })
 }
 
-/// A record written by an earlier run, of this count and cube (the
+/// A record written by an earlier run, of this count and cube or leaf (the
 /// ledger matched it), judged by `records::leaders::judge_leaders`; its
 /// completeness is its certificate's or its writer's word (see the header).
-fn judge_leaders(path: &Path, hex: &Hexagon, bound: (u8, usize), split: &Split, record: CubeLeaders) -> Result<Vec<Found>, HexError> {
-    let judged = crate::records::leaders::judge_leaders(path, hex, bound, &|values| split.project(values), &record)?;
+pub fn judge_leaders(path: &Path, hex: &Hexagon, bound: (u8, usize), split: &Split, record: &CubeLeaders) -> Result<Vec<Found>, HexError> {
+    let judged = crate::records::leaders::judge_leaders(path, hex, bound, &|values| split.project(values), record)?;
     Ok(judged.into_iter().map(|(partial, evaluation)| Found { partial, evaluation }).collect())
 }
