@@ -31,10 +31,9 @@
 
 use std::ops::Range;
 
-use std::collections::VecDeque;
-
 use num_bigint::BigUint;
 
+use crate::counting::extension::order;
 use crate::counting::hashing::KeyMap;
 use crate::counting::tally::{Overflow, Tally};
 use crate::error::HexError;
@@ -148,17 +147,7 @@ impl Lift {
         if !BASES.contains(&base) || level <= base || level > 6 {
             return Err(HexError::Internal(format!("no lift from level {base} to level {level}")));
         }
-        // The order is a matter of speed (module header): level-4 `+` cells
-        // form paths and cycles, walked breadth first (at most three open);
-        // level-3 ones a denser graph with holes, grown greedily so that few
-        // cells are open (n = 12 level 6 from level 3: the widest layer of a
-        // partial 28,846 states against 3,708,180 in index order, which
-        // keeps a row open; 0.18 s against 20 s).
-        let plus = base + 1;
-        let order = match base {
-            4 => breadth_first(hex, values, plus),
-            _ => fewest_open(hex, values, plus),
-        };
+        let order = order::for_lift(hex, values, base);
         Lift::in_order(hex, base, level, values, order)
     }
 
@@ -252,146 +241,115 @@ impl Lift {
         Ok(())
     }
 
-    /// The program's layers, from the empty state to the last: all of them
-    /// when `keep` (to draw a refinement back), else the last alone.
-    fn layers<T: Tally>(&self, allowance: usize, keep: bool) -> Result<Vec<Layer<T>>, Overflow> {
-        let mut layers = vec![Layer::start(allowance + 1)];
-        let mut spare = Layer::default();
+    /// The program's last layer, from the empty state; with a `trail`, what
+    /// each layer before it reached, for the draw-back.
+    fn run<T: Tally + PartialEq>(&self, allowance: usize, mut trail: Option<&mut Vec<Reached>>) -> Result<Layer<T>, Overflow> {
+        let width = allowance + 1;
+        let (mut layer, mut spare) = (Layer::start(width), Layer::default());
         for i in 0..self.cells.len() {
-            self.step(i, layers.last().expect("layer 0 at least"), allowance, &mut spare)?;
-            if keep {
-                layers.push(std::mem::take(&mut spare));
-            } else {
-                std::mem::swap(&mut layers[0], &mut spare);
+            if let Some(trail) = trail.as_deref_mut() {
+                trail.push(Reached::of(&layer, width));
             }
+            self.step(i, &layer, allowance, &mut spare)?;
+            std::mem::swap(&mut layer, &mut spare);
         }
-        Ok(layers)
+        Ok(layer)
     }
 
     /// Refinements adding each penalty `0..=allowance`: counted in `u128`,
-    /// and again in `BigUint` when they outgrow it.
-    pub fn counts(&self, allowance: usize) -> Vec<BigUint> {
-        match self.layers::<u128>(allowance, false) {
-            Ok(layers) => result(&layers, allowance).into_iter().map(BigUint::from).collect(),
-            Err(Overflow) => result(&self.layers::<BigUint>(allowance, false).expect("a BigUint does not overflow"), allowance),
+    /// and again in `BigUint` when they outgrow it; with a `trail`, what each
+    /// layer reached (of the run that finished).
+    fn counted(&self, allowance: usize, mut trail: Option<&mut Vec<Reached>>) -> Vec<BigUint> {
+        match self.run::<u128>(allowance, trail.as_deref_mut()) {
+            Ok(last) => result(&last, allowance).into_iter().map(BigUint::from).collect(),
+            Err(Overflow) => {
+                if let Some(trail) = trail.as_deref_mut() {
+                    trail.clear();
+                }
+                result(&self.run::<BigUint>(allowance, trail).expect("a BigUint does not overflow"), allowance)
+            }
         }
+    }
+
+    /// Refinements adding each penalty `0..=allowance`.
+    pub fn counts(&self, allowance: usize) -> Vec<BigUint> {
+        self.counted(allowance, None)
     }
 
     /// The counts, and one refinement adding the least penalty (as `(cell,
     /// value)` pairs, values `b+1..`, the level's `+` as `k + 1`) drawn back
     /// through the layers, for the validator to judge; `None` when there is
-    /// none within the allowance. The draw-back keeps every layer, of flags
-    /// up to the least penalty added (every layer's counts in `BigUint` ran
+    /// none within the allowance. The counting run keeps, of every layer,
+    /// only its states and which penalties reach them (a second run on flags
+    /// cost as much as the count; every layer's counts in `BigUint` ran
     /// n = 15's level 6 out of memory).
     pub fn witness(&self, allowance: usize) -> Result<(Vec<BigUint>, Option<Filling>), HexError> {
-        let counts = self.counts(allowance);
+        let mut trail = Vec::with_capacity(self.cells.len());
+        let counts = self.counted(allowance, Some(&mut trail));
         let Some(least) = counts.iter().position(|c| *c != BigUint::ZERO) else { return Ok((counts, None)) };
-        let flags = self.layers::<bool>(least, true).expect("a flag does not overflow");
-        Ok((counts, Some(self.drawn_back(&flags, least)?)))
+        Ok((counts, Some(self.drawn_back(&trail, least)?)))
     }
 
     /// One refinement adding exactly `added`, drawn back from the last layer's empty state.
-    fn drawn_back(&self, layers: &[Layer<bool>], mut added: usize) -> Result<Filling, HexError> {
-        let width = added + 1;
-        let lost = || HexError::Internal("a counted refinement cannot be drawn back".into());
-        if !result(layers, added)[added] {
-            return Err(lost());
-        }
+    fn drawn_back(&self, trail: &[Reached], mut added: usize) -> Result<Filling, HexError> {
         let mut state = 0u128;
         let mut labels = vec![0u8; self.cells.len()];
         for i in (0..self.cells.len()).rev() {
-            let back = layers[i].iter(width).find_map(|(before, reached)| {
+            let back = trail[i].states.iter().enumerate().find_map(|(k, &before)| {
                 (0..self.labels()).find_map(|label| match self.place(i, before, label) {
-                    Some((s, charge)) if s == state && charge <= added && reached[added - charge] => Some((before, label, charge)),
+                    Some((s, charge)) if s == state && charge <= added && trail[i].reached(k, added - charge) => Some((before, label, charge)),
                     _ => None,
                 })
             });
-            let (before, label, charge) = back.ok_or_else(lost)?;
+            let (before, label, charge) = back.ok_or_else(|| HexError::Internal("a counted refinement cannot be drawn back".into()))?;
             (state, added, labels[i]) = (before, added - charge, label);
         }
         Ok(self.cells.iter().zip(labels).map(|(&c, label)| (c, label + self.base + 1)).collect())
     }
 }
 
+/// One layer as the draw-back reads it: its states, and per state a bitset
+/// of the penalties added that reach it (`words` words each).
+struct Reached {
+    states: Vec<u128>,
+    bits: Vec<u64>,
+    words: usize,
+}
+
+impl Reached {
+    fn of<T: Tally + PartialEq>(layer: &Layer<T>, width: usize) -> Reached {
+        let words = width.div_ceil(64);
+        let mut bits = vec![0u64; layer.states.len() * words];
+        let zero = T::zero();
+        for (k, (_, counts)) in layer.iter(width).enumerate() {
+            for (added, _) in counts.iter().enumerate().filter(|(_, c)| **c != zero) {
+                bits[k * words + added / 64] |= 1 << (added % 64);
+            }
+        }
+        Reached { states: layer.states.clone(), bits, words }
+    }
+
+    fn reached(&self, k: usize, added: usize) -> bool {
+        self.bits[k * self.words + added / 64] >> (added % 64) & 1 == 1
+    }
+}
+
 /// The program's result, from its last layer: refinements adding each penalty `0..=allowance`.
-fn result<T: Tally>(layers: &[Layer<T>], allowance: usize) -> Vec<T> {
-    let last = layers.last().expect("layer 0 at least");
+fn result<T: Tally>(last: &Layer<T>, allowance: usize) -> Vec<T> {
     last.get(0, allowance + 1).map_or_else(|| vec![T::zero(); allowance + 1], <[T]>::to_vec)
-}
-
-/// The cells of value `plus`, each next one the cell next to those placed
-/// that leaves the fewest open (placed with a neighbour still to come; ties:
-/// the most placed neighbours, then the least index), a part's first cell
-/// its least one. A greedy order, not an optimal one: it keeps the open
-/// cells near the boundary of a compact placed region instead of along a
-/// whole row.
-fn fewest_open(hex: &Hexagon, values: &[u8], plus: u8) -> Vec<usize> {
-    let cells: Vec<usize> = (0..values.len()).filter(|&c| values[c] == plus).collect();
-    let mut placed = vec![false; values.len()];
-    // Neighbours of value `plus` not yet placed, per cell.
-    let mut to_come: Vec<usize> = (0..values.len()).map(|c| hex.neighbours(c).iter().filter(|&&u| values[u] == plus).count()).collect();
-    let mut touched = vec![false; values.len()];
-    let mut order = Vec::with_capacity(cells.len());
-    while order.len() < cells.len() {
-        let key = |c: usize| {
-            let placed_next = hex.neighbours(c).iter().filter(|&&u| values[u] == plus && placed[u]);
-            let closing = placed_next.clone().filter(|&&u| to_come[u] == 1).count();
-            let opening = usize::from(to_come[c] > 0);
-            (opening as isize - closing as isize, std::cmp::Reverse(placed_next.count()), c)
-        };
-        let next = cells
-            .iter()
-            .copied()
-            .filter(|&c| !placed[c] && touched[c])
-            .min_by_key(|&c| key(c))
-            .or_else(|| cells.iter().copied().find(|&c| !placed[c]))
-            .expect("a cell is left");
-        placed[next] = true;
-        order.push(next);
-        for &u in hex.neighbours(next) {
-            if values[u] == plus {
-                to_come[u] -= 1;
-                touched[u] = true;
-            }
-        }
-    }
-    order
-}
-
-/// The cells of value `plus`, breadth first over the graph they induce
-/// (each part from its least cell, neighbours in index order).
-fn breadth_first(hex: &Hexagon, values: &[u8], plus: u8) -> Vec<usize> {
-    let mut placed = vec![false; values.len()];
-    let mut order = Vec::new();
-    let mut queue = VecDeque::new();
-    for start in 0..values.len() {
-        if values[start] != plus || placed[start] {
-            continue;
-        }
-        placed[start] = true;
-        queue.push_back(start);
-        while let Some(c) = queue.pop_front() {
-            order.push(c);
-            for &u in hex.neighbours(c) {
-                if values[u] == plus && !placed[u] {
-                    placed[u] = true;
-                    queue.push_back(u);
-                }
-            }
-        }
-    }
-    order
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::counting::extension::order::{breadth_first, fewest_open, least_costly_fewest_open};
     use crate::counting::Count;
 
-    /// The order is a matter of speed: breadth first, fewest open, index
-    /// order and its reverse count the same, penalty by penalty (and the
+    /// The order is a matter of speed: breadth first, fewest open (ties in
+    /// index order, and the least costly tie-break), index order and its
+    /// reverse count the same, penalty by penalty (and the
     /// program in `BigUint`, its fallback, as in `u128`; the refinement the
-    /// flags draw back is valid and adds the least penalty), for every partial of the
+    /// trail draws back is valid and adds the least penalty), for every partial of the
     /// base level up to two (n = 4) or one (n = 5) above the level-3
     /// minimum, at every level above the base.
     #[test]
@@ -403,12 +361,12 @@ mod tests {
                 Count::new(&hex, base).for_each_partial(bound, |values, penalty| {
                     let allowance = bound - penalty;
                     let index_order: Vec<usize> = (0..values.len()).filter(|&c| values[c] == base + 1).collect();
-                    let orders = [breadth_first(&hex, values, base + 1), fewest_open(&hex, values, base + 1), index_order.iter().rev().copied().collect(), index_order];
+                    let orders = [breadth_first(&hex, values, base + 1), fewest_open(&hex, values, base + 1, |c| c as i64), least_costly_fewest_open(&hex, values, base + 1), index_order.iter().rev().copied().collect(), index_order];
                     for level in base + 1..=6 {
                         let counts: Vec<Vec<BigUint>> = orders.iter().map(|order| Lift::in_order(&hex, base, level, values, order.clone()).unwrap().counts(allowance)).collect();
                         assert!(counts.iter().all(|c| *c == counts[0]), "n={side} level {base} -> {level}: {values:?}: {counts:?}");
                         let lift = Lift::new(&hex, base, level, values).unwrap();
-                        let wide = result(&lift.layers::<BigUint>(allowance, false).unwrap(), allowance);
+                        let wide = result(&lift.run::<BigUint>(allowance, None).unwrap(), allowance);
                         assert_eq!(wide, counts[0], "n={side} level {base} -> {level}: {values:?}: BigUint against u128");
                         let ((witnessed, drawn), least) = (lift.witness(allowance).unwrap(), counts[0].iter().position(|c| *c != BigUint::ZERO));
                         assert!(witnessed == counts[0] && drawn.is_some() == least.is_some(), "n={side} level {base} -> {level}: {values:?}");

@@ -45,6 +45,7 @@
 pub(super) mod classes;
 pub(super) mod covers;
 pub(super) mod lift;
+pub(super) mod order;
 pub(super) mod pieces;
 pub(super) mod refinements;
 

@@ -28,7 +28,7 @@ use crate::validation::evaluate;
 
 /// The level whose partials are refined to `level` (2..=6): the level below
 /// up to level 3, level 3 for levels 4 to 6 (`lift`). Lifted from level 3
-/// with the cells grown greedily (`lift::fewest_open`), the levels above cost
+/// with the cells grown greedily (`order::fewest_open`), the levels above cost
 /// the level-3 listing and a program per class (n = 12 level 6: 800 classes
 /// lifted in 70 s); from level 4 they list every level-4 partial (n = 11:
 /// 16.3 M; n = 12: 18.3 G) and measured slower wherever both ran
