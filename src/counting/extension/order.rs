@@ -38,17 +38,13 @@ pub(super) fn for_lift(hex: &Hexagon, values: &[u8], base: u8) -> Vec<usize> {
 /// the six directions, whichever `open_cost` finds cheapest.
 pub(super) fn least_costly_fewest_open(hex: &Hexagon, values: &[u8], plus: u8) -> Vec<usize> {
     let axes: [fn((i32, i32, i32)) -> i32; 6] = [|c| c.0, |c| -c.0, |c| c.1, |c| -c.1, |c| c.2, |c| -c.2];
-    let by_index = fewest_open(hex, values, plus, |c| c as i64);
-    let mut best = (open_cost(hex, values, plus, &by_index), by_index);
-    for axis in axes {
-        let cells = hex.cell_count() as i64;
-        let order = fewest_open(hex, values, plus, |c| i64::from(axis(hex.cube(c))) * cells + c as i64);
-        let cost = open_cost(hex, values, plus, &order);
-        if cost < best.0 {
-            best = (cost, order);
-        }
-    }
-    best.1
+    let cells = hex.cell_count() as i64;
+    let by_axis = axes.into_iter().map(|axis| fewest_open(hex, values, plus, move |c| i64::from(axis(hex.cube(c))) * cells + c as i64));
+    // `min_by_key` keeps the first of equals: index order on a tie.
+    std::iter::once(fewest_open(hex, values, plus, |c| c as i64))
+        .chain(by_axis)
+        .min_by_key(|order| open_cost(hex, values, plus, order))
+        .expect("seven orders")
 }
 
 /// What the program's layers cost in `order`, roughly: `CODES_PER_OPEN` to
