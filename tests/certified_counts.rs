@@ -16,10 +16,6 @@ fn hexcert(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_hexcert")).current_dir(env!("CARGO_MANIFEST_DIR")).args(args).output().expect("run hexcert")
 }
 
-fn veripb_present() -> bool {
-    Command::new("veripb").arg("--version").output().is_ok_and(|o| o.status.success())
-}
-
 /// A certified listing of side `n`, level `level` at `penalty`, into a
 /// fresh directory; its `--json` report.
 fn certified(n: usize, level: u8, penalty: usize) -> (tempfile::TempDir, serde_json::Value) {
@@ -84,7 +80,7 @@ fn a_plain_check_reports_the_listing_attested_and_a_regenerating_one_verifies_it
     let again = check(dir.path(), true);
     let text = String::from_utf8_lossy(&again.stdout);
     assert!(text.contains("every cube listed again in this run"), "{text}");
-    assert_eq!(again.status.code(), Some(if veripb_present() { 0 } else { 4 }), "{text}");
+    assert_eq!(again.status.code(), Some(if crate::common::veripb_present() { 0 } else { 4 }), "{text}");
 }
 
 /// A cube record of the listing in `dir` that holds at least one leader.
@@ -210,8 +206,9 @@ fn every_tampering_fails_the_check_or_leaves_it_unverified() {
 }
 
 /// A listing leaf by leaf (`--leaf-depth`) counts what the sweep counts;
-/// a cube's record holds its leaves (their records gone once it is
-/// written; a stopped cube resumes them), each proven on its own, and `check` judges them: a leaf
+/// a cube's record holds its leaves (their records, named by path, gone
+/// once it is written; a stopped cube resumes them, at any depth, and a
+/// leaf past `--leaf-time-limit` is split), each proven on its own, and `check` judges them: a leaf
 /// dropped (the tree incomplete), a leaf's leader dropped or the cube's
 /// union edited each fail it; a regenerating check lists every leaf again.
 #[test]
@@ -226,7 +223,7 @@ fn a_listing_leaf_by_leaf_counts_the_same_and_check_judges_its_leaves() {
     assert!(leaves >= 2, "{leaves} leaves in {}", cube.display());
     let again = check(dir.path(), true);
     let text = String::from_utf8_lossy(&again.stdout);
-    assert_eq!(again.status.code(), Some(if veripb_present() { 0 } else { 4 }), "{text}");
+    assert_eq!(again.status.code(), Some(if crate::common::veripb_present() { 0 } else { 4 }), "{text}");
     assert!(text.contains("every cube listed again in this run"), "{text}");
     let failed = |copy: &tempfile::TempDir, what: &str| {
         let out = check(copy.path(), false);
@@ -241,15 +238,47 @@ fn a_listing_leaf_by_leaf_counts_the_same_and_check_judges_its_leaves() {
         let fields = record.as_object_mut().unwrap();
         fields.remove("leaves");
         ["path", "leaders", "seconds", "certificate"].iter().for_each(|f| drop(fields.insert(f.to_string(), leaf[*f].clone())));
-        std::fs::write(leaves_dir.join(format!("leaf-{j}.json")), serde_json::to_vec_pretty(&record).unwrap()).unwrap();
+        let name = std::iter::once("leaf".to_string()).chain(leaf["path"].as_array().unwrap().iter().map(|l| l.to_string())).collect::<Vec<_>>().join("_");
+        std::fs::write(leaves_dir.join(format!("{name}.json")), serde_json::to_vec_pretty(&record).unwrap()).unwrap();
+        if j == 0 {
+            std::fs::copy(leaves_dir.join(format!("{name}.json")), dir.path().join("first-leaf.json")).unwrap();
+        }
     }
     std::fs::remove_file(&cube).unwrap();
     let listing = dir.path().to_str().unwrap();
-    let out = hexcert(&["count", "--n", "4", "--level", "3", "--penalty", &minimum.to_string(), "--road", "sat", "--leaders-dir", listing, "--certify", "--leaf-depth", "1"]);
-    let text = String::from_utf8_lossy(&out.stdout);
-    assert_eq!(out.status.code(), Some(4), "{text}");
+    let list = |extra: &[&str]| {
+        let args = ["count", "--n", "4", "--level", "3", "--penalty", &minimum.to_string(), "--road", "sat", "--leaders-dir", listing, "--certify", "--leaf-depth", "1"];
+        let out = hexcert(&[&args[..], extra].concat());
+        (out.status.code(), format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr)))
+    };
+    std::fs::write(leaves_dir.join("leaf-0.json"), b"{}").unwrap();
+    let (code, text) = list(&[]);
+    assert!(code == Some(2) && text.contains("not a leaf record's name"), "a stray name in the leaves: {text}");
+    std::fs::remove_file(leaves_dir.join("leaf-0.json")).unwrap();
+    let (code, text) = list(&[]);
+    assert_eq!(code, Some(4), "{text}");
     assert!(text.contains(&format!("and {leaves} leaves of cubes listed leaf by leaf")) && !leaves_dir.exists(), "{text}");
     assert_eq!(json(&cube)["leaders"], recorded["leaders"]);
+    // A leaf past its time (0 s here) is split down the same tree, and a
+    // recorded leaf is read back where it lies: the tree mixes depths.
+    let whole = tempfile::tempdir().unwrap();
+    let copied = |d: &Path| std::fs::read_dir(d).unwrap().map(|e| e.unwrap().path()).filter(|p| p.file_name().unwrap().to_string_lossy().starts_with("cube-"));
+    copied(dir.path()).for_each(|p| assert!(std::fs::copy(&p, whole.path().join(p.file_name().unwrap())).is_ok()));
+    copied(dir.path()).for_each(|p| std::fs::remove_file(p).unwrap());
+    std::fs::create_dir(&leaves_dir).unwrap();
+    let first = json(&dir.path().join("first-leaf.json"));
+    std::fs::rename(dir.path().join("first-leaf.json"), leaves_dir.join(format!("leaf_{}.json", first["path"][0]))).unwrap();
+    let (code, text) = list(&["--leaf-time-limit", "0"]);
+    assert_eq!(code, Some(4), "{text}");
+    assert!(text.contains("and 1 leaves of cubes listed leaf by leaf"), "{text}");
+    assert_eq!(json(&dir.path().join("count.json"))["count"].as_str().unwrap(), swept.to_string());
+    let depths: Vec<usize> = copied(dir.path()).flat_map(|p| json(&p)["leaves"].as_array().unwrap().iter().map(|l| l["path"].as_array().unwrap().len()).collect::<Vec<_>>()).collect();
+    assert!(depths.iter().any(|&d| d > 1), "no leaf was split past its time: {depths:?}");
+    assert!(json(&cube)["leaves"].as_array().unwrap().iter().any(|l| l["path"] == first["path"] && l["seconds"] == first["seconds"]), "the recorded leaf was listed again");
+    let out = check(dir.path(), false);
+    assert!(matches!(out.status.code(), Some(0 | 4)), "a tree of mixed depths: {}", String::from_utf8_lossy(&out.stdout));
+    copied(dir.path()).for_each(|p| std::fs::remove_file(p).unwrap());
+    copied(whole.path()).for_each(|p| assert!(std::fs::copy(&p, dir.path().join(p.file_name().unwrap())).is_ok()));
     failed(&tampered(dir.path(), |d| edit(&cube_with_leaders(d), |v| drop(v["leaves"].as_array_mut().unwrap().pop()))), "a leaf dropped");
     let leaf_leader = tampered(dir.path(), |d| {
         edit(&cube_with_leaders(d), |v| {

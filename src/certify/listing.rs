@@ -123,40 +123,94 @@ pub fn certified_cube(
     Ok((record, found))
 }
 
-/// Lists `cube` leaf by leaf: the leaves of a bisection tree of `depth`
-/// levels on the listing formula's penalty counter (`cubes::cardinality`),
-/// a complete decision tree, each leaf listed and proven complete by
-/// `certified_cube` and recorded in `leaves_dir` as it finishes, so that a
-/// cube longer than a session resumes per leaf. The cube's record holds
-/// every leaf and the union of their leaders; the leaves read back from
-/// records are noted in `resumed`.
+/// How a cube is listed leaf by leaf: the leaves of a bisection tree of
+/// `depth` levels on the listing formula's penalty counter, and a leaf
+/// that runs past `time_limit` stopped and split in two (its record
+/// would be the union of theirs), down the same tree.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LeafSplit {
+    pub depth: usize,
+    pub time_limit: Option<std::time::Duration>,
+}
+
+/// A leaf record's name: its path, so that a record found at any depth of
+/// the tree is read back whatever depth a later run asks for.
+fn leaf_name(path: &[i32]) -> String {
+    std::iter::once("leaf".to_string()).chain(path.iter().map(i32::to_string)).collect::<Vec<_>>().join("_")
+}
+
+/// The paths of the leaf records in `dir`; an error naming a file there
+/// that is no leaf record's name (a record it would silently pass over).
+fn recorded_leaves(dir: &Path) -> Result<Vec<Vec<i32>>, HexError> {
+    let Ok(entries) = std::fs::read_dir(dir) else { return Ok(Vec::new()) };
+    let mut paths = Vec::new();
+    for entry in entries {
+        let file = entry.map_err(|source| HexError::Io { path: dir.to_path_buf(), source })?.path();
+        let Some(name) = file.file_name().and_then(|n| n.to_str()).and_then(|n| n.strip_suffix(".json")) else { continue };
+        let path: Option<Vec<i32>> = name.strip_prefix("leaf").and_then(|rest| rest.split('_').skip(1).map(|l| l.parse().ok()).collect());
+        match path {
+            Some(path) if leaf_name(&path) == name => paths.push(path),
+            _ => return Err(HexError::Input { file, line: 0, message: "not a leaf record's name (leaf_<literal>_<literal>...)".into() }),
+        }
+    }
+    Ok(paths)
+}
+
+/// Lists `cube` leaf by leaf (`LeafSplit`), a complete decision tree on
+/// the penalty counter (`cubes::cardinality`), each leaf listed and proven
+/// complete by `certified_cube` and recorded in `leaves_dir` as it
+/// finishes, so that a cube longer than a session resumes per leaf. The
+/// tree is walked from the root: a recorded leaf is read back at whatever
+/// depth it lies, a node with records below it or above `depth` is split,
+/// any other is listed. The cube's record holds every leaf and the union of
+/// their leaders; the leaves read back from records are noted in `resumed`.
 pub fn certified_in_leaves(
     hex: &Hexagon,
     (encoding, split, cube): (&LevelEncoding, &Split, &[u8]),
-    (depth, leaves_dir): (usize, &Path),
+    (leaf_split, leaves_dir): (LeafSplit, &Path),
     (work, verified): (&Path, Option<&VerifiedChecker>),
     (stop, resumed): (&Arc<AtomicBool>, &Mutex<Resumed>),
 ) -> Result<(CubeLeaders, Vec<Found>), HexError> {
     let counter = encoding.counter().ok_or_else(|| HexError::Usage("the listing's penalty bound has no counter to split a cube on".into()))?;
     let ledger = Ledger::<CubeLeaders>::at(leaves_dir);
+    let recorded = recorded_leaves(leaves_dir)?;
     let max_penalty = encoding.options.max_penalty.unwrap_or(usize::MAX);
     let (mut leaves, mut found, mut seconds) = (Vec::new(), Vec::<Found>::new(), 0.0);
     let mut seen = std::collections::HashSet::new();
-    for (j, path) in crate::cubes::cardinality::bisection_tree(&counter, &[], depth).into_iter().enumerate() {
+    let mut todo = vec![Vec::new()];
+    while let Some(path) = todo.pop() {
         if stop.load(Ordering::Relaxed) {
             return Err(HexError::Interrupted);
         }
+        let name = leaf_name(&path);
+        let children: Vec<Vec<i32>> = crate::cubes::cardinality::bisection_tree(&counter, &path, 1).into_iter().filter(|c| !c.is_empty()).map(|c| [path.as_slice(), &c].concat()).collect();
+        let below = recorded.iter().any(|r| r.len() > path.len() && r.starts_with(&path));
+        let split_now = |todo: &mut Vec<Vec<i32>>| todo.extend(children.iter().rev().cloned());
+        if !children.is_empty() && !ledger.path(&name).is_file() && (path.len() < leaf_split.depth || below) {
+            split_now(&mut todo);
+            continue;
+        }
         let expected = (hex.side(), encoding.level(), max_penalty, crate::encoding::ENCODER_VERSION.to_string(), split.cells.clone(), cube.to_vec(), path.clone(), true);
-        let unit = crate::records::ledger::resume_or_do(
+        let deadline = leaf_split.time_limit.filter(|_| !children.is_empty()).map(|limit| Instant::now() + limit);
+        let listed = crate::records::ledger::resume_or_do(
             Some(&ledger),
-            (&format!("leaf-{j}"), &expected),
+            (&name, &expected),
             |file, record| Ok(Some((judge_leaders(file, hex, (record.level, record.max_penalty), split, &record)?, record))),
             || {
                 let stop = Arc::clone(stop);
-                let (record, leaf) = certified_cube(hex, (encoding, split, cube), &path, (work, verified), move || stop.load(Ordering::Relaxed))?;
+                let stopped = move || stop.load(Ordering::Relaxed) || deadline.is_some_and(|d| Instant::now() >= d);
+                let (record, leaf) = certified_cube(hex, (encoding, split, cube), &path, (work, verified), stopped)?;
                 Ok((record.clone(), (leaf, record)))
             },
-        )?;
+        );
+        let unit = match listed {
+            // Past its time: its two halves are listed instead.
+            Err(HexError::Interrupted) if deadline.is_some() && !stop.load(Ordering::Relaxed) => {
+                split_now(&mut todo);
+                continue;
+            }
+            other => other?,
+        };
         resumed.lock().expect("no panic while noting").note_unit(&unit);
         let (leaf, record) = unit.value;
         seconds += record.seconds;
@@ -210,7 +264,7 @@ fn same_clauses(seen: &[Vec<i32>], expected: &[Vec<i32>]) -> bool {
 }
 
 /// The count of `hex`'s level-`level` partials of penalty <= `bound`,
-/// every cube of the listing certified (`certified_cube`; with `leaf_depth`,
+/// every cube of the listing certified (`certified_cube`; with `leaf_split`,
 /// each cube not yet recorded leaf by leaf, `certified_in_leaves`),
 /// resumable from the cube and leaf records in `dir`. `stop` (Ctrl-C) ends
 /// it between cubes and stops the solver of a cube in flight, which then
@@ -218,15 +272,15 @@ fn same_clauses(seen: &[Vec<i32>], expected: &[Vec<i32>]) -> bool {
 pub fn count_certified(
     hex: &Hexagon,
     (level, bound): (u8, usize),
-    (dir, verified, leaf_depth): (&Path, Option<&VerifiedChecker>, Option<usize>),
+    (dir, verified, leaf_split): (&Path, Option<&VerifiedChecker>, Option<LeafSplit>),
     stop: &Arc<AtomicBool>,
     on_cube: &(dyn Fn(usize, usize) + Sync),
 ) -> Result<(OrbitCount, Listing), HexError> {
     // The DRAT twins of the cubes' traces, removed with the directory.
     let scratch = tempfile::tempdir().map_err(|source| HexError::Io { path: std::env::temp_dir(), source })?;
     let resumed_leaves = Mutex::new(Resumed::default());
-    let lister = |encoding: &LevelEncoding, split: &Split, cube: &[u8]| match leaf_depth {
-        Some(depth) => certified_in_leaves(hex, (encoding, split, cube), (depth, &leaves_dir(dir, split, cube)), (scratch.path(), verified), (stop, &resumed_leaves)),
+    let lister = |encoding: &LevelEncoding, split: &Split, cube: &[u8]| match leaf_split {
+        Some(leaf_split) => certified_in_leaves(hex, (encoding, split, cube), (leaf_split, &leaves_dir(dir, split, cube)), (scratch.path(), verified), (stop, &resumed_leaves)),
         None => {
             let stop = Arc::clone(stop);
             certified_cube(hex, (encoding, split, cube), &[], (scratch.path(), verified), move || stop.load(Ordering::Relaxed))

@@ -65,6 +65,13 @@ pub(crate) struct CountArgs {
     /// cube's record holds its leaves, and `check` judges their tree.
     #[arg(long, value_name = "D", requires = "certify", value_parser = clap::value_parser!(u8).range(1..=12))]
     leaf_depth: Option<u8>,
+    /// With --leaf-depth: a leaf still listing after this many seconds is
+    /// stopped and its two halves (one level deeper in the same tree) are
+    /// listed instead, as far as the counter splits; leaf records are named
+    /// by their path, so a later run with any depth reads them back (0:
+    /// every leaf split as far as the counter splits).
+    #[arg(long, value_name = "SECONDS", requires = "leaf_depth")]
+    leaf_time_limit: Option<u64>,
     /// With --road extension (also with --from-listing): extend the listed
     /// symmetry classes piece by piece (256 runs of them), one record per
     /// finished piece in this directory, so that a stopped count resumes
@@ -130,9 +137,11 @@ impl CountArgs {
                 commands::count_extension(context, (*n, *level), (*penalty, *max_penalty), &settings)
             }
             #[cfg(feature = "solver")]
-            CountArgs { n, level, penalty, max_penalty, road: Road::Sat, leaders_dir, certify, verified, leaf_depth, .. } => {
+            CountArgs { n, level, penalty, max_penalty, road: Road::Sat, leaders_dir, certify, verified, leaf_depth, leaf_time_limit, .. } => {
                 let checker = if *certify { verified.checker()? } else { None };
-                let certified = certify.then_some((checker.as_ref(), leaf_depth.map(usize::from)));
+                let time_limit = leaf_time_limit.map(std::time::Duration::from_secs);
+                let leaves = leaf_depth.map(|d| hexcert::certify::listing::LeafSplit { depth: d.into(), time_limit });
+                let certified = certify.then_some((checker.as_ref(), leaves));
                 commands::count_sat(context, *n, *level, (*penalty, *max_penalty), (leaders_dir.as_deref(), certified))
             }
             #[cfg(not(feature = "solver"))]

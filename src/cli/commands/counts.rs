@@ -313,14 +313,14 @@ fn asked<T: ToString>(counts: &[T], penalty: Option<usize>) -> Vec<(usize, Strin
 }
 
 /// `count --road sat`: partials of penalty P (or up to B) through the listed lex-leaders; with `leaders_dir`, cube by
-/// cube, resumable; `certified` (verified checker, leaf depth) proves each cube's list complete (`certify::listing`).
+/// cube, resumable; `certified` (verified checker, leaf split) proves each cube's list complete (`certify::listing`).
 #[cfg(feature = "solver")]
 pub fn count_sat(
     context: &RunContext,
     n: usize,
     level: u8,
     (penalty, max_penalty): (Option<usize>, Option<usize>),
-    (leaders_dir, certified): (Option<&Path>, Option<(Option<&hexcert::proofs::verified::VerifiedChecker>, Option<usize>)>),
+    (leaders_dir, certified): (Option<&Path>, Option<(Option<&hexcert::proofs::verified::VerifiedChecker>, Option<hexcert::certify::listing::LeafSplit>)>),
 ) -> Result<Reported, HexError> {
     let certify = certified.is_some();
     let bound = penalty.or(max_penalty).ok_or_else(|| HexError::Usage("--road sat needs --penalty P or --max-penalty B".into()))?;
@@ -333,8 +333,8 @@ pub fn count_sat(
         None => (hexcert::search::orbits::orbit_count::<Cadical>(&hex, level, bound, hexcert::options::SAT_ROAD_LEADERS.default)?, None),
         Some(dir) => {
             let on_cube = |done: usize, total: usize| progress.working(format!("n={n}: level-{level} lex-leaders of penalty <= {bound}, cube {done} of {total} done"));
-            let (found, listing) = if let Some((verified, leaf_depth)) = certified {
-                hexcert::certify::listing::count_certified(&hex, (level, bound), (dir, verified, leaf_depth), context.stop_flag(), &on_cube)?
+            let (found, listing) = if let Some((verified, leaves)) = certified {
+                hexcert::certify::listing::count_certified(&hex, (level, bound), (dir, verified, leaves), context.stop_flag(), &on_cube)?
             } else {
                 hexcert::search::orbits::orbit_count_by_cubes::<Cadical>(&hex, level, bound, Some(dir), context.stop_flag(), &on_cube)?
             };
