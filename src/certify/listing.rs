@@ -133,6 +133,30 @@ pub struct LeafSplit {
     pub time_limit: Option<std::time::Duration>,
 }
 
+/// What became of one leaf of a cube listed leaf by leaf (progress).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum LeafNews {
+    /// Listed and recorded in this run, with its leaders and seconds.
+    Listed { leaders: usize, seconds: f64 },
+    /// Read back from its record.
+    Resumed,
+    /// Stopped past its time; its two halves follow.
+    Split,
+}
+
+impl std::fmt::Display for LeafNews {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            LeafNews::Listed { leaders, seconds } => write!(f, "listed, {leaders} leaders in {seconds:.1} s"),
+            LeafNews::Resumed => write!(f, "read back from its record"),
+            LeafNews::Split => write!(f, "past --leaf-time-limit: split in two"),
+        }
+    }
+}
+
+/// Hears of each leaf of the cube of the index given, by its path.
+pub type OnLeaf<'a> = &'a (dyn Fn(u64, &[i32], LeafNews) + Sync);
+
 /// A leaf record's name: its path, so that a record found at any depth of
 /// the tree is read back whatever depth a later run asks for.
 fn leaf_name(path: &[i32]) -> String {
@@ -169,7 +193,7 @@ pub fn certified_in_leaves(
     (encoding, split, cube): (&LevelEncoding, &Split, &[u8]),
     (leaf_split, leaves_dir): (LeafSplit, &Path),
     (work, verified): (&Path, Option<&VerifiedChecker>),
-    (stop, resumed): (&Arc<AtomicBool>, &Mutex<Resumed>),
+    (stop, resumed, on_leaf): (&Arc<AtomicBool>, &Mutex<Resumed>, OnLeaf<'_>),
 ) -> Result<(CubeLeaders, Vec<Found>), HexError> {
     let counter = encoding.counter().ok_or_else(|| HexError::Usage("the listing's penalty bound has no counter to split a cube on".into()))?;
     let ledger = Ledger::<CubeLeaders>::at(leaves_dir);
@@ -206,13 +230,15 @@ pub fn certified_in_leaves(
         let unit = match listed {
             // Past its time: its two halves are listed instead.
             Err(HexError::Interrupted) if deadline.is_some() && !stop.load(Ordering::Relaxed) => {
+                on_leaf(split.index(cube), &path, LeafNews::Split);
                 split_now(&mut todo);
                 continue;
             }
             other => other?,
         };
-        resumed.lock().expect("no panic while noting").note_unit(&unit);
+        let read_back = resumed.lock().expect("no panic while noting").note_unit(&unit);
         let (leaf, record) = unit.value;
+        on_leaf(split.index(cube), &path, if read_back { LeafNews::Resumed } else { LeafNews::Listed { leaders: leaf.len(), seconds: record.seconds } });
         seconds += record.seconds;
         found.extend(leaf.into_iter().filter(|f| seen.insert(f.partial.values().to_vec())));
         let certificate = record.certificate.ok_or_else(|| HexError::Internal("a certified leaf without its certificate".into()))?;
@@ -274,13 +300,13 @@ pub fn count_certified(
     (level, bound): (u8, usize),
     (dir, verified, leaf_split): (&Path, Option<&VerifiedChecker>, Option<LeafSplit>),
     stop: &Arc<AtomicBool>,
-    on_cube: &(dyn Fn(usize, usize) + Sync),
+    (on_cube, on_leaf): (&(dyn Fn(usize, usize) + Sync), OnLeaf<'_>),
 ) -> Result<(OrbitCount, Listing), HexError> {
     // The DRAT twins of the cubes' traces, removed with the directory.
     let scratch = tempfile::tempdir().map_err(|source| HexError::Io { path: std::env::temp_dir(), source })?;
     let resumed_leaves = Mutex::new(Resumed::default());
     let lister = |encoding: &LevelEncoding, split: &Split, cube: &[u8]| match leaf_split {
-        Some(leaf_split) => certified_in_leaves(hex, (encoding, split, cube), (leaf_split, &leaves_dir(dir, split, cube)), (scratch.path(), verified), (stop, &resumed_leaves)),
+        Some(leaf_split) => certified_in_leaves(hex, (encoding, split, cube), (leaf_split, &leaves_dir(dir, split, cube)), (scratch.path(), verified), (stop, &resumed_leaves, on_leaf)),
         None => {
             let stop = Arc::clone(stop);
             certified_cube(hex, (encoding, split, cube), &[], (scratch.path(), verified), move || stop.load(Ordering::Relaxed))

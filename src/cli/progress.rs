@@ -36,6 +36,18 @@ impl Progress {
         }
     }
 
+    /// Reports an event of a long unit's parts: the spinner's message, and
+    /// with `--verbose` a line of its own.
+    pub fn event(&self, message: String) {
+        if self.lines {
+            match &self.spinner {
+                Some(bar) => bar.println(format!("  {message}")),
+                None => eprintln!("  {message}"),
+            }
+        }
+        self.working(message);
+    }
+
     /// Reports one solver call of the search for side `n`.
     #[cfg(feature = "solver")]
     pub fn step(&self, n: usize, step: &SearchStep) {

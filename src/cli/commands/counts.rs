@@ -334,7 +334,8 @@ pub fn count_sat(
         Some(dir) => {
             let on_cube = |done: usize, total: usize| progress.working(format!("n={n}: level-{level} lex-leaders of penalty <= {bound}, cube {done} of {total} done"));
             let (found, listing) = if let Some((verified, leaves)) = certified {
-                hexcert::certify::listing::count_certified(&hex, (level, bound), (dir, verified, leaves), context.stop_flag(), &on_cube)?
+                let on_leaf = |cube: u64, path: &[i32], news| progress.event(format!("cube {cube}, leaf {path:?}: {news}"));
+                hexcert::certify::listing::count_certified(&hex, (level, bound), (dir, verified, leaves), context.stop_flag(), (&on_cube, &on_leaf))?
             } else {
                 hexcert::search::orbits::orbit_count_by_cubes::<Cadical>(&hex, level, bound, Some(dir), context.stop_flag(), &on_cube)?
             };
