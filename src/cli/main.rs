@@ -41,7 +41,8 @@ struct Cli {
     quiet: bool,
     /// For logs: one stderr line per solver call (with its answer and time)
     /// in certify and optimize, per counting table built or loaded in count
-    /// and table; the other commands have no such lines to add.
+    /// and table, per leaf of a cube listed leaf by leaf (count
+    /// --leaf-depth); the other commands have no such lines to add.
     #[arg(long, short, global = true)]
     verbose: bool,
     #[command(subcommand)]
