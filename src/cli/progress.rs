@@ -40,12 +40,17 @@ impl Progress {
     /// with `--verbose` a line of its own.
     pub fn event(&self, message: String) {
         if self.lines {
-            match &self.spinner {
-                Some(bar) => bar.println(format!("  {message}")),
-                None => eprintln!("  {message}"),
-            }
+            self.line(format!("  {message}"));
         }
         self.working(message);
+    }
+
+    /// One line on stderr, above the spinner when there is one.
+    fn line(&self, line: String) {
+        match &self.spinner {
+            Some(bar) => bar.println(line),
+            None => eprintln!("{line}"),
+        }
     }
 
     /// Reports one solver call of the search for side `n`.
@@ -70,11 +75,7 @@ impl Progress {
             (Some(p), StepMethod::Oracle) => format!("SAT, penalty {p}"),
             (None, StepMethod::Oracle) => "UNSAT".to_string(),
         };
-        let line = format!("  n={n} level {} bound {bound}: {answer} ({:.2} s)", step.level, step.seconds);
-        match &self.spinner {
-            Some(bar) => bar.println(line),
-            None => eprintln!("{line}"),
-        }
+        self.line(format!("  n={n} level {} bound {bound}: {answer} ({:.2} s)", step.level, step.seconds));
     }
 }
 
