@@ -75,7 +75,7 @@ pub const PREFIX_CONFLICTS: Opt<i32> = Opt {
     default: 5000,
     min: 1,
     max: i32::MAX,
-    help: "With --strategy prefix: conflicts of the prefix run at each tree node",
+    help: "With --strategy prefix or pivots: conflicts of the prefix run at each tree node",
 };
 
 /// Trees of `cubes refine --strategy prefix`.
@@ -84,7 +84,7 @@ pub const TREE_DEPTH: Opt<u64> = Opt {
     default: 4,
     min: 1,
     max: 16,
-    help: "With --strategy prefix or cardinality: deepest tree below a cube (up to 2^D leaves)",
+    help: "With --strategy prefix, pivots or cardinality: deepest tree below a cube (up to 2^D leaves)",
 };
 
 /// Cardinality trees below the value cubes of a new plan (`cubes plan`, certify's splits).

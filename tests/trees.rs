@@ -17,7 +17,7 @@ use hexcert::cubes::Plan;
 use hexcert::derivation::{write_cnf_as_opb, Reach};
 use hexcert::geometry::Hexagon;
 use hexcert::levels::Partial;
-use hexcert::solving::prefix::{grow_all, PrefixSettings};
+use hexcert::solving::prefix::{grow_all, PrefixScore, PrefixSettings};
 use hexcert::statement::Statement;
 
 fn scratch(name: &str) -> PathBuf {
@@ -30,21 +30,22 @@ fn scratch(name: &str) -> PathBuf {
 /// How the trees below the cubes are grown.
 #[derive(Debug, Clone, Copy)]
 enum Grow {
-    /// Proof prefixes of this many conflicts, to this depth.
-    Prefix(i32, usize),
+    /// Proof prefixes of this many conflicts, to this depth, scored so.
+    Prefix(i32, usize, PrefixScore),
     /// A bisection of the penalty budget, this deep.
     Cardinality(usize),
 }
 
-const STRATEGIES: [fn(usize) -> Grow; 2] = [|depth| Grow::Prefix(40, depth), Grow::Cardinality];
+const STRATEGIES: [fn(usize) -> Grow; 3] =
+    [|depth| Grow::Prefix(40, depth, PrefixScore::Learned), |depth| Grow::Prefix(40, depth, PrefixScore::Pivots), Grow::Cardinality];
 
 /// The ring-1 plan of the claim with a tree grown below every cube.
 fn tree_plan(n: usize, level: u8, below: usize, grow: Grow) -> Plan {
     let plan = Plan::new(n, level, below, 1, 1, Default::default()).unwrap();
     let every: Vec<usize> = (0..plan.cubes.len()).collect();
     let trees: Vec<(usize, Vec<Vec<i32>>)> = match grow {
-        Grow::Prefix(conflicts, depth) => {
-            let grown = grow_all(&plan, &every, PrefixSettings { conflicts, depth }).unwrap();
+        Grow::Prefix(conflicts, depth, score) => {
+            let grown = grow_all(&plan, &every, PrefixSettings { conflicts, depth, score }).unwrap();
             grown.into_iter().map(|(i, g)| (i, g.leaves)).collect()
         }
         Grow::Cardinality(depth) => {

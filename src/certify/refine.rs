@@ -19,14 +19,15 @@ use crate::cubes::cardinality::bisection_tree;
 use crate::cubes::Plan;
 use crate::error::HexError;
 use crate::records::{CubeResult, CubeVerdict};
-use crate::solving::prefix::{grow_all, PrefixSettings};
+use crate::solving::prefix::{grow_all, PrefixScore, PrefixSettings};
 
 /// How a hard cube is split.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Strategy {
     /// Its split cells one value deeper, one cube per orbit (`cubes::refine`).
     Value,
-    /// A decision tree on the variables short proof prefixes learn about most.
+    /// A decision tree on the variables short proof prefixes learn about
+    /// most, or resolve on most (`PrefixSettings::score`).
     Prefix(PrefixSettings),
     /// A bisection of the penalty budget between the hexagon's halves, this deep.
     Cardinality(usize),
@@ -67,7 +68,7 @@ pub fn refine_with(plan: &Plan, which: &[usize], strategy: Strategy) -> Result<R
                     _ => exhausted.push(i),
                 }
             }
-            let settings = PrefixSettings { conflicts: crate::options::PREFIX_CONFLICTS.default, depth };
+            let settings = PrefixSettings { conflicts: crate::options::PREFIX_CONFLICTS.default, depth, score: PrefixScore::Learned };
             trees.extend(grow_all(plan, &exhausted, settings)?.into_iter().map(|(i, g)| (i, g.leaves)));
             let fallback = if exhausted.is_empty() { String::new() } else { format!(", {} whose budget was split as far as it goes by proof prefixes", exhausted.len()) };
             (plan.grow_trees(&trees)?, format!("by a bisection of depth {depth} of the penalty budget{fallback}"))

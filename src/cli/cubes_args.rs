@@ -120,7 +120,9 @@ pub(crate) enum CubesCommand {
         /// the penalty budget between the hexagon's two halves; a cube whose
         /// budget is split as far as it goes falls back to `prefix`),
         /// `prefix` (a decision tree on the variables CaDiCaL learns about
-        /// most in short prefix runs; the tree's leaves become cubes) or
+        /// most in short prefix runs; the tree's leaves become cubes),
+        /// `pivots` (the same tree on the variables the prefix runs'
+        /// derivations resolve on most, short lemmas weighing more) or
         /// `value` (the split cells one value deeper; only for value cubes).
         #[arg(long, value_enum, default_value = "cardinality")]
         strategy: commands::RefineArg,
@@ -195,7 +197,7 @@ pub(crate) fn results_of(plan: &Path, results: &Option<PathBuf>) -> PathBuf {
     results.clone().unwrap_or_else(|| plan.parent().unwrap_or(Path::new("")).join("results"))
 }
 
-/// How deep the trees of `--strategy prefix` and `cardinality` grow.
+/// How deep the trees of `--strategy prefix`, `pivots` and `cardinality` grow.
 #[derive(clap::Args, Debug)]
 pub(crate) struct TreeArgs {
     #[arg(long, default_value_t = options::PREFIX_CONFLICTS.default, help = options::PREFIX_CONFLICTS.help, value_parser = within(options::PREFIX_CONFLICTS))]
@@ -206,7 +208,7 @@ pub(crate) struct TreeArgs {
 
 impl TreeArgs {
     pub fn settings(&self) -> hexcert::solving::prefix::PrefixSettings {
-        hexcert::solving::prefix::PrefixSettings { conflicts: self.prefix_conflicts, depth: self.tree_depth as usize }
+        hexcert::solving::prefix::PrefixSettings { conflicts: self.prefix_conflicts, depth: self.tree_depth as usize, score: hexcert::solving::prefix::PrefixScore::Learned }
     }
 }
 

@@ -11,9 +11,30 @@
 //! CaDiCaL comes through `cadical-sys` (CaDiCaL 3.0.1 bound with cxx), which
 //! builds with cargo and a C++ compiler alone: no bindgen, no libclang.
 
+/// The `cadical_sys::ProofTracer` steps a proof consumer here ignores:
+/// weakening (such a clause stays alive in the proof, as in CaDiCaL's own
+/// DRAT and LRAT writers), assumptions and conclusions (a refutation ends in
+/// its empty clause).
+macro_rules! ignore_other_steps {
+    () => {
+        fn weaken_minus(&mut self, _id: i64, _clause: &[i32]) {}
+        fn strengthen(&mut self, _id: i64) {}
+        fn finalize_clause(&mut self, _id: i64, _clause: &[i32]) {}
+        fn add_assumption(&mut self, _lit: i32) {}
+        fn add_constraint(&mut self, _clause: &[i32]) {}
+        fn reset_assumptions(&mut self) {}
+        fn add_assumption_clause(&mut self, _id: i64, _clause: &[i32], _antecedents: &[i64]) {}
+        fn conclude_sat(&mut self, _conclusion_type: i32, _model: &[i32]) {}
+        fn conclude_unsat(&mut self, _conclusion_type: i32, _clause_ids: &[i64]) {}
+        fn conclude_unknown(&mut self, _trail: &[i32]) {}
+    };
+}
+use ignore_other_steps;
+
 mod cadical;
 pub mod race;
 pub mod prefix;
+mod pivots;
 pub mod profile;
 pub mod tracer;
 

@@ -7,8 +7,10 @@
 //! prefix refutes is a leaf: its cube is easy. Otherwise the node splits on
 //! the variable that occurs most often in the learned clauses: variables a
 //! proof keeps returning to early are the ones it keeps returning to later,
-//! so splitting on them cuts the proof where its work is. Both branches are
-//! grown the same way, to a depth limit.
+//! so splitting on them cuts the proof where its work is. With
+//! `PrefixScore::Pivots` the prefix is traced instead and the node splits on
+//! the variable its derivations resolve on most (`pivots`). Both branches
+//! are grown the same way, to a depth limit.
 //!
 //! Nothing here is trusted: the tree is only a choice of cubes. The plan's
 //! cover check and the VeriPB derivation of its split formula see that the
@@ -23,13 +25,24 @@ use rayon::prelude::*;
 use crate::cubes::{cube_formula, Plan};
 use crate::error::HexError;
 
-/// How far a tree grows.
+/// How far a tree grows, and what it splits on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct PrefixSettings {
     /// Conflicts of the prefix run at each node.
     pub conflicts: i32,
     /// Deepest path below the cube.
     pub depth: usize,
+    pub score: PrefixScore,
+}
+
+/// What makes a variable the one a node splits on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PrefixScore {
+    /// It occurs most often in the clauses the prefix learned.
+    Learned,
+    /// The prefix's derivations resolve on it most, a short lemma weighing
+    /// more (`pivots`).
+    Pivots,
 }
 
 /// The tree grown below one cube.
@@ -73,23 +86,33 @@ enum Prefix {
     Open(Option<i32>),
 }
 
-fn prefix_run(clauses: &[Vec<i32>], path: &[i32], conflicts: i32) -> Prefix {
+fn prefix_run(clauses: &[Vec<i32>], path: &[i32], settings: PrefixSettings) -> Prefix {
     let mut solver = CaDiCal::new();
-    let counts = std::rc::Rc::new(std::cell::RefCell::new(Vec::new()));
-    solver.connect_learner(Frequency { counts: counts.clone() });
+    let learned = std::rc::Rc::new(std::cell::RefCell::new(Vec::new()));
+    let pivots: super::pivots::Weights = Default::default();
+    match settings.score {
+        PrefixScore::Learned => solver.connect_learner(Frequency { counts: learned.clone() }),
+        // Antecedents on, finalisation off: only the derivations are read.
+        PrefixScore::Pivots => solver.connect_proof_tracer1(super::pivots::Pivots::new(pivots.clone()), true, false),
+    }
     for clause in clauses {
         solver.clause6(clause);
     }
     for &lit in path {
         solver.clause1(lit);
     }
-    solver.limit("conflicts", conflicts);
+    solver.limit("conflicts", settings.conflicts);
     if !matches!(solver.solve(), Status::UNKNOWN) {
         return Prefix::Settled;
     }
-    let counts = counts.borrow();
+    let scores: Vec<f64> = match settings.score {
+        PrefixScore::Learned => learned.borrow().iter().map(|&c| c as f64).collect(),
+        PrefixScore::Pivots => pivots.borrow().clone(),
+    };
     let open = |var: usize| !path.iter().any(|l| l.unsigned_abs() as usize == var) && solver.fixed(var as i32) == 0;
-    let best = (1..counts.len()).filter(|&v| counts[v] > 0 && open(v)).max_by_key(|&v| (counts[v], std::cmp::Reverse(v)));
+    let best = (1..scores.len())
+        .filter(|&v| scores[v] > 0.0 && open(v))
+        .max_by(|&a, &b| scores[a].total_cmp(&scores[b]).then(b.cmp(&a)));
     Prefix::Open(best.map(|v| v as i32))
 }
 
@@ -103,7 +126,7 @@ pub fn grow(plan: &Plan, index: usize, settings: PrefixSettings) -> Result<Grown
     let mut open = VecDeque::from([Vec::new()]);
     while let Some(path) = open.pop_front() {
         grown.runs += 1;
-        match prefix_run(cnf.clauses(), &path, settings.conflicts) {
+        match prefix_run(cnf.clauses(), &path, settings) {
             Prefix::Open(Some(var)) if path.len() < settings.depth => {
                 for lit in [var, -var] {
                     let mut child = path.clone();

@@ -70,14 +70,5 @@ impl cadical_sys::ProofTracer for Tracer {
         self.sent_if_full();
     }
 
-    fn weaken_minus(&mut self, _id: i64, _clause: &[i32]) {}
-    fn strengthen(&mut self, _id: i64) {}
-    fn finalize_clause(&mut self, _id: i64, _clause: &[i32]) {}
-    fn add_assumption(&mut self, _lit: i32) {}
-    fn add_constraint(&mut self, _clause: &[i32]) {}
-    fn reset_assumptions(&mut self) {}
-    fn add_assumption_clause(&mut self, _id: i64, _clause: &[i32], _antecedents: &[i64]) {}
-    fn conclude_sat(&mut self, _conclusion_type: i32, _model: &[i32]) {}
-    fn conclude_unsat(&mut self, _conclusion_type: i32, _clause_ids: &[i64]) {}
-    fn conclude_unknown(&mut self, _trail: &[i32]) {}
+    super::ignore_other_steps!();
 }

@@ -182,6 +182,9 @@ pub enum RefineArg {
     Value,
     /// A decision tree on the variables its proof prefixes learn about most.
     Prefix,
+    /// A decision tree on the variables its proof prefixes' derivations
+    /// resolve on most, a short lemma weighing more.
+    Pivots,
     /// A bisection of the penalty budget between the two halves of the
     /// hexagon, on the sequential counter's variables.
     Cardinality,
@@ -194,6 +197,7 @@ impl RefineArg {
         match self {
             RefineArg::Value => S::Value,
             RefineArg::Prefix => S::Prefix(prefix),
+            RefineArg::Pivots => S::Prefix(hexcert::solving::prefix::PrefixSettings { score: hexcert::solving::prefix::PrefixScore::Pivots, ..prefix }),
             RefineArg::Cardinality => S::Cardinality(prefix.depth),
         }
     }
