@@ -158,6 +158,25 @@ pub fn open_regular_or_refuse(path: &Path, what: &str) -> Result<std::fs::File, 
     open_regular(path).map_err(|refused| refused.at(path, what, u64::MAX))
 }
 
+/// `path` with its `.` and `..` resolved by name, as a record's relative
+/// paths are meant (`a/b/../c` is `a/c`); a `..` with nothing left to undo
+/// stays.
+pub fn lexical(path: &Path) -> PathBuf {
+    use std::path::Component;
+    path.components().fold(PathBuf::new(), |mut acc, c| {
+        match c {
+            Component::CurDir => {}
+            Component::ParentDir => match acc.components().next_back() {
+                Some(Component::Normal(_)) => drop(acc.pop()),
+                Some(Component::RootDir | Component::Prefix(_)) => {}
+                _ => acc.push(".."),
+            },
+            other => acc.push(other),
+        }
+        acc
+    })
+}
+
 /// `target` as a path relative to directory `from`, both made absolute
 /// and their `.` and `..` resolved by name (neither need exist yet).
 ///
@@ -166,15 +185,7 @@ pub fn open_regular_or_refuse(path: &Path, what: &str) -> Result<std::fs::File, 
 /// `HexError::Io` when the current directory cannot be read.
 pub fn relative_to(from: &Path, target: &Path) -> Result<String, HexError> {
     let absolute = |p: &Path| -> Result<PathBuf, HexError> {
-        let full = std::path::absolute(p).map_err(|source| HexError::Io { path: p.into(), source })?;
-        Ok(full.components().fold(PathBuf::new(), |mut acc, c| {
-            match c {
-                std::path::Component::ParentDir => drop(acc.pop()),
-                std::path::Component::CurDir => {}
-                other => acc.push(other),
-            }
-            acc
-        }))
+        std::path::absolute(p).map(|full| lexical(&full)).map_err(|source| HexError::Io { path: p.into(), source })
     };
     let (from, target) = (absolute(from)?, absolute(target)?);
     let common = from.components().zip(target.components()).take_while(|(a, b)| a == b).count();

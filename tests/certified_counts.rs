@@ -371,6 +371,8 @@ fn a_lifted_count_is_a_record_check_attests_and_lifts_again() {
     };
     let (code, text) = run(false);
     assert!(code == Some(4) && text.contains("468864 partials at level 6, as recorded"), "{text}");
+    // The records' relative paths are named resolved, not as `cell/../listing/../../proofs`.
+    assert!(text.contains("claim.json") && !text.contains("/../"), "{text}");
     let (code, text) = run(true);
     assert!(code != Some(1) && text.contains("counted again in this run from the listing's 30 classes: 468864"), "{text}");
     for (field, value) in [("count", serde_json::json!("468865")), ("listing_count", serde_json::json!("361")), ("level", serde_json::json!(3))] {

@@ -377,7 +377,7 @@ pub fn write_count_record(dir: &Path, hex: &Hexagon, (level, penalty): (u8, usiz
         count: count.to_string(),
         leaders,
         cubes: split.projection_count() as usize,
-        minimum_claim: relative_to(dir, minimum_claim)?,
+        minimum_claim: crate::files::relative_to(dir, minimum_claim)?,
         statement_to_cnf: Some(derived),
         solve_seconds: seconds,
         written_by: crate::run::attestation(),
@@ -386,14 +386,3 @@ pub fn write_count_record(dir: &Path, hex: &Hexagon, (level, penalty): (u8, usiz
     Ok(Some(path))
 }
 
-/// `target` as a path relative to the directory `from` (both made absolute).
-fn relative_to(from: &Path, target: &Path) -> Result<String, HexError> {
-    let absolute = |p: &Path| p.canonicalize().map_err(|source| HexError::Io { path: p.into(), source });
-    let (from, target) = (absolute(from)?, absolute(target)?);
-    let common = from.components().zip(target.components()).take_while(|(a, b)| a == b).count();
-    let ups = from.components().count() - common;
-    let mut relative = std::path::PathBuf::new();
-    (0..ups).for_each(|_| relative.push(".."));
-    target.components().skip(common).for_each(|c| relative.push(c));
-    Ok(relative.to_string_lossy().into_owned())
-}

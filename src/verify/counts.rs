@@ -251,7 +251,7 @@ struct Cubes {
 /// docs/PROBLEM.md section 4: none of a level lies below a bound that none
 /// of a lower level lies below), and checked.
 fn minimum_claim(path: &Path, dir: &Path, record: &CountRecord, check_claim: &mut dyn FnMut(&Path) -> Status, messages: &mut Vec<String>) -> Result<Status, HexError> {
-    let claim_path = dir.join(&record.minimum_claim);
+    let claim_path = crate::files::lexical(&dir.join(&record.minimum_claim));
     let numbers = Record::read(&claim_path)?.claim_numbers().map(|(n, level, below, _)| (n, level, below));
     if !numbers.is_some_and(|(n, level, below)| (n, below) == (record.n, record.penalty) && (1..=record.level).contains(&level)) {
         return Err(HexError::Input {

@@ -38,7 +38,7 @@ pub fn check_lift(
     messages: &mut Vec<String>,
 ) -> Result<Status, HexError> {
     let bad = |why: String| HexError::Input { file: path.to_path_buf(), line: 0, message: why };
-    let listing = path.parent().unwrap_or(Path::new(".")).join(&record.listing).join("count.json");
+    let listing = crate::files::lexical(&path.parent().unwrap_or(Path::new(".")).join(&record.listing).join("count.json"));
     let Record::Count(count) = Record::read(&listing)? else {
         return Err(bad(format!("{} is not a count record (hexcert-count/1)", listing.display())));
     };
