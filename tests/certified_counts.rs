@@ -208,7 +208,7 @@ fn every_tampering_fails_the_check_or_leaves_it_unverified() {
 /// A listing leaf by leaf (`--leaf-depth`) counts what the sweep counts;
 /// a cube's record holds its leaves (their records, named by path, gone
 /// once it is written; a stopped cube resumes them, at any depth, and a
-/// leaf past `--leaf-time-limit` is split), each proven on its own, and `check` judges them: a leaf
+/// leaf past `--leaf-time-limit` is split, and split at once when resumed), each proven on its own, and `check` judges them: a leaf
 /// dropped (the tree incomplete), a leaf's leader dropped or the cube's
 /// union edited each fail it; a regenerating check lists every leaf again.
 #[test]
@@ -277,6 +277,14 @@ fn a_listing_leaf_by_leaf_counts_the_same_and_check_judges_its_leaves() {
     assert!(json(&cube)["leaves"].as_array().unwrap().iter().any(|l| l["path"] == first["path"] && l["seconds"] == first["seconds"]), "the recorded leaf was listed again");
     let out = check(dir.path(), false);
     assert!(matches!(out.status.code(), Some(0 | 4)), "a tree of mixed depths: {}", String::from_utf8_lossy(&out.stdout));
+    // A node stopped past its time in an earlier run (its `.split` mark) is split at once, not listed again.
+    copied(dir.path()).for_each(|p| std::fs::remove_file(p).unwrap());
+    std::fs::create_dir(&leaves_dir).unwrap();
+    std::fs::write(leaves_dir.join(format!("leaf_{}.split", first["path"][0])), b"").unwrap();
+    let (code, text) = list(&[]);
+    assert!(matches!(code, Some(0 | 4)) && !leaves_dir.exists(), "{text}");
+    let below: Vec<usize> = json(&cube)["leaves"].as_array().unwrap().iter().filter(|l| l["path"][0] == first["path"][0]).map(|l| l["path"].as_array().unwrap().len()).collect();
+    assert!(!below.is_empty() && below.iter().all(|&d| d > 1), "the marked node was listed whole: {below:?}");
     copied(dir.path()).for_each(|p| std::fs::remove_file(p).unwrap());
     copied(whole.path()).for_each(|p| assert!(std::fs::copy(&p, dir.path().join(p.file_name().unwrap())).is_ok()));
     failed(&tampered(dir.path(), |d| edit(&cube_with_leaders(d), |v| drop(v["leaves"].as_array_mut().unwrap().pop()))), "a leaf dropped");

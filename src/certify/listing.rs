@@ -163,21 +163,29 @@ fn leaf_name(path: &[i32]) -> String {
     std::iter::once("leaf".to_string()).chain(path.iter().map(i32::to_string)).collect::<Vec<_>>().join("_")
 }
 
-/// The paths of the leaf records in `dir`; an error naming a file there
-/// that is no leaf record's name (a record it would silently pass over).
-fn recorded_leaves(dir: &Path) -> Result<Vec<Vec<i32>>, HexError> {
-    let Ok(entries) = std::fs::read_dir(dir) else { return Ok(Vec::new()) };
-    let mut paths = Vec::new();
+/// The paths of the leaf records in `dir`, and of the nodes a run stopped
+/// past `--leaf-time-limit` (an empty `leaf_<path>.split` each, so that a
+/// resumed run splits them at once instead of spending the limit again);
+/// an error naming a file there that is neither (a record it would
+/// silently pass over).
+fn recorded_leaves(dir: &Path) -> Result<(Vec<Vec<i32>>, Vec<Vec<i32>>), HexError> {
+    let Ok(entries) = std::fs::read_dir(dir) else { return Ok(Default::default()) };
+    let (mut leaves, mut stopped) = (Vec::new(), Vec::new());
     for entry in entries {
         let file = entry.map_err(|source| HexError::Io { path: dir.to_path_buf(), source })?.path();
-        let Some(name) = file.file_name().and_then(|n| n.to_str()).and_then(|n| n.strip_suffix(".json")) else { continue };
-        let path: Option<Vec<i32>> = name.strip_prefix("leaf").and_then(|rest| rest.split('_').skip(1).map(|l| l.parse().ok()).collect());
+        let Some(name) = file.file_name().and_then(|n| n.to_str()) else { continue };
+        let (stem, into) = match (name.strip_suffix(".json"), name.strip_suffix(".split")) {
+            (Some(stem), _) => (stem, &mut leaves),
+            (None, Some(stem)) => (stem, &mut stopped),
+            (None, None) => continue,
+        };
+        let path: Option<Vec<i32>> = stem.strip_prefix("leaf").and_then(|rest| rest.split('_').skip(1).map(|l| l.parse().ok()).collect());
         match path {
-            Some(path) if leaf_name(&path) == name => paths.push(path),
-            _ => return Err(HexError::Input { file, line: 0, message: "not a leaf record's name (leaf_<literal>_<literal>...)".into() }),
+            Some(path) if leaf_name(&path) == stem => into.push(path),
+            _ => return Err(HexError::Input { file, line: 0, message: "not a leaf record's name (leaf_<literal>_<literal>....json, or .split)".into() }),
         }
     }
-    Ok(paths)
+    Ok((leaves, stopped))
 }
 
 /// Lists `cube` leaf by leaf (`LeafSplit`), a complete decision tree on
@@ -185,8 +193,9 @@ fn recorded_leaves(dir: &Path) -> Result<Vec<Vec<i32>>, HexError> {
 /// complete by `certified_cube` and recorded in `leaves_dir` as it
 /// finishes, so that a cube longer than a session resumes per leaf. The
 /// tree is walked from the root: a recorded leaf is read back at whatever
-/// depth it lies, a node with records below it or above `depth` is split,
-/// any other is listed. The cube's record holds every leaf and the union of
+/// depth it lies, a node with records below it, above `depth` or stopped
+/// past the time limit before (its `.split` mark) is split, any other is
+/// listed. The cube's record holds every leaf and the union of
 /// their leaders; the leaves read back from records are noted in `resumed`.
 pub fn certified_in_leaves(
     hex: &Hexagon,
@@ -197,7 +206,7 @@ pub fn certified_in_leaves(
 ) -> Result<(CubeLeaders, Vec<Found>), HexError> {
     let counter = encoding.counter().ok_or_else(|| HexError::Usage("the listing's penalty bound has no counter to split a cube on".into()))?;
     let ledger = Ledger::<CubeLeaders>::at(leaves_dir);
-    let recorded = recorded_leaves(leaves_dir)?;
+    let (recorded, stopped) = recorded_leaves(leaves_dir)?;
     let max_penalty = encoding.options.max_penalty.unwrap_or(usize::MAX);
     let (mut leaves, mut found, mut seconds) = (Vec::new(), Vec::<Found>::new(), 0.0);
     let mut seen = std::collections::HashSet::new();
@@ -208,7 +217,7 @@ pub fn certified_in_leaves(
         }
         let name = leaf_name(&path);
         let children: Vec<Vec<i32>> = crate::cubes::cardinality::bisection_tree(&counter, &path, 1).into_iter().filter(|c| !c.is_empty()).map(|c| [path.as_slice(), &c].concat()).collect();
-        let below = recorded.iter().any(|r| r.len() > path.len() && r.starts_with(&path));
+        let below = recorded.iter().any(|r| r.len() > path.len() && r.starts_with(&path)) || stopped.iter().any(|s| s.starts_with(&path));
         let split_now = |todo: &mut Vec<Vec<i32>>| todo.extend(children.iter().rev().cloned());
         if !children.is_empty() && !ledger.path(&name).is_file() && (path.len() < leaf_split.depth || below) {
             split_now(&mut todo);
@@ -230,6 +239,7 @@ pub fn certified_in_leaves(
         let unit = match listed {
             // Past its time: its two halves are listed instead.
             Err(HexError::Interrupted) if deadline.is_some() && !stop.load(Ordering::Relaxed) => {
+                crate::files::write_atomic(&leaves_dir.join(format!("{name}.split")), b"")?;
                 on_leaf(split.index(cube), &path, LeafNews::Split);
                 split_now(&mut todo);
                 continue;

@@ -68,8 +68,9 @@ pub(crate) struct CountArgs {
     /// With --leaf-depth: a leaf still listing after this many seconds is
     /// stopped and its two halves (one level deeper in the same tree) are
     /// listed instead, as far as the counter splits; leaf records are named
-    /// by their path, so a later run with any depth reads them back (0:
-    /// every leaf split as far as the counter splits).
+    /// by their path, so a later run with any depth reads them back, and a
+    /// stopped leaf is marked (`leaf_<path>.split`) so that a later run
+    /// splits it at once (0: every leaf split as far as the counter splits).
     #[arg(long, value_name = "SECONDS", requires = "leaf_depth")]
     leaf_time_limit: Option<u64>,
     /// With --road extension (also with --from-listing): extend the listed
