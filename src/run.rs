@@ -151,6 +151,28 @@ pub fn thread_cpu_seconds() -> f64 {
     cpu_seconds(libc::CLOCK_THREAD_CPUTIME_ID)
 }
 
+/// A time limit in CPU seconds of the thread that starts it. A solver's
+/// terminator runs on the solver's own thread, so a cube or leaf starved by
+/// a busy machine (a campaign at `nice` beside others) is stopped for the
+/// time it solved, not for the time it waited for a core.
+#[derive(Clone, Copy, Debug)]
+pub struct CpuLimit {
+    started: f64,
+    seconds: f64,
+}
+
+impl CpuLimit {
+    pub fn start(seconds: f64) -> CpuLimit {
+        CpuLimit { started: thread_cpu_seconds(), seconds }
+    }
+
+    /// Whether this thread has spent the limit since `start`: ask it on
+    /// the thread that started it (another thread's clock says nothing).
+    pub fn spent(&self) -> bool {
+        thread_cpu_seconds() - self.started > self.seconds
+    }
+}
+
 /// CPU time of this process, every thread (Linux; 0 elsewhere).
 pub fn process_cpu_seconds() -> f64 {
     cpu_seconds(libc::CLOCK_PROCESS_CPUTIME_ID)
@@ -163,4 +185,22 @@ fn cpu_seconds(clock: libc::clockid_t) -> f64 {
         return 0.0;
     }
     t.tv_sec as f64 + t.tv_nsec as f64 * 1e-9
+}
+
+#[cfg(test)]
+mod tests {
+    use super::CpuLimit;
+
+    /// The limit counts work, not waiting: a wall clock would call a
+    /// 50 ms limit spent after 200 ms of sleep.
+    #[test]
+    fn a_cpu_limit_is_spent_by_work_not_by_waiting() {
+        let limit = CpuLimit::start(0.05);
+        std::thread::sleep(std::time::Duration::from_millis(200));
+        assert!(!limit.spent(), "200 ms of sleep spent a 50 ms CPU limit");
+        let mut x = 0u64;
+        while !limit.spent() {
+            x = std::hint::black_box(x.wrapping_mul(6364136223846793005).wrapping_add(1));
+        }
+    }
 }

@@ -105,10 +105,8 @@ fn solve_cube(
     let verified = limits.verified.map(|checker| checker.stream(&write_formula(&work.0, dimacs)?)).transpose()?;
     let mut online = OnlineCheck::start_with(against, &work.0.join("cube.drat"), verified)?;
     let start = Instant::now();
-    let timed_out = {
-        let limit = limits.time_limit;
-        move || limit.is_some_and(|l| start.elapsed().as_secs_f64() > l)
-    };
+    let limit = limits.time_limit.map(crate::run::CpuLimit::start);
+    let timed_out = move || limit.is_some_and(|l| l.spent());
     let flag = Arc::clone(abort);
     let outcome = solve_traced(cnf, crate::solving::profile::CURRENT, online.sender(), move || flag.load(Ordering::Relaxed) || timed_out());
     let solve_seconds = start.elapsed().as_secs_f64();

@@ -224,14 +224,14 @@ pub fn certified_in_leaves(
             continue;
         }
         let expected = (hex.side(), encoding.level(), max_penalty, crate::encoding::ENCODER_VERSION.to_string(), split.cells.clone(), cube.to_vec(), path.clone(), true);
-        let deadline = leaf_split.time_limit.filter(|_| !children.is_empty()).map(|limit| Instant::now() + limit);
+        let deadline = leaf_split.time_limit.filter(|_| !children.is_empty());
         let listed = crate::records::ledger::resume_or_do(
             Some(&ledger),
             (&name, &expected),
             |file, record| Ok(Some((judge_leaders(file, hex, (record.level, record.max_penalty), split, &record)?, record))),
             || {
-                let stop = Arc::clone(stop);
-                let stopped = move || stop.load(Ordering::Relaxed) || deadline.is_some_and(|d| Instant::now() >= d);
+                let (stop, limit) = (Arc::clone(stop), deadline.map(|d| crate::run::CpuLimit::start(d.as_secs_f64())));
+                let stopped = move || stop.load(Ordering::Relaxed) || limit.is_some_and(|l| l.spent());
                 let (record, leaf) = certified_cube(hex, (encoding, split, cube), &path, (work, verified), stopped)?;
                 Ok((record.clone(), (leaf, record)))
             },

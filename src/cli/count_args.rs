@@ -65,7 +65,8 @@ pub(crate) struct CountArgs {
     /// cube's record holds its leaves, and `check` judges their tree.
     #[arg(long, value_name = "D", requires = "certify", value_parser = clap::value_parser!(u8).range(1..=12))]
     leaf_depth: Option<u8>,
-    /// With --leaf-depth: a leaf still listing after this many seconds is
+    /// With --leaf-depth: a leaf still listing after this many seconds of
+    /// its solver's CPU time (waiting for a busy core does not count) is
     /// stopped and its two halves (one level deeper in the same tree) are
     /// listed instead, as far as the counter splits; leaf records are named
     /// by their path, so a later run with any depth reads them back, and a

@@ -71,9 +71,10 @@ pub(crate) enum CubesCommand {
         /// [default: results/ beside PLAN].
         #[arg(long)]
         results: Option<PathBuf>,
-        /// Stop a cube after this many seconds and record it as unfinished
-        /// (`cubes refine` then splits it); --all skips cubes already
-        /// unfinished under at least this limit.
+        /// Stop a cube after this many seconds of its solver's CPU time
+        /// (time spent waiting for a busy core does not count) and record it
+        /// as unfinished (`cubes refine` then splits it); --all skips cubes
+        /// already unfinished under at least this limit.
         #[arg(long, value_parser = positive_seconds)]
         time_limit: Option<f64>,
         #[arg(long, default_value_t = options::CUBE_STORE_LIMIT.default, help = options::CUBE_STORE_LIMIT.help, value_parser = within(options::CUBE_STORE_LIMIT))]
