@@ -192,71 +192,100 @@ fn recorded_leaves(dir: &Path) -> Result<(Vec<Vec<i32>>, Vec<Vec<i32>>), HexErro
 /// the penalty counter (`cubes::cardinality`), each leaf listed and proven
 /// complete by `certified_cube` and recorded in `leaves_dir` as it
 /// finishes, so that a cube longer than a session resumes per leaf. The
-/// tree is walked from the root: a recorded leaf is read back at whatever
-/// depth it lies, a node with records below it, above `depth` or stopped
-/// past the time limit before (its `.split` mark) is split, any other is
-/// listed. The cube's record holds every leaf and the union of
-/// their leaders; the leaves read back from records are noted in `resumed`.
+/// tree is walked from the root, the two halves of a node at once (rayon:
+/// a cube whose leaders all lie in one hard corner keeps every thread
+/// busy): a recorded leaf is read back at whatever depth it lies, a node
+/// with records below it, above `depth` or stopped past the time limit
+/// before (its `.split` mark) is split, any other is listed. The cube's
+/// record holds every leaf, in the tree's order whatever finished first,
+/// and the union of their leaders; the leaves read back from records are
+/// noted in `resumed`.
 pub fn certified_in_leaves(
     hex: &Hexagon,
-    (encoding, split, cube): (&LevelEncoding, &Split, &[u8]),
+    listed: (&LevelEncoding, &Split, &[u8]),
     (leaf_split, leaves_dir): (LeafSplit, &Path),
     (work, verified): (&Path, Option<&VerifiedChecker>),
     (stop, resumed, on_leaf): (&Arc<AtomicBool>, &Mutex<Resumed>, OnLeaf<'_>),
 ) -> Result<(CubeLeaders, Vec<Found>), HexError> {
+    let (encoding, split, cube) = listed;
     let counter = encoding.counter().ok_or_else(|| HexError::Usage("the listing's penalty bound has no counter to split a cube on".into()))?;
-    let ledger = Ledger::<CubeLeaders>::at(leaves_dir);
     let (recorded, stopped) = recorded_leaves(leaves_dir)?;
-    let max_penalty = encoding.options.max_penalty.unwrap_or(usize::MAX);
-    let (mut leaves, mut found, mut seconds) = (Vec::new(), Vec::<Found>::new(), 0.0);
-    let mut seen = std::collections::HashSet::new();
-    let mut todo = vec![Vec::new()];
-    while let Some(path) = todo.pop() {
-        if stop.load(Ordering::Relaxed) {
+    let tree = LeafTree { hex, listed, counter, leaf_split, leaves_dir, recorded, stopped, work, verified, stop, resumed, on_leaf };
+    let (mut leaves, mut found, mut seen) = (Vec::new(), Vec::<Found>::new(), std::collections::HashSet::new());
+    for (leaf, listing) in tree.walk(Vec::new())? {
+        found.extend(leaf.into_iter().filter(|f| seen.insert(f.partial.values().to_vec())));
+        leaves.push(listing);
+    }
+    let seconds = leaves.iter().map(|l| l.seconds).sum();
+    let mut record = leaders_record(hex, encoding, split, cube, &found, seconds)?;
+    record.leaves = leaves;
+    Ok((record, found))
+}
+
+/// One cube's leaf tree as `certified_in_leaves` walks it.
+struct LeafTree<'a> {
+    hex: &'a Hexagon,
+    listed: (&'a LevelEncoding, &'a Split, &'a [u8]),
+    counter: crate::encoding::Counter,
+    leaf_split: LeafSplit,
+    leaves_dir: &'a Path,
+    recorded: Vec<Vec<i32>>,
+    stopped: Vec<Vec<i32>>,
+    work: &'a Path,
+    verified: Option<&'a VerifiedChecker>,
+    stop: &'a Arc<AtomicBool>,
+    resumed: &'a Mutex<Resumed>,
+    on_leaf: OnLeaf<'a>,
+}
+
+impl LeafTree<'_> {
+    /// The leaves below `path`, each with its leaders, in the tree's order.
+    fn walk(&self, path: Vec<i32>) -> Result<Vec<(Vec<Found>, LeafListing)>, HexError> {
+        use rayon::prelude::*;
+        if self.stop.load(Ordering::Relaxed) {
             return Err(HexError::Interrupted);
         }
+        let (encoding, split, cube) = self.listed;
         let name = leaf_name(&path);
-        let children: Vec<Vec<i32>> = crate::cubes::cardinality::bisection_tree(&counter, &path, 1).into_iter().filter(|c| !c.is_empty()).map(|c| [path.as_slice(), &c].concat()).collect();
-        let below = recorded.iter().any(|r| r.len() > path.len() && r.starts_with(&path)) || stopped.iter().any(|s| s.starts_with(&path));
-        let split_now = |todo: &mut Vec<Vec<i32>>| todo.extend(children.iter().rev().cloned());
-        if !children.is_empty() && !ledger.path(&name).is_file() && (path.len() < leaf_split.depth || below) {
-            split_now(&mut todo);
-            continue;
+        let ledger = Ledger::<CubeLeaders>::at(self.leaves_dir);
+        let children: Vec<Vec<i32>> = crate::cubes::cardinality::bisection_tree(&self.counter, &path, 1).into_iter().filter(|c| !c.is_empty()).map(|c| [path.as_slice(), &c].concat()).collect();
+        let halves = || -> Result<Vec<_>, HexError> {
+            let each: Vec<Vec<_>> = children.par_iter().map(|child| self.walk(child.clone())).collect::<Result<_, _>>()?;
+            Ok(each.concat())
+        };
+        let below = self.recorded.iter().any(|r| r.len() > path.len() && r.starts_with(&path)) || self.stopped.iter().any(|s| s.starts_with(&path));
+        if !children.is_empty() && !ledger.path(&name).is_file() && (path.len() < self.leaf_split.depth || below) {
+            return halves();
         }
-        let expected = (hex.side(), encoding.level(), max_penalty, crate::encoding::ENCODER_VERSION.to_string(), split.cells.clone(), cube.to_vec(), path.clone(), true);
-        let deadline = leaf_split.time_limit.filter(|_| !children.is_empty());
+        let max_penalty = encoding.options.max_penalty.unwrap_or(usize::MAX);
+        let expected = (self.hex.side(), encoding.level(), max_penalty, crate::encoding::ENCODER_VERSION.to_string(), split.cells.clone(), cube.to_vec(), path.clone(), true);
+        let time_limit = self.leaf_split.time_limit.filter(|_| !children.is_empty());
         let listed = crate::records::ledger::resume_or_do(
             Some(&ledger),
             (&name, &expected),
-            |file, record| Ok(Some((judge_leaders(file, hex, (record.level, record.max_penalty), split, &record)?, record))),
+            |file, record| Ok(Some((judge_leaders(file, self.hex, (record.level, record.max_penalty), split, &record)?, record))),
             || {
-                let (stop, limit) = (Arc::clone(stop), deadline.map(|d| crate::run::CpuLimit::start(d.as_secs_f64())));
+                let (stop, limit) = (Arc::clone(self.stop), time_limit.map(|d| crate::run::CpuLimit::start(d.as_secs_f64())));
                 let stopped = move || stop.load(Ordering::Relaxed) || limit.is_some_and(|l| l.spent());
-                let (record, leaf) = certified_cube(hex, (encoding, split, cube), &path, (work, verified), stopped)?;
+                let (record, leaf) = certified_cube(self.hex, self.listed, &path, (self.work, self.verified), stopped)?;
                 Ok((record.clone(), (leaf, record)))
             },
         );
         let unit = match listed {
             // Past its time: its two halves are listed instead.
-            Err(HexError::Interrupted) if deadline.is_some() && !stop.load(Ordering::Relaxed) => {
-                crate::files::write_atomic(&leaves_dir.join(format!("{name}.split")), b"")?;
-                on_leaf(split.index(cube), &path, LeafNews::Split);
-                split_now(&mut todo);
-                continue;
+            Err(HexError::Interrupted) if time_limit.is_some() && !self.stop.load(Ordering::Relaxed) => {
+                crate::files::write_atomic(&self.leaves_dir.join(format!("{name}.split")), b"")?;
+                (self.on_leaf)(split.index(cube), &path, LeafNews::Split);
+                return halves();
             }
             other => other?,
         };
-        let read_back = resumed.lock().expect("no panic while noting").note_unit(&unit);
+        let read_back = self.resumed.lock().expect("no panic while noting").note_unit(&unit);
         let (leaf, record) = unit.value;
-        on_leaf(split.index(cube), &path, if read_back { LeafNews::Resumed } else { LeafNews::Listed { leaders: leaf.len(), seconds: record.seconds } });
-        seconds += record.seconds;
-        found.extend(leaf.into_iter().filter(|f| seen.insert(f.partial.values().to_vec())));
+        (self.on_leaf)(split.index(cube), &path, if read_back { LeafNews::Resumed } else { LeafNews::Listed { leaders: leaf.len(), seconds: record.seconds } });
         let certificate = record.certificate.ok_or_else(|| HexError::Internal("a certified leaf without its certificate".into()))?;
-        leaves.push(LeafListing { path, leaders: record.leaders, seconds: record.seconds, certificate });
+        Ok(vec![(leaf, LeafListing { path, leaders: record.leaders, seconds: record.seconds, certificate })])
     }
-    let mut record = leaders_record(hex, encoding, split, cube, &found, seconds)?;
-    record.leaves = leaves;
-    Ok((record, found))
 }
 
 /// A file removed when this goes out of scope (the listing's LRAT proof,
