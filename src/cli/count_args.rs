@@ -62,7 +62,8 @@ pub(crate) struct CountArgs {
     /// halves, quarters, eighths of the edges), each leaf listed and proven
     /// complete on its own and recorded in DIR/cube-<i>-leaves/ as it
     /// finishes, so that a cube longer than a session resumes per leaf; the
-    /// cube's record holds its leaves, and `check` judges their tree.
+    /// cube's record holds its leaves, and `check` judges their tree; the
+    /// two halves of a node are listed at once (RAYON_NUM_THREADS threads).
     #[arg(long, value_name = "D", requires = "certify", value_parser = clap::value_parser!(u8).range(1..=12))]
     leaf_depth: Option<u8>,
     /// With --leaf-depth: a leaf still listing after this many seconds of
