@@ -1,7 +1,8 @@
 //! Certification: everything that solves. Proving claims with traced,
 //! LRAT-checked proofs (`prove`), certifying optima (`optimum`), running a
 //! plan's cubes (`cube_run`) and merging their records into a claim
-//! (`merge`), listing lex-leaders cube by cube (`listing`), splitting hard
+//! (`merge`), listing lex-leaders cube by cube (`listing`; leaf by leaf,
+//! `leaf_tree`) into certified counts (`count`), splitting hard
 //! cubes (`refine`), resuming searches (`resume`).
 //!
 //! The whole module is behind the cargo feature `solver` (gated once, in
@@ -16,8 +17,10 @@
 
 pub mod check_queue;
 pub mod contradiction;
+pub mod count;
 pub mod cube_run;
 pub mod deadline;
+pub mod leaf_tree;
 pub mod listing;
 pub mod merge;
 pub mod optimum;

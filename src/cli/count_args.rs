@@ -69,7 +69,9 @@ pub(crate) struct CountArgs {
     /// With --leaf-depth: a leaf still listing after this many seconds of
     /// its solver's CPU time (waiting for a busy core does not count) is
     /// stopped and its two halves (one level deeper in the same tree) are
-    /// listed instead, as far as the counter splits; leaf records are named
+    /// listed instead, as far as the counter splits, with twice its limit
+    /// (a corner that splitting does not make easier costs at most about
+    /// twice its last leaf, not the limit at every level); leaf records are named
     /// by their path, so a later run with any depth reads them back, and a
     /// stopped leaf is marked (`leaf_<path>.split`) so that a later run
     /// splits it at once (0: every leaf split as far as the counter splits).
@@ -143,7 +145,7 @@ impl CountArgs {
             CountArgs { n, level, penalty, max_penalty, road: Road::Sat, leaders_dir, certify, verified, leaf_depth, leaf_time_limit, .. } => {
                 let checker = if *certify { verified.checker()? } else { None };
                 let time_limit = leaf_time_limit.map(std::time::Duration::from_secs);
-                let leaves = leaf_depth.map(|d| hexcert::certify::listing::LeafSplit { depth: d.into(), time_limit });
+                let leaves = leaf_depth.map(|d| hexcert::certify::leaf_tree::LeafSplit { depth: d.into(), time_limit });
                 let certified = certify.then_some((checker.as_ref(), leaves));
                 commands::count_sat(context, *n, *level, (*penalty, *max_penalty), (leaders_dir.as_deref(), certified))
             }

@@ -320,12 +320,12 @@ pub fn count_sat(
     n: usize,
     level: u8,
     (penalty, max_penalty): (Option<usize>, Option<usize>),
-    (leaders_dir, certified): (Option<&Path>, Option<(Option<&hexcert::proofs::verified::VerifiedChecker>, Option<hexcert::certify::listing::LeafSplit>)>),
+    (leaders_dir, certified): (Option<&Path>, Option<(Option<&hexcert::proofs::verified::VerifiedChecker>, Option<hexcert::certify::leaf_tree::LeafSplit>)>),
 ) -> Result<Reported, HexError> {
     let certify = certified.is_some();
     let bound = penalty.or(max_penalty).ok_or_else(|| HexError::Usage("--road sat needs --penalty P or --max-penalty B".into()))?;
     let hex = Hexagon::new(n)?;
-    let minimum_claim = penalty.filter(|_| certify).map(|p| hexcert::certify::listing::minimum_claim(Path::new("proofs"), n, level, p)).transpose()?;
+    let minimum_claim = penalty.filter(|_| certify).map(|p| hexcert::certify::count::minimum_claim(Path::new("proofs"), n, level, p)).transpose()?;
     let progress = crate::progress::Progress::new(context);
     progress.working(format!("n={n}: listing level-{level} lex-leaders of penalty <= {bound}"));
     let started = std::time::Instant::now();
@@ -335,7 +335,7 @@ pub fn count_sat(
             let on_cube = |done: usize, total: usize| progress.working(format!("n={n}: level-{level} lex-leaders of penalty <= {bound}, cube {done} of {total} done"));
             let (found, listing) = if let Some((verified, leaves)) = certified {
                 let on_leaf = |cube: u64, path: &[i32], news| progress.event(format!("cube {cube}, leaf {path:?}: {news}"));
-                hexcert::certify::listing::count_certified(&hex, (level, bound), (dir, verified, leaves), context.stop_flag(), (&on_cube, &on_leaf))?
+                hexcert::certify::count::count_certified(&hex, (level, bound), (dir, verified, leaves), context.stop_flag(), (&on_cube, &on_leaf))?
             } else {
                 hexcert::search::orbits::orbit_count_by_cubes::<Cadical>(&hex, level, bound, Some(dir), context.stop_flag(), &on_cube)?
             };
@@ -347,7 +347,7 @@ pub fn count_sat(
     report.leaders = Some(found.leaders);
     report.minimum = if penalty.is_none() { report.first_found() } else { None };
     if let (Some(dir), Some(claim)) = (leaders_dir, &minimum_claim) {
-        report.count_record = hexcert::certify::listing::write_count_record(dir, &hex, (level, bound), &found.by_penalty, claim)?;
+        report.count_record = hexcert::certify::count::write_count_record(dir, &hex, (level, bound), &found.by_penalty, claim)?;
     }
     let resumed = listing.as_ref().is_some_and(|l| l.resumed.units + l.resumed_leaves.units > 0);
     report.cubes = listing.map(|l| CubeListing { listed: l.listed, resumed: l.resumed.units, leaves_resumed: l.resumed_leaves.units, resumed_from: l.writers(), solve_seconds: l.seconds, slowest: l.slowest });
