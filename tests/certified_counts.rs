@@ -268,8 +268,9 @@ fn a_listing_leaf_by_leaf_counts_the_same_and_check_judges_its_leaves() {
     std::fs::create_dir(&leaves_dir).unwrap();
     let first = json(&dir.path().join("first-leaf.json"));
     std::fs::rename(dir.path().join("first-leaf.json"), leaves_dir.join(format!("leaf_{}.json", first["path"][0]))).unwrap();
-    let (code, text) = list(&["--leaf-time-limit", "0"]);
+    let (code, text) = list(&["--leaf-time-limit", "0", "--verbose"]);
     assert_eq!(code, Some(4), "{text}");
+    assert!(text.contains("past its limit of 0 s") && text.contains("leaders listed by then: split in two"), "a split's line: {text}");
     assert!(text.contains("and 1 leaves of cubes listed leaf by leaf"), "{text}");
     assert_eq!(json(&dir.path().join("count.json"))["count"].as_str().unwrap(), swept.to_string());
     let depths: Vec<usize> = copied(dir.path()).flat_map(|p| json(&p)["leaves"].as_array().unwrap().iter().map(|l| l["path"].as_array().unwrap().len()).collect::<Vec<_>>()).collect();

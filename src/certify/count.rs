@@ -39,7 +39,7 @@ pub fn count_certified(
         Some(leaf_split) => certified_in_leaves(hex, (encoding, split, cube), (leaf_split, &leaves_dir(dir, split, cube)), (scratch.path(), verified), (stop, &resumed_leaves, on_leaf)),
         None => {
             let stop = Arc::clone(stop);
-            certified_cube(hex, (encoding, split, cube), &[], (scratch.path(), verified), move || stop.load(Ordering::Relaxed))
+            certified_cube(hex, (encoding, split, cube), &[], (scratch.path(), verified), (move || stop.load(Ordering::Relaxed), None))
         }
     };
     let counted = orbit_count_listed(hex, (level, bound), Some(dir), (stop, on_cube), (&lister, true));

@@ -48,8 +48,10 @@ pub enum LeafNews {
     Listed { leaders: usize, seconds: f64 },
     /// Read back from its record.
     Resumed,
-    /// Stopped past its time; its two halves follow.
-    Split,
+    /// Stopped past its CPU limit (seconds) with that many leaders listed
+    /// (an enumeration that splitting the budget cannot shorten, or not);
+    /// its two halves follow.
+    Split { limit: f64, leaders: usize },
 }
 
 impl std::fmt::Display for LeafNews {
@@ -57,7 +59,7 @@ impl std::fmt::Display for LeafNews {
         match self {
             LeafNews::Listed { leaders, seconds } => write!(f, "listed, {leaders} leaders in {seconds:.1} s"),
             LeafNews::Resumed => write!(f, "read back from its record"),
-            LeafNews::Split => write!(f, "past --leaf-time-limit: split in two"),
+            LeafNews::Split { limit, leaders } => write!(f, "past its limit of {limit:.0} s, {leaders} leaders listed by then: split in two"),
         }
     }
 }
@@ -169,6 +171,7 @@ impl LeafTree<'_> {
         let max_penalty = encoding.options.max_penalty.unwrap_or(usize::MAX);
         let expected = (self.hex.side(), encoding.level(), max_penalty, crate::encoding::ENCODER_VERSION.to_string(), split.cells.clone(), cube.to_vec(), path.clone(), true);
         let time_limit = self.leaf_split.limit_below(splits).filter(|_| !children.is_empty());
+        let so_far = std::sync::atomic::AtomicUsize::new(0);
         let listed = crate::records::ledger::resume_or_do(
             Some(&ledger),
             (&name, &expected),
@@ -176,7 +179,7 @@ impl LeafTree<'_> {
             || {
                 let (stop, limit) = (Arc::clone(self.stop), time_limit.map(|d| crate::run::CpuLimit::start(d.as_secs_f64())));
                 let stopped = move || stop.load(Ordering::Relaxed) || limit.is_some_and(|l| l.spent());
-                let (record, leaf) = certified_cube(self.hex, self.listed, &path, (self.work, self.verified), stopped)?;
+                let (record, leaf) = certified_cube(self.hex, self.listed, &path, (self.work, self.verified), (stopped, Some(&so_far)))?;
                 Ok((record.clone(), (leaf, record)))
             },
         );
@@ -184,7 +187,8 @@ impl LeafTree<'_> {
             // Past its time: its two halves are listed instead.
             Err(HexError::Interrupted) if time_limit.is_some() && !self.stop.load(Ordering::Relaxed) => {
                 crate::files::write_atomic(&self.leaves_dir.join(format!("{name}.split")), b"")?;
-                (self.on_leaf)(split.index(cube), &path, LeafNews::Split);
+                let (limit, leaders) = (time_limit.map_or(0.0, |t| t.as_secs_f64()), so_far.load(Ordering::Relaxed));
+                (self.on_leaf)(split.index(cube), &path, LeafNews::Split { limit, leaders });
                 return halves(splits + 1);
             }
             other => other?,

@@ -40,13 +40,15 @@ pub const LISTING_PROFILE: Profile = profile::CURRENT;
 /// Lists `cube` of `split`, or the leaf `path` of it (literals added as
 /// units; empty for the whole cube), with a traced solver; the DRAT twin is
 /// written to `work` while the run lasts and removed after it. `stop` is
-/// polled by the solver (Ctrl-C): a stopped cube writes nothing.
+/// polled by the solver (Ctrl-C, a time limit): a stopped cube writes
+/// nothing; `listed`, when given, holds the leaders found so far, so that
+/// a caller can say how far a stopped listing got.
 pub fn certified_cube(
     hex: &Hexagon,
     (encoding, split, cube): (&LevelEncoding, &Split, &[u8]),
     path: &[i32],
     (work, verified): (&Path, Option<&VerifiedChecker>),
-    stop: impl Fn() -> bool + 'static,
+    (stop, listed): (impl Fn() -> bool + 'static, Option<&std::sync::atomic::AtomicUsize>),
 ) -> Result<(CubeLeaders, Vec<Found>), HexError> {
     let started = Instant::now();
     let units = leaf_units(encoding, (&split.cells, cube, split.depth), path);
@@ -72,6 +74,7 @@ pub fn certified_cube(
                 block.add_clause(&blocking_clause(encoding, &next.partial));
                 solver.add_cnf(&block)?;
                 found.push(next);
+                listed.inspect(|l| l.store(found.len(), std::sync::atomic::Ordering::Relaxed));
                 if found.len() > limit {
                     break Err(HexError::Usage(format!(
                         "more than {limit} leaders in cube {name}; listing stopped"

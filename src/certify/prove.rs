@@ -401,6 +401,6 @@ impl Regenerate for SolveAgainUntil {
 
     fn relist(&self, hex: &Hexagon, cube: (&LevelEncoding, &crate::cubes::Split, &[u8]), path: &[i32], verified: Option<&VerifiedChecker>) -> Result<crate::records::leaders::CubeLeaders, HexError> {
         let scratch = tempfile::tempdir().map_err(|source| HexError::Io { path: std::env::temp_dir(), source })?;
-        super::listing::certified_cube(hex, cube, path, (scratch.path(), verified), self.stop()).map(|(record, _)| record)
+        super::listing::certified_cube(hex, cube, path, (scratch.path(), verified), (self.stop(), None)).map(|(record, _)| record)
     }
 }
