@@ -11,3 +11,4 @@ mod refinement;
 mod leaders;
 mod checkpoints;
 mod certified_counts;
+mod bounded_listings;

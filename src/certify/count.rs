@@ -63,22 +63,40 @@ pub fn count_certified(
 /// penalty (docs/PROBLEM.md, section 4), so none of the higher level lies
 /// below it either.
 pub fn minimum_claim(root: &Path, n: usize, level: u8, penalty: usize) -> Result<std::path::PathBuf, HexError> {
-    let claim = |k: u8| root.join(format!("n{n}/level{k}-below{penalty}/claim.json"));
-    (1..=level).rev().map(claim).find(|path| path.is_file()).ok_or_else(|| {
+    claim_below(root, n, level, penalty).ok_or_else(|| {
         let how = format!("hexcert prove --n {n} --level {level} --below {penalty}");
-        HexError::Usage(format!("--certify --penalty {penalty} needs the claim below it, {} ({how})", claim(level).display()))
+        let path = root.join(format!("n{n}/level{level}-below{penalty}/claim.json"));
+        HexError::Usage(format!("--certify --penalty {penalty} needs the claim below it, {} ({how})", path.display()))
     })
 }
 
-/// Writes `dir/count.json` for a finished certified listing of penalty
-/// exactly `penalty` (`by_penalty` from its leaders), naming the claim
-/// `minimum_claim` (a path, made relative to `dir`) and, when VeriPB is on
-/// PATH, its check of the statement -> listing CNF step. Nothing is written
-/// (`Ok(None)`) when a leader lies below `penalty` or none reaches it: then
-/// `penalty` is not the level's minimum. Returns the record's path.
-pub fn write_count_record(dir: &Path, hex: &Hexagon, (level, penalty): (u8, usize), by_penalty: &[u64], minimum_claim: &Path) -> Result<Option<std::path::PathBuf>, HexError> {
+/// The claim a certified listing rests on, and the minimum it names: at
+/// `penalty` (`--penalty`), `minimum_claim`'s; up to `bound` alone
+/// (`--max-penalty`), the claim under `root` of the highest bound at most
+/// `bound` (of `level` or a lower one), or none: the listing is then written
+/// cube by cube, but no count record.
+pub fn listing_claim(root: &Path, n: usize, level: u8, (penalty, bound): (Option<usize>, usize)) -> Result<Option<(std::path::PathBuf, usize)>, HexError> {
+    match penalty {
+        Some(p) => Ok(Some((minimum_claim(root, n, level, p)?, p))),
+        None => Ok((0..=bound).rev().find_map(|below| claim_below(root, n, level, below).map(|claim| (claim, below)))),
+    }
+}
+
+fn claim_below(root: &Path, n: usize, level: u8, below: usize) -> Option<std::path::PathBuf> {
+    (1..=level).rev().map(|k| root.join(format!("n{n}/level{k}-below{below}/claim.json"))).find(|path| path.is_file())
+}
+
+/// Writes `dir/count.json` for a finished certified listing of every
+/// partial up to `penalty` (`by_penalty` from its leaders), whose least
+/// penalty is `minimum`, naming `claim`, the claim below `minimum` (a path,
+/// made relative to `dir`), and, when VeriPB is on PATH, its check of the
+/// statement -> listing CNF step. Nothing is written (`Ok(None)`) when a
+/// leader lies below `minimum` or none reaches it: then `minimum` is not the
+/// level's minimum. A listing past the minimum (`minimum < penalty`) records
+/// it, for the lift to a higher level's minimum. Returns the record's path.
+pub fn write_count_record(dir: &Path, hex: &Hexagon, (level, penalty): (u8, usize), by_penalty: &[u64], (claim, minimum): (&Path, usize)) -> Result<Option<std::path::PathBuf>, HexError> {
     let count = by_penalty.get(penalty).copied().unwrap_or(0);
-    if count == 0 || by_penalty[..penalty].iter().any(|&c| c > 0) {
+    if by_penalty.iter().position(|&c| c > 0) != Some(minimum) {
         return Ok(None);
     }
     let split = Split::listing(hex, level)?;
@@ -99,10 +117,11 @@ pub fn write_count_record(dir: &Path, hex: &Hexagon, (level, penalty): (u8, usiz
         n: hex.side(),
         level,
         penalty,
+        minimum: (minimum < penalty).then_some(minimum),
         count: count.to_string(),
         leaders,
         cubes: split.projection_count() as usize,
-        minimum_claim: crate::files::relative_to(dir, minimum_claim)?,
+        minimum_claim: crate::files::relative_to(dir, claim)?,
         statement_to_cnf: Some(derived),
         solve_seconds: seconds,
         written_by: crate::run::attestation(),

@@ -50,7 +50,10 @@ pub(crate) struct CountArgs {
     /// the LRAT checker reads the whole trace as it is written, and the
     /// cube's record names the refuted formula's hash and the verdict.
     /// With --penalty P it needs the claim below P of the level, or of a
-    /// lower one, under proofs/ (`count.json` names it).
+    /// lower one, under proofs/ (`count.json` names it); with --max-penalty
+    /// B it writes `count.json` when the highest such claim at or below B,
+    /// below M, meets the least penalty listed (a listing past the minimum
+    /// M, up to a higher level's minimum B, for the lift there).
     #[arg(long, requires = "leaders_dir")]
     certify: bool,
     /// With --certify: each cube's listing proof is also read by cake_lpr,

@@ -231,16 +231,22 @@ pub struct CountRecord {
     pub format: String,
     pub n: usize,
     pub level: u8,
+    /// The listing's bound: every partial of penalty <= `penalty` is listed.
     pub penalty: usize,
+    /// The level's minimum, when the listing runs past it (a listing up to
+    /// a higher level's minimum, for the lift to it: n = 16's level 3 up to
+    /// level 4's 47); absent, `penalty` is the minimum.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub minimum: Option<usize>,
     /// The partials of penalty exactly `penalty`, in decimal.
     pub count: String,
     /// Lex-leaders listed, over all cubes.
     pub leaders: usize,
     /// Cube records of the listing, all certified (`cube-<index>.json`).
     pub cubes: usize,
-    /// The claim that no partial of the level has penalty below `penalty`,
-    /// relative to this record's directory: with a leader at `penalty` it
-    /// makes `penalty` the level's minimum.
+    /// The claim that no partial of the level has penalty below its
+    /// minimum, relative to this record's directory: with a leader at the
+    /// minimum it makes it the level's minimum.
     pub minimum_claim: String,
     /// The statement -> listing CNF step (the lex-leader formula of
     /// "penalty <= `penalty`"), checked by VeriPB when it ran.
@@ -269,6 +275,16 @@ impl CountRecord {
         let edges = edges_of(self.n, origin)?;
         level_in_range("level", self.level, origin)?;
         penalty_in_range("penalty", self.penalty, edges, origin)?;
+        if self.minimum.is_some_and(|m| m > self.penalty) {
+            let message = format!("minimum {} lies above the listing's bound {}", self.minimum.unwrap_or_default(), self.penalty);
+            return Err(HexError::Input { file: origin.to_path_buf(), line: 0, message });
+        }
         check_encoding_budget(self.n, self.level, self.penalty + 1, 1, origin)
+    }
+
+    /// The level's minimum: `minimum` when the listing runs past it, else
+    /// `penalty`.
+    pub fn minimum(&self) -> usize {
+        self.minimum.unwrap_or(self.penalty)
     }
 }

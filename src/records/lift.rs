@@ -21,7 +21,8 @@ pub struct LiftRecord {
     pub n: usize,
     /// 4, 5 or 6.
     pub level: u8,
-    /// The listing's penalty: the level-3 minimum, at or below this level's.
+    /// The listing's penalty: the level-3 (or 4) minimum, at or below this
+    /// level's, or the bound of a listing past it (every partial up to it).
     pub penalty: usize,
     /// The listing's directory (its `count.json` and cube records), relative
     /// to this record's directory.

@@ -62,13 +62,13 @@ pub fn check_count(
     let dir = path.parent().unwrap_or(Path::new("."));
     let Cubes { leaders, listed_here, verified_recorded, verified_here, total } = read_cubes(dir, &hex, record, checks)?;
     let by_penalty = crate::orbits::close_orbits(&hex, record.level, record.penalty, &leaders)?;
-    if let Some(p) = by_penalty.iter().position(|&c| c > 0).filter(|&p| p < record.penalty) {
-        return Err(bad(format!("a listed partial has penalty {p}, below the count's minimum {}", record.penalty)));
+    let minimum = record.minimum();
+    match by_penalty.iter().position(|&c| c > 0) {
+        Some(p) if p < minimum => return Err(bad(format!("a listed partial has penalty {p}, below the count's minimum {minimum}"))),
+        Some(p) if p == minimum => {}
+        _ => return Err(bad(format!("no listed partial reaches penalty {minimum}: it is not the minimum"))),
     }
     let count = by_penalty[record.penalty];
-    if count == 0 {
-        return Err(bad(format!("no listed partial reaches penalty {}: it is not the minimum", record.penalty)));
-    }
     if count.to_string() != record.count || leaders.len() != record.leaders {
         return Err(bad(format!(
             "the cubes' leaders ({}) close into {count} partials, the record says {} leaders and {}",
@@ -77,8 +77,14 @@ pub fn check_count(
             record.count
         )));
     }
+    let past = if minimum < record.penalty {
+        let each: Vec<String> = (minimum..=record.penalty).map(|p| format!("{} at {p}", by_penalty[p])).collect();
+        format!("; every partial up to {} listed: {}", record.penalty, each.join(", "))
+    } else {
+        String::new()
+    };
     messages.push(format!(
-        "count: {count} partials of penalty {} (the 12 symmetries close {} leaders, each judged by the validator)",
+        "count: {count} partials of penalty {} (the 12 symmetries close {} leaders, each judged by the validator){past}",
         record.penalty,
         leaders.len()
     ));
@@ -253,15 +259,16 @@ struct Cubes {
 fn minimum_claim(path: &Path, dir: &Path, record: &CountRecord, check_claim: &mut dyn FnMut(&Path) -> Status, messages: &mut Vec<String>) -> Result<Status, HexError> {
     let claim_path = crate::files::lexical(&dir.join(&record.minimum_claim));
     let numbers = Record::read(&claim_path)?.claim_numbers().map(|(n, level, below, _)| (n, level, below));
-    if !numbers.is_some_and(|(n, level, below)| (n, below) == (record.n, record.penalty) && (1..=record.level).contains(&level)) {
+    let p = record.minimum();
+    if !numbers.is_some_and(|(n, level, below)| (n, below) == (record.n, p) && (1..=record.level).contains(&level)) {
         return Err(HexError::Input {
             file: path.to_path_buf(),
             line: 0,
-            message: format!("minimum_claim {} is not a claim \"level {} (or lower) below {}\" of n = {}", record.minimum_claim, record.level, record.penalty, record.n),
+            message: format!("minimum_claim {} is not a claim \"level {} (or lower) below {p}\" of n = {}", record.minimum_claim, record.level, record.n),
         });
     }
     let status = check_claim(&claim_path);
-    let (shown, p) = (claim_path.display(), record.penalty);
+    let shown = claim_path.display();
     messages.push(match status {
         Status::Verified => format!("minimum: the claim {shown} is verified (with a leader at {p} it makes {p} the minimum)"),
         _ => format!("minimum: the claim {shown} is {} (with a leader at {p}, the minimum is at most {p}, and would be {p} if the claim were verified)", status.name()),

@@ -62,6 +62,12 @@ pub fn check_lift(
             return Err(bad(format!("lifted again: {again} partials from {} classes, the record says {} from {}", found.classes, record.count, record.classes)));
         }
         messages.push(format!("lift: level {} counted again in this run from the listing's {} classes: {again} partials", record.level, found.classes));
+        // The listing holds every level-3 (or 4) partial up to the penalty, and each below it refines one of them.
+        let below: usize = found.counts[..record.penalty].iter().filter(|c| **c > num_bigint::BigUint::default()).count();
+        messages.push(match below {
+            0 => format!("minimum: no level-{} partial lies below {} (none in the lift of a listing of every partial up to it)", record.level, record.penalty),
+            _ => format!("minimum: not {}: the lift finds level-{} partials at {below} penalties below it", record.penalty, record.level),
+        });
         Status::Verified
     } else {
         messages.push(format!("lift: {} partials at level {}, as recorded (`check --regenerate` lifts again)", record.count, record.level));

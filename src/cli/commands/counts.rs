@@ -325,7 +325,7 @@ pub fn count_sat(
     let certify = certified.is_some();
     let bound = penalty.or(max_penalty).ok_or_else(|| HexError::Usage("--road sat needs --penalty P or --max-penalty B".into()))?;
     let hex = Hexagon::new(n)?;
-    let minimum_claim = penalty.filter(|_| certify).map(|p| hexcert::certify::count::minimum_claim(Path::new("proofs"), n, level, p)).transpose()?;
+    let minimum_claim = certify.then(|| hexcert::certify::count::listing_claim(Path::new("proofs"), n, level, (penalty, bound))).transpose()?.flatten();
     let progress = crate::progress::Progress::new(context);
     progress.working(format!("n={n}: listing level-{level} lex-leaders of penalty <= {bound}"));
     let started = std::time::Instant::now();
@@ -346,8 +346,8 @@ pub fn count_sat(
     let mut report = CountReport::new(n, level, Road::Sat, asked(&found.by_penalty, penalty), started.elapsed().as_secs_f64());
     report.leaders = Some(found.leaders);
     report.minimum = if penalty.is_none() { report.first_found() } else { None };
-    if let (Some(dir), Some(claim)) = (leaders_dir, &minimum_claim) {
-        report.count_record = hexcert::certify::count::write_count_record(dir, &hex, (level, bound), &found.by_penalty, claim)?;
+    if let (Some(dir), Some((claim, minimum))) = (leaders_dir, &minimum_claim) {
+        report.count_record = hexcert::certify::count::write_count_record(dir, &hex, (level, bound), &found.by_penalty, (claim, *minimum))?;
     }
     let resumed = listing.as_ref().is_some_and(|l| l.resumed.units + l.resumed_leaves.units > 0);
     report.cubes = listing.map(|l| CubeListing { listed: l.listed, resumed: l.resumed.units, leaves_resumed: l.resumed_leaves.units, resumed_from: l.writers(), solve_seconds: l.seconds, slowest: l.slowest });
