@@ -85,3 +85,25 @@ fn a_listing_up_to_the_next_minimum_lifts_levels_four_to_six_of_n7() {
         assert!(code != Some(1) && text.contains(&format!("minimum: no level-{level} partial lies below 17")), "{text}");
     }
 }
+
+/// `--leaf-depth 0`: a cube is listed whole, as one leaf at the root of its
+/// tree, and split only past its time (the campaign's mode: a tree of
+/// fixed depth costs a cheap cube its setup once per leaf); both ways the
+/// count is the sweep's and `check` judges the trees.
+#[test]
+fn a_cube_is_listed_whole_until_it_runs_past_its_limit() {
+    let hex = Hexagon::new(4).unwrap();
+    let (minimum, swept) = Count::new(&hex, 3).minimum_and_count().unwrap();
+    for (limit, split) in [("3600", false), ("0", true)] {
+        let dir = tempfile::tempdir().unwrap();
+        let args = ["count", "--n", "4", "--level", "3", "--penalty", &minimum.to_string(), "--road", "sat", "--leaders-dir", dir.path().to_str().unwrap()];
+        let out = hexcert(&[&args[..], &["--certify", "--leaf-depth", "0", "--leaf-time-limit", limit]].concat());
+        assert!(matches!(out.status.code(), Some(0)), "{}", String::from_utf8_lossy(&out.stderr));
+        let record = dir.path().join("count.json");
+        assert_eq!(json(&record)["count"].as_str().unwrap(), swept.to_string());
+        let depths: Vec<usize> = (0..128).flat_map(|i| json(&dir.path().join(format!("cube-{i}.json")))["leaves"].as_array().unwrap().iter().map(|l| l["path"].as_array().unwrap().len()).collect::<Vec<_>>()).collect();
+        assert_eq!(depths.iter().any(|&d| d > 0), split, "limit {limit}: leaf depths {depths:?}");
+        let (code, text) = check(&record, false);
+        assert!(matches!(code, Some(0 | 4)), "limit {limit}: {text}");
+    }
+}

@@ -67,7 +67,10 @@ pub(crate) struct CountArgs {
     /// finishes, so that a cube longer than a session resumes per leaf; the
     /// cube's record holds its leaves, and `check` judges their tree; the
     /// two halves of a node are listed at once (RAYON_NUM_THREADS threads).
-    #[arg(long, value_name = "D", requires = "certify", value_parser = clap::value_parser!(u8).range(1..=12))]
+    /// 0: each cube whole, as the root leaf, split only past
+    /// --leaf-time-limit (every leaf pays the solver's setup once, so a
+    /// fixed depth costs the many cheap cubes more than it saves)
+    #[arg(long, value_name = "D", requires = "certify", value_parser = clap::value_parser!(u8).range(0..=12))]
     leaf_depth: Option<u8>,
     /// With --leaf-depth: a leaf still listing after this many seconds of
     /// its solver's CPU time (waiting for a busy core does not count) is
