@@ -105,5 +105,16 @@ fn a_cube_is_listed_whole_until_it_runs_past_its_limit() {
         assert_eq!(depths.iter().any(|&d| d > 0), split, "limit {limit}: leaf depths {depths:?}");
         let (code, text) = check(&record, false);
         assert!(matches!(code, Some(0 | 4)), "limit {limit}: {text}");
+        let cubes: Vec<serde_json::Value> = (0..128).map(|i| json(&dir.path().join(format!("cube-{i}.json")))).collect();
+        assert_eq!(json(&record)["solve_cpu_seconds"].as_f64(), Some(cubes.iter().map(cpu_of).sum::<f64>()), "limit {limit}: the count's CPU is its cubes'");
+        for cube in &cubes {
+            let leaves: f64 = cube["leaves"].as_array().unwrap().iter().map(cpu_of).sum();
+            assert!((cpu_of(cube) - leaves).abs() < 1e-9 && cpu_of(cube) <= cube["seconds"].as_f64().unwrap() + 0.05, "limit {limit}: {cube}");
+        }
     }
+}
+
+/// A record's solver CPU seconds, which every listing from this build records.
+fn cpu_of(record: &serde_json::Value) -> f64 {
+    record["cpu_seconds"].as_f64().filter(|s| *s >= 0.0).unwrap_or_else(|| panic!("no CPU seconds in {record}"))
 }

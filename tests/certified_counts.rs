@@ -237,7 +237,7 @@ fn a_listing_leaf_by_leaf_counts_the_same_and_check_judges_its_leaves() {
         let mut record = recorded.clone();
         let fields = record.as_object_mut().unwrap();
         fields.remove("leaves");
-        ["path", "leaders", "seconds", "certificate"].iter().for_each(|f| drop(fields.insert(f.to_string(), leaf[*f].clone())));
+        ["path", "leaders", "seconds", "cpu_seconds", "certificate"].iter().for_each(|f| drop(fields.insert(f.to_string(), leaf[*f].clone())));
         let name = std::iter::once("leaf".to_string()).chain(leaf["path"].as_array().unwrap().iter().map(|l| l.to_string())).collect::<Vec<_>>().join("_");
         std::fs::write(leaves_dir.join(format!("{name}.json")), serde_json::to_vec_pretty(&record).unwrap()).unwrap();
         if j == 0 {

@@ -101,11 +101,12 @@ pub fn write_count_record(dir: &Path, hex: &Hexagon, (level, penalty): (u8, usiz
     }
     let split = Split::listing(hex, level)?;
     let ledger = Ledger::<CubeLeaders>::at(dir);
-    let (mut leaders, mut seconds) = (0, 0.0);
+    let (mut leaders, mut seconds, mut cpu_seconds) = (0, 0.0, Some(0.0));
     for index in 0..split.projection_count() {
         if let Some(Parsed::Record(cube)) = ledger.read(&format!("cube-{index}")) {
             leaders += cube.leaders.len();
             seconds += cube.seconds;
+            cpu_seconds = cpu_seconds.zip(cube.cpu_seconds).map(|(sum, cpu)| sum + cpu);
         }
     }
     let encoding = crate::records::leaders::listing_encoding(hex, level, penalty);
@@ -124,6 +125,7 @@ pub fn write_count_record(dir: &Path, hex: &Hexagon, (level, penalty): (u8, usiz
         minimum_claim: crate::files::relative_to(dir, claim)?,
         statement_to_cnf: Some(derived),
         solve_seconds: seconds,
+        solve_cpu_seconds: cpu_seconds,
         written_by: crate::run::attestation(),
     };
     crate::files::write_atomic(&path, &serde_json::to_vec_pretty(&record).expect("records serialise"))?;

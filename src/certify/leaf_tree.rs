@@ -44,8 +44,9 @@ impl LeafSplit {
 /// What became of one leaf of a cube listed leaf by leaf (progress).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum LeafNews {
-    /// Listed and recorded in this run, with its leaders and seconds.
-    Listed { leaders: usize, seconds: f64 },
+    /// Listed and recorded in this run, with its leaders, wall seconds and
+    /// the solver's CPU seconds.
+    Listed { leaders: usize, seconds: f64, cpu_seconds: f64 },
     /// Read back from its record.
     Resumed,
     /// Stopped past its CPU limit (seconds) with that many leaders listed
@@ -57,7 +58,7 @@ pub enum LeafNews {
 impl std::fmt::Display for LeafNews {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            LeafNews::Listed { leaders, seconds } => write!(f, "listed, {leaders} leaders in {seconds:.1} s"),
+            LeafNews::Listed { leaders, seconds, cpu_seconds } => write!(f, "listed, {leaders} leaders in {seconds:.1} s ({cpu_seconds:.1} s CPU)"),
             LeafNews::Resumed => write!(f, "read back from its record"),
             LeafNews::Split { limit, leaders } => write!(f, "past its limit of {limit:.0} s, {leaders} leaders listed by then: split in two"),
         }
@@ -128,6 +129,7 @@ pub fn certified_in_leaves(
     }
     let seconds = leaves.iter().map(|l| l.seconds).sum();
     let mut record = leaders_record(hex, encoding, split, cube, &found, seconds)?;
+    record.cpu_seconds = leaves.iter().map(|l| l.cpu_seconds).sum();
     record.leaves = leaves;
     Ok((record, found))
 }
@@ -195,9 +197,9 @@ impl LeafTree<'_> {
         };
         let read_back = self.resumed.lock().expect("no panic while noting").note_unit(&unit);
         let (leaf, record) = unit.value;
-        (self.on_leaf)(split.index(cube), &path, if read_back { LeafNews::Resumed } else { LeafNews::Listed { leaders: leaf.len(), seconds: record.seconds } });
+        (self.on_leaf)(split.index(cube), &path, if read_back { LeafNews::Resumed } else { LeafNews::Listed { leaders: leaf.len(), seconds: record.seconds, cpu_seconds: record.cpu_seconds.unwrap_or(0.0) } });
         let certificate = record.certificate.ok_or_else(|| HexError::Internal("a certified leaf without its certificate".into()))?;
-        Ok(vec![(leaf, LeafListing { path, leaders: record.leaders, seconds: record.seconds, certificate })])
+        Ok(vec![(leaf, LeafListing { path, leaders: record.leaders, seconds: record.seconds, cpu_seconds: record.cpu_seconds, certificate })])
     }
 }
 

@@ -50,7 +50,7 @@ pub fn certified_cube(
     (work, verified): (&Path, Option<&VerifiedChecker>),
     (stop, listed): (impl Fn() -> bool + 'static, Option<&std::sync::atomic::AtomicUsize>),
 ) -> Result<(CubeLeaders, Vec<Found>), HexError> {
-    let started = Instant::now();
+    let (started, cpu_started) = (Instant::now(), crate::run::thread_cpu_seconds());
     let units = leaf_units(encoding, (&split.cells, cube, split.depth), path);
     let formula = listing_formula(encoding, &units, []);
     let leaf: String = path.iter().map(|l| format!("_{l}")).collect();
@@ -63,29 +63,9 @@ pub fn certified_cube(
     solver.stop_when_any(stop);
     solver.freeze(encoding.value_variables());
     solver.add_cnf(&formula)?;
-    let limit = crate::options::SAT_ROAD_LEADERS.default;
-    let mut found: Vec<Found> = Vec::new();
-    let outcome = loop {
-        match solver.solve() {
-            Ok(Answer::Sat(model)) => {
-                let next = accept_model(hex, encoding, &model)?;
-                let mut block = crate::formula::Cnf::new();
-                block.reserve_vars_up_to(encoding.cnf.num_vars());
-                block.add_clause(&blocking_clause(encoding, &next.partial));
-                solver.add_cnf(&block)?;
-                found.push(next);
-                listed.inspect(|l| l.store(found.len(), std::sync::atomic::Ordering::Relaxed));
-                if found.len() > limit {
-                    break Err(HexError::Usage(format!(
-                        "more than {limit} leaders in cube {name}; listing stopped"
-                    )));
-                }
-            }
-            Ok(Answer::Unsat) => break Ok(()),
-            Err(e) => break Err(e),
-        }
-    };
-    let solve_seconds = started.elapsed().as_secs_f64();
+    let (outcome, found) = leaders_until_refuted(hex, encoding, &mut solver, (&name, listed));
+    // The solver runs on this thread, so its clock is the solver's CPU (the checker's threads are not in it).
+    let (solve_seconds, cpu_seconds) = (started.elapsed().as_secs_f64(), crate::run::thread_cpu_seconds() - cpu_started);
     drop(solver); // ends the trace
     let finished = online.finish(Instant::now());
     let _ = std::fs::remove_file(&drat);
@@ -111,6 +91,7 @@ pub fn certified_cube(
     let verified_lrat = verified.map(|checker| verified_verdict(checker, &refuted, removed.0, &name)).transpose()?;
     let mut record = leaders_record(hex, encoding, split, cube, &found, solve_seconds)?;
     record.path = path.to_vec();
+    record.cpu_seconds = Some(cpu_seconds);
     record.certificate = Some(ListingProof {
         solver: Cadical::version(),
         profile: LISTING_PROFILE.name.into(),
@@ -120,6 +101,27 @@ pub fn certified_cube(
         verified_lrat,
     });
     Ok((record, found))
+}
+
+/// Solves, blocks the leader found and solves again until the formula is
+/// refuted (the outcome) or the leader limit is passed; the leaders found.
+fn leaders_until_refuted(hex: &Hexagon, encoding: &LevelEncoding, solver: &mut Cadical, (name, listed): (&str, Option<&std::sync::atomic::AtomicUsize>)) -> (Result<(), HexError>, Vec<Found>) {
+    let limit = crate::options::SAT_ROAD_LEADERS.default;
+    let mut found: Vec<Found> = Vec::new();
+    let outcome = (|| loop {
+        let Answer::Sat(model) = solver.solve()? else { return Ok(()) };
+        let next = accept_model(hex, encoding, &model)?;
+        let mut block = crate::formula::Cnf::new();
+        block.reserve_vars_up_to(encoding.cnf.num_vars());
+        block.add_clause(&blocking_clause(encoding, &next.partial));
+        solver.add_cnf(&block)?;
+        found.push(next);
+        listed.inspect(|l| l.store(found.len(), std::sync::atomic::Ordering::Relaxed));
+        if found.len() > limit {
+            return Err(HexError::Usage(format!("more than {limit} leaders in cube {name}; listing stopped")));
+        }
+    })();
+    (outcome, found)
 }
 
 /// A file removed when this goes out of scope (the listing's LRAT proof,

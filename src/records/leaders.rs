@@ -46,7 +46,14 @@ pub struct CubeLeaders {
     /// Each leader's cell values, one digit per cell (`k + 1` is `+`); of a
     /// cube listed leaf by leaf, the union of its leaves', each once.
     pub leaders: Vec<String>,
+    /// Wall seconds of the listing.
     pub seconds: f64,
+    /// The solver thread's CPU seconds, the clock `--leaf-time-limit`
+    /// reads (on a shared core, less than `seconds`); of a cube listed
+    /// leaf by leaf, its leaves' sum. Absent in records written before
+    /// listings measured it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cpu_seconds: Option<f64>,
     /// Host, run and hexcert build that listed the cube (and so attest it is
     /// complete when there is no certificate).
     #[serde(deserialize_with = "crate::records::ledger::writer")]
@@ -74,6 +81,9 @@ pub struct LeafListing {
     pub path: Vec<i32>,
     pub leaders: Vec<String>,
     pub seconds: f64,
+    /// As `CubeLeaders::cpu_seconds`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cpu_seconds: Option<f64>,
     pub certificate: ListingProof,
 }
 
@@ -254,6 +264,10 @@ pub struct CountRecord {
     pub statement_to_cnf: Option<StatementRecord>,
     /// Solver seconds of the listing, over all cubes (as the cubes recorded).
     pub solve_seconds: f64,
+    /// The solver's CPU seconds over all cubes, when every cube recorded
+    /// them (`CubeLeaders::cpu_seconds`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub solve_cpu_seconds: Option<f64>,
     #[serde(deserialize_with = "crate::records::ledger::writer")]
     pub written_by: String,
 }

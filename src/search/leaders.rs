@@ -148,6 +148,7 @@ pub fn leaders_record(hex: &Hexagon, encoding: &LevelEncoding, split: &Split, cu
         path: Vec::new(),
         leaders: found.iter().map(|f| digits(f.partial.values())).collect(),
         seconds,
+        cpu_seconds: None,
         written_by: crate::run::attestation(),
         certificate: None,
         leaves: Vec::new(),
