@@ -52,6 +52,33 @@ impl Tally for u128 {
     }
 }
 
+/// Whether any is counted: the flags the lift replays between its kept
+/// layers to draw one counted member back (`extension::lift`), a byte a
+/// state instead of a count's width.
+impl Tally for bool {
+    fn zero() -> Self {
+        false
+    }
+    fn one() -> Self {
+        true
+    }
+    fn try_add(&mut self, other: &Self) -> Result<(), Overflow> {
+        *self |= *other;
+        Ok(())
+    }
+    fn heap_bytes(&self) -> usize {
+        0
+    }
+    fn write_to(&self, out: &mut impl Write) -> io::Result<()> {
+        out.write_all(&[u8::from(*self)])
+    }
+    fn read_from(input: &mut impl Read) -> io::Result<Self> {
+        let mut byte = [0u8; 1];
+        input.read_exact(&mut byte)?;
+        Ok(byte[0] != 0)
+    }
+}
+
 impl Tally for BigUint {
     fn zero() -> Self {
         BigUint::ZERO

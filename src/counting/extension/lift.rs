@@ -242,18 +242,44 @@ impl Lift {
     }
 
     /// The program's last layer, from the empty state; with a `trail`, what
-    /// each layer before it reached, for the draw-back.
+    /// the layer before every `stride`-th position reached, for the draw-back.
     fn run<T: Tally + PartialEq>(&self, allowance: usize, mut trail: Option<&mut Vec<Reached>>) -> Result<Layer<T>, Overflow> {
         let width = allowance + 1;
         let (mut layer, mut spare) = (Layer::start(width), Layer::default());
         for i in 0..self.cells.len() {
-            if let Some(trail) = trail.as_deref_mut() {
+            if let Some(trail) = trail.as_deref_mut().filter(|_| i % self.stride() == 0) {
                 trail.push(Reached::of(&layer, width));
             }
             self.step(i, &layer, allowance, &mut spare)?;
             std::mem::swap(&mut layer, &mut spare);
         }
         Ok(layer)
+    }
+
+    /// Positions between two layers the trail keeps, about the square root
+    /// of their number: the trail and one replayed segment then hold about
+    /// 2 sqrt(L) layers of the L (n = 16's level 6 from level 3 at 47 held
+    /// every layer and ran out of 24 GB), for one more pass on flags.
+    fn stride(&self) -> usize {
+        self.cells.len().isqrt().max(1)
+    }
+
+    /// What the layers before positions `from..` (to the next kept one)
+    /// reached, replayed on flags from the kept layer `kept` before `from`.
+    fn replayed(&self, kept: &Reached, from: usize, allowance: usize) -> Vec<Reached> {
+        let width = allowance + 1;
+        let mut layer = Layer::<bool>::default();
+        for (k, &state) in kept.states.iter().enumerate() {
+            let flags = layer.slot(state, width);
+            (0..width).filter(|&added| kept.reached(k, added)).for_each(|added| flags[added] = true);
+        }
+        let (mut segment, mut spare) = (Vec::with_capacity(self.stride()), Layer::default());
+        for i in from..(from + self.stride()).min(self.cells.len()) {
+            segment.push(Reached::of(&layer, width));
+            self.step(i, &layer, allowance, &mut spare).expect("flags do not overflow");
+            std::mem::swap(&mut layer, &mut spare);
+        }
+        segment
     }
 
     /// Refinements adding each penalty `0..=allowance`: counted in `u128`,
@@ -279,30 +305,36 @@ impl Lift {
     /// The counts, and one refinement adding the least penalty (as `(cell,
     /// value)` pairs, values `b+1..`, the level's `+` as `k + 1`) drawn back
     /// through the layers, for the validator to judge; `None` when there is
-    /// none within the allowance. The counting run keeps, of every layer,
-    /// only its states and which penalties reach them (a second run on flags
-    /// cost as much as the count; every layer's counts in `BigUint` ran
-    /// n = 15's level 6 out of memory).
+    /// none within the allowance. The counting run keeps, of one layer in
+    /// every `stride`, only its states and which penalties reach them, and
+    /// the draw-back replays the layers between on flags (every layer's
+    /// counts in `BigUint` ran n = 15's level 6 out of memory, every layer's
+    /// flags n = 16's).
     pub fn witness(&self, allowance: usize) -> Result<(Vec<BigUint>, Option<Filling>), HexError> {
-        let mut trail = Vec::with_capacity(self.cells.len());
+        let mut trail = Vec::with_capacity(self.cells.len() / self.stride() + 1);
         let counts = self.counted(allowance, Some(&mut trail));
         let Some(least) = counts.iter().position(|c| *c != BigUint::ZERO) else { return Ok((counts, None)) };
-        Ok((counts, Some(self.drawn_back(&trail, least)?)))
+        Ok((counts, Some(self.drawn_back(&trail, least, allowance)?)))
     }
 
-    /// One refinement adding exactly `added`, drawn back from the last layer's empty state.
-    fn drawn_back(&self, trail: &[Reached], mut added: usize) -> Result<Filling, HexError> {
+    /// One refinement adding exactly `added`, drawn back from the last
+    /// layer's empty state through the kept layers, each segment between
+    /// them replayed.
+    fn drawn_back(&self, trail: &[Reached], mut added: usize, allowance: usize) -> Result<Filling, HexError> {
         let mut state = 0u128;
         let mut labels = vec![0u8; self.cells.len()];
-        for i in (0..self.cells.len()).rev() {
-            let back = trail[i].states.iter().enumerate().find_map(|(k, &before)| {
-                (0..self.labels()).find_map(|label| match self.place(i, before, label) {
-                    Some((s, charge)) if s == state && charge <= added && trail[i].reached(k, added - charge) => Some((before, label, charge)),
-                    _ => None,
-                })
-            });
-            let (before, label, charge) = back.ok_or_else(|| HexError::Internal("a counted refinement cannot be drawn back".into()))?;
-            (state, added, labels[i]) = (before, added - charge, label);
+        for (kept, from) in trail.iter().zip((0..self.cells.len()).step_by(self.stride())).rev() {
+            let segment = self.replayed(kept, from, allowance);
+            for (i, reached) in (from..from + segment.len()).zip(&segment).rev() {
+                let back = reached.states.iter().enumerate().find_map(|(k, &before)| {
+                    (0..self.labels()).find_map(|label| match self.place(i, before, label) {
+                        Some((s, charge)) if s == state && charge <= added && reached.reached(k, added - charge) => Some((before, label, charge)),
+                        _ => None,
+                    })
+                });
+                let (before, label, charge) = back.ok_or_else(|| HexError::Internal("a counted refinement cannot be drawn back".into()))?;
+                (state, added, labels[i]) = (before, added - charge, label);
+            }
         }
         Ok(self.cells.iter().zip(labels).map(|(&c, label)| (c, label + self.base + 1)).collect())
     }
