@@ -34,6 +34,7 @@ use std::ops::Range;
 use num_bigint::BigUint;
 
 use crate::counting::extension::order;
+use crate::counting::extension::trail::{Reached, Trail, TRAIL_BYTES};
 use crate::counting::hashing::KeyMap;
 use crate::counting::tally::{Overflow, Tally};
 use crate::error::HexError;
@@ -242,13 +243,13 @@ impl Lift {
     }
 
     /// The program's last layer, from the empty state; with a `trail`, what
-    /// the layer before every `stride`-th position reached, for the draw-back.
-    fn run<T: Tally + PartialEq>(&self, allowance: usize, mut trail: Option<&mut Vec<Reached>>) -> Result<Layer<T>, Overflow> {
+    /// the layers it wants reached, for the draw-back.
+    fn run<T: Tally + PartialEq>(&self, allowance: usize, mut trail: Option<&mut Trail>) -> Result<Layer<T>, Overflow> {
         let width = allowance + 1;
         let (mut layer, mut spare) = (Layer::start(width), Layer::default());
         for i in 0..self.cells.len() {
-            if let Some(trail) = trail.as_deref_mut().filter(|_| i % self.stride() == 0) {
-                trail.push(Reached::of(&layer, width));
+            if let Some(trail) = trail.as_deref_mut().filter(|t| t.wants(i)) {
+                trail.keep(Reached::of(layer.iter(width), layer.states.len(), width));
             }
             self.step(i, &layer, allowance, &mut spare)?;
             std::mem::swap(&mut layer, &mut spare);
@@ -256,28 +257,23 @@ impl Lift {
         Ok(layer)
     }
 
-    /// Positions between two layers the trail keeps, about the square root
-    /// of their number: the trail and one replayed segment then hold about
-    /// 2 sqrt(L) layers of the L (n = 16's level 6 from level 3 at 47 held
-    /// every layer and ran out of 24 GB), for one more pass on flags.
-    fn stride(&self) -> usize {
-        self.cells.len().isqrt().max(1)
-    }
-
-    /// What the layers before positions `from..` (to the next kept one)
-    /// reached, replayed on flags from the kept layer `kept` before `from`.
-    fn replayed(&self, kept: &Reached, from: usize, allowance: usize) -> Vec<Reached> {
+    /// What the layers before positions `from + 1..end` reached, replayed
+    /// on flags from `kept`, the layer before `from` (empty for a trail
+    /// that kept every layer).
+    fn replayed(&self, kept: &Reached, Range { start: from, end }: Range<usize>, allowance: usize) -> Vec<Reached> {
         let width = allowance + 1;
         let mut layer = Layer::<bool>::default();
-        for (k, &state) in kept.states.iter().enumerate() {
-            let flags = layer.slot(state, width);
-            (0..width).filter(|&added| kept.reached(k, added)).for_each(|added| flags[added] = true);
+        if end > from + 1 {
+            for (k, &state) in kept.states.iter().enumerate() {
+                let flags = layer.slot(state, width);
+                (0..width).filter(|&added| kept.reached(k, added)).for_each(|added| flags[added] = true);
+            }
         }
-        let (mut segment, mut spare) = (Vec::with_capacity(self.stride()), Layer::default());
-        for i in from..(from + self.stride()).min(self.cells.len()) {
-            segment.push(Reached::of(&layer, width));
+        let (mut segment, mut spare) = (Vec::with_capacity(end - from), Layer::default());
+        for i in from..end.saturating_sub(1) {
             self.step(i, &layer, allowance, &mut spare).expect("flags do not overflow");
             std::mem::swap(&mut layer, &mut spare);
+            segment.push(Reached::of(layer.iter(width), layer.states.len(), width));
         }
         segment
     }
@@ -285,7 +281,7 @@ impl Lift {
     /// Refinements adding each penalty `0..=allowance`: counted in `u128`,
     /// and again in `BigUint` when they outgrow it; with a `trail`, what each
     /// layer reached (of the run that finished).
-    fn counted(&self, allowance: usize, mut trail: Option<&mut Vec<Reached>>) -> Vec<BigUint> {
+    fn counted(&self, allowance: usize, mut trail: Option<&mut Trail>) -> Vec<BigUint> {
         match self.run::<u128>(allowance, trail.as_deref_mut()) {
             Ok(last) => result(&last, allowance).into_iter().map(BigUint::from).collect(),
             Err(Overflow) => {
@@ -305,13 +301,16 @@ impl Lift {
     /// The counts, and one refinement adding the least penalty (as `(cell,
     /// value)` pairs, values `b+1..`, the level's `+` as `k + 1`) drawn back
     /// through the layers, for the validator to judge; `None` when there is
-    /// none within the allowance. The counting run keeps, of one layer in
-    /// every `stride`, only its states and which penalties reach them, and
-    /// the draw-back replays the layers between on flags (every layer's
-    /// counts in `BigUint` ran n = 15's level 6 out of memory, every layer's
-    /// flags n = 16's).
+    /// none within the allowance. The counting run keeps of its layers
+    /// (`trail`) only their states and which penalties reach them (every
+    /// layer's counts in `BigUint` ran n = 15's level 6 out of memory).
     pub fn witness(&self, allowance: usize) -> Result<(Vec<BigUint>, Option<Filling>), HexError> {
-        let mut trail = Vec::with_capacity(self.cells.len() / self.stride() + 1);
+        self.witness_kept(allowance, TRAIL_BYTES)
+    }
+
+    /// `witness` with the trail thinned past `budget` bytes.
+    fn witness_kept(&self, allowance: usize, budget: usize) -> Result<(Vec<BigUint>, Option<Filling>), HexError> {
+        let mut trail = Trail::new(self.cells.len(), budget);
         let counts = self.counted(allowance, Some(&mut trail));
         let Some(least) = counts.iter().position(|c| *c != BigUint::ZERO) else { return Ok((counts, None)) };
         Ok((counts, Some(self.drawn_back(&trail, least, allowance)?)))
@@ -320,12 +319,13 @@ impl Lift {
     /// One refinement adding exactly `added`, drawn back from the last
     /// layer's empty state through the kept layers, each segment between
     /// them replayed.
-    fn drawn_back(&self, trail: &[Reached], mut added: usize, allowance: usize) -> Result<Filling, HexError> {
+    fn drawn_back(&self, trail: &Trail, mut added: usize, allowance: usize) -> Result<Filling, HexError> {
         let mut state = 0u128;
         let mut labels = vec![0u8; self.cells.len()];
-        for (kept, from) in trail.iter().zip((0..self.cells.len()).step_by(self.stride())).rev() {
-            let segment = self.replayed(kept, from, allowance);
-            for (i, reached) in (from..from + segment.len()).zip(&segment).rev() {
+        for (positions, kept) in trail.segments().rev() {
+            let replayed = self.replayed(kept, positions.clone(), allowance);
+            let layers: Vec<&Reached> = std::iter::once(kept).chain(&replayed).collect();
+            for (i, reached) in positions.zip(layers).rev() {
                 let back = reached.states.iter().enumerate().find_map(|(k, &before)| {
                     (0..self.labels()).find_map(|label| match self.place(i, before, label) {
                         Some((s, charge)) if s == state && charge <= added && reached.reached(k, added - charge) => Some((before, label, charge)),
@@ -337,32 +337,6 @@ impl Lift {
             }
         }
         Ok(self.cells.iter().zip(labels).map(|(&c, label)| (c, label + self.base + 1)).collect())
-    }
-}
-
-/// One layer as the draw-back reads it: its states, and per state a bitset
-/// of the penalties added that reach it (`words` words each).
-struct Reached {
-    states: Vec<u128>,
-    bits: Vec<u64>,
-    words: usize,
-}
-
-impl Reached {
-    fn of<T: Tally + PartialEq>(layer: &Layer<T>, width: usize) -> Reached {
-        let words = width.div_ceil(64);
-        let mut bits = vec![0u64; layer.states.len() * words];
-        let zero = T::zero();
-        for (k, (_, counts)) in layer.iter(width).enumerate() {
-            for (added, _) in counts.iter().enumerate().filter(|(_, c)| **c != zero) {
-                bits[k * words + added / 64] |= 1 << (added % 64);
-            }
-        }
-        Reached { states: layer.states.clone(), bits, words }
-    }
-
-    fn reached(&self, k: usize, added: usize) -> bool {
-        self.bits[k * self.words + added / 64] >> (added % 64) & 1 == 1
     }
 }
 
@@ -381,7 +355,8 @@ mod tests {
     /// index order, and the least costly tie-break), index order and its
     /// reverse count the same, penalty by penalty (and the
     /// program in `BigUint`, its fallback, as in `u128`; the refinement the
-    /// trail draws back is valid and adds the least penalty), for every partial of the
+    /// trail draws back is valid and adds the least penalty, and a trail
+    /// thinned at once draws back the same one), for every partial of the
     /// base level up to two (n = 4) or one (n = 5) above the level-3
     /// minimum, at every level above the base.
     #[test]
@@ -402,6 +377,8 @@ mod tests {
                         assert_eq!(wide, counts[0], "n={side} level {base} -> {level}: {values:?}: BigUint against u128");
                         let ((witnessed, drawn), least) = (lift.witness(allowance).unwrap(), counts[0].iter().position(|c| *c != BigUint::ZERO));
                         assert!(witnessed == counts[0] && drawn.is_some() == least.is_some(), "n={side} level {base} -> {level}: {values:?}");
+                        let thinned = lift.witness_kept(allowance, 0).unwrap();
+                        assert_eq!(thinned, (witnessed, drawn.clone()), "n={side} level {base} -> {level}: {values:?}: a thinned trail draws back another refinement");
                         let mut refined = values.to_vec();
                         drawn.unwrap_or_default().iter().for_each(|&(cell, value)| refined[cell] = value);
                         let judged = crate::validation::evaluate(&hex, &crate::levels::Partial::new(side, level, refined).unwrap());

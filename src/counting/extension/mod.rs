@@ -48,6 +48,7 @@ pub(super) mod lift;
 pub(super) mod order;
 pub(super) mod pieces;
 pub(super) mod refinements;
+pub(super) mod trail;
 
 use num_bigint::BigUint;
 use rayon::prelude::*;
