@@ -35,7 +35,7 @@ use num_bigint::BigUint;
 
 use crate::counting::extension::order;
 use crate::counting::extension::trail::{Reached, Trail, TRAIL_BYTES};
-use crate::counting::hashing::KeyMap;
+use crate::counting::hashing::KeyHasher;
 use crate::counting::tally::{Overflow, Tally};
 use crate::error::HexError;
 use crate::geometry::Hexagon;
@@ -82,17 +82,26 @@ struct Step {
 /// One layer: each state with its refinements by penalty added so far, in
 /// one flat vector (`width` counts a state) so that no state allocates. The
 /// counts are `u128`, or `BigUint` for a partial whose refinements outgrow
-/// it (n = 15 level 6 from level 3).
+/// it (n = 15 level 6 from level 3). The index holds each state's position
+/// (4 bytes and a control byte), the state itself only `states`: a map keyed
+/// by the `u128` states held each twice in 32-byte entries, and n = 16's
+/// level-6 layers outgrew the machine.
 struct Layer<T> {
-    index: KeyMap<usize>,
+    index: hashbrown::HashTable<u32>,
     states: Vec<u128>,
     counts: Vec<T>,
 }
 
 impl<T: Tally> Default for Layer<T> {
     fn default() -> Self {
-        Layer { index: KeyMap::default(), states: Vec::new(), counts: Vec::new() }
+        Layer { index: hashbrown::HashTable::new(), states: Vec::new(), counts: Vec::new() }
     }
+}
+
+/// The hash of a state in a layer's index.
+fn hashed(state: u128) -> u64 {
+    use std::hash::BuildHasher;
+    std::hash::BuildHasherDefault::<KeyHasher>::default().hash_one(state)
 }
 
 impl<T: Tally> Layer<T> {
@@ -110,17 +119,24 @@ impl<T: Tally> Layer<T> {
 
     /// The counts of `state`, added (zero) if new.
     fn slot(&mut self, state: u128, width: usize) -> &mut [T] {
-        let next = self.states.len();
-        let at = *self.index.entry(state).or_insert(next);
-        if at == next {
-            self.states.push(state);
-            self.counts.resize(self.counts.len() + width, T::zero());
-        }
+        let states = &self.states;
+        let entry = self.index.entry(hashed(state), |&at| states[at as usize] == state, |&at| hashed(states[at as usize]));
+        let at = match entry {
+            hashbrown::hash_table::Entry::Occupied(found) => *found.get() as usize,
+            hashbrown::hash_table::Entry::Vacant(vacant) => {
+                let next = states.len();
+                vacant.insert(u32::try_from(next).expect("fewer than 2^32 states in a layer"));
+                self.states.push(state);
+                self.counts.resize(self.counts.len() + width, T::zero());
+                next
+            }
+        };
         &mut self.counts[at * width..(at + 1) * width]
     }
 
     fn get(&self, state: u128, width: usize) -> Option<&[T]> {
-        self.index.get(&state).map(|&at| &self.counts[at * width..(at + 1) * width])
+        let at = *self.index.find(hashed(state), |&at| self.states[at as usize] == state)? as usize;
+        Some(&self.counts[at * width..(at + 1) * width])
     }
 
     fn iter(&self, width: usize) -> impl Iterator<Item = (u128, &[T])> {
