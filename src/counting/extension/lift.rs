@@ -139,6 +139,14 @@ impl<T: Tally> Layer<T> {
         Some(&self.counts[at * width..(at + 1) * width])
     }
 
+    /// What the draw-back keeps of this layer.
+    fn reached(&self, width: usize) -> Reached
+    where
+        T: PartialEq,
+    {
+        Reached::of(self.iter(width), self.states.len(), width)
+    }
+
     fn iter(&self, width: usize) -> impl Iterator<Item = (u128, &[T])> {
         self.states.iter().copied().zip(self.counts.chunks(width))
     }
@@ -265,7 +273,7 @@ impl Lift {
         let (mut layer, mut spare) = (Layer::start(width), Layer::default());
         for i in 0..self.cells.len() {
             if let Some(trail) = trail.as_deref_mut().filter(|t| t.wants(i)) {
-                trail.keep(Reached::of(layer.iter(width), layer.states.len(), width));
+                trail.keep(layer.reached(width));
             }
             self.step(i, &layer, allowance, &mut spare)?;
             std::mem::swap(&mut layer, &mut spare);
@@ -289,7 +297,7 @@ impl Lift {
         for i in from..end.saturating_sub(1) {
             self.step(i, &layer, allowance, &mut spare).expect("flags do not overflow");
             std::mem::swap(&mut layer, &mut spare);
-            segment.push(Reached::of(layer.iter(width), layer.states.len(), width));
+            segment.push(layer.reached(width));
         }
         segment
     }
