@@ -18,6 +18,7 @@ pub struct Overflow;
 pub trait Tally: Clone + Send + Sync {
     fn zero() -> Self;
     fn one() -> Self;
+    fn is_zero(&self) -> bool;
     /// `self += other`, or `Overflow` if the result is not representable.
     fn try_add(&mut self, other: &Self) -> Result<(), Overflow>;
     /// Heap bytes held beyond the value itself, for the sweep's memory budget.
@@ -34,6 +35,9 @@ impl Tally for u128 {
     }
     fn one() -> Self {
         1
+    }
+    fn is_zero(&self) -> bool {
+        *self == 0
     }
     fn try_add(&mut self, other: &Self) -> Result<(), Overflow> {
         *self = self.checked_add(*other).ok_or(Overflow)?;
@@ -62,6 +66,9 @@ impl Tally for bool {
     fn one() -> Self {
         true
     }
+    fn is_zero(&self) -> bool {
+        !*self
+    }
     fn try_add(&mut self, other: &Self) -> Result<(), Overflow> {
         *self |= *other;
         Ok(())
@@ -85,6 +92,9 @@ impl Tally for BigUint {
     }
     fn one() -> Self {
         BigUint::from(1u8)
+    }
+    fn is_zero(&self) -> bool {
+        num_traits::Zero::is_zero(self)
     }
     fn try_add(&mut self, other: &Self) -> Result<(), Overflow> {
         *self += other;

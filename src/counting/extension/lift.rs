@@ -33,9 +33,9 @@ use std::ops::Range;
 
 use num_bigint::BigUint;
 
+use crate::counting::extension::layer::LiftLayer;
 use crate::counting::extension::order;
 use crate::counting::extension::trail::{Reached, Trail, TRAIL_BYTES};
-use crate::counting::hashing::KeyHasher;
 use crate::counting::tally::{Overflow, Tally};
 use crate::error::HexError;
 use crate::geometry::Hexagon;
@@ -65,6 +65,8 @@ pub struct Lift {
     /// The slot lists of every step end to end: one allocation, not three a
     /// step, since there are millions of partials.
     slots: Vec<usize>,
+    /// The `left` lists of every step end to end.
+    left: Vec<u8>,
 }
 
 /// Placing position `i`: its slot lists, as ranges of `Lift::slots`.
@@ -75,81 +77,11 @@ struct Step {
     staying: Range<usize>,
     /// Slots of the extended state judged now: their last neighbour is `i`.
     closing: Range<usize>,
+    /// Per slot of `staying`, in `Lift::left`: its cell's neighbours still to
+    /// be placed, each of which can show it one value at most.
+    left: Range<usize>,
     /// Slots in the state before.
     before: usize,
-}
-
-/// One layer: each state with its refinements by penalty added so far, in
-/// one flat vector (`width` counts a state) so that no state allocates. The
-/// counts are `u128`, or `BigUint` for a partial whose refinements outgrow
-/// it (n = 15 level 6 from level 3). The index holds each state's position
-/// (4 bytes and a control byte), the state itself only `states`: a map keyed
-/// by the `u128` states held each twice in 32-byte entries, and n = 16's
-/// level-6 layers outgrew the machine.
-struct Layer<T> {
-    index: hashbrown::HashTable<u32>,
-    states: Vec<u128>,
-    counts: Vec<T>,
-}
-
-impl<T: Tally> Default for Layer<T> {
-    fn default() -> Self {
-        Layer { index: hashbrown::HashTable::new(), states: Vec::new(), counts: Vec::new() }
-    }
-}
-
-/// The hash of a state in a layer's index.
-fn hashed(state: u128) -> u64 {
-    use std::hash::BuildHasher;
-    std::hash::BuildHasherDefault::<KeyHasher>::default().hash_one(state)
-}
-
-impl<T: Tally> Layer<T> {
-    fn start(width: usize) -> Layer<T> {
-        let mut layer = Layer::default();
-        layer.slot(0, width)[0] = T::one();
-        layer
-    }
-
-    fn clear(&mut self) {
-        self.index.clear();
-        self.states.clear();
-        self.counts.clear();
-    }
-
-    /// The counts of `state`, added (zero) if new.
-    fn slot(&mut self, state: u128, width: usize) -> &mut [T] {
-        let states = &self.states;
-        let entry = self.index.entry(hashed(state), |&at| states[at as usize] == state, |&at| hashed(states[at as usize]));
-        let at = match entry {
-            hashbrown::hash_table::Entry::Occupied(found) => *found.get() as usize,
-            hashbrown::hash_table::Entry::Vacant(vacant) => {
-                let next = states.len();
-                vacant.insert(u32::try_from(next).expect("fewer than 2^32 states in a layer"));
-                self.states.push(state);
-                self.counts.resize(self.counts.len() + width, T::zero());
-                next
-            }
-        };
-        &mut self.counts[at * width..(at + 1) * width]
-    }
-
-    fn get(&self, state: u128, width: usize) -> Option<&[T]> {
-        let at = *self.index.find(hashed(state), |&at| self.states[at as usize] == state)? as usize;
-        Some(&self.counts[at * width..(at + 1) * width])
-    }
-
-    /// What the draw-back keeps of this layer.
-    fn reached(&self, width: usize) -> Reached
-    where
-        T: PartialEq,
-    {
-        Reached::of(self.iter(width), self.states.len(), width)
-    }
-
-    fn iter(&self, width: usize) -> impl Iterator<Item = (u128, &[T])> {
-        self.states.iter().copied().zip(self.counts.chunks(width))
-    }
 }
 
 #[inline]
@@ -162,6 +94,13 @@ fn code(state: u128, slot: usize) -> u8 {
 fn supported(code: u8) -> bool {
     let needs = (1u8 << (code & 3)) - 1;
     (code >> 2) & needs == needs
+}
+
+/// How many of the values from `b+1` to below its own a cell of this code has not seen.
+#[inline]
+fn unseen(code: u8) -> u32 {
+    let needs = (1u8 << (code & 3)) - 1;
+    (needs & !(code >> 2)).count_ones()
 }
 
 impl Lift {
@@ -190,6 +129,7 @@ impl Lift {
         let mut open: Vec<usize> = Vec::with_capacity(MAX_OPEN + 1);
         let mut steps = Vec::with_capacity(cells.len());
         let mut slots = Vec::with_capacity(cells.len() * 4);
+        let mut left = Vec::with_capacity(cells.len() * 2);
         for i in 0..cells.len() {
             let range = |slots: &mut Vec<usize>, from: &mut dyn Iterator<Item = usize>| {
                 let start = slots.len();
@@ -201,13 +141,15 @@ impl Lift {
             open.push(i);
             let closing = range(&mut slots, &mut (0..=before).filter(|&s| last[open[s]] <= i));
             let staying = range(&mut slots, &mut (0..=before).filter(|&s| last[open[s]] > i));
+            let start = left.len();
+            left.extend(slots[staying.clone()].iter().map(|&s| neighbours(open[s]).filter(|&u| u > i).count() as u8));
             open.retain(|&j| last[j] > i);
             if open.len() > MAX_OPEN {
                 return Err(HexError::Internal(format!("more than {MAX_OPEN} open `+` cells in one level-{base} partial")));
             }
-            steps.push(Step { earlier, staying, closing, before });
+            steps.push(Step { earlier, staying, closing, left: start..left.len(), before });
         }
-        Ok(Lift { base, level, cells, steps, slots })
+        Ok(Lift { base, level, cells, steps, slots, left })
     }
 
     /// Labels a cell can take: `b+1..=k` and the level's `+` (`k + 1`; at
@@ -246,17 +188,28 @@ impl Lift {
         if !self.slots[step.closing.clone()].iter().all(|&slot| supported(codes[slot])) {
             return None;
         }
+        // A cell that lacks more values than it has neighbours to come can
+        // never be supported: its states are dropped now, not when it closes
+        // (every refinement they lead to is one the closing check refuses).
+        if !self.slots[step.staying.clone()].iter().zip(&self.left[step.left.clone()]).all(|(&slot, &left)| unseen(codes[slot]) <= u32::from(left)) {
+            return None;
+        }
         let next = self.slots[step.staying.clone()].iter().enumerate().fold(0u128, |acc, (s, &slot)| acc | (u128::from(codes[slot]) << (s as u32 * SLOT_BITS)));
         Some((next, charge))
     }
 
     /// The layer after position `i` from the one before it, into `next`.
-    fn step<T: Tally>(&self, i: usize, layer: &Layer<T>, allowance: usize, next: &mut Layer<T>) -> Result<(), Overflow> {
+    fn step<T: Tally>(&self, i: usize, layer: &LiftLayer<T>, allowance: usize, next: &mut LiftLayer<T>) -> Result<(), Overflow> {
         let width = allowance + 1;
         next.clear();
         for (state, counts) in layer.iter(width) {
             for label in 0..self.labels() {
                 let Some((s, charge)) = self.place(i, state, label).filter(|&(_, charge)| charge <= allowance) else { continue };
+                // A state none of whose counts stays within the allowance is not made: it would
+                // only carry zeros to the end.
+                if counts[..width - charge].iter().all(Tally::is_zero) {
+                    continue;
+                }
                 let tally = next.slot(s, width);
                 for added in 0..width - charge {
                     tally[added + charge].try_add(&counts[added])?;
@@ -268,15 +221,18 @@ impl Lift {
 
     /// The program's last layer, from the empty state; with a `trail`, what
     /// the layers it wants reached, for the draw-back.
-    fn run<T: Tally + PartialEq>(&self, allowance: usize, mut trail: Option<&mut Trail>) -> Result<Layer<T>, Overflow> {
+    fn run<T: Tally + PartialEq>(&self, allowance: usize, mut trail: Option<&mut Trail>) -> Result<LiftLayer<T>, Overflow> {
         let width = allowance + 1;
-        let (mut layer, mut spare) = (Layer::start(width), Layer::default());
+        let (mut layer, mut spare) = (LiftLayer::start(width), LiftLayer::default());
         for i in 0..self.cells.len() {
             if let Some(trail) = trail.as_deref_mut().filter(|t| t.wants(i)) {
                 trail.keep(layer.reached(width));
             }
             self.step(i, &layer, allowance, &mut spare)?;
             std::mem::swap(&mut layer, &mut spare);
+            if layer.states.is_empty() {
+                break;
+            }
         }
         Ok(layer)
     }
@@ -286,14 +242,14 @@ impl Lift {
     /// that kept every layer).
     fn replayed(&self, kept: &Reached, Range { start: from, end }: Range<usize>, allowance: usize) -> Vec<Reached> {
         let width = allowance + 1;
-        let mut layer = Layer::<bool>::default();
+        let mut layer = LiftLayer::<bool>::default();
         if end > from + 1 {
             for (k, &state) in kept.states.iter().enumerate() {
                 let flags = layer.slot(state, width);
                 (0..width).filter(|&added| kept.reached(k, added)).for_each(|added| flags[added] = true);
             }
         }
-        let (mut segment, mut spare) = (Vec::with_capacity(end - from), Layer::default());
+        let (mut segment, mut spare) = (Vec::with_capacity(end - from), LiftLayer::default());
         for i in from..end.saturating_sub(1) {
             self.step(i, &layer, allowance, &mut spare).expect("flags do not overflow");
             std::mem::swap(&mut layer, &mut spare);
@@ -306,6 +262,12 @@ impl Lift {
     /// and again in `BigUint` when they outgrow it; with a `trail`, what each
     /// layer reached (of the run that finished).
     fn counted(&self, allowance: usize, mut trail: Option<&mut Trail>) -> Vec<BigUint> {
+        // Most partials of n = 16's level 6 at 47 count nothing, though their counts outgrow
+        // u128 midway: flags settle that first, a byte a state, before any count is paid for.
+        let reached = self.run::<bool>(allowance, None).expect("flags do not overflow");
+        if result(&reached, allowance).iter().all(Tally::is_zero) {
+            return vec![BigUint::ZERO; allowance + 1];
+        }
         match self.run::<u128>(allowance, trail.as_deref_mut()) {
             Ok(last) => result(&last, allowance).into_iter().map(BigUint::from).collect(),
             Err(Overflow) => {
@@ -365,7 +327,7 @@ impl Lift {
 }
 
 /// The program's result, from its last layer: refinements adding each penalty `0..=allowance`.
-fn result<T: Tally>(last: &Layer<T>, allowance: usize) -> Vec<T> {
+fn result<T: Tally>(last: &LiftLayer<T>, allowance: usize) -> Vec<T> {
     last.get(0, allowance + 1).map_or_else(|| vec![T::zero(); allowance + 1], <[T]>::to_vec)
 }
 

@@ -44,6 +44,7 @@
 
 pub(super) mod classes;
 pub(super) mod covers;
+pub(super) mod layer;
 pub(super) mod lift;
 pub(super) mod order;
 pub(super) mod pieces;
