@@ -1,12 +1,14 @@
 //! Criterion benchmarks of the counting hot paths: the frontier sweep at
-//! levels 1..4 (lower-level tables included) and the chain-and-cycle counts
-//! at levels 5 and 6, at the known minimum penalty (found by the library, not
-//! hard-coded), for sides small enough to sample repeatedly.
+//! levels 1..4 (lower-level tables included), the chain-and-cycle counts
+//! at levels 5 and 6, and the lift of level-3 partials to levels 4..6, at the
+//! known minimum penalty (found by the library, not hard-coded), for sides
+//! small enough to sample repeatedly.
 //!
 //! Run: `CARGO_TARGET_DIR=/work/target-counting cargo bench --bench counting`.
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
-use hexcert::counting::{Count, Layers, Method, CountSettings};
+use hexcert::counting::{extended_from_listed, Count, Layers, Method, CountSettings};
+use hexcert::levels::Partial;
 use hexcert::geometry::Hexagon;
 
 fn counts_at_the_minimum(c: &mut Criterion) {
@@ -50,5 +52,24 @@ fn layers_side_by_side(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, counts_at_the_minimum, layers_side_by_side);
+/// The lift (`count --road extension --from-listing`'s program) of every
+/// level-3 partial of n = 8 up to one above level 6's minimum (listed by the
+/// sweep outside the timing) to levels 4, 5 and 6: the flags pass, the
+/// counts and the validator's draw-back of one refinement per class.
+fn lift_from_level_three(c: &mut Criterion) {
+    let mut group = c.benchmark_group("lift");
+    group.sample_size(10);
+    let hex = Hexagon::new(8).expect("valid side");
+    let bound = Count::new(&hex, 6).minimum().expect("minimum") + 1;
+    let mut listed = Vec::new();
+    Count::new(&hex, 3).for_each_partial(bound, |values, penalty| listed.push((Partial::new(8, 3, values.to_vec()).expect("a level-3 partial"), penalty))).expect("the level-3 partials");
+    for level in 4..=6u8 {
+        group.bench_with_input(BenchmarkId::new("n8-from-level3", format!("level{level}")), &level, |b, &level| {
+            b.iter(|| extended_from_listed(&hex, (3, level), &listed, bound, &CountSettings::default()).expect("lifted"))
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, counts_at_the_minimum, layers_side_by_side, lift_from_level_three);
 criterion_main!(benches);
