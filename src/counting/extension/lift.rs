@@ -89,11 +89,10 @@ fn code(state: u128, slot: usize) -> u8 {
     ((state >> (slot as u32 * SLOT_BITS)) & 0x1f) as u8
 }
 
-/// Whether a cell of this code sees every value from 5 to below its own.
+/// Whether a cell of this code sees every value from `b+1` to below its own.
 #[inline]
 fn supported(code: u8) -> bool {
-    let needs = (1u8 << (code & 3)) - 1;
-    (code >> 2) & needs == needs
+    unseen(code) == 0
 }
 
 /// How many of the values from `b+1` to below its own a cell of this code has not seen.
