@@ -77,6 +77,15 @@ impl CheckerRecord {
         self.name == VERIFIED_CHECKER && self.verdict == VERIFIED_ACCEPTED
     }
 
+    /// Whether a re-check that keeps verdicts (`check --keep-verdicts`) may
+    /// skip the proof this verdict is recorded for: an acceptance by the
+    /// binary named `version` that records what it read. One recorded before
+    /// verdicts were bound is attested only, so its proof is checked again
+    /// and the new verdict bound (skipping it left it attested for good).
+    pub fn resumes(&self, version: &str) -> bool {
+        self.verified_acceptance() && self.version == version && self.read.is_some()
+    }
+
     /// The SHA-256 of the binary that ran: recorded, or (older verdicts)
     /// read from `version`, which names it.
     pub fn checker_sha256(&self) -> Option<&str> {

@@ -179,8 +179,8 @@ fn read_cubes(dir: &Path, hex: &Hexagon, record: &CountRecord, checks: ProofChec
             verified += usize::from(judge_proof(&formula, proof).map_err(bad)?);
         }
         cubes.verified_recorded += usize::from(verified == proofs.len());
-        // Kept verdicts resume a re-check: this checker binary's acceptance stands for the cube.
-        let resumed = checks.keep && checks.verified.is_some_and(|v| proofs.iter().all(|(.., p)| p.verified_lrat.as_ref().is_some_and(|r| r.version == v.version)));
+        // Kept verdicts resume a re-check: this checker binary's bound acceptance stands for the cube.
+        let resumed = checks.keep && checks.verified.is_some_and(|v| proofs.iter().all(|(.., p)| p.verified_lrat.as_ref().is_some_and(|r| r.resumes(&v.version))));
         if let Some(regenerate) = checks.regenerate.filter(|_| !resumed) {
             if checks.progress {
                 eprintln!("listing cube {index} of {total} again ({})", file.display());

@@ -194,8 +194,7 @@ impl<'a> CubeProofs<'a> {
         let (cnf, dimacs, record) = self.judged(index)?;
         let proof_sha256 = record.proof_sha256.as_deref().expect("judged a refutation");
         let stored_proof = record.lrat_proof.as_ref().and_then(|f| f.stored_as.as_ref().map(|name| (f, name)));
-        let resumed = checks.keep
-            && checks.verified.is_some_and(|v| record.verified_lrat.as_ref().is_some_and(|r| r.verified_acceptance() && r.version == v.version));
+        let resumed = checks.keep && checks.verified.is_some_and(|v| record.verified_lrat.as_ref().is_some_and(|r| r.resumes(&v.version)));
         let verdict = if resumed {
             self.tally.earlier += 1;
             self.tally.unchecked += 1;

@@ -36,7 +36,7 @@ pub(super) fn check_claim(path: &Path, claim: &mut Claim, checks: ProofChecks<'_
         }
         messages.push(recorded.recorded_line());
     }
-    if checks.keep && verified.is_some_and(|v| claim.verified_lrat.as_ref().is_some_and(|r| r.verified_acceptance() && r.version == v.version)) {
+    if checks.keep && verified.is_some_and(|v| claim.verified_lrat.as_ref().is_some_and(|r| r.resumes(&v.version))) {
         messages.push(format!("{} accepted the proof in an earlier run (recorded); not checked in this one: rerun without --keep-verdicts to check it", crate::proofs::verified::NAME));
         return Ok(Status::Unverified);
     }
