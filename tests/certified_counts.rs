@@ -162,13 +162,13 @@ fn a_relisting_with_kept_verdicts_gives_an_older_listing_its_cake_lpr_acceptance
     assert!(text.contains("0 of 128 cubes listed again in this run") && text.contains("128 of 128 cubes record a cake_lpr acceptance"), "{text}");
     // An acceptance recorded before verdicts were bound (no `read`) is attested only: kept verdicts
     // do not skip its cube, which is listed again and its verdict bound.
-    let first_listed = (0..128).find(|i| json(&bare.path().join(format!("cube-{i}.json")))["leaders"].as_array().is_some_and(|l| !l.is_empty())).unwrap_or(0);
-    edit(&bare.path().join(format!("cube-{first_listed}.json")), |v| drop(v["certificate"]["verified_lrat"].as_object_mut().unwrap().remove("read")));
+    let unbound = cube_with_leaders(bare.path());
+    edit(&unbound, |v| drop(v["certificate"]["verified_lrat"].as_object_mut().unwrap().remove("read")));
     let third = keep();
     let text = String::from_utf8_lossy(&third.stdout);
     assert_eq!(third.status.code(), Some(4), "{text}");
     assert!(text.contains("1 of 128 cubes listed again in this run"), "an unbound acceptance skipped: {text}");
-    let cube = json(&bare.path().join(format!("cube-{first_listed}.json")));
+    let cube = json(&unbound);
     assert_eq!(cube["certificate"]["verified_lrat"]["read"]["formula_sha256"], cube["certificate"]["formula_sha256"], "{cube}");
 }
 
