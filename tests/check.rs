@@ -86,8 +86,9 @@ fn one_change_to_penalty(hex: &Hexagon, start: &Partial, penalty: usize) -> Part
 /// The fraud of issue 9: a copy of proofs/n5 made claim-only, its bound
 /// raised to 10 everywhere (statement, max_penalty, directory name, CNF hash
 /// of the re-encoded formula), and a valid penalty-10 witness recorded as the
-/// optimum. Every hash agrees, so only the unchecked proof stands between it
-/// and a false optimum: `check` must not pass it.
+/// optimum. Once its bound cake_lpr verdict is dropped every hash agrees, so
+/// only the unchecked proof stands between it and a false optimum: `check`
+/// must not pass it.
 #[test]
 fn a_claim_only_fraud_with_a_consistent_bound_is_not_verified() {
     let root = scratch("fraud");
@@ -129,6 +130,17 @@ fn a_claim_only_fraud_with_a_consistent_bound_is_not_verified() {
         o.witness_sha256 = sha256_hex(worse.as_bytes());
         o.lower_bound = "level3-below10".into();
         o.level_minima = vec![7, 8, 10, 10, 10, 10];
+    });
+
+    // The committed claim's cake_lpr verdict is bound to the formula it
+    // read, so kept as it is it gives the fraud away.
+    let (code, text) = hexcert_check(&[n5.to_str().unwrap()]);
+    assert_eq!(code, Some(i32::from(EXIT_FAILED)), "{text}");
+    assert!(text.contains("read the formula"), "{text}");
+    // A forger drops it; then only the missing proof is left to say no.
+    rewrite_json::<Claim>(&claim_dir.join("claim.json"), |c| {
+        c.verified_lrat = None;
+        c.trust_base = trust_base(Basis::of_claim(c, &c.encode_options()));
     });
 
     let report = check_record(&n5.join("optimum.json"), None);

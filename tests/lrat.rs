@@ -466,13 +466,17 @@ fn script_posing_as_cake_lpr(dir: &Path) -> String {
 /// and of the binary that ran: an unknown binary's is recorded as an
 /// "unknown build" and counts in no trust base; one copied onto a claim
 /// whose formula it did not read is refused; and plain `check` reports a
-/// recorded verdict as recorded, not checked in its run (the committed
-/// ones, which predate the hashes, as attested only).
+/// recorded verdict as recorded, not checked in its run (one that predates
+/// the hashes, as attested only).
 #[test]
 fn a_verified_checkers_verdict_is_bound_to_its_formula_proof_and_build() {
     let dir = scratch("cake-bound");
     let (three, _) = n5_level3_without_verdict(&dir);
     let two = dir.join("proofs/n5/level2-below8/claim.json");
+    // A verdict as recorded before verdicts were bound: without `read`.
+    let mut older: hexcert::records::Claim = serde_json::from_slice(&std::fs::read(&two).unwrap()).unwrap();
+    older.verified_lrat.as_mut().expect("the committed claim holds a cake_lpr verdict").read = None;
+    std::fs::write(&two, serde_json::to_vec_pretty(&older).unwrap()).unwrap();
     let plain = hexcert(&dir, &["check", two.to_str().unwrap()]);
     assert!(text(&plain).contains("recorded without the hashes of what it read: attested only; not checked in this run"), "{}", text(&plain));
 
