@@ -43,6 +43,20 @@ fn the_seeded_sample_is_solved_and_estimated_and_an_unsolved_sample_is_unverifie
     assert_eq!((e["cubes"].as_u64(), e["sampled"].as_u64(), e["censored"].as_u64()), (Some(plan.cubes.len() as u64), Some(6), Some(0)), "{found}");
     let (min, median, max, total) = (e["min"].as_f64().unwrap(), e["median"].as_f64().unwrap(), e["max"].as_f64().unwrap(), e["total"].as_f64().unwrap());
     assert!(min <= median && median <= max && total >= max && e["low"].as_f64().unwrap() <= total, "{found}");
+    // Counted at the solver's CPU, which every new record keeps beside the wall clock.
+    let paths: Vec<_> = std::fs::read_dir(dir.join("res")).unwrap().map(|e| e.unwrap().path()).filter(|p| p.extension().is_some_and(|x| x == "json")).collect();
+    let read = |p: &std::path::Path| serde_json::from_slice::<serde_json::Value>(&std::fs::read(p).unwrap()).unwrap();
+    let cpu: Vec<f64> = paths.iter().map(|p| read(p)["solve_cpu_seconds"].as_f64().expect("the solver's CPU recorded")).collect();
+    assert!(paths.iter().all(|p| read(p)["solve_cpu_seconds"].as_f64() <= read(p)["solve_seconds"].as_f64().map(|w| w + 0.01)), "CPU above the wall clock");
+    assert_eq!(max, cpu.iter().copied().fold(0.0, f64::max), "{found}");
+    assert_eq!(found["wall_clock_only"], 0, "{found}");
+    // A record from before the CPU was kept counts at its wall clock, and is counted as such.
+    let mut old = read(&paths[0]);
+    old.as_object_mut().unwrap().remove("solve_cpu_seconds");
+    old["solve_seconds"] = serde_json::json!(1000.0);
+    std::fs::write(&paths[0], serde_json::to_vec_pretty(&old).unwrap()).unwrap();
+    let (code, found) = estimate("7");
+    assert_eq!((code, found["wall_clock_only"].as_u64(), found["estimate"]["max"].as_f64()), (Some(0), Some(1), Some(1000.0)), "{found}");
     // Another seed's sample shares at most some cubes with this one: the rest have no record.
     let (code, found) = estimate("8");
     let without = found["sample_without_record"].as_array().unwrap().len();

@@ -104,12 +104,13 @@ fn solve_cube(
     let work = WorkDir::create(results, &format!(".work-{key}"))?;
     let verified = limits.verified.map(|checker| checker.stream(&write_formula(&work.0, dimacs)?)).transpose()?;
     let mut online = OnlineCheck::start_with(against, &work.0.join("cube.drat"), verified)?;
-    let start = Instant::now();
+    let (start, cpu_start) = (Instant::now(), crate::run::thread_cpu_seconds());
     let limit = limits.time_limit.map(crate::run::CpuLimit::start);
     let timed_out = move || limit.is_some_and(|l| l.spent());
     let flag = Arc::clone(abort);
     let outcome = solve_traced(cnf, crate::solving::profile::CURRENT, online.sender(), move || flag.load(Ordering::Relaxed) || timed_out());
-    let solve_seconds = start.elapsed().as_secs_f64();
+    // The solver ran on this thread (its terminator reads this thread's clock too).
+    let (solve_seconds, solve_cpu_seconds) = (start.elapsed().as_secs_f64(), crate::run::thread_cpu_seconds() - cpu_start);
     let Finished { lrat, drat: proof, verified, .. } = online.finish(Instant::now())?;
     let mut result = CubeResult {
         format: RESULT_FORMAT.into(),
@@ -123,6 +124,7 @@ fn solve_cube(
         lrat_proof: None,
         counterexample: None,
         solve_seconds,
+        solve_cpu_seconds: Some(solve_cpu_seconds),
         peak_memory_kb: own_peak_memory_kb(),
         written_by: Some(crate::run::run_id().to_string()),
         solver_profile: Some(crate::solving::profile::CURRENT.name.to_string()),
@@ -187,7 +189,7 @@ fn store_lrat(lrat: &Path, results: &Path, key: &str, limit: u64) -> Result<Opti
 /// decided cube's does; an unfinished cube's only when this run's limit is
 /// no longer than the one that stopped it.
 fn settles(record: &CubeResult, limits: RunLimits<'_>) -> bool {
-    record.verdict != CubeVerdict::Unfinished || limits.time_limit.is_some_and(|l| record.solve_seconds >= l)
+    record.verdict != CubeVerdict::Unfinished || limits.time_limit.is_some_and(|l| record.cost_seconds() >= l)
 }
 
 /// Sets a rejected record aside, saying so: the cube is solved again

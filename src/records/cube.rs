@@ -59,8 +59,13 @@ pub struct CubeResult {
     pub lrat_proof: Option<FileRecord>,
     /// The validated counterexample, in hexcert format.
     pub counterexample: Option<String>,
-    /// Seconds of solving (for an unfinished cube: until the time limit stopped it).
+    /// Seconds of solving (for an unfinished cube: until the time limit stopped it), wall clock.
     pub solve_seconds: f64,
+    /// CPU seconds of the solver's thread over the same span: what the cube
+    /// cost on a loaded machine, where the wall clock also counts the time
+    /// it waited for a core. Absent in records written before it was kept.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub solve_cpu_seconds: Option<f64>,
     /// Peak resident memory of the process that solved it (all cubes it ran so far).
     pub peak_memory_kb: u64,
     /// The host and run that wrote the record (`run::run_id`): where a cube
@@ -77,6 +82,15 @@ pub struct CubeResult {
     /// piped the proof to it (`cubes run`, or `check --regenerate --keep`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub verified_lrat: Option<CheckerRecord>,
+}
+
+impl CubeResult {
+    /// The solving this cube cost: its solver's CPU where recorded, else the
+    /// wall clock (an upper bound). What estimates and time limits compare,
+    /// since `--time-limit` counts the solver's CPU.
+    pub fn cost_seconds(&self) -> f64 {
+        self.solve_cpu_seconds.unwrap_or(self.solve_seconds)
+    }
 }
 
 impl LedgerRecord for CubeResult {
@@ -165,8 +179,10 @@ pub fn judge(plan: &Plan, index: usize, dimacs: &[u8], record: CubeResult) -> Re
     if record.cnf_sha256 != sha256_hex(dimacs) {
         return Err("the record's formula hash is not that of the cube's formula".into());
     }
-    if !(record.solve_seconds.is_finite() && record.solve_seconds >= 0.0) {
-        return Err(format!("solve seconds {} is not a duration", record.solve_seconds));
+    for seconds in std::iter::once(record.solve_seconds).chain(record.solve_cpu_seconds) {
+        if !(seconds.is_finite() && seconds >= 0.0) {
+            return Err(format!("solve seconds {seconds} is not a duration"));
+        }
     }
     match record.verdict {
         CubeVerdict::Refuted => {
@@ -277,7 +293,9 @@ pub fn check_cube_claim_fields(claim: &CubeClaim, origin: &Path) -> Result<(), c
     build_in_range((&claim.hexcert.version, &claim.hexcert.git_commit), origin)?;
     name_in_range("solver", &claim.solver, origin)?;
     for cube in &claim.cubes {
-        seconds_in_range("a cube's solve seconds", cube.solve_seconds, origin)?;
+        for seconds in std::iter::once(cube.solve_seconds).chain(cube.solve_cpu_seconds) {
+            seconds_in_range("a cube's solve seconds", seconds, origin)?;
+        }
     }
     let lrat = claim.cubes.iter().filter_map(|c| c.lrat.as_ref()).map(|l| l.cpu_seconds);
     let totals = [

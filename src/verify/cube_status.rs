@@ -37,9 +37,11 @@ pub struct CubeProgress {
     pub rejected: Vec<(usize, String)>,
     /// Cubes with a validated counterexample.
     pub counterexamples: Vec<usize>,
-    /// Solve seconds of the refuted cubes (checked or attested), in index order.
+    /// Solve seconds of the refuted cubes (checked or attested), in index
+    /// order: `CubeResult::cost_seconds`, the solver's CPU where recorded.
     pub seconds: Vec<f64>,
-    /// Seconds each unfinished cube ran before its limit stopped it, in index order.
+    /// Seconds each unfinished cube ran before its limit stopped it (as
+    /// `seconds`), in index order.
     #[serde(skip)]
     pub unfinished_seconds: Vec<f64>,
     /// The refuted cubes' records with their indices, in index order.
@@ -125,7 +127,7 @@ pub fn progress(plan: &Plan, results: &Path) -> Result<CubeProgress, HexError> {
             CubeVerdict::Counterexample => progress.counterexamples.push(index),
             CubeVerdict::Unfinished => {
                 progress.unfinished.push(index);
-                progress.unfinished_seconds.push(record.solve_seconds);
+                progress.unfinished_seconds.push(record.cost_seconds());
             }
             CubeVerdict::Refuted if proof_stored(&record) => {
                 if work.is_none() {
@@ -140,12 +142,12 @@ pub fn progress(plan: &Plan, results: &Path) -> Result<CubeProgress, HexError> {
                         continue;
                     }
                 }
-                progress.seconds.push(record.solve_seconds);
+                progress.seconds.push(record.cost_seconds());
                 progress.records.push((index, record));
             }
             CubeVerdict::Refuted => {
                 progress.attested.push(index);
-                progress.seconds.push(record.solve_seconds);
+                progress.seconds.push(record.cost_seconds());
                 progress.records.push((index, record));
             }
         }

@@ -60,7 +60,7 @@ impl fmt::Display for StatusReport {
         for index in &found.counterexamples {
             writeln!(f, "  cube {index}: counterexample (the claim is false)")?;
         }
-        writeln!(f, "solve seconds: total {:.1}, median {:.2}, p90 {:.2}, p99 {:.2}, slowest {:.2}", self.solve_seconds_total, self.median, self.p90, self.p99, self.slowest)?;
+        writeln!(f, "solve seconds (the solver's CPU where recorded, else wall): total {:.1}, median {:.2}, p90 {:.2}, p99 {:.2}, slowest {:.2}", self.solve_seconds_total, self.median, self.p90, self.p99, self.slowest)?;
         let at_mean = if found.missing.is_empty() { "" } else { " (unsolved cubes at the mean so far)" };
         writeln!(f, "predicted wall on {} machines: {:.0} s{at_mean}", self.machines, self.predicted_wall_seconds)?;
         match &self.statement {
@@ -122,6 +122,9 @@ pub struct EstimateReport {
     plan: PathBuf,
     statement: String,
     estimate: Option<Estimate>,
+    /// Counted records that give the wall clock only (written before the
+    /// solver's CPU was kept): on a loaded machine they inflate the estimate.
+    wall_clock_only: usize,
     sample_without_record: Vec<usize>,
 }
 
@@ -131,7 +134,8 @@ impl fmt::Display for EstimateReport {
             Some(e) => {
                 let at_least = if e.lower_bound { "at least " } else { "" };
                 writeln!(f, "{}: {} cubes; {} sampled ({} stopped by a time limit, counted at it)", self.statement, e.cubes, e.sampled, e.censored)?;
-                writeln!(f, "  solve seconds per cube: min {:.1}, median {:.1}, max {:.1}", e.min, e.median, e.max)?;
+                let wall = if self.wall_clock_only == 0 { String::new() } else { format!("; {} record(s) give only the wall clock, counted as it", self.wall_clock_only) };
+                writeln!(f, "  solve seconds per cube (the solver's CPU{wall}): min {:.1}, median {:.1}, max {:.1}", e.min, e.median, e.max)?;
                 writeln!(f, "  extrapolated total: {at_least}{:.0} s of solving (95 % interval {:.0} to {:.0} s)", e.total, e.low, e.high)?;
             }
             None => writeln!(f, "{}: no sampled cube has a record yet", self.statement)?,
@@ -151,11 +155,12 @@ pub fn cubes_estimate(plan_path: &Path, results: &Path, sample: Option<(usize, u
     let found = progress(&plan, results)?;
     let drawn: Option<Vec<usize>> = sample.map(|(size, seed)| hexcert::cubes::estimate::sample(&plan, size, seed));
     let counted = |i: &usize| drawn.as_ref().is_none_or(|d| d.contains(i));
-    let finished: Vec<f64> = found.records.iter().filter(|(i, _)| counted(i)).map(|(_, r)| r.solve_seconds).collect();
+    let finished: Vec<f64> = found.records.iter().filter(|(i, _)| counted(i)).map(|(_, r)| r.cost_seconds()).collect();
+    let wall_clock_only = found.records.iter().filter(|(i, r)| counted(i) && r.solve_cpu_seconds.is_none()).count();
     let censored: Vec<f64> = found.unfinished.iter().zip(&found.unfinished_seconds).filter(|(i, _)| counted(i)).map(|(_, &s)| s).collect();
     let without_record: Vec<usize> = drawn.as_ref().map_or(Vec::new(), |d| d.iter().copied().filter(|i| found.missing.contains(i)).collect());
     let estimate = Estimate::new(plan.cubes.len(), &finished, &censored);
     let outcome = if estimate.is_some() && without_record.is_empty() { Outcome::Done } else { Outcome::Unverified };
-    let report = EstimateReport { plan: plan_path.into(), statement: plan.statement, estimate, sample_without_record: without_record };
+    let report = EstimateReport { plan: plan_path.into(), statement: plan.statement, estimate, wall_clock_only, sample_without_record: without_record };
     Ok(Reported::new(report, outcome))
 }
