@@ -77,7 +77,15 @@ pub struct StatementRecord {
     /// claim's target is its `cnf`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub target: Option<FileRecord>,
+    /// The derivation writer (`derivation::WRITER`) whose output `derivation`
+    /// hashes; absent in records of the first writer, `hexcert-derivation/1`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub derivation_writer: Option<String>,
 }
+
+/// The derivation writer of statement records that name none (the writer is
+/// `derivation::WRITER`; a record names it since its second version).
+pub const FIRST_DERIVATION_WRITER: &str = "hexcert-derivation/1";
 
 /// VeriPB's verdict on (statement, derivation, CNF as OPB).
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
@@ -103,7 +111,13 @@ impl StatementRecord {
             veripb: None,
             not_checked: Some(format!("not covered: {why}")),
             target: None,
+            derivation_writer: None,
         }
+    }
+
+    /// The writer of the recorded derivation.
+    pub fn derivation_writer(&self) -> &str {
+        self.derivation_writer.as_deref().unwrap_or(FIRST_DERIVATION_WRITER)
     }
 
     /// VeriPB accepted the derivation when the record was written.

@@ -146,6 +146,7 @@ fn record(written: Written, symmetry: SymmetryBreaking, target: Option<FileRecor
         symmetry,
         veripb,
         target,
+        derivation_writer: Some(crate::derivation::WRITER.into()),
     })
 }
 
@@ -207,17 +208,23 @@ pub fn check_recorded(claim: &Claim, path: &Path, strict: bool, messages: &mut V
     }
     let hex = Hexagon::new(claim.n)?;
     let written = write(&hex, claim.level, claim.below, Reach::Formula(options.symmetry, options.cardinality), Some(&claim.cnf.sha256), path)?;
-    matches_record(&written, record, false, path)?;
-    verdict_now(&written, path, "statement and derivation written again match their recorded hashes", &mut say)
+    let matched = matches_record(&written, record, false, path)?;
+    verdict_now(&written, path, &matched, &mut say)
 }
 
-/// The files written again hash to the record (and the target too, `split`).
-fn matches_record(written: &Written, record: &StatementRecord, split: bool, path: &Path) -> Result<(), HexError> {
-    let mut files = vec![("statement", record.statement.as_ref(), &written.statement), ("derivation", record.derivation.as_ref(), &written.derivation)];
+/// The files written again hash to the record (and the target too,
+/// `split`); the derivation only when this build's writer wrote the
+/// recorded one. Returns what matched, for the report.
+fn matches_record(written: &Written, record: &StatementRecord, split: bool, path: &Path) -> Result<String, HexError> {
+    let same_writer = record.derivation_writer() == crate::derivation::WRITER;
+    let mut files = vec![("statement", record.statement.as_ref(), &written.statement)];
+    if same_writer {
+        files.push(("derivation", record.derivation.as_ref(), &written.derivation));
+    }
     if split {
         files.push(("split formula", record.target.as_ref(), &written.target));
     }
-    for (what, recorded, now) in files {
+    for &(what, recorded, now) in &files {
         let recorded = recorded.map(|r| (r.sha256.as_str(), r.bytes));
         if recorded != Some((now.sha256.as_str(), now.bytes)) {
             return Err(HexError::Input {
@@ -227,7 +234,16 @@ fn matches_record(written: &Written, record: &StatementRecord, split: bool, path
             });
         }
     }
-    Ok(())
+    let names: Vec<&str> = files.iter().map(|f| f.0).collect();
+    let matched = match names.as_slice() {
+        [one] => format!("{one} written again matches its recorded hash"),
+        [init @ .., last] => format!("{} and {last} written again match their recorded hashes", init.join(", ")),
+        [] => unreachable!("the statement is always compared"),
+    };
+    if same_writer {
+        return Ok(matched);
+    }
+    Ok(format!("{matched}; the derivation recorded is {}'s, this build writes {}'s, so the one written now is the one checked", record.derivation_writer(), crate::derivation::WRITER))
 }
 
 /// `check_recorded` for a cube claim: its derivation reaches the plan's
@@ -272,8 +288,8 @@ pub fn check_recorded_split(plan: &Plan, record: Option<&StatementRecord>, trust
         return Err(HexError::Input { file: path.into(), line: 0, message: "the record must hold either an accepting VeriPB verdict or why none was run".into() });
     }
     let written = write(&hex, plan.level, plan.below, Reach::Split(plan), None, path)?;
-    matches_record(&written, record, true, path)?;
-    verdict_now(&written, path, "statement, derivation and split formula written again match their recorded hashes", &mut say)
+    let matched = matches_record(&written, record, true, path)?;
+    verdict_now(&written, path, &matched, &mut say)
 }
 
 fn verdict_now(written: &Written, path: &Path, what: &str, say: &mut impl FnMut(String)) -> Result<Status, HexError> {
