@@ -16,11 +16,12 @@
 //! Every constraint written is short (O(M) terms), so the proof grows as m M.
 //! The running sums and the sums that reach the bound are not: they hold
 //! O(m) terms, and VeriPB's propagation walks every such constraint whose
-//! literals it touches. So the rows' definitions and orderings (all the
-//! propagation) come first, in a database of short constraints; the chain
-//! of sums follows with two rup steps a row, and each long sum is deleted
-//! once the next is derived (docs/MEASUREMENTS.md, "VeriPB's check of the
-//! derivation").
+//! literals it touches, so kept to the end they made its check grow as m^2.
+//! Each running sum is deleted once the next is derived, and each sum that
+//! reaches the bound once the encoder's clause it gives is derived (right
+//! after it); orderings and increments are sums (`pol`), not propagation
+//! (docs/MEASUREMENTS.md, "VeriPB's check of the derivation, back under the
+//! solve").
 
 use std::io::{self, Write};
 
@@ -66,8 +67,7 @@ pub fn derive_counter<W: Write + ?Sized>(
                 // With the negation, the upper clauses summed give (M-1) p_i >= 1
                 // and the second family c(i,0) + ~c(i-1,M-1) + ~p_i >= 3; the
                 // first plus M-1 times the second is (M-1)(c + ~c') >= 2M - 1,
-                // beyond its 2M - 2: a contradiction by a sum, where a rup
-                // would first walk ~c(i-1,M-1) back through every row.
+                // beyond its 2M - 2: a contradiction by a sum, not by propagation.
                 let contradiction = if max == 1 { "rup >= 1;".to_string() } else { format!("pol {} {} {} * +;", negation + 1, negation + 2, max - 1) };
                 vec![with(&row.upper), with(&row.second), contradiction]
             })?;
@@ -90,8 +90,8 @@ pub fn derive_counter<W: Write + ?Sized>(
 }
 
 /// Row `i`'s definitions (upper clauses, then the encoder's that force
-/// `c(i, j)`) and the orderings, each a sum of two clauses (`pol`, no
-/// propagation: a rup here would walk the counter's rows back to the first).
+/// `c(i, j)`) and the orderings, each a sum of two clauses (`pol`); the
+/// first row's orderings by rup (its `c(0, j)`, j >= 1, are false).
 fn define_row<W: Write + ?Sized>(
     proof: &mut Proof<W>,
     i: usize,
