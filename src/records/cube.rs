@@ -91,6 +91,11 @@ impl CubeResult {
     pub fn cost_seconds(&self) -> f64 {
         self.solve_cpu_seconds.unwrap_or(self.solve_seconds)
     }
+
+    /// Every duration the record states (wall, and CPU where recorded).
+    fn durations(&self) -> impl Iterator<Item = f64> {
+        std::iter::once(self.solve_seconds).chain(self.solve_cpu_seconds)
+    }
 }
 
 impl LedgerRecord for CubeResult {
@@ -179,7 +184,7 @@ pub fn judge(plan: &Plan, index: usize, dimacs: &[u8], record: CubeResult) -> Re
     if record.cnf_sha256 != sha256_hex(dimacs) {
         return Err("the record's formula hash is not that of the cube's formula".into());
     }
-    for seconds in std::iter::once(record.solve_seconds).chain(record.solve_cpu_seconds) {
+    for seconds in record.durations() {
         if !(seconds.is_finite() && seconds >= 0.0) {
             return Err(format!("solve seconds {seconds} is not a duration"));
         }
@@ -293,7 +298,7 @@ pub fn check_cube_claim_fields(claim: &CubeClaim, origin: &Path) -> Result<(), c
     build_in_range((&claim.hexcert.version, &claim.hexcert.git_commit), origin)?;
     name_in_range("solver", &claim.solver, origin)?;
     for cube in &claim.cubes {
-        for seconds in std::iter::once(cube.solve_seconds).chain(cube.solve_cpu_seconds) {
+        for seconds in cube.durations() {
             seconds_in_range("a cube's solve seconds", seconds, origin)?;
         }
     }
