@@ -8,7 +8,7 @@ use serde::Serialize;
 
 use super::report::Reported;
 use hexcert::verify::cube_status::{plan_hash, progress, CubeProgress};
-use hexcert::cubes::estimate::Estimate;
+use hexcert::cubes::estimate::{Estimate, Sample};
 use hexcert::cubes::{Cover, Plan};
 use hexcert::error::HexError;
 use hexcert::outcome::Outcome;
@@ -136,6 +136,9 @@ impl fmt::Display for EstimateReport {
                 writeln!(f, "{}: {} cubes; {} sampled ({} stopped by a time limit, counted at it)", self.statement, e.cubes, e.sampled, e.censored)?;
                 let wall = if self.wall_clock_only == 0 { String::new() } else { format!("; {} record(s) give only the wall clock, counted as it", self.wall_clock_only) };
                 writeln!(f, "  solve seconds per cube (the solver's CPU{wall}): min {:.1}, median {:.1}, max {:.1}", e.min, e.median, e.max)?;
+                if let Some(fit) = &e.fit {
+                    writeln!(f, "  along the grades ({} counted): each grade more open costs {:.2} times as much (residual sd {:.2} in ln s)", fit.grades, fit.factor_per_grade, fit.residual_sd)?;
+                }
                 writeln!(f, "  extrapolated total: {at_least}{:.0} s of solving (95 % interval {:.0} to {:.0} s)", e.total, e.low, e.high)?;
             }
             None => writeln!(f, "{}: no sampled cube has a record yet", self.statement)?,
@@ -148,18 +151,26 @@ impl fmt::Display for EstimateReport {
 }
 
 /// The claim's cost extrapolated from its records: every record, or those
-/// of the sample `(size, seed)` (a random sample, so the only honest one to
-/// extrapolate from unless the cubes were run in a random order).
-pub fn cubes_estimate(plan_path: &Path, results: &Path, sample: Option<(usize, u64)>) -> Result<Reported, HexError> {
+/// of a sample (random or graded, so the only honest ones to extrapolate
+/// from unless the cubes were run in a random order); at the counted
+/// cubes' mean, or `graded` along the line of their grades.
+pub fn cubes_estimate(plan_path: &Path, results: &Path, sample: Option<Sample>, graded: bool) -> Result<Reported, HexError> {
     let plan = Plan::read(plan_path)?;
     let found = progress(&plan, results)?;
-    let drawn: Option<Vec<usize>> = sample.map(|(size, seed)| hexcert::cubes::estimate::sample(&plan, size, seed));
+    let drawn: Option<Vec<usize>> = sample.map(|s| s.draw(&plan)).transpose().map_err(HexError::Usage)?;
     let counted = |i: &usize| drawn.as_ref().is_none_or(|d| d.contains(i));
-    let finished: Vec<f64> = found.records.iter().filter(|(i, _)| counted(i)).map(|(_, r)| r.cost_seconds()).collect();
+    let finished: Vec<(usize, f64, bool)> = found.records.iter().filter(|(i, _)| counted(i)).map(|(i, r)| (*i, r.cost_seconds(), false)).collect();
     let wall_clock_only = found.records.iter().filter(|(i, r)| counted(i) && r.solve_cpu_seconds.is_none()).count();
-    let censored: Vec<f64> = found.unfinished.iter().zip(&found.unfinished_seconds).filter(|(i, _)| counted(i)).map(|(_, &s)| s).collect();
+    let censored = found.unfinished.iter().zip(&found.unfinished_seconds).filter(|(i, _)| counted(i)).map(|(&i, &s)| (i, s, true));
+    let timed: Vec<(usize, f64, bool)> = finished.into_iter().chain(censored).collect();
     let without_record: Vec<usize> = drawn.as_ref().map_or(Vec::new(), |d| d.iter().copied().filter(|i| found.missing.contains(i)).collect());
-    let estimate = Estimate::new(plan.cubes.len(), &finished, &censored);
+    let estimate = if graded {
+        let grades: Vec<u32> = (0..plan.cubes.len()).map(|i| hexcert::cubes::estimate::grade(&plan, i)).collect();
+        Some(Estimate::graded(&grades, &timed).map_err(HexError::Usage)?)
+    } else {
+        let seconds = |censored: bool| timed.iter().filter(|t| t.2 == censored).map(|t| t.1).collect::<Vec<f64>>();
+        Estimate::new(plan.cubes.len(), &seconds(false), &seconds(true))
+    };
     let outcome = if estimate.is_some() && without_record.is_empty() { Outcome::Done } else { Outcome::Unverified };
     let report = EstimateReport { plan: plan_path.into(), statement: plan.statement, estimate, wall_clock_only, sample_without_record: without_record };
     Ok(Reported::new(report, outcome))

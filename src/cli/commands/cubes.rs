@@ -69,8 +69,8 @@ fn write_plan(plan: &Plan, output: &Path, results: &Path, hexcert: &str) -> Resu
 pub enum Selection {
     One(usize),
     All,
-    /// The sample `cubes::estimate::sample` draws: this many cubes, this seed.
-    Sample(usize, u64),
+    /// The sample `cubes::estimate::Sample` draws.
+    Sample(hexcert::cubes::estimate::Sample),
     /// Every cube, round after round, the unfinished ones split (`certify::refine`).
     Refining { strategy: hexcert::certify::refine::Strategy, output: PathBuf, rounds: usize, hexcert: String },
 }
@@ -140,7 +140,10 @@ pub fn cubes_run(
             }
         }
         Selection::All => run_all(&plan, None, results, jobs, limits, abort, &report)?,
-        Selection::Sample(size, seed) => run_all(&plan, Some(&hexcert::cubes::estimate::sample(&plan, size, seed)), results, jobs, limits, abort, &report)?,
+        Selection::Sample(sample) => {
+            let drawn = sample.draw(&plan).map_err(HexError::Usage)?;
+            run_all(&plan, Some(&drawn), results, jobs, limits, abort, &report)?
+        }
         Selection::Refining { strategy, output, rounds, hexcert } => {
             let mut on_round = |round: &hexcert::certify::refine::Round| {
                 rounds_run = round.number;
