@@ -137,6 +137,12 @@ fn a_graded_sample_takes_one_cube_per_grade_and_its_estimate_fits_a_line() {
     assert_eq!((e["sampled"].as_u64(), e["fit"]["grades"].as_u64()), (Some(4), Some(4)), "{found}");
     assert!(e["fit"]["factor_per_grade"].as_f64().unwrap() > 0.0 && e["low"].as_f64() <= e["total"].as_f64() && e["total"].as_f64() <= e["high"].as_f64(), "{found}");
     assert!(e["total"].as_f64().unwrap() >= e["measured"].as_f64().unwrap(), "{found}");
+    // `cubes status` forecasts the unsolved cubes the same way: on one machine, the graded total.
+    let status = hexcert(&["cubes", "status", "plan.json", "--results", "res", "--machines", "1", "--json"]);
+    let status: serde_json::Value = serde_json::from_slice(&status.stdout).unwrap();
+    assert_eq!(status["forecast_along_grades"], true, "{status}");
+    let predicted = status["predicted_wall_seconds"].as_f64().unwrap();
+    assert!((predicted - e["total"].as_f64().unwrap()).abs() <= 1e-6 * predicted.max(1.0), "{status} against {found}");
 
     // More cubes than grades: refused in one line, nothing solved.
     let refused = hexcert(&["cubes", "run", "plan.json", "--sample", &(grades.len() + 1).to_string(), "--graded", "--results", "res", "-q"]);

@@ -35,6 +35,9 @@ pub struct StatusReport {
     slowest: f64,
     machines: usize,
     predicted_wall_seconds: f64,
+    /// The unsolved cubes in `predicted_wall_seconds` were forecast from
+    /// their grades (else at the solved cubes' mean).
+    forecast_along_grades: bool,
     /// The statement -> split formula step, judged once every cube is refuted and checked.
     statement: Option<String>,
 }
@@ -61,7 +64,11 @@ impl fmt::Display for StatusReport {
             writeln!(f, "  cube {index}: counterexample (the claim is false)")?;
         }
         writeln!(f, "solve seconds (the solver's CPU where recorded, else wall): total {:.1}, median {:.2}, p90 {:.2}, p99 {:.2}, slowest {:.2}", self.solve_seconds_total, self.median, self.p90, self.p99, self.slowest)?;
-        let at_mean = if found.missing.is_empty() { "" } else { " (unsolved cubes at the mean so far)" };
+        let at_mean = match (found.missing.is_empty() && found.unfinished.is_empty(), self.forecast_along_grades) {
+            (true, _) => "",
+            (false, true) => " (unsolved cubes forecast along the grades of the solved ones, `cubes estimate --graded`)",
+            (false, false) => " (unsolved cubes at the mean so far)",
+        };
         writeln!(f, "predicted wall on {} machines: {:.0} s{at_mean}", self.machines, self.predicted_wall_seconds)?;
         match &self.statement {
             Some(statement) => writeln!(f, "statement -> split formula: {statement}"),
@@ -81,9 +88,12 @@ pub fn cubes_status(plan_path: &Path, results: &Path, machines: usize) -> Result
     let total: f64 = sorted.iter().fold(0.0, |sum, s| sum + s);
     let percentile = |p: f64| if sorted.is_empty() { 0.0 } else { sorted[((sorted.len() - 1) as f64 * p).round() as usize] };
     let slowest = sorted.last().copied().unwrap_or(0.0);
-    // Remaining cubes estimated at the mean so far; a machine never does less than the slowest cube.
+    // Unsolved cubes forecast along the grades of the solved ones where they fix a line, else at their mean;
+    // a machine never does less than the slowest cube.
+    let unsolved = found.missing.len() + found.unfinished.len();
+    let along_grades = if unsolved == 0 { None } else { Estimate::graded(&grades(&plan), &timed(&found, |_| true, false)).ok() };
     let mean = if sorted.is_empty() { 0.0 } else { total / sorted.len() as f64 };
-    let remaining = (found.missing.len() + found.unfinished.len()) as f64 * mean;
+    let remaining = along_grades.as_ref().map_or(unsolved as f64 * mean, |e| e.total - e.measured);
     let predicted = ((total + remaining) / machines.max(1) as f64).max(slowest);
     let mut failed = cover.is_err() || !found.rejected.is_empty() || !found.counterexamples.is_empty();
     let mut open = !found.missing.is_empty() || !found.unfinished.is_empty() || !found.attested.is_empty();
@@ -110,6 +120,7 @@ pub fn cubes_status(plan_path: &Path, results: &Path, machines: usize) -> Result
         slowest,
         machines,
         predicted_wall_seconds: predicted,
+        forecast_along_grades: along_grades.is_some(),
         progress: found,
         statement,
     };
@@ -159,14 +170,11 @@ pub fn cubes_estimate(plan_path: &Path, results: &Path, sample: Option<Sample>, 
     let found = progress(&plan, results)?;
     let drawn: Option<Vec<usize>> = sample.map(|s| s.draw(&plan)).transpose().map_err(HexError::Usage)?;
     let counted = |i: &usize| drawn.as_ref().is_none_or(|d| d.contains(i));
-    let finished: Vec<(usize, f64, bool)> = found.records.iter().filter(|(i, _)| counted(i)).map(|(i, r)| (*i, r.cost_seconds(), false)).collect();
     let wall_clock_only = found.records.iter().filter(|(i, r)| counted(i) && r.solve_cpu_seconds.is_none()).count();
-    let censored = found.unfinished.iter().zip(&found.unfinished_seconds).filter(|(i, _)| counted(i)).map(|(&i, &s)| (i, s, true));
-    let timed: Vec<(usize, f64, bool)> = finished.into_iter().chain(censored).collect();
+    let timed = timed(&found, counted, true);
     let without_record: Vec<usize> = drawn.as_ref().map_or(Vec::new(), |d| d.iter().copied().filter(|i| found.missing.contains(i)).collect());
     let estimate = if graded {
-        let grades: Vec<u32> = (0..plan.cubes.len()).map(|i| hexcert::cubes::estimate::grade(&plan, i)).collect();
-        Some(Estimate::graded(&grades, &timed).map_err(HexError::Usage)?)
+        Some(Estimate::graded(&grades(&plan), &timed).map_err(HexError::Usage)?)
     } else {
         let seconds = |censored: bool| timed.iter().filter(|t| t.2 == censored).map(|t| t.1).collect::<Vec<f64>>();
         Estimate::new(plan.cubes.len(), &seconds(false), &seconds(true))
@@ -174,4 +182,18 @@ pub fn cubes_estimate(plan_path: &Path, results: &Path, sample: Option<Sample>, 
     let outcome = if estimate.is_some() && without_record.is_empty() { Outcome::Done } else { Outcome::Unverified };
     let report = EstimateReport { plan: plan_path.into(), statement: plan.statement, estimate, wall_clock_only, sample_without_record: without_record };
     Ok(Reported::new(report, outcome))
+}
+
+/// Every plan cube's grade (`cubes::estimate::grade`).
+fn grades(plan: &Plan) -> Vec<u32> {
+    (0..plan.cubes.len()).map(|i| hexcert::cubes::estimate::grade(plan, i)).collect()
+}
+
+/// The counted cubes' seconds as an estimate takes them: (index, seconds,
+/// censored), the refuted ones at their cost and, with `unfinished`, the
+/// ones a time limit stopped at the seconds they ran.
+fn timed(found: &CubeProgress, counted: impl Fn(&usize) -> bool, unfinished: bool) -> Vec<(usize, f64, bool)> {
+    let finished = found.records.iter().filter(|(i, _)| counted(i)).map(|(i, r)| (*i, r.cost_seconds(), false));
+    let stopped = found.unfinished.iter().zip(&found.unfinished_seconds).filter(|(i, _)| unfinished && counted(i)).map(|(&i, &s)| (i, s, true));
+    finished.chain(stopped).collect()
 }
