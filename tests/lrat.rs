@@ -279,6 +279,28 @@ fn a_verified_checker_is_believed_only_on_its_exact_line_and_exit_0() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// cake_lpr killed while a cube's proof still streams into it (what the
+/// kernel does to one that outgrows the memory) ends the run with a message
+/// that says so and a non-zero exit, never a death of the closed pipe
+/// without a word (SIGPIPE, exit 141 in a shell). `cubes run`, not `check`:
+/// the VeriPB library's Python ignores SIGPIPE in the runs that load it.
+#[test]
+fn a_checker_killed_mid_proof_is_reported_not_died_of() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = scratch("cake-killed");
+    let killed = dir.join("killed");
+    // It reads nothing: the proof's first megabyte meets a closed pipe.
+    std::fs::write(&killed, "#!/bin/sh\nkill -9 $$\n").unwrap();
+    std::fs::set_permissions(&killed, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let plan = dir.join("plan.json");
+    let plan = plan.to_str().unwrap();
+    assert!(hexcert(&dir, &["cubes", "plan", "--n", "7", "--level", "3", "--below", "16", "-o", plan, "-q"]).status.success());
+    let out = hexcert(&dir, &["cubes", "run", plan, "--index", "0", "--cake-lpr", killed.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(3), "{}", text(&out));
+    assert!(text(&out).contains("NOT VERIFIED") && text(&out).contains("killed by signal 9"), "{}", text(&out));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// A plan of n = 6 level 3 below 13 solved as cubes, merged in `dir`; returns the claim's path.
 pub(crate) fn merged_cube_claim(dir: &Path, cake: Option<&str>) -> PathBuf {
     let claim_dir = dir.join("proofs/n6/level3-below13");

@@ -145,3 +145,22 @@ fn a_killed_replacement_leaves_nothing_behind_and_loses_no_claim() {
     holder.wait().unwrap();
     assert_eq!(kept, (true, true), "a live run's directory was reaped");
 }
+
+/// A campaign run one cube a job (`cubes run --index`, what a job engine
+/// starts) reaps the scratch a killed job left, as `--all` does: a killed
+/// cube's LRAT does not wait for a run of the whole plan to go.
+#[test]
+fn a_single_cube_run_reaps_a_killed_jobs_scratch() {
+    let scratch = Scratch::new("shared-reap-one");
+    let dir = &scratch.0;
+    let hexcert = |args: &[&str]| Command::new(env!("CARGO_BIN_EXE_hexcert")).current_dir(dir).args(args).output().unwrap();
+    assert!(hexcert(&["cubes", "plan", "--n", "4", "--level", "3", "--below", "3", "-o", "plan.json", "-q"]).status.success());
+    let results = dir.join("results");
+    let dead = results.join(format!(".work-cube-deadhost-{DEAD_PID}-0"));
+    std::fs::create_dir_all(&dead).unwrap();
+    std::fs::write(dead.join(".lock"), b"").unwrap();
+    std::fs::write(dead.join("proof.lrat"), b"a killed job's proof").unwrap();
+    let ran = hexcert(&["cubes", "run", "plan.json", "--index", "0", "-q"]);
+    assert!(ran.status.success(), "{}", String::from_utf8_lossy(&ran.stderr));
+    assert!(!dead.exists(), "a killed job's work directory outlived the next single-cube run");
+}

@@ -63,6 +63,9 @@ pub fn run_cube(plan: &Plan, index: usize, results: &Path, limits: RunLimits<'_>
         .get(index)
         .ok_or_else(|| HexError::Usage(format!("cube index {index} is out of range: the plan has {} cubes", plan.cubes.len())))?
         .clone();
+    // A job engine runs a campaign one cube a job: a killed job's scratch
+    // (its LRAT, hundreds of MB) goes at the next job, not at the next `--all`.
+    super::work_dirs::remove_stale_work_dirs(results);
     let encoding = plan.encoding()?;
     let split = plan.split()?;
     let cnf = cube_formula(&encoding, &split, &cube);

@@ -136,9 +136,11 @@ fn wait_with_peak_memory(mut child: std::process::Child) -> Result<(Vec<u8>, u64
     Ok((output, peak))
 }
 
-/// Waits for a child with `wait4`: whether it exited with status 0, and its
-/// own peak resident memory (KiB), which `Child::wait` does not tell.
-pub(crate) fn reap(child: std::process::Child) -> Result<(bool, u64), HexError> {
+/// Waits for a child with `wait4`: how it ended unless it exited with
+/// status 0 (`exit status 3`, `killed by signal 9`: the kernel's answer to
+/// a checker that outgrew the memory), and its own peak resident memory
+/// (KiB), which `Child::wait` does not tell.
+pub(crate) fn reap(child: std::process::Child) -> Result<(Option<String>, u64), HexError> {
     let pid = child.id() as libc::pid_t;
     let mut status = 0;
     // SAFETY: rusage is plain data; wait4 fills it for our own child, which
@@ -148,6 +150,11 @@ pub(crate) fn reap(child: std::process::Child) -> Result<(bool, u64), HexError> 
     if reaped != pid {
         return Err(HexError::Solver(format!("could not wait for the checker: {}", std::io::Error::last_os_error())));
     }
-    let success = libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0;
-    Ok((success, usage.ru_maxrss.max(0) as u64))
+    let failure = match (libc::WIFEXITED(status), libc::WIFSIGNALED(status)) {
+        (true, _) if libc::WEXITSTATUS(status) == 0 => None,
+        (true, _) => Some(format!("exit status {}", libc::WEXITSTATUS(status))),
+        (_, true) => Some(format!("killed by signal {}", libc::WTERMSIG(status))),
+        _ => Some(format!("wait status {status}")),
+    };
+    Ok((failure, usage.ru_maxrss.max(0) as u64))
 }

@@ -95,14 +95,15 @@ impl VerifiedChecker {
         let mut output = Vec::new();
         let _ = child.stdout.take().expect("piped").read_to_end(&mut output);
         output.extend(errors.join().unwrap_or_default());
-        let (success, peak_memory_kb) = super::checker::reap(child)?;
+        let (failure, peak_memory_kb) = super::checker::reap(child)?;
         let text = String::from_utf8_lossy(&output);
-        let accepted = success && text.lines().any(|l| l.trim() == ACCEPTED);
+        let accepted = failure.is_none() && text.lines().any(|l| l.trim() == ACCEPTED);
         let line = if accepted {
             ACCEPTED.to_string()
         } else {
             let last = text.lines().rev().map(str::trim).find(|l| !l.is_empty()).unwrap_or("(no output)");
-            format!("s NOT VERIFIED: {}", last.chars().take(200).collect::<String>())
+            let ended = failure.map(|how| format!(" ({how})")).unwrap_or_default();
+            format!("s NOT VERIFIED: {}{ended}", last.chars().take(200).collect::<String>())
         };
         Ok(CheckerRecord {
             name: NAME.into(),
@@ -159,6 +160,8 @@ impl Stream {
         self.lrat.update(bytes);
         self.bytes += bytes.len() as u64;
         let Some(input) = self.input.as_mut() else { return };
+        // Only a write that reaches the pipe can meet a dead reader.
+        let _pipe = (input.buffer().len() + bytes.len() > input.capacity()).then(PipeGuard::block);
         if input.write_all(bytes).is_err() {
             self.input = None; // it stopped reading: its verdict says why
         }
@@ -167,8 +170,10 @@ impl Stream {
     /// Ends the proof and waits for the verdict.
     pub fn finish(mut self) -> Result<CheckerRecord, HexError> {
         if let Some(mut input) = self.input.take() {
+            let _pipe = PipeGuard::block();
             let _ = input.flush();
-        } // dropped here: the checker sees the end of its proof
+            drop(input); // the checker sees the end of its proof
+        }
         let command = format!("cake_lpr formula.cnf /dev/stdin (binary LRAT piped as the solver wrote it, {} bytes)", self.bytes);
         let child = self.child.take().expect("finished once");
         let lrat = crate::digest::finish_hex(std::mem::take(&mut self.lrat));
@@ -184,6 +189,55 @@ impl Drop for Stream {
             let _ = child.kill();
             let _ = child.wait();
         }
+        // Unflushed: what it holds would go to a reader just killed.
+        if let Some(input) = self.input.take() {
+            let _ = input.into_parts();
+        }
+    }
+}
+
+/// While alive, a write to a pipe whose reader is gone fails with `EPIPE`
+/// on this thread instead of killing the process: `main` gives SIGPIPE its
+/// default (a quiet end for `hexcert table | head`), but cake_lpr killed
+/// mid-proof (out of memory) must end in a verdict that says so, not in a
+/// run that dies without a word. Blocked on the writing thread only; a
+/// SIGPIPE raised meanwhile is taken off the thread before it is unblocked.
+struct PipeGuard(libc::sigset_t);
+
+impl PipeGuard {
+    fn block() -> PipeGuard {
+        // SAFETY: sigset_t is plain data, filled by sigemptyset/pthread_sigmask.
+        unsafe {
+            let mut old: libc::sigset_t = std::mem::zeroed();
+            libc::pthread_sigmask(libc::SIG_BLOCK, &sigpipe(), &mut old);
+            PipeGuard(old)
+        }
+    }
+}
+
+impl Drop for PipeGuard {
+    fn drop(&mut self) {
+        // SAFETY: as above; a zero timeout never waits.
+        unsafe {
+            let mut pending: libc::sigset_t = std::mem::zeroed();
+            libc::sigpending(&mut pending);
+            if libc::sigismember(&pending, libc::SIGPIPE) == 1 {
+                let now = libc::timespec { tv_sec: 0, tv_nsec: 0 };
+                libc::sigtimedwait(&sigpipe(), std::ptr::null_mut(), &now);
+            }
+            libc::pthread_sigmask(libc::SIG_SETMASK, &self.0, std::ptr::null_mut());
+        }
+    }
+}
+
+/// The set holding SIGPIPE alone.
+fn sigpipe() -> libc::sigset_t {
+    // SAFETY: sigemptyset initialises the set before sigaddset reads it.
+    unsafe {
+        let mut set: libc::sigset_t = std::mem::zeroed();
+        libc::sigemptyset(&mut set);
+        libc::sigaddset(&mut set, libc::SIGPIPE);
+        set
     }
 }
 
