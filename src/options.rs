@@ -370,6 +370,15 @@ pub const GRID_LEVEL: Opt<u8> = Opt {
     help: "Level of the restricted formula (3 to 6); the levels above it are filled in along the chains of `+` cells, a level-4 model whose completion costs more is blocked and solved again; a level-3 model is first refined to level 5 by the unrestricted formula with its cells fixed (exhaustively: one that no grid within the bound refines is blocked)",
 };
 
+/// `check --regenerate`'s cubes of one claim re-solved at once.
+pub const CHECK_JOBS: Opt<usize> = Opt {
+    name: "jobs",
+    default: 1,
+    min: 1,
+    max: 4096,
+    help: "With --regenerate: cubes of one cube claim re-solved at once, the dearest first, each a solver, its LRAT checker and (with a verified checker) a cake_lpr with its own heap; one run that checks every cube is what verifies a cube claim, so this is how a claim of more CPU than a session allows is verified",
+};
+
 /// `search`'s members solved at once.
 pub const GRID_JOBS: Opt<usize> = Opt {
     name: "jobs",
@@ -425,5 +434,6 @@ table![
     CUBE_CLAIM_COPIES,
     GRID_BAND,
     GRID_LEVEL,
+    CHECK_JOBS,
     GRID_JOBS,
 ];

@@ -353,9 +353,35 @@ fn cube_proofs_piped_to_cake_lpr_are_recorded_and_a_recheck_resumes_per_cube() {
     let claim: hexcert::records::CubeClaim = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
     assert!(claim.cubes.iter().all(|c| c.verified_lrat.is_some()), "the two verdicts were not written back");
     assert!(claim.trust_base.iter().any(|item| item.contains("cake_lpr")));
-    let whole = hexcert(&dir, &["check", "--regenerate", "--cake-lpr", program, shown]);
+    // Two cubes at once, each piped to a cake_lpr of its own.
+    let whole = hexcert(&dir, &["check", "--regenerate", "--jobs", "2", "--cake-lpr", program, shown]);
     assert_ne!(whole.status.code(), Some(1), "{}", text(&whole));
     assert!(text(&whole).contains("50 cube proofs verified by cake_lpr in this run"), "{}", text(&whole));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `check --regenerate --jobs 3` re-solves the cubes of a claim three at a
+/// time and says what one at a time says; a cube that fails on one worker
+/// fails the claim (the others' books kept), and `--jobs` asks for
+/// `--regenerate`.
+#[test]
+fn cubes_regenerated_at_once_verify_as_one_at_a_time() {
+    let dir = scratch("jobs");
+    let path = merged_cube_claim(&dir, None);
+    let shown = path.to_str().unwrap();
+    let said = |out: &std::process::Output| text(out).lines().filter(|l| !l.contains(" s") && !l.starts_with("check: cube")).map(str::to_string).collect::<Vec<_>>();
+    let one = hexcert(&dir, &["check", "--regenerate", shown]);
+    let three = hexcert(&dir, &["check", "--regenerate", "--jobs", "3", shown]);
+    assert_ne!(three.status.code(), Some(1), "{}", text(&three));
+    assert_eq!(three.status.code(), one.status.code(), "{}", text(&three));
+    assert!(text(&three).contains("50 re-solved with their traces verified and DRAT hashes matched, 0 not checked"), "{}", text(&three));
+    assert_eq!(said(&three), said(&one));
+    edit_claim(&path, |claim| claim.cubes[5].solver_profile = Some("no-such-profile".into()));
+    let failed = hexcert(&dir, &["check", "--regenerate", "--jobs", "3", shown]);
+    assert_eq!(failed.status.code(), Some(1), "{}", text(&failed));
+    assert!(text(&failed).contains("no-such-profile"), "{}", text(&failed));
+    let alone = hexcert(&dir, &["check", "--jobs", "2", shown]);
+    assert_eq!(alone.status.code(), Some(2), "{}", text(&alone));
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -40,8 +40,8 @@ impl VerifiedArgs {
 }
 
 /// `check`'s options; a verdict kept needs a checker to keep it from.
-pub(crate) fn check_options(context: &RunContext, veripb: bool, record: bool, verified: &VerifiedArgs, keep: bool) -> Result<hexcert::verify::check::CheckOptions, HexError> {
-    let options = hexcert::verify::check::CheckOptions { derivations: veripb, record, verified: verified.checker()?, keep, progress: context.progress() };
+pub(crate) fn check_options(context: &RunContext, (veripb, record): (bool, bool), verified: &VerifiedArgs, keep: bool, jobs: usize) -> Result<hexcert::verify::check::CheckOptions, HexError> {
+    let options = hexcert::verify::check::CheckOptions { derivations: veripb, record, verified: verified.checker()?, keep, progress: context.progress(), jobs };
     if options.keep && options.verified.is_none() {
         return Err(HexError::Usage("--keep-verdicts needs a verified checker: cake_lpr on PATH, or --cake-lpr PATH".into()));
     }

@@ -8,6 +8,7 @@ use clap::{Parser, Subcommand};
 use hexcert::context::RunContext;
 use hexcert::encoding::EncodeOptions;
 use hexcert::error::HexError;
+use hexcert::options;
 
 // VeriPB checks the statement -> CNF step in this process; on the system
 // allocator it ran 1.5x slower than its own binary, which uses this one.
@@ -218,6 +219,8 @@ enum Command {
         /// (exit 4); the run that checks every cube itself, verified.
         #[arg(long, conflicts_with = "record")]
         keep_verdicts: bool,
+        #[arg(long, default_value_t = options::CHECK_JOBS.default, help = options::CHECK_JOBS.help, value_parser = within(options::CHECK_JOBS), requires = "regenerate")]
+        jobs: usize,
         #[command(flatten)]
         program: VeripbArgs,
     },
@@ -397,8 +400,8 @@ fn run(cli: &Cli) -> Result<commands::report::Reported, HexError> {
         Command::Certify { n, witness: Some(grid), store, .. } => commands::certify_witness(*n, grid, &store.settings(context)),
         #[cfg(feature = "solver")]
         Command::Certify { n, witness: None, store, .. } => commands::certify(cli.json, context, *n, &store.settings(context)),
-        Command::Check { paths, regenerate, veripb, record, verified, keep_verdicts, .. } => {
-            let options = check_options(context, *veripb, *record, verified, *keep_verdicts)?;
+        Command::Check { paths, regenerate, veripb, record, verified, keep_verdicts, jobs, .. } => {
+            let options = check_options(context, (*veripb, *record), verified, *keep_verdicts, *jobs)?;
             commands::check(context, paths, *regenerate, options)
         }
         #[cfg(feature = "solver")]

@@ -7,23 +7,23 @@
 
 use std::path::{Path, PathBuf};
 
-use super::regenerate::{rebuild_checked, ProofChecks, Rebuild, Regenerate};
+use super::cube_proofs::{regenerate_cubes, Books, ClaimCubes, ProofTally};
+use super::regenerate::{ProofChecks, Regenerate};
 use crate::run::WorkDir;
-use crate::cubes::{cube_formula, split_formula, Split};
-use crate::formula::Cnf;
+use crate::cubes::split_formula;
 use crate::options;
 use crate::encoding::LevelEncoding;
 use crate::error::HexError;
-use crate::proofs::online::{Against, Finished, LRAT_FILE_CAP};
-use crate::proofs::verified::{write_formula, Stream};
+use crate::proofs::online::Finished;
+use crate::proofs::verified::write_formula;
 use crate::digest::sha256_hex;
-use crate::records::cube::{attested_cubes, check_stored_lrat_with, judge};
+use crate::records::cube::{attested_cubes, check_stored_lrat_with};
 use crate::error::RecordError;
 use crate::records::read::stored_path;
 use crate::records::header::Stated;
 use crate::records::ranges::{check_claim_directory, check_encoding_budget, check_n_directory};
 use crate::records::trust::{trust_base, Basis};
-use crate::records::{CheckerRecord, CubeClaim, CubeResult, CubeVerdict, FileRecord, Status, CUBE_CLAIM_FORMAT};
+use crate::records::{CheckerRecord, CubeClaim, CubeResult, FileRecord, Status, CUBE_CLAIM_FORMAT};
 
 /// What a cube claim states, before any proof: its header and place, its
 /// plan (format, numbers, cover enumerated again, formula re-encoded to its
@@ -89,8 +89,16 @@ pub fn check_cube_claim(path: &Path, claim: &mut CubeClaim, checks: ProofChecks<
     let _share = super::budget::reserve(claim.plan.n, claim.plan.level, claim.plan.below, copies);
     let encoding = check_statement_and_plan(path, claim, messages)?;
     let mut cubes = CubeProofs::new(path, claim, encoding)?;
+    let mut queue = Vec::new();
     for index in 0..claim.plan.cubes.len() {
-        cubes.check(index, checks)?;
+        cubes.check(index, checks, &mut queue)?;
+    }
+    if let (Some(regenerate), false) = (checks.regenerate, queue.is_empty()) {
+        let work = cubes.work_dir()?;
+        // Each worker holds a cube formula and a copy of the split formula.
+        let jobs = fitting_jobs(&claim.plan, checks.jobs, copies);
+        let _more = (jobs > 1).then(|| super::budget::reserve(claim.plan.n, claim.plan.level, claim.plan.below, 2 * (jobs as u64 - 1)));
+        regenerate_cubes(&cubes.cubes, &mut cubes.books, queue, &work, regenerate, ProofChecks { jobs, ..checks })?;
     }
     let (status, kept) = cubes.conclude(checks, messages)?;
     *claim = kept;
@@ -128,43 +136,33 @@ pub fn rebuild_cube(
     }
     check_encoding_budget(claim.plan.n, claim.plan.level, claim.plan.below, options::CUBE_CLAIM_COPIES.default, path)?;
     let encoding = check_statement_and_plan(path, claim, messages)?;
-    let cubes = CubeProofs::new(path, claim, encoding)?;
+    let cubes = CubeProofs::new(path, claim, encoding)?.cubes;
     let (cnf, dimacs, record) = cubes.judged(index)?;
     let proof_sha256 = record.proof_sha256.as_deref().expect("judged a refutation");
     let (finished, seconds) = cubes.rebuild(index, regenerate, (&cnf, record.solver_profile.as_deref(), proof_sha256), (drat, u64::MAX), None)?;
     Ok((dimacs, record, finished, seconds))
 }
 
-/// How the cubes' proofs were checked in this run.
-#[derive(Default)]
-struct Tally {
-    /// Stored LRAT proofs read on the split formula.
-    stored: usize,
-    /// Re-solved, their traces read on the split formula.
-    regenerated: usize,
-    /// Not checked in this run (`earlier` of them by an earlier run's verdict).
-    unchecked: usize,
-    earlier: usize,
-    /// Accepted by the verified checker in this run.
-    by_verified: usize,
+/// Cube claim `plan`'s re-solves at once that the encoding budget holds,
+/// at most `jobs`: each beyond the first holds two more copies of the
+/// formula (its cube formula, its split formula) beside the check's `copies`.
+fn fitting_jobs(plan: &crate::cubes::Plan, jobs: usize, copies: u64) -> usize {
+    let one = crate::records::ranges::encoding_estimate_mb(plan.n, plan.level, plan.below);
+    let fits = |j: usize| one.saturating_mul(copies + 2 * (j as u64 - 1)) <= options::ENCODING_BUDGET_MB.default;
+    (1..=jobs.max(1)).rev().find(|&j| fits(j)).unwrap_or(1)
 }
 
-/// The cube proofs of one claim, checked one by one against its split formula.
+/// The cube proofs of one claim, checked one by one against its split
+/// formula (the re-solves queued for `regenerate_cubes`).
 struct CubeProofs<'a> {
-    path: &'a Path,
-    claim: &'a CubeClaim,
-    encoding: LevelEncoding,
-    split: Split,
-    split_dimacs: Vec<u8>,
+    cubes: ClaimCubes<'a>,
     /// Stored cube proofs are read on the split formula T (each a derivation
     /// of its selector's negation), so that T's refutation is seen by the
     /// checker, not inferred from the cube formulas' hashes.
     lifted: hexcert_lrat::Lifted,
     /// Made on the first proof checked, outside the claim directory, which check only reads.
     work: Option<WorkDir>,
-    /// The claim with the verified checker's verdicts of this run (`checks.keep`).
-    kept: CubeClaim,
-    tally: Tally,
+    books: Books,
 }
 
 impl<'a> CubeProofs<'a> {
@@ -173,12 +171,8 @@ impl<'a> CubeProofs<'a> {
         let split_dimacs = split_formula(&encoding, &split, &claim.plan.cubes).to_dimacs();
         let lifted = hexcert_lrat::Lifted::from_dimacs(&split_dimacs, encoding.cnf.clauses().len())
             .map_err(|e| RecordError::Header(format!("the split formula is not read as one by the LRAT checker: {e}")).at(path))?;
-        let (work, kept, tally) = (None, claim.clone(), Tally::default());
-        Ok(CubeProofs { path, claim, encoding, split, split_dimacs, lifted, work, kept, tally })
-    }
-
-    fn bad(&self, index: usize, why: String) -> HexError {
-        RecordError::Header(format!("cube {index}: {why}")).at(self.path)
+        let books = Books { kept: claim.clone(), tally: ProofTally::default() };
+        Ok(CubeProofs { cubes: ClaimCubes { path, claim, encoding, split, split_dimacs }, lifted, work: None, books })
     }
 
     fn work_dir(&mut self) -> Result<PathBuf, HexError> {
@@ -188,124 +182,48 @@ impl<'a> CubeProofs<'a> {
         Ok(self.work.as_ref().expect("created").0.clone())
     }
 
-    /// Cube `index`: its record judged, then its proof checked (stored, or
-    /// re-solved), or counted as not checked in this run.
-    fn check(&mut self, index: usize, checks: ProofChecks<'_>) -> Result<(), HexError> {
-        let (cnf, dimacs, record) = self.judged(index)?;
-        let proof_sha256 = record.proof_sha256.as_deref().expect("judged a refutation");
+    /// Cube `index`: its record judged, then its proof checked (stored),
+    /// queued to be re-solved, or counted as not checked in this run.
+    fn check(&mut self, index: usize, checks: ProofChecks<'_>, queue: &mut Vec<usize>) -> Result<(), HexError> {
+        let (_, dimacs, record) = self.cubes.judged(index)?;
         let stored_proof = record.lrat_proof.as_ref().and_then(|f| f.stored_as.as_ref().map(|name| (f, name)));
         let resumed = checks.keep && checks.verified.is_some_and(|v| record.verified_lrat.as_ref().is_some_and(|r| r.resumes(&v.version)));
-        let verdict = if resumed {
-            self.tally.earlier += 1;
-            self.tally.unchecked += 1;
-            return Ok(());
+        if resumed {
+            self.books.tally.earlier += 1;
+            self.books.tally.unchecked += 1;
         } else if let Some((file, name)) = stored_proof {
-            self.check_stored(index, (file, name), &dimacs, checks)?
-        } else if let Some(regenerate) = checks.regenerate {
-            self.check_regenerated(index, regenerate, (&cnf, &dimacs), (record.solver_profile.as_deref(), proof_sha256), checks)?
+            if let Some(verdict) = self.check_stored(index, (file, name), &dimacs, checks)? {
+                self.books.take_verdict(self.cubes.path, index, verdict, checks.keep)?;
+            }
+        } else if checks.regenerate.is_some() {
+            queue.push(index);
         } else {
-            self.tally.unchecked += 1;
-            return Ok(());
-        };
-        match verdict {
-            Some(verdict) => self.take_verdict(index, verdict, checks.keep),
-            None => Ok(()),
+            self.books.tally.unchecked += 1;
         }
-    }
-
-    /// Cube `index`'s formula (and its DIMACS bytes) and its record, judged
-    /// against it: a refutation with a DRAT hash, or an error.
-    fn judged(&self, index: usize) -> Result<(Cnf, Vec<u8>, CubeResult), HexError> {
-        let plan = &self.claim.plan;
-        let cnf = cube_formula(&self.encoding, &self.split, &plan.cubes[index]);
-        let dimacs = cnf.to_dimacs();
-        let record = judge(plan, index, &dimacs, self.claim.cubes[index].clone()).map_err(|why| self.bad(index, why))?;
-        if record.verdict != CubeVerdict::Refuted || record.proof_sha256.is_none() {
-            return Err(self.bad(index, "not a refutation".into()));
-        }
-        Ok((cnf, dimacs, record))
+        Ok(())
     }
 
     /// A stored cube proof, read by the LRAT checker on the split formula
     /// and given to the verified checker too when there is one.
     fn check_stored(&mut self, index: usize, (file, name): (&FileRecord, &String), dimacs: &[u8], checks: ProofChecks<'_>) -> Result<Option<CheckerRecord>, HexError> {
         let work_dir = self.work_dir()?;
-        let dir = self.path.parent().unwrap_or(Path::new("."));
-        let units = self.claim.plan.cubes[index].units(&self.encoding, &self.split);
-        let gz = stored_path(dir, name, "claim").map_err(|e| self.bad(index, e.to_string()))?;
+        let dir = self.cubes.path.parent().unwrap_or(Path::new("."));
+        let units = self.cubes.claim.plan.cubes[index].units(&self.cubes.encoding, &self.cubes.split);
+        let gz = stored_path(dir, name, "claim").map_err(|e| self.cubes.bad(index, e.to_string()))?;
         let lifted = &mut self.lifted;
         check_stored_lrat_with(&gz, file, &work_dir, |proof| lifted.check_proof(index, &units, proof).map(|s| (s.added, s.hints)))
-            .map_err(|why| self.bad(index, why))?;
-        self.tally.stored += 1;
+            .map_err(|why| self.cubes.bad(index, why))?;
+        self.books.tally.stored += 1;
         match checks.verified {
             Some(checker) => Ok(Some(checker.check_gz(&write_formula(&work_dir, dimacs)?, &dir.join(name))?)),
             None => Ok(None),
         }
     }
 
-    /// A cube re-solved (with the profile its record names), its trace read
-    /// on the split formula and its DRAT twin required to hash to the record.
-    fn check_regenerated(
-        &mut self,
-        index: usize,
-        regenerate: &dyn Regenerate,
-        (cnf, dimacs): (&Cnf, &[u8]),
-        (profile, proof_sha256): (Option<&str>, &str),
-        checks: ProofChecks<'_>,
-    ) -> Result<Option<CheckerRecord>, HexError> {
-        let work_dir = self.work_dir()?;
-        let stream = checks.verified.map(|checker| checker.stream(&write_formula(&work_dir, dimacs)?)).transpose()?;
-        let (Finished { lrat, verified, .. }, seconds) =
-            self.rebuild(index, regenerate, (cnf, profile, proof_sha256), (&work_dir.join("cube.drat"), LRAT_FILE_CAP), stream)?;
-        self.tally.regenerated += 1;
-        if checks.progress {
-            let by = verified.as_ref().map(|v| format!(", {}: {} in {:.1} s", v.name, v.verdict, v.seconds)).unwrap_or_default();
-            eprintln!("check: cube {index} of {}: re-solved, hexcert-lrat {} after {seconds:.1} s of solving{by}", self.claim.plan.cubes.len(), lrat.verdict);
-        }
-        Ok(verified)
-    }
-
-    /// Cube `index` (its formula `cnf`) re-solved with `profile`, its trace
-    /// read on the split formula, its DRAT twin written to `drat` (the LRAT
-    /// proof beside it, kept under `lrat_cap` bytes) and required to hash to
-    /// `proof_sha256`.
-    fn rebuild(
-        &self,
-        index: usize,
-        regenerate: &dyn Regenerate,
-        (cnf, profile, proof_sha256): (&Cnf, Option<&str>, &str),
-        (drat, lrat_cap): (&Path, u64),
-        verified: Option<Stream>,
-    ) -> Result<(Finished, f64), HexError> {
-        let units = self.claim.plan.cubes[index].units(&self.encoding, &self.split);
-        let against = Against::Split { split: self.split_dimacs.clone(), base: self.encoding.cnf.clauses().len(), cube: index, units };
-        let rebuild = Rebuild { against, drat, verified, lrat_cap, drat_sha256: proof_sha256, record: self.path, cube: Some(index) };
-        let what = format!("cube {index} of `{}`", self.claim.statement);
-        rebuild_checked(rebuild, |trace| regenerate.regenerate_formula(cnf, profile, &what, trace))
-    }
-
-    /// The verified checker's verdict on cube `index`: a rejection fails the
-    /// claim; with `keep`, an acceptance is written into it at once, so a
-    /// stopped run loses none.
-    fn take_verdict(&mut self, index: usize, verdict: CheckerRecord, keep: bool) -> Result<(), HexError> {
-        if !verdict.verified_acceptance() {
-            return Err(RecordError::LratRejected { what: format!("the proof of cube {index} (by {})", verdict.name), verdict: verdict.verdict }.at(self.path));
-        }
-        self.tally.by_verified += 1;
-        if keep {
-            // On disk: the claim as read, with this run's verdicts so far.
-            let written = self.kept.clone();
-            self.kept.cubes[index].verified_lrat = Some(verdict);
-            self.kept.trust_base = trust_base(Basis::of_cube_claim(&self.kept));
-            crate::records::read::replace_record(self.path, &written, &self.kept)?;
-        }
-        Ok(())
-    }
-
     /// What the cubes' proofs came to: the split formula refuted when every
     /// proof was checked in this run, unverified otherwise.
     fn conclude(mut self, checks: ProofChecks<'_>, messages: &mut Vec<String>) -> Result<(Status, CubeClaim), HexError> {
-        let (Tally { stored, regenerated, unchecked, earlier, by_verified }, count) = (self.tally, self.claim.plan.cubes.len());
+        let (ProofTally { stored, regenerated, unchecked, earlier, by_verified }, count) = (self.books.tally, self.cubes.claim.plan.cubes.len());
         messages.push(format!(
             "{count} cubes: {stored} stored LRAT proofs verified by hexcert-lrat {}, {regenerated} re-solved with their traces verified and DRAT hashes matched, {unchecked} not checked",
             hexcert_lrat::VERSION
@@ -313,7 +231,7 @@ impl<'a> CubeProofs<'a> {
         if let Some(checker) = checks.verified {
             messages.push(format!("{by_verified} cube proofs verified by {} in this run ({}, {})", crate::proofs::verified::NAME, checker.version, checker.build));
         }
-        let verdicts: Vec<&CheckerRecord> = self.kept.cubes.iter().filter_map(|c| c.verified_lrat.as_ref().filter(|v| v.verified_acceptance())).collect();
+        let verdicts: Vec<&CheckerRecord> = self.books.kept.cubes.iter().filter_map(|c| c.verified_lrat.as_ref().filter(|v| v.verified_acceptance())).collect();
         if !verdicts.is_empty() {
             let by_earlier = if earlier > 0 { format!(" ({earlier} by earlier runs, not re-checked in this one)") } else { String::new() };
             let unbound = verdicts.iter().filter(|v| v.read.is_none()).count();
@@ -328,7 +246,7 @@ impl<'a> CubeProofs<'a> {
             messages.push(format!("{} of {count} cubes record a {} acceptance of their proof{by_earlier} ({})", verdicts.len(), crate::proofs::verified::NAME, how.join("; ")));
         }
         if stored == count {
-            let summary = self.lifted.conclude().map_err(|e| RecordError::Header(format!("the lifted cube proofs do not refute the split formula: {e}")).at(self.path))?;
+            let summary = self.lifted.conclude().map_err(|e| RecordError::Header(format!("the lifted cube proofs do not refute the split formula: {e}")).at(self.cubes.path))?;
             messages.push(format!(
                 "split formula refuted by hexcert-lrat: every stored cube proof read on it derives its selector's negation, then the empty clause ({} additions)",
                 summary.added
@@ -344,6 +262,6 @@ impl<'a> CubeProofs<'a> {
         if earlier > 0 {
             messages.push(format!("{earlier} cube proofs checked by earlier runs (their recorded verdicts), not in this one: rerun without --keep-verdicts to check them all"));
         }
-        Ok((if unchecked > 0 { Status::Unverified } else { Status::Verified }, self.kept))
+        Ok((if unchecked > 0 { Status::Unverified } else { Status::Verified }, self.books.kept))
     }
 }

@@ -1,5 +1,6 @@
 //! Verification: everything that judges records without a solver. The
-//! stored certificates re-checked (`check`, `cube_claims`, `counts`), lifted
+//! stored certificates re-checked (`check`, `cube_claims`, `counts`; a cube
+//! claim's cubes re-solved, several at once: `cube_proofs`), lifted
 //! counts (`lift`), what a
 //! plan's results directory says (`cube_status`), the statement -> CNF link
 //! checked by VeriPB (`statement_to_cnf`), the judging half of regeneration
@@ -18,6 +19,7 @@ pub mod budget;
 pub mod check;
 pub mod counts;
 pub mod cube_claims;
+pub mod cube_proofs;
 pub mod cube_status;
 pub mod export;
 pub mod lift;

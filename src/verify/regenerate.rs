@@ -25,7 +25,8 @@ use crate::records::Claim;
 /// feeds the trace to its own LRAT checker, built from the CNF it encoded
 /// itself (so a solve of another formula fails), and requires the DRAT twin
 /// written from that trace to hash to the claim's record.
-pub trait Regenerate {
+// Sync: the cubes of one claim are re-solved on several threads at once (`check --jobs`).
+pub trait Regenerate: Sync {
     fn regenerate(&self, claim: &Claim, trace: TraceSender) -> Result<f64, HexError>;
     /// The same for any formula that must be unsatisfiable (a cube's), named
     /// by `what`, solved with the solver profile its record names (`None`:
@@ -58,6 +59,8 @@ pub struct ProofChecks<'a> {
     pub keep: bool,
     /// A line on stderr per cube re-solved (a re-check of hours must show it moves).
     pub progress: bool,
+    /// Cubes of one cube claim re-solved at once (0 or 1: one at a time).
+    pub jobs: usize,
 }
 
 /// Where a proof rebuilt by re-solving goes and what it must come to.

@@ -48,6 +48,15 @@ pub struct CheckOptions {
     pub keep: bool,
     /// A line on stderr per cube re-solved.
     pub progress: bool,
+    /// Cubes of one cube claim re-solved at once (`ProofChecks::jobs`).
+    pub jobs: usize,
+}
+
+impl CheckOptions {
+    /// How this run checks proofs, re-solving them with `regenerate`.
+    fn proof_checks<'a>(&'a self, regenerate: Option<&'a dyn Regenerate>) -> ProofChecks<'a> {
+        ProofChecks { regenerate, verified: self.verified.as_ref(), keep: self.keep, progress: self.progress, jobs: self.jobs }
+    }
 }
 
 /// `check_paths` with `options` (see the module header).
@@ -181,7 +190,7 @@ impl<'a> CheckRun<'a> {
                 // The checker is cloned so that the claim's check below may borrow the run.
                 let verified = self.options.verified.clone();
                 let options = &self.options;
-                let checks = ProofChecks { regenerate: self.regenerate, verified: verified.as_ref(), keep: options.keep, progress: options.progress };
+                let checks = ProofChecks { regenerate: self.regenerate, verified: verified.as_ref(), keep: options.keep, progress: options.progress, jobs: options.jobs };
                 let (status, leaders) = crate::verify::counts::check_count(path, &count, checks, &mut |claim| self.check(claim).status, messages)?;
                 self.listings.insert(canonical(path), leaders);
                 return Ok(status);
@@ -221,7 +230,7 @@ impl<'a> CheckRun<'a> {
     }
 
     fn proof_checks(&self) -> ProofChecks<'_> {
-        ProofChecks { regenerate: self.regenerate, verified: self.options.verified.as_ref(), keep: self.options.keep, progress: self.options.progress }
+        self.options.proof_checks(self.regenerate)
     }
 
     fn check_cube_statement(&self, path: &Path, mut claim: CubeClaim, messages: &mut Vec<String>) -> Result<Status, HexError> {
