@@ -8,7 +8,7 @@
 //! reports them `unverified` instead of `verified` (a printed note says so;
 //! with CI set, its absence is a failure).
 
-use crate::common::{copy_dir, rewrite_json, veripb_present, verified_if_veripb};
+use crate::common::{Scratch, copy_dir, rewrite_json, veripb_present, verified_if_veripb};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -23,11 +23,9 @@ use hexcert::compress;
 use hexcert::digest::sha256_hex;
 use hexcert::proofs::Checker;
 
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("hexcert-cert-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+/// A scratch directory for this test, removed when it goes out of scope.
+fn scratch(name: &str) -> Scratch {
+    Scratch::new(&format!("cert-{name}"))
 }
 
 fn prove_into(root: &Path, n: usize, level: u8, below: usize, store_limit: u64) -> PathBuf {

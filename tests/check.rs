@@ -16,7 +16,7 @@
 //! derivation is `hexcert check --veripb proofs` (docs/RESULTS.md), run by
 //! the ignored `every_committed_derivation_verifies_with_veripb`.
 
-use crate::common::{copy_dir, rewrite_json, path_without_veripb, veripb_present, verified_if_veripb};
+use crate::common::{Scratch, copy_dir, rewrite_json, path_without_veripb, veripb_present, verified_if_veripb};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -33,11 +33,9 @@ use hexcert::digest::sha256_hex;
 use hexcert::statement::Statement;
 use hexcert::validation::evaluate;
 
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("hexcert-check-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+/// A scratch directory for this test, removed when it goes out of scope.
+fn scratch(name: &str) -> Scratch {
+    Scratch::new(&format!("check-{name}"))
 }
 
 fn committed(relative: &str) -> PathBuf {
@@ -443,7 +441,7 @@ fn level_minima_below_a_claimed_bound_fail_check_and_are_not_printed_by_certify(
     assert_eq!(printed_status(&text, "n5/optimum.json"), ["failed"], "{text}");
     assert!(text.contains("level 1") && text.contains("level1-below7"), "{text}");
 
-    let out = Command::new(env!("CARGO_BIN_EXE_hexcert")).args(["certify", "--n", "5", "-q", "--proofs"]).arg(&root).output().unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_hexcert")).args(["certify", "--n", "5", "-q", "--proofs"]).arg(&*root).output().unwrap();
     let said = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
     assert!(!said.contains("| 0 1 9 9 9 9 |"), "certify printed the false minima: {said}");
     let written: Optimum = read_json(&optimum).unwrap();
@@ -543,7 +541,7 @@ fn certify_witness(n: usize, grid: &Path, root: &Path) -> (Option<i32>, String, 
 
 /// A copy of n = 5's claims without its optimum: the side whose optimum a
 /// given grid settles.
-fn n5_claims_only(name: &str) -> PathBuf {
+fn n5_claims_only(name: &str) -> Scratch {
     let root = scratch(name);
     copy_dir(&committed("proofs/n5"), &root.join("n5"));
     for file in ["optimum.json", "witness.txt"] {

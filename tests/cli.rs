@@ -1,17 +1,17 @@
 //! The command line as a user meets it: exit codes, one-line errors, and no
 //! output file left behind when the input is bad.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output};
+use crate::common::Scratch;
 
 fn hexcert(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_hexcert")).args(args).output().expect("run hexcert")
 }
 
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("hexcert-cli-{}-{name}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+/// A scratch directory for this test, removed when it goes out of scope.
+fn scratch(name: &str) -> Scratch {
+    Scratch::new(&format!("cli-{name}"))
 }
 
 fn published(n: usize, sum: usize) -> String {
@@ -305,7 +305,8 @@ fn ctrl_c_stops_a_grid_search() {
 /// is still running; a process deaf to the flag dies by the signal instead.
 #[test]
 fn ctrl_c_stops_a_solve() {
-    let partial = scratch("interrupted-solve").join("partial.txt");
+    let dir = scratch("interrupted-solve");
+    let partial = dir.join("partial.txt");
     let args = ["solve", "--n", "9", "--level", "3", "--max-penalty", "23", "-o"];
     let (status, stdout, stderr) = interrupted_after_3_s(&args, &partial, "still solving 20 s after Ctrl-C");
     assert_eq!(status.code(), Some(130), "the interrupted exit code; stderr:\n{stderr}");
@@ -325,7 +326,8 @@ fn ctrl_c_stops_a_solve() {
 #[test]
 fn ctrl_c_stops_a_regenerating_check() {
     let source = Path::new(env!("CARGO_MANIFEST_DIR")).join("proofs/n8");
-    let copy = scratch("interrupted-check").join("n8");
+    let dir = scratch("interrupted-check");
+    let copy = dir.join("n8");
     std::fs::create_dir_all(&copy).unwrap();
     let files = ["optimum.json", "witness.txt", "level1-below14/claim.json", "level2-below18/claim.json", "level3-below20/claim.json"];
     for file in files {

@@ -9,7 +9,7 @@
 //! without it the checks print a note and pass, except under CI (`CI` set),
 //! where a missing VeriPB fails the test.
 
-use crate::common;
+use crate::common::{self, Scratch};
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -26,7 +26,7 @@ fn veripb_on_path() -> bool {
 
 /// Statement, derivation and target of (n, level, below) in a fresh directory.
 struct Files {
-    dir: PathBuf,
+    dir: Scratch,
     statement: PathBuf,
     proof: PathBuf,
     target: PathBuf,
@@ -41,8 +41,7 @@ fn write_files_with(name: &str, n: usize, level: u8, below: usize, symmetry: Sym
 }
 
 fn write_files_as(name: &str, n: usize, level: u8, below: usize, (symmetry, cardinality): (SymmetryBreaking, Cardinality)) -> Files {
-    let dir = std::env::temp_dir().join(format!("hexcert-derivation-{}-{name}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = Scratch::new(&format!("derivation-{name}"));
     let hex = Hexagon::new(n).unwrap();
     let files = Files { statement: dir.join("s.opb"), proof: dir.join("d.pbp"), target: dir.join("t.opb"), dir };
     std::fs::write(&files.statement, Statement::new(&hex, level, below).to_opb(&hex)).unwrap();
@@ -297,8 +296,7 @@ fn the_library_accepts_only_a_derivable_output() {
 
 #[test]
 fn statement_check_exits_0_when_accepted_and_4_without_veripb() {
-    let dir = std::env::temp_dir().join(format!("hexcert-derivation-{}-cli", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = Scratch::new("derivation-cli");
     let (s, d, t) = (dir.join("s.opb"), dir.join("d.pbp"), dir.join("t.opb"));
     let args = ["statement", "--n", "3", "--level", "1", "--below", "2", "--symmetry", "ring1-lex-leader", "--check"];
     let files = ["-o", s.to_str().unwrap(), "--derivation", d.to_str().unwrap(), "--target", t.to_str().unwrap()];
@@ -326,8 +324,7 @@ fn statement_check_exits_0_when_accepted_and_4_without_veripb() {
 /// `HEXCERT_VERIPB=library` takes the library over a program on PATH.
 #[test]
 fn the_veripb_named_is_the_one_that_runs() {
-    let dir = std::env::temp_dir().join(format!("hexcert-derivation-{}-named", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = Scratch::new("derivation-named");
     let named = dir.join("my-veripb");
     std::fs::write(&named, "#!/bin/sh\nif [ \"$1\" = --version ]; then echo 'veripb 9.9.9'; else echo 's VERIFIED OUTPUT DERIVABLE'; fi\n").unwrap();
     std::fs::set_permissions(&named, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();

@@ -6,7 +6,7 @@
 //! CI runs the default case count; the documented long run is
 //! `PROPTEST_CASES=100000 cargo test --release --test problem fuzz::` (see README).
 
-use crate::common;
+use crate::common::{self, Scratch};
 
 use std::path::Path;
 
@@ -130,7 +130,8 @@ proptest! {
             apply(&mut bytes, m);
         }
         // In a directory named as the claim's: the mutations reach past the place checks.
-        let dir = std::env::temp_dir().join(format!("hexcert-fuzz-{}", std::process::id())).join("n3/level2-below3");
+        let scratch = Scratch::new("fuzz");
+        let dir = scratch.join("n3/level2-below3");
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("claim.json");
         std::fs::write(&path, &bytes).unwrap();

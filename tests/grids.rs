@@ -10,6 +10,8 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use crate::common::Scratch;
+
 use hexcert::encoding::restricted::{Centre, Restrictions, Singles};
 use hexcert::formats::read_grid_file;
 use hexcert::geometry::Hexagon;
@@ -268,11 +270,8 @@ fn search_in(dir: &Path, args: &[&str]) -> (Option<i32>, serde_json::Value) {
     (out.status.code(), report)
 }
 
-fn hunt_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("hexcert-hunt-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+fn hunt_dir(name: &str) -> Scratch {
+    Scratch::new(&format!("hunt-{name}"))
 }
 
 /// Why: a hunt runs for many sessions, and a member whose restricted space

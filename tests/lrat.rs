@@ -11,7 +11,7 @@
 //! given every proof (stored, streamed while solving, regenerated) and
 //! believed only on its exact acceptance.
 
-use crate::common;
+use crate::common::{self, Scratch};
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -24,11 +24,9 @@ use hexcert::proofs::Checker;
 use hexcert::solving::{Cadical, Answer, SatSolver};
 use hexcert_lrat::format::{self, Step};
 
-pub(crate) fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("hexcert-lrat-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+/// A scratch directory for this test, removed when it goes out of scope.
+pub(crate) fn scratch(name: &str) -> Scratch {
+    Scratch::new(&format!("lrat-{name}"))
 }
 
 fn claim_encoding(n: usize, level: u8, below: usize) -> LevelEncoding {

@@ -5,18 +5,16 @@
 //! memory) is replaced by a placeholder first; everything the engine derives
 //! (penalties, counts, verdicts, hashes of formulas and proofs) is kept.
 
-use crate::common;
+use crate::common::{self, Scratch};
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
 use serde_json::Value;
 
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("hexcert-reports-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+/// A scratch directory for this test, removed when it goes out of scope.
+fn scratch(name: &str) -> Scratch {
+    Scratch::new(&format!("reports-{name}"))
 }
 
 /// Keys whose values depend on the run, the machine or the tools installed.

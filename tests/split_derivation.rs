@@ -10,7 +10,7 @@
 //! without it the VeriPB checks print a note and pass, except under CI
 //! (`CI` set), where a missing VeriPB fails the test.
 
-use crate::common;
+use crate::common::{self, Scratch};
 
 use std::path::{Path, PathBuf};
 
@@ -25,6 +25,8 @@ fn veripb_on_path() -> bool {
 }
 
 struct Files {
+    /// Held so the directory lives as long as the files.
+    _dir: Scratch,
     statement: PathBuf,
     proof: PathBuf,
     target: PathBuf,
@@ -32,10 +34,9 @@ struct Files {
 
 /// Statement, split derivation and split formula of `plan`, or the writer's refusal.
 fn write(name: &str, plan: &Plan) -> Result<Files, String> {
-    let dir = std::env::temp_dir().join(format!("hexcert-split-derivation-{}-{name}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = Scratch::new(&format!("split-derivation-{name}"));
     let hex = Hexagon::new(plan.n).unwrap();
-    let files = Files { statement: dir.join("s.opb"), proof: dir.join("d.pbp"), target: dir.join("t.opb") };
+    let files = Files { statement: dir.join("s.opb"), proof: dir.join("d.pbp"), target: dir.join("t.opb"), _dir: dir };
     let reach = Reach::Split(plan);
     let mut proof = Vec::new();
     reach.write(&hex, plan.level, plan.below, &mut proof).map_err(|e| e.to_string())?;

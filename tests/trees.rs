@@ -7,9 +7,9 @@
 //! in some leaf (up to symmetry); a true claim refutes every leaf and a false
 //! one yields a counterexample the validator accepts.
 
-use crate::common;
+use crate::common::{self, Scratch};
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
 use hexcert::cubes::cardinality::bisection_tree;
@@ -20,11 +20,9 @@ use hexcert::levels::Partial;
 use hexcert::solving::prefix::{grow_all, PrefixScore, PrefixSettings};
 use hexcert::statement::Statement;
 
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("hexcert-trees-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+/// A scratch directory for this test, removed when it goes out of scope.
+fn scratch(name: &str) -> Scratch {
+    Scratch::new(&format!("trees-{name}"))
 }
 
 /// How the trees below the cubes are grown.

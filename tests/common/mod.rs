@@ -104,6 +104,20 @@ impl Drop for Scratch {
     }
 }
 
+// A test's scratch directory reads as the path it is, and goes with the test.
+impl std::ops::Deref for Scratch {
+    type Target = PathBuf;
+    fn deref(&self) -> &PathBuf {
+        &self.0
+    }
+}
+
+impl AsRef<Path> for Scratch {
+    fn as_ref(&self) -> &Path {
+        &self.0
+    }
+}
+
 /// Copies the tree `from` to `to` (files and directories only).
 pub fn copy_dir(from: &Path, to: &Path) {
     std::fs::create_dir_all(to).unwrap();
