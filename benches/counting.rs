@@ -7,9 +7,9 @@
 //! Run: `CARGO_TARGET_DIR=/work/target-counting cargo bench --bench counting`.
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
-use hexcert::counting::{extended_from_listed, Count, Layers, Method, CountSettings};
-use hexcert::levels::Partial;
+use hexcert::counting::{extended_from_listed, Count, CountSettings, Layers, Method};
 use hexcert::geometry::Hexagon;
+use hexcert::levels::Partial;
 
 fn counts_at_the_minimum(c: &mut Criterion) {
     let mut group = c.benchmark_group("count_by_penalty");
@@ -18,11 +18,7 @@ fn counts_at_the_minimum(c: &mut Criterion) {
         let hex = Hexagon::new(n).expect("valid side");
         let minimum = Count::new(&hex, 4).minimum().expect("minimum");
         for level in 1..=6u8 {
-            let bound = if level <= 4 {
-                Count::new(&hex, level).minimum().expect("minimum")
-            } else {
-                minimum
-            };
+            let bound = if level <= 4 { Count::new(&hex, level).minimum().expect("minimum") } else { minimum };
             group.bench_with_input(
                 BenchmarkId::new(format!("n{n}"), format!("level{level}")),
                 &(level, bound),
@@ -45,7 +41,13 @@ fn layers_side_by_side(c: &mut Criterion) {
         let bound = Count::new(&hex, level).minimum().expect("minimum");
         for (name, layers) in [("hashed", Layers::Hashed), ("sorted", Layers::default())] {
             group.bench_with_input(BenchmarkId::new(format!("n7-level{level}"), name), &layers, |b, &layers| {
-                b.iter(|| Count::new(&hex, level).with_method(Method::Frontier).with_settings(CountSettings::from(layers)).by_penalty(bound).expect("counts"))
+                b.iter(|| {
+                    Count::new(&hex, level)
+                        .with_method(Method::Frontier)
+                        .with_settings(CountSettings::from(layers))
+                        .by_penalty(bound)
+                        .expect("counts")
+                })
             });
         }
     }
@@ -62,10 +64,16 @@ fn lift_from_level_three(c: &mut Criterion) {
     let hex = Hexagon::new(8).expect("valid side");
     let bound = Count::new(&hex, 6).minimum().expect("minimum") + 1;
     let mut listed = Vec::new();
-    Count::new(&hex, 3).for_each_partial(bound, |values, penalty| listed.push((Partial::new(8, 3, values.to_vec()).expect("a level-3 partial"), penalty))).expect("the level-3 partials");
+    Count::new(&hex, 3)
+        .for_each_partial(bound, |values, penalty| {
+            listed.push((Partial::new(8, 3, values.to_vec()).expect("a level-3 partial"), penalty))
+        })
+        .expect("the level-3 partials");
     for level in 4..=6u8 {
         group.bench_with_input(BenchmarkId::new("n8-from-level3", format!("level{level}")), &level, |b, &level| {
-            b.iter(|| extended_from_listed(&hex, (3, level), &listed, bound, &CountSettings::default()).expect("lifted"))
+            b.iter(|| {
+                extended_from_listed(&hex, (3, level), &listed, bound, &CountSettings::default()).expect("lifted")
+            })
         });
     }
     group.finish();

@@ -28,7 +28,15 @@ fn small_unsat(c: &mut Criterion) {
     group.sample_size(10);
     for cardinality in CHOICES {
         group.bench_function(BenchmarkId::from_parameter(cardinality.name()), |b| {
-            b.iter(|| assert!(solve_at_bound::<Cadical>(&hex, 3, EncodeOptions { cardinality, ..EncodeOptions::bounded(Some(8)) }).unwrap().is_none()))
+            b.iter(|| {
+                assert!(solve_at_bound::<Cadical>(
+                    &hex,
+                    3,
+                    EncodeOptions { cardinality, ..EncodeOptions::bounded(Some(8)) }
+                )
+                .unwrap()
+                .is_none())
+            })
         });
     }
     group.finish();

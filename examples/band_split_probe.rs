@@ -22,7 +22,11 @@ use hexcert::geometry::Hexagon;
 
 /// Solves the formula with the bounds `(inputs, bound)`; returns seconds.
 fn solve(hex: &Hexagon, level: u8, bounds: &[(&[i32], usize)]) -> f64 {
-    let options = EncodeOptions { max_penalty: None, cardinality: Cardinality::WedgeCounter, symmetry: SymmetryBreaking::Ring1LexLeader };
+    let options = EncodeOptions {
+        max_penalty: None,
+        cardinality: Cardinality::WedgeCounter,
+        symmetry: SymmetryBreaking::Ring1LexLeader,
+    };
     let mut encoding = LevelEncoding::new(hex, level, options);
     for &(inputs, bound) in bounds {
         Cardinality::WedgeCounter.encode_at_most(inputs, bound, &mut encoding.cnf);
@@ -43,7 +47,11 @@ fn main() {
     let hex = Hexagon::new(n).unwrap();
     // The penalty variables are the first ones after the cells' (the
     // encoder's layout), one per edge; read them from a throwaway encoding.
-    let options = EncodeOptions { max_penalty: None, cardinality: Cardinality::WedgeCounter, symmetry: SymmetryBreaking::Ring1LexLeader };
+    let options = EncodeOptions {
+        max_penalty: None,
+        cardinality: Cardinality::WedgeCounter,
+        symmetry: SymmetryBreaking::Ring1LexLeader,
+    };
     let penalty = LevelEncoding::new(&hex, level, options).penalty_vars().to_vec();
     let order = wedge_order(&hex);
     let all: Vec<i32> = order.iter().map(|&e| penalty[e]).collect();

@@ -12,7 +12,6 @@ use std::time::Instant;
 use cadical_sys::Status;
 use hexcert::cubes::Plan;
 
-
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let plan = Plan::read(std::path::Path::new(&args[1])).unwrap();
@@ -27,8 +26,15 @@ fn main() {
     }
     if args.get(2).is_some_and(|m| m == "mono") {
         // The claim whole: the plain formula with the ring-1 lex-leader, as `prove` solves it.
-        let options = hexcert::encoding::EncodeOptions { symmetry: hexcert::encoding::SymmetryBreaking::Ring1LexLeader, ..encoding.options };
-        let whole = hexcert::encoding::LevelEncoding::new(&hexcert::geometry::Hexagon::new(plan.n).unwrap(), plan.level, options);
+        let options = hexcert::encoding::EncodeOptions {
+            symmetry: hexcert::encoding::SymmetryBreaking::Ring1LexLeader,
+            ..encoding.options
+        };
+        let whole = hexcert::encoding::LevelEncoding::new(
+            &hexcert::geometry::Hexagon::new(plan.n).unwrap(),
+            plan.level,
+            options,
+        );
         let t = Instant::now();
         let mut solver = probe::new_solver();
         probe::load(&mut solver, &whole.cnf);

@@ -15,7 +15,6 @@ use cadical_sys::Status;
 use hexcert::encoding::{Cardinality, EncodeOptions, LevelEncoding, SymmetryBreaking};
 use hexcert::geometry::Hexagon;
 
-
 /// A cell's centre in the plane, the hexagon's centre at the origin.
 fn point(hex: &Hexagon, cell: usize) -> (f64, f64) {
     let (x, y, _) = hex.cube(cell);
@@ -25,7 +24,11 @@ fn point(hex: &Hexagon, cell: usize) -> (f64, f64) {
 /// Angle of a point around the centre in [0, 2 pi).
 fn angle_of((px, py): (f64, f64)) -> f64 {
     let a = py.atan2(px);
-    if a < 0.0 { a + std::f64::consts::TAU } else { a }
+    if a < 0.0 {
+        a + std::f64::consts::TAU
+    } else {
+        a
+    }
 }
 
 fn angle(hex: &Hexagon, cell: usize) -> f64 {
@@ -43,15 +46,30 @@ fn edge_order(hex: &Hexagon, order: &str) -> Vec<usize> {
     let mut ids: Vec<usize> = (0..edges.len()).collect();
     match order {
         "rows" => {}
-        "inside-out" => ids.sort_by(|&a, &b| { let (ka, kb) = (key(a), key(b)); kb.0.partial_cmp(&ka.0).unwrap().then(ka.1.partial_cmp(&kb.1).unwrap()) }),
-        "outside-in" => ids.sort_by(|&a, &b| { let (ka, kb) = (key(a), key(b)); ka.0.partial_cmp(&kb.0).unwrap().then(ka.1.partial_cmp(&kb.1).unwrap()) }),
+        "inside-out" => ids.sort_by(|&a, &b| {
+            let (ka, kb) = (key(a), key(b));
+            kb.0.partial_cmp(&ka.0).unwrap().then(ka.1.partial_cmp(&kb.1).unwrap())
+        }),
+        "outside-in" => ids.sort_by(|&a, &b| {
+            let (ka, kb) = (key(a), key(b));
+            ka.0.partial_cmp(&kb.0).unwrap().then(ka.1.partial_cmp(&kb.1).unwrap())
+        }),
         "wedges" => {
             // By the angle of the edge's midpoint, then outwards.
-            let mid = |e: usize| { let (a, b) = (point(hex, edges[e].0), point(hex, edges[e].1)); ((a.0 + b.0) / 2.0, (a.1 + b.1) / 2.0) };
-            let k = |e: usize| { let m = mid(e); (angle_of(m), m.0.hypot(m.1)) };
+            let mid = |e: usize| {
+                let (a, b) = (point(hex, edges[e].0), point(hex, edges[e].1));
+                ((a.0 + b.0) / 2.0, (a.1 + b.1) / 2.0)
+            };
+            let k = |e: usize| {
+                let m = mid(e);
+                (angle_of(m), m.0.hypot(m.1))
+            };
             ids.sort_by(|&a, &b| k(a).partial_cmp(&k(b)).unwrap())
         }
-        "sectors" => ids.sort_by(|&a, &b| { let (ka, kb) = (key(a), key(b)); ka.1.partial_cmp(&kb.1).unwrap().then(kb.0.partial_cmp(&ka.0).unwrap()) }),
+        "sectors" => ids.sort_by(|&a, &b| {
+            let (ka, kb) = (key(a), key(b));
+            ka.1.partial_cmp(&kb.1).unwrap().then(kb.0.partial_cmp(&ka.0).unwrap())
+        }),
         other => panic!("unknown order {other}"),
     }
     ids
@@ -59,7 +77,8 @@ fn edge_order(hex: &Hexagon, order: &str) -> Vec<usize> {
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
-    let (n, level, below): (usize, u8, usize) = (args[1].parse().unwrap(), args[2].parse().unwrap(), args[3].parse().unwrap());
+    let (n, level, below): (usize, u8, usize) =
+        (args[1].parse().unwrap(), args[2].parse().unwrap(), args[3].parse().unwrap());
     let order = args.get(4).map(String::as_str).unwrap_or("rows");
     let card = match args.get(5).map(String::as_str).unwrap_or("seq") {
         "seq" => Cardinality::SequentialCounter,
@@ -76,6 +95,11 @@ fn main() {
     let t = Instant::now();
     let status = solver.solve();
     assert!(matches!(status, Status::UNSATISFIABLE), "expected UNSAT");
-    println!("{n} {level} {below} {order} {} opts={} solve {:.2} s user {:.2} s",
-        card.name(), probe::options(), t.elapsed().as_secs_f64(), probe::user_cpu());
+    println!(
+        "{n} {level} {below} {order} {} opts={} solve {:.2} s user {:.2} s",
+        card.name(),
+        probe::options(),
+        t.elapsed().as_secs_f64(),
+        probe::user_cpu()
+    );
 }

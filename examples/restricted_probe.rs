@@ -29,7 +29,9 @@ fn main() {
         _ => None,
     };
     let hex = Hexagon::new(n).unwrap();
-    let enc = RestrictedEncoding::new(&hex, level, bound, Restrictions { band, inner, centre, singles: Default::default() }).unwrap();
+    let enc =
+        RestrictedEncoding::new(&hex, level, bound, Restrictions { band, inner, centre, singles: Default::default() })
+            .unwrap();
     let mut solver = CaDiCal::new();
     if a[8] != "default" {
         assert!(solver.configure(&a[8]), "configuration {}", a[8]);
@@ -51,7 +53,15 @@ fn main() {
         let values: Vec<u8> = (0..hex.cell_count())
             .map(|c| {
                 let v = 1 + (class(hex.cube(c)) - c0).rem_euclid(7) as u8;
-                if a[7] == "ones" { if v == 1 { 1 } else { plus } } else { v.min(plus) }
+                if a[7] == "ones" {
+                    if v == 1 {
+                        1
+                    } else {
+                        plus
+                    }
+                } else {
+                    v.min(plus)
+                }
             })
             .collect();
         let tiling = Partial::new(n, level, values).unwrap();
@@ -71,11 +81,22 @@ fn main() {
     let wall = start.elapsed().as_secs_f64();
     match status {
         Status::SATISFIABLE => {
-            let model: Vec<bool> = (0..=enc.encoding.cnf.num_vars() as i32).map(|v| v > 0 && solver.val(v) > 0).collect();
+            let model: Vec<bool> =
+                (0..=enc.encoding.cnf.num_vars() as i32).map(|v| v > 0 && solver.val(v) > 0).collect();
             let partial = enc.encoding.decode(&model);
-            let full = if level >= 4 { hexcert::counting::cheapest_completion(&hex, &partial).unwrap() } else { partial.clone() };
+            let full = if level >= 4 {
+                hexcert::counting::cheapest_completion(&hex, &partial).unwrap()
+            } else {
+                partial.clone()
+            };
             let e = evaluate(&hex, &full);
-            println!("SAT level-{level} {} full {} valid {} wall {wall:.1} cpu {:.1}", evaluate(&hex, &partial).penalty, e.penalty, e.is_valid(), probe::user_cpu());
+            println!(
+                "SAT level-{level} {} full {} valid {} wall {wall:.1} cpu {:.1}",
+                evaluate(&hex, &partial).penalty,
+                e.penalty,
+                e.is_valid(),
+                probe::user_cpu()
+            );
             println!("{}", hexcert::formats::to_hexcert_text(&full));
         }
         Status::UNSATISFIABLE => println!("UNSAT wall {wall:.1} cpu {:.1}", probe::user_cpu()),

@@ -26,10 +26,12 @@ fn ring_cells(hex: &Hexagon, r: i32) -> Vec<usize> {
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
-    let (n, level, below): (usize, u8, usize) = (args[1].parse().unwrap(), args[2].parse().unwrap(), args[3].parse().unwrap());
+    let (n, level, below): (usize, u8, usize) =
+        (args[1].parse().unwrap(), args[2].parse().unwrap(), args[3].parse().unwrap());
     let mode = args[4].as_str();
     let hex = Hexagon::new(n).unwrap();
-    let enc = LevelEncoding::new(&hex, level, EncodeOptions { max_penalty: Some(below - 1), ..EncodeOptions::bounded(None) });
+    let enc =
+        LevelEncoding::new(&hex, level, EncodeOptions { max_penalty: Some(below - 1), ..EncodeOptions::bounded(None) });
     let _ = SymmetryBreaking::None;
     let k = level as usize;
     let centre = hex.centre();

@@ -40,7 +40,12 @@ pub fn gzip_file(source: &Path, target: &Path) -> Result<(), HexError> {
 /// our buffered reader, so what is left in it is what follows the member.
 /// A failed read is the file's fault (not gzip); a failed write to `target`
 /// is this machine's (an I/O error, as a full disk is).
-fn gunzip_one_member<R: BufRead>(input: R, output: &mut impl Write, origin: &Path, target: &Path) -> Result<(), HexError> {
+fn gunzip_one_member<R: BufRead>(
+    input: R,
+    output: &mut impl Write,
+    origin: &Path,
+    target: &Path,
+) -> Result<(), HexError> {
     let mut decoder = GzDecoder::new(input);
     let mut buffer = vec![0u8; 1 << 16];
     loop {

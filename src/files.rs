@@ -34,7 +34,12 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), HexError> {
 /// is removed) and the answer is `Ok(false)`: another command wrote the file
 /// meanwhile, and a copy read before that must not revert it. A file gone
 /// (moved out by a writer mid-replace) counts as changed.
-pub fn replace_if_unchanged(path: &Path, bytes: &[u8], limit: u64, unchanged: impl FnOnce(&[u8]) -> bool) -> Result<bool, HexError> {
+pub fn replace_if_unchanged(
+    path: &Path,
+    bytes: &[u8],
+    limit: u64,
+    unchanged: impl FnOnce(&[u8]) -> bool,
+) -> Result<bool, HexError> {
     let io = |source| HexError::Io { path: path.to_path_buf(), source };
     let temp = temporary_name(path);
     let result = (|| {
@@ -93,7 +98,9 @@ pub enum Refused {
     /// A FIFO, a device, a directory: nothing a record or a table can be.
     NotRegular,
     /// More bytes than the limit (at open, or grown while read).
-    TooLarge { bytes: u64 },
+    TooLarge {
+        bytes: u64,
+    },
 }
 
 /// `path` opened for reading, which must be a regular file. It is opened
@@ -132,13 +139,19 @@ impl Refused {
         match self {
             Refused::Io(source) => source,
             Refused::NotRegular => std::io::Error::new(std::io::ErrorKind::InvalidInput, "not a regular file"),
-            Refused::TooLarge { bytes } => std::io::Error::new(std::io::ErrorKind::InvalidData, format!("{bytes} bytes, more than the limit")),
+            Refused::TooLarge { bytes } => {
+                std::io::Error::new(std::io::ErrorKind::InvalidData, format!("{bytes} bytes, more than the limit"))
+            }
         }
     }
 
     /// A one-line error naming `path` and `what` it is.
     fn at(self, path: &Path, what: &str, limit: u64) -> HexError {
-        let refuse = |why: String| HexError::Input { file: path.to_path_buf(), line: 0, message: format!("{what} refused: {why}") };
+        let refuse = |why: String| HexError::Input {
+            file: path.to_path_buf(),
+            line: 0,
+            message: format!("{what} refused: {why}"),
+        };
         match self {
             Refused::Io(source) => HexError::Io { path: path.to_path_buf(), source },
             Refused::NotRegular => refuse("not a regular file".into()),
@@ -190,6 +203,8 @@ pub fn relative_to(from: &Path, target: &Path) -> Result<String, HexError> {
     let (from, target) = (absolute(from)?, absolute(target)?);
     let common = from.components().zip(target.components()).take_while(|(a, b)| a == b).count();
     let up = from.components().count() - common;
-    let path: PathBuf = std::iter::repeat_n(std::path::Component::ParentDir.as_os_str(), up).chain(target.components().skip(common).map(|c| c.as_os_str())).collect();
+    let path: PathBuf = std::iter::repeat_n(std::path::Component::ParentDir.as_os_str(), up)
+        .chain(target.components().skip(common).map(|c| c.as_os_str()))
+        .collect();
     Ok(path.to_string_lossy().into_owned())
 }

@@ -53,8 +53,7 @@ pub fn read_grid_file(path: &Path, expected_n: Option<usize>) -> Result<GridFile
 /// Parses grid-file contents; `origin` names the file in error messages.
 pub fn parse_grid(bytes: &[u8], origin: &Path, expected_n: Option<usize>) -> Result<GridFile, HexError> {
     let fail = |line: usize, message: String| HexError::Input { file: origin.into(), line, message };
-    let text = std::str::from_utf8(bytes)
-        .map_err(|_| fail(0, "not a text file (invalid UTF-8)".into()))?;
+    let text = std::str::from_utf8(bytes).map_err(|_| fail(0, "not a text file (invalid UTF-8)".into()))?;
     if text.contains('\0') {
         return Err(fail(0, "not a text file (contains NUL bytes)".into()));
     }
@@ -181,7 +180,12 @@ fn parse_published(lines: &[(usize, &str)], fail: &Fail) -> Result<GridFile, Hex
                 (true, '1'..='7') => values.push(ch as u8 - b'0'),
                 (false, '.') => {}
                 (true, _) => return Err(fail(line_no, format!("column {}: `{ch}` is not a cell value 1..7", j + 1))),
-                (false, _) => return Err(fail(line_no, format!("column {}: `{ch}` lies outside the hexagon, expected `.`", j + 1))),
+                (false, _) => {
+                    return Err(fail(
+                        line_no,
+                        format!("column {}: `{ch}` lies outside the hexagon, expected `.`", j + 1),
+                    ))
+                }
             }
         }
     }

@@ -78,8 +78,6 @@ impl Cnf {
 
     /// Whether `assignment` (indexed by variable, entry 0 unused) satisfies every clause.
     pub fn is_satisfied_by(&self, assignment: &[bool]) -> bool {
-        self.clauses
-            .iter()
-            .all(|c| c.iter().any(|&l| assignment[l.unsigned_abs() as usize] == (l > 0)))
+        self.clauses.iter().all(|c| c.iter().any(|&l| assignment[l.unsigned_abs() as usize] == (l > 0)))
     }
 }

@@ -17,7 +17,6 @@
 use std::fmt::Write;
 use std::path::{Path, PathBuf};
 
-use crate::verify::witness::{check_optimum_witness, lower_bound_statement};
 use crate::error::HexError;
 use crate::formats::read_grid_file;
 use crate::geometry::Hexagon;
@@ -25,6 +24,7 @@ use crate::levels::Partial;
 use crate::records::Record;
 use crate::rendering::render_svg;
 use crate::validation::evaluate;
+use crate::verify::witness::{check_optimum_witness, lower_bound_statement};
 
 /// The one command that writes the gallery (from the repository's root), as the page names it.
 pub const COMMAND: &str = "hexcert render --gallery docs/GALLERY.md";
@@ -95,7 +95,8 @@ impl Standing {
 /// grid (if `grids` holds one), sides in increasing order.
 pub fn collect(proofs: &Path, grids: &Path) -> Result<Vec<GalleryEntry>, HexError> {
     let mut optima = side_files(proofs, |name| name.strip_prefix('n')?.parse().ok())?;
-    let mut best = side_files(grids, |name| name.strip_prefix('n')?.strip_suffix(".txt")?.split_once("-p")?.0.parse().ok())?;
+    let mut best =
+        side_files(grids, |name| name.strip_prefix('n')?.strip_suffix(".txt")?.split_once("-p")?.0.parse().ok())?;
     optima.retain(|(_, path)| path.join("optimum.json").is_file());
     let mut sides: Vec<usize> = optima.iter().chain(&best).map(|&(n, _)| n).collect();
     sides.sort_unstable();
@@ -103,7 +104,8 @@ pub fn collect(proofs: &Path, grids: &Path) -> Result<Vec<GalleryEntry>, HexErro
     best.sort();
     let mut entries = Vec::new();
     for n in sides {
-        let optimum = optima.iter().find(|o| o.0 == n).map(|(_, dir)| optimum_entry(n, &dir.join("optimum.json"))).transpose()?;
+        let optimum =
+            optima.iter().find(|o| o.0 == n).map(|(_, dir)| optimum_entry(n, &dir.join("optimum.json"))).transpose()?;
         let certified = optimum.as_ref().filter(|e| matches!(e.status, Standing::Certified { .. }));
         let at = certified.map(|e| (e.penalty, e.source.with_file_name("optimum.json")));
         entries.extend(optimum);
@@ -164,7 +166,9 @@ fn grid_entry(n: usize, path: &Path, at: Option<(usize, PathBuf)>) -> Result<Gal
     let evaluation = evaluate(&Hexagon::new(n)?, &partial);
     let stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or("grid");
     let status = if !evaluation.is_valid() || evaluation.score.is_none() {
-        Standing::Invalid { why: format!("{} cells lack support, or the grid is not full", evaluation.violations.len()) }
+        Standing::Invalid {
+            why: format!("{} cells lack support, or the grid is not full", evaluation.violations.len()),
+        }
     } else {
         match at {
             Some((optimum, record)) if optimum == evaluation.penalty => Standing::AtOptimum { record },
@@ -203,7 +207,11 @@ pub fn page(entries: &[GalleryEntry]) -> String {
             let _ = writeln!(page, "\n## n = {side}");
         }
         let _ = writeln!(page, "\n`{}`, penalty {}: {}.\n", e.source.display(), e.penalty, e.status.describe());
-        let _ = writeln!(page, r#"<img src="{PICTURES}/{}" width="420" alt="n = {}, penalty {}">"#, e.picture, e.n, e.penalty);
+        let _ = writeln!(
+            page,
+            r#"<img src="{PICTURES}/{}" width="420" alt="n = {}, penalty {}">"#,
+            e.picture, e.n, e.penalty
+        );
     }
     page
 }

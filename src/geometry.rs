@@ -33,9 +33,7 @@ impl Hexagon {
     /// The hexagon of side `n`, for `1 <= n <= MAX_SIDE`.
     pub fn new(n: usize) -> Result<Hexagon, HexError> {
         if !(1..=MAX_SIDE).contains(&n) {
-            return Err(HexError::Usage(format!(
-                "hexagon side {n} is out of range: use 1..={MAX_SIDE}"
-            )));
+            return Err(HexError::Usage(format!("hexagon side {n} is out of range: use 1..={MAX_SIDE}")));
         }
         let width = 2 * n - 1;
         let mut coords = Vec::new();
@@ -48,14 +46,7 @@ impl Hexagon {
                 }
             }
         }
-        let mut hex = Hexagon {
-            n,
-            coords,
-            index,
-            neighbours: Vec::new(),
-            edges: Vec::new(),
-            edge_ids: Vec::new(),
-        };
+        let mut hex = Hexagon { n, coords, index, neighbours: Vec::new(), edges: Vec::new(), edge_ids: Vec::new() };
         hex.neighbours = (0..hex.cell_count()).map(|c| hex.compute_neighbours(c)).collect();
         hex.edges = (0..hex.cell_count())
             .flat_map(|u| hex.neighbours[u].iter().filter(move |&&v| v > u).map(move |&v| (u, v)))
@@ -71,8 +62,7 @@ impl Hexagon {
 
     fn compute_neighbours(&self, c: usize) -> Vec<usize> {
         let (i, j) = self.coords[c];
-        let mut ns: Vec<usize> =
-            OFFSETS.iter().filter_map(|&(di, dj)| self.cell_at(i + di, j + dj)).collect();
+        let mut ns: Vec<usize> = OFFSETS.iter().filter_map(|&(di, dj)| self.cell_at(i + di, j + dj)).collect();
         ns.sort_unstable();
         ns
     }

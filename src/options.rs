@@ -9,7 +9,7 @@
 //! so that every threshold the engine acts on is found in one file.
 
 mod entry;
-pub use entry::{OptionEntry, Opt};
+pub use entry::{Opt, OptionEntry};
 
 /// Cubes solved at once: by `certify` when it splits a query, by `cubes run --all`.
 pub const JOBS: Opt<usize> = Opt {
@@ -127,22 +127,12 @@ pub const MEMORY_LIMIT: Opt<u64> = Opt {
 /// `certify --cubes auto` splits queries from this side on (n = 11's longest
 /// query, level 2, took 13 minutes as one call; n = 12's are past what was
 /// measured as one call) ...
-pub const AUTO_SPLIT_FROM_SIDE: Opt<usize> = Opt {
-    name: "",
-    default: 12,
-    min: 1,
-    max: 40,
-    help: "Side from which certify --cubes auto splits long queries",
-};
+pub const AUTO_SPLIT_FROM_SIDE: Opt<usize> =
+    Opt { name: "", default: 12, min: 1, max: 40, help: "Side from which certify --cubes auto splits long queries" };
 
 /// ... and from this level on (level 1 is always quick).
-pub const AUTO_SPLIT_FROM_LEVEL: Opt<u8> = Opt {
-    name: "",
-    default: 2,
-    min: 1,
-    max: 6,
-    help: "Level from which certify --cubes auto splits long queries",
-};
+pub const AUTO_SPLIT_FROM_LEVEL: Opt<u8> =
+    Opt { name: "", default: 2, min: 1, max: 6, help: "Level from which certify --cubes auto splits long queries" };
 
 /// The minimisation asks first for the inherited bound from this level on:
 /// levels 4..6 almost always keep level 3's minimum (SPEC table), levels 2
@@ -222,13 +212,8 @@ pub const LRAT_FILE_CAP: Opt<u64> = Opt {
 /// How many times its compressed size a stored file may decompress to.
 /// The stored CNFs and proofs come out at 1.2 to 4.1 times; deflate can
 /// reach about 1000, which only a crafted file (a gzip bomb) needs.
-pub const MAX_EXPANSION: Opt<u64> = Opt {
-    name: "",
-    default: 64,
-    min: 1,
-    max: 1032,
-    help: "Times its compressed size a stored file may decompress to",
-};
+pub const MAX_EXPANSION: Opt<u64> =
+    Opt { name: "", default: 64, min: 1, max: 1032, help: "Times its compressed size a stored file may decompress to" };
 
 /// Largest JSON record read: a plan or a cube claim of about a million
 /// cubes (some 40 bytes each); a claim or an optimum is a few kilobytes.
@@ -241,13 +226,8 @@ pub const RECORD_BYTES: Opt<u64> = Opt {
 };
 
 /// A grid is a few characters a cell; this bounds the read of a grid file.
-pub const GRID_BYTES: Opt<u64> = Opt {
-    name: "",
-    default: 1 << 20,
-    min: 1 << 10,
-    max: u64::MAX,
-    help: "Bytes of a grid file read at most",
-};
+pub const GRID_BYTES: Opt<u64> =
+    Opt { name: "", default: 1 << 20, min: 1 << 10, max: u64::MAX, help: "Bytes of a grid file read at most" };
 
 /// Largest lex-leader record read back (a cube of n = 13 level 1 lists a
 /// few hundred leaders).
@@ -279,13 +259,8 @@ pub const HINT_FILE_BYTES: Opt<u64> = Opt {
 
 /// Largest number of projections a split may have (they are enumerated one
 /// by one to check the cover).
-pub const MAX_PROJECTIONS: Opt<u64> = Opt {
-    name: "",
-    default: 1 << 26,
-    min: 1,
-    max: u64::MAX,
-    help: "Projections a cube plan's split may have at most",
-};
+pub const MAX_PROJECTIONS: Opt<u64> =
+    Opt { name: "", default: 1 << 26, min: 1, max: u64::MAX, help: "Projections a cube plan's split may have at most" };
 
 /// Most spilled runs the counting sweep merges at once: keeps open files
 /// and their buffers bounded.

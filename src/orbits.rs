@@ -34,7 +34,12 @@ pub fn image(perm: &[usize], values: &[u8]) -> Vec<u8> {
 /// the union of the orbits of `leaders`, for `p <= max_penalty`. Errors: a
 /// leader or an image that is not a valid level-`level` partial of penalty
 /// `<= max_penalty`.
-pub fn close_orbits<'a>(hex: &Hexagon, level: u8, max_penalty: usize, leaders: impl IntoIterator<Item = &'a Partial>) -> Result<Vec<u64>, HexError> {
+pub fn close_orbits<'a>(
+    hex: &Hexagon,
+    level: u8,
+    max_penalty: usize,
+    leaders: impl IntoIterator<Item = &'a Partial>,
+) -> Result<Vec<u64>, HexError> {
     let mut by_penalty = vec![0u64; max_penalty + 1];
     for_each_member(hex, level, max_penalty, leaders, |_, penalty| by_penalty[penalty] += 1)?;
     Ok(by_penalty)
@@ -42,7 +47,12 @@ pub fn close_orbits<'a>(hex: &Hexagon, level: u8, max_penalty: usize, leaders: i
 
 /// Every distinct partial of the union of the orbits of `leaders`, with its
 /// penalty, judged as `close_orbits` judges them.
-pub fn orbit_members<'a>(hex: &Hexagon, level: u8, max_penalty: usize, leaders: impl IntoIterator<Item = &'a Partial>) -> Result<Vec<(Partial, usize)>, HexError> {
+pub fn orbit_members<'a>(
+    hex: &Hexagon,
+    level: u8,
+    max_penalty: usize,
+    leaders: impl IntoIterator<Item = &'a Partial>,
+) -> Result<Vec<(Partial, usize)>, HexError> {
     let mut members = Vec::new();
     for_each_member(hex, level, max_penalty, leaders, |partial, penalty| members.push((partial, penalty)))?;
     Ok(members)
@@ -68,7 +78,9 @@ fn for_each_member<'a>(
             let moved = Partial::new(hex.side(), level, values.clone())?;
             let e = evaluate(hex, &moved);
             if !e.is_valid() || e.penalty != penalty || e.penalty > max_penalty {
-                return Err(HexError::Internal(format!("a symmetry image of a listed partial is not valid with penalty {penalty} <= {max_penalty}")));
+                return Err(HexError::Internal(format!(
+                    "a symmetry image of a listed partial is not valid with penalty {penalty} <= {max_penalty}"
+                )));
             }
             seen.insert(values);
             visit(moved, e.penalty);

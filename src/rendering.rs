@@ -105,7 +105,6 @@ impl Layout {
         let angle = 150f64.to_radians();
         (cx + 0.6 * RADIUS * angle.cos(), cy + 0.6 * RADIUS * angle.sin())
     }
-
 }
 
 /// Fill and digit colour of a cell, and the text it shows.
@@ -269,7 +268,11 @@ fn write_cells(svg: &mut String, hex: &Hexagon, layout: &Layout, partial: &Parti
 
 /// The id of the tile of a cell showing `text` (a digit, or `+`).
 fn tile_id(text: &str) -> String {
-    if text == "+" { "p".into() } else { format!("v{text}") }
+    if text == "+" {
+        "p".into()
+    } else {
+        format!("v{text}")
+    }
 }
 
 /// Each counted penalty edge as a thick stroke on the side the two cells share,

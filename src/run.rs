@@ -28,8 +28,12 @@ const LOCK_FILE: &str = ".lock";
 /// This machine's name: `HEXCERT_HOST` if set, else the kernel's host name,
 /// kept to characters safe in a file name.
 pub fn host() -> String {
-    let raw = std::env::var(HOST_VARIABLE).ok().or_else(|| std::fs::read_to_string("/proc/sys/kernel/hostname").ok()).unwrap_or_default();
-    let safe: String = raw.trim().chars().filter(|c| c.is_ascii_alphanumeric() || *c == '.' || *c == '-').take(64).collect();
+    let raw = std::env::var(HOST_VARIABLE)
+        .ok()
+        .or_else(|| std::fs::read_to_string("/proc/sys/kernel/hostname").ok())
+        .unwrap_or_default();
+    let safe: String =
+        raw.trim().chars().filter(|c| c.is_ascii_alphanumeric() || *c == '.' || *c == '-').take(64).collect();
     if safe.is_empty() {
         "unknown-host".into()
     } else {
@@ -55,7 +59,8 @@ fn random_token() -> String {
     let mut bytes = [0u8; 8];
     let read = File::open("/dev/urandom").and_then(|mut f| std::io::Read::read_exact(&mut f, &mut bytes));
     if read.is_err() {
-        let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos() as u64);
+        let nanos =
+            std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos() as u64);
         bytes = (nanos ^ (u64::from(std::process::id()) << 32)).to_le_bytes();
     }
     bytes.iter().map(|b| format!("{b:02x}")).collect()
@@ -131,7 +136,9 @@ pub fn remove_stale_work_dirs_with(dir: &Path, rescue: impl Fn(&Path) -> Result<
             continue;
         }
         // Opened for writing: an exclusive lock over NFS needs it.
-        let Ok(lock) = std::fs::OpenOptions::new().read(true).write(true).open(entry.path().join(LOCK_FILE)) else { continue };
+        let Ok(lock) = std::fs::OpenOptions::new().read(true).write(true).open(entry.path().join(LOCK_FILE)) else {
+            continue;
+        };
         if !try_lock(&lock) {
             continue;
         }

@@ -166,8 +166,11 @@ impl Statement {
             }
         };
         // "C holds a value above a": the values a+1..=k and `+`, exactly one of which is possible.
-        let above = |cell: usize, a: u8, coefficient: i64| (a + 1..=k + 1).map(move |v| term(coefficient, holds(cell, v)));
-        let sees = |cell: usize, a: u8, coefficient: i64| hex.neighbours(cell).iter().map(move |&u| term(coefficient, holds(u, a)));
+        let above =
+            |cell: usize, a: u8, coefficient: i64| (a + 1..=k + 1).map(move |v| term(coefficient, holds(cell, v)));
+        let sees = |cell: usize, a: u8, coefficient: i64| {
+            hex.neighbours(cell).iter().map(move |&u| term(coefficient, holds(u, a)))
+        };
 
         let mut constraints = Vec::new();
         for cell in 0..cells {
@@ -205,7 +208,12 @@ impl Statement {
                 let mut terms = units;
                 terms.extend(sees(cell, a, -1));
                 terms.extend(above(cell, a, -(degree - 1)));
-                constraints.push(Constraint { family: Family::DuplicateSupport, terms, relation: Relation::AtLeast, bound: -degree });
+                constraints.push(Constraint {
+                    family: Family::DuplicateSupport,
+                    terms,
+                    relation: Relation::AtLeast,
+                    bound: -degree,
+                });
             }
         }
         let charges = variables
@@ -240,7 +248,10 @@ impl Statement {
         writeln!(out, "*   x_cC_plus    cell C holds + ({plus})")?;
         writeln!(out, "*   eq_cU_cV     the edge U-V (U < V) is charged: both ends hold the same a")?;
         writeln!(out, "*   dup_cC_va_j  the j-th penalty edge charged to C for seeing a more than once")?;
-        writeln!(out, "* Cells, row by row in skewed coordinates (docs/PROBLEM.md, section 1): cell (row, column): neighbours")?;
+        writeln!(
+            out,
+            "* Cells, row by row in skewed coordinates (docs/PROBLEM.md, section 1): cell (row, column): neighbours"
+        )?;
         for cell in 0..hex.cell_count() {
             let (i, j) = hex.coords(cell);
             let ns: Vec<String> = hex.neighbours(cell).iter().map(|u| format!("c{u}")).collect();

@@ -80,8 +80,7 @@ pub fn evaluate(hex: &Hexagon, partial: &Partial) -> Evaluation {
             penalty_edges.push(PenaltyEdge { u, v, kind: PenaltyKind::Equal });
         }
     }
-    let score = (level == crate::levels::FULL_LEVEL)
-        .then(|| values.iter().map(|&v| u64::from(v) - 1).sum());
+    let score = (level == crate::levels::FULL_LEVEL).then(|| values.iter().map(|&v| u64::from(v) - 1).sum());
     Evaluation { level, violations, penalty: penalty_edges.len(), penalty_edges, score }
 }
 
@@ -116,8 +115,7 @@ fn duplicate_support_edges<'a>(
     let values = partial.values();
     // `+` is stored as `level + 1`, so `1..value` is `1..=level` for a `+` cell.
     (1..value).flat_map(move |a| {
-        let supporters: Vec<usize> =
-            hex.neighbours(cell).iter().copied().filter(|&u| values[u] == a).collect();
+        let supporters: Vec<usize> = hex.neighbours(cell).iter().copied().filter(|&u| values[u] == a).collect();
         let charged = supporters.len().saturating_sub(1);
         supporters.into_iter().take(charged).map(move |u| PenaltyEdge {
             u: u.min(cell),

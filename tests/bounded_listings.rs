@@ -16,7 +16,20 @@ use super::certified_counts::{edit, hexcert, json};
 fn listing_up_to(bound: usize) -> (tempfile::TempDir, PathBuf) {
     let cells = tempfile::tempdir().unwrap();
     let listing = cells.path().join(format!("n5-level3-upto{bound}"));
-    let out = hexcert(&["count", "--n", "5", "--level", "3", "--max-penalty", &bound.to_string(), "--road", "sat", "--leaders-dir", listing.to_str().unwrap(), "--certify"]);
+    let out = hexcert(&[
+        "count",
+        "--n",
+        "5",
+        "--level",
+        "3",
+        "--max-penalty",
+        &bound.to_string(),
+        "--road",
+        "sat",
+        "--leaders-dir",
+        listing.to_str().unwrap(),
+        "--certify",
+    ]);
     assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
     (cells, listing)
 }
@@ -42,15 +55,36 @@ fn a_listing_past_the_minimum_records_it_and_lifts_to_the_sweeps_count() {
     let count = json(&record);
     assert_eq!((count["penalty"].as_u64(), count["minimum"].as_u64()), (Some(10), Some(9)), "{count}");
     assert_eq!(count["count"].as_str().unwrap(), Count::new(&hex, 3).at(10).unwrap().to_string());
-    assert!(count["minimum_claim"].as_str().is_some_and(|c| c.ends_with("proofs/n5/level3-below9/claim.json")), "{count}");
+    assert!(
+        count["minimum_claim"].as_str().is_some_and(|c| c.ends_with("proofs/n5/level3-below9/claim.json")),
+        "{count}"
+    );
     let (code, text) = check(&record, false);
     assert!(code == Some(4) && text.contains("every partial up to 10 listed: 360 at 9"), "{text}");
     let cell = cells.path().join("n5-level4-penalty10");
-    let out = hexcert(&["count", "--n", "5", "--level", "4", "--road", "extension", "--from-listing", listing.to_str().unwrap(), "--record-to", cell.to_str().unwrap()]);
+    let out = hexcert(&[
+        "count",
+        "--n",
+        "5",
+        "--level",
+        "4",
+        "--road",
+        "extension",
+        "--from-listing",
+        listing.to_str().unwrap(),
+        "--record-to",
+        cell.to_str().unwrap(),
+    ]);
     assert_eq!(out.status.code(), Some(4), "{}", String::from_utf8_lossy(&out.stderr));
-    assert_eq!(json(&cell.join("lift.json"))["count"].as_str().unwrap(), Count::new(&hex, 4).at(10).unwrap().to_string());
+    assert_eq!(
+        json(&cell.join("lift.json"))["count"].as_str().unwrap(),
+        Count::new(&hex, 4).at(10).unwrap().to_string()
+    );
     let (code, text) = check(&cell.join("lift.json"), true);
-    assert!(code != Some(1) && text.contains("minimum: not 10: the lift finds level-4 partials at 1 penalties below it"), "{text}");
+    assert!(
+        code != Some(1) && text.contains("minimum: not 10: the lift finds level-4 partials at 1 penalties below it"),
+        "{text}"
+    );
     for minimum in [serde_json::Value::Null, serde_json::json!(10), serde_json::json!(8), serde_json::json!(11)] {
         let original = std::fs::read(&record).unwrap();
         edit(&record, |v| match &minimum {
@@ -70,7 +104,20 @@ fn a_listing_past_the_minimum_records_it_and_lifts_to_the_sweeps_count() {
 fn a_listing_up_to_the_next_minimum_lifts_levels_four_to_six_of_n7() {
     let cells = tempfile::tempdir().unwrap();
     let listing = cells.path().join("n7-level3-upto17");
-    let out = hexcert(&["count", "--n", "7", "--level", "3", "--max-penalty", "17", "--road", "sat", "--leaders-dir", listing.to_str().unwrap(), "--certify"]);
+    let out = hexcert(&[
+        "count",
+        "--n",
+        "7",
+        "--level",
+        "3",
+        "--max-penalty",
+        "17",
+        "--road",
+        "sat",
+        "--leaders-dir",
+        listing.to_str().unwrap(),
+        "--certify",
+    ]);
     assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
     assert_eq!(json(&listing.join("count.json"))["minimum"].as_u64(), Some(16));
     let hex = Hexagon::new(7).unwrap();
@@ -78,11 +125,26 @@ fn a_listing_up_to_the_next_minimum_lifts_levels_four_to_six_of_n7() {
         let (minimum, swept) = Count::new(&hex, level).minimum_and_count().unwrap();
         assert_eq!(minimum, 17, "level {level}");
         let cell = cells.path().join(format!("n7-level{level}-penalty17"));
-        let out = hexcert(&["count", "--n", "7", "--level", &level.to_string(), "--road", "extension", "--from-listing", listing.to_str().unwrap(), "--record-to", cell.to_str().unwrap()]);
+        let out = hexcert(&[
+            "count",
+            "--n",
+            "7",
+            "--level",
+            &level.to_string(),
+            "--road",
+            "extension",
+            "--from-listing",
+            listing.to_str().unwrap(),
+            "--record-to",
+            cell.to_str().unwrap(),
+        ]);
         assert_eq!(out.status.code(), Some(4), "{}", String::from_utf8_lossy(&out.stderr));
         assert_eq!(json(&cell.join("lift.json"))["count"].as_str().unwrap(), swept.to_string(), "level {level}");
         let (code, text) = check(&cell.join("lift.json"), true);
-        assert!(code != Some(1) && text.contains(&format!("minimum: no level-{level} partial lies below 17")), "{text}");
+        assert!(
+            code != Some(1) && text.contains(&format!("minimum: no level-{level} partial lies below 17")),
+            "{text}"
+        );
     }
 }
 
@@ -96,20 +158,49 @@ fn a_cube_is_listed_whole_until_it_runs_past_its_limit() {
     let (minimum, swept) = Count::new(&hex, 3).minimum_and_count().unwrap();
     for (limit, split) in [("3600", false), ("0", true)] {
         let dir = tempfile::tempdir().unwrap();
-        let args = ["count", "--n", "4", "--level", "3", "--penalty", &minimum.to_string(), "--road", "sat", "--leaders-dir", dir.path().to_str().unwrap()];
+        let args = [
+            "count",
+            "--n",
+            "4",
+            "--level",
+            "3",
+            "--penalty",
+            &minimum.to_string(),
+            "--road",
+            "sat",
+            "--leaders-dir",
+            dir.path().to_str().unwrap(),
+        ];
         let out = hexcert(&[&args[..], &["--certify", "--leaf-depth", "0", "--leaf-time-limit", limit]].concat());
         assert!(matches!(out.status.code(), Some(0)), "{}", String::from_utf8_lossy(&out.stderr));
         let record = dir.path().join("count.json");
         assert_eq!(json(&record)["count"].as_str().unwrap(), swept.to_string());
-        let depths: Vec<usize> = (0..128).flat_map(|i| json(&dir.path().join(format!("cube-{i}.json")))["leaves"].as_array().unwrap().iter().map(|l| l["path"].as_array().unwrap().len()).collect::<Vec<_>>()).collect();
+        let depths: Vec<usize> = (0..128)
+            .flat_map(|i| {
+                json(&dir.path().join(format!("cube-{i}.json")))["leaves"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|l| l["path"].as_array().unwrap().len())
+                    .collect::<Vec<_>>()
+            })
+            .collect();
         assert_eq!(depths.iter().any(|&d| d > 0), split, "limit {limit}: leaf depths {depths:?}");
         let (code, text) = check(&record, false);
         assert!(matches!(code, Some(0 | 4)), "limit {limit}: {text}");
-        let cubes: Vec<serde_json::Value> = (0..128).map(|i| json(&dir.path().join(format!("cube-{i}.json")))).collect();
-        assert_eq!(json(&record)["solve_cpu_seconds"].as_f64(), Some(cubes.iter().map(cpu_of).sum::<f64>()), "limit {limit}: the count's CPU is its cubes'");
+        let cubes: Vec<serde_json::Value> =
+            (0..128).map(|i| json(&dir.path().join(format!("cube-{i}.json")))).collect();
+        assert_eq!(
+            json(&record)["solve_cpu_seconds"].as_f64(),
+            Some(cubes.iter().map(cpu_of).sum::<f64>()),
+            "limit {limit}: the count's CPU is its cubes'"
+        );
         for cube in &cubes {
             let leaves: f64 = cube["leaves"].as_array().unwrap().iter().map(cpu_of).sum();
-            assert!((cpu_of(cube) - leaves).abs() < 1e-9 && cpu_of(cube) <= cube["seconds"].as_f64().unwrap() + 0.05, "limit {limit}: {cube}");
+            assert!(
+                (cpu_of(cube) - leaves).abs() < 1e-9 && cpu_of(cube) <= cube["seconds"].as_f64().unwrap() + 0.05,
+                "limit {limit}: {cube}"
+            );
         }
     }
 }

@@ -5,7 +5,6 @@
 //! audit made `certify` print a false optimum with exit 0); these tests
 //! hold every command to the one rule of docs/SOUNDNESS.md, section 8.
 
-
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -121,7 +120,11 @@ fn forged_cube_verdicts_are_never_called_checked_and_certify_does_not_verify_a_f
     if let Ok(bytes) = std::fs::read(&optimum_path) {
         let optimum: hexcert::records::Optimum = serde_json::from_slice(&bytes).unwrap();
         if optimum.optimum != 9 {
-            assert!(optimum.attested.as_ref().is_some_and(|a| !a.is_empty()), "optimum {} written as verified: {text}", optimum.optimum);
+            assert!(
+                optimum.attested.as_ref().is_some_and(|a| !a.is_empty()),
+                "optimum {} written as verified: {text}",
+                optimum.optimum
+            );
             let (code, text) = hexcert(&["check", s(&optimum_path)]);
             assert_ne!(code, Some(0), "{text}");
         }
@@ -210,7 +213,10 @@ fn without_veripb_certify_exits_4_and_says_what_is_unverified() {
     for round in ["proved", "resumed"] {
         let (code, text) = hexcert_without_veripb(&["certify", "--n", "5", "--proofs", s(&proofs), "-q"]);
         assert_eq!(code, Some(4), "{round}: {text}");
-        assert!(text.contains("unverified") && text.contains("VeriPB") && text.contains("level3-below9"), "{round}: {text}");
+        assert!(
+            text.contains("unverified") && text.contains("VeriPB") && text.contains("level3-below9"),
+            "{round}: {text}"
+        );
         let (code, text) = hexcert_without_veripb(&["check", s(&proofs)]);
         assert_eq!(code, Some(4), "{round}: {text}");
     }
@@ -275,9 +281,33 @@ fn the_status_of_a_plan_with_no_results_prints_no_negative_zero() {
 fn the_status_of_a_finished_plan_without_veripb_is_unverified() {
     let scratch = Scratch::new("campaign-status-veripb");
     let (plan, results) = (scratch.0.join("plan.json"), scratch.0.join("results"));
-    let (code, text) = hexcert(&["cubes", "plan", "--n", "5", "--level", "3", "--below", "9", "-o", s(&plan), "--results", s(&results)]);
+    let (code, text) = hexcert(&[
+        "cubes",
+        "plan",
+        "--n",
+        "5",
+        "--level",
+        "3",
+        "--below",
+        "9",
+        "-o",
+        s(&plan),
+        "--results",
+        s(&results),
+    ]);
     assert_eq!(code, Some(0), "{text}");
-    let (code, text) = hexcert(&["cubes", "run", s(&plan), "--all", "--jobs", "1", "--store-limit", "100000000", "--results", s(&results)]);
+    let (code, text) = hexcert(&[
+        "cubes",
+        "run",
+        s(&plan),
+        "--all",
+        "--jobs",
+        "1",
+        "--store-limit",
+        "100000000",
+        "--results",
+        s(&results),
+    ]);
     assert_eq!(code, Some(0), "{text}");
     let (code, text) = hexcert_without_veripb(&["cubes", "status", s(&plan), "--results", s(&results)]);
     assert_eq!(code, Some(4), "{text}");

@@ -3,9 +3,9 @@
 //! (autotests is off in Cargo.toml), so the suite links hexcert and CaDiCaL
 //! once per area and the long tests of its files share the test threads.
 
+mod campaign;
 mod common;
 mod cubes;
-mod campaign;
 mod estimate;
-mod trees;
 mod shared_dirs;
+mod trees;

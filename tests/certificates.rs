@@ -8,20 +8,20 @@
 //! reports them `unverified` instead of `verified` (a printed note says so;
 //! with CI set, its absence is a failure).
 
-use crate::common::{Scratch, copy_dir, rewrite_json, veripb_present, verified_if_veripb};
+use crate::common::{copy_dir, rewrite_json, verified_if_veripb, veripb_present, Scratch};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use hexcert::verify::check::{check_record, Status};
 use hexcert::certify::optimum::certify_optimum;
 use hexcert::certify::prove::{certify_refutation, prove, refute, ProveOutcome, SolveAgain};
 use hexcert::certify::resume::ResumeDir;
 use hexcert::certify::Settings;
-use hexcert::geometry::Hexagon;
-use hexcert::records::{read_json, Claim, Optimum};
 use hexcert::compress;
 use hexcert::digest::sha256_hex;
+use hexcert::geometry::Hexagon;
 use hexcert::proofs::Checker;
+use hexcert::records::{read_json, Claim, Optimum};
+use hexcert::verify::check::{check_record, Status};
 
 /// A scratch directory for this test, removed when it goes out of scope.
 fn scratch(name: &str) -> Scratch {
@@ -38,11 +38,9 @@ fn prove_into(root: &Path, n: usize, level: u8, below: usize, store_limit: u64) 
     }
 }
 
-
 fn status_of(record: &Path) -> Status {
     check_record(record, None).status
 }
-
 
 /// Decompresses a stored file, edits its bytes, stores it again; returns the new plain hash.
 fn edit_stored(path: &Path, edit: impl FnOnce(&mut Vec<u8>)) -> String {
@@ -82,11 +80,19 @@ fn a_certificate_passes_and_every_kind_of_tampering_fails() {
     assert!(record.statement.is_some() && record.derivation.is_some());
     if veripb_present() {
         let veripb = record.veripb.as_ref().expect("VeriPB's verdict");
-        assert!(veripb.verified && veripb.verdict == "s VERIFIED OUTPUT DERIVABLE" && veripb.version.starts_with("veripb "));
+        assert!(
+            veripb.verified && veripb.verdict == "s VERIFIED OUTPUT DERIVABLE" && veripb.version.starts_with("veripb ")
+        );
         assert_eq!(claim.trust_base.len(), 3, "{:?}", claim.trust_base);
-        assert!(claim.trust_base[0].starts_with("the OPB statement") && claim.trust_base[1].starts_with("the VeriPB checker"));
+        assert!(
+            claim.trust_base[0].starts_with("the OPB statement")
+                && claim.trust_base[1].starts_with("the VeriPB checker")
+        );
     } else {
-        assert!(record.veripb.is_none() && record.not_checked.as_deref().unwrap().contains("not on PATH"), "{record:?}");
+        assert!(
+            record.veripb.is_none() && record.not_checked.as_deref().unwrap().contains("not on PATH"),
+            "{record:?}"
+        );
         assert!(claim.trust_base[0].starts_with("the encoder"), "no VeriPB verdict: the encoder stays trusted");
     }
     let pristine = |name: &str| std::fs::read(dir.join(name)).unwrap();
@@ -170,7 +176,11 @@ fn a_certificate_passes_and_every_kind_of_tampering_fails() {
     // In its old directory the raised bound contradicts the directory name.
     std::fs::copy(moved.join("claim.json"), &claim_path).unwrap();
     let report = check_record(&claim_path, None);
-    assert!(report.messages.iter().any(|m| m.contains("lies in the directory level3-below3, not level3-below4")), "{:?}", report.messages);
+    assert!(
+        report.messages.iter().any(|m| m.contains("lies in the directory level3-below3, not level3-below4")),
+        "{:?}",
+        report.messages
+    );
     restore();
 
     assert_eq!(status_of(&claim_path), verified_if_veripb(), "restored certificate passes again");
@@ -290,7 +300,11 @@ fn an_interrupted_certify_resumes_from_its_certificates() {
     // Exit 4 without VeriPB: the derivations were not checked, as `check` says.
     let expected = if veripb_present() { 0 } else { 4 };
     assert_eq!(rerun.status.code(), Some(expected), "{}", String::from_utf8_lossy(&rerun.stderr));
-    assert_eq!(std::fs::metadata(&first_claim).unwrap().modified().unwrap(), stamp, "the rerun reused the level-1 certificate");
+    assert_eq!(
+        std::fs::metadata(&first_claim).unwrap().modified().unwrap(),
+        stamp,
+        "the rerun reused the level-1 certificate"
+    );
     let optimum: Optimum = read_json(&root.join("n6/optimum.json")).unwrap();
     assert_eq!(optimum.optimum, 13);
     assert_eq!(status_of(&root.join("n6/optimum.json")), verified_if_veripb());
@@ -308,7 +322,9 @@ fn a_refutation_without_a_verified_trace_is_never_stored() {
     settings.race = false;
     let work = root.join("scratch");
     std::fs::create_dir_all(&work).unwrap();
-    let Ok(mut refutation) = refute(&hex, 3, 9, &settings, &work, None).unwrap() else { panic!("n=5 level 3 below 9 is true") };
+    let Ok(mut refutation) = refute(&hex, 3, 9, &settings, &work, None).unwrap() else {
+        panic!("n=5 level 3 below 9 is true")
+    };
     assert!(refutation.lrat.verified);
     refutation.lrat.verified = false;
     let error = certify_refutation(&hex, &refutation, &settings, &work).unwrap_err();
@@ -357,7 +373,13 @@ fn the_saved_best_partial_only_improves_and_is_validated() {
     let hex = Hexagon::new(4).unwrap();
     let resume = ResumeDir::new(&root.join("n4"));
     let solve = |bound: Option<usize>| {
-        hexcert::search::solve_at_bound::<hexcert::solving::Cadical>(&hex, 2, hexcert::encoding::EncodeOptions::bounded(bound)).unwrap().unwrap()
+        hexcert::search::solve_at_bound::<hexcert::solving::Cadical>(
+            &hex,
+            2,
+            hexcert::encoding::EncodeOptions::bounded(bound),
+        )
+        .unwrap()
+        .unwrap()
     };
     let (good, bad) = (solve(Some(2)), solve(None));
     assert!(good.evaluation.penalty < bad.evaluation.penalty);

@@ -3,16 +3,16 @@
 //! is off in Cargo.toml), so the suite links hexcert and CaDiCaL once per area
 //! and the long tests of its files share the test threads.
 
-mod common;
-mod check;
 mod certificates;
+mod check;
+mod common;
 mod derivation;
-mod split_derivation;
-mod tie_break;
-mod statement;
-mod verifier;
-mod records;
-mod hostile_inputs;
-mod profiles;
-mod lrat;
 mod export;
+mod hostile_inputs;
+mod lrat;
+mod profiles;
+mod records;
+mod split_derivation;
+mod statement;
+mod tie_break;
+mod verifier;

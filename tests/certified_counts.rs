@@ -13,7 +13,11 @@ use hexcert::records::leaders::{listing_encoding, listing_formula};
 
 pub(crate) fn hexcert(args: &[&str]) -> Output {
     // The count's record names the claim below the minimum under proofs/.
-    Command::new(env!("CARGO_BIN_EXE_hexcert")).current_dir(env!("CARGO_MANIFEST_DIR")).args(args).output().expect("run hexcert")
+    Command::new(env!("CARGO_BIN_EXE_hexcert"))
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .args(args)
+        .output()
+        .expect("run hexcert")
 }
 
 /// A certified listing of side `n`, level `level` at `penalty`, into a
@@ -27,7 +31,21 @@ fn certified_with(n: usize, level: u8, penalty: usize, extra: &[&str]) -> (tempf
     let dir = tempfile::tempdir().unwrap();
     let (n, level, penalty) = (n.to_string(), level.to_string(), penalty.to_string());
     let leaders = dir.path().to_str().unwrap();
-    let args = ["--json", "count", "--n", &n, "--level", &level, "--penalty", &penalty, "--road", "sat", "--leaders-dir", leaders, "--certify"];
+    let args = [
+        "--json",
+        "count",
+        "--n",
+        &n,
+        "--level",
+        &level,
+        "--penalty",
+        &penalty,
+        "--road",
+        "sat",
+        "--leaders-dir",
+        leaders,
+        "--certify",
+    ];
     let out = hexcert(&[&args[..], extra].concat());
     assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
     (dir, serde_json::from_slice(&out.stdout).unwrap())
@@ -62,10 +80,18 @@ fn listings_equal_the_sweep(cells: &[(usize, u8)]) {
         let hex = Hexagon::new(n).unwrap();
         let (minimum, swept) = Count::new(&hex, level).minimum_and_count().unwrap();
         let (dir, report) = certified(n, level, minimum);
-        assert_eq!(report["counts"][0]["count"].as_str().unwrap(), swept.to_string(), "n={n} level={level} at {minimum}");
-        let record: serde_json::Value = serde_json::from_slice(&std::fs::read(dir.path().join("count.json")).unwrap()).unwrap();
+        assert_eq!(
+            report["counts"][0]["count"].as_str().unwrap(),
+            swept.to_string(),
+            "n={n} level={level} at {minimum}"
+        );
+        let record: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(dir.path().join("count.json")).unwrap()).unwrap();
         assert_eq!(record["count"].as_str().unwrap(), swept.to_string(), "n={n} level={level}: count.json");
-        let cubes = std::fs::read_dir(dir.path()).unwrap().filter(|e| e.as_ref().unwrap().file_name().to_string_lossy().starts_with("cube-")).count();
+        let cubes = std::fs::read_dir(dir.path())
+            .unwrap()
+            .filter(|e| e.as_ref().unwrap().file_name().to_string_lossy().starts_with("cube-"))
+            .count();
         assert_eq!(cubes, 128);
     }
 }
@@ -87,7 +113,10 @@ fn a_plain_check_reports_the_listing_attested_and_a_regenerating_one_verifies_it
 fn cube_with_leaders(dir: &Path) -> PathBuf {
     let mut cubes: Vec<PathBuf> = std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().path()).collect();
     cubes.sort();
-    cubes.into_iter().find(|p| json(p)["leaders"].as_array().is_some_and(|l| !l.is_empty())).expect("a cube with leaders")
+    cubes
+        .into_iter()
+        .find(|p| json(p)["leaders"].as_array().is_some_and(|l| !l.is_empty()))
+        .expect("a cube with leaders")
 }
 
 pub(crate) fn json(path: &Path) -> serde_json::Value {
@@ -128,7 +157,11 @@ fn cake_lpr_reads_every_listing_proof_and_its_verdicts_are_bound_to_their_formul
     let out = check(dir.path(), false);
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("128 of 128 cubes record a cake_lpr acceptance"), "{text}");
-    let moved = tampered(dir.path(), |d| edit(&cube_with_leaders(d), |v| v["certificate"]["verified_lrat"]["read"]["formula_sha256"] = "0".repeat(64).into()));
+    let moved = tampered(dir.path(), |d| {
+        edit(&cube_with_leaders(d), |v| {
+            v["certificate"]["verified_lrat"]["read"]["formula_sha256"] = "0".repeat(64).into()
+        })
+    });
     let out = check(moved.path(), false);
     assert_eq!(out.status.code(), Some(1), "a verdict on another formula: {}", String::from_utf8_lossy(&out.stdout));
 }
@@ -143,7 +176,9 @@ fn a_relisting_with_kept_verdicts_gives_an_older_listing_its_cake_lpr_acceptance
     let (dir, _) = certified(5, 2, 8);
     let bare = tampered(dir.path(), |d| {
         for i in 0..128 {
-            edit(&d.join(format!("cube-{i}.json")), |v| drop(v["certificate"].as_object_mut().unwrap().remove("verified_lrat")));
+            edit(&d.join(format!("cube-{i}.json")), |v| {
+                drop(v["certificate"].as_object_mut().unwrap().remove("verified_lrat"))
+            });
         }
     });
     let record = bare.path().join("count.json");
@@ -151,15 +186,26 @@ fn a_relisting_with_kept_verdicts_gives_an_older_listing_its_cake_lpr_acceptance
     let first = keep();
     let text = String::from_utf8_lossy(&first.stdout);
     assert_ne!(first.status.code(), Some(1), "{text}");
-    assert!(text.contains("every cube listed again in this run") && text.contains("accepted the listing proofs of 128 of 128 cubes in this run"), "{text}");
+    assert!(
+        text.contains("every cube listed again in this run")
+            && text.contains("accepted the listing proofs of 128 of 128 cubes in this run"),
+        "{text}"
+    );
     for i in 0..128 {
         let cube = json(&bare.path().join(format!("cube-{i}.json")));
-        assert_eq!(cube["certificate"]["verified_lrat"]["read"]["formula_sha256"], cube["certificate"]["formula_sha256"], "{cube}");
+        assert_eq!(
+            cube["certificate"]["verified_lrat"]["read"]["formula_sha256"], cube["certificate"]["formula_sha256"],
+            "{cube}"
+        );
     }
     let second = keep();
     let text = String::from_utf8_lossy(&second.stdout);
     assert_eq!(second.status.code(), Some(4), "{text}");
-    assert!(text.contains("0 of 128 cubes listed again in this run") && text.contains("128 of 128 cubes record a cake_lpr acceptance"), "{text}");
+    assert!(
+        text.contains("0 of 128 cubes listed again in this run")
+            && text.contains("128 of 128 cubes record a cake_lpr acceptance"),
+        "{text}"
+    );
     // An acceptance recorded before verdicts were bound (no `read`) is attested only: kept verdicts
     // do not skip its cube, which is listed again and its verdict bound.
     let unbound = cube_with_leaders(bare.path());
@@ -169,7 +215,10 @@ fn a_relisting_with_kept_verdicts_gives_an_older_listing_its_cake_lpr_acceptance
     assert_eq!(third.status.code(), Some(4), "{text}");
     assert!(text.contains("1 of 128 cubes listed again in this run"), "an unbound acceptance skipped: {text}");
     let cube = json(&unbound);
-    assert_eq!(cube["certificate"]["verified_lrat"]["read"]["formula_sha256"], cube["certificate"]["formula_sha256"], "{cube}");
+    assert_eq!(
+        cube["certificate"]["verified_lrat"]["read"]["formula_sha256"], cube["certificate"]["formula_sha256"],
+        "{cube}"
+    );
 }
 
 #[test]
@@ -180,17 +229,21 @@ fn every_tampering_fails_the_check_or_leaves_it_unverified() {
         let out = check(copy.path(), false);
         assert_eq!(out.status.code(), Some(1), "{what}: {}", String::from_utf8_lossy(&out.stdout));
     };
-    let removed = tampered(dir.path(), |d| edit(&cube_with_leaders(d), |v| drop(v["leaders"].as_array_mut().unwrap().pop())));
+    let removed =
+        tampered(dir.path(), |d| edit(&cube_with_leaders(d), |v| drop(v["leaders"].as_array_mut().unwrap().pop())));
     failed(&removed, "a leader removed");
     let image = tampered(dir.path(), |d| {
         edit(&cube_with_leaders(d), |v| {
             let first: Vec<u8> = v["leaders"][0].as_str().unwrap().bytes().map(|b| b - b'0').collect();
-            let moved = hex.symmetries().iter().map(|perm| hexcert::orbits::image(perm, &first)).find(|m| *m != first).unwrap();
+            let moved =
+                hex.symmetries().iter().map(|perm| hexcert::orbits::image(perm, &first)).find(|m| *m != first).unwrap();
             v["leaders"].as_array_mut().unwrap().push(hexcert::levels::digits(&moved).into());
         })
     });
     failed(&image, "a leader's image added");
-    let invalid = tampered(dir.path(), |d| edit(&cube_with_leaders(d), |v| v["leaders"].as_array_mut().unwrap().push("1".repeat(61).into())));
+    let invalid = tampered(dir.path(), |d| {
+        edit(&cube_with_leaders(d), |v| v["leaders"].as_array_mut().unwrap().push("1".repeat(61).into()))
+    });
     failed(&invalid, "an invalid leader added");
     let deleted = tampered(dir.path(), |d| std::fs::remove_file(cube_with_leaders(d)).unwrap());
     failed(&deleted, "a cube record deleted");
@@ -199,20 +252,36 @@ fn every_tampering_fails_the_check_or_leaves_it_unverified() {
     // Numbers no listing formula has are refused when the record is read,
     // in one line naming the field (a level of 0 once indexed the encoder
     // out of bounds: a panic, exit 101).
-    for (field, value, named) in [("level", 0u64, "level 0"), ("level", 9, "level 9"), ("penalty", 1 << 40, "penalty"), ("n", 0, "n:")] {
-        let out = check(tampered(dir.path(), |d| edit(&d.join("count.json"), |v| v[field] = value.into())).path(), false);
+    for (field, value, named) in
+        [("level", 0u64, "level 0"), ("level", 9, "level 9"), ("penalty", 1 << 40, "penalty"), ("n", 0, "n:")]
+    {
+        let out =
+            check(tampered(dir.path(), |d| edit(&d.join("count.json"), |v| v[field] = value.into())).path(), false);
         let (stdout, stderr) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
         assert_eq!(out.status.code(), Some(1), "{field} = {value}: {stdout}{stderr}");
-        assert!(!stderr.contains("panicked") && format!("{stdout}{stderr}").contains(named), "{field} = {value}: {stdout}{stderr}");
+        assert!(
+            !stderr.contains("panicked") && format!("{stdout}{stderr}").contains(named),
+            "{field} = {value}: {stdout}{stderr}"
+        );
     }
     // A forger who drops a leader and its blocking clause, and rewrites the
     // formula's hash and the count to match: the recorded verdict no longer
     // belongs to the formula, which only re-listing can see.
     let forged = tampered(dir.path(), |d| forge_dropped_leader(d, &hex));
     let plain = check(forged.path(), false);
-    assert_ne!(plain.status.code(), Some(0), "a forged cube must never verify: {}", String::from_utf8_lossy(&plain.stdout));
+    assert_ne!(
+        plain.status.code(),
+        Some(0),
+        "a forged cube must never verify: {}",
+        String::from_utf8_lossy(&plain.stdout)
+    );
     let again = check(forged.path(), true);
-    assert_eq!(again.status.code(), Some(1), "re-listing finds the dropped leader: {}", String::from_utf8_lossy(&again.stdout));
+    assert_eq!(
+        again.status.code(),
+        Some(1),
+        "re-listing finds the dropped leader: {}",
+        String::from_utf8_lossy(&again.stdout)
+    );
 }
 
 /// A listing leaf by leaf (`--leaf-depth`) counts what the sweep counts;
@@ -226,7 +295,8 @@ fn a_listing_leaf_by_leaf_counts_the_same_and_check_judges_its_leaves() {
     let (minimum, swept) = Count::new(&Hexagon::new(4).unwrap(), 3).minimum_and_count().unwrap();
     let (dir, _) = certified_with(4, 3, minimum, &["--leaf-depth", "1"]);
     assert_eq!(json(&dir.path().join("count.json"))["count"].as_str().unwrap(), swept.to_string());
-    let names: Vec<String> = std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+    let names: Vec<String> =
+        std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
     assert!(names.iter().all(|n| !n.ends_with("-leaves")), "{names:?}");
     let cube = cube_with_leaders(dir.path());
     let leaves = json(&cube)["leaves"].as_array().unwrap().len();
@@ -247,8 +317,13 @@ fn a_listing_leaf_by_leaf_counts_the_same_and_check_judges_its_leaves() {
         let mut record = recorded.clone();
         let fields = record.as_object_mut().unwrap();
         fields.remove("leaves");
-        ["path", "leaders", "seconds", "cpu_seconds", "certificate"].iter().for_each(|f| drop(fields.insert(f.to_string(), leaf[*f].clone())));
-        let name = std::iter::once("leaf".to_string()).chain(leaf["path"].as_array().unwrap().iter().map(|l| l.to_string())).collect::<Vec<_>>().join("_");
+        ["path", "leaders", "seconds", "cpu_seconds", "certificate"]
+            .iter()
+            .for_each(|f| drop(fields.insert(f.to_string(), leaf[*f].clone())));
+        let name = std::iter::once("leaf".to_string())
+            .chain(leaf["path"].as_array().unwrap().iter().map(|l| l.to_string()))
+            .collect::<Vec<_>>()
+            .join("_");
         std::fs::write(leaves_dir.join(format!("{name}.json")), serde_json::to_vec_pretty(&record).unwrap()).unwrap();
         if j == 0 {
             std::fs::copy(leaves_dir.join(format!("{name}.json")), dir.path().join("first-leaf.json")).unwrap();
@@ -257,7 +332,22 @@ fn a_listing_leaf_by_leaf_counts_the_same_and_check_judges_its_leaves() {
     std::fs::remove_file(&cube).unwrap();
     let listing = dir.path().to_str().unwrap();
     let list = |extra: &[&str]| {
-        let args = ["count", "--n", "4", "--level", "3", "--penalty", &minimum.to_string(), "--road", "sat", "--leaders-dir", listing, "--certify", "--leaf-depth", "1"];
+        let args = [
+            "count",
+            "--n",
+            "4",
+            "--level",
+            "3",
+            "--penalty",
+            &minimum.to_string(),
+            "--road",
+            "sat",
+            "--leaders-dir",
+            listing,
+            "--certify",
+            "--leaf-depth",
+            "1",
+        ];
         let out = hexcert(&[&args[..], extra].concat());
         (out.status.code(), format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr)))
     };
@@ -267,46 +357,95 @@ fn a_listing_leaf_by_leaf_counts_the_same_and_check_judges_its_leaves() {
     std::fs::remove_file(leaves_dir.join("leaf-0.json")).unwrap();
     let (code, text) = list(&[]);
     assert_eq!(code, Some(4), "{text}");
-    assert!(text.contains(&format!("and {leaves} leaves of cubes listed leaf by leaf")) && !leaves_dir.exists(), "{text}");
+    assert!(
+        text.contains(&format!("and {leaves} leaves of cubes listed leaf by leaf")) && !leaves_dir.exists(),
+        "{text}"
+    );
     assert_eq!(json(&cube)["leaders"], recorded["leaders"]);
     // A leaf past its time (0 s here) is split down the same tree, and a
     // recorded leaf is read back where it lies: the tree mixes depths.
     let whole = tempfile::tempdir().unwrap();
-    let copied = |d: &Path| std::fs::read_dir(d).unwrap().map(|e| e.unwrap().path()).filter(|p| p.file_name().unwrap().to_string_lossy().starts_with("cube-"));
+    let copied = |d: &Path| {
+        std::fs::read_dir(d)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.file_name().unwrap().to_string_lossy().starts_with("cube-"))
+    };
     copied(dir.path()).for_each(|p| assert!(std::fs::copy(&p, whole.path().join(p.file_name().unwrap())).is_ok()));
     copied(dir.path()).for_each(|p| std::fs::remove_file(p).unwrap());
     std::fs::create_dir(&leaves_dir).unwrap();
     let first = json(&dir.path().join("first-leaf.json"));
-    std::fs::rename(dir.path().join("first-leaf.json"), leaves_dir.join(format!("leaf_{}.json", first["path"][0]))).unwrap();
+    std::fs::rename(dir.path().join("first-leaf.json"), leaves_dir.join(format!("leaf_{}.json", first["path"][0])))
+        .unwrap();
     let (code, text) = list(&["--leaf-time-limit", "0", "--verbose"]);
     assert_eq!(code, Some(4), "{text}");
-    assert!(text.contains("past its limit of 0 s") && text.contains("leaders listed by then: split in two"), "a split's line: {text}");
+    assert!(
+        text.contains("past its limit of 0 s") && text.contains("leaders listed by then: split in two"),
+        "a split's line: {text}"
+    );
     assert!(text.contains("and 1 leaves of cubes listed leaf by leaf"), "{text}");
     assert_eq!(json(&dir.path().join("count.json"))["count"].as_str().unwrap(), swept.to_string());
-    let depths: Vec<usize> = copied(dir.path()).flat_map(|p| json(&p)["leaves"].as_array().unwrap().iter().map(|l| l["path"].as_array().unwrap().len()).collect::<Vec<_>>()).collect();
+    let depths: Vec<usize> = copied(dir.path())
+        .flat_map(|p| {
+            json(&p)["leaves"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|l| l["path"].as_array().unwrap().len())
+                .collect::<Vec<_>>()
+        })
+        .collect();
     assert!(depths.iter().any(|&d| d > 1), "no leaf was split past its time: {depths:?}");
-    assert!(json(&cube)["leaves"].as_array().unwrap().iter().any(|l| l["path"] == first["path"] && l["seconds"] == first["seconds"]), "the recorded leaf was listed again");
+    assert!(
+        json(&cube)["leaves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|l| l["path"] == first["path"] && l["seconds"] == first["seconds"]),
+        "the recorded leaf was listed again"
+    );
     let out = check(dir.path(), false);
-    assert!(matches!(out.status.code(), Some(0 | 4)), "a tree of mixed depths: {}", String::from_utf8_lossy(&out.stdout));
+    assert!(
+        matches!(out.status.code(), Some(0 | 4)),
+        "a tree of mixed depths: {}",
+        String::from_utf8_lossy(&out.stdout)
+    );
     // A node stopped past its time in an earlier run (its `.split` mark) is split at once, not listed again.
     copied(dir.path()).for_each(|p| std::fs::remove_file(p).unwrap());
     std::fs::create_dir(&leaves_dir).unwrap();
     std::fs::write(leaves_dir.join(format!("leaf_{}.split", first["path"][0])), b"").unwrap();
     let (code, text) = list(&[]);
     assert!(matches!(code, Some(0 | 4)) && !leaves_dir.exists(), "{text}");
-    let below: Vec<usize> = json(&cube)["leaves"].as_array().unwrap().iter().filter(|l| l["path"][0] == first["path"][0]).map(|l| l["path"].as_array().unwrap().len()).collect();
+    let below: Vec<usize> = json(&cube)["leaves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|l| l["path"][0] == first["path"][0])
+        .map(|l| l["path"].as_array().unwrap().len())
+        .collect();
     assert!(!below.is_empty() && below.iter().all(|&d| d > 1), "the marked node was listed whole: {below:?}");
     copied(dir.path()).for_each(|p| std::fs::remove_file(p).unwrap());
     copied(whole.path()).for_each(|p| assert!(std::fs::copy(&p, dir.path().join(p.file_name().unwrap())).is_ok()));
-    failed(&tampered(dir.path(), |d| edit(&cube_with_leaders(d), |v| drop(v["leaves"].as_array_mut().unwrap().pop()))), "a leaf dropped");
+    failed(
+        &tampered(dir.path(), |d| edit(&cube_with_leaders(d), |v| drop(v["leaves"].as_array_mut().unwrap().pop()))),
+        "a leaf dropped",
+    );
     let leaf_leader = tampered(dir.path(), |d| {
         edit(&cube_with_leaders(d), |v| {
-            let leaf = v["leaves"].as_array_mut().unwrap().iter_mut().find(|l| !l["leaders"].as_array().unwrap().is_empty()).unwrap();
+            let leaf = v["leaves"]
+                .as_array_mut()
+                .unwrap()
+                .iter_mut()
+                .find(|l| !l["leaders"].as_array().unwrap().is_empty())
+                .unwrap();
             leaf["leaders"].as_array_mut().unwrap().pop();
         })
     });
     failed(&leaf_leader, "a leaf's leader dropped");
-    failed(&tampered(dir.path(), |d| edit(&cube_with_leaders(d), |v| drop(v["leaders"].as_array_mut().unwrap().pop()))), "the union edited");
+    failed(
+        &tampered(dir.path(), |d| edit(&cube_with_leaders(d), |v| drop(v["leaders"].as_array_mut().unwrap().pop()))),
+        "the union edited",
+    );
 }
 
 /// Drops the last leader of a cube and rewrites its certificate and the
@@ -320,8 +459,12 @@ fn forge_dropped_leader(dir: &Path, hex: &Hexagon) {
     let split = hexcert::cubes::Split::listing(hex, level).unwrap();
     let values: Vec<u8> = cube["cube"].as_array().unwrap().iter().map(|v| v.as_u64().unwrap() as u8).collect();
     let units = encoding.projection_literals(&split.cells, &values, split.depth);
-    let leaders: Vec<Partial> =
-        cube["leaders"].as_array().unwrap().iter().map(|l| Partial::new(5, level, l.as_str().unwrap().bytes().map(|b| b - b'0').collect()).unwrap()).collect();
+    let leaders: Vec<Partial> = cube["leaders"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| Partial::new(5, level, l.as_str().unwrap().bytes().map(|b| b - b'0').collect()).unwrap())
+        .collect();
     let formula = listing_formula(&encoding, &units, &leaders);
     cube["certificate"]["formula_sha256"] = hexcert::digest::sha256_hex(&formula.to_dimacs()).into();
     cube["certificate"]["formula_clauses"] = formula.clauses().len().into();
@@ -349,8 +492,24 @@ fn levels_four_to_six_lifted_from_a_certified_listing_equal_the_sweep_and_the_ch
         for level in 4..=6u8 {
             let (at, swept) = Count::new(&hex, level).minimum_and_count().unwrap();
             assert_eq!(at, minimum, "n={n}: level {level}'s minimum is level 3's here");
-            let out = hexcert(&["--json", "count", "--n", &n.to_string(), "--level", &level.to_string(), "--road", "extension", "--from-listing", dir.path().to_str().unwrap()]);
-            assert_eq!(out.status.code(), Some(4), "the listing's verdicts are recorded ones: {}", String::from_utf8_lossy(&out.stderr));
+            let out = hexcert(&[
+                "--json",
+                "count",
+                "--n",
+                &n.to_string(),
+                "--level",
+                &level.to_string(),
+                "--road",
+                "extension",
+                "--from-listing",
+                dir.path().to_str().unwrap(),
+            ]);
+            assert_eq!(
+                out.status.code(),
+                Some(4),
+                "the listing's verdicts are recorded ones: {}",
+                String::from_utf8_lossy(&out.stderr)
+            );
             let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
             assert_eq!(report["counts"][0]["count"].as_str().unwrap(), swept.to_string(), "n={n} level={level}");
         }
@@ -362,7 +521,20 @@ fn levels_four_to_six_lifted_from_a_certified_listing_equal_the_sweep_and_the_ch
 fn level_three_listing() -> (tempfile::TempDir, std::path::PathBuf) {
     let cells = tempfile::tempdir().unwrap();
     let listing = cells.path().join("n5-level3-penalty9");
-    let out = hexcert(&["count", "--n", "5", "--level", "3", "--penalty", "9", "--road", "sat", "--leaders-dir", listing.to_str().unwrap(), "--certify"]);
+    let out = hexcert(&[
+        "count",
+        "--n",
+        "5",
+        "--level",
+        "3",
+        "--penalty",
+        "9",
+        "--road",
+        "sat",
+        "--leaders-dir",
+        listing.to_str().unwrap(),
+        "--certify",
+    ]);
     assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
     (cells, listing)
 }
@@ -375,11 +547,27 @@ fn level_three_listing() -> (tempfile::TempDir, std::path::PathBuf) {
 fn a_lifted_count_is_a_record_check_attests_and_lifts_again() {
     let (cells, listing) = level_three_listing();
     let cell = cells.path().join("n5-level6-penalty9");
-    let out = hexcert(&["count", "--n", "5", "--level", "6", "--road", "extension", "--from-listing", listing.to_str().unwrap(), "--record-to", cell.to_str().unwrap()]);
+    let out = hexcert(&[
+        "count",
+        "--n",
+        "5",
+        "--level",
+        "6",
+        "--road",
+        "extension",
+        "--from-listing",
+        listing.to_str().unwrap(),
+        "--record-to",
+        cell.to_str().unwrap(),
+    ]);
     assert_eq!(out.status.code(), Some(4), "{}", String::from_utf8_lossy(&out.stderr));
     let record = cell.join("lift.json");
     let lift = json(&record);
-    assert_eq!((lift["count"].as_str(), lift["listing"].as_str(), lift["classes"].as_u64()), (Some("468864"), Some("../n5-level3-penalty9"), Some(30)), "{lift}");
+    assert_eq!(
+        (lift["count"].as_str(), lift["listing"].as_str(), lift["classes"].as_u64()),
+        (Some("468864"), Some("../n5-level3-penalty9"), Some(30)),
+        "{lift}"
+    );
     let run = |regenerate: bool| {
         let mut args = vec!["check", record.to_str().unwrap()];
         if regenerate {
@@ -393,9 +581,16 @@ fn a_lifted_count_is_a_record_check_attests_and_lifts_again() {
     // The records' relative paths are named resolved, not as `cell/../listing/../../proofs`.
     assert!(text.contains("claim.json") && !text.contains("/../"), "{text}");
     let (code, text) = run(true);
-    assert!(code != Some(1) && text.contains("counted again in this run from the listing's 30 classes: 468864"), "{text}");
+    assert!(
+        code != Some(1) && text.contains("counted again in this run from the listing's 30 classes: 468864"),
+        "{text}"
+    );
     assert!(text.contains("minimum: no level-6 partial lies below 9"), "{text}");
-    for (field, value) in [("count", serde_json::json!("468865")), ("listing_count", serde_json::json!("361")), ("level", serde_json::json!(3))] {
+    for (field, value) in [
+        ("count", serde_json::json!("468865")),
+        ("listing_count", serde_json::json!("361")),
+        ("level", serde_json::json!(3)),
+    ] {
         let original = std::fs::read(&record).unwrap();
         edit(&record, |v| v[field] = value.clone());
         let (plain, regenerated) = (run(false), run(true));
@@ -417,17 +612,51 @@ fn a_lifted_count_is_a_record_check_attests_and_lifts_again() {
 fn a_level_four_listing_lifts_levels_five_and_six() {
     let cells = tempfile::tempdir().unwrap();
     let listing = cells.path().join("n5-level4-penalty9");
-    let out = hexcert(&["count", "--n", "5", "--level", "4", "--penalty", "9", "--road", "sat", "--leaders-dir", listing.to_str().unwrap(), "--certify"]);
+    let out = hexcert(&[
+        "count",
+        "--n",
+        "5",
+        "--level",
+        "4",
+        "--penalty",
+        "9",
+        "--road",
+        "sat",
+        "--leaders-dir",
+        listing.to_str().unwrap(),
+        "--certify",
+    ]);
     assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
-    assert!(json(&listing.join("count.json"))["minimum_claim"].as_str().is_some_and(|c| c.ends_with("proofs/n5/level3-below9/claim.json")));
-    let lift = |level: &str, cell: &Path| hexcert(&["count", "--n", "5", "--level", level, "--road", "extension", "--from-listing", listing.to_str().unwrap(), "--record-to", cell.to_str().unwrap()]);
+    assert!(json(&listing.join("count.json"))["minimum_claim"]
+        .as_str()
+        .is_some_and(|c| c.ends_with("proofs/n5/level3-below9/claim.json")));
+    let lift = |level: &str, cell: &Path| {
+        hexcert(&[
+            "count",
+            "--n",
+            "5",
+            "--level",
+            level,
+            "--road",
+            "extension",
+            "--from-listing",
+            listing.to_str().unwrap(),
+            "--record-to",
+            cell.to_str().unwrap(),
+        ])
+    };
     let cell = cells.path().join("n5-level6-penalty9");
     let out = lift("6", &cell);
     assert_eq!(out.status.code(), Some(4), "{}", String::from_utf8_lossy(&out.stderr));
     assert_eq!(json(&cell.join("lift.json"))["count"].as_str(), Some("468864"));
     let out = hexcert(&["check", "--regenerate", cell.join("lift.json").to_str().unwrap()]);
     let text = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.code() != Some(1) && text.contains("from the listing's 79 classes: 468864") && text.contains("level3-below9/claim.json is verified"), "{text}");
+    assert!(
+        out.status.code() != Some(1)
+            && text.contains("from the listing's 79 classes: 468864")
+            && text.contains("level3-below9/claim.json is verified"),
+        "{text}"
+    );
     let out = lift("4", &cells.path().join("n5-level4-lifted"));
     let error = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.code() == Some(2) && error.contains("not level 4 from level 4"), "{error}");
@@ -441,7 +670,20 @@ fn a_lift_with_a_pieces_dir_resumes_its_pieces() {
     let (cells, listing) = level_three_listing();
     let pieces = cells.path().join("pieces");
     let lift = || {
-        let out = hexcert(&["--json", "count", "--n", "5", "--level", "5", "--road", "extension", "--from-listing", listing.to_str().unwrap(), "--pieces-dir", pieces.to_str().unwrap()]);
+        let out = hexcert(&[
+            "--json",
+            "count",
+            "--n",
+            "5",
+            "--level",
+            "5",
+            "--road",
+            "extension",
+            "--from-listing",
+            listing.to_str().unwrap(),
+            "--pieces-dir",
+            pieces.to_str().unwrap(),
+        ]);
         (out.status.code(), serde_json::from_slice::<serde_json::Value>(&out.stdout).unwrap_or_default())
     };
     let (code, first) = lift();
@@ -483,7 +725,11 @@ fn the_readme_marks_certified_counts_by_their_records() {
             // A listing past its minimum is the lift's input, not a cell of the table.
             if record.is_file() && json(&record).get("minimum").is_none() {
                 let value = json(&record);
-                recorded.insert((value["n"].as_u64().unwrap() as usize, value["level"].as_u64().unwrap() as usize, value["count"].as_str().unwrap().to_string()));
+                recorded.insert((
+                    value["n"].as_u64().unwrap() as usize,
+                    value["level"].as_u64().unwrap() as usize,
+                    value["count"].as_str().unwrap().to_string(),
+                ));
             }
         }
         assert!(!recorded.is_empty(), "some {file} is committed");

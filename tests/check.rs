@@ -16,22 +16,22 @@
 //! derivation is `hexcert check --veripb proofs` (docs/RESULTS.md), run by
 //! the ignored `every_committed_derivation_verifies_with_veripb`.
 
-use crate::common::{Scratch, copy_dir, rewrite_json, path_without_veripb, veripb_present, verified_if_veripb};
+use crate::common::{copy_dir, path_without_veripb, rewrite_json, verified_if_veripb, veripb_present, Scratch};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use hexcert::verify::check::{check_record, Status, EXIT_FAILED, EXIT_UNVERIFIED};
+use hexcert::compress;
 use hexcert::derivation::write_derivation;
+use hexcert::digest::sha256_hex;
 use hexcert::encoding::LevelEncoding;
 use hexcert::formats::{read_grid_file, to_hexcert_text};
 use hexcert::geometry::Hexagon;
 use hexcert::levels::Partial;
 use hexcert::records::trust::{trust_base, Basis};
 use hexcert::records::{read_json, Claim, Optimum};
-use hexcert::compress;
-use hexcert::digest::sha256_hex;
 use hexcert::statement::Statement;
 use hexcert::validation::evaluate;
+use hexcert::verify::check::{check_record, Status, EXIT_FAILED, EXIT_UNVERIFIED};
 
 /// A scratch directory for this test, removed when it goes out of scope.
 fn scratch(name: &str) -> Scratch {
@@ -41,8 +41,6 @@ fn scratch(name: &str) -> Scratch {
 fn committed(relative: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join(relative)
 }
-
-
 
 fn hexcert_check(args: &[&str]) -> (Option<i32>, String) {
     let out: Output = Command::new(env!("CARGO_BIN_EXE_hexcert"))
@@ -115,7 +113,9 @@ fn a_claim_only_fraud_with_a_consistent_bound_is_not_verified() {
         let statement = Statement::new(&hex, 3, 10).to_opb(&hex);
         let mut derivation = Vec::new();
         write_derivation(&hex, 3, 10, (c.encoder.symmetry_breaking, c.encoder.cardinality), &mut derivation).unwrap();
-        for (file, bytes) in [(record.statement.as_mut().unwrap(), statement), (record.derivation.as_mut().unwrap(), derivation)] {
+        for (file, bytes) in
+            [(record.statement.as_mut().unwrap(), statement), (record.derivation.as_mut().unwrap(), derivation)]
+        {
             file.sha256 = sha256_hex(&bytes);
             file.bytes = bytes.len() as u64;
         }
@@ -176,7 +176,9 @@ fn the_committed_stored_certificates_verify() {
         // Every claim's statement -> CNF step was checked in this run.
         let claims = text.lines().filter(|l| l.ends_with("claim.json")).count();
         // By the program (`veripb 3.0.2`) or the library (`veripb 3.0.2 (library)`).
-        let checked = |l: &&str| l.contains("match their recorded hashes; veripb 3.0.2") && l.contains(" `s VERIFIED OUTPUT DERIVABLE` in ");
+        let checked = |l: &&str| {
+            l.contains("match their recorded hashes; veripb 3.0.2") && l.contains(" `s VERIFIED OUTPUT DERIVABLE` in ")
+        };
         assert_eq!(text.lines().filter(checked).count(), claims, "{text}");
     } else {
         assert_eq!(code, Some(i32::from(EXIT_UNVERIFIED)), "{text}");
@@ -193,11 +195,16 @@ fn a_committed_claim_only_optimum_is_unverified() {
     assert_eq!(printed_status(&text, "n8/level3-below20/claim.json"), ["unverified"], "{text}");
     assert_eq!(printed_status(&text, "n8/optimum.json"), ["unverified"], "{text}");
     // stdout alone: VeriPB linked in may warn on stderr.
-    let out = Command::new(env!("CARGO_BIN_EXE_hexcert")).args(["check", "--json", "proofs/n8"]).current_dir(env!("CARGO_MANIFEST_DIR")).output().unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_hexcert"))
+        .args(["check", "--json", "proofs/n8"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .unwrap();
     let json = String::from_utf8_lossy(&out.stdout).into_owned();
     let doc: serde_json::Value = serde_json::from_str(&json).unwrap();
     // Every record of n8 is listed once: its three claim-only claims and the optimum.
-    let records = std::fs::read_dir(committed("proofs/n8")).unwrap().flatten().filter(|e| e.path().is_dir()).count() + 1;
+    let records =
+        std::fs::read_dir(committed("proofs/n8")).unwrap().flatten().filter(|e| e.path().is_dir()).count() + 1;
     assert_eq!(doc["unverified"], records, "{json}");
     assert_eq!(doc["exit_code"], 4, "{json}");
     assert!(doc["reports"].as_array().unwrap().iter().all(|r| r["status"] == "unverified"), "{json}");
@@ -214,9 +221,16 @@ fn the_committed_tree_has_no_failure_and_only_claim_only_records_unverified() {
     let doc = tree_has_no_failure(&["proofs"], false, &[], Some(&path_without_veripb()));
     // n = 13's optimum rests on the engine's own grid, and says so.
     let reports = doc["reports"].as_array().unwrap();
-    let n13 = reports.iter().find(|r| r["path"].as_str().unwrap().ends_with("n13/optimum.json")).expect("n = 13's optimum is checked");
+    let n13 = reports
+        .iter()
+        .find(|r| r["path"].as_str().unwrap().ends_with("n13/optimum.json"))
+        .expect("n = 13's optimum is checked");
     let messages = n13["messages"].to_string();
-    assert!(messages.contains("witness valid with penalty 40") && messages.contains("witness from grid file grids/n13-p40.txt"), "{n13}");
+    assert!(
+        messages.contains("witness valid with penalty 40")
+            && messages.contains("witness from grid file grids/n13-p40.txt"),
+        "{n13}"
+    );
     assert!(messages.contains("level3-below40/claim.json"), "{n13}");
 }
 
@@ -232,7 +246,12 @@ fn every_committed_derivation_verifies_with_veripb() {
 
 /// Runs `hexcert check --json ARGS DIRS` (with `path` as PATH, and no
 /// VeriPB library, when given) and holds its reports to the rule above.
-fn tree_has_no_failure(dirs: &[&str], veripb: bool, args: &[&str], path: Option<&std::ffi::OsStr>) -> serde_json::Value {
+fn tree_has_no_failure(
+    dirs: &[&str],
+    veripb: bool,
+    args: &[&str],
+    path: Option<&std::ffi::OsStr>,
+) -> serde_json::Value {
     let mut command = Command::new(env!("CARGO_BIN_EXE_hexcert"));
     command.args(["check", "--json"]).args(args).args(dirs).current_dir(env!("CARGO_MANIFEST_DIR"));
     if let Some(path) = path {
@@ -252,7 +271,10 @@ fn tree_has_no_failure(dirs: &[&str], veripb: bool, args: &[&str], path: Option<
             || messages.contains("hexcert-claim/1");
         // Unverified only because VeriPB is off PATH: everything else checked.
         let needs_veripb = report["needs_veripb"] == true;
-        assert!(veripb || !messages.contains("`s VERIFIED OUTPUT DERIVABLE`"), "VeriPB ran although off PATH: {report}");
+        assert!(
+            veripb || !messages.contains("`s VERIFIED OUTPUT DERIVABLE`"),
+            "VeriPB ran although off PATH: {report}"
+        );
         // Every claim says what became of its statement -> CNF step.
         if report["path"].as_str().unwrap().ends_with("claim.json") {
             // (A record of an older derivation writer compares the statement alone.)
@@ -289,7 +311,11 @@ fn a_gzip_file_of_two_members_is_rejected() {
     std::fs::write(&proof, bytes).unwrap();
     let report = check_record(&dir.join("claim.json"), None);
     assert_eq!(report.status, Status::Failed);
-    assert!(report.messages.iter().any(|m| m.contains("proof.drat.gz: not a single gzip member")), "{:?}", report.messages);
+    assert!(
+        report.messages.iter().any(|m| m.contains("proof.drat.gz: not a single gzip member")),
+        "{:?}",
+        report.messages
+    );
 }
 
 /// The statement -> CNF record: a changed hash or a VeriPB trust base
@@ -305,7 +331,9 @@ fn the_statement_record_is_checked_and_recorded() {
     let restore = || std::fs::write(&path, serde_json::to_vec_pretty(&committed_claim).unwrap()).unwrap();
     let messages = |report: &hexcert::verify::check::CheckReport| report.messages.join("\n");
 
-    rewrite_json::<Claim>(&path, |c| c.statement_to_cnf.as_mut().unwrap().statement.as_mut().unwrap().sha256 = "0".repeat(64));
+    rewrite_json::<Claim>(&path, |c| {
+        c.statement_to_cnf.as_mut().unwrap().statement.as_mut().unwrap().sha256 = "0".repeat(64)
+    });
     let report = check_record(&path, None);
     assert_eq!(report.status, Status::Failed, "{}", messages(&report));
     assert!(messages(&report).contains("the statement written again has sha256"), "{}", messages(&report));
@@ -324,10 +352,17 @@ fn the_statement_record_is_checked_and_recorded() {
     });
     let report = check_record(&path, None);
     assert_eq!(report.status, verified_if_veripb(), "{}", messages(&report));
-    assert!(messages(&report).contains("the derivation recorded is hexcert-derivation/1's, this build writes hexcert-derivation/2's"), "{}", messages(&report));
+    assert!(
+        messages(&report)
+            .contains("the derivation recorded is hexcert-derivation/1's, this build writes hexcert-derivation/2's"),
+        "{}",
+        messages(&report)
+    );
     restore();
 
-    rewrite_json::<Claim>(&path, |c| c.statement_to_cnf.as_mut().unwrap().symmetry = hexcert::encoding::SymmetryBreaking::None);
+    rewrite_json::<Claim>(&path, |c| {
+        c.statement_to_cnf.as_mut().unwrap().symmetry = hexcert::encoding::SymmetryBreaking::None
+    });
     assert_eq!(check_record(&path, None).status, Status::Failed, "other symmetry mode");
     restore();
 
@@ -345,7 +380,8 @@ fn the_statement_record_is_checked_and_recorded() {
         let options = c.encode_options();
         // A verified checker's acceptance (cake_lpr's, recorded) stays in it.
         let verified = c.verified_lrat.as_ref().filter(|v| v.counts_as_verified()).map(|v| v.version.as_str());
-        c.trust_base = trust_base(Basis::Claim { options: &options, drat_checks: &c.drat_checks, statement: None, verified });
+        c.trust_base =
+            trust_base(Basis::Claim { options: &options, drat_checks: &c.drat_checks, statement: None, verified });
     });
     let report = check_record(&path, None);
     assert_eq!(report.status, Status::Verified, "{}", messages(&report));
@@ -413,7 +449,11 @@ fn a_level_witness_beside_a_claim_is_checked() {
     let claim = dir.join("claim.json");
     let (code, text) = hexcert_check(&[claim.to_str().unwrap()]);
     assert!(text.contains("the level-1 minimum is 7"), "{text}");
-    assert_eq!(printed_status(&text, "level1-below7/claim.json"), [if veripb_present() { "verified" } else { "unverified" }], "{text}");
+    assert_eq!(
+        printed_status(&text, "level1-below7/claim.json"),
+        [if veripb_present() { "verified" } else { "unverified" }],
+        "{text}"
+    );
     assert_ne!(code, Some(EXIT_FAILED as i32), "{text}");
 
     let witness = std::fs::read_to_string(dir.join("witness.txt")).unwrap();
@@ -441,7 +481,11 @@ fn level_minima_below_a_claimed_bound_fail_check_and_are_not_printed_by_certify(
     assert_eq!(printed_status(&text, "n5/optimum.json"), ["failed"], "{text}");
     assert!(text.contains("level 1") && text.contains("level1-below7"), "{text}");
 
-    let out = Command::new(env!("CARGO_BIN_EXE_hexcert")).args(["certify", "--n", "5", "-q", "--proofs"]).arg(&*root).output().unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_hexcert"))
+        .args(["certify", "--n", "5", "-q", "--proofs"])
+        .arg(&*root)
+        .output()
+        .unwrap();
     let said = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
     assert!(!said.contains("| 0 1 9 9 9 9 |"), "certify printed the false minima: {said}");
     let written: Optimum = read_json(&optimum).unwrap();
@@ -490,17 +534,29 @@ fn the_readme_marks_are_the_committed_records() {
                 Some(committed(&format!("proofs/n{n}")).join(&optimum.lower_bound))
             } else {
                 let level = column + 1;
-                (1..=level).rev().map(|j| committed(&format!("proofs/n{n}/level{j}-below{value}"))).find(|dir| dir.is_dir())
+                (1..=level)
+                    .rev()
+                    .map(|j| committed(&format!("proofs/n{n}/level{j}-below{value}")))
+                    .find(|dir| dir.is_dir())
             };
             if column < 3 {
                 assert_level_minimum_reached(n, column as u8 + 1, value);
             }
             match claim {
                 Some(dir) => {
-                    assert_eq!(verified_mark, names_cake_lpr(&dir), "n = {n}: {cell:?} and {}'s trust base disagree on cake_lpr", dir.display());
+                    assert_eq!(
+                        verified_mark,
+                        names_cake_lpr(&dir),
+                        "n = {n}: {cell:?} and {}'s trust base disagree on cake_lpr",
+                        dir.display()
+                    );
                     marked += usize::from(verified_mark);
                 }
-                None => assert!(value == 0 && !verified_mark, "n = {n}: bold {cell:?} in column {} has no committed claim", column + 1),
+                None => assert!(
+                    value == 0 && !verified_mark,
+                    "n = {n}: bold {cell:?} in column {} has no committed claim",
+                    column + 1
+                ),
             }
         }
     }
@@ -514,15 +570,28 @@ fn assert_level_minimum_reached(n: usize, level: u8, value: usize) {
     let optimum = committed(&format!("proofs/n{n}/optimum.json"));
     if optimum.is_file() {
         let optimum: Optimum = read_json(&optimum).unwrap();
-        assert_eq!(optimum.level_minima.get(level as usize - 1), Some(&value), "n = {n}: README's level-{level} minimum is optimum.json's");
+        assert_eq!(
+            optimum.level_minima.get(level as usize - 1),
+            Some(&value),
+            "n = {n}: README's level-{level} minimum is optimum.json's"
+        );
         return;
     }
     let witness = committed(&format!("proofs/n{n}/level{level}-below{value}/witness.txt"));
-    assert!(witness.is_file(), "n = {n}: bold level-{level} minimum {value} has no witness ({} is missing)", witness.display());
+    assert!(
+        witness.is_file(),
+        "n = {n}: bold level-{level} minimum {value} has no witness ({} is missing)",
+        witness.display()
+    );
     let partial = read_grid_file(&witness, Some(n)).unwrap().partial;
     let evaluation = hexcert::validation::evaluate(&Hexagon::new(n).unwrap(), &partial);
     assert!(evaluation.is_valid(), "n = {n}: {} is not valid", witness.display());
-    assert_eq!((partial.level(), evaluation.penalty), (level, value), "n = {n}: {}'s level and penalty", witness.display());
+    assert_eq!(
+        (partial.level(), evaluation.penalty),
+        (level, value),
+        "n = {n}: {}'s level and penalty",
+        witness.display()
+    );
 }
 
 /// `hexcert certify --witness GRID --n N --proofs ROOT`, its exit code and
@@ -536,7 +605,11 @@ fn certify_witness(n: usize, grid: &Path, root: &Path) -> (Option<i32>, String, 
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .output()
         .unwrap();
-    (out.status.code(), String::from_utf8_lossy(&out.stdout).into_owned(), String::from_utf8_lossy(&out.stderr).into_owned())
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
 }
 
 /// A copy of n = 5's claims without its optimum: the side whose optimum a
@@ -682,6 +755,9 @@ fn an_unverified_claims_minimum_is_not_stated_as_a_fact() {
     let report = check_record(&committed("proofs/n10/level1-below22/claim.json"), None);
     assert_eq!(report.status, Status::Unverified, "{:?}", report.messages);
     let lines = report.messages.join("\n");
-    assert!(lines.contains("the level-1 minimum is at most 22, and would be 22 if this claim were verified"), "{lines}");
+    assert!(
+        lines.contains("the level-1 minimum is at most 22, and would be 22 if this claim were verified"),
+        "{lines}"
+    );
     assert!(!lines.contains("minimum is 22"), "{lines}");
 }

@@ -54,8 +54,13 @@ fn refused(output: &Output, took: Duration, code: i32, needle: &str) {
     // Nothing but, under --json, the error as one document.
     let stdout = String::from_utf8_lossy(&output.stdout);
     if !stdout.is_empty() {
-        let error: serde_json::Value = serde_json::from_str(stdout.trim()).unwrap_or_else(|_| panic!("a refused count printed {stdout}"));
-        assert_eq!((error["exit_code"].as_i64(), error["error"].as_str().is_some_and(|e| e.contains(needle))), (Some(code.into()), true), "{stdout}");
+        let error: serde_json::Value =
+            serde_json::from_str(stdout.trim()).unwrap_or_else(|_| panic!("a refused count printed {stdout}"));
+        assert_eq!(
+            (error["exit_code"].as_i64(), error["error"].as_str().is_some_and(|e| e.contains(needle))),
+            (Some(code.into()), true),
+            "{stdout}"
+        );
     }
 }
 
@@ -104,7 +109,8 @@ fn loaded_tables_are_named_and_an_edited_minimum_is_an_error() {
     assert_eq!(again.status.code(), Some(4), "a count from loaded tables is unverified");
     let again: serde_json::Value = serde_json::from_slice(&again.stdout).expect("JSON");
     assert_eq!((again["minimum"].as_u64(), again["counts"][0]["count"].as_str()), (Some(7), Some("84")));
-    let loaded: Vec<&str> = again["tables_loaded"].as_array().expect("a list").iter().filter_map(|p| p.as_str()).collect();
+    let loaded: Vec<&str> =
+        again["tables_loaded"].as_array().expect("a list").iter().filter_map(|p| p.as_str()).collect();
     assert_eq!(loaded.len(), 8, "bounds 0..=7 of level 1: {loaded:?}");
     assert!(loaded.iter().all(|p| p.ends_with(".table")));
 
@@ -139,12 +145,18 @@ fn a_table_from_loaded_tables_names_them_and_exits_4() {
     let again_text = String::from_utf8_lossy(&again.stdout).into_owned();
     assert_eq!(again.status.code(), Some(4), "{again_text}");
     assert!(again_text.starts_with(text.lines().next().expect("a header")), "{again_text}");
-    assert!(again_text.contains("checkpoint tables loaded") && again_text.contains("unverified: the loaded tables"), "{again_text}");
+    assert!(
+        again_text.contains("checkpoint tables loaded") && again_text.contains("unverified: the loaded tables"),
+        "{again_text}"
+    );
     let (json, _) = hexcert(&[&args[..], &["--json"]].concat());
     assert_eq!(json.status.code(), Some(4));
     let json: serde_json::Value = serde_json::from_slice(&json.stdout).expect("JSON");
     let loaded = json["tables_loaded"].as_array().expect("a list");
-    assert!(!loaded.is_empty() && loaded.iter().all(|p| p.as_str().is_some_and(|p| p.ends_with(".table"))), "{loaded:?}");
+    assert!(
+        !loaded.is_empty() && loaded.iter().all(|p| p.as_str().is_some_and(|p| p.ends_with(".table"))),
+        "{loaded:?}"
+    );
     assert_eq!(json["rows"][0]["levels"][0]["count"], "2", "n = 4 level 1: 2 partials");
 }
 
@@ -190,7 +202,8 @@ fn path(p: &Path) -> &str {
 #[test]
 fn a_table_stopped_mid_pass_resumes_from_its_forward_layers() {
     let dir = tempfile::tempdir().expect("temporary directory");
-    let args = ["count", "--n", "8", "--level", "1", "--start-bound", "20", "--json", "--checkpoints", path(dir.path())];
+    let args =
+        ["count", "--n", "8", "--level", "1", "--start-bound", "20", "--json", "--checkpoints", path(dir.path())];
     let journal = dir.path().join("n8-level1-bound20.forward");
     let mut child = Command::new(env!("CARGO_BIN_EXE_hexcert"))
         .args(args)
@@ -211,14 +224,31 @@ fn a_table_stopped_mid_pass_resumes_from_its_forward_layers() {
     assert!(!dir.path().join("n8-level1-bound20.table").exists(), "no table from a stopped pass");
 
     let (rerun, _) = hexcert(&args);
-    assert_eq!(rerun.status.code(), Some(4), "resumed layers are an earlier run's word: {}", String::from_utf8_lossy(&rerun.stderr));
+    assert_eq!(
+        rerun.status.code(),
+        Some(4),
+        "resumed layers are an earlier run's word: {}",
+        String::from_utf8_lossy(&rerun.stderr)
+    );
     let rerun: serde_json::Value = serde_json::from_slice(&rerun.stdout).expect("JSON");
     let fresh = tempfile::tempdir().expect("temporary directory");
-    let (whole, _) = hexcert(&["count", "--n", "8", "--level", "1", "--start-bound", "20", "--json", "--checkpoints", path(fresh.path())]);
+    let (whole, _) = hexcert(&[
+        "count",
+        "--n",
+        "8",
+        "--level",
+        "1",
+        "--start-bound",
+        "20",
+        "--json",
+        "--checkpoints",
+        path(fresh.path()),
+    ]);
     let whole: serde_json::Value = serde_json::from_slice(&whole.stdout).expect("JSON");
     assert_eq!((rerun["minimum"].as_u64(), rerun["counts"][0]["count"].as_str()), (Some(14), Some("48")));
     assert_eq!(rerun["counts"], whole["counts"]);
-    let loaded: Vec<&str> = rerun["tables_loaded"].as_array().expect("a list").iter().filter_map(|p| p.as_str()).collect();
+    let loaded: Vec<&str> =
+        rerun["tables_loaded"].as_array().expect("a list").iter().filter_map(|p| p.as_str()).collect();
     assert_eq!(loaded, [journal.to_str().unwrap()], "the resumed layers are named");
     assert!(!journal.exists(), "the layers go once the table is saved");
     let table = |d: &Path| std::fs::read(d.join("n8-level1-bound20.table")).expect("table");

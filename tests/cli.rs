@@ -1,9 +1,9 @@
 //! The command line as a user meets it: exit codes, one-line errors, and no
 //! output file left behind when the input is bad.
 
+use crate::common::Scratch;
 use std::path::Path;
 use std::process::{Command, Output};
-use crate::common::Scratch;
 
 fn hexcert(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_hexcert")).args(args).output().expect("run hexcert")
@@ -124,7 +124,11 @@ fn count_and_table_commands_print_exact_counts() {
     // --verbose reaches the counting tables through the run's context: a
     // line per table built, none without it.
     let logged = hexcert(&["count", "--n", "4", "--level", "2", "-v", "-q"]);
-    assert!(String::from_utf8_lossy(&logged.stderr).contains("table level 1 bound"), "{}", String::from_utf8_lossy(&logged.stderr));
+    assert!(
+        String::from_utf8_lossy(&logged.stderr).contains("table level 1 bound"),
+        "{}",
+        String::from_utf8_lossy(&logged.stderr)
+    );
     assert!(hexcert(&["count", "--n", "4", "--level", "2", "-q"]).stderr.is_empty());
     let out = hexcert(&["count", "--n", "4", "--level", "9"]);
     assert_eq!(out.status.code(), Some(2));
@@ -156,14 +160,22 @@ fn the_frontier_road_counts_levels_five_and_six_as_the_chain_products_do() {
     for level in ["5", "6"] {
         let sweep = json(&["count", "--n", "6", "--level", level, "--json", "-q"]);
         let minimum = sweep["minimum"].as_u64().expect("the sweep finds the minimum").to_string();
-        let frontier = json(&["count", "--n", "6", "--level", level, "--road", "frontier", "--penalty", &minimum, "--json", "-q"]);
+        let frontier =
+            json(&["count", "--n", "6", "--level", level, "--road", "frontier", "--penalty", &minimum, "--json", "-q"]);
         assert_eq!(frontier["road"], serde_json::json!("frontier"));
         assert_eq!(frontier["counts"], sweep["counts"], "level {level}");
     }
-    for refused in [&["count", "--n", "6", "--level", "3", "--road", "frontier", "--penalty", "13"][..], &["count", "--n", "6", "--level", "6", "--road", "frontier"]] {
+    for refused in [
+        &["count", "--n", "6", "--level", "3", "--road", "frontier", "--penalty", "13"][..],
+        &["count", "--n", "6", "--level", "6", "--road", "frontier"],
+    ] {
         let out = hexcert(refused);
         assert_eq!(out.status.code(), Some(2));
-        assert!(String::from_utf8_lossy(&out.stderr).contains("--road frontier"), "{}", String::from_utf8_lossy(&out.stderr));
+        assert!(
+            String::from_utf8_lossy(&out.stderr).contains("--road frontier"),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
     }
 }
 
@@ -177,14 +189,28 @@ fn the_frontier_road_counts_levels_five_and_six_as_the_chain_products_do() {
 fn the_extension_road_counts_by_penalty_as_the_sweep_does() {
     for (level, bound) in [("2", "10"), ("3", "10"), ("5", "10")] {
         let sweep = json(&["count", "--n", "5", "--level", level, "--max-penalty", bound, "--json", "-q"]);
-        let extended = json(&["count", "--n", "5", "--level", level, "--road", "extension", "--max-penalty", bound, "--json", "-q"]);
+        let extended = json(&[
+            "count",
+            "--n",
+            "5",
+            "--level",
+            level,
+            "--road",
+            "extension",
+            "--max-penalty",
+            bound,
+            "--json",
+            "-q",
+        ]);
         assert_eq!(extended["road"], serde_json::json!("refine"));
         assert_eq!(extended["counts"], sweep["counts"], "level {level}");
         assert_eq!(extended["minimum"], sweep["minimum"], "level {level}");
         assert!(extended["refined_partials"].as_u64().is_some_and(|r| r > 0));
     }
-    let old_name = json(&["count", "--n", "5", "--level", "2", "--road", "refine", "--max-penalty", "10", "--json", "-q"]);
-    let new_name = json(&["count", "--n", "5", "--level", "2", "--road", "extension", "--max-penalty", "10", "--json", "-q"]);
+    let old_name =
+        json(&["count", "--n", "5", "--level", "2", "--road", "refine", "--max-penalty", "10", "--json", "-q"]);
+    let new_name =
+        json(&["count", "--n", "5", "--level", "2", "--road", "extension", "--max-penalty", "10", "--json", "-q"]);
     assert_eq!((&old_name["road"], &old_name["counts"]), (&new_name["road"], &new_name["counts"]));
     let help = String::from_utf8(hexcert(&["count", "--help"]).stdout).unwrap();
     assert!(help.contains("- extension:") && !help.contains("- refine"), "{help}");
@@ -231,7 +257,10 @@ fn check_rejects_out_of_range_records_one_line_each_and_goes_on() {
     let lines: Vec<&str> = text.lines().collect();
     for (path, problem) in &bad {
         let shown = path.display().to_string();
-        let at = lines.iter().position(|l| *l == format!("failed: {shown}")).unwrap_or_else(|| panic!("{shown} not failed:\n{text}"));
+        let at = lines
+            .iter()
+            .position(|l| *l == format!("failed: {shown}"))
+            .unwrap_or_else(|| panic!("{shown} not failed:\n{text}"));
         let message = lines[at + 1].trim();
         assert!(message.starts_with(&shown) && message.contains(problem), "{message}");
         assert!(!lines.get(at + 2).is_some_and(|l| l.starts_with("    ")), "one line per error:\n{text}");
@@ -285,14 +314,16 @@ fn ctrl_c_stops_a_table_after_its_first_row() {
 fn ctrl_c_stops_a_grid_search() {
     let dir = scratch("interrupted-search");
     let (grid, ledger) = (dir.join("grid.txt"), dir.join("hunt.json"));
-    let args = ["search", "--n", "10", "--max-penalty", "28", "--jobs", "1", "--inner", "3", "--centre", "beside-centre"];
+    let args =
+        ["search", "--n", "10", "--max-penalty", "28", "--jobs", "1", "--inner", "3", "--centre", "beside-centre"];
     let args = [&args[..], &["--ledger", ledger.to_str().unwrap(), "-o"]].concat();
     let (status, _, stderr) = interrupted_after_3_s(&args, &grid, "still searching 20 s after Ctrl-C");
     assert_eq!(status.code(), Some(130), "the interrupted exit code; stderr:\n{stderr}");
     assert!(!stderr.contains("no grid"), "a stopped member reported exhausted:\n{stderr}");
     assert!(stderr.to_lowercase().contains("interrupt"), "{stderr}");
     assert!(!grid.exists(), "a grid file written by an interrupted search");
-    let written: serde_json::Value = serde_json::from_slice(&std::fs::read(&ledger).expect("the ledger written on Ctrl-C")).unwrap();
+    let written: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&ledger).expect("the ledger written on Ctrl-C")).unwrap();
     let member = &written["members"][0];
     assert_eq!((member["state"].as_str(), member["runs"].as_u64()), (Some("open"), Some(1)), "{written}");
     assert!(member["cpu_seconds"].as_f64().unwrap() > 0.0, "the stopped member's seconds were not kept: {written}");
@@ -329,12 +360,19 @@ fn ctrl_c_stops_a_regenerating_check() {
     let dir = scratch("interrupted-check");
     let copy = dir.join("n8");
     std::fs::create_dir_all(&copy).unwrap();
-    let files = ["optimum.json", "witness.txt", "level1-below14/claim.json", "level2-below18/claim.json", "level3-below20/claim.json"];
+    let files = [
+        "optimum.json",
+        "witness.txt",
+        "level1-below14/claim.json",
+        "level2-below18/claim.json",
+        "level3-below20/claim.json",
+    ];
     for file in files {
         std::fs::create_dir_all(copy.join(file).parent().unwrap()).unwrap();
         std::fs::copy(source.join(file), copy.join(file)).unwrap();
     }
-    let (status, stdout, stderr) = interrupted_after_3_s(&["check", "--regenerate"], &copy, "still checking 20 s after Ctrl-C");
+    let (status, stdout, stderr) =
+        interrupted_after_3_s(&["check", "--regenerate"], &copy, "still checking 20 s after Ctrl-C");
     assert_eq!(status.code(), Some(130), "the interrupted exit code; stderr:\n{stderr}");
     for cut_short in ["level3-below20/claim.json", "optimum.json"] {
         assert!(stdout.contains(&format!("unverified: {}", copy.join(cut_short).display())), "{stdout}");
@@ -344,7 +382,11 @@ fn ctrl_c_stops_a_regenerating_check() {
     assert!(stdout.contains(" 0 verified, ") && !stdout.lines().any(|l| l.starts_with("verified")), "{stdout}");
     assert!(stderr.to_lowercase().contains("interrupt"), "{stderr}");
     for file in files {
-        assert_eq!(std::fs::read(copy.join(file)).unwrap(), std::fs::read(source.join(file)).unwrap(), "{file} was changed");
+        assert_eq!(
+            std::fs::read(copy.join(file)).unwrap(),
+            std::fs::read(source.join(file)).unwrap(),
+            "{file} was changed"
+        );
     }
 }
 
@@ -361,7 +403,13 @@ fn sigterm_stops_a_regenerating_check_as_ctrl_c_does() {
     std::fs::create_dir_all(&tmp).unwrap();
     let claim = "level3-below20/claim.json";
     std::fs::copy(Path::new(env!("CARGO_MANIFEST_DIR")).join("proofs/n8").join(claim), copy.join(claim)).unwrap();
-    let (status, _, stderr) = signalled_after_3_s(libc::SIGTERM, &["check", "--regenerate"], &copy, Some(&tmp), "still checking 20 s after SIGTERM");
+    let (status, _, stderr) = signalled_after_3_s(
+        libc::SIGTERM,
+        &["check", "--regenerate"],
+        &copy,
+        Some(&tmp),
+        "still checking 20 s after SIGTERM",
+    );
     assert_eq!(status.code(), Some(130), "the interrupted exit code; stderr:\n{stderr}");
     let left: Vec<_> = std::fs::read_dir(&tmp).unwrap().flatten().map(|e| e.file_name()).collect();
     assert!(left.is_empty(), "scratch left behind: {left:?}");
@@ -375,14 +423,21 @@ fn interrupted_after_3_s(args: &[&str], path: &Path, deaf: &str) -> (std::proces
 }
 
 /// `interrupted_after_3_s` with `signal`, and TMPDIR set to `tmp` when given.
-fn signalled_after_3_s(signal: libc::c_int, args: &[&str], path: &Path, tmp: Option<&Path>, deaf: &str) -> (std::process::ExitStatus, String, String) {
+fn signalled_after_3_s(
+    signal: libc::c_int,
+    args: &[&str],
+    path: &Path,
+    tmp: Option<&Path>,
+    deaf: &str,
+) -> (std::process::ExitStatus, String, String) {
     use std::process::Stdio;
 
     let mut command = Command::new(env!("CARGO_BIN_EXE_hexcert"));
     if let Some(tmp) = tmp {
         command.env("TMPDIR", tmp);
     }
-    let mut child = command.args(args).arg(path).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().expect("hexcert runs");
+    let mut child =
+        command.args(args).arg(path).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().expect("hexcert runs");
     std::thread::sleep(std::time::Duration::from_secs(3));
     // SAFETY: sending a signal to our own child process.
     unsafe { libc::kill(child.id() as libc::pid_t, signal) };

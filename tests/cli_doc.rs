@@ -23,7 +23,13 @@ fn help(words: &[&str]) -> String {
 fn subcommands(words: &[&str]) -> Vec<String> {
     let text = help(words);
     let Some(block) = text.split("Commands:\n").nth(1) else { return vec![words.join(" ")] };
-    let names: Vec<String> = block.lines().take_while(|l| l.starts_with("  ")).filter_map(|l| l.split_whitespace().next()).filter(|n| *n != "help").map(String::from).collect();
+    let names: Vec<String> = block
+        .lines()
+        .take_while(|l| l.starts_with("  "))
+        .filter_map(|l| l.split_whitespace().next())
+        .filter(|n| *n != "help")
+        .map(String::from)
+        .collect();
     names
         .iter()
         .flat_map(|name| {
@@ -43,7 +49,8 @@ fn regenerated(doc: &str) -> (String, Vec<String>) {
     let mut lines = doc.split_inclusive('\n');
     while let Some(line) = lines.next() {
         if let Some(rest) = line.strip_prefix("## `hexcert ") {
-            let words: Vec<String> = rest.trim_end().trim_end_matches('`').split_whitespace().map(String::from).collect();
+            let words: Vec<String> =
+                rest.trim_end().trim_end_matches('`').split_whitespace().map(String::from).collect();
             commands.push(words.join(" "));
             pending = Some(words);
         }
@@ -75,7 +82,10 @@ fn the_cli_document_shows_every_commands_current_help() {
     if std::env::var_os("UPDATE_CLI_DOC").is_some() {
         std::fs::write(&path, &fresh).unwrap();
     } else {
-        assert!(fresh == doc, "docs/CLI.md is out of date: UPDATE_CLI_DOC=1 cargo test --release --test house cli_doc::");
+        assert!(
+            fresh == doc,
+            "docs/CLI.md is out of date: UPDATE_CLI_DOC=1 cargo test --release --test house cli_doc::"
+        );
     }
 }
 
@@ -102,8 +112,14 @@ fn every_ending() -> Vec<(Result<Outcome, HexError>, &'static str)> {
         (Ok(Outcome::Unverified), "nothing failed but"),
         (Err(E::Usage("x".into())), "bad input"),
         (Err(E::Input { file: "f".into(), line: 1, message: "x".into() }), "bad input"),
-        (Err(E::Record { file: "f".into(), line: 0, error: hexcert::records::RecordError::NotRegularFile }), "bad input"),
-        (Err(E::Io { path: "f".into(), source: std::io::Error::other("x") }), "bad input or bad arguments, or an I/O error"),
+        (
+            Err(E::Record { file: "f".into(), line: 0, error: hexcert::records::RecordError::NotRegularFile }),
+            "bad input",
+        ),
+        (
+            Err(E::Io { path: "f".into(), source: std::io::Error::other("x") }),
+            "bad input or bad arguments, or an I/O error",
+        ),
         (Err(E::Solver("x".into())), "internal error"),
         (Err(E::Internal("x".into())), "internal error"),
         (Err(E::Interrupted), "interrupted"),
@@ -113,7 +129,17 @@ fn every_ending() -> Vec<(Result<Outcome, HexError>, &'static str)> {
     for (ending, _) in &endings {
         match ending {
             Ok(Outcome::Done | Outcome::Negative | Outcome::Unverified) => {}
-            Err(E::Usage(_) | E::Input { .. } | E::Record { .. } | E::Io { .. } | E::Solver(_) | E::Internal(_) | E::Interrupted | E::Open(_) | E::Contradiction(_)) => {}
+            Err(
+                E::Usage(_)
+                | E::Input { .. }
+                | E::Record { .. }
+                | E::Io { .. }
+                | E::Solver(_)
+                | E::Internal(_)
+                | E::Interrupted
+                | E::Open(_)
+                | E::Contradiction(_),
+            ) => {}
         }
     }
     endings
@@ -140,7 +166,11 @@ fn the_exit_code_table_is_the_codes() {
 fn the_records_doc_names_the_cube_verdicts_written() {
     use hexcert::records::cube::CubeVerdict;
     let doc = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/RECORDS.md")).unwrap();
-    let sentence = doc.split("the verdict (").nth(1).and_then(|rest| rest.split("), ").next()).expect("docs/RECORDS.md states the verdicts");
+    let sentence = doc
+        .split("the verdict (")
+        .nth(1)
+        .and_then(|rest| rest.split("), ").next())
+        .expect("docs/RECORDS.md states the verdicts");
     let named: Vec<&str> = sentence.split('`').skip(1).step_by(2).collect();
     let written: Vec<String> = [CubeVerdict::Refuted, CubeVerdict::Unfinished, CubeVerdict::Counterexample]
         .iter()

@@ -9,7 +9,7 @@
 
 use std::collections::{BTreeMap, HashSet};
 
-use hexcert::counting::{Count, shape_polynomial, Layers, Method, CountSettings, Shape};
+use hexcert::counting::{shape_polynomial, Count, CountSettings, Layers, Method, Shape};
 use hexcert::geometry::Hexagon;
 use hexcert::levels::Partial;
 use hexcert::validation::evaluate;
@@ -29,8 +29,7 @@ fn brute_force(hex: &Hexagon, level: u8) -> BTreeMap<usize, u64> {
     let base = u64::from(level) + 1;
     let mut tally = BTreeMap::new();
     for code in 0..base.pow(cells as u32) {
-        let values: Vec<u8> =
-            (0..cells).map(|c| (code / base.pow(c as u32) % base) as u8 + 1).collect();
+        let values: Vec<u8> = (0..cells).map(|c| (code / base.pow(c as u32) % base) as u8 + 1).collect();
         let partial = Partial::new(hex.side(), level, values).expect("values in range");
         let evaluation = evaluate(hex, &partial);
         if evaluation.is_valid() {
@@ -52,8 +51,7 @@ fn brute_force_matches_every_method_for_side_two() {
         let expected = brute_force(&hex, level);
         let bound = *expected.keys().max().expect("some partial is valid");
         assert!(expected.len() > 1, "level {level}: the check needs several penalties");
-        let methods: &[Method] =
-            if level >= 5 { &[Method::Frontier, Method::Chains] } else { &[Method::Frontier] };
+        let methods: &[Method] = if level >= 5 { &[Method::Frontier, Method::Chains] } else { &[Method::Frontier] };
         for &method in methods {
             let counted = Count::new(&hex, level).with_method(method).by_penalty(bound).expect("counts");
             assert_eq!(counted.counts, dense(&expected, bound), "level {level} by {method:?}");
@@ -69,13 +67,13 @@ fn enumeration_lists_exactly_the_valid_partials_for_side_two() {
         let bound = expected.keys().copied().nth(1).expect("two penalties");
         let mut listed = HashSet::new();
         let mut by_penalty = BTreeMap::new();
-        Count::new(&hex, level).for_each_partial(bound, |values, penalty| {
-            assert!(listed.insert(values.to_vec()), "listed twice: {values:?}");
-            *by_penalty.entry(penalty).or_insert(0u64) += 1;
-        })
-        .expect("enumerates");
-        let wanted: BTreeMap<usize, u64> =
-            expected.into_iter().filter(|&(p, _)| p <= bound).collect();
+        Count::new(&hex, level)
+            .for_each_partial(bound, |values, penalty| {
+                assert!(listed.insert(values.to_vec()), "listed twice: {values:?}");
+                *by_penalty.entry(penalty).or_insert(0u64) += 1;
+            })
+            .expect("enumerates");
+        let wanted: BTreeMap<usize, u64> = expected.into_iter().filter(|&(p, _)| p <= bound).collect();
         assert_eq!(by_penalty, wanted, "level {level}");
     }
 }
@@ -88,14 +86,15 @@ fn enumerated_partials_pass_the_validator() {
         let hex = hexagon(n);
         let bound = Count::new(&hex, level).minimum_and_count().expect("minimum").0 + slack;
         let mut listed = vec![0u64; bound + 1];
-        Count::new(&hex, level).for_each_partial(bound, |values, penalty| {
-            let partial = Partial::new(n, level, values.to_vec()).expect("values in range");
-            let evaluation = evaluate(&hex, &partial);
-            assert!(evaluation.is_valid(), "n={n} level={level}: invalid {values:?}");
-            assert_eq!(evaluation.penalty, penalty, "n={n} level={level}: {values:?}");
-            listed[penalty] += 1;
-        })
-        .expect("enumerates");
+        Count::new(&hex, level)
+            .for_each_partial(bound, |values, penalty| {
+                let partial = Partial::new(n, level, values.to_vec()).expect("values in range");
+                let evaluation = evaluate(&hex, &partial);
+                assert!(evaluation.is_valid(), "n={n} level={level}: invalid {values:?}");
+                assert_eq!(evaluation.penalty, penalty, "n={n} level={level}: {values:?}");
+                listed[penalty] += 1;
+            })
+            .expect("enumerates");
         let counted = Count::new(&hex, level).with_method(Method::Frontier).by_penalty(bound).expect("counts");
         let listed: Vec<BigUint> = listed.into_iter().map(big).collect();
         assert_eq!(counted.counts, listed, "n={n} level={level}");
@@ -110,23 +109,24 @@ fn refinement_never_lowers_the_penalty_and_plus_degrees_shrink() {
     for level in 2..=6u8 {
         let bound = Count::new(&hex, level).minimum_and_count().expect("minimum").0 + 1;
         let mut seen = 0;
-        Count::new(&hex, level).for_each_partial(bound, |values, penalty| {
-            seen += 1;
-            let partial = Partial::new(4, level, values.to_vec()).expect("values in range");
-            let lower = partial.truncate(level - 1).expect("lower level");
-            let lower_eval = evaluate(&hex, &lower);
-            assert!(lower_eval.is_valid());
-            assert!(lower_eval.penalty <= penalty, "level {level}: {values:?}");
-            let max_plus_degree = (0..hex.cell_count())
-                .filter(|&c| partial.is_plus(c))
-                .map(|c| hex.neighbours(c).iter().filter(|&&u| partial.is_plus(u)).count())
-                .max()
-                .unwrap_or(0);
-            if level >= 4 {
-                assert!(max_plus_degree <= 6 - usize::from(level), "level {level}: {values:?}");
-            }
-        })
-        .expect("enumerates");
+        Count::new(&hex, level)
+            .for_each_partial(bound, |values, penalty| {
+                seen += 1;
+                let partial = Partial::new(4, level, values.to_vec()).expect("values in range");
+                let lower = partial.truncate(level - 1).expect("lower level");
+                let lower_eval = evaluate(&hex, &lower);
+                assert!(lower_eval.is_valid());
+                assert!(lower_eval.penalty <= penalty, "level {level}: {values:?}");
+                let max_plus_degree = (0..hex.cell_count())
+                    .filter(|&c| partial.is_plus(c))
+                    .map(|c| hex.neighbours(c).iter().filter(|&&u| partial.is_plus(u)).count())
+                    .max()
+                    .unwrap_or(0);
+                if level >= 4 {
+                    assert!(max_plus_degree <= 6 - usize::from(level), "level {level}: {values:?}");
+                }
+            })
+            .expect("enumerates");
         assert!(seen > 0);
     }
 }
@@ -214,7 +214,11 @@ fn check_known_row(n: usize) {
     let (_, row) = KNOWN.iter().find(|(side, _)| *side == n).expect("known row");
     let hex = hexagon(n);
     for (level, &(minimum, count)) in (1..=6u8).zip(row) {
-        assert_eq!(Count::new(&hex, level).minimum_and_count().expect("counts"), (minimum, big(count)), "n={n} level={level}");
+        assert_eq!(
+            Count::new(&hex, level).minimum_and_count().expect("counts"),
+            (minimum, big(count)),
+            "n={n} level={level}"
+        );
     }
 }
 
@@ -272,23 +276,27 @@ fn cheapest_labels_cost_the_lowest_degree_of_the_shape_polynomial() {
 /// the cheapest completion reaches the level-6 minimum of the sweep.
 #[test]
 fn completions_of_level_four_partials_are_valid_and_reach_the_optimum() {
-    use hexcert::counting::{Count, cheapest_completion, cheapest_labels, components};
+    use hexcert::counting::{cheapest_completion, cheapest_labels, components, Count};
     for n in 3..=5 {
         let hex = hexagon(n);
         let (minimum4, _) = Count::new(&hex, 4).minimum_and_count().expect("counts");
         let mut best = usize::MAX;
-        Count::new(&hex, 4).for_each_partial(minimum4 + 1, |values, penalty| {
-            let partial = Partial::new(n, 4, values.to_vec()).expect("values in range");
-            let full = cheapest_completion(&hex, &partial).expect("completes");
-            assert_eq!(full.truncate(4).expect("truncates").values(), values, "a refinement of the partial");
-            let e = evaluate(&hex, &full);
-            let surcharge: usize = components(&hex, values).expect("paths and cycles").into_iter()
-                .map(|shape| cheapest_labels(shape).expect("labelling").0).sum();
-            assert!(e.is_valid(), "n={n}: completion invalid");
-            assert_eq!(e.penalty, penalty + surcharge, "n={n}");
-            best = best.min(e.penalty);
-        })
-        .expect("enumerates");
+        Count::new(&hex, 4)
+            .for_each_partial(minimum4 + 1, |values, penalty| {
+                let partial = Partial::new(n, 4, values.to_vec()).expect("values in range");
+                let full = cheapest_completion(&hex, &partial).expect("completes");
+                assert_eq!(full.truncate(4).expect("truncates").values(), values, "a refinement of the partial");
+                let e = evaluate(&hex, &full);
+                let surcharge: usize = components(&hex, values)
+                    .expect("paths and cycles")
+                    .into_iter()
+                    .map(|shape| cheapest_labels(shape).expect("labelling").0)
+                    .sum();
+                assert!(e.is_valid(), "n={n}: completion invalid");
+                assert_eq!(e.penalty, penalty + surcharge, "n={n}");
+                best = best.min(e.penalty);
+            })
+            .expect("enumerates");
         assert_eq!(best, Count::new(&hex, 6).minimum().expect("minimum"), "n={n}");
     }
 }
@@ -306,9 +314,18 @@ fn sorted_spilled_and_hashed_sweeps_agree() {
         for level in 1..=top {
             // One penalty above the minimum, so the counts are a distribution.
             let bound = Count::new(&hex, level).minimum().expect("minimum") + 1;
-            let hashed = Count::new(&hex, level).with_settings(CountSettings::from(Layers::Hashed)).sweep_stats(bound).expect("hashed");
-            let sorted = Count::new(&hex, level).with_settings(CountSettings::from(Layers::default())).sweep_stats(bound).expect("sorted");
-            let spilled = Count::new(&hex, level).with_settings(CountSettings::from(spilling)).sweep_stats(bound).expect("spilled");
+            let hashed = Count::new(&hex, level)
+                .with_settings(CountSettings::from(Layers::Hashed))
+                .sweep_stats(bound)
+                .expect("hashed");
+            let sorted = Count::new(&hex, level)
+                .with_settings(CountSettings::from(Layers::default()))
+                .sweep_stats(bound)
+                .expect("sorted");
+            let spilled = Count::new(&hex, level)
+                .with_settings(CountSettings::from(spilling))
+                .sweep_stats(bound)
+                .expect("spilled");
             assert!(hashed.counts.iter().any(|c| *c > big(0)), "n={n} level={level}: nothing counted");
             assert_eq!(sorted.counts, hashed.counts, "n={n} level={level}: sorted");
             assert_eq!(spilled.counts, hashed.counts, "n={n} level={level}: spilled");
@@ -325,7 +342,10 @@ fn sorted_spilled_and_hashed_sweeps_agree() {
 #[test]
 fn spilled_row_matches_the_reference_row() {
     let hex = hexagon(6);
-    let spilled = Count::new(&hex, 4).with_settings(CountSettings::from(Layers::Sorted { memory_limit: 64 << 10 })).row(0).expect("spilled");
+    let spilled = Count::new(&hex, 4)
+        .with_settings(CountSettings::from(Layers::Sorted { memory_limit: 64 << 10 }))
+        .row(0)
+        .expect("spilled");
     let hashed = Count::new(&hex, 4).with_settings(CountSettings::from(Layers::Hashed)).row(0).expect("hashed");
     assert_eq!(row_key(&spilled), row_key(&hashed));
 }
@@ -348,7 +368,10 @@ fn the_start_bound_does_not_change_the_row() {
             assert_eq!(row_key(&row), row_key(&from_zero), "n={n} start {start}");
         }
         for level in [2, 4, 5] {
-            let (minimum, count) = Count::new(&hex, level).with_settings(CountSettings { start: top + 2, ..CountSettings::default() }).minimum_and_count().expect("count");
+            let (minimum, count) = Count::new(&hex, level)
+                .with_settings(CountSettings { start: top + 2, ..CountSettings::default() })
+                .minimum_and_count()
+                .expect("count");
             assert_eq!((minimum, count), row_key(&from_zero)[usize::from(level) - 1], "n={n} level {level}");
         }
     }
@@ -364,7 +387,14 @@ fn a_row_lifted_at_levels_5_and_6_is_the_chained_row() {
         let hex = hexagon(n);
         let chained = Count::new(&hex, 6).with_settings(CountSettings::default()).row(0).expect("row");
         for start in [0, chained[5].minimum + 1] {
-            let lifted = Count::new(&hex, 6).with_settings(CountSettings { upper: hexcert::counting::Upper::Lift, start, ..CountSettings::default() }).row(0).expect("row");
+            let lifted = Count::new(&hex, 6)
+                .with_settings(CountSettings {
+                    upper: hexcert::counting::Upper::Lift,
+                    start,
+                    ..CountSettings::default()
+                })
+                .row(0)
+                .expect("row");
             assert_eq!(row_key(&lifted), row_key(&chained), "n={n} start {start}");
         }
     }
@@ -385,10 +415,19 @@ fn a_row_above_the_minima_is_the_count_by_penalty_of_each_level() {
         let top = plain[5].minimum;
         let by_penalty: Vec<Vec<BigUint>> = plain
             .iter()
-            .map(|e| Count::new(&hex, e.level).with_method(Method::Frontier).by_penalty(e.minimum + 2).expect("count").counts[e.minimum..].to_vec())
+            .map(|e| {
+                Count::new(&hex, e.level).with_method(Method::Frontier).by_penalty(e.minimum + 2).expect("count").counts
+                    [e.minimum..]
+                    .to_vec()
+            })
             .collect();
-        for (upper, start) in [(Upper::Chains, 0), (Upper::Lift, top), (Upper::Lift, top.saturating_sub(2)), (Upper::Chains, top + 1)] {
-            let near = Count::new(&hex, 6).with_settings(CountSettings { upper, start, ..CountSettings::default() }).row(2).expect("row");
+        for (upper, start) in
+            [(Upper::Chains, 0), (Upper::Lift, top), (Upper::Lift, top.saturating_sub(2)), (Upper::Chains, top + 1)]
+        {
+            let near = Count::new(&hex, 6)
+                .with_settings(CountSettings { upper, start, ..CountSettings::default() })
+                .row(2)
+                .expect("row");
             assert_eq!(row_key(&near), row_key(&plain), "n={n} {upper:?} from {start}");
             for (entry, expected) in near.iter().zip(&by_penalty) {
                 let counted: Vec<BigUint> = std::iter::once(entry.count.clone()).chain(entry.above.clone()).collect();
@@ -415,11 +454,18 @@ fn checkpoints_resume_and_a_stop_leaves_nothing_half_written() {
     let mut files: Vec<_> = std::fs::read_dir(dir.path()).expect("listed").map(|e| e.expect("entry").path()).collect();
     files.sort();
     let names: Vec<String> = files.iter().map(|p| p.file_name().unwrap().to_string_lossy().into_owned()).collect();
-    assert_eq!(names, ["n6-level1-bound13.table", "n6-level2-bound13.table", "n6-level3-bound13.table", "n6-level4-bound13.table"]);
-    let written: Vec<_> = files.iter().map(|p| std::fs::metadata(p).and_then(|m| m.modified()).expect("mtime")).collect();
+    assert_eq!(
+        names,
+        ["n6-level1-bound13.table", "n6-level2-bound13.table", "n6-level3-bound13.table", "n6-level4-bound13.table"]
+    );
+    let written: Vec<_> =
+        files.iter().map(|p| std::fs::metadata(p).and_then(|m| m.modified()).expect("mtime")).collect();
     let again = Count::new(&hex, 4).with_settings(settings.clone()).row(0).expect("row from checkpoints");
     assert_eq!(row_key(&again), row_key(&first));
-    assert_eq!(row_key(&first), row_key(&Count::new(&hex, 4).with_settings(CountSettings::default()).row(0).expect("row")));
+    assert_eq!(
+        row_key(&first),
+        row_key(&Count::new(&hex, 4).with_settings(CountSettings::default()).row(0).expect("row"))
+    );
     let after: Vec<_> = files.iter().map(|p| std::fs::metadata(p).and_then(|m| m.modified()).expect("mtime")).collect();
     assert_eq!(written, after, "a rerun rewrote its checkpoints instead of loading them");
 }

@@ -23,14 +23,24 @@ use crate::common::imports::{circles, module_of, named_paths, rust_files, shippe
 /// sub-directories'): stem ("mod" for mod.rs) -> source.
 fn sources(dir: &Path) -> BTreeMap<String, String> {
     let files = rust_files(&src().join(dir)).into_iter().filter(|f| f.parent() == Some(src().join(dir).as_path()));
-    files.map(|f| (f.file_stem().expect("a file name").to_string_lossy().into_owned(), std::fs::read_to_string(&f).expect("a source file"))).collect()
+    files
+        .map(|f| {
+            (
+                f.file_stem().expect("a file name").to_string_lossy().into_owned(),
+                std::fs::read_to_string(&f).expect("a source file"),
+            )
+        })
+        .collect()
 }
 
 /// The first segments after `module` of the paths `file` (under src/)
 /// names in `text`: in `counting/a.rs`, `super::b::x` gives `b` when
 /// `module` is [counting].
 fn named_in(module: &[String], file: &Path, text: &str) -> BTreeSet<String> {
-    named_paths(file, text).into_iter().filter_map(|path| path.strip_prefix(module).and_then(|rest| rest.first()).cloned()).collect()
+    named_paths(file, text)
+        .into_iter()
+        .filter_map(|path| path.strip_prefix(module).and_then(|rest| rest.first()).cloned())
+        .collect()
 }
 
 /// File -> the files it depends on (see the header), for src/counting/
@@ -40,14 +50,23 @@ fn graph(files: &BTreeMap<String, String>) -> BTreeMap<String, BTreeSet<String>>
 }
 
 /// As `graph`, for the directory `dir` of src/ whose sub-directories are `groups`.
-fn graph_in(dir: &Path, files: &BTreeMap<String, String>, groups: &BTreeSet<String>) -> BTreeMap<String, BTreeSet<String>> {
+fn graph_in(
+    dir: &Path,
+    files: &BTreeMap<String, String>,
+    groups: &BTreeSet<String>,
+) -> BTreeMap<String, BTreeSet<String>> {
     let module = module_of(&dir.join("mod.rs"));
     let mut edges = BTreeMap::new();
     for (name, text) in files {
         let mut to = BTreeSet::new();
         if name == "mod" {
             for line in shipped(text).lines().map(str::trim) {
-                let declared = ["pub(super) ", "pub(crate) ", "pub "].iter().find_map(|p| line.strip_prefix(p)).unwrap_or(line).strip_prefix("mod ").and_then(|m| m.strip_suffix(';'));
+                let declared = ["pub(super) ", "pub(crate) ", "pub "]
+                    .iter()
+                    .find_map(|p| line.strip_prefix(p))
+                    .unwrap_or(line)
+                    .strip_prefix("mod ")
+                    .and_then(|m| m.strip_suffix(';'));
                 to.extend(declared.filter(|d| files.contains_key(*d)).map(str::to_string));
             }
         } else {
@@ -75,14 +94,22 @@ fn files(list: &[(&str, &str)]) -> BTreeMap<String, String> {
 /// The directories of src/counting/ that hold files, each with its path
 /// from there ("" for src/counting itself) and from src/.
 fn directories() -> BTreeMap<String, PathBuf> {
-    let dirs = rust_files(&src().join("counting")).into_iter().filter_map(|f| f.parent()?.strip_prefix(src()).ok().map(Path::to_path_buf));
-    dirs.map(|dir| (dir.strip_prefix("counting").expect("under counting").to_string_lossy().replace('/', "::"), dir)).collect()
+    let dirs = rust_files(&src().join("counting"))
+        .into_iter()
+        .filter_map(|f| f.parent()?.strip_prefix(src()).ok().map(Path::to_path_buf));
+    dirs.map(|dir| (dir.strip_prefix("counting").expect("under counting").to_string_lossy().replace('/', "::"), dir))
+        .collect()
 }
 
 /// The sub-directories of the directory `dir` of src/ that hold files.
 fn groups(dir: &Path) -> BTreeSet<String> {
-    let below = rust_files(&src().join(dir)).into_iter().filter_map(|f| f.strip_prefix(src().join(dir)).ok().map(Path::to_path_buf));
-    below.filter(|f| f.components().count() > 1).map(|f| f.iter().next().expect("a first part").to_string_lossy().into_owned()).collect()
+    let below = rust_files(&src().join(dir))
+        .into_iter()
+        .filter_map(|f| f.strip_prefix(src().join(dir)).ok().map(Path::to_path_buf));
+    below
+        .filter(|f| f.components().count() > 1)
+        .map(|f| f.iter().next().expect("a first part").to_string_lossy().into_owned())
+        .collect()
 }
 
 #[test]
@@ -96,7 +123,15 @@ fn counting_files_import_each_other_without_a_circle() {
         all.insert(name, edges);
     }
     // The reader sees the imports it must see, or an empty graph would pass.
-    for (dir, from, to) in [("", "query", "roads"), ("", "mod", "query"), ("sweep", "mod", "enumerate"), ("tables", "reference", "reach"), ("tables", "ladder", "checkpoint"), ("layers", "spill", "sorted"), ("extension", "mod", "refinements")] {
+    for (dir, from, to) in [
+        ("", "query", "roads"),
+        ("", "mod", "query"),
+        ("sweep", "mod", "enumerate"),
+        ("tables", "reference", "reach"),
+        ("tables", "ladder", "checkpoint"),
+        ("layers", "spill", "sorted"),
+        ("extension", "mod", "refinements"),
+    ] {
         assert!(all[dir][from].contains(to), "{dir}/{from} -> {to} not seen; edges: {:?}", all[dir]);
     }
 }
@@ -106,7 +141,11 @@ fn counting_files_import_each_other_without_a_circle() {
 /// child naming an item of mod.rs; test code and comments do not count.
 #[test]
 fn the_circle_detector_finds_circles() {
-    let siblings = files(&[("mod", "mod a;\nmod b;\n"), ("a", "use super::{b, tally::X};\n"), ("b", "fn f() { super::a::g(); }\n")]);
+    let siblings = files(&[
+        ("mod", "mod a;\nmod b;\n"),
+        ("a", "use super::{b, tally::X};\n"),
+        ("b", "fn f() { super::a::g(); }\n"),
+    ]);
     assert_eq!(circle(&graph(&siblings)).expect("a <-> b"), ["a", "b", "a"]);
     let parent = files(&[("mod", "mod a;\npub fn report() {}\n"), ("a", "fn f() { super::report(); }\n")]);
     assert!(circle(&graph(&parent)).is_some(), "a child naming mod.rs's own item closes a circle");
@@ -129,7 +168,11 @@ fn documented_rows(doc: &str) -> Vec<Vec<String>> {
         .map(|row| {
             let first = row.split('|').nth(1).expect("a first column");
             let names = first.split('(').next().expect("the names before a folder's file list");
-            names.split(',').map(|m| m.trim().trim_matches('`').trim_end_matches('/').to_string()).filter(|m| !m.is_empty()).collect()
+            names
+                .split(',')
+                .map(|m| m.trim().trim_matches('`').trim_end_matches('/').to_string())
+                .filter(|m| !m.is_empty())
+                .collect()
         })
         .collect()
 }
@@ -176,13 +219,21 @@ fn counting_entries_import_only_those_above_them_in_the_documented_map() {
     for file in rust_files(&src().join("counting")) {
         let file = file.strip_prefix(src()).expect("under src/").to_path_buf();
         // The entry: the file's name in src/counting/, or its folder's.
-        let entry = file.iter().nth(1).map(|e| Path::new(e).file_stem().expect("a name").to_string_lossy().into_owned()).expect("an entry");
+        let entry = file
+            .iter()
+            .nth(1)
+            .map(|e| Path::new(e).file_stem().expect("a name").to_string_lossy().into_owned())
+            .expect("an entry");
         let text = std::fs::read_to_string(src().join(&file)).expect("a source file");
         sources.entry(entry).or_default().push((file, text));
     }
     let mut documented: Vec<&String> = rows.iter().flatten().collect();
     documented.sort();
-    assert_eq!(documented, sources.keys().collect::<Vec<_>>(), "docs/COUNTING.md's module map against the entries of src/counting/");
+    assert_eq!(
+        documented,
+        sources.keys().collect::<Vec<_>>(),
+        "docs/COUNTING.md's module map against the entries of src/counting/"
+    );
     let wrong = against_the_map(&rows, &sources);
     assert!(wrong.is_empty(), "imports against docs/COUNTING.md's order:\n{}", wrong.join("\n"));
     // The rule bites: a table naming the query, a folder naming one below it, are caught.
@@ -190,9 +241,15 @@ fn counting_entries_import_only_those_above_them_in_the_documented_map() {
     let rows = [row(&["tally"]), row(&["tables"]), row(&["query", "mod"])];
     let file = |path: &str, text: &str| vec![(PathBuf::from(path), text.to_string())];
     let sources = BTreeMap::from([
-        ("tables".to_string(), file("counting/tables/guide.rs", "use crate::counting::query::Count;\nuse super::super::tally::Tally;\n")),
+        (
+            "tables".to_string(),
+            file("counting/tables/guide.rs", "use crate::counting::query::Count;\nuse super::super::tally::Tally;\n"),
+        ),
         ("tally".to_string(), file("counting/tally.rs", "fn f() { super::Settings::default(); }\n")),
-        ("query".to_string(), file("counting/query.rs", "use super::tables::Guide;\n#[cfg(test)]\nmod tests { use super::mod_only; }\n")),
+        (
+            "query".to_string(),
+            file("counting/query.rs", "use super::tables::Guide;\n#[cfg(test)]\nmod tests { use super::mod_only; }\n"),
+        ),
     ]);
     assert_eq!(against_the_map(&rows, &sources), ["tables names query", "tally names mod"]);
 }

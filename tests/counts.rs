@@ -4,11 +4,11 @@
 //! (autotests is off in Cargo.toml), so the suite links hexcert and CaDiCaL
 //! once per area and the long tests of its files share the test threads.
 
+mod bounded_listings;
+mod certified_counts;
+mod checkpoints;
 mod common;
 mod counting;
 mod counting_modules;
-mod refinement;
 mod leaders;
-mod checkpoints;
-mod certified_counts;
-mod bounded_listings;
+mod refinement;

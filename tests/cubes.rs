@@ -10,14 +10,15 @@ use crate::common;
 use crate::common::Scratch;
 
 use hexcert::cubes::{check_cover, cube_formula, refute, value_cubes, Cube, Split};
+use hexcert::encoding::model::accept_model;
 use hexcert::encoding::{EncodeOptions, LevelEncoding};
 use hexcert::geometry::Hexagon;
-use hexcert::encoding::model::accept_model;
 use hexcert::search::enumerate;
-use hexcert::solving::{Cadical, Answer, SatSolver};
+use hexcert::solving::{Answer, Cadical, SatSolver};
 
 /// (n, level, minimum penalty, number of partials at the minimum), from the published table.
-const CASES: [(usize, u8, usize, usize); 5] = [(4, 2, 2, 6), (4, 3, 3, 28), (5, 2, 8, 48), (5, 3, 9, 360), (6, 3, 13, 276)];
+const CASES: [(usize, u8, usize, usize); 5] =
+    [(4, 2, 2, 6), (4, 3, 3, 28), (5, 2, 8, 48), (5, 3, 9, 360), (6, 3, 13, 276)];
 
 fn splits(n: usize, level: u8) -> Vec<(usize, u8)> {
     let mut splits = vec![(0, level), (1, 1)];
@@ -50,7 +51,10 @@ fn every_projection_is_refuted_or_the_image_of_a_kept_cube_n4_to_n7() {
                     }
                 }
                 // Twelve symmetries bound the reduction: at least a twelfth of the unrefuted projections stay.
-                assert!(12 * plan.cubes.len() as u64 >= cover.covered, "n={n}: more reduction than 12 symmetries allow");
+                assert!(
+                    12 * plan.cubes.len() as u64 >= cover.covered,
+                    "n={n}: more reduction than 12 symmetries allow"
+                );
             }
         }
     }
@@ -115,14 +119,19 @@ fn kept_cubes_weighted_by_their_orbits_count_every_optimal_partial() {
             let mut per_projection: HashMap<Vec<u8>, usize> = HashMap::new();
             for found in &optimal {
                 let projection = plan.split.project(found.partial.values());
-                assert_eq!(refute(&hex, &plan.split, minimum + 1, &projection), None, "n={n}: a local rule refutes an optimal partial");
+                assert_eq!(
+                    refute(&hex, &plan.split, minimum + 1, &projection),
+                    None,
+                    "n={n}: a local rule refutes an optimal partial"
+                );
                 *per_projection.entry(projection).or_default() += 1;
             }
             let weighted: usize = plan
                 .cubes
                 .iter()
                 .map(|cube| {
-                    let orbit: std::collections::HashSet<Vec<u8>> = (0..12).map(|g| plan.split.image(g, &cube.values)).collect();
+                    let orbit: std::collections::HashSet<Vec<u8>> =
+                        (0..12).map(|g| plan.split.image(g, &cube.values)).collect();
                     per_projection.get(&cube.values).copied().unwrap_or(0) * orbit.len()
                 })
                 .sum();
@@ -256,10 +265,10 @@ fn every_cube_of_a_true_claim_is_refuted_with_a_checked_proof_and_recorded_once(
 /// plan, the plan's cover edited.
 #[test]
 fn unfinished_cubes_are_refined_and_the_merged_claim_checks_and_resists_tampering() {
-    use hexcert::verify::check::{check_record, Status};
     use hexcert::certify::cube_run::{run_all, RunLimits};
     use hexcert::certify::merge::merge;
     use hexcert::records::cube::CubeVerdict;
+    use hexcert::verify::check::{check_record, Status};
     use hexcert::verify::cube_status::progress;
     use std::sync::atomic::AtomicBool;
     use std::sync::Arc;
@@ -269,7 +278,8 @@ fn unfinished_cubes_are_refined_and_the_merged_claim_checks_and_resists_tamperin
     let abort = Arc::new(AtomicBool::new(false));
     let hurried = RunLimits { time_limit: Some(1e-6), store_limit: 0, verified: None };
     let first = run_all(&plan, None, &results, 2, hurried, &abort, &|_, _, _| {}).unwrap();
-    let unfinished: Vec<usize> = first.iter().filter(|(_, r)| r.verdict == CubeVerdict::Unfinished).map(|(i, _)| *i).collect();
+    let unfinished: Vec<usize> =
+        first.iter().filter(|(_, r)| r.verdict == CubeVerdict::Unfinished).map(|(i, _)| *i).collect();
     assert!(!unfinished.is_empty(), "no cube was stopped by a limit of a microsecond");
     assert!(merge(&plan, &results, &proofs).unwrap_err().to_string().contains("not refuted yet"));
     let status = progress(&plan, &results).unwrap();
@@ -362,7 +372,13 @@ fn unfinished_cubes_are_refined_and_the_merged_claim_checks_and_resists_tamperin
     if veripb {
         assert_eq!(value["statement_to_cnf"]["veripb"]["verdict"], "s VERIFIED OUTPUT DERIVABLE", "{value}");
         // Every cube verdict was reached on the split formula: three items, no split step.
-        assert!(value["cubes"][0]["lrat"]["how"].as_str().unwrap().starts_with("online, lifted onto the plan's split formula"), "{value}");
+        assert!(
+            value["cubes"][0]["lrat"]["how"]
+                .as_str()
+                .unwrap()
+                .starts_with("online, lifted onto the plan's split formula"),
+            "{value}"
+        );
         assert_eq!(value["trust_base"].as_array().unwrap().len(), 3, "{value}");
         assert!(value["trust_base"].to_string().contains("read on the split formula"), "{value}");
         let report = check_record(&claim_path, None);
@@ -370,7 +386,10 @@ fn unfinished_cubes_are_refined_and_the_merged_claim_checks_and_resists_tamperin
         assert!(said.contains("split formula written again match"), "{said}");
         assert!(said.contains("split formula refuted by hexcert-lrat"), "{said}");
     } else {
-        assert!(value["statement_to_cnf"]["not_checked"].as_str().unwrap().contains("VeriPB is not on PATH"), "{value}");
+        assert!(
+            value["statement_to_cnf"]["not_checked"].as_str().unwrap().contains("VeriPB is not on PATH"),
+            "{value}"
+        );
     }
     let why = tamper(&|v| v["statement_to_cnf"]["target"]["sha256"] = "0".repeat(64).into());
     assert!(why.contains("written again") || why.contains("trust base"), "{why}");
@@ -403,10 +422,32 @@ fn the_job_list_runs_under_gnu_parallel_and_merges_into_a_checked_claim() {
     let hexcert = env!("CARGO_BIN_EXE_hexcert");
     let run = |args: &[&str]| {
         let out = Command::new(hexcert).current_dir(dir).args(args).output().unwrap();
-        assert!(out.status.success(), "hexcert {args:?}: {}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+        assert!(
+            out.status.success(),
+            "hexcert {args:?}: {}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
         String::from_utf8_lossy(&out.stdout).into_owned()
     };
-    run(&["cubes", "plan", "--n", "5", "--level", "3", "--below", "9", "--radius", "1", "--depth", "1", "-o", "plan.json", "--hexcert", hexcert]);
+    run(&[
+        "cubes",
+        "plan",
+        "--n",
+        "5",
+        "--level",
+        "3",
+        "--below",
+        "9",
+        "--radius",
+        "1",
+        "--depth",
+        "1",
+        "-o",
+        "plan.json",
+        "--hexcert",
+        hexcert,
+    ]);
     let jobs = std::fs::read_to_string(dir.join("plan.json.jobs")).unwrap();
     let plan = hexcert::cubes::Plan::read(&dir.join("plan.json")).unwrap();
     assert_eq!(jobs.lines().count(), plan.cubes.len());
@@ -414,12 +455,17 @@ fn the_job_list_runs_under_gnu_parallel_and_merges_into_a_checked_claim() {
     let ran = Command::new("bash").current_dir(dir).args([recipe, "plan.json.jobs", "2"]).output().unwrap();
     assert!(ran.status.success(), "parallel: {}", String::from_utf8_lossy(&ran.stderr));
     for index in 0..plan.cubes.len() {
-        let record: CubeResult = serde_json::from_slice(&std::fs::read(result_path(&dir.join("results"), &plan, index)).unwrap()).unwrap();
+        let record: CubeResult =
+            serde_json::from_slice(&std::fs::read(result_path(&dir.join("results"), &plan, index)).unwrap()).unwrap();
         assert_eq!((&record.cube, record.verdict), (&plan.cubes[index], CubeVerdict::Refuted));
         assert!(record.lrat.unwrap().verified);
     }
     // The jobs keep no proofs: merged, every cube attested by its job, so not verified (4) until re-solved.
-    let merged = Command::new(hexcert).current_dir(dir).args(["cubes", "merge", "plan.json", "--proofs", "proofs"]).output().unwrap();
+    let merged = Command::new(hexcert)
+        .current_dir(dir)
+        .args(["cubes", "merge", "plan.json", "--proofs", "proofs"])
+        .output()
+        .unwrap();
     let said = String::from_utf8_lossy(&merged.stdout);
     assert_eq!(merged.status.code(), Some(4), "{said}{}", String::from_utf8_lossy(&merged.stderr));
     assert!(said.contains(&format!("0 checked in this run, {} attested", plan.cubes.len())), "{said}");
@@ -447,9 +493,11 @@ fn certify_through_cubes_reaches_the_known_optimum_and_checks() {
     // Without VeriPB the derivations are not checked: certify and check both say 4.
     let expected = if common::veripb_present() { 0 } else { 4 };
     assert_eq!(certified.status.code(), Some(expected), "{}", String::from_utf8_lossy(&certified.stderr));
-    let optimum: serde_json::Value = serde_json::from_slice(&std::fs::read(proofs.join("n5/optimum.json")).unwrap()).unwrap();
+    let optimum: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(proofs.join("n5/optimum.json")).unwrap()).unwrap();
     assert_eq!(optimum["optimum"], 9);
-    let claim: serde_json::Value = serde_json::from_slice(&std::fs::read(proofs.join("n5/level3-below9/claim.json")).unwrap()).unwrap();
+    let claim: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(proofs.join("n5/level3-below9/claim.json")).unwrap()).unwrap();
     assert_eq!(claim["format"], "hexcert-cube-claim/1");
     let checked = Command::new(hexcert).args(["check", proofs_arg]).output().unwrap();
     let text = String::from_utf8_lossy(&checked.stdout);
@@ -474,7 +522,11 @@ fn a_campaign_in_a_folder_named_cubes_survives_the_merge() {
     let (_scratch, dir) = merge_twice_into_the_claim_directory("cubes");
     let claim: hexcert::records::CubeClaim = hexcert::records::read_json(&dir.join("claim.json")).unwrap();
     let stored: Vec<&str> = claim.cubes.iter().filter_map(|c| c.lrat_proof.as_ref()?.stored_as.as_deref()).collect();
-    assert!(!stored.is_empty() && stored.iter().all(|s| s.starts_with(&format!("{}/", hexcert::records::cube::CUBE_PROOFS))), "{stored:?}");
+    assert!(
+        !stored.is_empty()
+            && stored.iter().all(|s| s.starts_with(&format!("{}/", hexcert::records::cube::CUBE_PROOFS))),
+        "{stored:?}"
+    );
     assert!(hexcert::records::cube::CUBE_PROOFS.starts_with('.'), "merge's proofs are not under a reserved (dot) name");
 }
 
@@ -490,17 +542,29 @@ fn merge_twice_into_the_claim_directory(folder: &str) -> (Scratch, std::path::Pa
     let run = |args: &[&str]| Command::new(hexcert).current_dir(dir).args(args).output().unwrap();
     let claim_dir = "proofs/n5/level3-below9";
     let plan = format!("{claim_dir}/{folder}/plan.json");
-    assert!(run(&["cubes", "plan", "--n", "5", "--level", "3", "--below", "9", "--radius", "1", "--depth", "1", "-o", &plan]).status.success());
+    assert!(run(&[
+        "cubes", "plan", "--n", "5", "--level", "3", "--below", "9", "--radius", "1", "--depth", "1", "-o", &plan
+    ])
+    .status
+    .success());
     assert!(run(&["cubes", "run", &plan, "--all", "--jobs", "2", "--store-limit", "100000000"]).status.success());
     std::fs::write(dir.join(claim_dir).join("witness.txt"), "kept\n").unwrap();
     let campaign = files_under(&dir.join(claim_dir).join(folder));
     for round in 0..2 {
         let merged = run(&["cubes", "merge", &plan, "--proofs", "proofs"]);
-        assert!(merged.status.code().is_some_and(|c| c == 0 || c == 4), "round {round}: {}", String::from_utf8_lossy(&merged.stderr));
+        assert!(
+            merged.status.code().is_some_and(|c| c == 0 || c == 4),
+            "round {round}: {}",
+            String::from_utf8_lossy(&merged.stderr)
+        );
         for kept in ["witness.txt", "claim.json"] {
             assert!(dir.join(claim_dir).join(kept).exists(), "round {round}: {kept} is gone after the merge");
         }
-        assert_eq!(files_under(&dir.join(claim_dir).join(folder)), campaign, "round {round}: the campaign's files changed");
+        assert_eq!(
+            files_under(&dir.join(claim_dir).join(folder)),
+            campaign,
+            "round {round}: the campaign's files changed"
+        );
     }
     let kept = dir.join(claim_dir);
     (scratch, kept)
@@ -538,7 +602,11 @@ fn a_campaign_caught_in_a_killed_merge_survives_the_next_certify() {
     let n5 = dir.join("proofs/n5");
     let claim_dir = n5.join("level3-below9");
     let plan = "proofs/n5/level3-below9/campaign/plan.json";
-    assert!(run(&["cubes", "plan", "--n", "5", "--level", "3", "--below", "9", "--radius", "1", "--depth", "1", "-o", plan]).status.success());
+    assert!(run(&[
+        "cubes", "plan", "--n", "5", "--level", "3", "--below", "9", "--radius", "1", "--depth", "1", "-o", plan
+    ])
+    .status
+    .success());
     assert!(run(&["cubes", "run", plan, "--all", "--jobs", "2", "--store-limit", "100000000"]).status.success());
     let merged = run(&["cubes", "merge", plan, "--proofs", "proofs"]);
     assert!(merged.status.code().is_some_and(|c| c == 0 || c == 4), "{}", String::from_utf8_lossy(&merged.stderr));
@@ -554,7 +622,11 @@ fn a_campaign_caught_in_a_killed_merge_survives_the_next_certify() {
     let certified = run(&["certify", "--n", "5", "--proofs", "proofs", "-q"]);
     let said = format!("{}{}", String::from_utf8_lossy(&certified.stdout), String::from_utf8_lossy(&certified.stderr));
     assert!(certified.status.code().is_some_and(|c| c == 0 || c == 4), "{said}");
-    assert_eq!(files_under(&claim_dir.join("campaign")), campaign, "the campaign was lost with the killed merge's work directory: {said}");
+    assert_eq!(
+        files_under(&claim_dir.join("campaign")),
+        campaign,
+        "the campaign was lost with the killed merge's work directory: {said}"
+    );
 }
 
 /// A merge whose every cube proof it checked, but whose statement -> split
@@ -565,13 +637,29 @@ fn a_campaign_caught_in_a_killed_merge_survives_the_next_certify() {
 fn merge_without_veripb_reports_the_derivation_unverified() {
     let scratch = Scratch::new("cubes-merge-no-veripb");
     let dir = &scratch.0;
-    let hexcert = |args: &[&str]| std::process::Command::new(env!("CARGO_BIN_EXE_hexcert")).current_dir(dir).env("PATH", "/usr/bin:/bin").env(hexcert::proofs::veripb::CHOICE, "none").args(args).output().unwrap();
-    let said = |out: &std::process::Output| format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
-    assert!(hexcert(&["cubes", "plan", "--n", "4", "--level", "3", "--below", "3", "-o", "plan.json", "-q"]).status.success());
+    let hexcert = |args: &[&str]| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_hexcert"))
+            .current_dir(dir)
+            .env("PATH", "/usr/bin:/bin")
+            .env(hexcert::proofs::veripb::CHOICE, "none")
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    let said = |out: &std::process::Output| {
+        format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr))
+    };
+    assert!(hexcert(&["cubes", "plan", "--n", "4", "--level", "3", "--below", "3", "-o", "plan.json", "-q"])
+        .status
+        .success());
     let ran = hexcert(&["cubes", "run", "plan.json", "--all", "--store-limit", "100000000", "-q"]);
     assert!(ran.status.success(), "{}", said(&ran));
     let merged = hexcert(&["cubes", "merge", "plan.json", "--proofs", "proofs"]);
     let text = said(&merged);
     assert_eq!(merged.status.code(), Some(4), "{text}");
-    assert!(text.contains("0 attested") && text.contains("statement -> split formula: unverified (VeriPB is not used in this run"), "{text}");
+    assert!(
+        text.contains("0 attested")
+            && text.contains("statement -> split formula: unverified (VeriPB is not used in this run"),
+        "{text}"
+    );
 }

@@ -40,7 +40,13 @@ fn write_files_with(name: &str, n: usize, level: u8, below: usize, symmetry: Sym
     write_files_as(name, n, level, below, (symmetry, Cardinality::default()))
 }
 
-fn write_files_as(name: &str, n: usize, level: u8, below: usize, (symmetry, cardinality): (SymmetryBreaking, Cardinality)) -> Files {
+fn write_files_as(
+    name: &str,
+    n: usize,
+    level: u8,
+    below: usize,
+    (symmetry, cardinality): (SymmetryBreaking, Cardinality),
+) -> Files {
     let dir = Scratch::new(&format!("derivation-{name}"));
     let hex = Hexagon::new(n).unwrap();
     let files = Files { statement: dir.join("s.opb"), proof: dir.join("d.pbp"), target: dir.join("t.opb"), dir };
@@ -67,12 +73,16 @@ fn the_targets_are_the_formulas_prove_races() {
         let raced = hexcert::certify::prove::formulations(&settings, below - 1);
         assert_eq!(raced.len(), 2, "prove races the symmetry-broken and the plain formula");
         for options in raced {
-            assert_eq!(options, EncodeOptions { symmetry: options.symmetry, ..EncodeOptions::bounded(Some(below - 1)) });
+            assert_eq!(
+                options,
+                EncodeOptions { symmetry: options.symmetry, ..EncodeOptions::bounded(Some(below - 1)) }
+            );
             let solved = LevelEncoding::new(&hex, level, options).cnf;
             let target = target_formula(&hex, level, below, options.symmetry, options.cardinality).unwrap();
             assert_eq!(solved.to_dimacs(), target.to_dimacs(), "n={n} level={level} below={below} {options:?}");
         }
-        let target = target_formula(&hex, level, below, SymmetryBreaking::Ring1LexLeader, Cardinality::default()).unwrap();
+        let target =
+            target_formula(&hex, level, below, SymmetryBreaking::Ring1LexLeader, Cardinality::default()).unwrap();
         let mut text = Vec::new();
         write_cnf_as_opb(&target, &mut text).unwrap();
         let text = String::from_utf8(text).unwrap();
@@ -91,7 +101,11 @@ fn the_targets_are_the_formulas_prove_races() {
                             None => (false, pair[1]),
                         };
                         let var: i32 = var.strip_prefix('x').unwrap().parse().unwrap();
-                        if negated { -var } else { var }
+                        if negated {
+                            -var
+                        } else {
+                            var
+                        }
                     })
                     .collect()
             })
@@ -136,11 +150,15 @@ fn veripb_accepts_the_derivation_of_the_wedge_counter() {
     }
     // The derivation of one order does not reach the other's formula.
     let files = write_files_as("wedge-mismatch", 4, 3, 3, (SymmetryBreaking::None, Cardinality::WedgeCounter));
-    let rows = target_formula(&Hexagon::new(4).unwrap(), 3, 3, SymmetryBreaking::None, Cardinality::SequentialCounter).unwrap();
+    let rows = target_formula(&Hexagon::new(4).unwrap(), 3, 3, SymmetryBreaking::None, Cardinality::SequentialCounter)
+        .unwrap();
     let mut text = Vec::new();
     write_cnf_as_opb(&rows, &mut text).unwrap();
     std::fs::write(&files.target, text).unwrap();
-    assert!(veripb(&files.statement, &files.proof, &files.target).is_err(), "VeriPB accepted a derivation of the other order");
+    assert!(
+        veripb(&files.statement, &files.proof, &files.target).is_err(),
+        "VeriPB accepted a derivation of the other order"
+    );
 }
 
 /// Replaces the first line of `path` that satisfies `pick` by `change(line)`.
@@ -207,7 +225,11 @@ fn veripb_rejects_a_changed_statement_target_or_derivation() {
     let dropped = statement.replacen("+1 eq_c0_c1 -1 x_c0_v1 -1 x_c1_v1 >= -1 ;\n", "", 1);
     assert_ne!(dropped, statement, "a constraint was dropped");
     let count = statement.lines().filter(|l| !l.starts_with('*')).count();
-    std::fs::write(&files.statement, dropped.replacen(&format!("#constraint= {count}"), &format!("#constraint= {}", count - 1), 1)).unwrap();
+    std::fs::write(
+        &files.statement,
+        dropped.replacen(&format!("#constraint= {count}"), &format!("#constraint= {}", count - 1), 1),
+    )
+    .unwrap();
     let proof = std::fs::read_to_string(&files.proof).unwrap();
     let loaded: usize = proof.lines().nth(1).unwrap().trim_start_matches("f ").trim_end_matches(';').parse().unwrap();
     // The ids that follow shift by one, but the dominance steps come first
@@ -235,10 +257,14 @@ fn veripb_rejects_a_changed_statement_target_or_derivation() {
 
     // A derivation step that claims a clause the statement does not imply.
     let files = write_files("bad-step", 3, 2, 3);
-    edit(&files.proof, |l| l.starts_with("rup "), |l| {
-        let words: Vec<&str> = l.split_whitespace().collect();
-        format!("rup {}", words[3..].join(" "))
-    });
+    edit(
+        &files.proof,
+        |l| l.starts_with("rup "),
+        |l| {
+            let words: Vec<&str> = l.split_whitespace().collect();
+            format!("rup {}", words[3..].join(" "))
+        },
+    );
     assert!(veripb(&files.statement, &files.proof, &files.target).is_err(), "a stronger rup step accepted");
     std::fs::remove_dir_all(&files.dir).unwrap();
 }
@@ -259,7 +285,11 @@ fn the_library_runner_names_where_veripb_rejects() {
         edit(&files.target, |l| l.starts_with("+1 ~x"), |l| l.replace(">= 1 ;", "+1 x1 >= 1 ;"));
         let rejected = veripb.check(&files.statement, &files.proof, &files.target).unwrap();
         assert!(!rejected.verified);
-        assert!(rejected.line.contains("Verification error at") && rejected.line.contains("not in the database"), "{}", rejected.line);
+        assert!(
+            rejected.line.contains("Verification error at") && rejected.line.contains("not in the database"),
+            "{}",
+            rejected.line
+        );
         std::fs::remove_dir_all(&files.dir).unwrap();
     }
 }
@@ -277,7 +307,12 @@ fn the_library_accepts_only_a_derivable_output() {
     };
     let files = write_files_with("library", 3, 2, 3, SymmetryBreaking::Ring1LexLeader);
     let accepted = library.check(&files.statement, &files.proof, &files.target).unwrap();
-    assert!(accepted.verified && accepted.line == "s VERIFIED OUTPUT DERIVABLE" && accepted.version == "veripb 3.0.2 (library)", "{accepted:?}");
+    assert!(
+        accepted.verified
+            && accepted.line == "s VERIFIED OUTPUT DERIVABLE"
+            && accepted.version == "veripb 3.0.2 (library)",
+        "{accepted:?}"
+    );
     let program = common::veripb_program_present().then(|| hexcert::proofs::veripb::Veripb::find().unwrap());
     let original = std::fs::read_to_string(&files.proof).unwrap();
     let no_output = original.replace("output DERIVABLE FILE;\n", "output NONE;\n");
@@ -326,12 +361,23 @@ fn statement_check_exits_0_when_accepted_and_4_without_veripb() {
 fn the_veripb_named_is_the_one_that_runs() {
     let dir = Scratch::new("derivation-named");
     let named = dir.join("my-veripb");
-    std::fs::write(&named, "#!/bin/sh\nif [ \"$1\" = --version ]; then echo 'veripb 9.9.9'; else echo 's VERIFIED OUTPUT DERIVABLE'; fi\n").unwrap();
+    std::fs::write(
+        &named,
+        "#!/bin/sh\nif [ \"$1\" = --version ]; then echo 'veripb 9.9.9'; else echo 's VERIFIED OUTPUT DERIVABLE'; fi\n",
+    )
+    .unwrap();
     std::fs::set_permissions(&named, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
     let (s, d, t) = (dir.join("s.opb"), dir.join("d.pbp"), dir.join("t.opb"));
     let run = |extra: &[&str], choice: Option<&str>| {
         let mut command = Command::new(env!("CARGO_BIN_EXE_hexcert"));
-        command.args(["statement", "--n", "3", "--level", "1", "--below", "2", "--check", "-o"]).arg(&s).arg("--derivation").arg(&d).arg("--target").arg(&t).args(extra);
+        command
+            .args(["statement", "--n", "3", "--level", "1", "--below", "2", "--check", "-o"])
+            .arg(&s)
+            .arg("--derivation")
+            .arg(&d)
+            .arg("--target")
+            .arg(&t)
+            .args(extra);
         if let Some(choice) = choice {
             command.env(hexcert::proofs::veripb::CHOICE, choice);
         }
@@ -368,11 +414,17 @@ fn check_with_veripb_verifies_a_committed_claims_derivation_or_reports_it_unveri
         let out = run(false);
         let text = String::from_utf8_lossy(&out.stdout).to_string();
         assert_eq!(out.status.code(), Some(0), "{text}");
-        assert!(text.contains("match their recorded hashes; veripb ") && text.contains("`s VERIFIED OUTPUT DERIVABLE`"), "{text}");
+        assert!(
+            text.contains("match their recorded hashes; veripb ") && text.contains("`s VERIFIED OUTPUT DERIVABLE`"),
+            "{text}"
+        );
     }
     // The stored LRAT proof still verifies; the derivation cannot be checked.
     let out = run(true);
     let text = String::from_utf8_lossy(&out.stdout).to_string();
     assert_eq!(out.status.code(), Some(4), "{text}");
-    assert!(text.contains("statement -> CNF: unverified: ") && text.contains("but VeriPB is not used in this run"), "{text}");
+    assert!(
+        text.contains("statement -> CNF: unverified: ") && text.contains("but VeriPB is not used in this run"),
+        "{text}"
+    );
 }

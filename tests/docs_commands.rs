@@ -109,13 +109,17 @@ fn fault(words: &[String], helps: &mut BTreeMap<String, Option<String>>) -> Opti
         });
     }
     let name = words[..depth].join(" ");
-    let text = helps.entry(name.clone()).or_insert_with(|| help(&words[..depth].iter().map(String::as_str).collect::<Vec<_>>()));
+    let text = helps
+        .entry(name.clone())
+        .or_insert_with(|| help(&words[..depth].iter().map(String::as_str).collect::<Vec<_>>()));
     let Some(text) = text else {
         return Some(format!("`hexcert {name}` is not a subcommand"));
     };
     let listed = |flag: &str| {
         GLOBAL.contains(&flag)
-            || text.match_indices(flag).any(|(i, _)| !text[i + flag.len()..].starts_with(|c: char| c.is_ascii_alphanumeric() || c == '-'))
+            || text
+                .match_indices(flag)
+                .any(|(i, _)| !text[i + flag.len()..].starts_with(|c: char| c.is_ascii_alphanumeric() || c == '-'))
     };
     words[depth..]
         .iter()
@@ -180,7 +184,9 @@ fn every_command_in_the_docs_parses_on_todays_binary() {
 #[test]
 fn the_reader_finds_a_renamed_flag() {
     let mut helps = BTreeMap::new();
-    let pieces = code_pieces("Run `hexcert check --regenerate\nproofs/n9` or\n\n```sh\nhexcert check --regenrate proofs | head\n```\n");
+    let pieces = code_pieces(
+        "Run `hexcert check --regenerate\nproofs/n9` or\n\n```sh\nhexcert check --regenrate proofs | head\n```\n",
+    );
     let found: Vec<Vec<String>> = pieces.iter().flat_map(|p| commands(p)).collect();
     assert_eq!(found.len(), 2, "{found:?}");
     assert_eq!(fault(&found[0], &mut helps), None);
@@ -205,8 +211,12 @@ fn records_md_lists_every_format_written() {
         }
         let text = std::fs::read_to_string(&path).unwrap_or_default();
         for piece in text.split("\"hexcert-").skip(1) {
-            let tag: String = piece.chars().take_while(|c| c.is_ascii_lowercase() || *c == '-' || *c == '/' || c.is_ascii_digit()).collect();
-            let written = tag.contains('/') && (piece[tag.len()..].starts_with('"') || piece[tag.len()..].starts_with("\\n\""));
+            let tag: String = piece
+                .chars()
+                .take_while(|c| c.is_ascii_lowercase() || *c == '-' || *c == '/' || c.is_ascii_digit())
+                .collect();
+            let written =
+                tag.contains('/') && (piece[tag.len()..].starts_with('"') || piece[tag.len()..].starts_with("\\n\""));
             // The statement's and encoder's version tags name no file.
             let named = ["statement/", "level-cnf/", "claim/1"].iter().any(|not_a_file| tag.starts_with(not_a_file));
             if written && !named && !records.contains(&format!("hexcert-{tag}")) {

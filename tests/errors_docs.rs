@@ -30,7 +30,8 @@ fn undocumented(text: &str) -> Vec<(usize, String)> {
         if !signature[..end].contains("Result<") {
             continue;
         }
-        let mut above = lines[..i].iter().rev().map(|l| l.trim_start()).take_while(|l| l.starts_with("///") || l.starts_with("#["));
+        let mut above =
+            lines[..i].iter().rev().map(|l| l.trim_start()).take_while(|l| l.starts_with("///") || l.starts_with("#["));
         if !above.any(|l| l.contains("# Errors")) {
             found.push((i + 1, name));
         }
@@ -49,7 +50,11 @@ fn every_public_fallible_function_of_records_and_verify_documents_its_errors() {
             missing.extend(undocumented(&text).into_iter().map(|(line, name)| format!("{shown}:{line} {name}")));
         }
     }
-    assert!(missing.is_empty(), "public functions returning a Result with no `# Errors` section in their doc comment:\n{}", missing.join("\n"));
+    assert!(
+        missing.is_empty(),
+        "public functions returning a Result with no `# Errors` section in their doc comment:\n{}",
+        missing.join("\n")
+    );
 }
 
 /// The reader is what the rule rests on: one that found nothing would let

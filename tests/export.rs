@@ -9,8 +9,8 @@ use std::path::{Path, PathBuf};
 
 use crate::common;
 use crate::lrat::{cake_lpr, edit_claim, hexcert, merged_cube_claim, scratch, text};
-use hexcert::verify::export::{ExportManifest, CNF_FILE, DRAT_FILE, LRAT_FILE, MANIFEST_FILE, SUMS_FILE};
 use hexcert::digest::sha256_hex;
+use hexcert::verify::export::{ExportManifest, CNF_FILE, DRAT_FILE, LRAT_FILE, MANIFEST_FILE, SUMS_FILE};
 
 /// The export's manifest, each file's bytes hashing to the SHA-256 it
 /// names, and the SHA256SUMS file listing the same.
@@ -35,7 +35,8 @@ fn sha_of(out: &Path, name: &str) -> String {
 fn checkers_accept(out: &Path) {
     let formula = std::fs::read(out.join(CNF_FILE)).unwrap();
     let proof = std::fs::File::open(out.join(LRAT_FILE)).unwrap();
-    let summary = hexcert_lrat::check(&formula, std::io::BufReader::new(proof)).unwrap_or_else(|e| panic!("hexcert-lrat rejected the export: {e}"));
+    let summary = hexcert_lrat::check(&formula, std::io::BufReader::new(proof))
+        .unwrap_or_else(|e| panic!("hexcert-lrat rejected the export: {e}"));
     assert!(summary.added > 0);
     if let Some(program) = cake_lpr() {
         let checker = hexcert::proofs::verified::VerifiedChecker::find(Some(&program)).unwrap().unwrap();
@@ -83,12 +84,23 @@ fn a_cube_is_exported_with_the_records_hashes_and_checked_and_a_tampered_record_
     assert_eq!(manifest.cube.as_ref().map(|c| (c.index, &c.values)), Some((index, &claim.plan.cubes[index].values)));
     assert_eq!(manifest.record_sha256, sha256_hex(&std::fs::read(&claim_path).unwrap()));
     assert!(manifest.lrat.verified, "{}", manifest.lrat.verdict);
-    assert!(manifest.commands.iter().any(|c| c.starts_with("cake_lpr formula.cnf proof.lrat")), "{:?}", manifest.commands);
+    assert!(
+        manifest.commands.iter().any(|c| c.starts_with("cake_lpr formula.cnf proof.lrat")),
+        "{:?}",
+        manifest.commands
+    );
     checkers_accept(&export);
     // The directory names its claim.json as well.
-    let by_dir = hexcert(&dir, &["-q", "export", claim_path.parent().unwrap().to_str().unwrap(), "--cube", "7", "--out", "again"]);
+    let by_dir = hexcert(
+        &dir,
+        &["-q", "export", claim_path.parent().unwrap().to_str().unwrap(), "--cube", "7", "--out", "again"],
+    );
     assert!(by_dir.status.success(), "{}", text(&by_dir));
-    assert_eq!(std::fs::read(dir.join("again").join(LRAT_FILE)).unwrap(), std::fs::read(export.join(LRAT_FILE)).unwrap(), "re-solving is deterministic");
+    assert_eq!(
+        std::fs::read(dir.join("again").join(LRAT_FILE)).unwrap(),
+        std::fs::read(export.join(LRAT_FILE)).unwrap(),
+        "re-solving is deterministic"
+    );
     refused(&dir, &["-q", "export", shown, "--cube", "7", "--out", "cube7"], "already exists");
     refused(&dir, &["-q", "export", shown, "--out", "whole"], "--cube");
     refused(&dir, &["-q", "export", shown, "--cube", "50", "--out", "past"], "--cube 50");

@@ -10,8 +10,8 @@ use crate::common::{self, Scratch};
 
 use std::path::Path;
 
-use hexcert::verify::check::{check_record, Status};
 use hexcert::formats::{parse_grid, to_hexcert_text, to_published_text};
+use hexcert::verify::check::{check_record, Status};
 use proptest::prelude::*;
 
 fn config() -> ProptestConfig {
@@ -42,8 +42,18 @@ enum Mutation {
 
 fn mutation() -> impl Strategy<Value = Mutation> {
     let interesting = prop_oneof![
-        Just(b'+'), Just(b'.'), Just(b'\n'), Just(b' '), Just(b'0'), Just(b'7'), Just(b'8'),
-        Just(b'='), Just(b'#'), Just(0u8), Just(0xff), any::<u8>()
+        Just(b'+'),
+        Just(b'.'),
+        Just(b'\n'),
+        Just(b' '),
+        Just(b'0'),
+        Just(b'7'),
+        Just(b'8'),
+        Just(b'='),
+        Just(b'#'),
+        Just(0u8),
+        Just(0xff),
+        any::<u8>()
     ];
     prop_oneof![
         (any::<usize>(), interesting.clone()).prop_map(|(i, b)| Mutation::Set(i, b)),

@@ -28,7 +28,10 @@ fn committed_grids() -> Vec<(usize, usize, PathBuf)> {
     for entry in std::fs::read_dir(&dir).unwrap().flatten() {
         let name = entry.file_name().to_string_lossy().into_owned();
         let Some(stem) = name.strip_suffix(".txt") else { continue };
-        let (n, p) = stem.strip_prefix('n').and_then(|s| s.split_once("-p")).unwrap_or_else(|| panic!("grids/{name}: not nN-pP.txt"));
+        let (n, p) = stem
+            .strip_prefix('n')
+            .and_then(|s| s.split_once("-p"))
+            .unwrap_or_else(|| panic!("grids/{name}: not nN-pP.txt"));
         grids.push((n.parse().unwrap(), p.parse().unwrap(), entry.path()));
     }
     grids.sort();
@@ -40,7 +43,12 @@ fn committed_grids() -> Vec<(usize, usize, PathBuf)> {
 fn named_restrictions(path: &Path) -> (u8, Restrictions) {
     let text = std::fs::read_to_string(path).unwrap();
     let line = text.lines().next().unwrap();
-    let after = |key: &str| line.split(key).nth(1).and_then(|s| s.split([' ', ',']).next()).unwrap_or_else(|| panic!("{}: no `{key}` in {line}", path.display()));
+    let after = |key: &str| {
+        line.split(key)
+            .nth(1)
+            .and_then(|s| s.split([' ', ',']).next())
+            .unwrap_or_else(|| panic!("{}: no `{key}` in {line}", path.display()))
+    };
     let centre = match after("centre ") {
         "at-centre" => Some(Centre::AtCentre),
         "beside-centre" => Some(Centre::BesideCentre),
@@ -51,7 +59,15 @@ fn named_restrictions(path: &Path) -> (u8, Restrictions) {
     // `describe` lists the single-penalty distances comma-separated, when there are any.
     let listed = line.split("at each of distances ").nth(1).and_then(|s| s.split(' ').next()).unwrap_or("");
     let singles = Singles::new(listed.split(',').filter(|d| !d.is_empty()).map(|d| d.parse().unwrap())).unwrap();
-    (level, Restrictions { band: after(" band ").parse().unwrap(), inner: after("inner allowance ").parse().unwrap(), singles, centre })
+    (
+        level,
+        Restrictions {
+            band: after(" band ").parse().unwrap(),
+            inner: after("inner allowance ").parse().unwrap(),
+            singles,
+            centre,
+        },
+    )
 }
 
 #[test]
@@ -65,7 +81,12 @@ fn every_committed_grid_is_valid_with_the_penalty_its_name_and_the_report_state(
         let hex = Hexagon::new(n).unwrap();
         let (level, named) = named_restrictions(&path);
         let restricted = file.partial.truncate(level).unwrap();
-        assert!(named.admits(&hex, &restricted, penalty), "{}: level {level} outside {}", path.display(), named.describe());
+        assert!(
+            named.admits(&hex, &restricted, penalty),
+            "{}: level {level} outside {}",
+            path.display(),
+            named.describe()
+        );
         let evaluation = evaluate(&hex, &file.partial);
         assert!(evaluation.is_valid(), "{}: {:?}", path.display(), evaluation.violations.first());
         assert_eq!(evaluation.penalty, penalty, "{}: penalty", path.display());
@@ -137,7 +158,8 @@ fn every_published_best_grid_lies_in_the_member_its_report_arguments_name() {
         let singles = Singles::new(if n == 23 { &REPORT_SINGLES[..] } else { &[] }.iter().copied()).unwrap();
         let member = Restrictions { band, inner, singles, centre };
         assert!(member.admits(&hex, &grid, REPORT_BEST[n - 3]), "n = {n}: {}", member.describe());
-        if let Some(other) = centre.map(|c| if c == Centre::AtCentre { Centre::BesideCentre } else { Centre::AtCentre }) {
+        if let Some(other) = centre.map(|c| if c == Centre::AtCentre { Centre::BesideCentre } else { Centre::AtCentre })
+        {
             let swapped = Restrictions { centre: Some(other), ..member };
             assert!(!swapped.admits(&hex, &grid, REPORT_BEST[n - 3]), "n = {n}: {} too", swapped.describe());
         }
@@ -147,7 +169,10 @@ fn every_published_best_grid_lies_in_the_member_its_report_arguments_name() {
         }
         // Each listed distance is needed: without it the grid lies outside.
         for dropped in singles.distances() {
-            let fewer = Restrictions { singles: Singles::new(singles.distances().filter(|&d| d != dropped)).unwrap(), ..member };
+            let fewer = Restrictions {
+                singles: Singles::new(singles.distances().filter(|&d| d != dropped)).unwrap(),
+                ..member
+            };
             assert!(!fewer.admits(&hex, &grid, REPORT_BEST[n - 3]), "n = {n}: {} too", fewer.describe());
         }
     }
@@ -206,14 +231,28 @@ fn the_search_reports_its_solver_configuration_and_either_finds_n7s_best() {
 #[test]
 fn the_level_three_road_finds_n7s_best_grid() {
     let out = Command::new(env!("CARGO_BIN_EXE_hexcert"))
-        .args(["--json", "search", "--n", "7", "--max-penalty", "17", "--band", "4", "--inner", "1", "--centre", "beside-centre"])
+        .args([
+            "--json",
+            "search",
+            "--n",
+            "7",
+            "--max-penalty",
+            "17",
+            "--band",
+            "4",
+            "--inner",
+            "1",
+            "--centre",
+            "beside-centre",
+        ])
         .args(["--formula-level", "3", "--jobs", "1"])
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
     let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!((report["penalty"].as_u64(), report["level"].as_u64()), (Some(17), Some(3)));
-    let file = hexcert::formats::parse_grid(report["grid"].as_str().unwrap().as_bytes(), Path::new("stdout"), Some(7)).unwrap();
+    let file = hexcert::formats::parse_grid(report["grid"].as_str().unwrap().as_bytes(), Path::new("stdout"), Some(7))
+        .unwrap();
     let hex = Hexagon::new(7).unwrap();
     let evaluation = evaluate(&hex, &file.partial);
     assert!(evaluation.is_valid() && evaluation.penalty == 17 && file.partial.level() == 6);
@@ -232,23 +271,38 @@ fn the_partial_search_finds_a_level_two_partial_at_n9s_minimum() {
         .unwrap();
     assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
     let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!((report["penalty"].as_u64(), report["level"].as_u64(), report["partial"].as_bool()), (Some(23), Some(2), Some(true)));
-    let file = hexcert::formats::parse_grid(report["grid"].as_str().unwrap().as_bytes(), Path::new("stdout"), Some(9)).unwrap();
+    assert_eq!(
+        (report["penalty"].as_u64(), report["level"].as_u64(), report["partial"].as_bool()),
+        (Some(23), Some(2), Some(true))
+    );
+    let file = hexcert::formats::parse_grid(report["grid"].as_str().unwrap().as_bytes(), Path::new("stdout"), Some(9))
+        .unwrap();
     let hex = Hexagon::new(9).unwrap();
     let evaluation = evaluate(&hex, &file.partial);
     assert!(evaluation.is_valid() && evaluation.penalty == 23 && file.partial.level() == 2);
     let by = &report["found_by"];
     let centre = [Centre::AtCentre, Centre::BesideCentre].into_iter().find(|c| by["centre"] == c.name());
     let singles = Singles::new(by["singles"].as_array().unwrap().iter().map(|d| d.as_u64().unwrap() as usize)).unwrap();
-    let found_by = Restrictions { band: by["band"].as_u64().unwrap() as usize, inner: by["inner"].as_u64().unwrap() as usize, singles, centre };
+    let found_by = Restrictions {
+        band: by["band"].as_u64().unwrap() as usize,
+        inner: by["inner"].as_u64().unwrap() as usize,
+        singles,
+        centre,
+    };
     assert!(found_by.admits(&hex, &file.partial, 23), "{}", found_by.describe());
-    let both = Command::new(env!("CARGO_BIN_EXE_hexcert")).args(["search", "--n", "9", "--partial-level", "2", "--formula-level", "3"]).output().unwrap();
+    let both = Command::new(env!("CARGO_BIN_EXE_hexcert"))
+        .args(["search", "--n", "9", "--partial-level", "2", "--formula-level", "3"])
+        .output()
+        .unwrap();
     assert_eq!(both.status.code(), Some(2), "a partial level and a formula level are one choice");
 }
 
 #[test]
 fn a_hexagon_too_small_for_every_placement_is_refused_in_one_line() {
-    let out = Command::new(env!("CARGO_BIN_EXE_hexcert")).args(["search", "--n", "3", "--centre", "at-centre"]).output().unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_hexcert"))
+        .args(["search", "--n", "3", "--centre", "at-centre"])
+        .output()
+        .unwrap();
     assert_eq!(out.status.code(), Some(2));
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(stderr.trim().lines().count(), 1, "{stderr}");
@@ -258,15 +312,24 @@ fn a_hexagon_too_small_for_every_placement_is_refused_in_one_line() {
 #[test]
 fn a_single_penalty_distance_outside_band_and_hexagon_is_refused() {
     for listed in ["3,5", "5,14"] {
-        let out = Command::new(env!("CARGO_BIN_EXE_hexcert")).args(["search", "--n", "7", "--band", "4", "--single-at", listed]).output().unwrap();
+        let out = Command::new(env!("CARGO_BIN_EXE_hexcert"))
+            .args(["search", "--n", "7", "--band", "4", "--single-at", listed])
+            .output()
+            .unwrap();
         assert_eq!(out.status.code(), Some(2), "{listed}: {}", String::from_utf8_lossy(&out.stderr));
     }
 }
 
 /// `hexcert --json search ARGS` in `dir`: its exit code and report.
 fn search_in(dir: &Path, args: &[&str]) -> (Option<i32>, serde_json::Value) {
-    let out = Command::new(env!("CARGO_BIN_EXE_hexcert")).current_dir(dir).args(["--json", "search"]).args(args).output().unwrap();
-    let report = serde_json::from_slice(&out.stdout).unwrap_or_else(|_| panic!("no report: {}", String::from_utf8_lossy(&out.stderr)));
+    let out = Command::new(env!("CARGO_BIN_EXE_hexcert"))
+        .current_dir(dir)
+        .args(["--json", "search"])
+        .args(args)
+        .output()
+        .unwrap();
+    let report = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|_| panic!("no report: {}", String::from_utf8_lossy(&out.stderr)));
     (out.status.code(), report)
 }
 
@@ -289,20 +352,33 @@ fn a_second_run_with_the_ledger_skips_every_member_exhausted_at_or_above_its_bou
     let entries = ledger["members"].as_array().unwrap();
     assert_eq!(entries.len(), 8, "{ledger}");
     for entry in entries {
-        assert_eq!((entry["runs"].as_u64(), &entry["state"]["exhausted"]["bound"]), (Some(1), &serde_json::json!(8)), "{entry}");
+        assert_eq!(
+            (entry["runs"].as_u64(), &entry["state"]["exhausted"]["bound"]),
+            (Some(1), &serde_json::json!(8)),
+            "{entry}"
+        );
         assert!(entry["key"].as_str().unwrap().starts_with("level5/band4/"), "{entry}");
     }
     assert_eq!(first["ledger"]["skipped"].as_array().map(Vec::len), Some(0));
     for bound in ["8", "7"] {
-        let (code, again) = search_in(&dir, &["--n", "5", "--max-penalty", bound, "--jobs", "1", "--ledger", "hunt.json"]);
+        let (code, again) =
+            search_in(&dir, &["--n", "5", "--max-penalty", bound, "--jobs", "1", "--ledger", "hunt.json"]);
         assert_eq!(code, Some(1), "{again}");
         assert_eq!(again["ledger"]["skipped"].as_array().map(Vec::len), Some(8), "at {bound}: {again}");
         for member in again["members"].as_array().unwrap() {
-            assert_eq!((member["calls"].as_u64(), member["skipped_at"].as_u64()), (Some(0), Some(8)), "at {bound}: {member}");
+            assert_eq!(
+                (member["calls"].as_u64(), member["skipped_at"].as_u64()),
+                (Some(0), Some(8)),
+                "at {bound}: {member}"
+            );
         }
         assert_eq!(again["ledger"]["members"], ledger["members"], "a skipped member's totals changed");
     }
-    let text = Command::new(env!("CARGO_BIN_EXE_hexcert")).current_dir(&dir).args(["search", "--n", "5", "--max-penalty", "8", "--ledger", "hunt.json"]).output().unwrap();
+    let text = Command::new(env!("CARGO_BIN_EXE_hexcert"))
+        .current_dir(&dir)
+        .args(["search", "--n", "5", "--max-penalty", "8", "--ledger", "hunt.json"])
+        .output()
+        .unwrap();
     let text = String::from_utf8_lossy(&text.stdout);
     assert_eq!(text.matches("skipped by the ledger").count(), 8, "{text}");
     assert!(text.contains("8 members skipped") && text.contains("1 runs") && text.contains("exhausted at 8"), "{text}");
@@ -320,24 +396,38 @@ fn a_malformed_ledger_stops_the_search_and_is_left_unchanged() {
     let dir = hunt_dir("malformed");
     let other_side = r#"{"format":"hexcert-hunt-ledger/1","note":"","n":6,"members":[]}"#;
     let unknown_field = r#"{"format":"hexcert-hunt-ledger/1","note":"","n":5,"members":[],"extra":1}"#;
-    let forged = |members: &str| format!(r#"{{"format":"hexcert-hunt-ledger/1","note":"","n":5,"members":[{members}]}}"#);
+    let forged =
+        |members: &str| format!(r#"{{"format":"hexcert-hunt-ledger/1","note":"","n":5,"members":[{members}]}}"#);
     let member = |runs: u32, seconds: &str, state: &str| {
-        format!(r#"{{"key":"level5/band4/inner0/singles[]/beside-centre","restrictions":"r","runs":{runs},"cpu_seconds":{seconds},"state":{state}}}"#)
+        format!(
+            r#"{{"key":"level5/band4/inner0/singles[]/beside-centre","restrictions":"r","runs":{runs},"cpu_seconds":{seconds},"state":{state}}}"#
+        )
     };
     let at = |bound: u32| format!(r#"{{"exhausted":{{"bound":{bound}}}}}"#);
     let forgeries = [
         ("negative-seconds.json", forged(&member(1, "-3.5", &at(100)))),
         ("unrun-exhaustion.json", forged(&member(0, "0.0", &at(100)))),
         ("beyond-the-edges.json", forged(&member(1, "2.0", &at(1000)))),
-        ("found-below-its-bound.json", forged(&member(1, "2.0", r#"{"exhausted":{"bound":9,"found":{"penalty":9,"grid":null}}}"#))),
+        (
+            "found-below-its-bound.json",
+            forged(&member(1, "2.0", r#"{"exhausted":{"bound":9,"found":{"penalty":9,"grid":null}}}"#)),
+        ),
         ("twice.json", forged(&[member(1, "2.0", &at(8)), member(1, "2.0", &at(8))].join(","))),
     ];
-    let damaged = [("truncated.json", "{\"format\": \"hexcert-hunt".to_string()), ("other-side.json", other_side.into()), ("unknown-field.json", unknown_field.into())];
+    let damaged = [
+        ("truncated.json", "{\"format\": \"hexcert-hunt".to_string()),
+        ("other-side.json", other_side.into()),
+        ("unknown-field.json", unknown_field.into()),
+    ];
     for (name, bytes) in damaged.into_iter().chain(forgeries) {
         let bytes = bytes.as_str();
         let path = dir.join(name);
         std::fs::write(&path, bytes).unwrap();
-        let out = Command::new(env!("CARGO_BIN_EXE_hexcert")).current_dir(&dir).args(["search", "--n", "5", "--max-penalty", "9", "-o", "grid.txt", "--ledger", name]).output().unwrap();
+        let out = Command::new(env!("CARGO_BIN_EXE_hexcert"))
+            .current_dir(&dir)
+            .args(["search", "--n", "5", "--max-penalty", "9", "-o", "grid.txt", "--ledger", name])
+            .output()
+            .unwrap();
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(2), "{name}: {stderr}");
         assert!(stderr.trim().lines().count() == 1 && stderr.contains(name), "{name}: {stderr}");
@@ -353,7 +443,25 @@ fn a_malformed_ledger_stops_the_search_and_is_left_unchanged() {
 #[test]
 fn a_found_grid_is_recorded_with_its_file() {
     let dir = hunt_dir("found");
-    let (code, report) = search_in(&dir, &["--n", "5", "--max-penalty", "9", "--jobs", "1", "--inner", "0", "--centre", "beside-centre", "-o", "n5.txt", "--ledger", "hunt.json"]);
+    let (code, report) = search_in(
+        &dir,
+        &[
+            "--n",
+            "5",
+            "--max-penalty",
+            "9",
+            "--jobs",
+            "1",
+            "--inner",
+            "0",
+            "--centre",
+            "beside-centre",
+            "-o",
+            "n5.txt",
+            "--ledger",
+            "hunt.json",
+        ],
+    );
     assert_eq!(code, Some(0), "{report}");
     let found = &report["ledger"]["members"][0];
     assert_eq!(found["state"], serde_json::json!({"found": {"penalty": 9, "grid": "n5.txt"}}), "{found}");
@@ -361,10 +469,30 @@ fn a_found_grid_is_recorded_with_its_file() {
     assert!(found["cpu_seconds"].as_f64().unwrap() > 0.0, "{found}");
     let file = read_grid_file(&dir.join("n5.txt"), Some(5)).unwrap();
     assert_eq!(evaluate(&Hexagon::new(5).unwrap(), &file.partial).penalty, 9);
-    let (code, below) = search_in(&dir, &["--n", "5", "--max-penalty", "8", "--jobs", "1", "--inner", "0", "--centre", "beside-centre", "--ledger", "hunt.json"]);
+    let (code, below) = search_in(
+        &dir,
+        &[
+            "--n",
+            "5",
+            "--max-penalty",
+            "8",
+            "--jobs",
+            "1",
+            "--inner",
+            "0",
+            "--centre",
+            "beside-centre",
+            "--ledger",
+            "hunt.json",
+        ],
+    );
     assert_eq!(code, Some(1), "{below}");
     let entry = &below["ledger"]["members"][0];
-    assert_eq!(entry["state"], serde_json::json!({"exhausted": {"bound": 8, "found": {"penalty": 9, "grid": "n5.txt"}}}), "{entry}");
+    assert_eq!(
+        entry["state"],
+        serde_json::json!({"exhausted": {"bound": 8, "found": {"penalty": 9, "grid": "n5.txt"}}}),
+        "{entry}"
+    );
     assert_eq!(entry["runs"], 2);
     std::fs::remove_dir_all(&dir).unwrap();
 }
@@ -403,12 +531,19 @@ fn each_seed_is_a_member_of_its_own_and_its_grid_names_it() {
     }
     assert_ne!(grids[0], grids[1], "seed 3 found seed 0's grid: are its options set?");
     for seeds in ["3,3", "2000000001"] {
-        let out = Command::new(env!("CARGO_BIN_EXE_hexcert")).args(["search", "--n", "7", "--seeds", seeds]).output().unwrap();
+        let out = Command::new(env!("CARGO_BIN_EXE_hexcert"))
+            .args(["search", "--n", "7", "--seeds", seeds])
+            .output()
+            .unwrap();
         assert_eq!(out.status.code(), Some(2), "--seeds {seeds}: {}", String::from_utf8_lossy(&out.stderr));
     }
     // Any portfolio value named twice would be one run twice, not a second member.
-    for (option, values, named) in [("--inner", "1,2,1", "inner allowance 1"), ("--centre", "at-centre,none,at-centre", "centre placement at-centre")] {
-        let out = Command::new(env!("CARGO_BIN_EXE_hexcert")).args(["search", "--n", "7", option, values]).output().unwrap();
+    for (option, values, named) in [
+        ("--inner", "1,2,1", "inner allowance 1"),
+        ("--centre", "at-centre,none,at-centre", "centre placement at-centre"),
+    ] {
+        let out =
+            Command::new(env!("CARGO_BIN_EXE_hexcert")).args(["search", "--n", "7", option, values]).output().unwrap();
         let said = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(2), "{option} {values}: {said}");
         assert!(said.contains(&format!("{named} is named twice")) && said.trim().lines().count() == 1, "{said}");
@@ -423,9 +558,30 @@ fn each_seed_is_a_member_of_its_own_and_its_grid_names_it() {
 #[test]
 fn one_seeds_unsat_answer_ends_the_other_seeds_of_its_space() {
     let dir = hunt_dir("sibling");
-    let (code, report) = search_in(&dir, &["--n", "5", "--max-penalty", "8", "--jobs", "1", "--inner", "0", "--centre", "beside-centre", "--seeds", "0,3"]);
+    let (code, report) = search_in(
+        &dir,
+        &[
+            "--n",
+            "5",
+            "--max-penalty",
+            "8",
+            "--jobs",
+            "1",
+            "--inner",
+            "0",
+            "--centre",
+            "beside-centre",
+            "--seeds",
+            "0,3",
+        ],
+    );
     assert_eq!(code, Some(1), "no grid of 8: {report}");
-    let ends: Vec<_> = report["members"].as_array().unwrap().iter().map(|m| (m["seed"].as_u64(), m["calls"].as_u64(), m["exhausted_at"].as_u64())).collect();
+    let ends: Vec<_> = report["members"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| (m["seed"].as_u64(), m["calls"].as_u64(), m["exhausted_at"].as_u64()))
+        .collect();
     assert_eq!(ends, [(Some(0), Some(1), Some(8)), (Some(3), Some(0), Some(8))], "{report}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
@@ -449,7 +605,12 @@ fn the_ledger_keeps_each_seed_apart_and_reads_a_ledger_from_before_seeds_as_seed
     let only = ["--n", "5", "--jobs", "1", "--inner", "0", "--centre", "beside-centre", "--ledger", "hunt.json"];
     let (code, report) = search_in(&dir, &[&only[..], &["--max-penalty", "8", "--seeds", "0,3"]].concat());
     assert_eq!(code, Some(1), "no grid of 8: {report}");
-    let skipped: Vec<_> = report["members"].as_array().unwrap().iter().map(|m| (m["seed"].as_u64(), m["calls"].as_u64(), m["skipped_at"].as_u64())).collect();
+    let skipped: Vec<_> = report["members"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| (m["seed"].as_u64(), m["calls"].as_u64(), m["skipped_at"].as_u64()))
+        .collect();
     assert_eq!(skipped, [(Some(0), Some(0), Some(8)), (Some(3), Some(0), Some(8))], "{report}");
     let (code, report) = search_in(&dir, &[&only[..], &["--max-penalty", "9", "--seeds", "3", "-o", "g.txt"]].concat());
     assert_eq!(code, Some(0), "seed 3 finds 9: {report}");
@@ -457,10 +618,19 @@ fn the_ledger_keeps_each_seed_apart_and_reads_a_ledger_from_before_seeds_as_seed
     let entries = ledger["members"].as_array().unwrap();
     assert_eq!(entries.len(), 2, "{ledger}");
     assert_eq!(entries[0]["key"], entries[1]["key"]);
-    let seed_0 = (entries[0].get("seed"), entries[0]["runs"].as_u64(), entries[0]["cpu_seconds"].as_f64(), &entries[0]["state"]);
-    assert_eq!(seed_0, (None, Some(1), Some(0.5), &serde_json::json!({"exhausted": {"bound": 8}})), "seed 0 unnamed, its totals kept: {ledger}");
+    let seed_0 =
+        (entries[0].get("seed"), entries[0]["runs"].as_u64(), entries[0]["cpu_seconds"].as_f64(), &entries[0]["state"]);
+    assert_eq!(
+        seed_0,
+        (None, Some(1), Some(0.5), &serde_json::json!({"exhausted": {"bound": 8}})),
+        "seed 0 unnamed, its totals kept: {ledger}"
+    );
     let seed_3 = (entries[1]["seed"].as_u64(), entries[1]["runs"].as_u64(), &entries[1]["state"]);
-    assert_eq!(seed_3, (Some(3), Some(1), &serde_json::json!({"exhausted": {"bound": 8, "found": {"penalty": 9, "grid": "g.txt"}}})), "{ledger}");
+    assert_eq!(
+        seed_3,
+        (Some(3), Some(1), &serde_json::json!({"exhausted": {"bound": 8, "found": {"penalty": 9, "grid": "g.txt"}}})),
+        "{ledger}"
+    );
     assert!(entries[1]["restrictions"].as_str().unwrap().ends_with("solver seed 3"), "{ledger}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
@@ -499,9 +669,9 @@ impl hexcert::solving::SatSolver for Together {
 /// both members' first solves must be under way together.
 #[test]
 fn two_jobs_run_two_members_at_once() {
+    use hexcert::search::grids::{search, GridSearch};
     use std::sync::atomic::AtomicUsize;
     use std::sync::Arc;
-    use hexcert::search::grids::{search, GridSearch};
     let (started, met) = (Arc::new(AtomicUsize::new(0)), Arc::new(AtomicUsize::new(0)));
     let spec = GridSearch {
         n: 5,
@@ -520,7 +690,12 @@ fn two_jobs_run_two_members_at_once() {
         configuration: hexcert::solving::Configuration::Sat,
     };
     let factory = |_seed: u32, _stop: Box<dyn Fn() -> bool>| -> Box<dyn hexcert::solving::SatSolver> {
-        Box::new(Together { inner: hexcert::solving::Cadical::new(), started: Arc::clone(&started), met: Arc::clone(&met), together: 2 })
+        Box::new(Together {
+            inner: hexcert::solving::Cadical::new(),
+            started: Arc::clone(&started),
+            met: Arc::clone(&met),
+            together: 2,
+        })
     };
     let searched = search(&hexcert::context::RunContext::new(false, false), &spec, &factory, &|_| {}).unwrap();
     assert!(searched.members.iter().all(|m| m.exhausted_at == Some(8)), "no grid of 8 in either member");
@@ -539,7 +714,17 @@ fn search_explain_names_the_members_that_admit_a_committed_grid() {
     let (level, named) = named_restrictions(&grid);
     assert_eq!((level, named.band, named.inner, named.centre), (5, 4, 2, Some(Centre::BesideCentre)));
     let out = Command::new(env!("CARGO_BIN_EXE_hexcert"))
-        .args(["--json", "search", "--n", "20", "--inner", "0,1,2,3", "--centre", "beside-centre,at-centre", "--explain"])
+        .args([
+            "--json",
+            "search",
+            "--n",
+            "20",
+            "--inner",
+            "0,1,2,3",
+            "--centre",
+            "beside-centre,at-centre",
+            "--explain",
+        ])
         .arg(&grid)
         .output()
         .unwrap();
@@ -568,6 +753,10 @@ fn search_explain_names_the_members_that_admit_a_committed_grid() {
         }
     }
     assert!(members.iter().any(|m| m["admits"] == false), "some member refuses it: {report}");
-    let other = Command::new(env!("CARGO_BIN_EXE_hexcert")).args(["search", "--n", "19", "--explain"]).arg(&grid).output().unwrap();
+    let other = Command::new(env!("CARGO_BIN_EXE_hexcert"))
+        .args(["search", "--n", "19", "--explain"])
+        .arg(&grid)
+        .output()
+        .unwrap();
     assert_eq!(other.status.code(), Some(2), "{}", String::from_utf8_lossy(&other.stdout));
 }

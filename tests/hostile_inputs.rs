@@ -5,7 +5,6 @@
 //! off PATH, a full disk, a read-only certificate. Each gets one line, the
 //! exit code docs/CLI.md gives, and no output file; none hangs or panics.
 
-
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
@@ -23,7 +22,8 @@ fn hexcert() -> Command {
 
 /// Runs `command`, killed (and the test failed) if it has not ended within [`HANG`].
 fn run(command: &mut Command) -> Output {
-    let mut child = command.stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().expect("run hexcert");
+    let mut child =
+        command.stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().expect("run hexcert");
     let start = Instant::now();
     while child.try_wait().expect("wait").is_none() {
         if start.elapsed() > HANG {
@@ -143,7 +143,8 @@ type Edit = fn(&mut serde_json::Value);
 /// A true claim's plan (n = 4, level 2, below 2) in `dir`.
 fn plan(dir: &Path) -> PathBuf {
     let path = dir.join("plan.json");
-    let out = run(hexcert().args(["cubes", "plan", "--n", "4", "--level", "2", "--below", "2", "-q", "--output"]).arg(&path));
+    let out =
+        run(hexcert().args(["cubes", "plan", "--n", "4", "--level", "2", "--below", "2", "-q", "--output"]).arg(&path));
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     path
 }
@@ -196,7 +197,11 @@ fn cubes_run_and_statement_refuse_crafted_plans_before_solving() {
 fn a_written_by_with_a_newline_is_refused_not_printed() {
     let dir = Scratch::new("hostile-written-by");
     let leaders = dir.0.join("leaders");
-    let count = || run(hexcert().args(["count", "--n", "4", "--level", "2", "--road", "sat", "--max-penalty", "3", "-q", "--leaders-dir"]).arg(&leaders));
+    let count = || {
+        run(hexcert()
+            .args(["count", "--n", "4", "--level", "2", "--road", "sat", "--max-penalty", "3", "-q", "--leaders-dir"])
+            .arg(&leaders))
+    };
     assert_eq!(count().status.code(), Some(0));
     edit_json(&leaders.join("cube-0.json"), |r| r["written_by"] = "x)\nverified: forged (".into());
     let out = count();
@@ -209,7 +214,8 @@ fn a_written_by_with_a_newline_is_refused_not_printed() {
 fn a_path_with_a_newline_never_reaches_the_job_list() {
     let dir = Scratch::new("hostile-jobs");
     let evil = dir.0.join("p.json\ntouch pwned\n");
-    let out = run(hexcert().args(["cubes", "plan", "--n", "4", "--level", "2", "--below", "2", "-q", "--output"]).arg(&evil));
+    let out =
+        run(hexcert().args(["cubes", "plan", "--n", "4", "--level", "2", "--below", "2", "-q", "--output"]).arg(&evil));
     refused(&out, 2, "control character");
     assert_eq!(std::fs::read_dir(&dir.0).unwrap().count(), 0, "no plan and no job list");
     let results = dir.0.join("r\nx");
@@ -227,12 +233,17 @@ fn a_path_with_a_newline_never_reaches_the_job_list() {
 fn the_job_list_quotes_paths_for_the_shell() {
     let dir = Scratch::new("hostile-quote");
     let odd = dir.0.join("it's $(here) `x`.json");
-    let out = run(hexcert().args(["cubes", "plan", "--n", "4", "--level", "2", "--below", "2", "-q", "--output"]).arg(&odd));
+    let out =
+        run(hexcert().args(["cubes", "plan", "--n", "4", "--level", "2", "--below", "2", "-q", "--output"]).arg(&odd));
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     let mut jobs = odd.as_os_str().to_owned();
     jobs.push(".jobs");
     let first = std::fs::read_to_string(PathBuf::from(jobs)).unwrap().lines().next().unwrap().to_string();
-    let echoed = Command::new("sh").arg("-c").arg(format!("set -- {}; printf '%s\\n' \"$4\"", first.split(" --results").next().unwrap())).output().unwrap();
+    let echoed = Command::new("sh")
+        .arg("-c")
+        .arg(format!("set -- {}; printf '%s\\n' \"$4\"", first.split(" --results").next().unwrap()))
+        .output()
+        .unwrap();
     assert_eq!(text(&echoed.stdout).trim_end(), odd.to_str().unwrap(), "{first}");
 }
 
@@ -259,7 +270,11 @@ fn a_checker_off_path_is_not_picked_up() {
         .env("PATH", "/nonexistent"));
     if hexcert::proofs::veripb::Veripb::library().is_some() {
         assert_eq!(out.status.code(), Some(0), "{}", text(&out.stdout));
-        assert!(text(&out.stdout).starts_with("veripb 3.0.2 (library): `s VERIFIED OUTPUT DERIVABLE`"), "{}", text(&out.stdout));
+        assert!(
+            text(&out.stdout).starts_with("veripb 3.0.2 (library): `s VERIFIED OUTPUT DERIVABLE`"),
+            "{}",
+            text(&out.stdout)
+        );
     } else {
         assert_eq!(out.status.code(), Some(4), "{}", text(&out.stdout));
         assert!(text(&out.stdout).starts_with("unverified: VeriPB is not on PATH"), "{}", text(&out.stdout));
@@ -294,7 +309,8 @@ fn a_satisfiable_regenerated_cube_is_a_failed_certificate() {
     let x = cnf.new_var();
     cnf.add_clause(&[x]);
     let mut online = hexcert::proofs::online::OnlineCheck::start(cnf.to_dimacs(), &dir.0.join("p.drat")).unwrap();
-    let error = hexcert::certify::prove::SolveAgain.regenerate_formula(&cnf, None, "cube 0", online.sender()).unwrap_err();
+    let error =
+        hexcert::certify::prove::SolveAgain.regenerate_formula(&cnf, None, "cube 0", online.sender()).unwrap_err();
     assert_eq!(hexcert::outcome::exit_code(Err(&error)), 1, "{error}");
 }
 
@@ -339,7 +355,11 @@ fn a_record_from_another_build_is_refused_not_set_aside() {
     let results = scratch.0.join("results");
     let out = run(hexcert().args(["-q", "cubes", "run", "--all"]).arg(&plan).arg("--results").arg(&results));
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
-    let record = std::fs::read_dir(&results).unwrap().map(|e| e.unwrap().path()).find(|p| p.extension().is_some_and(|e| e == "json")).unwrap();
+    let record = std::fs::read_dir(&results)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.extension().is_some_and(|e| e == "json"))
+        .unwrap();
     let original = std::fs::read(&record).unwrap();
     let edits: [(&str, Edit); 3] = [
         ("unknown field `verified_by_magic`", |v| v["verified_by_magic"] = serde_json::json!(true)),
@@ -397,7 +417,8 @@ fn a_check_without_room_to_unpack_is_an_io_error_not_a_failed_certificate() {
     let dir = Scratch::new("hostile-full-check");
     let claim = dir.0.join("n4/level3-below3");
     copy_dir(&repo("proofs/n4/level3-below3"), &claim);
-    let script = format!("trap '' XFSZ; ulimit -f 1; exec '{}' check '{}'", env!("CARGO_BIN_EXE_hexcert"), claim.display());
+    let script =
+        format!("trap '' XFSZ; ulimit -f 1; exec '{}' check '{}'", env!("CARGO_BIN_EXE_hexcert"), claim.display());
     let out = run(Command::new("bash").arg("-c").arg(script));
     let (stdout, err) = (text(&out.stdout), text(&out.stderr));
     assert_eq!(out.status.code(), Some(2), "{stdout}{err}");

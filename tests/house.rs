@@ -4,12 +4,12 @@
 //! Cargo.toml), so the suite links hexcert and CaDiCaL once per area and the
 //! long tests of its files share the test threads.
 
-mod common;
-mod module_graph;
-mod names;
-mod errors_docs;
-mod options;
 mod cli;
 mod cli_doc;
+mod common;
 mod docs_commands;
+mod errors_docs;
+mod module_graph;
+mod names;
+mod options;
 mod reports;

@@ -19,13 +19,18 @@ fn cube_listing_agrees_with_one_solver_and_with_the_sweep() {
         let minimum = Count::new(&hex, level).minimum().unwrap();
         let bound = minimum + above;
         let whole = orbit_count::<Cadical>(&hex, level, bound, 1_000_000).unwrap();
-        let (cubed, listing) = orbit_count_by_cubes::<Cadical>(&hex, level, bound, None, &AtomicBool::new(false), &quiet).unwrap();
+        let (cubed, listing) =
+            orbit_count_by_cubes::<Cadical>(&hex, level, bound, None, &AtomicBool::new(false), &quiet).unwrap();
         assert!(whole.leaders > 0, "n={n} level={level}: nothing listed, nothing compared");
         assert_eq!(cubed, whole, "n={n} level={level}: cubes against one solver");
         assert_eq!((listing.listed, listing.resumed.units), (128, 0));
         let swept = Count::new(&hex, level).by_penalty(bound).unwrap();
         for p in 0..=bound {
-            assert_eq!(num_bigint::BigUint::from(cubed.by_penalty[p]), swept.counts[p], "n={n} level={level} penalty {p}");
+            assert_eq!(
+                num_bigint::BigUint::from(cubed.by_penalty[p]),
+                swept.counts[p],
+                "n={n} level={level} penalty {p}"
+            );
         }
     }
 }
@@ -49,7 +54,8 @@ fn a_run_resumed_from_its_records_counts_the_same() {
     assert_eq!(listing.resumed.writers.len(), 1, "one earlier run wrote them: {:?}", listing.resumed.writers);
     // A stopped run writes nothing it did not finish and reports the stop.
     stop.store(true, std::sync::atomic::Ordering::Relaxed);
-    let stopped = orbit_count_by_cubes::<Cadical>(&hex, 3, 10, Some(tempfile::tempdir().unwrap().path()), &stop, &quiet);
+    let stopped =
+        orbit_count_by_cubes::<Cadical>(&hex, 3, 10, Some(tempfile::tempdir().unwrap().path()), &stop, &quiet);
     assert!(matches!(stopped, Err(hexcert::HexError::Interrupted)));
 }
 
@@ -75,7 +81,10 @@ fn a_record_of_another_count_or_a_leader_outside_its_cube_is_refused() {
     let end = victim_text.find("\"seconds\"").unwrap();
     std::fs::write(&victim, format!("{}{}{}", &victim_text[..start], leaders, &victim_text[end..])).unwrap();
     let refused = orbit_count_by_cubes::<Cadical>(&hex, 3, 9, Some(dir.path()), &stop, &quiet).unwrap_err().to_string();
-    assert!(refused.contains(&victim.display().to_string()) && refused.contains("does not lie in the cube"), "{refused}");
+    assert!(
+        refused.contains(&victim.display().to_string()) && refused.contains("does not lie in the cube"),
+        "{refused}"
+    );
 }
 
 /// The command line: a count that lists every cube itself exits 0; one that
@@ -86,7 +95,8 @@ fn count_with_a_leaders_dir_exits_4_when_it_resumed_cubes() {
     let leaders = dir.path().join("leaders");
     let run = |json: bool| {
         let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_hexcert"));
-        cmd.args(["count", "--n", "5", "--level", "3", "--penalty", "9", "--road", "sat", "--leaders-dir"]).arg(&leaders);
+        cmd.args(["count", "--n", "5", "--level", "3", "--penalty", "9", "--road", "sat", "--leaders-dir"])
+            .arg(&leaders);
         if json {
             cmd.arg("--json");
         }
@@ -95,7 +105,12 @@ fn count_with_a_leaders_dir_exits_4_when_it_resumed_cubes() {
     let first = run(false);
     let text = String::from_utf8_lossy(&first.stdout);
     assert_eq!(first.status.code(), Some(0), "{text}");
-    assert!(text.contains("penalty 9: 360 partials") && text.contains("128 listed in this run") && !text.contains("unverified"), "{text}");
+    assert!(
+        text.contains("penalty 9: 360 partials")
+            && text.contains("128 listed in this run")
+            && !text.contains("unverified"),
+        "{text}"
+    );
     std::fs::remove_file(leaders.join("cube-7.json")).unwrap();
     let second = run(true);
     let doc: serde_json::Value = serde_json::from_slice(&second.stdout).unwrap();

@@ -17,11 +17,11 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::time::Instant;
 
-use hexcert::proofs::online::OnlineCheck;
 use hexcert::encoding::{EncodeOptions, LevelEncoding, SymmetryBreaking};
 use hexcert::geometry::Hexagon;
+use hexcert::proofs::online::OnlineCheck;
 use hexcert::proofs::Checker;
-use hexcert::solving::{Cadical, Answer, SatSolver};
+use hexcert::solving::{Answer, Cadical, SatSolver};
 use hexcert_lrat::format::{self, Step};
 
 /// A scratch directory for this test, removed when it goes out of scope.
@@ -30,12 +30,17 @@ pub(crate) fn scratch(name: &str) -> Scratch {
 }
 
 fn claim_encoding(n: usize, level: u8, below: usize) -> LevelEncoding {
-    let options = EncodeOptions { symmetry: SymmetryBreaking::Ring1LexLeader, ..EncodeOptions::bounded(Some(below - 1)) };
+    let options =
+        EncodeOptions { symmetry: SymmetryBreaking::Ring1LexLeader, ..EncodeOptions::bounded(Some(below - 1)) };
     LevelEncoding::new(&Hexagon::new(n).unwrap(), level, options)
 }
 
 /// Solves the claim with the online check; returns (verified, CNF, DRAT, LRAT).
-fn solve_checked(dir: &Path, encoding: &LevelEncoding, also_cadical_drat: Option<&Path>) -> (bool, PathBuf, PathBuf, PathBuf) {
+fn solve_checked(
+    dir: &Path,
+    encoding: &LevelEncoding,
+    also_cadical_drat: Option<&Path>,
+) -> (bool, PathBuf, PathBuf, PathBuf) {
     let dimacs = encoding.cnf.to_dimacs();
     let cnf = dir.join("formula.cnf");
     std::fs::write(&cnf, &dimacs).unwrap();
@@ -176,7 +181,8 @@ fn tampering_with_a_real_lrat_proof_is_caught_and_the_step_named() {
     let cut = &truncated[..truncated.len() - 3];
     assert!(hexcert_lrat::check(&formula, cut).is_err(), "a truncated proof was accepted");
 
-    let empty_at = steps.iter().position(|s| matches!(s, Step::Add { lits, .. } if lits.is_empty())).expect("empty clause");
+    let empty_at =
+        steps.iter().position(|s| matches!(s, Step::Add { lits, .. } if lits.is_empty())).expect("empty clause");
     let mut underived = steps[..empty_at].to_vec();
     if let Step::Add { id, .. } = &steps[empty_at] {
         underived.push(Step::Add { id: *id, lits: Vec::new(), hints: Vec::new() });
@@ -261,7 +267,11 @@ fn a_verified_checker_is_believed_only_on_its_exact_line_and_exit_0() {
     let claim = claim.to_str().unwrap();
     // It reads the whole proof, as the real checker does, then answers.
     let fake = |name: &str, body: &str| checker_script(&dir, name, body);
-    for (name, body) in [("exit1", "echo 's VERIFIED UNSAT'; exit 1"), ("other-line", "echo 's VERIFIED'; exit 0"), ("silent", "exit 0")] {
+    for (name, body) in [
+        ("exit1", "echo 's VERIFIED UNSAT'; exit 1"),
+        ("other-line", "echo 's VERIFIED'; exit 0"),
+        ("silent", "exit 0"),
+    ] {
         let out = hexcert(&dir, &["check", claim, "--cake-lpr", &fake(name, body)]);
         assert_eq!(out.status.code(), Some(1), "{name}: {}", text(&out));
         assert!(text(&out).contains("cake_lpr") && text(&out).contains("NOT VERIFIED"), "{name}: {}", text(&out));
@@ -272,7 +282,11 @@ fn a_verified_checker_is_believed_only_on_its_exact_line_and_exit_0() {
     let missing = hexcert(&dir, &["check", claim, "--cake-lpr", "/no/such/cake_lpr"]);
     assert_eq!(missing.status.code(), Some(2), "{}", text(&missing));
     assert_eq!(String::from_utf8_lossy(&missing.stderr).trim().lines().count(), 1, "{}", text(&missing));
-    let keep = Command::new(env!("CARGO_BIN_EXE_hexcert")).args(["check", claim, "--keep-verdicts"]).env("PATH", "/usr/bin:/bin").output().unwrap();
+    let keep = Command::new(env!("CARGO_BIN_EXE_hexcert"))
+        .args(["check", claim, "--keep-verdicts"])
+        .env("PATH", "/usr/bin:/bin")
+        .output()
+        .unwrap();
     assert_eq!(keep.status.code(), Some(2), "--keep-verdicts without a checker: {}", text(&keep));
     let _ = std::fs::remove_dir_all(&dir);
 }
@@ -292,7 +306,9 @@ fn a_checker_killed_mid_proof_is_reported_not_died_of() {
     std::fs::set_permissions(&killed, std::fs::Permissions::from_mode(0o755)).unwrap();
     let plan = dir.join("plan.json");
     let plan = plan.to_str().unwrap();
-    assert!(hexcert(&dir, &["cubes", "plan", "--n", "7", "--level", "3", "--below", "16", "-o", plan, "-q"]).status.success());
+    assert!(hexcert(&dir, &["cubes", "plan", "--n", "7", "--level", "3", "--below", "16", "-o", plan, "-q"])
+        .status
+        .success());
     let out = hexcert(&dir, &["cubes", "run", plan, "--index", "0", "--cake-lpr", killed.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(3), "{}", text(&out));
     assert!(text(&out).contains("NOT VERIFIED") && text(&out).contains("killed by signal 9"), "{}", text(&out));
@@ -337,7 +353,10 @@ fn cube_proofs_piped_to_cake_lpr_are_recorded_and_a_recheck_resumes_per_cube() {
     let dir = scratch("cake-cubes");
     let path = merged_cube_claim(&dir, Some(program));
     let claim: hexcert::records::CubeClaim = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
-    assert!(claim.cubes.iter().all(|c| c.verified_lrat.as_ref().is_some_and(hexcert::records::CheckerRecord::verified_acceptance)));
+    assert!(claim
+        .cubes
+        .iter()
+        .all(|c| c.verified_lrat.as_ref().is_some_and(hexcert::records::CheckerRecord::verified_acceptance)));
     assert!(claim.trust_base.iter().any(|item| item.contains("cake_lpr")), "{:#?}", claim.trust_base);
     edit_claim(&path, |claim| {
         claim.cubes[0].verified_lrat = None;
@@ -367,12 +386,22 @@ fn cubes_regenerated_at_once_verify_as_one_at_a_time() {
     let dir = scratch("jobs");
     let path = merged_cube_claim(&dir, None);
     let shown = path.to_str().unwrap();
-    let said = |out: &std::process::Output| text(out).lines().filter(|l| !l.contains(" s") && !l.starts_with("check: cube")).map(str::to_string).collect::<Vec<_>>();
+    let said = |out: &std::process::Output| {
+        text(out)
+            .lines()
+            .filter(|l| !l.contains(" s") && !l.starts_with("check: cube"))
+            .map(str::to_string)
+            .collect::<Vec<_>>()
+    };
     let one = hexcert(&dir, &["check", "--regenerate", shown]);
     let three = hexcert(&dir, &["check", "--regenerate", "--jobs", "3", shown]);
     assert_ne!(three.status.code(), Some(1), "{}", text(&three));
     assert_eq!(three.status.code(), one.status.code(), "{}", text(&three));
-    assert!(text(&three).contains("50 re-solved with their traces verified and DRAT hashes matched, 0 not checked"), "{}", text(&three));
+    assert!(
+        text(&three).contains("50 re-solved with their traces verified and DRAT hashes matched, 0 not checked"),
+        "{}",
+        text(&three)
+    );
     assert_eq!(said(&three), said(&one));
     edit_claim(&path, |claim| claim.cubes[5].solver_profile = Some("no-such-profile".into()));
     let failed = hexcert(&dir, &["check", "--regenerate", "--jobs", "3", shown]);
@@ -414,7 +443,8 @@ fn n5_level3_without_verdict(dir: &Path) -> (PathBuf, hexcert::records::Claim) {
     let claim = dir.join("proofs/n5/level3-below9/claim.json");
     let mut bare: hexcert::records::Claim = serde_json::from_slice(&std::fs::read(&claim).unwrap()).unwrap();
     bare.verified_lrat = None;
-    bare.trust_base = hexcert::records::trust::trust_base(hexcert::records::trust::Basis::of_claim(&bare, &bare.encode_options()));
+    bare.trust_base =
+        hexcert::records::trust::trust_base(hexcert::records::trust::Basis::of_claim(&bare, &bare.encode_options()));
     std::fs::write(&claim, serde_json::to_vec_pretty(&bare).unwrap()).unwrap();
     (claim, bare)
 }
@@ -492,7 +522,12 @@ fn keep_verdicts_never_reverts_a_claim_written_meanwhile() {
     for (claim, variant) in [(&whole, &whole_variant), (&merged, &cube_variant)] {
         let checker = accepting_checker_that_replaces(&dir, claim, variant);
         let out = hexcert(&dir, &["check", "--keep-verdicts", "--cake-lpr", &checker, claim.to_str().unwrap()]);
-        assert_eq!(std::fs::read(claim).unwrap(), std::fs::read(variant).unwrap(), "the claim written meanwhile was reverted: {}", text(&out));
+        assert_eq!(
+            std::fs::read(claim).unwrap(),
+            std::fs::read(variant).unwrap(),
+            "the claim written meanwhile was reverted: {}",
+            text(&out)
+        );
         assert!(text(&out).contains("changed on disk since this run read it"), "{}", text(&out));
         assert_eq!(out.status.code(), Some(4), "{}", text(&out));
     }
@@ -524,11 +559,19 @@ fn a_verified_checkers_verdict_is_bound_to_its_formula_proof_and_build() {
     older.verified_lrat.as_mut().expect("the committed claim holds a cake_lpr verdict").read = None;
     std::fs::write(&two, serde_json::to_vec_pretty(&older).unwrap()).unwrap();
     let plain = hexcert(&dir, &["check", two.to_str().unwrap()]);
-    assert!(text(&plain).contains("recorded without the hashes of what it read: attested only; not checked in this run"), "{}", text(&plain));
+    assert!(
+        text(&plain).contains("recorded without the hashes of what it read: attested only; not checked in this run"),
+        "{}",
+        text(&plain)
+    );
 
     let script = script_posing_as_cake_lpr(&dir);
     let kept = hexcert(&dir, &["check", "--keep-verdicts", "--cake-lpr", &script, three.to_str().unwrap()]);
-    assert!(text(&kept).contains("its verdict recorded in the claim") && text(&kept).contains("unknown build"), "{}", text(&kept));
+    assert!(
+        text(&kept).contains("its verdict recorded in the claim") && text(&kept).contains("unknown build"),
+        "{}",
+        text(&kept)
+    );
     let claim: hexcert::records::Claim = serde_json::from_slice(&std::fs::read(&three).unwrap()).unwrap();
     let verdict = claim.verified_lrat.clone().expect("the verdict was recorded");
     let read = verdict.read.clone().expect("with what it read");
@@ -536,7 +579,11 @@ fn a_verified_checkers_verdict_is_bound_to_its_formula_proof_and_build() {
     assert_eq!(read.formula_sha256, claim.cnf.sha256);
     assert_eq!(Some(&read.lrat_sha256), claim.lrat_proof.as_ref().map(|f| &f.sha256));
     assert_eq!(read.checker_sha256, hexcert::digest::sha256_file(Path::new(&script)).unwrap());
-    assert!(!claim.trust_base.iter().any(|item| item.contains("cake_lpr")), "a script named in the trust base: {:#?}", claim.trust_base);
+    assert!(
+        !claim.trust_base.iter().any(|item| item.contains("cake_lpr")),
+        "a script named in the trust base: {:#?}",
+        claim.trust_base
+    );
     let plain = hexcert(&dir, &["check", three.to_str().unwrap()]);
     assert!(text(&plain).contains("recorded by unknown build"), "{}", text(&plain));
     assert_ne!(plain.status.code(), Some(1), "{}", text(&plain));
@@ -544,7 +591,8 @@ fn a_verified_checkers_verdict_is_bound_to_its_formula_proof_and_build() {
     // The same verdict copied onto the level-2 claim, whose CNF it never read.
     let mut other: hexcert::records::Claim = serde_json::from_slice(&std::fs::read(&two).unwrap()).unwrap();
     other.verified_lrat = Some(verdict.clone());
-    other.trust_base = hexcert::records::trust::trust_base(hexcert::records::trust::Basis::of_claim(&other, &other.encode_options()));
+    other.trust_base =
+        hexcert::records::trust::trust_base(hexcert::records::trust::Basis::of_claim(&other, &other.encode_options()));
     std::fs::write(&two, serde_json::to_vec_pretty(&other).unwrap()).unwrap();
     let copied = hexcert(&dir, &["check", two.to_str().unwrap()]);
     assert_eq!(copied.status.code(), Some(1), "{}", text(&copied));
@@ -554,7 +602,8 @@ fn a_verified_checkers_verdict_is_bound_to_its_formula_proof_and_build() {
     forged.read.as_mut().unwrap().build = hexcert::records::claim::KNOWN_VERIFIED_BUILDS[0].1.into();
     let mut claim = claim;
     claim.verified_lrat = Some(forged);
-    claim.trust_base = hexcert::records::trust::trust_base(hexcert::records::trust::Basis::of_claim(&claim, &claim.encode_options()));
+    claim.trust_base =
+        hexcert::records::trust::trust_base(hexcert::records::trust::Basis::of_claim(&claim, &claim.encode_options()));
     std::fs::write(&three, serde_json::to_vec_pretty(&claim).unwrap()).unwrap();
     let forged = hexcert(&dir, &["check", three.to_str().unwrap()]);
     assert_eq!(forged.status.code(), Some(1), "{}", text(&forged));
@@ -567,5 +616,11 @@ fn a_verified_checkers_verdict_is_bound_to_its_formula_proof_and_build() {
 fn the_cake_lpr_built_here_is_a_known_build() {
     let Some(program) = cake_lpr() else { return };
     let checker = hexcert::proofs::verified::VerifiedChecker::find(Some(&program)).unwrap().unwrap();
-    assert_ne!(checker.build, "unknown build", "{} (sha256 {}) is not in KNOWN_VERIFIED_BUILDS", program.display(), checker.sha256);
+    assert_ne!(
+        checker.build,
+        "unknown build",
+        "{} (sha256 {}) is not in KNOWN_VERIFIED_BUILDS",
+        program.display(),
+        checker.sha256
+    );
 }

@@ -71,7 +71,10 @@ fn running_a_cube_reaches_neither_the_verifier_nor_the_searches() {
         panic!("running a cube reaches {}", shown(&chain));
     }
     // The reader sees these imports: merging a plan reads its status.
-    assert!(path_to(&graph, &src().join("certify/merge.rs"), &forbidden).is_some(), "the import reader missed merge.rs -> verify");
+    assert!(
+        path_to(&graph, &src().join("certify/merge.rs"), &forbidden).is_some(),
+        "the import reader missed merge.rs -> verify"
+    );
 }
 
 /// The layers above the records: they run checkers, make plans, solve,
@@ -90,7 +93,10 @@ fn records_reaching_above(graph: &BTreeMap<PathBuf, BTreeSet<PathBuf>>) -> Optio
 #[test]
 fn the_record_layer_imports_nothing_above_it() {
     let graph = graph();
-    assert!(graph.keys().filter(|f| f.starts_with(src().join("records"))).count() >= 8, "the record files were not found");
+    assert!(
+        graph.keys().filter(|f| f.starts_with(src().join("records"))).count() >= 8,
+        "the record files were not found"
+    );
     if let Some(chain) = records_reaching_above(&graph) {
         panic!("the record layer reaches a layer above it: {}", shown(&chain));
     }
@@ -98,7 +104,12 @@ fn the_record_layer_imports_nothing_above_it() {
     // file, read by the same reader, is caught.
     let cube = src().join("records/cube.rs");
     let text = std::fs::read_to_string(&cube).unwrap();
-    for added in ["use crate::proofs::verified::NAME;", "use crate::cubes::{Split, Plan};", "fn f() { super::super::counting::Count; }", "use crate::certify::cube_run::run_cube;"] {
+    for added in [
+        "use crate::proofs::verified::NAME;",
+        "use crate::cubes::{Split, Plan};",
+        "fn f() { super::super::counting::Count; }",
+        "use crate::certify::cube_run::run_cube;",
+    ] {
         let mut broken = graph.clone();
         broken.insert(cube.clone(), imports_in(&cube, &format!("{added}\n{text}")));
         assert!(records_reaching_above(&broken).is_some(), "`{added}` in records/cube.rs went unnoticed");
@@ -109,7 +120,12 @@ fn the_record_layer_imports_nothing_above_it() {
 fn the_lrat_checker_crate_depends_on_thiserror_alone() {
     let manifest = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("lrat/Cargo.toml")).unwrap();
     let dependencies = manifest.split("[dependencies]").nth(1).unwrap().split("\n[").next().unwrap();
-    let names: Vec<&str> = dependencies.lines().filter_map(|l| l.split('=').next()).map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#')).collect();
+    let names: Vec<&str> = dependencies
+        .lines()
+        .filter_map(|l| l.split('=').next())
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .collect();
     assert_eq!(names, vec!["thiserror"], "lrat/ must not depend on the engine or a solver");
 }
 
@@ -128,9 +144,21 @@ fn no_file_imports_itself_through_others() {
 #[test]
 fn no_claim_path_reaches_the_restricted_search() {
     let graph = graph();
-    let restricted = [src().join("encoding/restricted.rs"), src().join("search/grids.rs"), src().join("search/hunt.rs")];
-    let claim_side = ["verify", "certify", "records", "proofs", "derivation", "cubes", "counting", "statement.rs", "encoding/level_formula.rs"];
-    let starts: Vec<&PathBuf> = graph.keys().filter(|f| claim_side.iter().any(|c| f.starts_with(src().join(c)))).collect();
+    let restricted =
+        [src().join("encoding/restricted.rs"), src().join("search/grids.rs"), src().join("search/hunt.rs")];
+    let claim_side = [
+        "verify",
+        "certify",
+        "records",
+        "proofs",
+        "derivation",
+        "cubes",
+        "counting",
+        "statement.rs",
+        "encoding/level_formula.rs",
+    ];
+    let starts: Vec<&PathBuf> =
+        graph.keys().filter(|f| claim_side.iter().any(|c| f.starts_with(src().join(c)))).collect();
     assert!(starts.len() > 30, "the claim side's files were not found");
     for start in starts {
         for target in &restricted {
@@ -141,7 +169,10 @@ fn no_claim_path_reaches_the_restricted_search() {
         }
     }
     // The reader sees imports: from the portfolio, the restricted formula is reachable.
-    assert!(path_to(&graph, &restricted[1], std::slice::from_ref(&restricted[0])).is_some(), "the import reader missed search/grids.rs -> encoding/restricted.rs");
+    assert!(
+        path_to(&graph, &restricted[1], std::slice::from_ref(&restricted[0])).is_some(),
+        "the import reader missed search/grids.rs -> encoding/restricted.rs"
+    );
 }
 
 /// The searches sit above the solver and call it through `SatSolver` only:
@@ -179,7 +210,10 @@ fn architecture_order() -> Vec<String> {
     let doc = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/ARCHITECTURE.md")).unwrap();
     let table = doc.split("| module |").nth(1).expect("the layers table");
     let rows = table.lines().skip(2).take_while(|l| l.starts_with("| `"));
-    rows.flat_map(|row| row.split('|').nth(1).unwrap().split(',').map(|m| m.trim().trim_matches('`').to_string()).collect::<Vec<_>>()).collect()
+    rows.flat_map(|row| {
+        row.split('|').nth(1).unwrap().split(',').map(|m| m.trim().trim_matches('`').to_string()).collect::<Vec<_>>()
+    })
+    .collect()
 }
 
 /// The modules in the order of src/lib.rs's `//! - \`name\`:` list.
@@ -202,7 +236,8 @@ fn the_layers_hold() {
     let order = architecture_order();
     assert_eq!(order, lib_order(), "docs/ARCHITECTURE.md's layers and src/lib.rs's list disagree");
     let lib = std::fs::read_to_string(src().join("lib.rs")).unwrap();
-    let mut declared: Vec<String> = lib.lines().filter_map(|l| l.strip_prefix("pub mod ")).map(|m| m.trim_end_matches(';').to_string()).collect();
+    let mut declared: Vec<String> =
+        lib.lines().filter_map(|l| l.strip_prefix("pub mod ")).map(|m| m.trim_end_matches(';').to_string()).collect();
     let mut listed = order.clone();
     declared.sort();
     listed.sort();
@@ -219,7 +254,11 @@ fn the_layers_hold() {
             }
         }
     }
-    assert!(below.is_empty(), "imports of a module below the importer's layer (docs/ARCHITECTURE.md):\n{}", below.join("\n"));
+    assert!(
+        below.is_empty(),
+        "imports of a module below the importer's layer (docs/ARCHITECTURE.md):\n{}",
+        below.join("\n")
+    );
 }
 
 /// docs/ARCHITECTURE.md names the files of src/cli/commands/ (one per family of
@@ -227,9 +266,17 @@ fn the_layers_hold() {
 #[test]
 fn the_command_families_named_are_the_files() {
     let doc = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/ARCHITECTURE.md")).unwrap();
-    let sentence = doc.split("(one file per family: ").nth(1).and_then(|rest| rest.split(" is what they share)").next()).expect("docs/ARCHITECTURE.md names the command files");
+    let sentence = doc
+        .split("(one file per family: ")
+        .nth(1)
+        .and_then(|rest| rest.split(" is what they share)").next())
+        .expect("docs/ARCHITECTURE.md names the command files");
     let mut named: Vec<&str> = sentence.split('`').skip(1).step_by(2).collect();
-    let mut files: Vec<String> = rust_files(&src().join("cli/commands")).iter().map(|f| f.file_stem().unwrap().to_string_lossy().into_owned()).filter(|f| f != "mod").collect();
+    let mut files: Vec<String> = rust_files(&src().join("cli/commands"))
+        .iter()
+        .map(|f| f.file_stem().unwrap().to_string_lossy().into_owned())
+        .filter(|f| f != "mod")
+        .collect();
     named.sort_unstable();
     files.sort();
     assert_eq!(named, files, "docs/ARCHITECTURE.md's command files against src/cli/commands/");
@@ -258,12 +305,19 @@ fn the_folder_plan_is_the_layers_table() {
     for file in library {
         let text = std::fs::read_to_string(&file).unwrap();
         if file != src().join("lib.rs") {
-            assert!(!text.contains("feature = \"solver\""), "{} gates part of itself on the feature `solver` (lib.rs gates whole modules)", file.display());
+            assert!(
+                !text.contains("feature = \"solver\""),
+                "{} gates part of itself on the feature `solver` (lib.rs gates whole modules)",
+                file.display()
+            );
         }
     }
     let lib = std::fs::read_to_string(src().join("lib.rs")).unwrap();
     let gated = |module: &str| lib.contains(&format!("#[cfg(feature = \"solver\")]\npub mod {module};"));
-    assert!(gated("certify") && gated("solving") && gated("search"), "lib.rs gates certify, solving and search on the feature `solver`");
+    assert!(
+        gated("certify") && gated("solving") && gated("search"),
+        "lib.rs gates certify, solving and search on the feature `solver`"
+    );
     assert!(!gated("verify") && lib.contains("pub mod verify;"), "verify builds without the solver");
 }
 

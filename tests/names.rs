@@ -32,7 +32,11 @@ fn no_two_public_types_share_a_name() {
             }
         }
     }
-    let shared: Vec<String> = seen.into_iter().filter(|(_, at)| at.len() > 1).map(|(name, at)| format!("{name} ({})", at.join(", "))).collect();
+    let shared: Vec<String> = seen
+        .into_iter()
+        .filter(|(_, at)| at.len() > 1)
+        .map(|(name, at)| format!("{name} ({})", at.join(", ")))
+        .collect();
     assert!(shared.is_empty(), "public types sharing a name: {shared:?}");
 }
 

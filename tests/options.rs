@@ -55,9 +55,13 @@ fn every_flag_of_the_table_shows_its_entrys_help_and_default() {
             for paragraph in paragraphs(&text, name) {
                 // Entries may share a flag name (`--store-limit`): the help tells them apart.
                 let entry = flagged.iter().position(|e| e.name() == name && paragraph.contains(&folded(e.help())));
-                let entry = entry.unwrap_or_else(|| panic!("{command:?} --{name}: help not from the table:\n{paragraph}"));
+                let entry =
+                    entry.unwrap_or_else(|| panic!("{command:?} --{name}: help not from the table:\n{paragraph}"));
                 let default = format!("[default: {}]", flagged[entry].default_text());
-                assert!(paragraph.contains(&default), "{command:?} --{name}: default not the table's {default}:\n{paragraph}");
+                assert!(
+                    paragraph.contains(&default),
+                    "{command:?} --{name}: default not the table's {default}:\n{paragraph}"
+                );
                 shown[entry] += 1;
             }
         }
@@ -93,10 +97,17 @@ fn every_option_declared_is_a_row_of_the_table() {
 
 #[test]
 fn a_value_outside_an_options_range_is_refused_in_one_line() {
-    let out = Command::new(env!("CARGO_BIN_EXE_hexcert")).args(["cubes", "refine", "plan.json", "-o", "x.json", "--tree-depth"]).arg((options::TREE_DEPTH.max + 1).to_string()).output().unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_hexcert"))
+        .args(["cubes", "refine", "plan.json", "-o", "x.json", "--tree-depth"])
+        .arg((options::TREE_DEPTH.max + 1).to_string())
+        .output()
+        .unwrap();
     assert_eq!(out.status.code(), Some(2));
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(stderr.contains(&format!("--tree-depth must lie in {}..={}", options::TREE_DEPTH.min, options::TREE_DEPTH.max)), "{stderr}");
+    assert!(
+        stderr.contains(&format!("--tree-depth must lie in {}..={}", options::TREE_DEPTH.min, options::TREE_DEPTH.max)),
+        "{stderr}"
+    );
     assert_eq!(options::JOBS.parse("0"), Err("--jobs must lie in 1..=4096".into()));
     assert_eq!(options::JOBS.parse("two"), Err("`two` is not a number".into()));
     assert_eq!(options::JOBS.parse("3"), Ok(3));
@@ -117,6 +128,9 @@ fn the_record_layer_refuses_at_the_tables_encoding_budget() {
 fn the_soundness_page_states_the_decompression_cap_the_code_applies() {
     let page = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/SOUNDNESS.md")).unwrap();
     let page = folded(&page);
-    let stated = format!("the smaller of the size its record states and {} times its compressed size", hexcert::compress::MAX_EXPANSION);
+    let stated = format!(
+        "the smaller of the size its record states and {} times its compressed size",
+        hexcert::compress::MAX_EXPANSION
+    );
     assert!(page.contains(&stated), "docs/SOUNDNESS.md does not say: {stated}");
 }

@@ -5,11 +5,11 @@
 //! long tests of its files share the test threads.
 
 mod common;
-mod geometry;
-mod validation;
-mod symmetry;
-mod sat;
-mod grids;
 mod formats;
-mod rendering;
 mod fuzz;
+mod geometry;
+mod grids;
+mod rendering;
+mod sat;
+mod symmetry;
+mod validation;

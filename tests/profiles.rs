@@ -61,11 +61,13 @@ fn an_unknown_profile_is_refused_in_one_line() {
 #[test]
 fn committed_cube_records_name_a_known_profile() {
     let mut paths = Vec::new();
-    let record = |p: &Path| p.parent().is_some_and(|d| d.ends_with("results")) && p.extension().is_some_and(|e| e == "json");
+    let record =
+        |p: &Path| p.parent().is_some_and(|d| d.ends_with("results")) && p.extension().is_some_and(|e| e == "json");
     committed(&proofs(), &record, &mut paths);
     let mut named = std::collections::BTreeSet::new();
     for path in &paths {
-        let record: hexcert::records::cube::CubeResult = read_json(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let record: hexcert::records::cube::CubeResult =
+            read_json(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         if let Some(name) = record.solver_profile {
             Profile::named(&name).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
             named.insert(name);

@@ -12,11 +12,11 @@ use std::process::Command;
 use std::sync::mpsc;
 use std::time::Duration;
 
-use hexcert::verify::check::{check_paths, check_record, Status};
+use crate::common::{copy_dir, edit_json};
 use hexcert::records::header::Stated;
 use hexcert::records::trust::{trust_base, Basis};
 use hexcert::records::{Record, CLAIM_FORMAT};
-use crate::common::{copy_dir, edit_json};
+use hexcert::verify::check::{check_paths, check_record, Status};
 use proptest::prelude::*;
 
 struct Scratch(PathBuf);
@@ -168,7 +168,8 @@ fn symlink_loops_end_and_a_linked_claim_is_reported_under_its_own_path() {
     std::os::unix::fs::symlink(root, root.join("n3/loop")).unwrap();
     std::os::unix::fs::symlink(root.join("n3"), root.join("n3/level1-below2/back")).unwrap();
     let tree = root.clone();
-    let reports = answered("a tree with symlink loops", move || check_paths(std::slice::from_ref(&tree), None).unwrap());
+    let reports =
+        answered("a tree with symlink loops", move || check_paths(std::slice::from_ref(&tree), None).unwrap());
     assert_eq!(reports.len(), 3, "{:?}", reports.iter().map(|r| &r.path).collect::<Vec<_>>());
     // A claim reached through a link into another n's directory: its own path is reported and judged.
     let other = root.join("n4/level2-below3");
@@ -187,7 +188,11 @@ fn a_claim_with_a_free_text_trust_base_missing_an_item_fails() {
     let options = record.encode_options();
     record.trust_base = trust_base(Basis::of_claim(&record, &options));
     std::fs::write(&claim, serde_json::to_vec_pretty(&record).unwrap()).unwrap();
-    assert_eq!(check_record(&claim, None).status, Status::Verified, "the derived trust base, no derivation: judged on it");
+    assert_eq!(
+        check_record(&claim, None).status,
+        Status::Verified,
+        "the derived trust base, no derivation: judged on it"
+    );
     record.trust_base.remove(0); // the encoder left out
     std::fs::write(&claim, serde_json::to_vec_pretty(&record).unwrap()).unwrap();
     fails_fast(&claim, "an item left out");
@@ -220,9 +225,12 @@ fn stated(record: &Record) -> (usize, u8, usize) {
 fn header_holds(record: &Record, path: &Path) -> bool {
     match record {
         Record::Claim(c) => c.header().check(CLAIM_FORMAT, path).is_ok(),
-        Record::CubeClaim(c) => c.header().check(hexcert::records::CUBE_CLAIM_FORMAT, path).is_ok() && c.plan.validate(path).is_ok(),
+        Record::CubeClaim(c) => {
+            c.header().check(hexcert::records::CUBE_CLAIM_FORMAT, path).is_ok() && c.plan.validate(path).is_ok()
+        }
         Record::Optimum(o) => {
-            hexcert::records::claim::check_optimum_ranges(o, path).is_ok() && hexcert::records::ranges::check_n_directory(path, o.n).is_ok()
+            hexcert::records::claim::check_optimum_ranges(o, path).is_ok()
+                && hexcert::records::ranges::check_n_directory(path, o.n).is_ok()
         }
         _ => true,
     }
@@ -320,7 +328,11 @@ fn the_ledger_resumes_only_its_own_units() {
     assert!(ledger.resume("u-1", &(7, 1)).unwrap().is_none(), "no record, nothing resumed");
     let unit = Unit { format: "test-unit/1".into(), count: 7, unit: 1, written_by: "host-a run 1".into() };
     ledger.write("u-1", &unit).unwrap();
-    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1, "written whole under its own name, no temporary left");
+    assert_eq!(
+        std::fs::read_dir(dir.path()).unwrap().count(),
+        1,
+        "written whole under its own name, no temporary left"
+    );
     assert_eq!(ledger.resume("u-1", &(7, 1)).unwrap(), Some(unit));
     let refused = |name: &str, text: &str| {
         std::fs::write(ledger.path(name), text).unwrap();
@@ -334,14 +346,20 @@ fn the_ledger_resumes_only_its_own_units() {
         }
     };
     let other = refused("u-2", r#"{"format": "test-unit/1", "count": 8, "unit": 1, "written_by": "b"}"#);
-    assert!(matches!(other, RecordError::OtherUnit { .. }) && other.to_string().contains("another directory"), "{other}");
+    assert!(
+        matches!(other, RecordError::OtherUnit { .. }) && other.to_string().contains("another directory"),
+        "{other}"
+    );
     let newer = refused("u-3", r#"{"format": "test-unit/2", "count": 7, "unit": 1, "written_by": "b"}"#);
     assert!(matches!(newer, RecordError::Foreign(_)), "{newer}");
     let field = refused("u-4", r#"{"format": "test-unit/1", "count": 7, "unit": 1, "written_by": "b", "new": 1}"#);
     assert!(matches!(field, RecordError::Foreign(_)) && field.to_string().contains("`new`"), "{field}");
     let forged = refused("u-5", r#"{"format": "test-unit/1", "count": 7, "unit": 1, "written_by": "b\ns VERIFIED"}"#);
     assert!(matches!(forged, RecordError::Unreadable(_)) && forged.to_string().contains("written_by"), "{forged}");
-    let large = refused("u-6", &format!(r#"{{"format": "test-unit/1", "count": 7, "unit": 1, "written_by": "{}"}}"#, "x".repeat(2000)));
+    let large = refused(
+        "u-6",
+        &format!(r#"{{"format": "test-unit/1", "count": 7, "unit": 1, "written_by": "{}"}}"#, "x".repeat(2000)),
+    );
     assert!(large.to_string().contains("more than the 1024"), "{large}");
     let mut resumed = Resumed::default();
     for writer in ["host-a run 1", "host-b run 2", "host-a run 1"] {
@@ -374,6 +392,10 @@ fn a_record_is_written_back_only_over_the_record_it_was_read_as() {
     std::fs::remove_file(&path).unwrap();
     assert!(replace_record(&path, &ours, &read).is_err(), "a record moved out is not written back");
     assert!(!path.exists());
-    let leftovers: Vec<_> = std::fs::read_dir(path.parent().unwrap()).unwrap().flatten().filter(|e| e.file_name().to_string_lossy().ends_with(".tmp")).collect();
+    let leftovers: Vec<_> = std::fs::read_dir(path.parent().unwrap())
+        .unwrap()
+        .flatten()
+        .filter(|e| e.file_name().to_string_lossy().ends_with(".tmp"))
+        .collect();
     assert!(leftovers.is_empty(), "a temporary file was left behind");
 }

@@ -11,7 +11,7 @@
 //! sweep; a second road that shares none of the level's own code must agree
 //! wherever both run.
 
-use hexcert::counting::{Count, Method, CountSettings, Via};
+use hexcert::counting::{Count, CountSettings, Method, Via};
 use hexcert::geometry::Hexagon;
 use num_bigint::BigUint;
 
@@ -37,7 +37,10 @@ fn refinement_agrees_with_the_level_four_sweep_and_the_report() {
 #[test]
 fn a_start_bound_above_the_minimum_does_not_change_the_extension_road() {
     let hex = Hexagon::new(6).expect("hexagon");
-    let refined = Count::new(&hex, 4).with_settings(CountSettings { start: 15, ..CountSettings::default() }).extended().expect("extension road");
+    let refined = Count::new(&hex, 4)
+        .with_settings(CountSettings { start: 15, ..CountSettings::default() })
+        .extended()
+        .expect("extension road");
     assert_eq!((refined.minimum, refined.count), (13, BigUint::from(4128u32)));
 }
 
@@ -51,7 +54,10 @@ fn refinement_agrees_by_penalty(n: usize, level: u8, above: usize, via: Via) {
 fn refinement_agrees_by_penalty_with(n: usize, level: u8, above: usize, via: Via, method: Method) {
     let hex = Hexagon::new(n).expect("hexagon");
     let bound = Count::new(&hex, level).minimum().expect("minimum") + above;
-    let refined = Count::new(&hex, level).with_settings(CountSettings { via, ..CountSettings::default() }).extended_by_penalty(bound).expect("extension road");
+    let refined = Count::new(&hex, level)
+        .with_settings(CountSettings { via, ..CountSettings::default() })
+        .extended_by_penalty(bound)
+        .expect("extension road");
     let swept = Count::new(&hex, level).with_method(method).by_penalty(bound).expect("sweep");
     let refined = refined.counts;
     assert_eq!(refined, swept.counts, "n={n} level={level} up to penalty {bound}");
@@ -101,9 +107,20 @@ fn levels_five_and_six_by_refinement_agree_with_the_chains_and_the_report() {
         for (level, count) in [(5u8, five), (6, six)] {
             let (chained_minimum, chained) = Count::new(&hex, level).minimum_and_count().expect("chains");
             for via in [Via::Lift, Via::Chains] {
-                let refined = Count::new(&hex, level).with_settings(CountSettings { via, ..CountSettings::default() }).extended().expect("extension road");
-                assert_eq!((refined.minimum, &refined.count), (chained_minimum, &chained), "n={n} level={level} {via:?}");
-                assert_eq!((refined.minimum, refined.count), (minimum, BigUint::from(count)), "n={n} level={level} {via:?}: the report");
+                let refined = Count::new(&hex, level)
+                    .with_settings(CountSettings { via, ..CountSettings::default() })
+                    .extended()
+                    .expect("extension road");
+                assert_eq!(
+                    (refined.minimum, &refined.count),
+                    (chained_minimum, &chained),
+                    "n={n} level={level} {via:?}"
+                );
+                assert_eq!(
+                    (refined.minimum, refined.count),
+                    (minimum, BigUint::from(count)),
+                    "n={n} level={level} {via:?}: the report"
+                );
             }
         }
     }
@@ -131,19 +148,28 @@ fn a_count_resumed_from_piece_records_is_the_count_made_at_once() {
     assert!(whole.pieces.total > 1 && whole.pieces.resumed.units == 0);
     let dir = tempfile::tempdir().expect("temporary directory");
     let settings = CountSettings { records: Some(dir.path().to_path_buf()), ..CountSettings::default() };
-    let first = Count::new(&hex, 6).with_settings(settings.clone()).extended().expect("extension road, writing records");
+    let first =
+        Count::new(&hex, 6).with_settings(settings.clone()).extended().expect("extension road, writing records");
     assert_eq!((&first.count, first.pieces.resumed.units), (&whole.count, 0));
-    let mut records: Vec<_> = std::fs::read_dir(dir.path()).expect("records").map(|e| e.expect("entry").path()).collect();
+    let mut records: Vec<_> =
+        std::fs::read_dir(dir.path()).expect("records").map(|e| e.expect("entry").path()).collect();
     records.sort();
     assert_eq!(records.len(), whole.pieces.total, "one record a piece");
     for path in records.iter().step_by(2) {
         std::fs::remove_file(path).expect("remove a record");
     }
     let resumed = Count::new(&hex, 6).with_settings(settings.clone()).extended().expect("extension road, resumed");
-    assert_eq!((resumed.minimum, resumed.count, resumed.refined, resumed.classes), (whole.minimum, whole.count, whole.refined, whole.classes));
+    assert_eq!(
+        (resumed.minimum, resumed.count, resumed.refined, resumed.classes),
+        (whole.minimum, whole.count, whole.refined, whole.classes)
+    );
     assert_eq!(resumed.pieces.resumed.units, whole.pieces.total / 2);
     assert_eq!(resumed.pieces.resumed.writers.len(), 1);
 
-    let error = Count::new(&hex, 5).with_settings(settings.clone()).extended().expect_err("level-6 records are not level 5's").to_string();
+    let error = Count::new(&hex, 5)
+        .with_settings(settings.clone())
+        .extended()
+        .expect_err("level-6 records are not level 5's")
+        .to_string();
     assert!(error.contains("another count"), "{error}");
 }

@@ -166,7 +166,8 @@ fn docs_picture_of_the_n8_optimum_is_current() {
     }
     let png = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("optimum-n8.png");
     rasterise(&svg).save_png(&png).expect("PNG written");
-    let committed = std::fs::read_to_string(&doc).expect("docs/optimum-n8.svg exists (HEXCERT_UPDATE_DOCS=1 writes it)");
+    let committed =
+        std::fs::read_to_string(&doc).expect("docs/optimum-n8.svg exists (HEXCERT_UPDATE_DOCS=1 writes it)");
     assert!(committed == svg, "docs/optimum-n8.svg is stale: rerun with HEXCERT_UPDATE_DOCS=1");
 }
 
@@ -182,7 +183,12 @@ fn the_gallery_in_docs_is_current() {
     let _ = std::fs::remove_dir_all(&fresh);
     let update = std::env::var_os("UPDATE_GALLERY").is_some();
     let page = if update { root.join("docs/GALLERY.md") } else { fresh.join("GALLERY.md") };
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_hexcert")).current_dir(root).args(["render", "--gallery"]).arg(&page).output().unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_hexcert"))
+        .current_dir(root)
+        .args(["render", "--gallery"])
+        .arg(&page)
+        .output()
+        .unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let written = page.parent().unwrap();
     let listing = |dir: &Path| -> Vec<(String, Vec<u8>)> {
@@ -216,7 +222,11 @@ fn the_gallery_judges_each_optimum_from_its_records() {
     let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("gallery-judged-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     let (proofs, grids) = (dir.join("proofs/n3"), dir.join("grids"));
-    for (from, to) in [("proofs/n3/optimum.json", proofs.join("optimum.json")), ("proofs/n3/witness.txt", proofs.join("witness.txt")), ("grids/n3-p3.txt", grids.join("n3-p3.txt"))] {
+    for (from, to) in [
+        ("proofs/n3/optimum.json", proofs.join("optimum.json")),
+        ("proofs/n3/witness.txt", proofs.join("witness.txt")),
+        ("grids/n3-p3.txt", grids.join("n3-p3.txt")),
+    ] {
         std::fs::create_dir_all(to.parent().unwrap()).unwrap();
         std::fs::copy(root.join(from), to).unwrap();
     }
@@ -224,12 +234,21 @@ fn the_gallery_judges_each_optimum_from_its_records() {
     std::fs::create_dir_all(&claim).unwrap();
     std::fs::copy(root.join("proofs/n3/level2-below3/claim.json"), claim.join("claim.json")).unwrap();
     let run = || {
-        let out = std::process::Command::new(env!("CARGO_BIN_EXE_hexcert")).current_dir(&dir).args(["render", "--gallery", "out/GALLERY.md"]).output().unwrap();
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_hexcert"))
+            .current_dir(&dir)
+            .args(["render", "--gallery", "out/GALLERY.md"])
+            .output()
+            .unwrap();
         assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
         std::fs::read_to_string(dir.join("out/GALLERY.md")).unwrap()
     };
     let page = run();
-    assert!(page.contains("| 3 | 3 | `proofs/n3/witness.txt` | certified optimum; lower bound `proofs/n3/level2-below3/claim.json` |") && page.contains("at the certified optimum |"), "{page}");
+    assert!(
+        page.contains(
+            "| 3 | 3 | `proofs/n3/witness.txt` | certified optimum; lower bound `proofs/n3/level2-below3/claim.json` |"
+        ) && page.contains("at the certified optimum |"),
+        "{page}"
+    );
     let witness = std::fs::read_to_string(proofs.join("witness.txt")).unwrap();
     std::fs::write(proofs.join("witness.txt"), format!("{witness}\n")).unwrap();
     let page = run();

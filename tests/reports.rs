@@ -19,7 +19,28 @@ fn scratch(name: &str) -> Scratch {
 
 /// Keys whose values depend on the run, the machine or the tools installed.
 /// (`messages` name the external checkers found on PATH and their times.)
-const VOLATILE: &[&str] = &["messages", "seconds", "second", "time", "memory", "host", "run", "commit", "written_by", "version", "command", "path", "directory", "output", "proofs", "plan", "results", "root", "started", "pid"];
+const VOLATILE: &[&str] = &[
+    "messages",
+    "seconds",
+    "second",
+    "time",
+    "memory",
+    "host",
+    "run",
+    "commit",
+    "written_by",
+    "version",
+    "command",
+    "path",
+    "directory",
+    "output",
+    "proofs",
+    "plan",
+    "results",
+    "root",
+    "started",
+    "pid",
+];
 
 fn redact(value: &mut Value, dir: &str) {
     match value {
@@ -42,9 +63,17 @@ fn redact(value: &mut Value, dir: &str) {
 /// Runs `hexcert --json ARGS` in `dir`; its stdout as one redacted JSON
 /// document, with the exit code beside it.
 fn report(dir: &Path, args: &[&str]) -> Value {
-    let out = Command::new(env!("CARGO_BIN_EXE_hexcert")).current_dir(dir).arg("--json").arg("-q").args(args).output().unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_hexcert"))
+        .current_dir(dir)
+        .arg("--json")
+        .arg("-q")
+        .args(args)
+        .output()
+        .unwrap();
     let stdout = String::from_utf8(out.stdout).unwrap();
-    let mut value: Value = serde_json::from_str(stdout.trim()).unwrap_or_else(|e| panic!("{args:?}: not one JSON document ({e}):\n{stdout}\n{}", String::from_utf8_lossy(&out.stderr)));
+    let mut value: Value = serde_json::from_str(stdout.trim()).unwrap_or_else(|e| {
+        panic!("{args:?}: not one JSON document ({e}):\n{stdout}\n{}", String::from_utf8_lossy(&out.stderr))
+    });
     redact(&mut value, dir.to_str().unwrap());
     serde_json::json!({"exit_code": out.status.code(), "report": value})
 }
@@ -56,15 +85,27 @@ fn write(dir: &Path, name: &str, text: &str) {
 #[test]
 fn the_grid_commands_reports() {
     let dir = scratch("grid");
-    insta::assert_json_snapshot!("solve", report(&dir, &["solve", "--n", "3", "--level", "2", "--max-penalty", "3", "-o", "grid.txt"]));
+    insta::assert_json_snapshot!(
+        "solve",
+        report(&dir, &["solve", "--n", "3", "--level", "2", "--max-penalty", "3", "-o", "grid.txt"])
+    );
     insta::assert_json_snapshot!("verify", report(&dir, &["verify", "grid.txt"]));
     write(&dir, "bad.txt", "hexcert n=3 level=2\nnot a grid\n");
     insta::assert_json_snapshot!("verify_bad_input", report(&dir, &["verify", "bad.txt"]));
     insta::assert_json_snapshot!("render", report(&dir, &["render", "grid.txt", "-o", "grid.svg"]));
-    insta::assert_json_snapshot!("encode", report(&dir, &["encode", "--n", "3", "--level", "2", "--max-penalty", "2", "-o", "f.cnf"]));
+    insta::assert_json_snapshot!(
+        "encode",
+        report(&dir, &["encode", "--n", "3", "--level", "2", "--max-penalty", "2", "-o", "f.cnf"])
+    );
     insta::assert_json_snapshot!("optimize", report(&dir, &["optimize", "--n", "4", "--level", "3"]));
     // One job: the members run in order, so which one finds the grid is fixed.
-    insta::assert_json_snapshot!("search", report(&dir, &["search", "--n", "5", "--max-penalty", "9", "--jobs", "1", "-o", "n5.txt", "--ledger", "hunt.json"]));
+    insta::assert_json_snapshot!(
+        "search",
+        report(
+            &dir,
+            &["search", "--n", "5", "--max-penalty", "9", "--jobs", "1", "-o", "n5.txt", "--ledger", "hunt.json"]
+        )
+    );
 }
 
 /// Proof commands run VeriPB on the statement -> CNF step, so their reports
@@ -76,16 +117,44 @@ fn the_proof_commands_reports() {
         return;
     }
     let dir = scratch("proof");
-    insta::assert_json_snapshot!("prove", report(&dir, &["prove", "--n", "4", "--level", "2", "--below", "2", "--no-race", "--proofs", "p", "--external-check", "never"]));
+    insta::assert_json_snapshot!(
+        "prove",
+        report(
+            &dir,
+            &[
+                "prove",
+                "--n",
+                "4",
+                "--level",
+                "2",
+                "--below",
+                "2",
+                "--no-race",
+                "--proofs",
+                "p",
+                "--external-check",
+                "never"
+            ]
+        )
+    );
     // The claim's bytes hold its times: the hash of what export read varies.
     let mut exported = report(&dir, &["export", "p/n4/level2-below2", "--out", "exported"]);
     exported["report"]["manifest"]["record_sha256"] = "[record_sha256]".into();
     insta::assert_json_snapshot!("export", exported);
-    insta::assert_json_snapshot!("prove_false_claim", report(&dir, &["prove", "--n", "4", "--level", "2", "--below", "3", "--no-race", "--proofs", "p"]));
-    insta::assert_json_snapshot!("certify", report(&dir, &["certify", "--n", "3", "--no-race", "--proofs", "c", "--external-check", "never"]));
+    insta::assert_json_snapshot!(
+        "prove_false_claim",
+        report(&dir, &["prove", "--n", "4", "--level", "2", "--below", "3", "--no-race", "--proofs", "p"])
+    );
+    insta::assert_json_snapshot!(
+        "certify",
+        report(&dir, &["certify", "--n", "3", "--no-race", "--proofs", "c", "--external-check", "never"])
+    );
     insta::assert_json_snapshot!("certify_bad_range", report(&dir, &["certify", "--n", "1..=2", "--proofs", "c"]));
     insta::assert_json_snapshot!("check", report(&dir, &["check", "c/n3/optimum.json"]));
-    insta::assert_json_snapshot!("statement", report(&dir, &["statement", "--n", "3", "--level", "2", "--below", "3", "-o", "s.opb"]));
+    insta::assert_json_snapshot!(
+        "statement",
+        report(&dir, &["statement", "--n", "3", "--level", "2", "--below", "3", "-o", "s.opb"])
+    );
 }
 
 #[test]
@@ -93,9 +162,18 @@ fn the_count_commands_reports() {
     let dir = scratch("count");
     insta::assert_json_snapshot!("count_sweep", report(&dir, &["count", "--n", "4", "--level", "3"]));
     insta::assert_json_snapshot!("count_sat", report(&dir, &["count", "--n", "4", "--level", "3", "--road", "sat"]));
-    insta::assert_json_snapshot!("count_sat_listed", report(&dir, &["count", "--n", "4", "--level", "3", "--road", "sat", "--max-penalty", "3"]));
-    insta::assert_json_snapshot!("count_up_to", report(&dir, &["count", "--n", "4", "--level", "3", "--max-penalty", "3"]));
-    insta::assert_json_snapshot!("count_refine", report(&dir, &["count", "--n", "4", "--level", "4", "--road", "refine"]));
+    insta::assert_json_snapshot!(
+        "count_sat_listed",
+        report(&dir, &["count", "--n", "4", "--level", "3", "--road", "sat", "--max-penalty", "3"])
+    );
+    insta::assert_json_snapshot!(
+        "count_up_to",
+        report(&dir, &["count", "--n", "4", "--level", "3", "--max-penalty", "3"])
+    );
+    insta::assert_json_snapshot!(
+        "count_refine",
+        report(&dir, &["count", "--n", "4", "--level", "4", "--road", "refine"])
+    );
     insta::assert_json_snapshot!("table_minima", report(&dir, &["table", "--n", "3..=4", "penalties"]));
 }
 
@@ -106,10 +184,57 @@ fn the_cube_commands_reports() {
     }
     let dir = scratch("cubes");
     let claim = ["--n", "5", "--level", "3", "--below", "9", "--radius", "1", "--depth", "1"];
-    insta::assert_json_snapshot!("cubes_plan", report(&dir, &[&["cubes", "plan"][..], &claim, &["-o", "plan.json", "--results", "results"]].concat()));
-    insta::assert_json_snapshot!("cubes_status_open", report(&dir, &["cubes", "status", "plan.json", "--results", "results"]));
-    insta::assert_json_snapshot!("cubes_run", report(&dir, &["cubes", "run", "plan.json", "--all", "--jobs", "1", "--results", "results", "--store-limit", "100000000"]));
-    insta::assert_json_snapshot!("cubes_status_done", report(&dir, &["cubes", "status", "plan.json", "--results", "results"]));
-    insta::assert_json_snapshot!("cubes_refine", report(&dir, &["cubes", "refine", "plan.json", "--cube", "0", "--results", "results", "-o", "refined.json", "--strategy", "cardinality"]));
-    insta::assert_json_snapshot!("cubes_merge", report(&dir, &["cubes", "merge", "plan.json", "--results", "results", "--proofs", "p"]));
+    insta::assert_json_snapshot!(
+        "cubes_plan",
+        report(&dir, &[&["cubes", "plan"][..], &claim, &["-o", "plan.json", "--results", "results"]].concat())
+    );
+    insta::assert_json_snapshot!(
+        "cubes_status_open",
+        report(&dir, &["cubes", "status", "plan.json", "--results", "results"])
+    );
+    insta::assert_json_snapshot!(
+        "cubes_run",
+        report(
+            &dir,
+            &[
+                "cubes",
+                "run",
+                "plan.json",
+                "--all",
+                "--jobs",
+                "1",
+                "--results",
+                "results",
+                "--store-limit",
+                "100000000"
+            ]
+        )
+    );
+    insta::assert_json_snapshot!(
+        "cubes_status_done",
+        report(&dir, &["cubes", "status", "plan.json", "--results", "results"])
+    );
+    insta::assert_json_snapshot!(
+        "cubes_refine",
+        report(
+            &dir,
+            &[
+                "cubes",
+                "refine",
+                "plan.json",
+                "--cube",
+                "0",
+                "--results",
+                "results",
+                "-o",
+                "refined.json",
+                "--strategy",
+                "cardinality"
+            ]
+        )
+    );
+    insta::assert_json_snapshot!(
+        "cubes_merge",
+        report(&dir, &["cubes", "merge", "plan.json", "--results", "results", "--proofs", "p"])
+    );
 }

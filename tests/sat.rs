@@ -10,11 +10,12 @@ use hexcert::formula::Cnf;
 use hexcert::geometry::Hexagon;
 use hexcert::levels::Partial;
 use hexcert::search::{enumerate, minimize_through, solve_at_bound, PlainOracle};
-use hexcert::solving::{Cadical, Answer, SatSolver};
+use hexcert::solving::{Answer, Cadical, SatSolver};
 use hexcert::validation::evaluate;
 use proptest::prelude::*;
 
-const CARDINALITIES: [Cardinality; 3] = [Cardinality::SequentialCounter, Cardinality::Totalizer, Cardinality::WedgeCounter];
+const CARDINALITIES: [Cardinality; 3] =
+    [Cardinality::SequentialCounter, Cardinality::Totalizer, Cardinality::WedgeCounter];
 
 fn with(cardinality: Cardinality, max_penalty: Option<usize>) -> EncodeOptions {
     EncodeOptions { cardinality, ..EncodeOptions::bounded(max_penalty) }
@@ -59,7 +60,8 @@ fn brute_force_minimum(n: usize, level: u8) -> (usize, usize) {
 fn n2_minimum_and_count_agree_with_brute_force_at_every_level() {
     let hex = Hexagon::new(2).unwrap();
     for cardinality in CARDINALITIES {
-        let minima = minimize_through(&hex, 6, &mut PlainOracle::<Cadical>::new(with(cardinality, None)), &mut |_| {}).unwrap();
+        let minima =
+            minimize_through(&hex, 6, &mut PlainOracle::<Cadical>::new(with(cardinality, None)), &mut |_| {}).unwrap();
         for level in 1..=6u8 {
             let (min, count) = brute_force_minimum(2, level);
             assert_eq!(minima[level as usize - 1].penalty, min, "level {level}");
@@ -115,8 +117,9 @@ fn any_partial() -> impl Strategy<Value = Partial> {
     (2usize..=3, 1u8..=6).prop_flat_map(|(n, level)| {
         // Bias towards low values so that valid partials are not rare.
         let value = prop_oneof![3 => Just(1u8), 2 => Just(2u8), 2 => 1u8..=level + 1];
-        proptest::collection::vec(value, hexcert::geometry::cell_count(n))
-            .prop_map(move |values| Partial::new(n, level, values.into_iter().map(|v| v.min(level + 1)).collect()).unwrap())
+        proptest::collection::vec(value, hexcert::geometry::cell_count(n)).prop_map(move |values| {
+            Partial::new(n, level, values.into_iter().map(|v| v.min(level + 1)).collect()).unwrap()
+        })
     })
 }
 
@@ -162,7 +165,9 @@ fn minimum_penalty_table_n3_to_n6() {
     let mut table = String::from("| n | L1 | L2 | L3 | L4 | L5 | L6 |\n|---|---|---|---|---|---|---|\n");
     for n in 3..=6 {
         let hex = Hexagon::new(n).unwrap();
-        let minima = minimize_through(&hex, 6, &mut PlainOracle::<Cadical>::new(EncodeOptions::bounded(None)), &mut |_| {}).unwrap();
+        let minima =
+            minimize_through(&hex, 6, &mut PlainOracle::<Cadical>::new(EncodeOptions::bounded(None)), &mut |_| {})
+                .unwrap();
         let row: Vec<String> = minima.iter().map(|m| m.penalty.to_string()).collect();
         // A second, independent path: the frontier sweep of the counting module.
         let swept: Vec<usize> = Count::new(&hex, 6).row(0).unwrap().iter().map(|e| e.minimum).collect();

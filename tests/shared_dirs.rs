@@ -4,7 +4,6 @@
 //! across hosts and namespaces, so a run that judged liveness by
 //! `/proc/<pid>` on its own machine deleted another host's live directory.
 
-
 use std::path::Path;
 use std::process::Command;
 
@@ -23,7 +22,8 @@ fn only_directories_whose_lock_is_free_are_reaped() {
     // Another host's live run: its pid means nothing here, its lock is held.
     let foreign = dir.join(format!(".work-cube-otherhost-{DEAD_PID}"));
     std::fs::create_dir_all(&foreign).unwrap();
-    let mut holder = Command::new("flock").arg("--close").arg(foreign.join(".lock")).args(["sleep", "30"]).spawn().unwrap();
+    let mut holder =
+        Command::new("flock").arg("--close").arg(foreign.join(".lock")).args(["sleep", "30"]).spawn().unwrap();
     // A run that ended without cleaning up: its lock file is there, unheld.
     let dead = dir.join(format!(".work-cube-deadhost-{DEAD_PID}"));
     std::fs::create_dir_all(&dead).unwrap();
@@ -63,7 +63,24 @@ fn two_hosts_sharing_a_results_directory_lose_nothing() {
     let (plan, results) = (scratch.0.join("plan.json"), scratch.0.join("results"));
     let hexcert = env!("CARGO_BIN_EXE_hexcert");
     let planned = Command::new(hexcert)
-        .args(["cubes", "plan", "--n", "6", "--level", "3", "--below", "13", "--radius", "1", "--depth", "1", "-o", s(&plan), "--results", s(&results)])
+        .args([
+            "cubes",
+            "plan",
+            "--n",
+            "6",
+            "--level",
+            "3",
+            "--below",
+            "13",
+            "--radius",
+            "1",
+            "--depth",
+            "1",
+            "-o",
+            s(&plan),
+            "--results",
+            s(&results),
+        ])
         .output()
         .unwrap();
     assert!(planned.status.success(), "{}", String::from_utf8_lossy(&planned.stderr));
@@ -79,7 +96,11 @@ fn two_hosts_sharing_a_results_directory_lose_nothing() {
         } else {
             Command::new(hexcert)
         };
-        command.env("HEXCERT_HOST", host).args(["cubes", "run", s(&plan), "--all", "--jobs", "1", "--results", s(&results)]).spawn().unwrap()
+        command
+            .env("HEXCERT_HOST", host)
+            .args(["cubes", "run", s(&plan), "--all", "--jobs", "1", "--results", s(&results)])
+            .spawn()
+            .unwrap()
     };
     let (mut a, mut b) = (run("host-a"), run("host-b"));
     let (a, b) = (a.wait().unwrap(), b.wait().unwrap());
@@ -91,12 +112,17 @@ fn two_hosts_sharing_a_results_directory_lose_nothing() {
     let plan = hexcert::cubes::Plan::read(&plan).unwrap();
     let hosts: std::collections::BTreeSet<String> = (0..plan.cubes.len())
         .map(|i| {
-            let record: hexcert::records::CubeResult = hexcert::records::read_json(&hexcert::records::cube::result_path(&results, &plan, i)).unwrap();
+            let record: hexcert::records::CubeResult =
+                hexcert::records::read_json(&hexcert::records::cube::result_path(&results, &plan, i)).unwrap();
             record.written_by.unwrap().split('-').take(2).collect::<Vec<_>>().join("-")
         })
         .collect();
     assert!(hosts.iter().all(|h| h == "host-a" || h == "host-b"), "{hosts:?}");
-    let left: Vec<_> = std::fs::read_dir(&results).unwrap().flatten().filter(|e| e.file_name().to_string_lossy().starts_with(".work-")).collect();
+    let left: Vec<_> = std::fs::read_dir(&results)
+        .unwrap()
+        .flatten()
+        .filter(|e| e.file_name().to_string_lossy().starts_with(".work-"))
+        .collect();
     assert!(left.is_empty(), "work directories left behind: {left:?}");
 }
 
@@ -131,13 +157,17 @@ fn a_killed_replacement_leaves_nothing_behind_and_loses_no_claim() {
     assert!(!unnamed.exists(), "a .new- work directory whose run ended was kept");
     assert!(!work.exists(), "the stopped replacement's work directory was kept");
     assert_eq!(std::fs::read(home.join("claim.json")).ok(), Some(old), "the old claim was lost");
-    assert_eq!(std::fs::read(home.join("formula.cnf.gz")).unwrap(), std::fs::read(source.join("formula.cnf.gz")).unwrap());
+    assert_eq!(
+        std::fs::read(home.join("formula.cnf.gz")).unwrap(),
+        std::fs::read(source.join("formula.cnf.gz")).unwrap()
+    );
     assert!(home.join("notes.txt").exists());
     // A live run's directory under its `.new-` name is never taken.
     let live = WorkDir::create(dir, ".work-live").unwrap();
     let fresh = dir.join(".new-work-held");
     std::fs::create_dir_all(&fresh).unwrap();
-    let mut holder = Command::new("flock").arg("--close").arg(fresh.join(".lock")).args(["sleep", "30"]).spawn().unwrap();
+    let mut holder =
+        Command::new("flock").arg("--close").arg(fresh.join(".lock")).args(["sleep", "30"]).spawn().unwrap();
     std::thread::sleep(std::time::Duration::from_millis(300));
     remove_stale_work_dirs(dir);
     let kept = (live.0.exists(), fresh.exists());
@@ -153,8 +183,11 @@ fn a_killed_replacement_leaves_nothing_behind_and_loses_no_claim() {
 fn a_single_cube_run_reaps_a_killed_jobs_scratch() {
     let scratch = Scratch::new("shared-reap-one");
     let dir = &scratch.0;
-    let hexcert = |args: &[&str]| Command::new(env!("CARGO_BIN_EXE_hexcert")).current_dir(dir).args(args).output().unwrap();
-    assert!(hexcert(&["cubes", "plan", "--n", "4", "--level", "3", "--below", "3", "-o", "plan.json", "-q"]).status.success());
+    let hexcert =
+        |args: &[&str]| Command::new(env!("CARGO_BIN_EXE_hexcert")).current_dir(dir).args(args).output().unwrap();
+    assert!(hexcert(&["cubes", "plan", "--n", "4", "--level", "3", "--below", "3", "-o", "plan.json", "-q"])
+        .status
+        .success());
     let results = dir.join("results");
     let dead = results.join(format!(".work-cube-deadhost-{DEAD_PID}-0"));
     std::fs::create_dir_all(&dead).unwrap();

@@ -94,7 +94,8 @@ fn veripb_accepts_the_split_derivations_of_plans_and_refined_plans() {
     let plans = [plan(4, 3, 3, 1), plan(4, 3, 3, 2), plan(4, 3, 2, 1), plan(3, 4, 2, 2), refined];
     let on_path = veripb_on_path();
     for (i, plan) in plans.iter().enumerate() {
-        let files = write(&format!("accept-{i}"), plan).unwrap_or_else(|e| panic!("plan {i} ({}): {e}", plan.statement));
+        let files =
+            write(&format!("accept-{i}"), plan).unwrap_or_else(|e| panic!("plan {i} ({}): {e}", plan.statement));
         if on_path {
             veripb(&files).unwrap_or_else(|e| panic!("plan {i} ({}): VeriPB rejected:\n{e}", plan.statement));
         }
@@ -115,13 +116,15 @@ fn the_writer_refuses_a_plan_without_a_cube_or_with_a_cube_not_least() {
         .iter()
         .enumerate()
         .find_map(|(i, cube)| {
-            let image = (0..split.images.len()).map(|g| split.image(g, &cube.values)).find(|image| *image != cube.values)?;
+            let image =
+                (0..split.images.len()).map(|g| split.image(g, &cube.values)).find(|image| *image != cube.values)?;
             Some((i, image))
         })
         .expect("some cube is moved by a symmetry");
     let mut moved = plan.clone();
     moved.cubes[index] = Cube::values(plan.cubes[index].depth, image);
-    let error = write("moved", &moved).err().expect("a cube that is not its orbit's least covers nothing the tree reaches");
+    let error =
+        write("moved", &moved).err().expect("a cube that is not its orbit's least covers nothing the tree reaches");
     assert!(error.contains("least"), "{error}");
 }
 

@@ -123,10 +123,15 @@ fn least_charge(lines: &[Line], values: &[u8], level: u8) -> Option<i64> {
     assert_eq!(bound_lines.len(), 1, "one penalty bound");
     for line in &others {
         let fixed: i64 = line.terms.iter().filter_map(|(n, c)| holds(n).map(|b| c * i64::from(b))).sum();
-        let indicators: Vec<&String> = line.terms.iter().filter(|(n, _)| holds(n).is_none()).map(|(n, c)| {
-            assert_eq!((*c, line.relation.as_str()), (1, ">="), "indicators only in lower bounds");
-            n
-        }).collect();
+        let indicators: Vec<&String> = line
+            .terms
+            .iter()
+            .filter(|(n, _)| holds(n).is_none())
+            .map(|(n, c)| {
+                assert_eq!((*c, line.relation.as_str()), (1, ">="), "indicators only in lower bounds");
+                n
+            })
+            .collect();
         for name in &indicators {
             charged.entry(name.to_string()).or_insert(false);
         }
@@ -300,7 +305,21 @@ fn the_command_writes_the_library_text_and_rejects_bad_input_in_one_line() {
     }
     let (proof, target) = (dir.join("bad.pbp"), dir.join("bad-target.opb"));
     let (bad_s, proof_s, target_s) = (bad.to_str().unwrap(), proof.to_str().unwrap(), target.to_str().unwrap());
-    let out = run(&["statement", "--n", "3", "--level", "2", "--below", "0", "-o", bad_s, "--derivation", proof_s, "--target", target_s]);
+    let out = run(&[
+        "statement",
+        "--n",
+        "3",
+        "--level",
+        "2",
+        "--below",
+        "0",
+        "-o",
+        bad_s,
+        "--derivation",
+        proof_s,
+        "--target",
+        target_s,
+    ]);
     assert_eq!(out.status.code(), Some(2), "a derivation for --below 0");
     assert_eq!(String::from_utf8_lossy(&out.stderr).lines().count(), 1, "one line");
     assert!(!bad.exists() && !proof.exists() && !target.exists(), "no file for a bad bound");

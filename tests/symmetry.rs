@@ -9,14 +9,18 @@ use hexcert::encoding::{EncodeOptions, SymmetryBreaking};
 use hexcert::geometry::Hexagon;
 use hexcert::levels::Partial;
 use hexcert::orbits::image as act;
-use hexcert::search::orbits::orbit_count;
 use hexcert::search::enumerate;
+use hexcert::search::orbits::orbit_count;
 use hexcert::solving::Cadical;
 use hexcert::validation::evaluate;
 
 fn solutions(hex: &Hexagon, level: u8, bound: usize, symmetry: SymmetryBreaking) -> HashSet<Vec<u8>> {
     let options = EncodeOptions { symmetry, ..EncodeOptions::bounded(Some(bound)) };
-    enumerate::<Cadical>(hex, level, options, 1_000_000).unwrap().into_iter().map(|f| f.partial.values().to_vec()).collect()
+    enumerate::<Cadical>(hex, level, options, 1_000_000)
+        .unwrap()
+        .into_iter()
+        .map(|f| f.partial.values().to_vec())
+        .collect()
 }
 
 fn is_lex_leader(hex: &Hexagon, values: &[u8]) -> bool {

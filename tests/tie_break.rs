@@ -51,7 +51,11 @@ fn a_tie_break_appends_lex_clauses_to_the_plain_formula_and_plans_without_one_ar
     let read: Plan = serde_json::from_str(&serde_json::to_string(&tied).unwrap()).unwrap();
     assert_eq!(read, tied);
     // A committed plan reads with no tie-break and still hashes to its formula.
-    let committed = Plan::read(std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/proofs/n14/level2-below40/wedge/plan.json"))).unwrap();
+    let committed = Plan::read(std::path::Path::new(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/proofs/n14/level2-below40/wedge/plan.json"
+    )))
+    .unwrap();
     assert_eq!(committed.tie_break, TieBreak::None);
     assert_eq!(hexcert::digest::sha256_hex(&committed.encoding().unwrap().cnf.to_dimacs()), committed.formula_sha256);
     // Deepening the split would change the formula under every record.
@@ -73,7 +77,8 @@ fn veripb_accepts_tie_break_derivations_and_rejects_a_tail_clause_turned_round()
         budget,
     ];
     for (i, plan) in plans.iter().enumerate() {
-        veripb(&scratch.0, plan, |t| t).unwrap_or_else(|e| panic!("plan {i} ({}): VeriPB rejected:\n{e}", plan.statement));
+        veripb(&scratch.0, plan, |t| t)
+            .unwrap_or_else(|e| panic!("plan {i} ({}): VeriPB rejected:\n{e}", plan.statement));
     }
     // The last tail clause of the formula, in the target and where the
     // derivation reaches it, compares a digit the other way round: "equal
@@ -83,7 +88,10 @@ fn veripb_accepts_tie_break_derivations_and_rejects_a_tail_clause_turned_round()
     let last = extended.clauses().len() - 1;
     assert!(last >= plain.clauses().len());
     let clause = &extended.clauses()[last];
-    let opb = |c: &[i32]| c.iter().map(|&l| if l > 0 { format!("+1 x{l} ") } else { format!("+1 ~x{} ", -l) }).collect::<String>() + ">= 1";
+    let opb = |c: &[i32]| {
+        c.iter().map(|&l| if l > 0 { format!("+1 x{l} ") } else { format!("+1 ~x{} ", -l) }).collect::<String>()
+            + ">= 1"
+    };
     let n = clause.len();
     let turned: Vec<i32> = clause.iter().enumerate().map(|(i, &l)| if i + 2 >= n { -l } else { l }).collect();
     let (was, now) = (opb(clause), opb(&turned));
@@ -101,17 +109,38 @@ fn a_tie_break_plan_runs_merges_and_checks() {
     let dir = &scratch.0;
     let hexcert = env!("CARGO_BIN_EXE_hexcert");
     let run = |args: &[&str]| Command::new(hexcert).current_dir(dir).args(args).output().unwrap();
-    let planned = run(&["cubes", "plan", "--n", "5", "--level", "3", "--below", "9", "--tie-break", "next-ring", "-o", "plan.json", "-q"]);
+    let planned = run(&[
+        "cubes",
+        "plan",
+        "--n",
+        "5",
+        "--level",
+        "3",
+        "--below",
+        "9",
+        "--tie-break",
+        "next-ring",
+        "-o",
+        "plan.json",
+        "-q",
+    ]);
     assert!(planned.status.success(), "{}", String::from_utf8_lossy(&planned.stderr));
     let ran = run(&["cubes", "run", "plan.json", "--all", "--store-limit", "100000000", "-q"]);
     assert!(ran.status.success(), "{}", String::from_utf8_lossy(&ran.stderr));
     let expected = if common::veripb_present() { 0 } else { 4 };
     let merged = run(&["cubes", "merge", "plan.json", "--proofs", "proofs", "-q"]);
-    assert_eq!(merged.status.code(), Some(expected), "{}{}", String::from_utf8_lossy(&merged.stdout), String::from_utf8_lossy(&merged.stderr));
+    assert_eq!(
+        merged.status.code(),
+        Some(expected),
+        "{}{}",
+        String::from_utf8_lossy(&merged.stdout),
+        String::from_utf8_lossy(&merged.stderr)
+    );
     let checked = run(&["check", "proofs"]);
     let text = String::from_utf8_lossy(&checked.stdout);
     assert_eq!(checked.status.code(), Some(expected), "{text}{}", String::from_utf8_lossy(&checked.stderr));
-    let claim: serde_json::Value = serde_json::from_slice(&std::fs::read(dir.join("proofs/n5/level3-below9/claim.json")).unwrap()).unwrap();
+    let claim: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(dir.join("proofs/n5/level3-below9/claim.json")).unwrap()).unwrap();
     assert_eq!(claim["plan"]["tie_break"], "next-ring");
 
     // The audit case: the claim's statement_to_cnf record removed (and the

@@ -34,8 +34,11 @@ enum Grow {
     Cardinality(usize),
 }
 
-const STRATEGIES: [fn(usize) -> Grow; 3] =
-    [|depth| Grow::Prefix(40, depth, PrefixScore::Learned), |depth| Grow::Prefix(40, depth, PrefixScore::Pivots), Grow::Cardinality];
+const STRATEGIES: [fn(usize) -> Grow; 3] = [
+    |depth| Grow::Prefix(40, depth, PrefixScore::Learned),
+    |depth| Grow::Prefix(40, depth, PrefixScore::Pivots),
+    Grow::Cardinality,
+];
 
 /// The ring-1 plan of the claim with a tree grown below every cube.
 fn tree_plan(n: usize, level: u8, below: usize, grow: Grow) -> Plan {
@@ -47,12 +50,16 @@ fn tree_plan(n: usize, level: u8, below: usize, grow: Grow) -> Plan {
             grown.into_iter().map(|(i, g)| (i, g.leaves)).collect()
         }
         Grow::Cardinality(depth) => {
-            let counter = plan.encoding().unwrap().counter().expect("the default cardinality is the sequential counter");
+            let counter =
+                plan.encoding().unwrap().counter().expect("the default cardinality is the sequential counter");
             every.iter().map(|&i| (i, bisection_tree(&counter, &plan.cubes[i].literals, depth))).collect()
         }
     };
     let grown = plan.grow_trees(&trees).unwrap();
-    assert!(grown.cubes.iter().any(|c| c.literals.len() >= 2), "{grow:?}: no tree of depth 2 grew: the test would show nothing");
+    assert!(
+        grown.cubes.iter().any(|c| c.literals.len() >= 2),
+        "{grow:?}: no tree of depth 2 grew: the test would show nothing"
+    );
     grown
 }
 
@@ -141,7 +148,10 @@ fn every_optimal_partial_in_a_leaf(grow: Grow) {
         let reached = hex.symmetries().iter().any(|perm| {
             let moved = Partial::new(n, level, hexcert::orbits::image(perm, partial.values())).unwrap();
             let projection = split.project(moved.values());
-            plan.cubes.iter().filter(|c| hexcert::cubes::Split::coarsen(&projection, c.depth) == c.values).any(|cube| in_leaf(&moved, cube))
+            plan.cubes
+                .iter()
+                .filter(|c| hexcert::cubes::Split::coarsen(&projection, c.depth) == c.values)
+                .any(|cube| in_leaf(&moved, cube))
         });
         assert!(reached, "{grow:?}: optimal partial {:?} lies in no leaf under any symmetry", partial.values());
     }
@@ -159,7 +169,22 @@ fn a_true_claim_refutes_every_leaf_and_a_false_one_yields_a_validated_counterexa
         plan.write(&dir.join("plan.json"), Path::new("res"), "hexcert").unwrap();
         // Proofs kept beside the records, so that `status` checks them in its run
         // (a record without its proof is only attested, exit 4).
-        let run = hexcert(&["cubes", "run", "plan.json", "--all", "--jobs", "2", "--results", "res", "--store-limit", "100000000", "-q"], &dir);
+        let run = hexcert(
+            &[
+                "cubes",
+                "run",
+                "plan.json",
+                "--all",
+                "--jobs",
+                "2",
+                "--results",
+                "res",
+                "--store-limit",
+                "100000000",
+                "-q",
+            ],
+            &dir,
+        );
         let status = hexcert(&["cubes", "status", "plan.json", "--results", "res"], &dir);
         let text = format!("{}{}", String::from_utf8_lossy(&status.stdout), String::from_utf8_lossy(&status.stderr));
         if refuted {

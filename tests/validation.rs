@@ -129,8 +129,7 @@ fn published_grids_penalties_grow_with_the_level() {
     for (n, _) in common::published_grids().into_iter().take(9) {
         let hex = Hexagon::new(n).unwrap();
         let full = common::published(n);
-        let penalties: Vec<usize> =
-            (1..=6).map(|k| evaluate(&hex, &full.truncate(k).unwrap()).penalty).collect();
+        let penalties: Vec<usize> = (1..=6).map(|k| evaluate(&hex, &full.truncate(k).unwrap()).penalty).collect();
         assert!(penalties.windows(2).all(|w| w[0] <= w[1]), "n={n}: {penalties:?}");
     }
 }

@@ -88,11 +88,7 @@ impl Assignment {
     /// duplicates) while copying the distinct literals into `out`. Returns
     /// whether the clause is a tautology (holds some l and -l). The caller
     /// must `undo` afterwards, also on error.
-    pub(crate) fn assume_negation(
-        &mut self,
-        lits: &[i32],
-        out: &mut Vec<i32>,
-    ) -> Result<bool, (i32, LitRefusal)> {
+    pub(crate) fn assume_negation(&mut self, lits: &[i32], out: &mut Vec<i32>) -> Result<bool, (i32, LitRefusal)> {
         out.clear();
         let mut tautology = false;
         for &lit in lits {

@@ -331,5 +331,4 @@ impl Checker {
     pub(crate) fn retire(&mut self, first: u64, keep: Option<u64>) -> Option<u64> {
         self.store.retire(first, keep)
     }
-
 }

@@ -56,7 +56,8 @@ fn strict_dimacs(bytes: &[u8]) -> Option<Vec<Vec<i32>>> {
 fn satisfiable(clauses: &[Vec<i32>]) -> Option<bool> {
     let vars = clauses.iter().flatten().map(|l| l.unsigned_abs()).max().unwrap_or(0);
     (vars <= 12).then(|| {
-        (0u32..1 << vars).any(|bits| clauses.iter().all(|c| c.iter().any(|&l| (bits >> (l.unsigned_abs() - 1) & 1 == 1) == (l > 0))))
+        (0u32..1 << vars)
+            .any(|bits| clauses.iter().all(|c| c.iter().any(|&l| (bits >> (l.unsigned_abs() - 1) & 1 == 1) == (l > 0))))
     })
 }
 

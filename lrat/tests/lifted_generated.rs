@@ -127,9 +127,19 @@ fn a_checker_of_the_clause_list_agrees_with_one_of_the_dimacs() {
 #[derive(Debug, Clone)]
 enum Edit {
     /// A deletion of one of the ids `1..=last` before step `at`.
-    Delete { at: prop::sample::Index, id: prop::sample::Index },
-    DropHint { step: prop::sample::Index, hint: prop::sample::Index },
-    BumpHint { step: prop::sample::Index, hint: prop::sample::Index, by: i64 },
+    Delete {
+        at: prop::sample::Index,
+        id: prop::sample::Index,
+    },
+    DropHint {
+        step: prop::sample::Index,
+        hint: prop::sample::Index,
+    },
+    BumpHint {
+        step: prop::sample::Index,
+        hint: prop::sample::Index,
+        by: i64,
+    },
 }
 
 fn edit() -> impl Strategy<Value = Edit> {

@@ -5,11 +5,11 @@
 
 use std::path::Path;
 
-use crate::records::ledger::set_aside;
-use crate::verify::cube_status::progress;
 use crate::cubes::Plan;
 use crate::error::HexError;
+use crate::records::ledger::set_aside;
 use crate::records::ranges::claim_directory_numbers;
+use crate::verify::cube_status::progress;
 
 /// A claim found false: which, and the error that names it.
 pub struct Contradicted {
@@ -35,7 +35,11 @@ pub fn set_aside_contradicted(root: &Path, n: usize, level: u8, penalty: usize) 
         }
         let plan_path = dir.join(".cubes").join(format!("level{k}-below{b}.plan.json"));
         let cubes = set_aside_attested_records(&plan_path, &dir.join(".cubes"));
-        let moved = cubes.and_then(|()| set_aside(&entry.path())).map_err(|error| Contradicted { level: k, below: b, error })?;
+        let moved = cubes.and_then(|()| set_aside(&entry.path())).map_err(|error| Contradicted {
+            level: k,
+            below: b,
+            error,
+        })?;
         let message = format!(
             "{}: claims no level-{k} partial has penalty below {b}, but a validated level-{level} partial has penalty {penalty}; set aside as {}",
             entry.path().join("claim.json").display(),
@@ -53,7 +57,11 @@ fn set_aside_attested_records(plan_path: &Path, results: &Path) -> Result<(), He
     let found = progress(&plan, results)?;
     for index in found.attested {
         let moved = set_aside(&crate::records::cube::result_path(results, &plan, index))?;
-        eprintln!("cube {index} of {}: its attested refutation is set aside as {}", plan_path.display(), moved.display());
+        eprintln!(
+            "cube {index} of {}: its attested refutation is set aside as {}",
+            plan_path.display(),
+            moved.display()
+        );
     }
     Ok(())
 }

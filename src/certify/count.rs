@@ -36,10 +36,22 @@ pub fn count_certified(
     let scratch = tempfile::tempdir().map_err(|source| HexError::Io { path: std::env::temp_dir(), source })?;
     let resumed_leaves = Mutex::new(Resumed::default());
     let lister = |encoding: &LevelEncoding, split: &Split, cube: &[u8]| match leaf_split {
-        Some(leaf_split) => certified_in_leaves(hex, (encoding, split, cube), (leaf_split, &leaves_dir(dir, split, cube)), (scratch.path(), verified), (stop, &resumed_leaves, on_leaf)),
+        Some(leaf_split) => certified_in_leaves(
+            hex,
+            (encoding, split, cube),
+            (leaf_split, &leaves_dir(dir, split, cube)),
+            (scratch.path(), verified),
+            (stop, &resumed_leaves, on_leaf),
+        ),
         None => {
             let stop = Arc::clone(stop);
-            certified_cube(hex, (encoding, split, cube), &[], (scratch.path(), verified), (move || stop.load(Ordering::Relaxed), None))
+            certified_cube(
+                hex,
+                (encoding, split, cube),
+                &[],
+                (scratch.path(), verified),
+                (move || stop.load(Ordering::Relaxed), None),
+            )
         }
     };
     let counted = orbit_count_listed(hex, (level, bound), Some(dir), (stop, on_cube), (&lister, true));
@@ -75,7 +87,12 @@ pub fn minimum_claim(root: &Path, n: usize, level: u8, penalty: usize) -> Result
 /// (`--max-penalty`), the claim under `root` of the highest bound at most
 /// `bound` (of `level` or a lower one), or none: the listing is then written
 /// cube by cube, but no count record.
-pub fn listing_claim(root: &Path, n: usize, level: u8, (penalty, bound): (Option<usize>, usize)) -> Result<Option<(std::path::PathBuf, usize)>, HexError> {
+pub fn listing_claim(
+    root: &Path,
+    n: usize,
+    level: u8,
+    (penalty, bound): (Option<usize>, usize),
+) -> Result<Option<(std::path::PathBuf, usize)>, HexError> {
     match penalty {
         Some(p) => Ok(Some((minimum_claim(root, n, level, p)?, p))),
         None => Ok((0..=bound).rev().find_map(|below| claim_below(root, n, level, below).map(|claim| (claim, below)))),
@@ -94,7 +111,13 @@ fn claim_below(root: &Path, n: usize, level: u8, below: usize) -> Option<std::pa
 /// leader lies below `minimum` or none reaches it: then `minimum` is not the
 /// level's minimum. A listing past the minimum (`minimum < penalty`) records
 /// it, for the lift to a higher level's minimum. Returns the record's path.
-pub fn write_count_record(dir: &Path, hex: &Hexagon, (level, penalty): (u8, usize), by_penalty: &[u64], (claim, minimum): (&Path, usize)) -> Result<Option<std::path::PathBuf>, HexError> {
+pub fn write_count_record(
+    dir: &Path,
+    hex: &Hexagon,
+    (level, penalty): (u8, usize),
+    by_penalty: &[u64],
+    (claim, minimum): (&Path, usize),
+) -> Result<Option<std::path::PathBuf>, HexError> {
     let count = by_penalty.get(penalty).copied().unwrap_or(0);
     if by_penalty.iter().position(|&c| c > 0) != Some(minimum) {
         return Ok(None);
@@ -112,7 +135,8 @@ pub fn write_count_record(dir: &Path, hex: &Hexagon, (level, penalty): (u8, usiz
     let encoding = crate::records::leaders::listing_encoding(hex, level, penalty);
     let hash = crate::digest::sha256_hex(&encoding.cnf.to_dimacs());
     let path = dir.join("count.json");
-    let derived = crate::verify::statement_to_cnf::derive_and_check(hex, level, penalty + 1, &encoding.options, &hash, &path)?;
+    let derived =
+        crate::verify::statement_to_cnf::derive_and_check(hex, level, penalty + 1, &encoding.options, &hash, &path)?;
     let record = CountRecord {
         format: COUNT_FORMAT.into(),
         n: hex.side(),

@@ -15,21 +15,21 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
 
-use crate::run::WorkDir;
+use crate::compress;
 use crate::cubes::{cube_formula, split_formula, Plan, Split};
+use crate::digest::{sha256_file, sha256_hex};
+use crate::encoding::model::accept_model;
 use crate::encoding::LevelEncoding;
-use crate::formula::Cnf;
 use crate::error::HexError;
+use crate::error::RecordError;
+use crate::formula::Cnf;
 use crate::geometry::Hexagon;
 use crate::proofs::online::{Against, Finished, OnlineCheck};
-use crate::proofs::verified::{write_formula, VerifiedChecker};
-use crate::compress;
-use crate::digest::{sha256_file, sha256_hex};
 use crate::proofs::own_peak_memory_kb;
-use crate::error::RecordError;
+use crate::proofs::verified::{write_formula, VerifiedChecker};
 use crate::records::ledger::{resume_or_do, set_aside, Unit};
 use crate::records::FileRecord;
-use crate::encoding::model::accept_model;
+use crate::run::WorkDir;
 use crate::solving::{solve_traced, Answer};
 
 use crate::records::cube::{judge, read_result, result_path, CubeResult, CubeVerdict, Held, RESULT_FORMAT};
@@ -57,11 +57,19 @@ pub struct RunLimits<'a> {
 /// `HexError::Usage` for an index outside the plan or a record another
 /// build wrote; the ledger's errors (`HexError::Record`) for a record of
 /// another unit; `solve_cube`'s.
-pub fn run_cube(plan: &Plan, index: usize, results: &Path, limits: RunLimits<'_>, abort: &Arc<AtomicBool>) -> Result<Unit<CubeResult>, HexError> {
+pub fn run_cube(
+    plan: &Plan,
+    index: usize,
+    results: &Path,
+    limits: RunLimits<'_>,
+    abort: &Arc<AtomicBool>,
+) -> Result<Unit<CubeResult>, HexError> {
     let cube = plan
         .cubes
         .get(index)
-        .ok_or_else(|| HexError::Usage(format!("cube index {index} is out of range: the plan has {} cubes", plan.cubes.len())))?
+        .ok_or_else(|| {
+            HexError::Usage(format!("cube index {index} is out of range: the plan has {} cubes", plan.cubes.len()))
+        })?
         .clone();
     // A job engine runs a campaign one cube a job: a killed job's scratch
     // (its LRAT, hundreds of MB) goes at the next job, not at the next `--all`.
@@ -75,7 +83,10 @@ pub fn run_cube(plan: &Plan, index: usize, results: &Path, limits: RunLimits<'_>
         Ok(record) => Ok(settles(&record, limits).then_some(record)),
         Err(why) => report_set_aside(index, path, &why).map(|()| None),
     };
-    let work = || solve_cube(plan, index, (&encoding, &split, &cnf, &dimacs), results, limits, abort).map(|record| (record.clone(), record));
+    let work = || {
+        solve_cube(plan, index, (&encoding, &split, &cnf, &dimacs), results, limits, abort)
+            .map(|record| (record.clone(), record))
+    };
     resume_or_do(Some(&crate::records::cube::results(results)), (&plan.cube_key(index), &identity), read_back, work)
 }
 
@@ -111,9 +122,12 @@ fn solve_cube(
     let limit = limits.time_limit.map(crate::run::CpuLimit::start);
     let timed_out = move || limit.is_some_and(|l| l.spent());
     let flag = Arc::clone(abort);
-    let outcome = solve_traced(cnf, crate::solving::profile::CURRENT, online.sender(), move || flag.load(Ordering::Relaxed) || timed_out());
+    let outcome = solve_traced(cnf, crate::solving::profile::CURRENT, online.sender(), move || {
+        flag.load(Ordering::Relaxed) || timed_out()
+    });
     // The solver ran on this thread (its terminator reads this thread's clock too).
-    let (solve_seconds, solve_cpu_seconds) = (start.elapsed().as_secs_f64(), crate::run::thread_cpu_seconds() - cpu_start);
+    let (solve_seconds, solve_cpu_seconds) =
+        (start.elapsed().as_secs_f64(), crate::run::thread_cpu_seconds() - cpu_start);
     let Finished { lrat, drat: proof, verified, .. } = online.finish(Instant::now())?;
     let mut result = CubeResult {
         format: RESULT_FORMAT.into(),
@@ -141,9 +155,12 @@ fn solve_cube(
             }
             if let Some(verdict) = verified.as_ref().filter(|v| !v.verified_acceptance()) {
                 let what = format!("the proof of cube {index} (by {})", verdict.name);
-                return Err(HexError::Internal(RecordError::LratRejected { what, verdict: verdict.verdict.clone() }.to_string()));
+                return Err(HexError::Internal(
+                    RecordError::LratRejected { what, verdict: verdict.verdict.clone() }.to_string(),
+                ));
             }
-            result.proof_sha256 = Some(sha256_file(&proof).map_err(|source| HexError::Io { path: proof.to_path_buf(), source })?);
+            result.proof_sha256 =
+                Some(sha256_file(&proof).map_err(|source| HexError::Io { path: proof.to_path_buf(), source })?);
             result.lrat = Some(lrat);
             result.verified_lrat = verified;
             result.lrat_proof = store_lrat(&proof.with_extension("lrat"), results, &key, limits.store_limit)?;
@@ -241,7 +258,10 @@ pub fn run_all(
     let every: Vec<usize> = (0..plan.cubes.len()).collect();
     let which = which.unwrap_or(&every);
     if let Some(bad) = which.iter().find(|&&i| i >= plan.cubes.len()) {
-        return Err(HexError::Usage(format!("cube index {bad} is out of range: the plan has {} cubes", plan.cubes.len())));
+        return Err(HexError::Usage(format!(
+            "cube index {bad} is out of range: the plan has {} cubes",
+            plan.cubes.len()
+        )));
     }
     super::work_dirs::remove_stale_work_dirs(results);
     let mut pending = pending_cubes(plan, which, results, limits)?;
@@ -281,7 +301,8 @@ pub fn run_all(
             });
         }
     });
-    let mut outcomes: Vec<(usize, CubeResult)> = outcomes.into_inner().expect("workers joined").into_iter().collect::<Result<_, _>>()?;
+    let mut outcomes: Vec<(usize, CubeResult)> =
+        outcomes.into_inner().expect("workers joined").into_iter().collect::<Result<_, _>>()?;
     outcomes.sort_by_key(|(index, _)| *index);
     Ok(outcomes)
 }

@@ -17,7 +17,8 @@ pub struct Deadline {
 
 impl Deadline {
     pub fn start(outer: &Arc<AtomicBool>, seconds: f64) -> Deadline {
-        let (flag, expired, done) = (Arc::new(AtomicBool::new(false)), Arc::new(AtomicBool::new(false)), Arc::new(AtomicBool::new(false)));
+        let (flag, expired, done) =
+            (Arc::new(AtomicBool::new(false)), Arc::new(AtomicBool::new(false)), Arc::new(AtomicBool::new(false)));
         let (outer, f, e, d) = (Arc::clone(outer), Arc::clone(&flag), Arc::clone(&expired), Arc::clone(&done));
         let start = Instant::now();
         let watcher = std::thread::spawn(move || {

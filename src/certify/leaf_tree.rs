@@ -58,9 +58,13 @@ pub enum LeafNews {
 impl std::fmt::Display for LeafNews {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            LeafNews::Listed { leaders, seconds, cpu_seconds } => write!(f, "listed, {leaders} leaders in {seconds:.1} s ({cpu_seconds:.1} s CPU)"),
+            LeafNews::Listed { leaders, seconds, cpu_seconds } => {
+                write!(f, "listed, {leaders} leaders in {seconds:.1} s ({cpu_seconds:.1} s CPU)")
+            }
             LeafNews::Resumed => write!(f, "read back from its record"),
-            LeafNews::Split { limit, leaders } => write!(f, "past its limit of {limit:.0} s, {leaders} leaders listed by then: split in two"),
+            LeafNews::Split { limit, leaders } => {
+                write!(f, "past its limit of {limit:.0} s, {leaders} leaders listed by then: split in two")
+            }
         }
     }
 }
@@ -90,10 +94,17 @@ fn recorded_leaves(dir: &Path) -> Result<(Vec<Vec<i32>>, Vec<Vec<i32>>), HexErro
             (None, Some(stem)) => (stem, &mut stopped),
             (None, None) => continue,
         };
-        let path: Option<Vec<i32>> = stem.strip_prefix("leaf").and_then(|rest| rest.split('_').skip(1).map(|l| l.parse().ok()).collect());
+        let path: Option<Vec<i32>> =
+            stem.strip_prefix("leaf").and_then(|rest| rest.split('_').skip(1).map(|l| l.parse().ok()).collect());
         match path {
             Some(path) if leaf_name(&path) == stem => into.push(path),
-            _ => return Err(HexError::Input { file, line: 0, message: "not a leaf record's name (leaf_<literal>_<literal>....json, or .split)".into() }),
+            _ => {
+                return Err(HexError::Input {
+                    file,
+                    line: 0,
+                    message: "not a leaf record's name (leaf_<literal>_<literal>....json, or .split)".into(),
+                })
+            }
         }
     }
     Ok((leaves, stopped))
@@ -119,9 +130,24 @@ pub fn certified_in_leaves(
     (stop, resumed, on_leaf): (&Arc<AtomicBool>, &Mutex<Resumed>, OnLeaf<'_>),
 ) -> Result<(CubeLeaders, Vec<Found>), HexError> {
     let (encoding, split, cube) = listed;
-    let counter = encoding.counter().ok_or_else(|| HexError::Usage("the listing's penalty bound has no counter to split a cube on".into()))?;
+    let counter = encoding
+        .counter()
+        .ok_or_else(|| HexError::Usage("the listing's penalty bound has no counter to split a cube on".into()))?;
     let (recorded, stopped) = recorded_leaves(leaves_dir)?;
-    let tree = LeafTree { hex, listed, counter, leaf_split, leaves_dir, recorded, stopped, work, verified, stop, resumed, on_leaf };
+    let tree = LeafTree {
+        hex,
+        listed,
+        counter,
+        leaf_split,
+        leaves_dir,
+        recorded,
+        stopped,
+        work,
+        verified,
+        stop,
+        resumed,
+        on_leaf,
+    };
     let (mut leaves, mut found, mut seen) = (Vec::new(), Vec::<Found>::new(), std::collections::HashSet::new());
     for (leaf, listing) in tree.walk(Vec::new(), 0)? {
         found.extend(leaf.into_iter().filter(|f| seen.insert(f.partial.values().to_vec())));
@@ -161,27 +187,46 @@ impl LeafTree<'_> {
         let (encoding, split, cube) = self.listed;
         let name = leaf_name(&path);
         let ledger = Ledger::<CubeLeaders>::at(self.leaves_dir);
-        let children: Vec<Vec<i32>> = crate::cubes::cardinality::bisection_tree(&self.counter, &path, 1).into_iter().filter(|c| !c.is_empty()).map(|c| [path.as_slice(), &c].concat()).collect();
+        let children: Vec<Vec<i32>> = crate::cubes::cardinality::bisection_tree(&self.counter, &path, 1)
+            .into_iter()
+            .filter(|c| !c.is_empty())
+            .map(|c| [path.as_slice(), &c].concat())
+            .collect();
         let halves = |splits: u32| -> Result<Vec<_>, HexError> {
-            let each: Vec<Vec<_>> = children.par_iter().map(|child| self.walk(child.clone(), splits)).collect::<Result<_, _>>()?;
+            let each: Vec<Vec<_>> =
+                children.par_iter().map(|child| self.walk(child.clone(), splits)).collect::<Result<_, _>>()?;
             Ok(each.concat())
         };
-        let below = self.recorded.iter().any(|r| r.len() > path.len() && r.starts_with(&path)) || self.stopped.iter().any(|s| s.starts_with(&path));
+        let below = self.recorded.iter().any(|r| r.len() > path.len() && r.starts_with(&path))
+            || self.stopped.iter().any(|s| s.starts_with(&path));
         if !children.is_empty() && !ledger.path(&name).is_file() && (path.len() < self.leaf_split.depth || below) {
             return halves(splits + u32::from(self.stopped.contains(&path)));
         }
         let max_penalty = encoding.options.max_penalty.unwrap_or(usize::MAX);
-        let expected = (self.hex.side(), encoding.level(), max_penalty, crate::encoding::ENCODER_VERSION.to_string(), split.cells.clone(), cube.to_vec(), path.clone(), true);
+        let expected = (
+            self.hex.side(),
+            encoding.level(),
+            max_penalty,
+            crate::encoding::ENCODER_VERSION.to_string(),
+            split.cells.clone(),
+            cube.to_vec(),
+            path.clone(),
+            true,
+        );
         let time_limit = self.leaf_split.limit_below(splits).filter(|_| !children.is_empty());
         let so_far = std::sync::atomic::AtomicUsize::new(0);
         let listed = crate::records::ledger::resume_or_do(
             Some(&ledger),
             (&name, &expected),
-            |file, record| Ok(Some((judge_leaders(file, self.hex, (record.level, record.max_penalty), split, &record)?, record))),
+            |file, record| {
+                Ok(Some((judge_leaders(file, self.hex, (record.level, record.max_penalty), split, &record)?, record)))
+            },
             || {
-                let (stop, limit) = (Arc::clone(self.stop), time_limit.map(|d| crate::run::CpuLimit::start(d.as_secs_f64())));
+                let (stop, limit) =
+                    (Arc::clone(self.stop), time_limit.map(|d| crate::run::CpuLimit::start(d.as_secs_f64())));
                 let stopped = move || stop.load(Ordering::Relaxed) || limit.is_some_and(|l| l.spent());
-                let (record, leaf) = certified_cube(self.hex, self.listed, &path, (self.work, self.verified), (stopped, Some(&so_far)))?;
+                let (record, leaf) =
+                    certified_cube(self.hex, self.listed, &path, (self.work, self.verified), (stopped, Some(&so_far)))?;
                 Ok((record.clone(), (leaf, record)))
             },
         );
@@ -197,9 +242,31 @@ impl LeafTree<'_> {
         };
         let read_back = self.resumed.lock().expect("no panic while noting").note_unit(&unit);
         let (leaf, record) = unit.value;
-        (self.on_leaf)(split.index(cube), &path, if read_back { LeafNews::Resumed } else { LeafNews::Listed { leaders: leaf.len(), seconds: record.seconds, cpu_seconds: record.cpu_seconds.unwrap_or(0.0) } });
-        let certificate = record.certificate.ok_or_else(|| HexError::Internal("a certified leaf without its certificate".into()))?;
-        Ok(vec![(leaf, LeafListing { path, leaders: record.leaders, seconds: record.seconds, cpu_seconds: record.cpu_seconds, certificate })])
+        (self.on_leaf)(
+            split.index(cube),
+            &path,
+            if read_back {
+                LeafNews::Resumed
+            } else {
+                LeafNews::Listed {
+                    leaders: leaf.len(),
+                    seconds: record.seconds,
+                    cpu_seconds: record.cpu_seconds.unwrap_or(0.0),
+                }
+            },
+        );
+        let certificate =
+            record.certificate.ok_or_else(|| HexError::Internal("a certified leaf without its certificate".into()))?;
+        Ok(vec![(
+            leaf,
+            LeafListing {
+                path,
+                leaders: record.leaders,
+                seconds: record.seconds,
+                cpu_seconds: record.cpu_seconds,
+                certificate,
+            },
+        )])
     }
 }
 
@@ -218,7 +285,10 @@ mod tests {
         let split = LeafSplit { depth: 4, time_limit: Some(Duration::from_secs(600)) };
         assert_eq!(split.limit_below(0), Some(Duration::from_secs(600)));
         assert_eq!(split.limit_below(3), Some(Duration::from_secs(4800)));
-        assert!(split.limit_below(40).is_some_and(|t| t >= Duration::from_secs(600 << 31)), "a deep chain must not wrap round to a short limit");
+        assert!(
+            split.limit_below(40).is_some_and(|t| t >= Duration::from_secs(600 << 31)),
+            "a deep chain must not wrap round to a short limit"
+        );
         assert_eq!(LeafSplit { depth: 4, time_limit: None }.limit_below(5), None);
     }
 }

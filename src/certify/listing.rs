@@ -22,6 +22,7 @@ use std::path::Path;
 use std::time::Instant;
 
 use crate::cubes::Split;
+use crate::encoding::model::{accept_model, Found};
 use crate::encoding::LevelEncoding;
 use crate::error::{HexError, RecordError};
 use crate::geometry::Hexagon;
@@ -29,9 +30,8 @@ use crate::proofs::online::{Against, OnlineCheck};
 use crate::proofs::verified::VerifiedChecker;
 use crate::records::leaders::{blocking_clause, leaf_units, listing_formula, CubeLeaders, ListingProof};
 use crate::search::leaders::leaders_record;
-use crate::encoding::model::{accept_model, Found};
 use crate::solving::profile::{self, Profile};
-use crate::solving::{Cadical, Answer, SatSolver};
+use crate::solving::{Answer, Cadical, SatSolver};
 
 /// The profile certified listings run with: the refutation profile, since
 /// the last call (the one the certificate rests on) is a refutation.
@@ -65,7 +65,8 @@ pub fn certified_cube(
     solver.add_cnf(&formula)?;
     let (outcome, found) = leaders_until_refuted(hex, encoding, &mut solver, (&name, listed));
     // The solver runs on this thread, so its clock is the solver's CPU (the checker's threads are not in it).
-    let (solve_seconds, cpu_seconds) = (started.elapsed().as_secs_f64(), crate::run::thread_cpu_seconds() - cpu_started);
+    let (solve_seconds, cpu_seconds) =
+        (started.elapsed().as_secs_f64(), crate::run::thread_cpu_seconds() - cpu_started);
     drop(solver); // ends the trace
     let finished = online.finish(Instant::now());
     let _ = std::fs::remove_file(&drat);
@@ -77,10 +78,7 @@ pub fn certified_cube(
         let what = format!("the listing of cube {name}");
         return Err(HexError::Internal(RecordError::LratRejected { what, verdict: finished.lrat.verdict }.to_string()));
     }
-    let expected: Vec<Vec<i32>> = found
-        .iter()
-        .map(|f| blocking_clause(encoding, &f.partial))
-        .collect();
+    let expected: Vec<Vec<i32>> = found.iter().map(|f| blocking_clause(encoding, &f.partial)).collect();
     if !same_clauses(&finished.appended, &expected) {
         return Err(HexError::Internal(format!(
             "the trace of cube {name} appended other clauses than the leaders' blocking clauses"
@@ -105,7 +103,12 @@ pub fn certified_cube(
 
 /// Solves, blocks the leader found and solves again until the formula is
 /// refuted (the outcome) or the leader limit is passed; the leaders found.
-fn leaders_until_refuted(hex: &Hexagon, encoding: &LevelEncoding, solver: &mut Cadical, (name, listed): (&str, Option<&std::sync::atomic::AtomicUsize>)) -> (Result<(), HexError>, Vec<Found>) {
+fn leaders_until_refuted(
+    hex: &Hexagon,
+    encoding: &LevelEncoding,
+    solver: &mut Cadical,
+    (name, listed): (&str, Option<&std::sync::atomic::AtomicUsize>),
+) -> (Result<(), HexError>, Vec<Found>) {
     let limit = crate::options::SAT_ROAD_LEADERS.default;
     let mut found: Vec<Found> = Vec::new();
     let outcome = (|| loop {
@@ -137,7 +140,12 @@ impl Drop for RemovedOnDrop<'_> {
 /// The verified checker's verdict on cube `name`'s listing proof `lrat`,
 /// read against the refuted formula `refuted` written beside it; an
 /// error when it does not accept it (no record is written then).
-fn verified_verdict(checker: &VerifiedChecker, refuted: &[u8], lrat: &Path, name: &str) -> Result<crate::records::CheckerRecord, HexError> {
+fn verified_verdict(
+    checker: &VerifiedChecker,
+    refuted: &[u8],
+    lrat: &Path,
+    name: &str,
+) -> Result<crate::records::CheckerRecord, HexError> {
     let cnf = lrat.with_extension("cnf");
     let _removed = RemovedOnDrop(&cnf);
     crate::files::write_atomic(&cnf, refuted)?;
@@ -157,9 +165,5 @@ fn same_clauses(seen: &[Vec<i32>], expected: &[Vec<i32>]) -> bool {
         c.dedup();
         c
     };
-    seen.len() == expected.len()
-        && seen
-            .iter()
-            .zip(expected)
-            .all(|(a, b)| sorted(a) == sorted(b))
+    seen.len() == expected.len() && seen.iter().zip(expected).all(|(a, b)| sorted(a) == sorted(b))
 }

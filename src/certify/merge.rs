@@ -30,7 +30,12 @@ pub fn merge(plan: &Plan, results: &Path, root: &Path) -> Result<PathBuf, HexErr
     }
     if !found.all_refuted() {
         let open: Vec<usize> = found.missing.iter().chain(&found.unfinished).copied().collect();
-        return Err(HexError::Open(format!("{} of {} cubes are not refuted yet (first: cube {})", open.len(), plan.cubes.len(), open[0])));
+        return Err(HexError::Open(format!(
+            "{} of {} cubes are not refuted yet (first: cube {})",
+            open.len(),
+            plan.cubes.len(),
+            open[0]
+        )));
     }
     let directory = Claim::directory(root, plan.n, plan.level, plan.below);
     let parent = directory.parent().expect("a claim directory has a parent");
@@ -47,8 +52,10 @@ pub fn merge(plan: &Plan, results: &Path, root: &Path) -> Result<PathBuf, HexErr
         if let Some(file) = record.lrat_proof.as_mut().filter(|f| f.stored_as.is_some()) {
             // Judged inside `results` by `progress` in this run.
             let source = results.join(file.stored_as.as_deref().expect("stored"));
-            let name = format!("{CUBE_PROOFS}/{}", source.file_name().and_then(|n| n.to_str()).unwrap_or("cube.lrat.gz"));
-            std::fs::copy(&source, staging.join(&name)).map_err(|s| HexError::Io { path: source.clone(), source: s })?;
+            let name =
+                format!("{CUBE_PROOFS}/{}", source.file_name().and_then(|n| n.to_str()).unwrap_or("cube.lrat.gz"));
+            std::fs::copy(&source, staging.join(&name))
+                .map_err(|s| HexError::Io { path: source.clone(), source: s })?;
             file.stored_as = Some(name);
         }
         cubes.push(record);

@@ -99,7 +99,10 @@ impl CubeUse {
     pub fn applies(self, n: usize, level: u8) -> bool {
         match self {
             CubeUse::Never => false,
-            CubeUse::Auto => n >= crate::options::AUTO_SPLIT_FROM_SIDE.default && level >= crate::options::AUTO_SPLIT_FROM_LEVEL.default,
+            CubeUse::Auto => {
+                n >= crate::options::AUTO_SPLIT_FROM_SIDE.default
+                    && level >= crate::options::AUTO_SPLIT_FROM_LEVEL.default
+            }
             CubeUse::Always => true,
         }
     }

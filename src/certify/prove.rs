@@ -7,29 +7,32 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
 
-use crate::verify::regenerate::Regenerate;
-use crate::proofs::online::OnlineCheck;
 use super::{ExternalCheck, Settings};
-use crate::run::WorkDir;
+use crate::compress;
+use crate::digest::sha256_file;
+use crate::encoding::model::{accept_model, Found};
 use crate::encoding::{EncodeOptions, LevelEncoding, SymmetryBreaking, ENCODER_VERSION};
 use crate::error::{HexError, RecordError};
 use crate::formula::Cnf;
 use crate::geometry::Hexagon;
-use crate::compress;
-use crate::digest::sha256_file;
-use crate::proofs::{own_peak_memory_kb, Checker};
+use crate::proofs::online::OnlineCheck;
 use crate::proofs::verified::VerifiedChecker;
+use crate::proofs::{own_peak_memory_kb, Checker};
 use crate::records::cube::CERTIFICATE_FILES;
 use crate::records::trust::{trust_base, Basis};
 use crate::records::{CheckerRecord, Claim, EncoderRecord, FileRecord, LratRecord, SolverRecord, CLAIM_FORMAT};
-use crate::solving::race::{race, Entrant};
-use crate::encoding::model::{accept_model, Found};
+use crate::run::WorkDir;
 use crate::solving::profile::{self, Profile};
-use crate::solving::{solve_traced, Cadical, Answer, TraceSender};
+use crate::solving::race::{race, Entrant};
+use crate::solving::{solve_traced, Answer, Cadical, TraceSender};
+use crate::verify::regenerate::Regenerate;
 
 /// What `prove` ended with.
 pub enum ProveOutcome {
-    Certified { directory: PathBuf, claim: Box<Claim> },
+    Certified {
+        directory: PathBuf,
+        claim: Box<Claim>,
+    },
     /// The claim is false: a validated partial below the bound.
     Counterexample(Box<Found>),
 }
@@ -136,7 +139,12 @@ pub fn refute(
 /// for, and stores the certificate directory. The proof's LRAT verdict is
 /// already in `refutation`: a refutation the checker rejected never gets
 /// here. Returns the directory and the claim.
-pub fn certify_refutation(hex: &Hexagon, refutation: &Refutation, settings: &Settings, work: &Path) -> Result<(PathBuf, Claim), HexError> {
+pub fn certify_refutation(
+    hex: &Hexagon,
+    refutation: &Refutation,
+    settings: &Settings,
+    work: &Path,
+) -> Result<(PathBuf, Claim), HexError> {
     let (n, level, below) = (hex.side(), refutation.level, refutation.below);
     if !refutation.lrat.verified {
         return Err(HexError::Internal(format!("refusing to store an unverified proof: {}", refutation.lrat.verdict)));
@@ -148,10 +156,23 @@ pub fn certify_refutation(hex: &Hexagon, refutation: &Refutation, settings: &Set
     std::fs::create_dir_all(&staging).map_err(|source| HexError::Io { path: staging.clone(), source })?;
     let lrat_path = refutation.proof.with_extension("lrat");
     let lrat_kept = lrat_path.exists().then_some(lrat_path.as_path());
-    let Stored { cnf, proof, lrat_proof } = store_files(&cnf_path, &refutation.proof, lrat_kept, &staging, settings.store_limit)?;
-    let (drat_checks, not_checked_externally) =
-        external_checks(&cnf_path, &refutation.proof, settings, proof.stored_as.is_some(), &Claim::statement_for(n, level, below))?;
-    let statement_to_cnf = crate::verify::statement_to_cnf::derive_and_check(hex, level, below, &refutation.options, &cnf.sha256, &cnf_path);
+    let Stored { cnf, proof, lrat_proof } =
+        store_files(&cnf_path, &refutation.proof, lrat_kept, &staging, settings.store_limit)?;
+    let (drat_checks, not_checked_externally) = external_checks(
+        &cnf_path,
+        &refutation.proof,
+        settings,
+        proof.stored_as.is_some(),
+        &Claim::statement_for(n, level, below),
+    )?;
+    let statement_to_cnf = crate::verify::statement_to_cnf::derive_and_check(
+        hex,
+        level,
+        below,
+        &refutation.options,
+        &cnf.sha256,
+        &cnf_path,
+    );
     if settings.abort.load(std::sync::atomic::Ordering::Relaxed) {
         // Ctrl-C reaches VeriPB too; what it said then means nothing.
         return Err(HexError::Interrupted);
@@ -182,7 +203,12 @@ pub fn certify_refutation(hex: &Hexagon, refutation: &Refutation, settings: &Set
             peak_memory_kb: own_peak_memory_kb(),
         },
         lrat: refutation.lrat.clone(),
-        trust_base: trust_base(Basis::Claim { options: &refutation.options, drat_checks: &drat_checks, statement: Some(&statement_to_cnf), verified: None }),
+        trust_base: trust_base(Basis::Claim {
+            options: &refutation.options,
+            drat_checks: &drat_checks,
+            statement: Some(&statement_to_cnf),
+            verified: None,
+        }),
         statement_to_cnf: Some(statement_to_cnf),
         verified_lrat: None,
         drat_checks,
@@ -194,7 +220,6 @@ pub fn certify_refutation(hex: &Hexagon, refutation: &Refutation, settings: &Set
     replace_directory(&staging, &directory)?;
     Ok((directory, claim))
 }
-
 
 /// Runs drat-trim and rate, those on PATH, on (CNF, DRAT) when `settings`
 /// asks for it; a rejection is an error (the LRAT checker accepted the same
@@ -212,7 +237,13 @@ fn external_checks(
         ExternalCheck::Never => false,
     };
     if !wanted {
-        return Ok((Vec::new(), Some(format!("not run (--external-check {}): check the regenerated DRAT with drat-trim or rate", settings.external_check.name()))));
+        return Ok((
+            Vec::new(),
+            Some(format!(
+                "not run (--external-check {}): check the regenerated DRAT with drat-trim or rate",
+                settings.external_check.name()
+            )),
+        ));
     }
     let checkers = Checker::present();
     if checkers.is_empty() {
@@ -226,7 +257,10 @@ fn external_checks(
             return Err(HexError::Interrupted);
         }
         if !verdict.verified {
-            return Err(HexError::Internal(format!("{} rejected the DRAT proof of {statement}: {}", checker.name, verdict.line)));
+            return Err(HexError::Internal(format!(
+                "{} rejected the DRAT proof of {statement}: {}",
+                checker.name, verdict.line
+            )));
         }
         records.push(CheckerRecord {
             name: checker.name.clone(),
@@ -264,7 +298,11 @@ fn store_files(cnf: &Path, proof: &Path, lrat: Option<&Path>, staging: &Path, li
         (proof, "proof.drat.gz", "binary DRAT proof of unsatisfiability (drat-trim reads it directly): the LRAT trace of the solve without its hints"),
     ];
     if let Some(lrat) = lrat {
-        files.push((lrat, "proof.lrat.gz", "binary LRAT proof of the same solve (hexcert-lrat, lrat-check, lrat-trim and cake_lpr read it)"));
+        files.push((
+            lrat,
+            "proof.lrat.gz",
+            "binary LRAT proof of the same solve (hexcert-lrat, lrat-check, lrat-trim and cake_lpr read it)",
+        ));
     }
     let mut records = Vec::new();
     for (path, _, description) in &files {
@@ -340,19 +378,32 @@ pub(super) fn replace_directory(staging: &Path, target: &Path) -> Result<(), Hex
 /// recorded options, so the same trace as when it was proved), sending every
 /// step to `trace`; returns the solve seconds. The caller checks the trace:
 /// this function judges nothing. `stop` is polled by the solver.
-pub fn solve_claim_traced(hex: &Hexagon, claim: &Claim, trace: TraceSender, stop: impl Fn() -> bool + 'static) -> Result<f64, HexError> {
+pub fn solve_claim_traced(
+    hex: &Hexagon,
+    claim: &Claim,
+    trace: TraceSender,
+    stop: impl Fn() -> bool + 'static,
+) -> Result<f64, HexError> {
     let encoding = LevelEncoding::new(hex, claim.level, claim.encode_options());
     let profile = profile::Profile::from_record(&claim.solver.options)?;
     refute_traced(&encoding.cnf, profile, trace, &claim.statement, stop)
 }
 
 /// `solve_traced` of a formula that must be unsatisfiable (`what` names it).
-fn refute_traced(cnf: &Cnf, profile: Profile, trace: TraceSender, what: &str, stop: impl Fn() -> bool + 'static) -> Result<f64, HexError> {
+fn refute_traced(
+    cnf: &Cnf,
+    profile: Profile,
+    trace: TraceSender,
+    what: &str,
+    stop: impl Fn() -> bool + 'static,
+) -> Result<f64, HexError> {
     match solve_traced(cnf, profile, trace, stop)? {
         (Answer::Unsat, seconds) => Ok(seconds),
         // The record claims a refutation of a satisfiable formula: a failed
         // certificate (exit 1), not a fault of hexcert's.
-        (Answer::Sat(_), _) => Err(HexError::Contradiction(format!("regenerating `{what}`: the formula is satisfiable, so the record's refutation is false"))),
+        (Answer::Sat(_), _) => Err(HexError::Contradiction(format!(
+            "regenerating `{what}`: the formula is satisfiable, so the record's refutation is false"
+        ))),
     }
 }
 
@@ -371,11 +422,23 @@ impl Regenerate for SolveAgain {
         SolveAgainUntil(Arc::default()).regenerate(claim, trace)
     }
 
-    fn regenerate_formula(&self, cnf: &Cnf, profile: Option<&str>, what: &str, trace: TraceSender) -> Result<f64, HexError> {
+    fn regenerate_formula(
+        &self,
+        cnf: &Cnf,
+        profile: Option<&str>,
+        what: &str,
+        trace: TraceSender,
+    ) -> Result<f64, HexError> {
         SolveAgainUntil(Arc::default()).regenerate_formula(cnf, profile, what, trace)
     }
 
-    fn relist(&self, hex: &Hexagon, cube: (&LevelEncoding, &crate::cubes::Split, &[u8]), path: &[i32], verified: Option<&VerifiedChecker>) -> Result<crate::records::leaders::CubeLeaders, HexError> {
+    fn relist(
+        &self,
+        hex: &Hexagon,
+        cube: (&LevelEncoding, &crate::cubes::Split, &[u8]),
+        path: &[i32],
+        verified: Option<&VerifiedChecker>,
+    ) -> Result<crate::records::leaders::CubeLeaders, HexError> {
         SolveAgainUntil(Arc::default()).relist(hex, cube, path, verified)
     }
 }
@@ -392,15 +455,28 @@ impl Regenerate for SolveAgainUntil {
         solve_claim_traced(&Hexagon::new(claim.n)?, claim, trace, self.stop())
     }
 
-    fn regenerate_formula(&self, cnf: &Cnf, profile: Option<&str>, what: &str, trace: TraceSender) -> Result<f64, HexError> {
+    fn regenerate_formula(
+        &self,
+        cnf: &Cnf,
+        profile: Option<&str>,
+        what: &str,
+        trace: TraceSender,
+    ) -> Result<f64, HexError> {
         // A record that names no profile was solved before profiles existed,
         // with CaDiCaL's defaults: only they give its trace again.
         let profile = profile.map_or(Ok(profile::DEFAULT), profile::Profile::named)?;
         refute_traced(cnf, profile, trace, what, self.stop())
     }
 
-    fn relist(&self, hex: &Hexagon, cube: (&LevelEncoding, &crate::cubes::Split, &[u8]), path: &[i32], verified: Option<&VerifiedChecker>) -> Result<crate::records::leaders::CubeLeaders, HexError> {
+    fn relist(
+        &self,
+        hex: &Hexagon,
+        cube: (&LevelEncoding, &crate::cubes::Split, &[u8]),
+        path: &[i32],
+        verified: Option<&VerifiedChecker>,
+    ) -> Result<crate::records::leaders::CubeLeaders, HexError> {
         let scratch = tempfile::tempdir().map_err(|source| HexError::Io { path: std::env::temp_dir(), source })?;
-        super::listing::certified_cube(hex, cube, path, (scratch.path(), verified), (self.stop(), None)).map(|(record, _)| record)
+        super::listing::certified_cube(hex, cube, path, (scratch.path(), verified), (self.stop(), None))
+            .map(|(record, _)| record)
     }
 }

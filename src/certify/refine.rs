@@ -14,12 +14,12 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
 use super::cube_run::{run_all, RunLimits};
-use crate::verify::cube_status::progress;
 use crate::cubes::cardinality::bisection_tree;
 use crate::cubes::Plan;
 use crate::error::HexError;
 use crate::records::{CubeResult, CubeVerdict};
 use crate::solving::prefix::{grow_all, PrefixScore, PrefixSettings};
+use crate::verify::cube_status::progress;
 
 /// How a hard cube is split.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -52,11 +52,20 @@ pub fn refine_with(plan: &Plan, which: &[usize], strategy: Strategy) -> Result<R
             let settled: usize = grown.iter().map(|(_, g)| g.settled).sum();
             let runs: usize = grown.iter().map(|(_, g)| g.runs).sum();
             let trees: Vec<(usize, Vec<Vec<i32>>)> = grown.into_iter().map(|(i, g)| (i, g.leaves)).collect();
-            (plan.grow_trees(&trees)?, format!("by proof prefixes ({runs} runs of {} conflicts, {settled} leaves settled by theirs)", settings.conflicts))
+            (
+                plan.grow_trees(&trees)?,
+                format!(
+                    "by proof prefixes ({runs} runs of {} conflicts, {settled} leaves settled by theirs)",
+                    settings.conflicts
+                ),
+            )
         }
         Strategy::Cardinality(depth) => {
             let counter = plan.encoding()?.counter().ok_or_else(|| {
-                HexError::Usage(format!("cardinality splitting needs the sequential counter; the plan encodes its bound by `{}`", plan.cardinality.name()))
+                HexError::Usage(format!(
+                    "cardinality splitting needs the sequential counter; the plan encodes its bound by `{}`",
+                    plan.cardinality.name()
+                ))
             })?;
             // A cube whose budget is split as far as it goes (every prefix
             // sum the trees use closed) is split by proof prefixes instead.
@@ -68,9 +77,17 @@ pub fn refine_with(plan: &Plan, which: &[usize], strategy: Strategy) -> Result<R
                     _ => exhausted.push(i),
                 }
             }
-            let settings = PrefixSettings { conflicts: crate::options::PREFIX_CONFLICTS.default, depth, score: PrefixScore::Learned };
+            let settings = PrefixSettings {
+                conflicts: crate::options::PREFIX_CONFLICTS.default,
+                depth,
+                score: PrefixScore::Learned,
+            };
             trees.extend(grow_all(plan, &exhausted, settings)?.into_iter().map(|(i, g)| (i, g.leaves)));
-            let fallback = if exhausted.is_empty() { String::new() } else { format!(", {} whose budget was split as far as it goes by proof prefixes", exhausted.len()) };
+            let fallback = if exhausted.is_empty() {
+                String::new()
+            } else {
+                format!(", {} whose budget was split as far as it goes by proof prefixes", exhausted.len())
+            };
             (plan.grow_trees(&trees)?, format!("by a bisection of depth {depth} of the penalty budget{fallback}"))
         }
     };
@@ -110,7 +127,8 @@ pub fn run_refining(
     let mut written = Vec::new();
     for number in 1..=rounds.max(1) {
         let done = run_all(&plan, None, results, threads, limits, abort, on_done)?;
-        let stop = abort.load(std::sync::atomic::Ordering::Relaxed) || done.iter().any(|(_, r)| r.verdict == CubeVerdict::Counterexample);
+        let stop = abort.load(std::sync::atomic::Ordering::Relaxed)
+            || done.iter().any(|(_, r)| r.verdict == CubeVerdict::Counterexample);
         let solved = done.len();
         written.extend(done);
         let unfinished = progress(&plan, results)?.unfinished;

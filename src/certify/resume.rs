@@ -18,10 +18,10 @@
 
 use std::path::{Path, PathBuf};
 
+use crate::encoding::model::Found;
 use crate::error::HexError;
 use crate::formats::{read_grid_file, to_hexcert_text};
 use crate::geometry::Hexagon;
-use crate::encoding::model::Found;
 use crate::validation::evaluate;
 
 /// The `.resume` directory of one n.
@@ -62,7 +62,8 @@ impl ResumeDir {
     fn saved(&self, hex: &Hexagon, level: u8) -> Result<Option<Found>, HexError> {
         let grid = read_grid_file(&self.best_path(level), Some(hex.side()))?;
         let evaluation = evaluate(hex, &grid.partial);
-        Ok((grid.partial.level() == level && evaluation.is_valid()).then_some(Found { partial: grid.partial, evaluation }))
+        Ok((grid.partial.level() == level && evaluation.is_valid())
+            .then_some(Found { partial: grid.partial, evaluation }))
     }
 
     /// Saves `found` as the level's best unless a saved one is at least as good.

@@ -33,8 +33,11 @@ pub fn rescue_strays(work: &Path) -> Result<(), String> {
             continue;
         }
         let Ok(children) = std::fs::read_dir(&staged) else { continue };
-        let strays: Vec<PathBuf> =
-            children.flatten().filter(|c| !CERTIFICATE_FILES.iter().any(|f| c.file_name() == *f)).map(|c| c.path()).collect();
+        let strays: Vec<PathBuf> = children
+            .flatten()
+            .filter(|c| !CERTIFICATE_FILES.iter().any(|f| c.file_name() == *f))
+            .map(|c| c.path())
+            .collect();
         if strays.is_empty() {
             continue;
         }
@@ -54,7 +57,8 @@ pub fn rescue_strays(work: &Path) -> Result<(), String> {
 
 /// The claim directory in `dir` of the claim staged in `staged`.
 fn claim_home(dir: &Path, staged: &Path) -> Result<PathBuf, String> {
-    let record = crate::records::Record::read(&staged.join("claim.json")).map_err(|e| format!("a staged claim names no claim: {e}"))?;
+    let record = crate::records::Record::read(&staged.join("claim.json"))
+        .map_err(|e| format!("a staged claim names no claim: {e}"))?;
     let (_, level, below, _) = record.claim_numbers().ok_or("a staged claim.json is no claim")?;
     Ok(dir.join(format!("level{level}-below{below}")))
 }

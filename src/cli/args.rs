@@ -21,7 +21,6 @@ pub(crate) fn side(s: &str) -> Result<usize, String> {
     Hexagon::new(n).map(|_| n).map_err(|e| e.to_string())
 }
 
-
 /// The formally verified LRAT checker, for the commands that read proofs.
 #[derive(clap::Args, Debug, Clone)]
 pub(crate) struct VerifiedArgs {
@@ -40,10 +39,25 @@ impl VerifiedArgs {
 }
 
 /// `check`'s options; a verdict kept needs a checker to keep it from.
-pub(crate) fn check_options(context: &RunContext, (veripb, record): (bool, bool), verified: &VerifiedArgs, keep: bool, jobs: usize) -> Result<hexcert::verify::check::CheckOptions, HexError> {
-    let options = hexcert::verify::check::CheckOptions { derivations: veripb, record, verified: verified.checker()?, keep, progress: context.progress(), jobs };
+pub(crate) fn check_options(
+    context: &RunContext,
+    (veripb, record): (bool, bool),
+    verified: &VerifiedArgs,
+    keep: bool,
+    jobs: usize,
+) -> Result<hexcert::verify::check::CheckOptions, HexError> {
+    let options = hexcert::verify::check::CheckOptions {
+        derivations: veripb,
+        record,
+        verified: verified.checker()?,
+        keep,
+        progress: context.progress(),
+        jobs,
+    };
     if options.keep && options.verified.is_none() {
-        return Err(HexError::Usage("--keep-verdicts needs a verified checker: cake_lpr on PATH, or --cake-lpr PATH".into()));
+        return Err(HexError::Usage(
+            "--keep-verdicts needs a verified checker: cake_lpr on PATH, or --cake-lpr PATH".into(),
+        ));
     }
     Ok(options)
 }
@@ -120,7 +134,12 @@ pub(crate) struct CountingArgs {
 
 impl CountingArgs {
     /// The settings for side `n` counted up to `level`, under the run's context.
-    pub(crate) fn settings(&self, n: usize, level: u8, context: &RunContext) -> Result<hexcert::counting::CountSettings, HexError> {
+    pub(crate) fn settings(
+        &self,
+        n: usize,
+        level: u8,
+        context: &RunContext,
+    ) -> Result<hexcert::counting::CountSettings, HexError> {
         let hinted = match self.start_from.as_deref() {
             Some(dir) => hexcert::counting::start_hint(dir, n, level.min(4))?,
             None => None,

@@ -128,27 +128,65 @@ impl CountArgs {
                 Err(HexError::Usage("--leaders-dir lists lex-leaders: it needs --road sat".into()))
             }
             CountArgs { pieces_dir: Some(_), road: Road::Sweep | Road::Sat | Road::Frontier, .. } => {
-                Err(HexError::Usage("--pieces-dir keeps the pieces of an extension count: it needs --road extension".into()))
+                Err(HexError::Usage(
+                    "--pieces-dir keeps the pieces of an extension count: it needs --road extension".into(),
+                ))
             }
             CountArgs { from_listing: Some(_), road: Road::Sweep | Road::Sat | Road::Frontier, .. } => {
                 Err(HexError::Usage("--from-listing lifts a listing: it needs --road extension".into()))
             }
-            CountArgs { via: Via::Chains, road: Road::Sweep | Road::Sat | Road::Frontier, .. } => {
-                Err(HexError::Usage("--via chains is how the extension road counts levels 5 and 6: it needs --road extension".into()))
-            }
-            CountArgs { n, level, penalty, max_penalty, counting, road: road @ (Road::Sweep | Road::Frontier), .. } => {
-                commands::count(context, (*n, *level, *road), *penalty, *max_penalty, &counting.settings(*n, *level, context)?)
-            }
-            CountArgs { n, level, counting, road: Road::Extension, via, from_listing: Some(dir), record_to, pieces_dir, .. } => {
-                let settings = hexcert::counting::CountSettings { records: pieces_dir.clone(), via: (*via).into(), ..counting.settings(*n, 3, context)? };
+            CountArgs { via: Via::Chains, road: Road::Sweep | Road::Sat | Road::Frontier, .. } => Err(HexError::Usage(
+                "--via chains is how the extension road counts levels 5 and 6: it needs --road extension".into(),
+            )),
+            CountArgs {
+                n, level, penalty, max_penalty, counting, road: road @ (Road::Sweep | Road::Frontier), ..
+            } => commands::count(
+                context,
+                (*n, *level, *road),
+                *penalty,
+                *max_penalty,
+                &counting.settings(*n, *level, context)?,
+            ),
+            CountArgs {
+                n,
+                level,
+                counting,
+                road: Road::Extension,
+                via,
+                from_listing: Some(dir),
+                record_to,
+                pieces_dir,
+                ..
+            } => {
+                let settings = hexcert::counting::CountSettings {
+                    records: pieces_dir.clone(),
+                    via: (*via).into(),
+                    ..counting.settings(*n, 3, context)?
+                };
                 commands::count_lifted(context, (*n, *level), (dir, record_to.as_deref()), &settings)
             }
             CountArgs { n, level, penalty, max_penalty, counting, road: Road::Extension, pieces_dir, via, .. } => {
-                let settings = hexcert::counting::CountSettings { records: pieces_dir.clone(), via: (*via).into(), ..counting.settings(*n, level.saturating_sub(1).max(1), context)? };
+                let settings = hexcert::counting::CountSettings {
+                    records: pieces_dir.clone(),
+                    via: (*via).into(),
+                    ..counting.settings(*n, level.saturating_sub(1).max(1), context)?
+                };
                 commands::count_extension(context, (*n, *level), (*penalty, *max_penalty), &settings)
             }
             #[cfg(feature = "solver")]
-            CountArgs { n, level, penalty, max_penalty, road: Road::Sat, leaders_dir, certify, verified, leaf_depth, leaf_time_limit, .. } => {
+            CountArgs {
+                n,
+                level,
+                penalty,
+                max_penalty,
+                road: Road::Sat,
+                leaders_dir,
+                certify,
+                verified,
+                leaf_depth,
+                leaf_time_limit,
+                ..
+            } => {
                 let checker = if *certify { verified.checker()? } else { None };
                 let time_limit = leaf_time_limit.map(std::time::Duration::from_secs);
                 let leaves = leaf_depth.map(|d| hexcert::certify::leaf_tree::LeafSplit { depth: d.into(), time_limit });

@@ -9,7 +9,7 @@ use hexcert::cubes::estimate::Sample;
 use hexcert::error::HexError;
 use hexcert::options;
 
-use crate::args::{positive_seconds, within, StatementArgs, VeripbArgs, VerifiedArgs};
+use crate::args::{positive_seconds, within, StatementArgs, VerifiedArgs, VeripbArgs};
 use crate::choices::{Cardinality, TieBreak};
 use crate::commands;
 
@@ -222,7 +222,11 @@ pub(crate) struct TreeArgs {
 
 impl TreeArgs {
     pub fn settings(&self) -> hexcert::solving::prefix::PrefixSettings {
-        hexcert::solving::prefix::PrefixSettings { conflicts: self.prefix_conflicts, depth: self.tree_depth as usize, score: hexcert::solving::prefix::PrefixScore::Learned }
+        hexcert::solving::prefix::PrefixSettings {
+            conflicts: self.prefix_conflicts,
+            depth: self.tree_depth as usize,
+            score: hexcert::solving::prefix::PrefixScore::Learned,
+        }
     }
 }
 
@@ -230,33 +234,88 @@ impl CubesCommand {
     /// Runs the subcommand.
     pub(crate) fn run(&self, context: &RunContext) -> Result<commands::report::Reported, HexError> {
         match self {
-            CubesCommand::Plan { claim, radius, depth, budget_split, cardinality, tie_break, output, results, hexcert } => {
-                let plan = hexcert::cubes::Plan::new(claim.n, claim.level, claim.below, *radius, *depth, (*cardinality).into())?
-                    .with_tie_break((*tie_break).into())?
-                    .split_budget(*budget_split)?;
+            CubesCommand::Plan {
+                claim,
+                radius,
+                depth,
+                budget_split,
+                cardinality,
+                tie_break,
+                output,
+                results,
+                hexcert,
+            } => {
+                let plan = hexcert::cubes::Plan::new(
+                    claim.n,
+                    claim.level,
+                    claim.below,
+                    *radius,
+                    *depth,
+                    (*cardinality).into(),
+                )?
+                .with_tie_break((*tie_break).into())?
+                .split_budget(*budget_split)?;
                 commands::cubes_plan(&plan, output, &results_of(output, results), hexcert)
             }
-            CubesCommand::Run { plan, index, all: _, sample, seed, graded, jobs, results, time_limit, store_limit, verified, refine, output, rounds, trees, hexcert } => {
+            CubesCommand::Run {
+                plan,
+                index,
+                all: _,
+                sample,
+                seed,
+                graded,
+                jobs,
+                results,
+                time_limit,
+                store_limit,
+                verified,
+                refine,
+                output,
+                rounds,
+                trees,
+                hexcert,
+            } => {
                 let checker = verified.checker()?;
-                let limits = hexcert::certify::cube_run::RunLimits { time_limit: *time_limit, store_limit: *store_limit, verified: checker.as_ref() };
+                let limits = hexcert::certify::cube_run::RunLimits {
+                    time_limit: *time_limit,
+                    store_limit: *store_limit,
+                    verified: checker.as_ref(),
+                };
                 let selection = match (index, sample, refine, output) {
                     (Some(i), ..) => commands::Selection::One(*i),
-                    (None, Some(size), ..) => commands::Selection::Sample(Sample { size: *size, seed: *seed, graded: *graded }),
-                    (None, None, Some(strategy), Some(output)) => {
-                        commands::Selection::Refining { strategy: strategy.with(trees.settings()), output: output.clone(), rounds: *rounds, hexcert: hexcert.clone() }
+                    (None, Some(size), ..) => {
+                        commands::Selection::Sample(Sample { size: *size, seed: *seed, graded: *graded })
                     }
+                    (None, None, Some(strategy), Some(output)) => commands::Selection::Refining {
+                        strategy: strategy.with(trees.settings()),
+                        output: output.clone(),
+                        rounds: *rounds,
+                        hexcert: hexcert.clone(),
+                    },
                     (None, None, ..) => commands::Selection::All,
                 };
                 commands::cubes_run(context, plan, selection, *jobs, &results_of(plan, results), limits)
             }
-            CubesCommand::Estimate { plan, results, sample, seed, graded } => {
-                commands::cubes_estimate(plan, &results_of(plan, results), sample.map(|size| Sample { size, seed: *seed, graded: *graded }), *graded)
+            CubesCommand::Estimate { plan, results, sample, seed, graded } => commands::cubes_estimate(
+                plan,
+                &results_of(plan, results),
+                sample.map(|size| Sample { size, seed: *seed, graded: *graded }),
+                *graded,
+            ),
+            CubesCommand::Refine { plan, cubes, results, output, hexcert, strategy, trees } => commands::cubes_refine(
+                plan,
+                cubes,
+                &results_of(plan, results),
+                output,
+                hexcert,
+                strategy.with(trees.settings()),
+            ),
+            CubesCommand::Merge { plan, results, proofs, .. } => {
+                commands::cubes_merge(plan, &results_of(plan, results), proofs)
             }
-            CubesCommand::Refine { plan, cubes, results, output, hexcert, strategy, trees } => {
-                commands::cubes_refine(plan, cubes, &results_of(plan, results), output, hexcert, strategy.with(trees.settings()))
+            CubesCommand::Status { plan, results, machines, .. } => {
+                commands::cubes_status(plan, &results_of(plan, results), *machines)
             }
-            CubesCommand::Merge { plan, results, proofs, .. } => commands::cubes_merge(plan, &results_of(plan, results), proofs),
-            CubesCommand::Status { plan, results, machines, .. } => commands::cubes_status(plan, &results_of(plan, results), *machines),
         }
     }
 }

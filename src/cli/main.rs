@@ -22,10 +22,10 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 mod args;
 #[cfg_attr(not(feature = "solver"), allow(dead_code))]
 mod choices;
-#[cfg(feature = "solver")]
-mod cubes_args;
 mod commands;
 mod count_args;
+#[cfg(feature = "solver")]
+mod cubes_args;
 #[cfg_attr(not(feature = "solver"), allow(dead_code))]
 mod progress;
 #[cfg(feature = "solver")]
@@ -334,7 +334,12 @@ impl Command {
         match self {
             Command::Table { .. } => true,
             #[cfg(feature = "solver")]
-            Command::Solve { .. } | Command::Optimize { .. } | Command::Prove { .. } | Command::Certify { .. } | Command::Search { .. } | Command::Export { .. } => true,
+            Command::Solve { .. }
+            | Command::Optimize { .. }
+            | Command::Prove { .. }
+            | Command::Certify { .. }
+            | Command::Search { .. }
+            | Command::Export { .. } => true,
             #[cfg(feature = "solver")]
             Command::Cubes { action: CubesCommand::Run { .. } } => true,
             Command::Check { regenerate, .. } => *regenerate,
@@ -351,7 +356,9 @@ impl Command {
             #[cfg(feature = "solver")]
             Command::Prove { veripb, .. } | Command::Certify { veripb, .. } => Some(veripb),
             #[cfg(feature = "solver")]
-            Command::Cubes { action: CubesCommand::Merge { veripb, .. } | CubesCommand::Status { veripb, .. } } => Some(veripb),
+            Command::Cubes { action: CubesCommand::Merge { veripb, .. } | CubesCommand::Status { veripb, .. } } => {
+                Some(veripb)
+            }
             _ => None,
         }
     }
@@ -371,7 +378,11 @@ fn run(cli: &Cli) -> Result<commands::report::Reported, HexError> {
     match &cli.command {
         Command::Verify { file, level, n } => commands::verify(file, *level, *n),
         Command::Encode { n, level, max_penalty, cardinality, symmetry, output } => {
-            let options = EncodeOptions { max_penalty: Some(*max_penalty), cardinality: (*cardinality).into(), symmetry: (*symmetry).into() };
+            let options = EncodeOptions {
+                max_penalty: Some(*max_penalty),
+                cardinality: (*cardinality).into(),
+                symmetry: (*symmetry).into(),
+            };
             commands::encode(cli.json, *n, *level, options, output.as_deref())
         }
         Command::Statement { claim, output, derivation, target, symmetry, plan, check, .. } => {
@@ -379,14 +390,20 @@ fn run(cli: &Cli) -> Result<commands::report::Reported, HexError> {
             let plan = plan.as_deref().map(hexcert::cubes::Plan::read_covering).transpose()?;
             let reach = match &plan {
                 Some(plan) => hexcert::derivation::Reach::Split(plan),
-                None => hexcert::derivation::Reach::Formula((*symmetry).into(), hexcert::encoding::Cardinality::default()),
+                None => {
+                    hexcert::derivation::Reach::Formula((*symmetry).into(), hexcert::encoding::Cardinality::default())
+                }
             };
             let proof = derivation.as_deref().zip(target.as_deref()).map(|(d, t)| (d, t, reach));
             commands::statement(cli.json, (claim.n, claim.level, claim.below), output.as_deref(), proof, *check)
         }
         #[cfg(feature = "solver")]
         Command::Solve { n, level, max_penalty, cardinality, output } => {
-            let options = EncodeOptions { max_penalty: *max_penalty, cardinality: (*cardinality).into(), symmetry: hexcert::encoding::SymmetryBreaking::None };
+            let options = EncodeOptions {
+                max_penalty: *max_penalty,
+                cardinality: (*cardinality).into(),
+                symmetry: hexcert::encoding::SymmetryBreaking::None,
+            };
             commands::solve(context, *n, *level, options, output.as_deref())
         }
         #[cfg(feature = "solver")]
@@ -395,11 +412,17 @@ fn run(cli: &Cli) -> Result<commands::report::Reported, HexError> {
             None => commands::search(context, &args.spec(), args.output.as_deref(), args.ledger.as_deref()),
         },
         #[cfg(feature = "solver")]
-        Command::Prove { claim, store, .. } => commands::prove(context, claim.n, claim.level, claim.below, &store.settings(context)),
+        Command::Prove { claim, store, .. } => {
+            commands::prove(context, claim.n, claim.level, claim.below, &store.settings(context))
+        }
         #[cfg(feature = "solver")]
-        Command::Certify { n, witness: Some(grid), store, .. } => commands::certify_witness(*n, grid, &store.settings(context)),
+        Command::Certify { n, witness: Some(grid), store, .. } => {
+            commands::certify_witness(*n, grid, &store.settings(context))
+        }
         #[cfg(feature = "solver")]
-        Command::Certify { n, witness: None, store, .. } => commands::certify(cli.json, context, *n, &store.settings(context)),
+        Command::Certify { n, witness: None, store, .. } => {
+            commands::certify(cli.json, context, *n, &store.settings(context))
+        }
         Command::Check { paths, regenerate, veripb, record, verified, keep_verdicts, jobs, .. } => {
             let options = check_options(context, (*veripb, *record), verified, *keep_verdicts, *jobs)?;
             commands::check(context, paths, *regenerate, options)
@@ -408,7 +431,9 @@ fn run(cli: &Cli) -> Result<commands::report::Reported, HexError> {
         Command::Export { claim, cube, out } => commands::export(context, claim, *cube, out),
         Command::Count(count) => count.run(context),
         Command::Table { kind, n, upper, above, counting } => {
-            let settings = |n| Ok(hexcert::counting::CountSettings { upper: (*upper).into(), ..counting.settings(n, 6, context)? });
+            let settings = |n| {
+                Ok(hexcert::counting::CountSettings { upper: (*upper).into(), ..counting.settings(n, 6, context)? })
+            };
             commands::table(cli.json, context, (*kind, *above), *n, &settings)
         }
         Command::Render { gallery: Some(page), proofs, grids, .. } => commands::gallery(page, proofs, grids),

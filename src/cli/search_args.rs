@@ -4,11 +4,11 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
+use crate::choices::SolverConfiguration;
 use hexcert::encoding::restricted::{Centre, Singles};
 use hexcert::options;
 use hexcert::search::grids::GridSearch;
 use hexcert::solving::MAX_SEED;
-use crate::choices::SolverConfiguration;
 
 use crate::args::{positive_seconds, side, within};
 

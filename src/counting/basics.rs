@@ -9,8 +9,8 @@
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
-use crate::counting::tally::Overflow;
 use crate::context::RunContext;
+use crate::counting::tally::Overflow;
 use crate::error::HexError;
 
 /// Largest penalty bound the packed sweep keys can hold.
@@ -214,7 +214,18 @@ pub struct BuildStats {
 
 /// The line of a finished table build.
 pub fn report_built(context: &RunContext, stats: &BuildStats) {
-    let BuildStats { level, bound, forward_states, widest_layer, peak_bytes, spilled_layers, table_states, forward_seconds, backward_seconds, .. } = stats;
+    let BuildStats {
+        level,
+        bound,
+        forward_states,
+        widest_layer,
+        peak_bytes,
+        spilled_layers,
+        table_states,
+        forward_seconds,
+        backward_seconds,
+        ..
+    } = stats;
     context.log(|| {
         format!(
             "table level {level} bound {bound}: forward {forward_states} states (widest layer {} at step {}, peak {:.2} GB held, {spilled_layers} layers spilled) {forward_seconds:.2} s; backward -> {table_states} states {backward_seconds:.2} s",
@@ -235,7 +246,12 @@ pub fn report_step(context: &RunContext, stats: &BuildStats, step: usize, cells:
 
 /// A line every tenth of a long backward pass.
 pub fn report_backward_step(context: &RunContext, stats: &BuildStats, step: usize, cells: usize, kept: usize) {
-    context.log(|| format!("table level {} bound {}: backward step {step}/{cells}, {kept} states kept at it", stats.level, stats.bound));
+    context.log(|| {
+        format!(
+            "table level {} bound {}: backward step {step}/{cells}, {kept} states kept at it",
+            stats.level, stats.bound
+        )
+    });
 }
 
 /// The line of a table build that resumed a pass from a journal: `what`
@@ -245,7 +261,14 @@ pub fn report_resumed(context: &RunContext, stats: &BuildStats, what: &str, dir:
 }
 
 /// The line of a finished (or resumed) piece of the extension road's listing.
-pub fn report_piece(context: &RunContext, level: u8, (index, done, pieces): (usize, usize, usize), classes: usize, resumed: bool, seconds: f64) {
+pub fn report_piece(
+    context: &RunContext,
+    level: u8,
+    (index, done, pieces): (usize, usize, usize),
+    classes: usize,
+    resumed: bool,
+    seconds: f64,
+) {
     context.log(|| {
         let how = if resumed { "read back from its record".to_string() } else { format!("{seconds:.1} s") };
         format!("extension level {level}: piece {index} ({classes} classes, {how}); {done} of {pieces} pieces done")

@@ -44,11 +44,11 @@ mod tables;
 mod tally;
 mod varint;
 
-pub use basics::{Layers, CountSettings, Upper, Via, DEFAULT_MEMORY_LIMIT, MAX_PENALTY_BOUND};
+pub use basics::{CountSettings, Layers, Upper, Via, DEFAULT_MEMORY_LIMIT, MAX_PENALTY_BOUND};
 pub use chains::completion::{cheapest_completion, cheapest_labels};
 pub use chains::components::{components, shape_polynomial, Shape};
 pub use extension::refinements::source as extension_source;
-pub use extension::{extended_from_listed, Pieces, Extended, ExtendedByPenalty};
+pub use extension::{extended_from_listed, Extended, ExtendedByPenalty, Pieces};
 pub use frontier::schedule::Schedule;
 pub use query::{Count, Method, PenaltyCounts, RowEntry, SweepStats};
 pub use tables::hint::start_hint;

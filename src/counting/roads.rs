@@ -62,7 +62,11 @@ pub(super) fn chain_search(
 /// least the minimum + `above`). Consistent tables give at least one at the minimum (the minimum is the penalty of a
 /// partial they keep), so zero means a table contradicts the sweep: an error
 /// that names the checkpoint tables loaded, never a count.
-pub(super) fn counts_from_minimum(ladder: &Ladder<'_>, level: u8, (minimum, above): (usize, usize)) -> Result<Vec<BigUint>, HexError> {
+pub(super) fn counts_from_minimum(
+    ladder: &Ladder<'_>,
+    level: u8,
+    (minimum, above): (usize, usize),
+) -> Result<Vec<BigUint>, HexError> {
     let counts = frontier_counts(ladder, level, minimum + above)?.split_off(minimum);
     if counts[0].is_zero() {
         let loaded: Vec<String> = ladder.settings().tables_loaded().iter().map(|p| p.display().to_string()).collect();
@@ -85,7 +89,12 @@ pub(super) fn frontier_counts(ladder: &Ladder<'_>, level: u8, bound: usize) -> R
 }
 
 /// The sweep in `u128`, rerun in `BigUint` when a count overflows.
-pub(super) fn exact_sweep(schedule: &Schedule, bound: usize, table: Option<&Guide>, settings: &CountSettings) -> Result<Sweep<BigUint>, HexError> {
+pub(super) fn exact_sweep(
+    schedule: &Schedule,
+    bound: usize,
+    table: Option<&Guide>,
+    settings: &CountSettings,
+) -> Result<Sweep<BigUint>, HexError> {
     let (layers, context) = (settings.layers, &settings.context);
     match sweep::<u128>(schedule, bound, table, layers, context) {
         Ok(done) => {

@@ -15,8 +15,8 @@ use std::collections::HashSet;
 
 use super::local::refute;
 use super::split::Split;
-use crate::records::plan::{check_projections, Cover, Cube};
 use crate::geometry::Hexagon;
+use crate::records::plan::{check_projections, Cover, Cube};
 
 /// Checks that `cubes` cover the split; the error names the first projection left out.
 pub fn check_cover(hex: &Hexagon, split: &Split, below: usize, cubes: &[Cube]) -> Result<Cover, String> {

@@ -46,8 +46,9 @@ impl Sample {
 
 /// The first `size` cubes of `plan` in the order drawn by `seed`.
 pub fn sample(plan: &Plan, size: usize, seed: u64) -> Vec<usize> {
-    let mut keyed: Vec<(String, usize)> =
-        (0..plan.cubes.len()).map(|i| (crate::digest::sha256_hex(format!("{seed}:{}", plan.cube_key(i)).as_bytes()), i)).collect();
+    let mut keyed: Vec<(String, usize)> = (0..plan.cubes.len())
+        .map(|i| (crate::digest::sha256_hex(format!("{seed}:{}", plan.cube_key(i)).as_bytes()), i))
+        .collect();
     keyed.sort();
     keyed.into_iter().take(size).map(|(_, i)| i).collect()
 }
@@ -71,11 +72,17 @@ pub fn graded_sample(plan: &Plan, size: usize, seed: u64) -> Result<Vec<usize>, 
     grades.sort_unstable_by(|a, b| b.cmp(a));
     grades.dedup();
     if size > grades.len() {
-        return Err(format!("a graded sample takes one cube per grade, and this plan's cubes have {} grades, not {size}", grades.len()));
+        return Err(format!(
+            "a graded sample takes one cube per grade, and this plan's cubes have {} grades, not {size}",
+            grades.len()
+        ));
     }
     grades.rotate_left(1);
     let order = sample(plan, plan.cubes.len(), seed);
-    Ok(grades[..size].iter().map(|&g| *order.iter().find(|&&i| grade(plan, i) == g).expect("every grade has a cube")).collect())
+    Ok(grades[..size]
+        .iter()
+        .map(|&g| *order.iter().find(|&&i| grade(plan, i) == g).expect("every grade has a cube"))
+        .collect())
 }
 
 /// The line a graded estimate fits: `ln(cost) = intercept + slope * grade`.
@@ -131,7 +138,8 @@ impl Estimate {
         }
         let k = times.len() as f64;
         let mean = times.iter().sum::<f64>() / k;
-        let variance = if times.len() > 1 { times.iter().map(|t| (t - mean).powi(2)).sum::<f64>() / (k - 1.0) } else { 0.0 };
+        let variance =
+            if times.len() > 1 { times.iter().map(|t| (t - mean).powi(2)).sum::<f64>() / (k - 1.0) } else { 0.0 };
         let finite = if cubes > 1 { (cubes as f64 - k).max(0.0) / (cubes as f64 - 1.0) } else { 0.0 };
         let half_width = 1.96 * (variance / k * finite).sqrt();
         let measured: f64 = times.iter().sum();
@@ -148,7 +156,8 @@ impl Estimate {
     /// A one-line reason when the counted cubes cannot fix a line: fewer
     /// than three, or all of one grade.
     pub fn graded(grades: &[u32], counted: &[(usize, f64, bool)]) -> Result<Estimate, String> {
-        let points: Vec<(f64, f64)> = counted.iter().map(|&(i, t, _)| (f64::from(grades[i]), t.max(1e-3).ln())).collect();
+        let points: Vec<(f64, f64)> =
+            counted.iter().map(|&(i, t, _)| (f64::from(grades[i]), t.max(1e-3).ln())).collect();
         let mut distinct: Vec<u32> = counted.iter().map(|&(i, ..)| grades[i]).collect();
         distinct.sort_unstable();
         distinct.dedup();
@@ -188,17 +197,47 @@ impl Estimate {
         // spread: exactly one cube's spread when one is left, little when
         // many are.
         let sigma = if total > 0.0 { (1.0 + variance / (total * total)).ln().sqrt() } else { 0.0 };
-        let (low, high) = (low * (-sigma * sigma / 2.0 - 1.96 * sigma).exp(), high * (-sigma * sigma / 2.0 + 1.96 * sigma).exp());
+        let (low, high) =
+            (low * (-sigma * sigma / 2.0 - 1.96 * sigma).exp(), high * (-sigma * sigma / 2.0 + 1.96 * sigma).exp());
         let censored = counted.iter().filter(|c| c.2).count();
         let fit = GradeFit { factor_per_grade: slope.exp(), grades: distinct.len(), residual_sd: s2.sqrt() };
-        Ok(Estimate::spread(grades.len(), &mut times, censored, measured + total, measured + low, measured + high, Some(fit)))
+        Ok(Estimate::spread(
+            grades.len(),
+            &mut times,
+            censored,
+            measured + total,
+            measured + low,
+            measured + high,
+            Some(fit),
+        ))
     }
 
-    fn spread(cubes: usize, times: &mut [f64], censored: usize, total: f64, low: f64, high: f64, fit: Option<GradeFit>) -> Estimate {
+    fn spread(
+        cubes: usize,
+        times: &mut [f64],
+        censored: usize,
+        total: f64,
+        low: f64,
+        high: f64,
+        fit: Option<GradeFit>,
+    ) -> Estimate {
         times.sort_by(f64::total_cmp);
         let (min, median, max) = (times[0], times[times.len() / 2], times[times.len() - 1]);
         let measured = times.iter().sum();
-        Estimate { cubes, sampled: times.len(), censored, min, median, max, measured, total, low, high, lower_bound: censored > 0, fit }
+        Estimate {
+            cubes,
+            sampled: times.len(),
+            censored,
+            min,
+            median,
+            max,
+            measured,
+            total,
+            low,
+            high,
+            lower_bound: censored > 0,
+            fit,
+        }
     }
 }
 
@@ -206,8 +245,8 @@ impl Estimate {
 /// (the 95 % two-sided interval), from the standard table; 1.96 past 30.
 fn student_t_975(df: usize) -> f64 {
     const TABLE: [f64; 30] = [
-        12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093,
-        2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042,
+        12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160, 2.145, 2.131,
+        2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042,
     ];
     TABLE.get(df.wrapping_sub(1)).copied().unwrap_or(1.96)
 }
@@ -238,21 +277,36 @@ mod tests {
         let truth: f64 = (0..12).map(cost).sum();
         let fit = e.fit.as_ref().unwrap();
         assert!((fit.factor_per_grade - 3.0).abs() < 1e-9 && fit.residual_sd < 1e-9 && fit.grades == 3, "{e:?}");
-        assert!((e.total - truth).abs() < 1e-6 * truth && (e.low - e.total).abs() < 1e-6 * truth && (e.high - e.total).abs() < 1e-6 * truth, "{e:?}");
+        assert!(
+            (e.total - truth).abs() < 1e-6 * truth
+                && (e.low - e.total).abs() < 1e-6 * truth
+                && (e.high - e.total).abs() < 1e-6 * truth,
+            "{e:?}"
+        );
         assert_eq!((e.cubes, e.sampled, e.max), (12, 3, 81.0));
         // Scatter about the line widens the band around the total.
         let noisy = Estimate::graded(&grades, &[(2, 2.0, false), (6, 40.0, false), (8, 50.0, true)]).unwrap();
-        assert!(noisy.low < noisy.total && noisy.total < noisy.high && noisy.lower_bound && noisy.censored == 1, "{noisy:?}");
+        assert!(
+            noisy.low < noisy.total && noisy.total < noisy.high && noisy.lower_bound && noisy.censored == 1,
+            "{noisy:?}"
+        );
         assert!(Estimate::graded(&grades, &[(2, 1.0, false), (3, 2.0, false), (4, 9.0, false)]).is_ok());
         // One cube of 60 left, the others scattered e^-+0.5 about 3^grade:
         // the line is pinned, so the interval is that cube's own 95 % spread.
         let many: Vec<u32> = (0..60).map(|i| i / 10).collect();
-        let scattered: Vec<(usize, f64, bool)> = (0..59).map(|i| (i, 3f64.powi(many[i] as i32) * (if i % 2 == 0 { 0.5f64 } else { -0.5 }).exp(), false)).collect();
+        let scattered: Vec<(usize, f64, bool)> = (0..59)
+            .map(|i| (i, 3f64.powi(many[i] as i32) * (if i % 2 == 0 { 0.5f64 } else { -0.5 }).exp(), false))
+            .collect();
         let last = Estimate::graded(&many, &scattered).unwrap();
         let (measured, s) = (scattered.iter().map(|c| c.1).sum::<f64>(), last.fit.as_ref().unwrap().residual_sd);
         let draw = |z: f64| (243f64.ln() + z * s).exp();
         assert!(last.high - measured > 0.9 * draw(1.96) && last.low - measured < draw(-1.96) / 0.9, "{last:?}");
-        assert!(Estimate::graded(&grades, &[(2, 1.0, false), (3, 2.0, false)]).unwrap_err().contains("at least 3 cubes of 2 grades"));
-        assert!(Estimate::graded(&[1, 1, 1, 1], &[(0, 1.0, false), (1, 2.0, false), (2, 3.0, false)]).is_err(), "one grade fixes no line");
+        assert!(Estimate::graded(&grades, &[(2, 1.0, false), (3, 2.0, false)])
+            .unwrap_err()
+            .contains("at least 3 cubes of 2 grades"));
+        assert!(
+            Estimate::graded(&[1, 1, 1, 1], &[(0, 1.0, false), (1, 2.0, false), (2, 3.0, false)]).is_err(),
+            "one grade fixes no line"
+        );
     }
 }

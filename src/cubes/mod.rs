@@ -85,7 +85,13 @@ pub fn value_cubes(hex: &Hexagon, level: u8, below: usize, radius: usize, depth:
 pub fn cube_formula(encoding: &crate::encoding::LevelEncoding, split: &Split, cube: &Cube) -> crate::formula::Cnf {
     debug_assert_eq!(encoding.options.symmetry, crate::encoding::SymmetryBreaking::None);
     let mut cnf = encoding.cnf.clone();
-    cnf.add_comment(format!("cube: cells {:?} projected at depth {} to {:?}{}", split.cells, cube.depth, cube.values, path_comment(cube)));
+    cnf.add_comment(format!(
+        "cube: cells {:?} projected at depth {} to {:?}{}",
+        split.cells,
+        cube.depth,
+        cube.values,
+        path_comment(cube)
+    ));
     for lit in cube.units(encoding, split) {
         cnf.add_clause(&[lit]);
     }
@@ -118,7 +124,12 @@ fn path_comment(cube: &Cube) -> String {
 pub fn split_formula(encoding: &crate::encoding::LevelEncoding, split: &Split, cubes: &[Cube]) -> crate::formula::Cnf {
     debug_assert_eq!(encoding.options.symmetry, crate::encoding::SymmetryBreaking::None);
     let mut cnf = encoding.cnf.clone();
-    cnf.add_comment(format!("split: cells {:?}, {} cubes; selector of cube i is variable {} + i", split.cells, cubes.len(), encoding.cnf.num_vars() + 1));
+    cnf.add_comment(format!(
+        "split: cells {:?}, {} cubes; selector of cube i is variable {} + i",
+        split.cells,
+        cubes.len(),
+        encoding.cnf.num_vars() + 1
+    ));
     let selectors: Vec<i32> = cubes.iter().map(|_| cnf.new_var()).collect();
     for (cube, &s) in cubes.iter().zip(&selectors) {
         for lit in cube.units(encoding, split) {

@@ -15,9 +15,22 @@ use crate::records::ranges;
 
 impl Plan {
     /// Plans the claim "no valid level-`level` partial has penalty below `below`".
-    pub fn new(n: usize, level: u8, below: usize, radius: usize, depth: u8, cardinality: Cardinality) -> Result<Plan, HexError> {
+    pub fn new(
+        n: usize,
+        level: u8,
+        below: usize,
+        radius: usize,
+        depth: u8,
+        cardinality: Cardinality,
+    ) -> Result<Plan, HexError> {
         ranges::check_statement_numbers(n, level, below, Path::new("--n/--level/--below"))?;
-        ranges::check_encoding_budget(n, level, below, crate::options::CUBE_CLAIM_COPIES.default, Path::new("--n/--level/--below"))?;
+        ranges::check_encoding_budget(
+            n,
+            level,
+            below,
+            crate::options::CUBE_CLAIM_COPIES.default,
+            Path::new("--n/--level/--below"),
+        )?;
         let hex = Hexagon::new(n)?;
         let planned = value_cubes(&hex, level, below, radius, depth)?;
         let covered = planned.split.projection_count() - planned.refuted;
@@ -55,7 +68,11 @@ impl Plan {
     /// on the cover without `check_cover` after it (`statement --plan`).
     pub fn read_covering(path: &Path) -> Result<Plan, HexError> {
         let plan = Plan::read(path)?;
-        plan.check_cover().map_err(|e| HexError::Input { file: path.to_path_buf(), line: 0, message: format!("the plan's cover does not hold: {e}") })?;
+        plan.check_cover().map_err(|e| HexError::Input {
+            file: path.to_path_buf(),
+            line: 0,
+            message: format!("the plan's cover does not hold: {e}"),
+        })?;
         Ok(plan)
     }
 
@@ -93,7 +110,10 @@ impl Plan {
             }
         }
         if let Some(&bad) = which.iter().find(|&&i| i >= self.cubes.len()) {
-            return Err(HexError::Usage(format!("cube index {bad} is out of range: the plan has {} cubes", self.cubes.len())));
+            return Err(HexError::Usage(format!(
+                "cube index {bad} is out of range: the plan has {} cubes",
+                self.cubes.len()
+            )));
         }
         let depth = cubes.iter().map(|c| c.depth).max().unwrap_or(self.depth).max(self.depth);
         if depth != self.depth && !self.tie_break.is_none() {
@@ -105,7 +125,9 @@ impl Plan {
             )));
         }
         let mut plan = Plan { depth, cubes, ..self.clone() };
-        plan.cover = plan.enumerate_cover().map_err(|e| HexError::Internal(format!("the refined cubes do not cover the split: {e}")))?;
+        plan.cover = plan
+            .enumerate_cover()
+            .map_err(|e| HexError::Internal(format!("the refined cubes do not cover the split: {e}")))?;
         Ok((plan, refuted))
     }
 
@@ -114,7 +136,10 @@ impl Plan {
     /// order given. The cover (trees included) is checked again.
     pub fn grow_trees(&self, trees: &[(usize, Vec<Vec<i32>>)]) -> Result<Plan, HexError> {
         if let Some((bad, _)) = trees.iter().find(|(i, _)| *i >= self.cubes.len()) {
-            return Err(HexError::Usage(format!("cube index {bad} is out of range: the plan has {} cubes", self.cubes.len())));
+            return Err(HexError::Usage(format!(
+                "cube index {bad} is out of range: the plan has {} cubes",
+                self.cubes.len()
+            )));
         }
         let mut cubes = Vec::with_capacity(self.cubes.len());
         for (index, cube) in self.cubes.iter().enumerate() {
@@ -128,7 +153,9 @@ impl Plan {
             }
         }
         let mut plan = Plan { cubes, ..self.clone() };
-        plan.cover = plan.enumerate_cover().map_err(|e| HexError::Internal(format!("the grown trees do not cover the split: {e}")))?;
+        plan.cover = plan
+            .enumerate_cover()
+            .map_err(|e| HexError::Internal(format!("the grown trees do not cover the split: {e}")))?;
         Ok(plan)
     }
 
@@ -138,8 +165,12 @@ impl Plan {
     /// counter to split on (a totalizer, or a bound of 0).
     pub fn split_budget(&self, depth: usize) -> Result<Plan, HexError> {
         let Some(counter) = self.encoding()?.counter().filter(|_| depth > 0) else { return Ok(self.clone()) };
-        let trees: Vec<(usize, Vec<Vec<i32>>)> =
-            self.cubes.iter().enumerate().map(|(i, c)| (i, super::cardinality::bisection_tree(&counter, &c.literals, depth))).collect();
+        let trees: Vec<(usize, Vec<Vec<i32>>)> = self
+            .cubes
+            .iter()
+            .enumerate()
+            .map(|(i, c)| (i, super::cardinality::bisection_tree(&counter, &c.literals, depth)))
+            .collect();
         self.grow_trees(&trees)
     }
 
@@ -175,7 +206,8 @@ impl Plan {
 /// a line, or any other control character, is refused; so is a path that
 /// is not UTF-8, which the list could only name approximately.
 fn shell_word(path: &Path) -> Result<String, HexError> {
-    let refuse = |why: &str| HexError::Usage(format!("{:?}: {why}: a job list names it on a shell line", path.as_os_str()));
+    let refuse =
+        |why: &str| HexError::Usage(format!("{:?}: {why}: a job list names it on a shell line", path.as_os_str()));
     let text = path.to_str().ok_or_else(|| refuse("not a UTF-8 path"))?;
     if text.chars().any(char::is_control) {
         return Err(refuse("a path with a control character (a newline, a tab)"));

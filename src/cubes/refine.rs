@@ -40,9 +40,14 @@ pub fn refine(hex: &Hexagon, level: u8, radius: usize, below: usize, cube: &Cube
     }
     let split = Split::new(hex, level, radius, d + 1)?;
     if cube.values.len() != split.cells.len() {
-        return Err(HexError::Usage(format!("cube {:?} does not give the {} split cells a value each", cube.values, split.cells.len())));
+        return Err(HexError::Usage(format!(
+            "cube {:?} does not give the {} split cells a value each",
+            cube.values,
+            split.cells.len()
+        )));
     }
-    let stabilizer: Vec<usize> = (0..split.images.len()).filter(|&g| split.image(g, &cube.values) == cube.values).collect();
+    let stabilizer: Vec<usize> =
+        (0..split.images.len()).filter(|&g| split.image(g, &cube.values) == cube.values).collect();
     let open: Vec<usize> = (0..cube.values.len()).filter(|&i| cube.values[i] == d + 1).collect();
     let mut refined = Refined { cubes: Vec::new(), refuted: 0 };
     for choice in 0u64..1 << open.len() {

@@ -58,11 +58,7 @@ impl Split {
             )));
         }
         let position = |cell: usize| cells.binary_search(&cell).expect("symmetries map the split onto itself");
-        let images = hex
-            .symmetries()
-            .iter()
-            .map(|perm| cells.iter().map(|&c| position(perm[c])).collect())
-            .collect();
+        let images = hex.symmetries().iter().map(|perm| cells.iter().map(|&c| position(perm[c])).collect()).collect();
         Ok(Split { radius, depth, cells, images })
     }
 
@@ -109,7 +105,10 @@ impl Split {
     /// representative there, which mixed-depth plans and the VeriPB
     /// derivation of their cover rely on (src/derivation/cubes.rs).
     pub fn representative(&self, values: &[u8]) -> Vec<u8> {
-        (0..self.images.len()).map(|g| self.image(g, values)).min_by_key(|image| self.reading_key(image)).expect("12 symmetries")
+        (0..self.images.len())
+            .map(|g| self.image(g, values))
+            .min_by_key(|image| self.reading_key(image))
+            .expect("12 symmetries")
     }
 
     /// A projection read at depths 1, 2, ..., `depth`, one after the other.

@@ -68,7 +68,11 @@ pub fn derive_counter<W: Write + ?Sized>(
                 // and the second family c(i,0) + ~c(i-1,M-1) + ~p_i >= 3; the
                 // first plus M-1 times the second is (M-1)(c + ~c') >= 2M - 1,
                 // beyond its 2M - 2: a contradiction by a sum, not by propagation.
-                let contradiction = if max == 1 { "rup >= 1;".to_string() } else { format!("pol {} {} {} * +;", negation + 1, negation + 2, max - 1) };
+                let contradiction = if max == 1 {
+                    "rup >= 1;".to_string()
+                } else {
+                    format!("pol {} {} {} * +;", negation + 1, negation + 2, max - 1)
+                };
                 vec![with(&row.upper), with(&row.second), contradiction]
             })?;
             let next = proof.step(&sum(&[running, increment]))?;
@@ -114,9 +118,21 @@ fn define_row<W: Write + ?Sized>(
     // through[j]: `c(i,j) -> c(i-1,j) | c(i-1,j-1)`; lower[j]: `c(i-1,j) -> c(i,j)`.
     let mut through = vec![0; max];
     for j in 0..max {
-        row.upper.push(proof.step(&format!("red +1 ~{} +1 {} +1 {} >= 1 : {} -> 0;", c(i, j), c(i - 1, j), p(i), c(i, j)))?);
+        row.upper.push(proof.step(&format!(
+            "red +1 ~{} +1 {} +1 {} >= 1 : {} -> 0;",
+            c(i, j),
+            c(i - 1, j),
+            p(i),
+            c(i, j)
+        ))?);
         if j >= 1 {
-            through[j] = proof.step(&format!("red +1 ~{} +1 {} +1 {} >= 1 : {} -> 0;", c(i, j), c(i - 1, j), c(i - 1, j - 1), c(i, j)))?;
+            through[j] = proof.step(&format!(
+                "red +1 ~{} +1 {} +1 {} >= 1 : {} -> 0;",
+                c(i, j),
+                c(i - 1, j),
+                c(i - 1, j - 1),
+                c(i, j)
+            ))?;
         }
     }
     proof.step(&format!("red +1 ~{} +1 {} >= 1 : {} -> 1;", p(i), c(i, 0), c(i, 0)))?;

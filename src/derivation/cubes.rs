@@ -94,7 +94,8 @@ impl SplitTarget<'_> {
             Some(tie_break) => Key::from_digits("split", &tie_break.digits),
             None => {
                 let cells = &self.split.cells;
-                let digits: Vec<(usize, u8)> = (1..=self.split.depth).flat_map(|d| cells.iter().map(move |&c| (c, d))).collect();
+                let digits: Vec<(usize, u8)> =
+                    (1..=self.split.depth).flat_map(|d| cells.iter().map(move |&c| (c, d))).collect();
                 Key::from_digits("split", &digits)
             }
         }
@@ -113,7 +114,12 @@ impl SplitTarget<'_> {
 }
 
 /// The dominance steps; they must come first, while the core is the statement.
-pub fn dominance<W: Write + ?Sized>(proof: &mut Proof<W>, hex: &Hexagon, statement: &Statement, target: &SplitTarget) -> io::Result<Vec<Lex>> {
+pub fn dominance<W: Write + ?Sized>(
+    proof: &mut Proof<W>,
+    hex: &Hexagon,
+    statement: &Statement,
+    target: &SplitTarget,
+) -> io::Result<Vec<Lex>> {
     symmetry::lex_dominance(proof, hex, statement, &target.key())
 }
 
@@ -141,7 +147,11 @@ pub fn over_ge<W: Write + ?Sized>(
     // forcing clauses need it to imply ge(c, 2..=d) by propagation.
     for &c in &key.cells {
         for j in 2..=level as usize {
-            proof.step(&format!("rup +1 {} +1 {} >= 1;", cnf_literal(-encoding.ge_var(c, j + 1)), cnf_literal(encoding.ge_var(c, j))))?;
+            proof.step(&format!(
+                "rup +1 {} +1 {} >= 1;",
+                cnf_literal(-encoding.ge_var(c, j + 1)),
+                cnf_literal(encoding.ge_var(c, j))
+            ))?;
         }
     }
     let mut chains = symmetry::chains(&key, lexes, tie_break.first_equal);
@@ -164,7 +174,8 @@ pub fn cover<W: Write + ?Sized>(
     target: &SplitTarget,
 ) -> io::Result<()> {
     let split = target.split;
-    let selectors: Vec<String> = (0..target.cubes.len()).map(|i| cnf_literal(target.first_selector + i as i32)).collect();
+    let selectors: Vec<String> =
+        (0..target.cubes.len()).map(|i| cnf_literal(target.first_selector + i as i32)).collect();
     proof.line("% selector i is the conjunction of kept cube i's literals")?;
     for (cube, s) in target.cubes.iter().zip(&selectors) {
         let lits: Vec<String> = cube.units(encoding, split).into_iter().map(cnf_literal).collect();
@@ -177,7 +188,8 @@ pub fn cover<W: Write + ?Sized>(
     trees(proof, encoding, target, &selectors)?;
     proof.line("% the cover: every projection of the split cells implies some selector, leaves first")?;
     let some: String = selectors.iter().map(|s| format!("+1 {s} ")).collect();
-    let mut tree = Tree { hex, encoding, ids, target, some, prefix: Vec::new(), values: Vec::new(), lemmas: HashMap::new() };
+    let mut tree =
+        Tree { hex, encoding, ids, target, some, prefix: Vec::new(), values: Vec::new(), lemmas: HashMap::new() };
     tree.node(proof)
 }
 
@@ -186,13 +198,21 @@ pub fn cover<W: Write + ?Sized>(
 /// inner node, children first, each by reverse unit propagation from the
 /// two children's (a leaf's is its selector's definition). The root's is
 /// what the cover tree then uses where a value cube uses its selector.
-fn trees<W: Write + ?Sized>(proof: &mut Proof<W>, encoding: &LevelEncoding, target: &SplitTarget, selectors: &[String]) -> io::Result<()> {
+fn trees<W: Write + ?Sized>(
+    proof: &mut Proof<W>,
+    encoding: &LevelEncoding,
+    target: &SplitTarget,
+    selectors: &[String],
+) -> io::Result<()> {
     let mut groups: std::collections::BTreeMap<Cube, Vec<usize>> = std::collections::BTreeMap::new();
     for (i, cube) in target.cubes.iter().enumerate() {
         groups.entry(cube.projection()).or_default().push(i);
     }
     for (projection, members) in groups.iter().filter(|(_, m)| m.len() > 1) {
-        proof.line(&format!("% the decision tree below projection {:?} (depth {}), leaves first", projection.values, projection.depth))?;
+        proof.line(&format!(
+            "% the decision tree below projection {:?} (depth {}), leaves first",
+            projection.values, projection.depth
+        ))?;
         let negated: String = encoding
             .projection_literals(&target.split.cells, &projection.values, projection.depth)
             .into_iter()
@@ -283,11 +303,14 @@ impl Tree<'_> {
             LocalRefutation::Unsupported { cell } => {
                 let own = self.values[position(cell).expect("a split cell")];
                 let needed = (own - 1).min(split.depth);
-                let seen = |a: u8| self.hex.neighbours(cell).iter().any(|&u| position(u).is_some_and(|j| self.values[j] == a));
+                let seen =
+                    |a: u8| self.hex.neighbours(cell).iter().any(|&u| position(u).is_some_and(|j| self.values[j] == a));
                 let missing: Vec<u8> = (1..=needed).filter(|&a| !seen(a)).collect();
-                let outside: Vec<usize> = self.hex.neighbours(cell).iter().copied().filter(|&u| position(u).is_none()).collect();
+                let outside: Vec<usize> =
+                    self.hex.neighbours(cell).iter().copied().filter(|&u| position(u).is_none()).collect();
                 if !self.lemmas.contains_key(&(cell, missing.clone())) {
-                    let mut terms: Vec<(usize, usize)> = missing.iter().map(|&a| (self.ids.support[cell][a as usize - 1], 1)).collect();
+                    let mut terms: Vec<(usize, usize)> =
+                        missing.iter().map(|&a| (self.ids.support[cell][a as usize - 1], 1)).collect();
                     terms.extend(outside.iter().map(|&u| (self.ids.at_most_one[u], 1)));
                     terms.push((self.ids.at_most_one[cell] - 1, missing.len()));
                     let id = proof.step(&super::proof::weighted_sum(&terms))?;
@@ -304,7 +327,10 @@ impl Tree<'_> {
                         if self.lemmas.contains_key(&(cell, vec![0, a])) {
                             continue;
                         }
-                        let terms = [(self.ids.duplicate[cell][a as usize - 1], 1), (self.ids.at_most_one[cell] - 1, degree - 1)];
+                        let terms = [
+                            (self.ids.duplicate[cell][a as usize - 1], 1),
+                            (self.ids.at_most_one[cell] - 1, degree - 1),
+                        ];
                         let id = proof.step(&super::proof::weighted_sum(&terms))?;
                         self.lemmas.insert((cell, vec![0, a]), id);
                     }

@@ -75,14 +75,24 @@ pub struct DerivationSummary {
 /// The formula the derivation reaches: the level CNF for "penalty below
 /// `below`" with this counter and `symmetry`; another cardinality
 /// encoding than a counter is refused.
-pub fn target_formula(hex: &Hexagon, level: u8, below: usize, symmetry: SymmetryBreaking, cardinality: Cardinality) -> Result<Cnf, HexError> {
+pub fn target_formula(
+    hex: &Hexagon,
+    level: u8,
+    below: usize,
+    symmetry: SymmetryBreaking,
+    cardinality: Cardinality,
+) -> Result<Cnf, HexError> {
     if hex.side() < 2 {
         return Err(HexError::Usage("a derivation needs --n 2 or more (the side-1 hexagon has no edge)".into()));
     }
     if !cardinality.is_counter() {
-        return Err(HexError::Usage(format!("a derivation reaches a sequential counter only, not the {}", cardinality.name())));
+        return Err(HexError::Usage(format!(
+            "a derivation reaches a sequential counter only, not the {}",
+            cardinality.name()
+        )));
     }
-    let max_penalty = below.checked_sub(1).ok_or_else(|| HexError::Usage("a derivation needs --below 1 or more".into()))?;
+    let max_penalty =
+        below.checked_sub(1).ok_or_else(|| HexError::Usage("a derivation needs --below 1 or more".into()))?;
     Ok(LevelEncoding::new(hex, level, EncodeOptions { symmetry, cardinality, max_penalty: Some(max_penalty) }).cnf)
 }
 
@@ -108,7 +118,10 @@ impl Reach<'_> {
                 if (plan.n, plan.level, plan.below) != (hex.side(), level, below) {
                     return Err(HexError::Usage(format!(
                         "the plan is for n = {}, level {}, below {}, not n = {}, level {level}, below {below}",
-                        plan.n, plan.level, plan.below, hex.side()
+                        plan.n,
+                        plan.level,
+                        plan.below,
+                        hex.side()
                     )));
                 }
                 target_formula(hex, level, below, SymmetryBreaking::None, plan.cardinality)?;
@@ -129,14 +142,23 @@ impl Reach<'_> {
     /// `self.target(..)`. Errors (`InvalidInput`): those of `target`, and a
     /// plan whose kept cubes are not the least members of orbits covering
     /// the split (`cubes::cover`); and write failures.
-    pub fn write<W: Write + ?Sized>(&self, hex: &Hexagon, level: u8, below: usize, out: &mut W) -> io::Result<DerivationSummary> {
+    pub fn write<W: Write + ?Sized>(
+        &self,
+        hex: &Hexagon,
+        level: u8,
+        below: usize,
+        out: &mut W,
+    ) -> io::Result<DerivationSummary> {
         let invalid = |e: HexError| io::Error::new(io::ErrorKind::InvalidInput, e.to_string());
         let cnf = self.target(hex, level, below).map_err(invalid)?;
         match *self {
-            Reach::Formula(symmetry, cardinality) => derive(hex, level, below, (symmetry, cardinality), None, &cnf, out),
+            Reach::Formula(symmetry, cardinality) => {
+                derive(hex, level, below, (symmetry, cardinality), None, &cnf, out)
+            }
             Reach::Split(plan) => {
                 let split = plan.split().map_err(invalid)?;
-                let (plain, extended) = (plan.plain_encoding().map_err(invalid)?.cnf, plan.encoding().map_err(invalid)?.cnf);
+                let (plain, extended) =
+                    (plan.plain_encoding().map_err(invalid)?.cnf, plan.encoding().map_err(invalid)?.cnf);
                 let first_selector = extended.num_vars() as i32 + 1;
                 let digits = plan.tie_break.digits(hex, plan.radius, plan.depth, level).map_err(invalid)?;
                 let tie_break = (!digits.is_empty()).then(|| cubes::TieBreakTarget {
@@ -371,7 +393,11 @@ fn value_helpers<W: Write + ?Sized>(
 
 /// The formula's clauses that force a penalty or an equal-so-far variable,
 /// each by redundance with that variable as witness.
-fn forcing_clauses<W: Write + ?Sized>(proof: &mut Proof<W>, encoding: &LevelEncoding, chains: &[symmetry::Chain]) -> io::Result<()> {
+fn forcing_clauses<W: Write + ?Sized>(
+    proof: &mut Proof<W>,
+    encoding: &LevelEncoding,
+    chains: &[symmetry::Chain],
+) -> io::Result<()> {
     proof.line("% the clauses that force pen(e) and the equal-so-far variables")?;
     let pens = encoding.penalty_vars();
     let forced: std::collections::HashSet<i32> = pens.iter().copied().chain(symmetry::equal_vars(chains)).collect();
@@ -380,7 +406,11 @@ fn forcing_clauses<W: Write + ?Sized>(proof: &mut Proof<W>, encoding: &LevelEnco
 
 /// Each of `clauses` that holds a variable of `forced` positively, by
 /// redundance with that variable set true as witness.
-fn force_by_redundance<W: Write + ?Sized>(proof: &mut Proof<W>, clauses: &[Vec<i32>], forced: &std::collections::HashSet<i32>) -> io::Result<()> {
+fn force_by_redundance<W: Write + ?Sized>(
+    proof: &mut Proof<W>,
+    clauses: &[Vec<i32>],
+    forced: &std::collections::HashSet<i32>,
+) -> io::Result<()> {
     let mut line = String::new();
     for clause in clauses {
         if let Some(&var) = clause.iter().find(|&&lit| forced.contains(&lit)) {

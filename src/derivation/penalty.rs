@@ -75,7 +75,8 @@ pub fn define_penalties<W: Write + ?Sized>(
                 telescope.push(proof.pbc(&format!("{step}>= 2"), |_| vec![not_t, "rup >= 1;".into()])?);
                 charges.entry((c, w)).or_default().push(t);
             }
-            let units: Vec<String> = (1..d).map(|j| Variable::Duplicate { cell: c, value: a as u8, unit: j }.to_string()).collect();
+            let units: Vec<String> =
+                (1..d).map(|j| Variable::Duplicate { cell: c, value: a as u8, unit: j }.to_string()).collect();
             let lemma: Vec<String> = (0..d - 1).map(|i| negate(&chg(i))).chain(units).collect();
             let duplicate = ids.duplicate[c][a - 1];
             let upper = upper_of_c[a - 1];
@@ -84,7 +85,12 @@ pub fn define_penalties<W: Write + ?Sized>(
                 parts.extend(telescope.iter().map(|&id| (id, 1)));
                 parts.push((duplicate, 1));
                 parts.push((upper, d - 1));
-                vec![format!("rup +1 {g} >= 1;"), format!("rup +1 {} >= 1;", sfx(0)), weighted_sum(&parts), "rup >= 1;".into()]
+                vec![
+                    format!("rup +1 {g} >= 1;"),
+                    format!("rup +1 {} >= 1;", sfx(0)),
+                    weighted_sum(&parts),
+                    "rup >= 1;".into(),
+                ]
             })?;
             lemmas.push(lemma_id);
         }

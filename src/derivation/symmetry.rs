@@ -166,12 +166,21 @@ pub fn chains(key: &Key, lexes: Vec<Lex>, first_equal_var: i32) -> Vec<Chain> {
 
 /// Defines the order on `key`, adds one lex constraint `key(x) <= key(x o s)`
 /// per non-identity symmetry `s` by dominance, and unloads the order.
-pub fn lex_dominance<W: Write + ?Sized>(proof: &mut Proof<W>, hex: &Hexagon, statement: &Statement, key: &Key) -> io::Result<Vec<Lex>> {
+pub fn lex_dominance<W: Write + ?Sized>(
+    proof: &mut Proof<W>,
+    hex: &Hexagon,
+    statement: &Statement,
+    key: &Key,
+) -> io::Result<Vec<Lex>> {
     let k = statement.level as usize;
     let slot = |side: &str, i: usize, v: usize| format!("{side}_{i}_{v}");
     let positions = key.cells.len();
     let vector = |side: &str| -> String {
-        (0..positions).flat_map(|i| (1..=k + 1).map(move |v| (i, v))).map(|(i, v)| slot(side, i, v)).collect::<Vec<_>>().join(" ")
+        (0..positions)
+            .flat_map(|i| (1..=k + 1).map(move |v| (i, v)))
+            .map(|(i, v)| slot(side, i, v))
+            .collect::<Vec<_>>()
+            .join(" ")
     };
     let mut order = BTreeMap::new();
     for i in 0..positions {
@@ -248,7 +257,13 @@ pub struct ValueOverGe {
 }
 
 /// Derives `ValueOverGe` for every cell of `key`.
-pub fn value_over_ge<W: Write + ?Sized>(proof: &mut Proof<W>, key: &Key, level: u8, ids: &StatementIds, ge: &GeIds) -> io::Result<ValueOverGe> {
+pub fn value_over_ge<W: Write + ?Sized>(
+    proof: &mut Proof<W>,
+    key: &Key,
+    level: u8,
+    ids: &StatementIds,
+    ge: &GeIds,
+) -> io::Result<ValueOverGe> {
     let k = level as usize;
     let deepest = key.deepest();
     let mut values = ValueOverGe { below: BTreeMap::new(), above: BTreeMap::new() };
@@ -283,12 +298,19 @@ pub fn value_over_ge<W: Write + ?Sized>(proof: &mut Proof<W>, key: &Key, level: 
 
 /// The dominance constraint `lex` rewritten over `ge`: its statement
 /// variables cancel against `values` and "exactly one value".
-pub fn rewrite_over_ge<W: Write + ?Sized>(proof: &mut Proof<W>, key: &Key, values: &ValueOverGe, ids: &StatementIds, lex: &mut Lex) -> io::Result<()> {
+pub fn rewrite_over_ge<W: Write + ?Sized>(
+    proof: &mut Proof<W>,
+    key: &Key,
+    values: &ValueOverGe,
+    ids: &StatementIds,
+    lex: &mut Lex,
+) -> io::Result<()> {
     let mut parts = vec![lex.dominance.to_string()];
     for &(i, x, y) in &lex.pairs {
         for (t, depth) in key.readings(i) {
             let w = key.weight(t);
-            for id in [values.above[&(y, depth)], values.below[&(x, depth)], ids.at_most_one[y], ids.at_most_one[x] - 1] {
+            for id in [values.above[&(y, depth)], values.below[&(x, depth)], ids.at_most_one[y], ids.at_most_one[x] - 1]
+            {
                 parts.push(format!("{id} {w} *"));
             }
         }
@@ -322,7 +344,12 @@ pub fn define_chains<W: Write + ?Sized>(
 /// Defines a chain's "equal so far" variables over `ge`: `e_l` implies
 /// that the key's first moved digits, up to the `l`-th, weighted, are not
 /// below their images (witness `e_l -> 0`).
-pub fn define_equal<W: Write + ?Sized>(proof: &mut Proof<W>, key: &Key, encoding: &LevelEncoding, chain: &mut Chain) -> io::Result<()> {
+pub fn define_equal<W: Write + ?Sized>(
+    proof: &mut Proof<W>,
+    key: &Key,
+    encoding: &LevelEncoding,
+    chain: &mut Chain,
+) -> io::Result<()> {
     let ge_name = |c: usize, j: usize| cnf_literal(encoding.ge_var(c, j));
     let mut prefix = BTreeMap::new();
     let mut slack = 0;

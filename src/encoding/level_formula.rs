@@ -102,15 +102,20 @@ impl LevelEncoding {
         let mut cnf = Cnf::new();
         let cells = hex.cell_count();
         let ge: Vec<Vec<i32>> = (0..cells).map(|_| (0..k).map(|_| cnf.new_var()).collect()).collect();
-        let eq: Vec<Vec<i32>> = (0..cells)
-            .map(|c| {
-                std::iter::once(-ge[c][0])
-                    .chain((2..=k).map(|_| cnf.new_var()))
-                    .collect()
-            })
-            .collect();
+        let eq: Vec<Vec<i32>> =
+            (0..cells).map(|c| std::iter::once(-ge[c][0]).chain((2..=k).map(|_| cnf.new_var())).collect()).collect();
         let penalty: Vec<i32> = hex.edges().iter().map(|_| cnf.new_var()).collect();
-        let mut enc = LevelEncoding { n: hex.side(), level, options, cnf, ge, eq, penalty, counter: None, counter_inputs: Vec::new() };
+        let mut enc = LevelEncoding {
+            n: hex.side(),
+            level,
+            options,
+            cnf,
+            ge,
+            eq,
+            penalty,
+            counter: None,
+            counter_inputs: Vec::new(),
+        };
         enc.describe();
         enc.value_clauses(hex);
         enc.support_clauses(hex);
@@ -230,7 +235,12 @@ impl LevelEncoding {
             for a in 1..=k {
                 for x in 0..ns.len() {
                     for y in x + 1..ns.len() {
-                        let mut clause = vec![-self.ge_lit(c, a + 1), -self.eq[ns[x]][a - 1], -self.eq[ns[y]][a - 1], self.penalty[es[x]]];
+                        let mut clause = vec![
+                            -self.ge_lit(c, a + 1),
+                            -self.eq[ns[x]][a - 1],
+                            -self.eq[ns[y]][a - 1],
+                            self.penalty[es[x]],
+                        ];
                         if charging == Charging::EitherEdge {
                             clause.push(self.penalty[es[y]]);
                         }
@@ -244,11 +254,8 @@ impl LevelEncoding {
     /// The partial a model describes. `model[v]` is the value of variable `v`
     /// (index 0 unused).
     pub fn decode(&self, model: &[bool]) -> Partial {
-        let values = self
-            .ge
-            .iter()
-            .map(|vars| 1 + vars.iter().take_while(|&&v| model[v as usize]).count() as u8)
-            .collect();
+        let values =
+            self.ge.iter().map(|vars| 1 + vars.iter().take_while(|&&v| model[v as usize]).count() as u8).collect();
         Partial::new(self.n, self.level, values).expect("decoded values lie in 1..=k+1")
     }
 

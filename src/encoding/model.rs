@@ -27,10 +27,7 @@ pub fn accept_model(hex: &Hexagon, encoding: &LevelEncoding, model: &[bool]) -> 
     let partial = encoding.decode(model);
     let evaluation = evaluate(hex, &partial);
     if !evaluation.is_valid() {
-        return Err(HexError::Internal(format!(
-            "decoded partial is invalid: {:?}",
-            evaluation.violations.first()
-        )));
+        return Err(HexError::Internal(format!("decoded partial is invalid: {:?}", evaluation.violations.first())));
     }
     if evaluation.penalty > encoding.penalty_in_model(model) {
         return Err(HexError::Internal(format!(

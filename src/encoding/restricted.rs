@@ -132,9 +132,15 @@ impl Restrictions {
         let centre = self.centre.map_or("none", Centre::name);
         let singles = match self.singles.is_empty() {
             true => String::new(),
-            false => format!(", at most one penalty edge at each of distances {} (besides the allowance)", self.singles.list()),
+            false => format!(
+                ", at most one penalty edge at each of distances {} (besides the allowance)",
+                self.singles.list()
+            ),
         };
-        format!("band {} (penalties on edges of ring distance < {}), inner allowance {}{singles}, centre {centre}", self.band, self.band, self.inner)
+        format!(
+            "band {} (penalties on edges of ring distance < {}), inner allowance {}{singles}, centre {centre}",
+            self.band, self.band, self.inner
+        )
     }
 }
 
@@ -182,11 +188,17 @@ impl Charges {
     fn of(hex: &Hexagon, partial: &Partial) -> Charges {
         let values = partial.values();
         let distance = |u: usize, v: usize| hex.ring(u) + hex.ring(v);
-        let fixed = hex.edges().iter().filter(|&&(u, v)| values[u] == values[v] && !partial.is_plus(u)).map(|&(u, v)| distance(u, v)).collect();
+        let fixed = hex
+            .edges()
+            .iter()
+            .filter(|&&(u, v)| values[u] == values[v] && !partial.is_plus(u))
+            .map(|&(u, v)| distance(u, v))
+            .collect();
         let mut groups = Vec::new();
         for cell in 0..hex.cell_count() {
             for a in 1..values[cell] {
-                let group: Vec<usize> = hex.neighbours(cell).iter().filter(|&&u| values[u] == a).map(|&u| distance(u, cell)).collect();
+                let group: Vec<usize> =
+                    hex.neighbours(cell).iter().filter(|&&u| values[u] == a).map(|&u| distance(u, cell)).collect();
                 if group.len() >= 2 {
                     groups.push(group);
                 }
@@ -222,16 +234,21 @@ impl Restrictions {
             _ => (rest < inner_bound).then_some((used, rest + 1)),
         };
         let add = &add;
-        let mut states: BTreeSet<(u128, usize)> = charges.fixed.iter().try_fold((0, 0), |s, &d| add(s, d)).into_iter().collect();
+        let mut states: BTreeSet<(u128, usize)> =
+            charges.fixed.iter().try_fold((0, 0), |s, &d| add(s, d)).into_iter().collect();
         for group in &charges.groups {
-            let charge = |s, useful| group.iter().enumerate().filter(|&(i, _)| i != useful).try_fold(s, |s, (_, &d)| add(s, d));
-            states = states.iter().flat_map(|&s| (0..group.len()).filter_map(move |useful| charge(s, useful))).collect();
+            let charge =
+                |s, useful| group.iter().enumerate().filter(|&(i, _)| i != useful).try_fold(s, |s, (_, &d)| add(s, d));
+            states =
+                states.iter().flat_map(|&s| (0..group.len()).filter_map(move |useful| charge(s, useful))).collect();
         }
         // The rest are below the band or at listed distances, each listed one once.
         let fits = penalty <= bound && states.iter().any(|&(_, rest)| penalty - rest <= outer_bound);
         let held = |centre: Centre| {
             hex.symmetries().iter().any(|perm| {
-                centre.ones().into_iter().all(|cube| hex.cell_at_cube(cube).is_some_and(|c| partial.values()[perm[c]] == 1 && !partial.is_plus(perm[c])))
+                centre.ones().into_iter().all(|cube| {
+                    hex.cell_at_cube(cube).is_some_and(|c| partial.values()[perm[c]] == 1 && !partial.is_plus(perm[c]))
+                })
             })
         };
         fits && self.centre.is_none_or(held)
@@ -248,7 +265,12 @@ impl RestrictedEncoding {
     /// "Valid level-`level` partial with penalty <= `bound`" under
     /// `restrictions`. Errors when the hexagon is too small for the centre
     /// placement.
-    pub fn new(hex: &Hexagon, level: u8, bound: usize, restrictions: Restrictions) -> Result<RestrictedEncoding, HexError> {
+    pub fn new(
+        hex: &Hexagon,
+        level: u8,
+        bound: usize,
+        restrictions: Restrictions,
+    ) -> Result<RestrictedEncoding, HexError> {
         let mut encoding = LevelEncoding::charged(hex, level, EncodeOptions::bounded(None), Charging::EitherEdge);
         encoding.cnf.add_comment(format!("restricted search formula, penalty <= {bound}: {}", restrictions.describe()));
         // Wedge order, as the default counter of the claims takes it.
@@ -261,7 +283,8 @@ impl RestrictedEncoding {
         }
         let (outer, inner): (Vec<usize>, Vec<usize>) =
             wedge_order(hex).into_iter().partition(|&e| edge_distance(hex, e) < restrictions.band);
-        let (listed, inner): (Vec<usize>, Vec<usize>) = inner.into_iter().partition(|&e| restrictions.singles.contains(edge_distance(hex, e)));
+        let (listed, inner): (Vec<usize>, Vec<usize>) =
+            inner.into_iter().partition(|&e| restrictions.singles.contains(edge_distance(hex, e)));
         let vars = encoding.penalty_vars().to_vec();
         let pen = |edges: &[usize]| edges.iter().map(|&e| vars[e]).collect::<Vec<i32>>();
         let (mut outer, inner) = (pen(&outer), pen(&inner));
@@ -300,7 +323,9 @@ mod tests {
 
     #[test]
     fn the_placements_put_their_second_one_a_tiling_step_from_the_first() {
-        let distance = |(a, b, c): (i32, i32, i32), (x, y, z): (i32, i32, i32)| (a - x).abs().max((b - y).abs()).max((c - z).abs());
+        let distance = |(a, b, c): (i32, i32, i32), (x, y, z): (i32, i32, i32)| {
+            (a - x).abs().max((b - y).abs()).max((c - z).abs())
+        };
         for centre in [Centre::AtCentre, Centre::BesideCentre] {
             let [first, second] = centre.ones();
             let step = (second.0 - first.0, second.1 - first.1, second.2 - first.2);
@@ -316,16 +341,25 @@ mod tests {
     /// other side: grids outside a member are refused).
     #[test]
     fn the_members_models_are_what_admits_says() {
-        use crate::solving::{Cadical, Answer, SatSolver};
+        use crate::solving::{Answer, Cadical, SatSolver};
         let hex = Hexagon::new(6).unwrap();
         let none: &[usize] = &[];
-        for (band, inner, singles, bound) in [(4, 0, none, 20), (4, 3, none, 16), (5, 2, none, 13), (3, 12, none, 20), (4, 0, &[4, 5, 7][..], 16), (5, 1, &[5, 6, 8], 14)] {
+        for (band, inner, singles, bound) in [
+            (4, 0, none, 20),
+            (4, 3, none, 16),
+            (5, 2, none, 13),
+            (3, 12, none, 20),
+            (4, 0, &[4, 5, 7][..], 16),
+            (5, 1, &[5, 6, 8], 14),
+        ] {
             let singles = Singles::new(singles.iter().copied()).unwrap();
             let restrictions = Restrictions { band, inner, singles, centre: Some(Centre::BesideCentre) };
             let encoding = RestrictedEncoding::new(&hex, 5, bound, restrictions).unwrap();
             let mut solver = Cadical::new();
             solver.add_cnf(&encoding.encoding.cnf).unwrap();
-            let Answer::Sat(model) = solver.solve().unwrap() else { panic!("{}: UNSAT at {bound}", restrictions.describe()) };
+            let Answer::Sat(model) = solver.solve().unwrap() else {
+                panic!("{}: UNSAT at {bound}", restrictions.describe())
+            };
             let partial = encoding.encoding.decode(&model);
             assert!(restrictions.admits(&hex, &partial, bound), "{}", restrictions.describe());
         }

@@ -104,7 +104,13 @@ impl TieBreak {
     /// index order) read at depths 1..=`depth`, depth after depth, then the
     /// tail at the level. Empty for `None`; an error when the next ring
     /// leaves the hexagon.
-    pub fn digits(self, hex: &Hexagon, radius: usize, depth: u8, level: u8) -> Result<Vec<(usize, u8)>, crate::error::HexError> {
+    pub fn digits(
+        self,
+        hex: &Hexagon,
+        radius: usize,
+        depth: u8,
+        level: u8,
+    ) -> Result<Vec<(usize, u8)>, crate::error::HexError> {
         if self == TieBreak::None {
             return Ok(Vec::new());
         }
@@ -118,7 +124,9 @@ impl TieBreak {
         }
         let split = hex.cells_within(radius);
         let mut digits: Vec<(usize, u8)> = (1..=depth).flat_map(|d| split.iter().map(move |&c| (c, d))).collect();
-        digits.extend(hex.cells_within(radius + 1).into_iter().filter(|c| split.binary_search(c).is_err()).map(|c| (c, level)));
+        digits.extend(
+            hex.cells_within(radius + 1).into_iter().filter(|c| split.binary_search(c).is_err()).map(|c| (c, level)),
+        );
         Ok(digits)
     }
 }

@@ -45,9 +45,7 @@ impl Checker {
                 return Ok(Checker { name: name.to_string(), program, version });
             }
         }
-        Err(HexError::Usage(
-            "no DRAT checker found: put drat-trim on PATH, or run `cargo install rate`".into(),
-        ))
+        Err(HexError::Usage("no DRAT checker found: put drat-trim on PATH, or run `cargo install rate`".into()))
     }
 
     /// Every DRAT checker on this machine, drat-trim first;

@@ -22,7 +22,11 @@ pub struct DratWriter {
 impl DratWriter {
     pub fn create(path: &Path) -> Result<DratWriter, HexError> {
         let file = std::fs::File::create(path).map_err(|source| HexError::Io { path: path.into(), source })?;
-        Ok(DratWriter { out: BufWriter::with_capacity(1 << 20, file), path: path.into(), scratch: Vec::with_capacity(256) })
+        Ok(DratWriter {
+            out: BufWriter::with_capacity(1 << 20, file),
+            path: path.into(),
+            scratch: Vec::with_capacity(256),
+        })
     }
 
     pub fn add(&mut self, lits: &[i32]) -> Result<(), HexError> {

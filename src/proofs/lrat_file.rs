@@ -8,10 +8,10 @@ use std::path::{Path, PathBuf};
 
 use hexcert_lrat::format;
 
-use crate::error::HexError;
-use crate::records::CheckerRecord;
 use super::trace::ProofStep;
 use super::verified::Stream;
+use crate::error::HexError;
+use crate::records::CheckerRecord;
 
 /// The binary LRAT file, abandoned (deleted) once it outgrows `cap`, and
 /// the same bytes, uncapped, piped to the verified checker when one runs.
@@ -66,7 +66,15 @@ impl ListingIds {
 impl LratFile {
     pub(super) fn create(path: &Path, cap: u64) -> Result<LratFile, HexError> {
         let file = std::fs::File::create(path).map_err(|source| HexError::Io { path: path.into(), source })?;
-        Ok(LratFile { path: path.into(), out: Some(BufWriter::with_capacity(1 << 20, file)), bytes: 0, cap, step: Vec::new(), verified: None, listing: None })
+        Ok(LratFile {
+            path: path.into(),
+            out: Some(BufWriter::with_capacity(1 << 20, file)),
+            bytes: 0,
+            cap,
+            step: Vec::new(),
+            verified: None,
+            listing: None,
+        })
     }
 
     pub(super) fn write(&mut self, step: ProofStep) -> Result<(), HexError> {
@@ -81,11 +89,14 @@ impl LratFile {
             }
             (ProofStep::Original { .. }, None) => return Ok(()),
             (ProofStep::Derived { id, lits, hints }, Some(listing)) => {
-                let hints: Vec<i64> = hints.iter().map(|&h| h.signum() * listing.file_id(h.unsigned_abs()) as i64).collect();
+                let hints: Vec<i64> =
+                    hints.iter().map(|&h| h.signum() * listing.file_id(h.unsigned_abs()) as i64).collect();
                 format::write_binary_add(&mut self.step, listing.file_id(id), lits, &hints)
             }
             (ProofStep::Derived { id, lits, hints }, None) => format::write_binary_add(&mut self.step, id, lits, hints),
-            (ProofStep::Deleted { id, .. }, listing) => format::write_binary_delete(&mut self.step, &[listing.map_or(id, |l| l.file_id(id))]),
+            (ProofStep::Deleted { id, .. }, listing) => {
+                format::write_binary_delete(&mut self.step, &[listing.map_or(id, |l| l.file_id(id))])
+            }
         }
         if let Some(verified) = self.verified.as_mut() {
             verified.write(&self.step);

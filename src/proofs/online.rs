@@ -15,16 +15,15 @@ use std::sync::mpsc;
 use std::thread::JoinHandle;
 use std::time::Instant;
 
-
 use hexcert_lrat::{Checker as LratChecker, CubeCheck, Lifted};
 
+use super::drat::DratWriter;
+use super::lrat_file::{ListingIds, LratFile};
+use super::trace::{Batch, ProofStep, TraceSender};
+use super::verified::Stream;
 use crate::error::HexError;
 use crate::records::claim::{ONLINE, ONLINE_LIFTED, ONLINE_LISTING};
 use crate::records::{CheckerRecord, LratRecord};
-use super::verified::Stream;
-use super::lrat_file::{ListingIds, LratFile};
-use super::drat::DratWriter;
-use super::trace::{Batch, ProofStep, TraceSender};
 
 /// The LRAT file beside the DRAT one is kept only while it stays under this
 /// many bytes (options table: why).
@@ -62,7 +61,12 @@ impl OnlineCheck {
 
     /// `start_with`, keeping the LRAT file while it stays under `lrat_cap`
     /// bytes (`u64::MAX`: whole, as an export of the proof wants it).
-    pub fn start_capped(against: Against, drat: &Path, verified: Option<Stream>, lrat_cap: u64) -> Result<OnlineCheck, HexError> {
+    pub fn start_capped(
+        against: Against,
+        drat: &Path,
+        verified: Option<Stream>,
+        lrat_cap: u64,
+    ) -> Result<OnlineCheck, HexError> {
         let writer = DratWriter::create(drat)?;
         let mut lrat = LratFile::create(&drat.with_extension("lrat"), lrat_cap)?;
         lrat.verified = verified;
@@ -74,18 +78,21 @@ impl OnlineCheck {
             .name("lrat-check".into())
             .spawn(move || match against {
                 Against::Formula(dimacs) => {
-                    let checker = LratChecker::from_dimacs(&dimacs).map_err(|e| HexError::Internal(format!("the claim's own CNF: {e}")))?;
+                    let checker = LratChecker::from_dimacs(&dimacs)
+                        .map_err(|e| HexError::Internal(format!("the claim's own CNF: {e}")))?;
                     let originals = checker.original_count();
                     consume(checker, originals, ONLINE, receive, writer, lrat)
                 }
                 Against::Split { split, base, cube, units } => {
-                    let internal = |e: hexcert_lrat::CheckError| HexError::Internal(format!("the plan's split formula: {e}"));
+                    let internal =
+                        |e: hexcert_lrat::CheckError| HexError::Internal(format!("the plan's split formula: {e}"));
                     let mut lifted = Lifted::from_dimacs(&split, base).map_err(internal)?;
                     let check = lifted.cube(cube, &units).map_err(internal)?;
                     consume(check, (base + units.len()) as u64, ONLINE_LIFTED, receive, writer, lrat)
                 }
                 Against::Listing(dimacs) => {
-                    let checker = LratChecker::from_dimacs(&dimacs).map_err(|e| HexError::Internal(format!("the listing's own CNF: {e}")))?;
+                    let checker = LratChecker::from_dimacs(&dimacs)
+                        .map_err(|e| HexError::Internal(format!("the listing's own CNF: {e}")))?;
                     let originals = checker.original_count();
                     lrat.listing = Some(ListingIds::new(originals));
                     consume(Appendable(checker), originals, ONLINE_LISTING, receive, writer, lrat)
@@ -107,10 +114,8 @@ impl OnlineCheck {
     /// long after it the verdict came.
     pub fn finish(mut self, solved: Instant) -> Result<Finished, HexError> {
         drop(self.send.take());
-        let Consumed { mut lrat, verified, appended } = self
-            .handle
-            .join()
-            .map_err(|_| HexError::Internal("the LRAT checker thread panicked".into()))??;
+        let Consumed { mut lrat, verified, appended } =
+            self.handle.join().map_err(|_| HexError::Internal("the LRAT checker thread panicked".into()))??;
         lrat.seconds_after_solve = solved.elapsed().as_secs_f64();
         Ok(Finished { lrat, drat: self.drat, verified, appended })
     }
@@ -383,6 +388,12 @@ impl StandardIds {
 
     fn translate(&self, hints: &[i64], out: &mut Vec<i64>) {
         out.clear();
-        out.extend(hints.iter().map(|&h| if h > 0 { self.get(h as u64) as i64 } else { -(self.get(h.unsigned_abs()) as i64) }));
+        out.extend(hints.iter().map(|&h| {
+            if h > 0 {
+                self.get(h as u64) as i64
+            } else {
+                -(self.get(h.unsigned_abs()) as i64)
+            }
+        }));
     }
 }

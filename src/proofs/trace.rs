@@ -85,4 +85,3 @@ impl Batch {
         self.ints.is_empty()
     }
 }
-

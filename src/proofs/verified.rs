@@ -46,13 +46,16 @@ impl VerifiedChecker {
     pub fn find(named: Option<&Path>) -> Result<Option<VerifiedChecker>, HexError> {
         let program = match named {
             Some(path) if super::checker::is_executable(path) => path.to_path_buf(),
-            Some(path) => return Err(HexError::Usage(format!("--cake-lpr {}: not an executable file", path.display()))),
+            Some(path) => {
+                return Err(HexError::Usage(format!("--cake-lpr {}: not an executable file", path.display())))
+            }
             None => match super::checker::on_path(NAME) {
                 Some(program) => program,
                 None => return Ok(None),
             },
         };
-        let hash = crate::digest::sha256_file(&program).map_err(|source| HexError::Io { path: program.clone(), source })?;
+        let hash =
+            crate::digest::sha256_file(&program).map_err(|source| HexError::Io { path: program.clone(), source })?;
         let version = format!("{VERIFIED_VERSION_PREFIX}{hash}");
         Ok(Some(VerifiedChecker { program, version, build: verified_build(&hash), sha256: hash }))
     }
@@ -75,7 +78,15 @@ impl VerifiedChecker {
         // the pipe it inherits as stdin serves as the file.
         let mut child = self.spawn(cnf, "/dev/stdin".as_ref(), Stdio::piped())?;
         let input = std::io::BufWriter::with_capacity(1 << 20, child.stdin.take().expect("piped"));
-        Ok(Stream { checker: self.clone(), child: Some(child), input: Some(input), start, bytes: 0, formula, lrat: Sha256::new() })
+        Ok(Stream {
+            checker: self.clone(),
+            child: Some(child),
+            input: Some(input),
+            start,
+            bytes: 0,
+            formula,
+            lrat: Sha256::new(),
+        })
     }
 
     fn spawn(&self, cnf: &Path, proof: &std::ffi::OsStr, stdin: Stdio) -> Result<Child, HexError> {
@@ -90,7 +101,13 @@ impl VerifiedChecker {
     }
 
     /// The verdict of `child`, given the formula and LRAT proof with the SHA-256s `read`.
-    fn verdict(&self, mut child: Child, start: Instant, command: &str, read: (String, String)) -> Result<CheckerRecord, HexError> {
+    fn verdict(
+        &self,
+        mut child: Child,
+        start: Instant,
+        command: &str,
+        read: (String, String),
+    ) -> Result<CheckerRecord, HexError> {
         let errors = drain(child.stderr.take().expect("piped"));
         let mut output = Vec::new();
         let _ = child.stdout.take().expect("piped").read_to_end(&mut output);
@@ -112,7 +129,12 @@ impl VerifiedChecker {
             verdict: line,
             seconds: start.elapsed().as_secs_f64(),
             peak_memory_kb,
-            read: Some(VerdictInputs { formula_sha256: read.0, lrat_sha256: read.1, checker_sha256: self.sha256.clone(), build: self.build.into() }),
+            read: Some(VerdictInputs {
+                formula_sha256: read.0,
+                lrat_sha256: read.1,
+                checker_sha256: self.sha256.clone(),
+                build: self.build.into(),
+            }),
         })
     }
 }
@@ -174,7 +196,8 @@ impl Stream {
             let _ = input.flush();
             drop(input); // the checker sees the end of its proof
         }
-        let command = format!("cake_lpr formula.cnf /dev/stdin (binary LRAT piped as the solver wrote it, {} bytes)", self.bytes);
+        let command =
+            format!("cake_lpr formula.cnf /dev/stdin (binary LRAT piped as the solver wrote it, {} bytes)", self.bytes);
         let child = self.child.take().expect("finished once");
         let lrat = crate::digest::finish_hex(std::mem::take(&mut self.lrat));
         self.checker.verdict(child, self.start, &command, (std::mem::take(&mut self.formula), lrat))

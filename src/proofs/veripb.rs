@@ -94,14 +94,16 @@ impl Veripb {
 
     /// The VeriPB library, when this build links it.
     pub fn library() -> Option<Veripb> {
-        cfg!(feature = "veripb").then(|| Veripb { runner: Runner::Library, version: format!("veripb {LIBRARY_VERSION} (library)") })
+        cfg!(feature = "veripb")
+            .then(|| Veripb { runner: Runner::Library, version: format!("veripb {LIBRARY_VERSION} (library)") })
     }
 
     /// The program at `program`, if it starts.
     fn program(program: PathBuf) -> Option<Veripb> {
         let answer = Command::new(&program).arg("--version").stdin(Stdio::null()).output().ok()?;
         let text = String::from_utf8_lossy(&answer.stdout).to_string();
-        let version = text.lines().find(|l| l.starts_with("veripb ")).unwrap_or("veripb (unknown version)").trim().to_string();
+        let version =
+            text.lines().find(|l| l.starts_with("veripb ")).unwrap_or("veripb (unknown version)").trim().to_string();
         Some(Veripb { runner: Runner::Program(program), version })
     }
 
@@ -202,7 +204,8 @@ fn run_library(statement: &Path, derivation: &Path, target: &Path) -> Result<(bo
         // As the program prints it: the step, then what caused the rejection.
         Ok(Err(error)) => Ok((false, format!("Error: {error:#}"))),
         Err(panic) => {
-            let message = panic.downcast_ref::<&str>().map(|s| s.to_string()).or_else(|| panic.downcast_ref::<String>().cloned());
+            let message =
+                panic.downcast_ref::<&str>().map(|s| s.to_string()).or_else(|| panic.downcast_ref::<String>().cloned());
             Ok((false, format!("VeriPB panicked: {}", message.unwrap_or_else(|| "(no message)".into()))))
         }
     }
@@ -231,7 +234,10 @@ fn frame(derivation: &Path) -> Result<Result<(), String>, HexError> {
     let mut tail = vec![0; tail_length];
     file.read_exact(&mut tail).map_err(io)?;
     if tail != FOOTER.as_bytes() {
-        return Ok(Err("the derivation does not end with `output DERIVABLE FILE; conclusion NONE; end pseudo-Boolean proof;`".into()));
+        return Ok(Err(
+            "the derivation does not end with `output DERIVABLE FILE; conclusion NONE; end pseudo-Boolean proof;`"
+                .into(),
+        ));
     }
     Ok(Ok(()))
 }

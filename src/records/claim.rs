@@ -7,11 +7,14 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use crate::encoding::{Cardinality, EncodeOptions, SymmetryBreaking, ENCODER_VERSION};
 use super::header::{Header, Stated};
-use super::ranges::{build_in_range, check_statement_numbers, edges_of, level_in_range, name_in_range, penalty_in_range, seconds_in_range};
-use crate::levels::FULL_LEVEL;
+use super::ranges::{
+    build_in_range, check_statement_numbers, edges_of, level_in_range, name_in_range, penalty_in_range,
+    seconds_in_range,
+};
+use crate::encoding::{Cardinality, EncodeOptions, SymmetryBreaking, ENCODER_VERSION};
 use crate::error::HexError;
+use crate::levels::FULL_LEVEL;
 
 /// Format tag of `claim.json`.
 pub const CLAIM_FORMAT: &str = "hexcert-claim/2";
@@ -197,7 +200,8 @@ pub struct LratRecord {
 pub const ONLINE: &str = "online: every step checked as CaDiCaL traced it (connect_proof_tracer with antecedents)";
 /// The same, read on the plan's split formula: the record says `T |- -s_i`,
 /// so a cube claim whose every verdict says so needs no trust in the split step.
-pub const ONLINE_LIFTED: &str = "online, lifted onto the plan's split formula: every step checked as CaDiCaL traced it, \
+pub const ONLINE_LIFTED: &str =
+    "online, lifted onto the plan's split formula: every step checked as CaDiCaL traced it, \
      each lemma with the cube's negated selector added, so the verdict derives that unit from the split formula";
 /// How a listing's verdict was reached (`records::leaders`).
 pub const ONLINE_LISTING: &str = "online, incremental: every step checked as CaDiCaL traced it, the blocking clause of each \
@@ -205,8 +209,8 @@ pub const ONLINE_LISTING: &str = "online, incremental: every step checked as CaD
                                   a refutation of the formula with every blocking clause";
 
 pub use super::verdict::{
-    verified_build, CheckerRecord, VerdictInputs, KNOWN_VERIFIED_BUILDS, UNKNOWN_BUILD, VERIFIED_ACCEPTED, VERIFIED_CHECKER,
-    VERIFIED_VERSION_PREFIX,
+    verified_build, CheckerRecord, VerdictInputs, KNOWN_VERIFIED_BUILDS, UNKNOWN_BUILD, VERIFIED_ACCEPTED,
+    VERIFIED_CHECKER, VERIFIED_VERSION_PREFIX,
 };
 
 impl Claim {
@@ -240,7 +244,10 @@ impl Claim {
             return fail(format!("made by encoder `{}`, this build has `{ENCODER_VERSION}`", self.encoder.version));
         }
         if self.below == 0 || self.encoder.max_penalty + 1 != self.below {
-            return fail(format!("bound mismatch: below {} but the CNF bounds penalty <= {}", self.below, self.encoder.max_penalty));
+            return fail(format!(
+                "bound mismatch: below {} but the CNF bounds penalty <= {}",
+                self.below, self.encoder.max_penalty
+            ));
         }
         self.header().check(CLAIM_FORMAT, origin)?;
         Ok(())
@@ -393,7 +400,11 @@ pub fn check_optimum_ranges(optimum: &Optimum, origin: &Path) -> Result<(), HexE
     penalty_in_range("optimum", optimum.optimum, edges, origin)?;
     level_in_range("lower_bound_level", optimum.lower_bound_level, origin)?;
     if optimum.level_minima.len() != usize::from(FULL_LEVEL) {
-        return Err(crate::error::RecordError::Header(format!("level_minima has {} entries, not {FULL_LEVEL}", optimum.level_minima.len())).at(origin));
+        return Err(crate::error::RecordError::Header(format!(
+            "level_minima has {} entries, not {FULL_LEVEL}",
+            optimum.level_minima.len()
+        ))
+        .at(origin));
     }
     for &minimum in &optimum.level_minima {
         penalty_in_range("a level minimum", minimum, edges, origin)?;
@@ -402,7 +413,11 @@ pub fn check_optimum_ranges(optimum: &Optimum, origin: &Path) -> Result<(), HexE
     // The grid reaches every level from the lower bound's on.
     for &level in optimum.unreached.iter().flatten() {
         if level == 0 || level >= optimum.lower_bound_level {
-            return Err(crate::error::RecordError::Header(format!("unreached names level {level}, not a level below lower_bound_level {}", optimum.lower_bound_level)).at(origin));
+            return Err(crate::error::RecordError::Header(format!(
+                "unreached names level {level}, not a level below lower_bound_level {}",
+                optimum.lower_bound_level
+            ))
+            .at(origin));
         }
     }
     build_in_range((&optimum.hexcert.version, &optimum.hexcert.git_commit), origin)?;
@@ -423,7 +438,10 @@ fn check_level_minima(optimum: &Optimum, path: &Path) -> Result<(), HexError> {
         return bad("a level minimum below the one before it (refining never lowers a penalty)");
     }
     if minima[from..].iter().any(|&m| m != optimum.optimum) {
-        return bad(&format!("from level {} on, every minimum is the optimum {}", optimum.lower_bound_level, optimum.optimum));
+        return bad(&format!(
+            "from level {} on, every minimum is the optimum {}",
+            optimum.lower_bound_level, optimum.optimum
+        ));
     }
     if from > 0 && minima[from - 1] >= optimum.optimum {
         return bad(&format!("level {} is not the lowest level to reach the optimum", optimum.lower_bound_level));

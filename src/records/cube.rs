@@ -12,14 +12,14 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use super::claim::{BuildRecord, CheckerRecord, FileRecord, LratRecord, StatementRecord, ONLINE_LIFTED};
-use crate::error::RecordError;
 use super::header::{Header, Stated};
-use super::ledger::{LedgerRecord, Ledger, Parsed};
-use super::read::MAX_RECORD_BYTES;
+use super::ledger::{Ledger, LedgerRecord, Parsed};
 use super::plan::{Cube, Plan};
-use crate::geometry::Hexagon;
+use super::read::MAX_RECORD_BYTES;
 use crate::compress;
 use crate::digest::{sha256_file, sha256_hex};
+use crate::error::RecordError;
+use crate::geometry::Hexagon;
 
 /// Format tag of a cube's result record.
 pub const RESULT_FORMAT: &str = "hexcert-cube-result/2";
@@ -305,7 +305,11 @@ pub fn check_cube_claim_fields(claim: &CubeClaim, origin: &Path) -> Result<(), c
     let lrat = claim.cubes.iter().filter_map(|c| c.lrat.as_ref()).map(|l| l.cpu_seconds);
     let totals = [
         ("solve_seconds", claim.solve_seconds, claim.cubes.iter().map(|c| c.solve_seconds).sum::<f64>()),
-        ("slowest_cube_seconds", claim.slowest_cube_seconds, claim.cubes.iter().map(|c| c.solve_seconds).fold(0.0, f64::max)),
+        (
+            "slowest_cube_seconds",
+            claim.slowest_cube_seconds,
+            claim.cubes.iter().map(|c| c.solve_seconds).fold(0.0, f64::max),
+        ),
         ("lrat_cpu_seconds", claim.lrat_cpu_seconds, lrat.sum::<f64>()),
     ];
     // A record missing or extra is named by the plan's judge, more plainly than by the totals it shifts.
@@ -316,8 +320,13 @@ pub fn check_cube_claim_fields(claim: &CubeClaim, origin: &Path) -> Result<(), c
             return Err(header(format!("{field} {stated} is not the {cubes} of its cubes")));
         }
     }
-    if claim.attested.is_none() && claim.cubes.iter().any(|c| c.written_by.is_some()) && !attested_cubes(&claim.cubes).is_empty() {
-        return Err(header("no attested cubes are listed, yet cube proofs are not stored: the list was removed".into()));
+    if claim.attested.is_none()
+        && claim.cubes.iter().any(|c| c.written_by.is_some())
+        && !attested_cubes(&claim.cubes).is_empty()
+    {
+        return Err(header(
+            "no attested cubes are listed, yet cube proofs are not stored: the list was removed".into(),
+        ));
     }
     Ok(())
 }
@@ -325,7 +334,12 @@ pub fn check_cube_claim_fields(claim: &CubeClaim, origin: &Path) -> Result<(), c
 /// The cubes of `records` whose proof is not stored: attested, not checkable.
 pub fn attested_cubes(records: &[CubeResult]) -> Vec<Attested> {
     let named = |r: &CubeResult| r.written_by.clone().unwrap_or_else(|| "unknown".into());
-    records.iter().enumerate().filter(|(_, r)| !proof_stored(r)).map(|(cube, r)| Attested { cube, written_by: named(r) }).collect()
+    records
+        .iter()
+        .enumerate()
+        .filter(|(_, r)| !proof_stored(r))
+        .map(|(cube, r)| Attested { cube, written_by: named(r) })
+        .collect()
 }
 
 /// Where a merged claim keeps its cubes' stored LRAT proofs: a dot name, so
@@ -343,7 +357,8 @@ pub const CERTIFICATE_FILES: &[&str] = &["claim.json", "formula.cnf.gz", "proof.
 /// cube's proof (one version for all: a claim names one binary in its
 /// trust base).
 pub fn all_verified(cubes: &[CubeResult]) -> Option<&str> {
-    let mut versions = cubes.iter().map(|c| c.verified_lrat.as_ref().filter(|v| v.counts_as_verified()).map(|v| v.version.as_str()));
+    let mut versions =
+        cubes.iter().map(|c| c.verified_lrat.as_ref().filter(|v| v.counts_as_verified()).map(|v| v.version.as_str()));
     let first = versions.next()??;
     versions.all(|v| v == Some(first)).then_some(first)
 }
@@ -396,5 +411,8 @@ pub fn check_stored_lrat_with(
     let file = std::fs::File::open(&plain).map_err(|e| format!("{}: {e}", plain.display()))?;
     let verdict = verify(std::io::BufReader::new(file));
     let _ = std::fs::remove_file(&plain);
-    verdict.map_err(|e| RecordError::LratRejected { what: format!("the stored proof {}", gz.display()), verdict: e.to_string() }.to_string())
+    verdict.map_err(|e| {
+        RecordError::LratRejected { what: format!("the stored proof {}", gz.display()), verdict: e.to_string() }
+            .to_string()
+    })
 }

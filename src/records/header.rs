@@ -8,9 +8,9 @@
 
 use std::path::Path;
 
-use crate::error::RecordError;
 use super::ranges::check_statement_numbers;
 use crate::error::HexError;
+use crate::error::RecordError;
 
 /// The statement part of a record, borrowed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

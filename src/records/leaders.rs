@@ -95,7 +95,9 @@ impl CubeLeaders {
         match (&self.certificate, self.leaves.as_slice()) {
             (Some(proof), []) => Some(vec![(self.path.as_slice(), self.leaders.as_slice(), proof)]),
             (None, []) | (Some(_), _) => None,
-            (None, leaves) => Some(leaves.iter().map(|l| (l.path.as_slice(), l.leaders.as_slice(), &l.certificate)).collect()),
+            (None, leaves) => {
+                Some(leaves.iter().map(|l| (l.path.as_slice(), l.leaders.as_slice(), &l.certificate)).collect())
+            }
         }
     }
 }
@@ -153,7 +155,8 @@ impl super::ledger::LedgerRecord for CubeLeaders {
 /// The formula a listing of penalty <= `max_penalty` lists: the ring-1
 /// lex-leader CNF (before a cube's units).
 pub fn listing_encoding(hex: &Hexagon, level: u8, max_penalty: usize) -> LevelEncoding {
-    let options = EncodeOptions { symmetry: SymmetryBreaking::Ring1LexLeader, ..EncodeOptions::bounded(Some(max_penalty)) };
+    let options =
+        EncodeOptions { symmetry: SymmetryBreaking::Ring1LexLeader, ..EncodeOptions::bounded(Some(max_penalty)) };
     LevelEncoding::new(hex, level, options)
 }
 
@@ -290,7 +293,8 @@ impl CountRecord {
         level_in_range("level", self.level, origin)?;
         penalty_in_range("penalty", self.penalty, edges, origin)?;
         if self.minimum.is_some_and(|m| m > self.penalty) {
-            let message = format!("minimum {} lies above the listing's bound {}", self.minimum.unwrap_or_default(), self.penalty);
+            let message =
+                format!("minimum {} lies above the listing's bound {}", self.minimum.unwrap_or_default(), self.penalty);
             return Err(HexError::Input { file: origin.to_path_buf(), line: 0, message });
         }
         check_encoding_budget(self.n, self.level, self.penalty + 1, 1, origin)

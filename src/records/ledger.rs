@@ -21,9 +21,9 @@ use std::path::{Path, PathBuf};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 
-use crate::error::RecordError;
 use super::read::read_bounded;
 use crate::error::HexError;
+use crate::error::RecordError;
 
 /// A kind of unit's record.
 pub trait LedgerRecord: Serialize + DeserializeOwned {
@@ -73,7 +73,8 @@ pub fn parse<E: LedgerRecord>(bytes: &[u8]) -> Parsed<E> {
         Ok(record) => Parsed::Record(Box::new(record)),
         // serde names the field: "unknown field `x`, expected one of ...".
         Err(e) if e.to_string().starts_with("unknown field") => {
-            let field: String = e.to_string().split(',').next().unwrap_or("").chars().filter(|c| !c.is_control()).take(80).collect();
+            let field: String =
+                e.to_string().split(',').next().unwrap_or("").chars().filter(|c| !c.is_control()).take(80).collect();
             Parsed::Foreign(format!("{field}: a field a newer build writes"))
         }
         Err(e) => Parsed::Damaged(format!("not a {what}: {e}")),
@@ -112,7 +113,10 @@ impl<'a, E: LedgerRecord> Ledger<'a, E> {
         if !path.exists() {
             return None;
         }
-        Some(read_bounded(&path, E::LIMIT, E::WHAT).map_or_else(|e| Parsed::Damaged(e.to_string()), |bytes| parse(&bytes)))
+        Some(
+            read_bounded(&path, E::LIMIT, E::WHAT)
+                .map_or_else(|e| Parsed::Damaged(e.to_string()), |bytes| parse(&bytes)),
+        )
     }
 
     /// Unit `name`'s record if an earlier run finished it; an error naming
@@ -132,9 +136,10 @@ impl<'a, E: LedgerRecord> Ledger<'a, E> {
             None => Ok(None),
             Some(Parsed::Damaged(why)) => Err(refuse(RecordError::Unreadable(why))),
             Some(Parsed::Foreign(why)) => Err(refuse(RecordError::Foreign(why))),
-            Some(Parsed::Record(record)) if record.identity() != *expected => {
-                Err(refuse(RecordError::OtherUnit { found: format!("{:?}", record.identity()), expected: format!("{expected:?}") }))
-            }
+            Some(Parsed::Record(record)) if record.identity() != *expected => Err(refuse(RecordError::OtherUnit {
+                found: format!("{:?}", record.identity()),
+                expected: format!("{expected:?}"),
+            })),
             Some(Parsed::Record(record)) => Ok(Some(*record)),
         }
     }

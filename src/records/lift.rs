@@ -49,7 +49,10 @@ impl LiftRecord {
     /// `HexError::Io` when `cell` cannot be created or the file written.
     pub fn write_into(&self, cell: &Path) -> Result<(), HexError> {
         std::fs::create_dir_all(cell).map_err(|source| HexError::Io { path: cell.into(), source })?;
-        crate::files::write_atomic(&cell.join("lift.json"), &serde_json::to_vec_pretty(self).expect("records serialise"))
+        crate::files::write_atomic(
+            &cell.join("lift.json"),
+            &serde_json::to_vec_pretty(self).expect("records serialise"),
+        )
     }
 
     /// The numbers, judged when the record is read (the lift builds the
@@ -63,7 +66,11 @@ impl LiftRecord {
         use super::ranges::{edges_of, penalty_in_range};
         let edges = edges_of(self.n, origin)?;
         if !(4..=6).contains(&self.level) {
-            return Err(HexError::Input { file: origin.to_path_buf(), line: 0, message: format!("level {}: a lift reaches levels 4 to 6", self.level) });
+            return Err(HexError::Input {
+                file: origin.to_path_buf(),
+                line: 0,
+                message: format!("level {}: a lift reaches levels 4 to 6", self.level),
+            });
         }
         penalty_in_range("penalty", self.penalty, edges, origin)
     }

@@ -41,12 +41,12 @@ pub mod status;
 pub mod trust;
 pub mod verdict;
 
+pub use crate::error::RecordError;
 pub use claim::{
-    this_build, BuildRecord, CheckerRecord, Claim, EncoderRecord, FileRecord, LratRecord, Optimum, SolverRecord, StatementRecord,
-    VeripbRecord, WitnessSource, CLAIM_FORMAT, OPTIMUM_FORMAT,
+    this_build, BuildRecord, CheckerRecord, Claim, EncoderRecord, FileRecord, LratRecord, Optimum, SolverRecord,
+    StatementRecord, VeripbRecord, WitnessSource, CLAIM_FORMAT, OPTIMUM_FORMAT,
 };
 pub use cube::{CubeClaim, CubeResult, CubeVerdict, CUBE_CLAIM_FORMAT, RESULT_FORMAT};
-pub use crate::error::RecordError;
 pub use header::Header;
 pub use read::read_json;
 pub use record::Record;

@@ -37,7 +37,8 @@ use crate::geometry::Hexagon;
 pub const PLAN_FORMAT: &str = "hexcert-cube-plan/2";
 
 /// Why solving the kept cubes decides the claim; copied into every plan.
-pub const COVER_ARGUMENT: &str = "every projection of the split cells (values 1..=depth, depth+1 for more, at the deepest cube's \
+pub const COVER_ARGUMENT: &str =
+    "every projection of the split cells (values 1..=depth, depth+1 for more, at the deepest cube's \
      depth) is either refuted by the local rules of src/cubes/local.rs or has an image under one of the 12 hexagon \
      symmetries that reads, at some kept cube's depth, as that cube (checked by enumeration, src/cubes/cover.rs); a \
      symmetry maps valid partials to valid partials of the same penalty, so a partial below the bound would give a \
@@ -110,24 +111,44 @@ impl Plan {
     pub fn validate(&self, origin: &Path) -> Result<(), HexError> {
         let bad = |message: String| HexError::Input { file: origin.to_path_buf(), line: 0, message };
         self.header().check(PLAN_FORMAT, origin)?;
-        ranges::check_encoding_budget(self.n, self.level, self.below, crate::options::CUBE_CLAIM_COPIES.default, origin)?;
+        ranges::check_encoding_budget(
+            self.n,
+            self.level,
+            self.below,
+            crate::options::CUBE_CLAIM_COPIES.default,
+            origin,
+        )?;
         if self.encoder != ENCODER_VERSION {
-            return Err(bad(format!("the plan was made by encoder `{}`, this build has `{ENCODER_VERSION}`", self.encoder)));
+            return Err(bad(format!(
+                "the plan was made by encoder `{}`, this build has `{ENCODER_VERSION}`",
+                self.encoder
+            )));
         }
         // The argument is copied into a cube claim's trust base: free text
         // there would let a record state what a reader is asked to trust.
         if self.cover_argument != COVER_ARGUMENT {
-            return Err(bad("the plan's cover argument is not the one this build checks (src/records/plan.rs, COVER_ARGUMENT)".into()));
+            return Err(bad(
+                "the plan's cover argument is not the one this build checks (src/records/plan.rs, COVER_ARGUMENT)"
+                    .into(),
+            ));
         }
         let hex = Hexagon::new(self.n)?;
         if self.radius >= self.n {
-            return Err(bad(format!("a split radius of {} leaves the side-{} hexagon (use 0..={})", self.radius, self.n, self.n - 1)));
+            return Err(bad(format!(
+                "a split radius of {} leaves the side-{} hexagon (use 0..={})",
+                self.radius,
+                self.n,
+                self.n - 1
+            )));
         }
         if self.depth == 0 || self.depth > self.level {
             return Err(bad(format!("split depth {} must lie in 1..={} (the level)", self.depth, self.level)));
         }
         if hex.cells_within(self.radius) != self.cells {
-            return Err(bad(format!("the cells {:?} are not those within radius {} of the centre", self.cells, self.radius)));
+            return Err(bad(format!(
+                "the cells {:?} are not those within radius {} of the centre",
+                self.cells, self.radius
+            )));
         }
         // What the encoder and the solver are handed: a value out of range
         // would panic the one, a literal out of range abort the other.
@@ -141,7 +162,8 @@ impl Plan {
     /// (refined or not) lists it.
     pub fn cube_key(&self, index: usize) -> String {
         let cube = &self.cubes[index];
-        let mut text = format!("{} cells {:?} depth {} values {:?}", self.formula_sha256, self.cells, cube.depth, cube.values);
+        let mut text =
+            format!("{} cells {:?} depth {} values {:?}", self.formula_sha256, self.cells, cube.depth, cube.values);
         if !cube.literals.is_empty() {
             text.push_str(&format!(" path {:?}", cube.literals));
         }
@@ -154,7 +176,11 @@ impl Plan {
     ///
     /// `HexError::Usage` when n is not a hexagon side (1..=`MAX_SIDE`).
     pub fn plain_encoding(&self) -> Result<LevelEncoding, HexError> {
-        let options = EncodeOptions { max_penalty: Some(self.below - 1), cardinality: self.cardinality, symmetry: SymmetryBreaking::None };
+        let options = EncodeOptions {
+            max_penalty: Some(self.below - 1),
+            cardinality: self.cardinality,
+            symmetry: SymmetryBreaking::None,
+        };
         Ok(LevelEncoding::new(&Hexagon::new(self.n)?, self.level, options))
     }
 
@@ -191,7 +217,9 @@ impl Plan {
         }
         let num_vars = self.encoding().map_err(|e| e.to_string())?.cnf.num_vars() as i32;
         for (projection, paths) in paths_by_projection(&self.cubes) {
-            check_tree(&paths, num_vars).map_err(|e| format!("the cubes below projection {:?} (depth {}): {e}", projection.values, projection.depth))?;
+            check_tree(&paths, num_vars).map_err(|e| {
+                format!("the cubes below projection {:?} (depth {}): {e}", projection.values, projection.depth)
+            })?;
         }
         Ok(())
     }
@@ -252,7 +280,10 @@ pub fn check_projections(cells: usize, depth: u8, cubes: &[Cube]) -> Result<(), 
             && cube.values.len() == cells
             && cube.values.iter().all(|&v| v >= 1 && v <= cube.depth + 1);
         if !fits {
-            return Err(format!("cube {index} is not a projection onto the {} split cells at a depth in 1..={}", cells, depth));
+            return Err(format!(
+                "cube {index} is not a projection onto the {} split cells at a depth in 1..={}",
+                cells, depth
+            ));
         }
     }
     Ok(())
@@ -302,7 +333,10 @@ fn complete(paths: &[&[i32]], depth: usize) -> Result<(), String> {
             }
             let var = paths[0][depth].abs();
             if let Some(other) = paths.iter().find(|p| p[depth].abs() != var) {
-                return Err(format!("paths {:?} and {other:?} split on different variables at depth {depth}", paths[0]));
+                return Err(format!(
+                    "paths {:?} and {other:?} split on different variables at depth {depth}",
+                    paths[0]
+                ));
             }
             let (high, low): (Vec<&[i32]>, Vec<&[i32]>) = paths.iter().partition(|p| p[depth] > 0);
             for (branch, lit) in [(&high, var), (&low, -var)] {

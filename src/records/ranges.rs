@@ -97,13 +97,11 @@ pub fn check_statement_numbers(n: usize, level: u8, below: usize, origin: &Path)
 /// n (a path that cannot be canonicalized is judged as given).
 pub fn check_n_directory(path: &Path, n: usize) -> Result<(), HexError> {
     let absolute = path.canonicalize().unwrap_or_else(|_| path.to_path_buf());
-    let stated = absolute
-        .ancestors()
-        .skip(1)
-        .filter_map(|dir| n_directory(dir.file_name()?.to_str()?))
-        .next();
+    let stated = absolute.ancestors().skip(1).filter_map(|dir| n_directory(dir.file_name()?.to_str()?)).next();
     match stated {
-        Some(dir_n) if dir_n != n => Err(reject(path, format!("the record states n = {n} but lies in the directory n{dir_n}"))),
+        Some(dir_n) if dir_n != n => {
+            Err(reject(path, format!("the record states n = {n} but lies in the directory n{dir_n}")))
+        }
         _ => Ok(()),
     }
 }
@@ -136,7 +134,10 @@ pub fn check_claim_directory(path: &Path, level: u8, below: usize) -> Result<(),
     let actual = absolute.parent().and_then(|d| d.file_name()).map(|s| s.to_string_lossy().into_owned());
     if actual.as_deref() != Some(expected.as_str()) {
         let shown = actual.unwrap_or_else(|| "(none)".into());
-        return Err(reject(path, format!("the claim states level {level} below {below} but lies in the directory {shown}, not {expected}")));
+        return Err(reject(
+            path,
+            format!("the claim states level {level} below {below} but lies in the directory {shown}, not {expected}"),
+        ));
     }
     Ok(())
 }
@@ -187,7 +188,8 @@ mod tests {
     fn the_budget_refusal_counts_every_copy_held() {
         let copies = crate::options::CUBE_CLAIM_COPIES.default;
         let (n, level) = (40, 6);
-        let below = (1..=edge_count(n)).find(|&b| encoding_estimate_mb(n, level, b) * copies > ENCODING_BUDGET_MB).unwrap();
+        let below =
+            (1..=edge_count(n)).find(|&b| encoding_estimate_mb(n, level, b) * copies > ENCODING_BUDGET_MB).unwrap();
         assert!(encoding_estimate_mb(n, level, below) <= ENCODING_BUDGET_MB, "one copy fits");
         let origin = Path::new("claim.json");
         assert!(check_encoding_budget(n, level, below, 1, origin).is_ok());

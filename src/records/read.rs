@@ -10,8 +10,8 @@ use std::path::{Component, Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use crate::error::RecordError;
 use crate::error::HexError;
+use crate::error::RecordError;
 
 /// Largest JSON record read (options table: why 64 MiB).
 pub const MAX_RECORD_BYTES: u64 = crate::options::RECORD_BYTES.default;
@@ -81,7 +81,11 @@ pub fn stored_path(dir: &Path, name: &str, place: &'static str) -> Result<PathBu
 /// `HexError::Record` (`RecordError::Malformed`, at serde's line) when `bytes`
 /// are not JSON of `T`'s shape.
 pub fn parse_json<T: for<'de> Deserialize<'de>>(bytes: &[u8], path: &Path) -> Result<T, HexError> {
-    serde_json::from_slice(bytes).map_err(|e| HexError::Record { file: path.into(), line: e.line(), error: RecordError::Malformed(e.to_string()) })
+    serde_json::from_slice(bytes).map_err(|e| HexError::Record {
+        file: path.into(),
+        line: e.line(),
+        error: RecordError::Malformed(e.to_string()),
+    })
 }
 
 /// Reads and parses a JSON record (bounded), naming the file on error.

@@ -7,9 +7,9 @@ use serde::Deserialize;
 
 use super::claim::{Claim, Optimum, CLAIM_FORMAT, OPTIMUM_FORMAT};
 use super::cube::{CubeClaim, CubeResult, CUBE_CLAIM_FORMAT, RESULT_FORMAT};
-use crate::error::RecordError;
 use super::read::{parse_json, read_bounded, MAX_RECORD_BYTES};
 use crate::error::HexError;
+use crate::error::RecordError;
 
 /// Format tag of the claims of the earlier pipeline (CaDiCaL 2.2.1, DRAT
 /// checked by rate): read for their statement only, never verified.

@@ -16,12 +16,23 @@ pub enum Basis<'a> {
     /// A claim proved whole: its encoder options, the external DRAT checkers
     /// that ran, its statement -> CNF record.
     /// `verified`: the verified checker's version when it accepted the proof.
-    Claim { options: &'a EncodeOptions, drat_checks: &'a [CheckerRecord], statement: Option<&'a StatementRecord>, verified: Option<&'a str> },
+    Claim {
+        options: &'a EncodeOptions,
+        drat_checks: &'a [CheckerRecord],
+        statement: Option<&'a StatementRecord>,
+        verified: Option<&'a str>,
+    },
     /// A claim merged from cubes: its plan, statement -> split formula
     /// record, whether every verdict was lifted, and its attested cubes.
     /// `verified`: the verified checker's version when it accepted every
     /// cube's proof (each record holding its verdict).
-    Cubes { plan: &'a Plan, statement: Option<&'a StatementRecord>, lifted: bool, attested: Option<&'a [Attested]>, verified: Option<&'a str> },
+    Cubes {
+        plan: &'a Plan,
+        statement: Option<&'a StatementRecord>,
+        lifted: bool,
+        attested: Option<&'a [Attested]>,
+        verified: Option<&'a str>,
+    },
 }
 
 impl<'a> Basis<'a> {
@@ -91,13 +102,19 @@ fn attested_item(attested: &[Attested]) -> String {
 /// The short list of what a reader must trust besides the checkers' verdicts:
 /// the three items of docs/SOUNDNESS.md when VeriPB accepted the derivation
 /// of the CNF from the statement, else the encoder and the lex-leader argument.
-fn claim_base(options: &EncodeOptions, drat_checks: &[CheckerRecord], statement: Option<&StatementRecord>) -> Vec<String> {
+fn claim_base(
+    options: &EncodeOptions,
+    drat_checks: &[CheckerRecord],
+    statement: Option<&StatementRecord>,
+) -> Vec<String> {
     if statement.is_some_and(StatementRecord::accepted) {
         return checked_base(drat_checks);
     }
     let mut base = vec![
-        format!("the encoder {ENCODER_VERSION} (src/encoding): the CNF says 'valid level-k partial with penalty <= B-1' \
-                 (docs/PROBLEM.md); cross-checked against the independent validator and brute force (tests/sat.rs)"),
+        format!(
+            "the encoder {ENCODER_VERSION} (src/encoding): the CNF says 'valid level-k partial with penalty <= B-1' \
+                 (docs/PROBLEM.md); cross-checked against the independent validator and brute force (tests/sat.rs)"
+        ),
         "refinement never lowers the penalty (docs/PROBLEM.md, section 4; tests/validation.rs)".into(),
         "the LRAT checker hexcert-lrat (lrat/ in this repository, which imports nothing from the solver, \
          the encoder or the search) and its verdict"
@@ -115,9 +132,10 @@ fn claim_base(options: &EncodeOptions, drat_checks: &[CheckerRecord], statement:
 /// The trust base of a claim whose derivation VeriPB accepted: the three
 /// items of docs/SOUNDNESS.md.
 fn checked_base(drat_checks: &[CheckerRecord]) -> Vec<String> {
-    let mut cnf_checker = "the CNF checker: the LRAT checker hexcert-lrat (lrat/ in this repository, which imports nothing \
+    let mut cnf_checker =
+        "the CNF checker: the LRAT checker hexcert-lrat (lrat/ in this repository, which imports nothing \
          from the solver, the encoder or the search) and its verdict"
-        .to_string();
+            .to_string();
     for check in drat_checks {
         cnf_checker.push_str(&format!("; or, independently, the DRAT checker {} and its verdict line", check.name));
     }

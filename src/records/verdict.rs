@@ -114,17 +114,29 @@ impl CheckerRecord {
     pub fn binding_fault(&self, formula_sha256: &str, lrat_sha256: Option<&str>) -> Option<String> {
         let read = self.read.as_ref()?;
         if read.formula_sha256 != formula_sha256 {
-            return Some(format!("the recorded {} verdict read the formula {}, not this one ({formula_sha256})", self.name, read.formula_sha256));
+            return Some(format!(
+                "the recorded {} verdict read the formula {}, not this one ({formula_sha256})",
+                self.name, read.formula_sha256
+            ));
         }
         if lrat_sha256.is_some_and(|lrat| lrat != read.lrat_sha256) {
-            return Some(format!("the recorded {} verdict read the LRAT proof {}, not the one recorded here", self.name, read.lrat_sha256));
+            return Some(format!(
+                "the recorded {} verdict read the LRAT proof {}, not the one recorded here",
+                self.name, read.lrat_sha256
+            ));
         }
         if self.version != format!("{VERIFIED_VERSION_PREFIX}{}", read.checker_sha256) {
-            return Some(format!("the recorded {} verdict names the binary {} and the version `{}`", self.name, read.checker_sha256, self.version));
+            return Some(format!(
+                "the recorded {} verdict names the binary {} and the version `{}`",
+                self.name, read.checker_sha256, self.version
+            ));
         }
         let build = verified_build(&read.checker_sha256);
         if read.build != UNKNOWN_BUILD && read.build != build {
-            return Some(format!("the recorded {} verdict calls its binary {} `{}`; this build knows it as `{build}`", self.name, read.checker_sha256, read.build));
+            return Some(format!(
+                "the recorded {} verdict calls its binary {} `{}`; this build knows it as `{build}`",
+                self.name, read.checker_sha256, read.build
+            ));
         }
         None
     }
@@ -133,8 +145,14 @@ impl CheckerRecord {
     /// reach itself: recorded, never checked in this run.
     pub fn recorded_line(&self) -> String {
         let by = match (&self.read, self.checker_sha256()) {
-            (Some(read), _) => format!("by {} (binary sha256 {}), on the formula and LRAT proof whose hashes it records", read.build, read.checker_sha256),
-            (None, Some(hash)) => format!("by {} (binary sha256 {hash}), recorded without the hashes of what it read: attested only", verified_build(hash)),
+            (Some(read), _) => format!(
+                "by {} (binary sha256 {}), on the formula and LRAT proof whose hashes it records",
+                read.build, read.checker_sha256
+            ),
+            (None, Some(hash)) => format!(
+                "by {} (binary sha256 {hash}), recorded without the hashes of what it read: attested only",
+                verified_build(hash)
+            ),
             (None, None) => "recorded without the hashes of what it read: attested only".into(),
         };
         format!("{}: `{}` recorded {by}; not checked in this run", self.name, self.verdict)

@@ -54,13 +54,20 @@ pub fn explain(spec: &GridSearch, grid: &Partial) -> Result<Explained, HexError>
     let cut = grid.truncate(spec.level)?;
     let evaluation = evaluate(&hex, &cut);
     if !evaluation.is_valid() {
-        return Err(HexError::Usage(format!("the grid is not valid at level {}: {} violations", spec.level, evaluation.violations.len())));
+        return Err(HexError::Usage(format!(
+            "the grid is not valid at level {}: {} violations",
+            spec.level,
+            evaluation.violations.len()
+        )));
     }
     let bound = spec.max_penalty.unwrap_or(evaluation.penalty);
     let profile = BandProfile::of(&hex, &cut, spec.band);
     let mut spaces: Vec<Restrictions> = spec.portfolio()?.into_iter().map(|member| member.restrictions).collect();
     spaces.dedup();
-    let members = spaces.into_iter().map(|restrictions| Admitted { restrictions, admits: restrictions.admits(&hex, &cut, bound) }).collect();
+    let members = spaces
+        .into_iter()
+        .map(|restrictions| Admitted { restrictions, admits: restrictions.admits(&hex, &cut, bound) })
+        .collect();
     Ok(Explained {
         n: spec.n,
         level: spec.level,

@@ -22,15 +22,15 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use crate::encoding::model::accept_model;
 use crate::context::RunContext;
+use crate::encoding::model::accept_model;
 use crate::encoding::restricted::{Centre, RestrictedEncoding, Restrictions, Singles};
 use crate::encoding::{EncodeOptions, LevelEncoding};
 use crate::error::HexError;
 use crate::formula::Cnf;
 use crate::geometry::Hexagon;
 use crate::levels::Partial;
-use crate::solving::{Configuration, Answer, SatSolver};
+use crate::solving::{Answer, Configuration, SatSolver};
 use crate::validation::{evaluate, Evaluation};
 
 /// What to search: the portfolio is every inner allowance with every centre
@@ -81,16 +81,28 @@ impl GridSearch {
         // The solver is deterministic: a value named twice is one run twice.
         named_once("seed", &self.seeds)?;
         named_once("inner allowance", &self.inners)?;
-        named_once("centre placement", &self.centres.iter().map(|c| c.map_or("none", Centre::name)).collect::<Vec<_>>())?;
+        named_once(
+            "centre placement",
+            &self.centres.iter().map(|c| c.map_or("none", Centre::name)).collect::<Vec<_>>(),
+        )?;
         let portfolio: Vec<MemberId> = self
             .inners
             .iter()
-            .flat_map(|&inner| self.centres.iter().map(move |&centre| Restrictions { band: self.band, inner, singles: self.singles, centre }))
+            .flat_map(|&inner| {
+                self.centres.iter().map(move |&centre| Restrictions {
+                    band: self.band,
+                    inner,
+                    singles: self.singles,
+                    centre,
+                })
+            })
             .filter(|r| r.centre.is_none_or(|c| c.fits(&hex)))
             .flat_map(|restrictions| self.seeds.iter().map(move |&seed| MemberId { restrictions, seed }))
             .collect();
         match portfolio.is_empty() {
-            true => Err(HexError::Usage(format!("no centre placement of the portfolio fits a hexagon of side {}", self.n))),
+            true => {
+                Err(HexError::Usage(format!("no centre placement of the portfolio fits a hexagon of side {}", self.n)))
+            }
             false => Ok(portfolio),
         }
     }
@@ -196,7 +208,9 @@ struct Shared {
 
 impl Shared {
     fn stopped(&self) -> bool {
-        self.done.load(Ordering::Relaxed) || self.interrupt.load(Ordering::Relaxed) || self.deadline.is_some_and(|d| Instant::now() >= d)
+        self.done.load(Ordering::Relaxed)
+            || self.interrupt.load(Ordering::Relaxed)
+            || self.deadline.is_some_and(|d| Instant::now() >= d)
     }
 
     /// The highest bound at which one of `members` was UNSAT.
@@ -216,7 +230,12 @@ impl Shared {
 /// restriction the hexagon cannot hold. A run stopped by the run's stop
 /// flag still returns what it did (`Searched::interrupted`), so that the
 /// caller can keep its record of effort before it reports the interruption.
-pub fn search(context: &RunContext, spec: &GridSearch, new_solver: &SolverFactory, on_event: &(dyn Fn(Event) + Sync)) -> Result<Searched, HexError> {
+pub fn search(
+    context: &RunContext,
+    spec: &GridSearch,
+    new_solver: &SolverFactory,
+    on_event: &(dyn Fn(Event) + Sync),
+) -> Result<Searched, HexError> {
     let hex = Hexagon::new(spec.n)?;
     let portfolio = spec.portfolio()?;
     let start = Instant::now();
@@ -228,7 +247,20 @@ pub fn search(context: &RunContext, spec: &GridSearch, new_solver: &SolverFactor
         start,
         best: Mutex::new(None),
         queue: Mutex::new((0..portfolio.len()).collect()),
-        members: Mutex::new(portfolio.iter().map(|&id| Member { id, found: None, exhausted_at: None, calls: 0, seconds: 0.0, cpu_seconds: 0.0, skipped_at: None }).collect()),
+        members: Mutex::new(
+            portfolio
+                .iter()
+                .map(|&id| Member {
+                    id,
+                    found: None,
+                    exhausted_at: None,
+                    calls: 0,
+                    seconds: 0.0,
+                    cpu_seconds: 0.0,
+                    skipped_at: None,
+                })
+                .collect(),
+        ),
         exhausted: portfolio.iter().map(|_| AtomicUsize::new(0)).collect(),
         error: Mutex::new(None),
     });
@@ -253,7 +285,8 @@ pub fn search(context: &RunContext, spec: &GridSearch, new_solver: &SolverFactor
         return Err(e);
     }
     let members = shared.members.into_inner().unwrap();
-    let timed_out = members.iter().any(|m| m.exhausted_at.is_none()) && shared.deadline.is_some_and(|d| Instant::now() >= d);
+    let timed_out =
+        members.iter().any(|m| m.exhausted_at.is_none()) && shared.deadline.is_some_and(|d| Instant::now() >= d);
     Ok(Searched { best: shared.best.into_inner().unwrap(), members, timed_out, interrupted: context.stopped() })
 }
 
@@ -271,7 +304,15 @@ fn run_member(
     let known = spec.known_exhausted.iter().filter(|k| k.0 == id.restrictions).map(|k| k.1).max();
     // The other seeds of its space solve the same formulas: an UNSAT answer
     // of one at a bound is every one's, and the rest stop there.
-    let siblings: Vec<usize> = shared.members.lock().unwrap().iter().enumerate().filter(|&(i, m)| i != index && m.id.restrictions == id.restrictions).map(|(i, _)| i).collect();
+    let siblings: Vec<usize> = shared
+        .members
+        .lock()
+        .unwrap()
+        .iter()
+        .enumerate()
+        .filter(|&(i, m)| i != index && m.id.restrictions == id.restrictions)
+        .map(|(i, _)| i)
+        .collect();
     let (began, cpu_began) = (Instant::now(), crate::run::thread_cpu_seconds());
     let mut calls = 0;
     let (mut exhausted, mut found, mut skipped) = (None, None::<usize>, None);
@@ -289,17 +330,27 @@ fn run_member(
         }
         let encoding = RestrictedEncoding::new(hex, spec.level, bound, id.restrictions)?;
         // Every solver of the member, the refiner's too, searches in its seed's order.
-        let solver_at_bound = || new_solver(id.seed, Box::new({
-            let (watched, siblings) = (Arc::clone(shared), siblings.clone());
-            move || watched.moot(bound, &siblings)
-        }));
+        let solver_at_bound = || {
+            new_solver(
+                id.seed,
+                Box::new({
+                    let (watched, siblings) = (Arc::clone(shared), siblings.clone());
+                    move || watched.moot(bound, &siblings)
+                }),
+            )
+        };
         let mut solver = solver_at_bound();
         solver.add_cnf(&encoding.encoding.cnf)?;
         calls += 1;
         match solve_completed(hex, &encoding, &mut *solver, &solver_at_bound, bound, spec.partial)? {
             Some((grid, evaluation)) => {
                 found = Some(found.map_or(evaluation.penalty, |f| f.min(evaluation.penalty)));
-                publish(spec, shared, Grid { grid, evaluation, member: id, seconds: shared.start.elapsed().as_secs_f64() }, on_event);
+                publish(
+                    spec,
+                    shared,
+                    Grid { grid, evaluation, member: id, seconds: shared.start.elapsed().as_secs_f64() },
+                    on_event,
+                );
             }
             None if shared.moot(bound, &siblings) => {}
             None => {
@@ -313,7 +364,8 @@ fn run_member(
     let mut members = shared.members.lock().unwrap();
     let member = &mut members[index];
     (member.found, member.exhausted_at, member.calls, member.skipped_at) = (found, exhausted, calls, skipped);
-    (member.seconds, member.cpu_seconds) = (began.elapsed().as_secs_f64(), crate::run::thread_cpu_seconds() - cpu_began);
+    (member.seconds, member.cpu_seconds) =
+        (began.elapsed().as_secs_f64(), crate::run::thread_cpu_seconds() - cpu_began);
     Ok(())
 }
 

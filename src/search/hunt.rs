@@ -155,7 +155,8 @@ impl HuntLedger {
         }
         let bytes = crate::files::read_regular(path, LIMIT, "hunt ledger")?;
         let refuse = |message: String| HexError::Input { file: path.into(), line: 0, message };
-        let ledger: HuntLedger = serde_json::from_slice(&bytes).map_err(|e| refuse(format!("not a hunt ledger: {e}")))?;
+        let ledger: HuntLedger =
+            serde_json::from_slice(&bytes).map_err(|e| refuse(format!("not a hunt ledger: {e}")))?;
         if ledger.format != FORMAT {
             return Err(refuse(format!("format {:?}, not {FORMAT:?}", ledger.format)));
         }
@@ -222,7 +223,10 @@ impl HuntLedger {
             .into_iter()
             .filter_map(|m| {
                 let key = key(spec, &m.restrictions);
-                Some((m.restrictions, self.members.iter().filter(|e| e.key == key).filter_map(|e| e.state.exhausted_at()).max()?))
+                Some((
+                    m.restrictions,
+                    self.members.iter().filter(|e| e.key == key).filter_map(|e| e.state.exhausted_at()).max()?,
+                ))
             })
             .collect())
     }
@@ -236,14 +240,23 @@ impl HuntLedger {
             let index = match self.position(spec, &member.id) {
                 Some(index) => index,
                 None => {
-                    let (key, seed, restrictions) = (key(spec, &member.id.restrictions), member.id.seed, member.id.describe());
-                    self.members.push(HuntEntry { key, seed, restrictions, runs: 0, cpu_seconds: 0.0, state: State::Open });
+                    let (key, seed, restrictions) =
+                        (key(spec, &member.id.restrictions), member.id.seed, member.id.describe());
+                    self.members.push(HuntEntry {
+                        key,
+                        seed,
+                        restrictions,
+                        runs: 0,
+                        cpu_seconds: 0.0,
+                        state: State::Open,
+                    });
                     self.members.len() - 1
                 }
             };
             let entry = &mut self.members[index];
             let written = best == member.found.map(|p| (member.id, p));
-            let found = member.found.map(|penalty| Best { penalty, grid: grid.filter(|_| written).map(Path::to_path_buf) });
+            let found =
+                member.found.map(|penalty| Best { penalty, grid: grid.filter(|_| written).map(Path::to_path_buf) });
             // A member that made no call spent only the check that skipped it.
             if member.calls > 0 {
                 entry.runs += 1;
@@ -262,7 +275,8 @@ impl HuntLedger {
 
     /// Writes the ledger whole or not at all.
     pub fn write(&self, path: &Path) -> Result<(), HexError> {
-        let mut text = serde_json::to_string_pretty(&HuntLedger { note: NOTE.into(), ..self.clone() }).expect("a ledger is plain data");
+        let mut text = serde_json::to_string_pretty(&HuntLedger { note: NOTE.into(), ..self.clone() })
+            .expect("a ledger is plain data");
         text.push('\n');
         crate::files::write_atomic(path, text.as_bytes())
     }

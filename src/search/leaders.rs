@@ -22,10 +22,9 @@ use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
-use rayon::prelude::*;
 use super::enumerate_under;
-use crate::encoding::model::Found;
 use crate::cubes::Split;
+use crate::encoding::model::Found;
 use crate::encoding::LevelEncoding;
 use crate::error::HexError;
 use crate::geometry::Hexagon;
@@ -33,6 +32,7 @@ use crate::levels::digits;
 use crate::records::leaders::{listing_encoding, CubeLeaders, LEADERS_FORMAT};
 use crate::records::ledger::{resume_or_do, Ledger, Resumed, Unit};
 use crate::solving::SatSolver;
+use rayon::prelude::*;
 
 /// A cube listed or read back: its solver seconds in this run (0 when read
 /// back) and its leaders, and who wrote the record it was read back from.
@@ -41,7 +41,8 @@ type CubeOutcome = Unit<(f64, Vec<Found>)>;
 /// Lists one cube: its record and its leaders as judged. `list_by_cubes`
 /// takes the plain one (`plain_cube::<S>`) or the certified one
 /// (`certify::listing`).
-pub type CubeLister<'a> = dyn Fn(&LevelEncoding, &Split, &[u8]) -> Result<(CubeLeaders, Vec<Found>), HexError> + Sync + 'a;
+pub type CubeLister<'a> =
+    dyn Fn(&LevelEncoding, &Split, &[u8]) -> Result<(CubeLeaders, Vec<Found>), HexError> + Sync + 'a;
 
 /// What a cube-by-cube listing found and how much of it was resumed.
 #[derive(Debug, Clone)]
@@ -91,21 +92,39 @@ pub fn list_by_cubes(
             }
             let cube = split.projection(index as u64);
             let ledger = dir.map(Ledger::<CubeLeaders>::at);
-            let expected = (hex.side(), level, max_penalty, crate::encoding::ENCODER_VERSION.to_string(), split.cells.clone(), cube.clone(), Vec::new(), certified);
+            let expected = (
+                hex.side(),
+                level,
+                max_penalty,
+                crate::encoding::ENCODER_VERSION.to_string(),
+                split.cells.clone(),
+                cube.clone(),
+                Vec::new(),
+                certified,
+            );
             let unit = resume_or_do(
                 ledger.as_ref(),
                 (&format!("cube-{index}"), &expected),
                 |path, record| Ok(Some((0.0, judge_leaders(path, hex, (level, max_penalty), &split, &record)?))),
-                || lister(&encoding, &split, &cube).map(|(record, leaders)| {
-                    let seconds = record.seconds;
-                    (record, (seconds, leaders))
-                }),
+                || {
+                    lister(&encoding, &split, &cube).map(|(record, leaders)| {
+                        let seconds = record.seconds;
+                        (record, (seconds, leaders))
+                    })
+                },
             )?;
             on_cube(done.fetch_add(1, Ordering::Relaxed) + 1, total);
             Ok(unit)
         })
         .collect();
-    let mut listing = Listing { leaders: Vec::new(), listed: 0, resumed: Resumed::default(), resumed_leaves: Resumed::default(), seconds: 0.0, slowest: 0.0 };
+    let mut listing = Listing {
+        leaders: Vec::new(),
+        listed: 0,
+        resumed: Resumed::default(),
+        resumed_leaves: Resumed::default(),
+        seconds: 0.0,
+        slowest: 0.0,
+    };
     for result in results {
         let unit = result?;
         if !listing.resumed.note_unit(&unit) {
@@ -121,7 +140,12 @@ pub fn list_by_cubes(
 
 /// One cube's listing, by a solver of its own (untraced): its record, and
 /// its leaders as `enumerate_under` judged them.
-pub fn plain_cube<S: SatSolver + Default>(hex: &Hexagon, encoding: &LevelEncoding, split: &Split, cube: &[u8]) -> Result<(CubeLeaders, Vec<Found>), HexError> {
+pub fn plain_cube<S: SatSolver + Default>(
+    hex: &Hexagon,
+    encoding: &LevelEncoding,
+    split: &Split,
+    cube: &[u8],
+) -> Result<(CubeLeaders, Vec<Found>), HexError> {
     let started = Instant::now();
     let units = encoding.projection_literals(&split.cells, cube, split.depth);
     let found = enumerate_under::<S>(hex, encoding, &units, crate::options::SAT_ROAD_LEADERS.default)?;
@@ -131,11 +155,22 @@ pub fn plain_cube<S: SatSolver + Default>(hex: &Hexagon, encoding: &LevelEncodin
 
 /// The record of a cube whose leaders are `found` (no certificate yet): every
 /// leader's penalty, as the validator judged it, within the bound.
-pub fn leaders_record(hex: &Hexagon, encoding: &LevelEncoding, split: &Split, cube: &[u8], found: &[Found], seconds: f64) -> Result<CubeLeaders, HexError> {
+pub fn leaders_record(
+    hex: &Hexagon,
+    encoding: &LevelEncoding,
+    split: &Split,
+    cube: &[u8],
+    found: &[Found],
+    seconds: f64,
+) -> Result<CubeLeaders, HexError> {
     let (level, max_penalty) = (encoding.level(), encoding.options.max_penalty.unwrap_or(usize::MAX));
     // The validator's penalty, not the formula's bound, keeps a leader.
     if let Some(over) = found.iter().find(|f| f.evaluation.penalty > max_penalty) {
-        return Err(HexError::Internal(format!("leader {} has penalty {} > {max_penalty}", digits(over.partial.values()), over.evaluation.penalty)));
+        return Err(HexError::Internal(format!(
+            "leader {} has penalty {} > {max_penalty}",
+            digits(over.partial.values()),
+            over.evaluation.penalty
+        )));
     }
     Ok(CubeLeaders {
         format: LEADERS_FORMAT.into(),
@@ -158,7 +193,13 @@ pub fn leaders_record(hex: &Hexagon, encoding: &LevelEncoding, split: &Split, cu
 /// A record written by an earlier run, of this count and cube or leaf (the
 /// ledger matched it), judged by `records::leaders::judge_leaders`; its
 /// completeness is its certificate's or its writer's word (see the header).
-pub fn judge_leaders(path: &Path, hex: &Hexagon, bound: (u8, usize), split: &Split, record: &CubeLeaders) -> Result<Vec<Found>, HexError> {
+pub fn judge_leaders(
+    path: &Path,
+    hex: &Hexagon,
+    bound: (u8, usize),
+    split: &Split,
+    record: &CubeLeaders,
+) -> Result<Vec<Found>, HexError> {
     let judged = crate::records::leaders::judge_leaders(path, hex, bound, &|values| split.project(values), record)?;
     Ok(judged.into_iter().map(|(partial, evaluation)| Found { partial, evaluation }).collect())
 }

@@ -15,14 +15,14 @@ pub mod orbits;
 
 use std::time::Instant;
 
-use crate::solving::{Answer, SatSolver};
+use crate::encoding::model::{accept_model, Found};
 use crate::encoding::{EncodeOptions, LevelEncoding};
 use crate::error::HexError;
 use crate::formula::Cnf;
 use crate::geometry::Hexagon;
 use crate::levels::Partial;
 use crate::options;
-use crate::encoding::model::{accept_model, Found};
+use crate::solving::{Answer, SatSolver};
 use crate::validation::evaluate;
 
 /// One solver call of a search, for progress and reports.
@@ -58,7 +58,11 @@ pub enum StepMethod {
 
 /// Solves "valid level-k partial with penalty <= max_penalty" once.
 /// Returns the validated partial, or `None` when the formula is unsatisfiable.
-pub fn solve_at_bound<S: SatSolver + Default>(hex: &Hexagon, level: u8, options: EncodeOptions) -> Result<Option<Found>, HexError> {
+pub fn solve_at_bound<S: SatSolver + Default>(
+    hex: &Hexagon,
+    level: u8,
+    options: EncodeOptions,
+) -> Result<Option<Found>, HexError> {
     solve_hinted(&mut S::default(), hex, level, options, None)
 }
 
@@ -145,7 +149,13 @@ impl<S> PlainOracle<S> {
 }
 
 impl<S: SatSolver + 'static> Oracle for PlainOracle<S> {
-    fn query(&mut self, hex: &Hexagon, level: u8, max_penalty: Option<usize>, hint: Option<&Partial>) -> Result<Option<Found>, HexError> {
+    fn query(
+        &mut self,
+        hex: &Hexagon,
+        level: u8,
+        max_penalty: Option<usize>,
+        hint: Option<&Partial>,
+    ) -> Result<Option<Found>, HexError> {
         solve_hinted(&mut (self.make)(), hex, level, EncodeOptions { max_penalty, ..self.template }, hint)
     }
 
@@ -184,7 +194,8 @@ pub fn minimize(
     };
     let mut start_from = None;
     if let Some(lower_witness) = hint.filter(|h| h.level() < level) {
-        if let Some(found) = quick_start(&*oracle, hex, level, inherited.is_some(), lower_witness, on_step, &mut steps)? {
+        if let Some(found) = quick_start(&*oracle, hex, level, inherited.is_some(), lower_witness, on_step, &mut steps)?
+        {
             if let Some(lower) = inherited.filter(|l| found.evaluation.penalty <= l.penalty) {
                 return finish(found, LowerBoundProof::InheritedFromLevel { level: lower.level }, steps);
             }
@@ -210,8 +221,7 @@ pub fn minimize(
         Some(found) => Some(found),
         None => call(None, hint, &mut steps)?,
     };
-    let mut best = first
-        .ok_or_else(|| HexError::Internal(format!("no valid level-{level} partial exists")))?;
+    let mut best = first.ok_or_else(|| HexError::Internal(format!("no valid level-{level} partial exists")))?;
     while best.evaluation.penalty > 0 {
         if let Some(lower) = inherited.filter(|l| l.penalty == best.evaluation.penalty) {
             return finish(best, LowerBoundProof::InheritedFromLevel { level: lower.level }, steps);
@@ -246,7 +256,8 @@ fn quick_start(
     steps: &mut Vec<SearchStep>,
 ) -> Result<Option<Found>, HexError> {
     if has_bound && level >= options::COMPLETE_FROM_LEVEL.default && lower_witness.level() >= 4 {
-        let completed = timed(on_step, steps, level, StepMethod::Completion, None, || Ok(complete(hex, level, lower_witness)))?;
+        let completed =
+            timed(on_step, steps, level, StepMethod::Completion, None, || Ok(complete(hex, level, lower_witness)))?;
         if completed.is_some() {
             return Ok(completed);
         }
@@ -264,7 +275,15 @@ fn timed(
     max_penalty: Option<usize>,
     answer: impl FnOnce() -> Result<Option<Found>, HexError>,
 ) -> Result<Option<Found>, HexError> {
-    on_step(&SearchStep { answered: false, level, max_penalty, satisfiable: false, found_penalty: None, seconds: 0.0, via });
+    on_step(&SearchStep {
+        answered: false,
+        level,
+        max_penalty,
+        satisfiable: false,
+        found_penalty: None,
+        seconds: 0.0,
+        via,
+    });
     let start = Instant::now();
     let found = answer()?;
     let step = SearchStep {
@@ -362,13 +381,23 @@ pub fn minimize_through(
 /// each decoded cell assignment and solving again (one incremental solver).
 /// Meant for small cases and cross-checks: each solution costs a solver call.
 /// Stops with an error after `limit` solutions.
-pub fn enumerate<S: SatSolver + Default>(hex: &Hexagon, level: u8, options: EncodeOptions, limit: usize) -> Result<Vec<Found>, HexError> {
+pub fn enumerate<S: SatSolver + Default>(
+    hex: &Hexagon,
+    level: u8,
+    options: EncodeOptions,
+    limit: usize,
+) -> Result<Vec<Found>, HexError> {
     enumerate_under::<S>(hex, &LevelEncoding::new(hex, level, options), &[], limit)
 }
 
 /// Every model of `encoding` with the `units` fixed, as `enumerate` lists
 /// them (validated, blocked on the cells' values, at most `limit`).
-pub fn enumerate_under<S: SatSolver + Default>(hex: &Hexagon, encoding: &LevelEncoding, units: &[i32], limit: usize) -> Result<Vec<Found>, HexError> {
+pub fn enumerate_under<S: SatSolver + Default>(
+    hex: &Hexagon,
+    encoding: &LevelEncoding,
+    units: &[i32],
+    limit: usize,
+) -> Result<Vec<Found>, HexError> {
     let mut solver = S::default();
     solver.add_cnf(&encoding.cnf)?;
     let mut fixed = Cnf::new();

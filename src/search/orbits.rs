@@ -13,13 +13,13 @@
 //! valid partials of penalty `<= P`. This module uses no counting code: it is
 //! the second road beside the frontier sweep (`counting`).
 
-use super::leaders::{list_by_cubes, plain_cube, CubeLister, Listing};
 use super::enumerate;
+use super::leaders::{list_by_cubes, plain_cube, CubeLister, Listing};
 use crate::encoding::model::Found;
-use crate::solving::SatSolver;
 use crate::encoding::{EncodeOptions, SymmetryBreaking};
 use crate::error::HexError;
 use crate::geometry::Hexagon;
+use crate::solving::SatSolver;
 
 /// Partials of penalty `<= max_penalty`, counted through their orbits.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -32,8 +32,14 @@ pub struct OrbitCount {
 
 /// Counts the valid level-k partials of each penalty `<= max_penalty` from
 /// the lex-leaders; fails when more than `limit` leaders exist.
-pub fn orbit_count<S: SatSolver + Default>(hex: &Hexagon, level: u8, max_penalty: usize, limit: usize) -> Result<OrbitCount, HexError> {
-    let options = EncodeOptions { symmetry: SymmetryBreaking::Ring1LexLeader, ..EncodeOptions::bounded(Some(max_penalty)) };
+pub fn orbit_count<S: SatSolver + Default>(
+    hex: &Hexagon,
+    level: u8,
+    max_penalty: usize,
+    limit: usize,
+) -> Result<OrbitCount, HexError> {
+    let options =
+        EncodeOptions { symmetry: SymmetryBreaking::Ring1LexLeader, ..EncodeOptions::bounded(Some(max_penalty)) };
     let leaders = enumerate::<S>(hex, level, options, limit)?;
     close_orbits(hex, level, max_penalty, &leaders)
 }
@@ -48,7 +54,9 @@ pub fn orbit_count_by_cubes<S: SatSolver + Default>(
     stop: &std::sync::atomic::AtomicBool,
     on_cube: &(dyn Fn(usize, usize) + Sync),
 ) -> Result<(OrbitCount, Listing), HexError> {
-    let plain = |encoding: &crate::encoding::LevelEncoding, split: &crate::cubes::Split, cube: &[u8]| plain_cube::<S>(hex, encoding, split, cube);
+    let plain = |encoding: &crate::encoding::LevelEncoding, split: &crate::cubes::Split, cube: &[u8]| {
+        plain_cube::<S>(hex, encoding, split, cube)
+    };
     orbit_count_listed(hex, (level, max_penalty), dir, (stop, on_cube), (&plain, false))
 }
 

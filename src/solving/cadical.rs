@@ -174,7 +174,12 @@ impl Cadical {
 
 /// Solves `cnf` with `profile`'s options, tracing every proof step to
 /// `trace`; `stop` is polled by the solver (Ctrl-C, a time limit).
-pub fn solve_traced(cnf: &Cnf, profile: Profile, trace: TraceSender, stop: impl Fn() -> bool + 'static) -> Result<(Answer, f64), HexError> {
+pub fn solve_traced(
+    cnf: &Cnf,
+    profile: Profile,
+    trace: TraceSender,
+    stop: impl Fn() -> bool + 'static,
+) -> Result<(Answer, f64), HexError> {
     let start = Instant::now();
     let mut solver = Cadical::with_profile(profile, Some(trace))?;
     solver.stop_when_any(stop);

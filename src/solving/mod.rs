@@ -32,10 +32,10 @@ macro_rules! ignore_other_steps {
 use ignore_other_steps;
 
 mod cadical;
-pub mod race;
-pub mod prefix;
 mod pivots;
+pub mod prefix;
 pub mod profile;
+pub mod race;
 pub mod tracer;
 
 pub use cadical::{solve_traced, Cadical, Configuration, MAX_SEED};
@@ -65,4 +65,3 @@ pub trait SatSolver {
     }
     fn solve(&mut self) -> Result<Answer, HexError>;
 }
-

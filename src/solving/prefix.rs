@@ -120,7 +120,9 @@ fn prefix_run(clauses: &[Vec<i32>], path: &[i32], settings: PrefixSettings) -> P
 pub fn grow(plan: &Plan, index: usize, settings: PrefixSettings) -> Result<Grown, HexError> {
     let encoding = plan.encoding()?;
     let split = plan.split()?;
-    let cube = plan.cubes.get(index).ok_or_else(|| HexError::Usage(format!("cube index {index} is out of range: the plan has {} cubes", plan.cubes.len())))?;
+    let cube = plan.cubes.get(index).ok_or_else(|| {
+        HexError::Usage(format!("cube index {index} is out of range: the plan has {} cubes", plan.cubes.len()))
+    })?;
     let cnf = cube_formula(&encoding, &split, cube);
     let mut grown = Grown { leaves: Vec::new(), settled: 0, runs: 0 };
     let mut open = VecDeque::from([Vec::new()]);

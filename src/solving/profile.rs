@@ -39,11 +39,7 @@ pub const REFUTE: Profile = Profile {
             why: "stable-mode phases (target phases, rare restarts) hunt for models; \
                   focused mode alone refuted n = 8 level 3 below 20 about 1.4x faster",
         },
-        SolverOption {
-            name: "walk",
-            value: 0,
-            why: "local search only ever finds models, never proof steps",
-        },
+        SolverOption { name: "walk", value: 0, why: "local search only ever finds models, never proof steps" },
     ],
 };
 

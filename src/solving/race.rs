@@ -12,7 +12,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Arc};
 use std::time::Instant;
 
-use super::{Cadical, Answer, SatSolver, TraceSender};
+use super::{Answer, Cadical, SatSolver, TraceSender};
 use crate::encoding::LevelEncoding;
 use crate::error::HexError;
 
@@ -72,7 +72,9 @@ fn run_entrant(entrant: Entrant, done: &Arc<AtomicBool>, abort: &Arc<AtomicBool>
     let (done, abort) = (done.clone(), abort.clone());
     let stop = Arc::new(AtomicBool::new(false));
     let watcher = stop.clone();
-    solver.stop_when_any(move || done.load(Ordering::Relaxed) || abort.load(Ordering::Relaxed) || watcher.load(Ordering::Relaxed));
+    solver.stop_when_any(move || {
+        done.load(Ordering::Relaxed) || abort.load(Ordering::Relaxed) || watcher.load(Ordering::Relaxed)
+    });
     solver.add_cnf(&entrant.encoding.cnf)?;
     solver.hint_phases(&entrant.phases)?;
     let outcome = solver.solve();

@@ -57,7 +57,8 @@ mod tests {
     #[test]
     fn shares_held_at_once_stay_within_the_budget() {
         let (now, most) = (Arc::new(AtomicU64::new(0)), Arc::new(AtomicU64::new(0)));
-        let sizes = [ENCODING_BUDGET_MB / 2 + 1, ENCODING_BUDGET_MB / 3, ENCODING_BUDGET_MB * 2, 7, ENCODING_BUDGET_MB / 2 + 1];
+        let sizes =
+            [ENCODING_BUDGET_MB / 2 + 1, ENCODING_BUDGET_MB / 3, ENCODING_BUDGET_MB * 2, 7, ENCODING_BUDGET_MB / 2 + 1];
         let workers: Vec<_> = sizes
             .into_iter()
             .cycle()

@@ -23,9 +23,11 @@ use crate::error::HexError;
 use crate::geometry::Hexagon;
 use crate::levels::Partial;
 use crate::records::claim::ONLINE_LISTING;
-use crate::records::leaders::{judge_leaders, leaf_units, listing_encoding, listing_formula, CountRecord, CubeLeaders, ListingProof};
-use crate::records::plan::check_tree;
+use crate::records::leaders::{
+    judge_leaders, leaf_units, listing_encoding, listing_formula, CountRecord, CubeLeaders, ListingProof,
+};
 use crate::records::ledger::Ledger;
+use crate::records::plan::check_tree;
 use crate::records::{Record, Status};
 
 use super::regenerate::ProofChecks;
@@ -60,11 +62,14 @@ pub fn check_count(
     let bad = |why: String| HexError::Input { file: path.to_path_buf(), line: 0, message: why };
     let hex = Hexagon::new(record.n)?;
     let dir = path.parent().unwrap_or(Path::new("."));
-    let Cubes { leaders, listed_here, verified_recorded, verified_here, total } = read_cubes(dir, &hex, record, checks)?;
+    let Cubes { leaders, listed_here, verified_recorded, verified_here, total } =
+        read_cubes(dir, &hex, record, checks)?;
     let by_penalty = crate::orbits::close_orbits(&hex, record.level, record.penalty, &leaders)?;
     let minimum = record.minimum();
     match by_penalty.iter().position(|&c| c > 0) {
-        Some(p) if p < minimum => return Err(bad(format!("a listed partial has penalty {p}, below the count's minimum {minimum}"))),
+        Some(p) if p < minimum => {
+            return Err(bad(format!("a listed partial has penalty {p}, below the count's minimum {minimum}")))
+        }
         Some(p) if p == minimum => {}
         _ => return Err(bad(format!("no listed partial reaches penalty {minimum}: it is not the minimum"))),
     }
@@ -146,18 +151,34 @@ fn read_cubes(dir: &Path, hex: &Hexagon, record: &CountRecord, checks: ProofChec
     let split = Split::listing(hex, record.level)?;
     let total = split.projection_count() as usize;
     if record.cubes != total {
-        return Err(HexError::Input { file: dir.join("count.json"), line: 0, message: format!("{} cubes recorded, the listing has {total}", record.cubes) });
+        return Err(HexError::Input {
+            file: dir.join("count.json"),
+            line: 0,
+            message: format!("{} cubes recorded, the listing has {total}", record.cubes),
+        });
     }
     let ledger = Ledger::<CubeLeaders>::at(dir);
     let mut cubes = Cubes { leaders: Vec::new(), listed_here: 0, verified_recorded: 0, verified_here: 0, total };
     for index in 0..total {
         let name = format!("cube-{index}");
         let cube = split.projection(index as u64);
-        let expected = (hex.side(), record.level, record.penalty, crate::encoding::ENCODER_VERSION.to_string(), split.cells.clone(), cube.clone(), Vec::new(), true);
+        let expected = (
+            hex.side(),
+            record.level,
+            record.penalty,
+            crate::encoding::ENCODER_VERSION.to_string(),
+            split.cells.clone(),
+            cube.clone(),
+            Vec::new(),
+            true,
+        );
         let file = ledger.path(&name);
         let bad = |why: String| HexError::Input { file: file.clone(), line: 0, message: why };
-        let cube_record = ledger.resume(&name, &expected)?.ok_or_else(|| bad("missing: the listing is incomplete without this cube".into()))?;
-        let judged = judge_leaders(&file, hex, (record.level, record.penalty), &|values| split.project(values), &cube_record)?;
+        let cube_record = ledger
+            .resume(&name, &expected)?
+            .ok_or_else(|| bad("missing: the listing is incomplete without this cube".into()))?;
+        let judged =
+            judge_leaders(&file, hex, (record.level, record.penalty), &|values| split.project(values), &cube_record)?;
         let partials: Vec<Partial> = judged.into_iter().map(|(partial, _)| partial).collect();
         let proofs = cube_record.proofs().ok_or_else(|| bad("no certificate".into()))?;
         let by_text: HashMap<&str, &Partial> = cube_record.leaders.iter().map(String::as_str).zip(&partials).collect();
@@ -166,8 +187,10 @@ fn read_cubes(dir: &Path, hex: &Hexagon, record: &CountRecord, checks: ProofChec
         }
         if !cube_record.leaves.is_empty() {
             let paths: Vec<&[i32]> = proofs.iter().map(|(path, ..)| *path).collect();
-            check_tree(&paths, encoding.cnf.num_vars() as i32).map_err(|why| bad(format!("the leaves are not a complete decision tree: {why}")))?;
-            let listed: HashSet<&str> = proofs.iter().flat_map(|(_, leaders, _)| leaders.iter().map(String::as_str)).collect();
+            check_tree(&paths, encoding.cnf.num_vars() as i32)
+                .map_err(|why| bad(format!("the leaves are not a complete decision tree: {why}")))?;
+            let listed: HashSet<&str> =
+                proofs.iter().flat_map(|(_, leaders, _)| leaders.iter().map(String::as_str)).collect();
             if listed != by_text.keys().copied().collect() {
                 return Err(bad("the cube's leaders are not the union of its leaves'".into()));
             }
@@ -175,12 +198,16 @@ fn read_cubes(dir: &Path, hex: &Hexagon, record: &CountRecord, checks: ProofChec
         let mut verified = 0;
         for (path, leaders, proof) in &proofs {
             let blocked = leaders.iter().map(|text| by_text[text.as_str()]);
-            let formula = listing_formula(&encoding, &leaf_units(&encoding, (&split.cells, &cube, split.depth), path), blocked);
+            let formula =
+                listing_formula(&encoding, &leaf_units(&encoding, (&split.cells, &cube, split.depth), path), blocked);
             verified += usize::from(judge_proof(&formula, proof).map_err(bad)?);
         }
         cubes.verified_recorded += usize::from(verified == proofs.len());
         // Kept verdicts resume a re-check: this checker binary's bound acceptance stands for the cube.
-        let resumed = checks.keep && checks.verified.is_some_and(|v| proofs.iter().all(|(.., p)| p.verified_lrat.as_ref().is_some_and(|r| r.resumes(&v.version))));
+        let resumed = checks.keep
+            && checks.verified.is_some_and(|v| {
+                proofs.iter().all(|(.., p)| p.verified_lrat.as_ref().is_some_and(|r| r.resumes(&v.version)))
+            });
         if let Some(regenerate) = checks.regenerate.filter(|_| !resumed) {
             if checks.progress {
                 eprintln!("listing cube {index} of {total} again ({})", file.display());
@@ -221,7 +248,9 @@ fn read_cubes(dir: &Path, hex: &Hexagon, record: &CountRecord, checks: ProofChec
 /// verified checker's verdict is an acceptance bound to the same formula.
 /// Whether that verdict counts as verified is handed back.
 fn judge_proof(formula: &crate::formula::Cnf, proof: &ListingProof) -> Result<bool, String> {
-    if crate::digest::sha256_hex(&formula.to_dimacs()) != proof.formula_sha256 || formula.clauses().len() != proof.formula_clauses {
+    if crate::digest::sha256_hex(&formula.to_dimacs()) != proof.formula_sha256
+        || formula.clauses().len() != proof.formula_clauses
+    {
         return Err("the refuted formula's hash is not that of the cube with its leaders blocked: a leader was removed or added".into());
     }
     if !proof.lrat.verified || proof.lrat.how != ONLINE_LISTING || proof.lrat.verdict != "s VERIFIED" {
@@ -256,7 +285,13 @@ struct Cubes {
 /// bound, of its level or a lower one (refining never lowers a penalty,
 /// docs/PROBLEM.md section 4: none of a level lies below a bound that none
 /// of a lower level lies below), and checked.
-fn minimum_claim(path: &Path, dir: &Path, record: &CountRecord, check_claim: &mut dyn FnMut(&Path) -> Status, messages: &mut Vec<String>) -> Result<Status, HexError> {
+fn minimum_claim(
+    path: &Path,
+    dir: &Path,
+    record: &CountRecord,
+    check_claim: &mut dyn FnMut(&Path) -> Status,
+    messages: &mut Vec<String>,
+) -> Result<Status, HexError> {
     let claim_path = crate::files::lexical(&dir.join(&record.minimum_claim));
     let numbers = Record::read(&claim_path)?.claim_numbers().map(|(n, level, below, _)| (n, level, below));
     let p = record.minimum();
@@ -264,7 +299,10 @@ fn minimum_claim(path: &Path, dir: &Path, record: &CountRecord, check_claim: &mu
         return Err(HexError::Input {
             file: path.to_path_buf(),
             line: 0,
-            message: format!("minimum_claim {} is not a claim \"level {} (or lower) below {p}\" of n = {}", record.minimum_claim, record.level, record.n),
+            message: format!(
+                "minimum_claim {} is not a claim \"level {} (or lower) below {p}\" of n = {}",
+                record.minimum_claim, record.level, record.n
+            ),
         });
     }
     let status = check_claim(&claim_path);
@@ -282,7 +320,14 @@ fn statement(path: &Path, record: &CountRecord, messages: &mut Vec<String>) -> R
     let hex = Hexagon::new(record.n)?;
     let encoding = listing_encoding(&hex, record.level, record.penalty);
     let hash = crate::digest::sha256_hex(&encoding.cnf.to_dimacs());
-    let derived = super::statement_to_cnf::derive_and_check(&hex, record.level, record.penalty + 1, &encoding.options, &hash, path)?;
+    let derived = super::statement_to_cnf::derive_and_check(
+        &hex,
+        record.level,
+        record.penalty + 1,
+        &encoding.options,
+        &hash,
+        path,
+    )?;
     if derived.accepted() {
         messages.push("statement -> listing CNF: accepted by VeriPB in this run".into());
         return Ok(Status::Verified);

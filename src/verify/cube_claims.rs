@@ -9,27 +9,31 @@ use std::path::{Path, PathBuf};
 
 use super::cube_proofs::{regenerate_cubes, Books, ClaimCubes, ProofTally};
 use super::regenerate::{ProofChecks, Regenerate};
-use crate::run::WorkDir;
 use crate::cubes::split_formula;
-use crate::options;
+use crate::digest::sha256_hex;
 use crate::encoding::LevelEncoding;
 use crate::error::HexError;
+use crate::error::RecordError;
+use crate::options;
 use crate::proofs::online::Finished;
 use crate::proofs::verified::write_formula;
-use crate::digest::sha256_hex;
 use crate::records::cube::{attested_cubes, check_stored_lrat_with};
-use crate::error::RecordError;
-use crate::records::read::stored_path;
 use crate::records::header::Stated;
 use crate::records::ranges::{check_claim_directory, check_encoding_budget, check_n_directory};
+use crate::records::read::stored_path;
 use crate::records::trust::{trust_base, Basis};
 use crate::records::{CheckerRecord, CubeClaim, CubeResult, FileRecord, Status, CUBE_CLAIM_FORMAT};
+use crate::run::WorkDir;
 
 /// What a cube claim states, before any proof: its header and place, its
 /// plan (format, numbers, cover enumerated again, formula re-encoded to its
 /// hash), the attested cubes it lists and its trust base. Returns the plan's
 /// formula.
-fn check_statement_and_plan(path: &Path, claim: &CubeClaim, messages: &mut Vec<String>) -> Result<LevelEncoding, HexError> {
+fn check_statement_and_plan(
+    path: &Path,
+    claim: &CubeClaim,
+    messages: &mut Vec<String>,
+) -> Result<LevelEncoding, HexError> {
     claim.header().check(CUBE_CLAIM_FORMAT, path)?;
     crate::records::cube::check_cube_claim_fields(claim, path)?;
     check_n_directory(path, claim.n)?;
@@ -37,26 +41,44 @@ fn check_statement_and_plan(path: &Path, claim: &CubeClaim, messages: &mut Vec<S
     let plan = &claim.plan;
     plan.validate(path)?;
     if !plan.header().same_claim(&claim.header()) {
-        return Err(RecordError::Header(format!("the plan is for `{}`, not the claim's statement", plan.statement)).at(path));
+        return Err(
+            RecordError::Header(format!("the plan is for `{}`, not the claim's statement", plan.statement)).at(path)
+        );
     }
     if claim.attested.as_ref().is_some_and(|listed| *listed != attested_cubes(&claim.cubes)) {
-        return Err(RecordError::Header("the attested cubes listed are not those whose proofs are not stored".into()).at(path));
+        return Err(
+            RecordError::Header("the attested cubes listed are not those whose proofs are not stored".into()).at(path)
+        );
     }
     if claim.trust_base != trust_base(Basis::of_cube_claim(claim)) {
-        return Err(RecordError::Header("the trust base is not the one this build states for a cube claim".into()).at(path));
+        return Err(
+            RecordError::Header("the trust base is not the one this build states for a cube claim".into()).at(path)
+        );
     }
     let encoding = plan.encoding()?;
     if sha256_hex(&encoding.cnf.to_dimacs()) != plan.formula_sha256 {
-        return Err(RecordError::Header("the formula re-encoded from the plan does not match the recorded hash".into()).at(path));
+        return Err(RecordError::Header(
+            "the formula re-encoded from the plan does not match the recorded hash".into(),
+        )
+        .at(path));
     }
     messages.push("re-encoded formula matches the plan's hash".into());
-    let cover = plan.check_cover().map_err(|e| RecordError::Header(format!("the plan's cover does not hold: {e}")).at(path))?;
+    let cover =
+        plan.check_cover().map_err(|e| RecordError::Header(format!("the plan's cover does not hold: {e}")).at(path))?;
     messages.push(format!(
         "cover enumerated: {} projections, {} refuted locally, {} images of the {} cubes",
-        cover.projections, cover.refuted, cover.covered, plan.cubes.len()
+        cover.projections,
+        cover.refuted,
+        cover.covered,
+        plan.cubes.len()
     ));
     if claim.cubes.len() != plan.cubes.len() {
-        return Err(RecordError::Header(format!("{} cube records for the plan's {} cubes", claim.cubes.len(), plan.cubes.len())).at(path));
+        return Err(RecordError::Header(format!(
+            "{} cube records for the plan's {} cubes",
+            claim.cubes.len(),
+            plan.cubes.len()
+        ))
+        .at(path));
     }
     Ok(encoding)
 }
@@ -83,7 +105,12 @@ fn check_statement_and_plan(path: &Path, claim: &CubeClaim, messages: &mut Vec<S
 /// `checks.regenerate`, `rebuild_checked`'s errors; `RecordError::Changed` when
 /// `checks.keep` finds the file rewritten meanwhile; `HexError::Io` for the
 /// work directory.
-pub fn check_cube_claim(path: &Path, claim: &mut CubeClaim, checks: ProofChecks<'_>, messages: &mut Vec<String>) -> Result<Status, HexError> {
+pub fn check_cube_claim(
+    path: &Path,
+    claim: &mut CubeClaim,
+    checks: ProofChecks<'_>,
+    messages: &mut Vec<String>,
+) -> Result<Status, HexError> {
     let copies = options::CUBE_CLAIM_COPIES.default;
     check_encoding_budget(claim.plan.n, claim.plan.level, claim.plan.below, copies, path)?;
     let _share = super::budget::reserve(claim.plan.n, claim.plan.level, claim.plan.below, copies);
@@ -97,7 +124,8 @@ pub fn check_cube_claim(path: &Path, claim: &mut CubeClaim, checks: ProofChecks<
         let work = cubes.work_dir()?;
         // Each worker holds a cube formula and a copy of the split formula.
         let jobs = fitting_jobs(&claim.plan, checks.jobs, copies);
-        let _more = (jobs > 1).then(|| super::budget::reserve(claim.plan.n, claim.plan.level, claim.plan.below, 2 * (jobs as u64 - 1)));
+        let _more = (jobs > 1)
+            .then(|| super::budget::reserve(claim.plan.n, claim.plan.level, claim.plan.below, 2 * (jobs as u64 - 1)));
         regenerate_cubes(&cubes.cubes, &mut cubes.books, queue, &work, regenerate, ProofChecks { jobs, ..checks })?;
     }
     let (status, kept) = cubes.conclude(checks, messages)?;
@@ -139,7 +167,13 @@ pub fn rebuild_cube(
     let cubes = CubeProofs::new(path, claim, encoding)?.cubes;
     let (cnf, dimacs, record) = cubes.judged(index)?;
     let proof_sha256 = record.proof_sha256.as_deref().expect("judged a refutation");
-    let (finished, seconds) = cubes.rebuild(index, regenerate, (&cnf, record.solver_profile.as_deref(), proof_sha256), (drat, u64::MAX), None)?;
+    let (finished, seconds) = cubes.rebuild(
+        index,
+        regenerate,
+        (&cnf, record.solver_profile.as_deref(), proof_sha256),
+        (drat, u64::MAX),
+        None,
+    )?;
     Ok((dimacs, record, finished, seconds))
 }
 
@@ -169,8 +203,9 @@ impl<'a> CubeProofs<'a> {
     fn new(path: &'a Path, claim: &'a CubeClaim, encoding: LevelEncoding) -> Result<CubeProofs<'a>, HexError> {
         let split = claim.plan.split()?;
         let split_dimacs = split_formula(&encoding, &split, &claim.plan.cubes).to_dimacs();
-        let lifted = hexcert_lrat::Lifted::from_dimacs(&split_dimacs, encoding.cnf.clauses().len())
-            .map_err(|e| RecordError::Header(format!("the split formula is not read as one by the LRAT checker: {e}")).at(path))?;
+        let lifted = hexcert_lrat::Lifted::from_dimacs(&split_dimacs, encoding.cnf.clauses().len()).map_err(|e| {
+            RecordError::Header(format!("the split formula is not read as one by the LRAT checker: {e}")).at(path)
+        })?;
         let books = Books { kept: claim.clone(), tally: ProofTally::default() };
         Ok(CubeProofs { cubes: ClaimCubes { path, claim, encoding, split, split_dimacs }, lifted, work: None, books })
     }
@@ -187,7 +222,8 @@ impl<'a> CubeProofs<'a> {
     fn check(&mut self, index: usize, checks: ProofChecks<'_>, queue: &mut Vec<usize>) -> Result<(), HexError> {
         let (_, dimacs, record) = self.cubes.judged(index)?;
         let stored_proof = record.lrat_proof.as_ref().and_then(|f| f.stored_as.as_ref().map(|name| (f, name)));
-        let resumed = checks.keep && checks.verified.is_some_and(|v| record.verified_lrat.as_ref().is_some_and(|r| r.resumes(&v.version)));
+        let resumed = checks.keep
+            && checks.verified.is_some_and(|v| record.verified_lrat.as_ref().is_some_and(|r| r.resumes(&v.version)));
         if resumed {
             self.books.tally.earlier += 1;
             self.books.tally.unchecked += 1;
@@ -205,14 +241,22 @@ impl<'a> CubeProofs<'a> {
 
     /// A stored cube proof, read by the LRAT checker on the split formula
     /// and given to the verified checker too when there is one.
-    fn check_stored(&mut self, index: usize, (file, name): (&FileRecord, &String), dimacs: &[u8], checks: ProofChecks<'_>) -> Result<Option<CheckerRecord>, HexError> {
+    fn check_stored(
+        &mut self,
+        index: usize,
+        (file, name): (&FileRecord, &String),
+        dimacs: &[u8],
+        checks: ProofChecks<'_>,
+    ) -> Result<Option<CheckerRecord>, HexError> {
         let work_dir = self.work_dir()?;
         let dir = self.cubes.path.parent().unwrap_or(Path::new("."));
         let units = self.cubes.claim.plan.cubes[index].units(&self.cubes.encoding, &self.cubes.split);
         let gz = stored_path(dir, name, "claim").map_err(|e| self.cubes.bad(index, e.to_string()))?;
         let lifted = &mut self.lifted;
-        check_stored_lrat_with(&gz, file, &work_dir, |proof| lifted.check_proof(index, &units, proof).map(|s| (s.added, s.hints)))
-            .map_err(|why| self.cubes.bad(index, why))?;
+        check_stored_lrat_with(&gz, file, &work_dir, |proof| {
+            lifted.check_proof(index, &units, proof).map(|s| (s.added, s.hints))
+        })
+        .map_err(|why| self.cubes.bad(index, why))?;
         self.books.tally.stored += 1;
         match checks.verified {
             Some(checker) => Ok(Some(checker.check_gz(&write_formula(&work_dir, dimacs)?, &dir.join(name))?)),
@@ -222,31 +266,62 @@ impl<'a> CubeProofs<'a> {
 
     /// What the cubes' proofs came to: the split formula refuted when every
     /// proof was checked in this run, unverified otherwise.
-    fn conclude(mut self, checks: ProofChecks<'_>, messages: &mut Vec<String>) -> Result<(Status, CubeClaim), HexError> {
-        let (ProofTally { stored, regenerated, unchecked, earlier, by_verified }, count) = (self.books.tally, self.cubes.claim.plan.cubes.len());
+    fn conclude(
+        mut self,
+        checks: ProofChecks<'_>,
+        messages: &mut Vec<String>,
+    ) -> Result<(Status, CubeClaim), HexError> {
+        let (ProofTally { stored, regenerated, unchecked, earlier, by_verified }, count) =
+            (self.books.tally, self.cubes.claim.plan.cubes.len());
         messages.push(format!(
             "{count} cubes: {stored} stored LRAT proofs verified by hexcert-lrat {}, {regenerated} re-solved with their traces verified and DRAT hashes matched, {unchecked} not checked",
             hexcert_lrat::VERSION
         ));
         if let Some(checker) = checks.verified {
-            messages.push(format!("{by_verified} cube proofs verified by {} in this run ({}, {})", crate::proofs::verified::NAME, checker.version, checker.build));
+            messages.push(format!(
+                "{by_verified} cube proofs verified by {} in this run ({}, {})",
+                crate::proofs::verified::NAME,
+                checker.version,
+                checker.build
+            ));
         }
-        let verdicts: Vec<&CheckerRecord> = self.books.kept.cubes.iter().filter_map(|c| c.verified_lrat.as_ref().filter(|v| v.verified_acceptance())).collect();
+        let verdicts: Vec<&CheckerRecord> = self
+            .books
+            .kept
+            .cubes
+            .iter()
+            .filter_map(|c| c.verified_lrat.as_ref().filter(|v| v.verified_acceptance()))
+            .collect();
         if !verdicts.is_empty() {
-            let by_earlier = if earlier > 0 { format!(" ({earlier} by earlier runs, not re-checked in this one)") } else { String::new() };
+            let by_earlier = if earlier > 0 {
+                format!(" ({earlier} by earlier runs, not re-checked in this one)")
+            } else {
+                String::new()
+            };
             let unbound = verdicts.iter().filter(|v| v.read.is_none()).count();
             let unknown = verdicts.iter().filter(|v| v.read.is_some() && !v.counts_as_verified()).count();
-            let mut how = vec![format!("recorded{}", if by_verified > 0 { ", this run's among them" } else { ", not checked in this run" })];
+            let mut how = vec![format!(
+                "recorded{}",
+                if by_verified > 0 { ", this run's among them" } else { ", not checked in this run" }
+            )];
             if unbound > 0 {
                 how.push(format!("{unbound} without the hashes of what they read: attested only"));
             }
             if unknown > 0 {
                 how.push(format!("{unknown} by an unknown build, not counted as the verified checker"));
             }
-            messages.push(format!("{} of {count} cubes record a {} acceptance of their proof{by_earlier} ({})", verdicts.len(), crate::proofs::verified::NAME, how.join("; ")));
+            messages.push(format!(
+                "{} of {count} cubes record a {} acceptance of their proof{by_earlier} ({})",
+                verdicts.len(),
+                crate::proofs::verified::NAME,
+                how.join("; ")
+            ));
         }
         if stored == count {
-            let summary = self.lifted.conclude().map_err(|e| RecordError::Header(format!("the lifted cube proofs do not refute the split formula: {e}")).at(self.cubes.path))?;
+            let summary = self.lifted.conclude().map_err(|e| {
+                RecordError::Header(format!("the lifted cube proofs do not refute the split formula: {e}"))
+                    .at(self.cubes.path)
+            })?;
             messages.push(format!(
                 "split formula refuted by hexcert-lrat: every stored cube proof read on it derives its selector's negation, then the empty clause ({} additions)",
                 summary.added
@@ -254,10 +329,16 @@ impl<'a> CubeProofs<'a> {
         } else if stored + regenerated == count {
             messages.push("split formula refuted: every cube's proof (stored, or re-solved and traced) read on it by hexcert-lrat derives its selector's negation, and its last clause is the disjunction of the selectors".into());
         } else if stored + regenerated > 0 {
-            messages.push(format!("{} cube proofs read on the split formula derive their selectors' negations", stored + regenerated));
+            messages.push(format!(
+                "{} cube proofs read on the split formula derive their selectors' negations",
+                stored + regenerated
+            ));
         }
         if unchecked > earlier {
-            messages.push(format!("{} cube proofs not checked in this run; run with --regenerate to re-solve and check them", unchecked - earlier));
+            messages.push(format!(
+                "{} cube proofs not checked in this run; run with --regenerate to re-solve and check them",
+                unchecked - earlier
+            ));
         }
         if earlier > 0 {
             messages.push(format!("{earlier} cube proofs checked by earlier runs (their recorded verdicts), not in this one: rerun without --keep-verdicts to check them all"));

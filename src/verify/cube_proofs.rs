@@ -67,7 +67,8 @@ impl ClaimCubes<'_> {
         let plan = &self.claim.plan;
         let cnf = cube_formula(&self.encoding, &self.split, &plan.cubes[index]);
         let dimacs = cnf.to_dimacs();
-        let record = judge(plan, index, &dimacs, self.claim.cubes[index].clone()).map_err(|why| self.bad(index, why))?;
+        let record =
+            judge(plan, index, &dimacs, self.claim.cubes[index].clone()).map_err(|why| self.bad(index, why))?;
         if record.verdict != CubeVerdict::Refuted || record.proof_sha256.is_none() {
             return Err(self.bad(index, "not a refutation".into()));
         }
@@ -94,21 +95,46 @@ impl ClaimCubes<'_> {
         verified: Option<Stream>,
     ) -> Result<(Finished, f64), HexError> {
         let units = self.claim.plan.cubes[index].units(&self.encoding, &self.split);
-        let against = Against::Split { split: self.split_dimacs.clone(), base: self.encoding.cnf.clauses().len(), cube: index, units };
-        let rebuild = Rebuild { against, drat, verified, lrat_cap, drat_sha256: proof_sha256, record: self.path, cube: Some(index) };
+        let against = Against::Split {
+            split: self.split_dimacs.clone(),
+            base: self.encoding.cnf.clauses().len(),
+            cube: index,
+            units,
+        };
+        let rebuild = Rebuild {
+            against,
+            drat,
+            verified,
+            lrat_cap,
+            drat_sha256: proof_sha256,
+            record: self.path,
+            cube: Some(index),
+        };
         let what = format!("cube {index} of `{}`", self.claim.statement);
         rebuild_checked(rebuild, |trace| regenerate.regenerate_formula(cnf, profile, &what, trace))
     }
 
     /// Cube `index` re-solved in its own directory under `work` (removed
     /// after), its proof piped to the verified checker when there is one.
-    fn regenerate(&self, index: usize, regenerate: &dyn Regenerate, checks: ProofChecks<'_>, work: &Path) -> Result<(Finished, f64), HexError> {
+    fn regenerate(
+        &self,
+        index: usize,
+        regenerate: &dyn Regenerate,
+        checks: ProofChecks<'_>,
+        work: &Path,
+    ) -> Result<(Finished, f64), HexError> {
         let (cnf, dimacs, record) = self.judged(index)?;
         let dir = work.join(format!("cube-{index}"));
         std::fs::create_dir_all(&dir).map_err(|source| HexError::Io { path: dir.clone(), source })?;
         let stream = checks.verified.map(|checker| checker.stream(&write_formula(&dir, &dimacs)?)).transpose()?;
         let proof_sha256 = record.proof_sha256.as_deref().expect("judged a refutation");
-        let rebuilt = self.rebuild(index, regenerate, (&cnf, record.solver_profile.as_deref(), proof_sha256), (&dir.join("cube.drat"), LRAT_FILE_CAP), stream);
+        let rebuilt = self.rebuild(
+            index,
+            regenerate,
+            (&cnf, record.solver_profile.as_deref(), proof_sha256),
+            (&dir.join("cube.drat"), LRAT_FILE_CAP),
+            stream,
+        );
         let _ = std::fs::remove_dir_all(&dir);
         rebuilt
     }
@@ -131,9 +157,19 @@ impl Books {
     /// `HexError::Record` (`RecordError::LratRejected`) for a verdict that
     /// is no acceptance; `replace_record`'s (`RecordError::Changed` when the
     /// file was rewritten meanwhile, `HexError::Io`) for the one kept.
-    pub fn take_verdict(&mut self, path: &Path, index: usize, verdict: CheckerRecord, keep: bool) -> Result<(), HexError> {
+    pub fn take_verdict(
+        &mut self,
+        path: &Path,
+        index: usize,
+        verdict: CheckerRecord,
+        keep: bool,
+    ) -> Result<(), HexError> {
         if !verdict.verified_acceptance() {
-            return Err(RecordError::LratRejected { what: format!("the proof of cube {index} (by {})", verdict.name), verdict: verdict.verdict }.at(path));
+            return Err(RecordError::LratRejected {
+                what: format!("the proof of cube {index} (by {})", verdict.name),
+                verdict: verdict.verdict,
+            }
+            .at(path));
         }
         self.tally.by_verified += 1;
         if keep {
@@ -148,12 +184,25 @@ impl Books {
 
     /// A cube re-solved and its trace verified: counted, said, and its
     /// verified checker's verdict taken.
-    fn regenerated(&mut self, cubes: &ClaimCubes<'_>, index: usize, (finished, seconds): (Finished, f64), checks: ProofChecks<'_>) -> Result<(), HexError> {
+    fn regenerated(
+        &mut self,
+        cubes: &ClaimCubes<'_>,
+        index: usize,
+        (finished, seconds): (Finished, f64),
+        checks: ProofChecks<'_>,
+    ) -> Result<(), HexError> {
         self.tally.regenerated += 1;
         let Finished { lrat, verified, .. } = finished;
         if checks.progress {
-            let by = verified.as_ref().map(|v| format!(", {}: {} in {:.1} s", v.name, v.verdict, v.seconds)).unwrap_or_default();
-            eprintln!("check: cube {index} of {}: re-solved, hexcert-lrat {} after {seconds:.1} s of solving{by}", cubes.claim.plan.cubes.len(), lrat.verdict);
+            let by = verified
+                .as_ref()
+                .map(|v| format!(", {}: {} in {:.1} s", v.name, v.verdict, v.seconds))
+                .unwrap_or_default();
+            eprintln!(
+                "check: cube {index} of {}: re-solved, hexcert-lrat {} after {seconds:.1} s of solving{by}",
+                cubes.claim.plan.cubes.len(),
+                lrat.verdict
+            );
         }
         match verified {
             Some(verdict) => self.take_verdict(cubes.path, index, verdict, checks.keep),
@@ -173,7 +222,14 @@ impl Books {
 /// The first of the cubes' errors: `ClaimCubes::judged`'s, `HexError::Io`
 /// for a cube's directory, the verified checker's start, `ClaimCubes::rebuild`'s,
 /// `Books::take_verdict`'s.
-pub fn regenerate_cubes(cubes: &ClaimCubes<'_>, books: &mut Books, mut queue: Vec<usize>, work: &Path, regenerate: &dyn Regenerate, checks: ProofChecks<'_>) -> Result<(), HexError> {
+pub fn regenerate_cubes(
+    cubes: &ClaimCubes<'_>,
+    books: &mut Books,
+    mut queue: Vec<usize>,
+    work: &Path,
+    regenerate: &dyn Regenerate,
+    checks: ProofChecks<'_>,
+) -> Result<(), HexError> {
     let jobs = checks.jobs.clamp(1, queue.len().max(1));
     if jobs > 1 {
         let cost = |i: &usize| cubes.claim.cubes[*i].cost_seconds();
@@ -207,4 +263,3 @@ pub fn regenerate_cubes(cubes: &ClaimCubes<'_>, books: &mut Books, mut queue: Ve
     });
     first_error.map_or(Ok(()), Err)
 }
-

@@ -12,14 +12,14 @@
 
 use std::path::Path;
 
-use crate::run::WorkDir;
 use crate::cubes::{cube_formula, Plan};
+use crate::digest::{sha256_file, sha256_hex};
 use crate::encoding::LevelEncoding;
 use crate::error::HexError;
-use crate::digest::{sha256_file, sha256_hex};
 use crate::records::cube::{check_stored_lrat, proof_stored, read_result, result_path, Held};
 use crate::records::read::stored_path;
 use crate::records::{CubeResult, CubeVerdict};
+use crate::run::WorkDir;
 
 /// What the results directory says about a plan, every record re-checked.
 #[derive(Debug, Clone, serde::Serialize)]
@@ -134,7 +134,8 @@ pub fn progress(plan: &Plan, results: &Path) -> Result<CubeProgress, HexError> {
                     work = Some(WorkDir::create(results, ".check-status")?);
                 }
                 let file = record.lrat_proof.as_ref().expect("stored");
-                let gz = stored_path(results, file.stored_as.as_deref().expect("stored"), "results").map_err(|e| e.to_string());
+                let gz = stored_path(results, file.stored_as.as_deref().expect("stored"), "results")
+                    .map_err(|e| e.to_string());
                 match gz.and_then(|gz| check_stored_lrat(&dimacs, &gz, file, &work.as_ref().expect("created").0)) {
                     Ok(_) => progress.checked.push(index),
                     Err(why) => {

@@ -130,7 +130,12 @@ impl Recorded {
 /// `HexError::Record` (`RecordError::HashMismatch`) when the exported CNF or
 /// LRAT proof does not hash to the record; `HexError::Io` when the export's
 /// files cannot be written, hashed or renamed into `out`.
-pub fn export(path: &Path, cube: Option<usize>, out: &Path, regenerate: &dyn Regenerate) -> Result<ExportManifest, HexError> {
+pub fn export(
+    path: &Path,
+    cube: Option<usize>,
+    out: &Path,
+    regenerate: &dyn Regenerate,
+) -> Result<ExportManifest, HexError> {
     if std::fs::symlink_metadata(out).is_ok() {
         return Err(HexError::Usage(format!("{}: already exists (export writes a new directory)", out.display())));
     }
@@ -150,17 +155,43 @@ pub fn export(path: &Path, cube: Option<usize>, out: &Path, regenerate: &dyn Reg
             Rebuilt { statement: claim.statement.clone(), cube: None, dimacs, hashes, finished, profile, seconds }
         }
         (Record::CubeClaim(claim), Some(index)) => {
-            let (dimacs, result, finished, seconds) = rebuild_cube(path, &claim, index, regenerate, &drat, &mut messages)?;
+            let (dimacs, result, finished, seconds) =
+                rebuild_cube(path, &claim, index, regenerate, &drat, &mut messages)?;
             let lrat = result.lrat_proof.as_ref().map(|f| f.sha256.as_str());
-            let hashes = Recorded::of(&result.cnf_sha256, result.proof_sha256.as_deref().unwrap_or_default(), lrat, result.verified_lrat.as_ref());
+            let hashes = Recorded::of(
+                &result.cnf_sha256,
+                result.proof_sha256.as_deref().unwrap_or_default(),
+                lrat,
+                result.verified_lrat.as_ref(),
+            );
             let c = &claim.plan.cubes[index];
-            let cube = ExportedCube { index, cells: claim.plan.cells.clone(), depth: c.depth, values: c.values.clone(), literals: c.literals.clone() };
-            Rebuilt { statement: claim.statement.clone(), cube: Some(cube), dimacs, hashes, finished, profile: result.solver_profile.clone(), seconds }
+            let cube = ExportedCube {
+                index,
+                cells: claim.plan.cells.clone(),
+                depth: c.depth,
+                values: c.values.clone(),
+                literals: c.literals.clone(),
+            };
+            Rebuilt {
+                statement: claim.statement.clone(),
+                cube: Some(cube),
+                dimacs,
+                hashes,
+                finished,
+                profile: result.solver_profile.clone(),
+                seconds,
+            }
         }
         (Record::CubeClaim(claim), None) => {
-            return Err(HexError::Usage(format!("{}: a cube claim: name one of its {} cubes with --cube", path.display(), claim.plan.cubes.len())))
+            return Err(HexError::Usage(format!(
+                "{}: a cube claim: name one of its {} cubes with --cube",
+                path.display(),
+                claim.plan.cubes.len()
+            )))
         }
-        (Record::Claim(_), Some(_)) => return Err(HexError::Usage(format!("{}: not a cube claim: --cube names a cube of one", path.display()))),
+        (Record::Claim(_), Some(_)) => {
+            return Err(HexError::Usage(format!("{}: not a cube claim: --cube names a cube of one", path.display())))
+        }
         _ => return Err(RecordError::Header("not a claim: export writes a claim's or a cube's proofs".into()).at(path)),
     };
     let manifest = staging.write(path, sha256_hex(&bytes), rebuilt)?;
@@ -194,7 +225,11 @@ impl Staging {
         let mut files = Vec::new();
         for (name, what, recorded) in [
             (CNF_FILE, "the exact DIMACS CNF the record's hash names", Some(hashes.cnf)),
-            (LRAT_FILE, "the binary LRAT proof, clause ids numbered on the CNF (originals 1..m in file order)", hashes.lrat),
+            (
+                LRAT_FILE,
+                "the binary LRAT proof, clause ids numbered on the CNF (originals 1..m in file order)",
+                hashes.lrat,
+            ),
             (DRAT_FILE, "the binary DRAT proof (its hash is the record's)", Some(hashes.drat)),
         ] {
             let file = self.0.join(name);
@@ -217,7 +252,8 @@ impl Staging {
             commands: checker_commands(),
             hexcert: this_build(),
         };
-        let json = serde_json::to_vec_pretty(&manifest).map_err(|e| HexError::Internal(format!("the export manifest: {e}")))?;
+        let json = serde_json::to_vec_pretty(&manifest)
+            .map_err(|e| HexError::Internal(format!("the export manifest: {e}")))?;
         crate::files::write_atomic(&self.0.join(MANIFEST_FILE), &json)?;
         Ok(manifest)
     }

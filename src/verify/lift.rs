@@ -38,39 +38,67 @@ pub fn check_lift(
     messages: &mut Vec<String>,
 ) -> Result<Status, HexError> {
     let bad = |why: String| HexError::Input { file: path.to_path_buf(), line: 0, message: why };
-    let listing = crate::files::lexical(&path.parent().unwrap_or(Path::new(".")).join(&record.listing).join("count.json"));
+    let listing =
+        crate::files::lexical(&path.parent().unwrap_or(Path::new(".")).join(&record.listing).join("count.json"));
     let Record::Count(count) = Record::read(&listing)? else {
         return Err(bad(format!("{} is not a count record (hexcert-count/1)", listing.display())));
     };
-    if (count.n, count.penalty) != (record.n, record.penalty) || !(3..=4).contains(&count.level) || count.level >= record.level {
-        return Err(bad(format!("{} is not a level-3 or level-4 listing of n = {} at {} below level {}", listing.display(), record.n, record.penalty, record.level)));
+    if (count.n, count.penalty) != (record.n, record.penalty)
+        || !(3..=4).contains(&count.level)
+        || count.level >= record.level
+    {
+        return Err(bad(format!(
+            "{} is not a level-3 or level-4 listing of n = {} at {} below level {}",
+            listing.display(),
+            record.n,
+            record.penalty,
+            record.level
+        )));
     }
     if count.count != record.listing_count {
         return Err(bad(format!("the listing counts {}, the lift lifted {}", count.count, record.listing_count)));
     }
     let (listing_status, leaders) = check_listing(&listing);
     messages.push(format!("listing: {} ({} partials at {})", listing_status.name(), count.count, count.penalty));
-    let leaders = leaders.ok_or_else(|| bad(format!("the listing {} failed its check: there is nothing to lift", listing.display())))?;
+    let leaders = leaders
+        .ok_or_else(|| bad(format!("the listing {} failed its check: there is nothing to lift", listing.display())))?;
     let lift = if recount {
-        let via = Via::named(&record.via).ok_or_else(|| bad(format!("via {}: the lift counts by `lift` or `chains`", record.via)))?;
+        let via = Via::named(&record.via)
+            .ok_or_else(|| bad(format!("via {}: the lift counts by `lift` or `chains`", record.via)))?;
         let settings = CountSettings { via, ..CountSettings::default() };
         let hex = Hexagon::new(record.n)?;
         let listed = crate::orbits::orbit_members(&hex, count.level, count.penalty, &leaders)?;
         let found = extended_from_listed(&hex, (count.level, record.level), &listed, record.penalty, &settings)?;
         let again = found.counts[record.penalty].to_string();
         if again != record.count || found.classes != record.classes {
-            return Err(bad(format!("lifted again: {again} partials from {} classes, the record says {} from {}", found.classes, record.count, record.classes)));
+            return Err(bad(format!(
+                "lifted again: {again} partials from {} classes, the record says {} from {}",
+                found.classes, record.count, record.classes
+            )));
         }
-        messages.push(format!("lift: level {} counted again in this run from the listing's {} classes: {again} partials", record.level, found.classes));
+        messages.push(format!(
+            "lift: level {} counted again in this run from the listing's {} classes: {again} partials",
+            record.level, found.classes
+        ));
         // The listing holds every level-3 (or 4) partial up to the penalty, and each below it refines one of them.
-        let below: usize = found.counts[..record.penalty].iter().filter(|c| **c > num_bigint::BigUint::default()).count();
+        let below: usize =
+            found.counts[..record.penalty].iter().filter(|c| **c > num_bigint::BigUint::default()).count();
         messages.push(match below {
-            0 => format!("minimum: no level-{} partial lies below {} (none in the lift of a listing of every partial up to it)", record.level, record.penalty),
-            _ => format!("minimum: not {}: the lift finds level-{} partials at {below} penalties below it", record.penalty, record.level),
+            0 => format!(
+                "minimum: no level-{} partial lies below {} (none in the lift of a listing of every partial up to it)",
+                record.level, record.penalty
+            ),
+            _ => format!(
+                "minimum: not {}: the lift finds level-{} partials at {below} penalties below it",
+                record.penalty, record.level
+            ),
         });
         Status::Verified
     } else {
-        messages.push(format!("lift: {} partials at level {}, as recorded (`check --regenerate` lifts again)", record.count, record.level));
+        messages.push(format!(
+            "lift: {} partials at level {}, as recorded (`check --regenerate` lifts again)",
+            record.count, record.level
+        ));
         Status::Unverified
     };
     Ok(listing_status.and(lift))

@@ -9,13 +9,13 @@ use std::time::Instant;
 use crate::cubes::Split;
 use crate::encoding::LevelEncoding;
 use crate::error::HexError;
-use crate::geometry::Hexagon;
-use crate::records::leaders::CubeLeaders;
-use crate::formula::Cnf;
 use crate::error::RecordError;
+use crate::formula::Cnf;
+use crate::geometry::Hexagon;
 use crate::proofs::online::{Against, Finished, OnlineCheck};
 use crate::proofs::trace::TraceSender;
 use crate::proofs::verified::{Stream, VerifiedChecker};
+use crate::records::leaders::CubeLeaders;
 use crate::records::read::expect_hash;
 use crate::records::Claim;
 
@@ -32,13 +32,25 @@ pub trait Regenerate: Sync {
     /// by `what`, solved with the solver profile its record names (`None`:
     /// the record predates profiles, solved with the solver's defaults).
     /// An unknown profile is refused before any solving.
-    fn regenerate_formula(&self, cnf: &Cnf, profile: Option<&str>, what: &str, trace: TraceSender) -> Result<f64, HexError>;
+    fn regenerate_formula(
+        &self,
+        cnf: &Cnf,
+        profile: Option<&str>,
+        what: &str,
+        trace: TraceSender,
+    ) -> Result<f64, HexError>;
     /// Lists one cube of a certified count again, or its leaf `path` (`certify::listing`):
     /// the new record, whose leaders and formula hash the caller compares
     /// with the stored ones, its trace checked by hexcert-lrat in this run
     /// and, when `verified` is given, its LRAT proof by that checker too
     /// (the record's `verified_lrat`; an error when it does not accept).
-    fn relist(&self, hex: &Hexagon, cube: (&LevelEncoding, &Split, &[u8]), path: &[i32], verified: Option<&VerifiedChecker>) -> Result<CubeLeaders, HexError> {
+    fn relist(
+        &self,
+        hex: &Hexagon,
+        cube: (&LevelEncoding, &Split, &[u8]),
+        path: &[i32],
+        verified: Option<&VerifiedChecker>,
+    ) -> Result<CubeLeaders, HexError> {
         let _ = (hex, cube, path, verified);
         Err(HexError::Usage("this check cannot list cubes again (no solver)".into()))
     }
@@ -95,13 +107,18 @@ pub struct Rebuild<'a> {
 /// `HexError::Record` naming `rebuild.record`: `RecordError::LratRejected` when
 /// hexcert-lrat did not accept the trace, `RecordError::HashMismatch` when the
 /// DRAT twin does not hash to `drat_sha256`.
-pub fn rebuild_checked(rebuild: Rebuild<'_>, solve: impl FnOnce(TraceSender) -> Result<f64, HexError>) -> Result<(Finished, f64), HexError> {
+pub fn rebuild_checked(
+    rebuild: Rebuild<'_>,
+    solve: impl FnOnce(TraceSender) -> Result<f64, HexError>,
+) -> Result<(Finished, f64), HexError> {
     let Rebuild { against, drat, verified, lrat_cap, drat_sha256, record, cube } = rebuild;
     let mut online = OnlineCheck::start_capped(against, drat, verified, lrat_cap)?;
     let seconds = solve(online.sender())?;
     let finished = online.finish(Instant::now())?;
     let (proof, twin) = match cube {
-        Some(index) => (format!("the regenerated proof of cube {index}"), format!("cube {index}'s regenerated DRAT proof")),
+        Some(index) => {
+            (format!("the regenerated proof of cube {index}"), format!("cube {index}'s regenerated DRAT proof"))
+        }
         None => ("the regenerated proof".to_string(), "regenerated DRAT proof".to_string()),
     };
     if !finished.lrat.verified {

@@ -12,20 +12,21 @@
 
 use std::path::Path;
 
-use crate::records::Status;
-use crate::run::WorkDir;
 use crate::cubes::Plan;
 use crate::derivation::Reach;
+use crate::digest::sha256_file;
 use crate::encoding::{EncodeOptions, SymmetryBreaking};
 use crate::error::HexError;
 use crate::geometry::Hexagon;
-use crate::digest::sha256_file;
 use crate::proofs::veripb::Veripb;
 use crate::records::trust::{trust_base, Basis};
+use crate::records::Status;
 use crate::records::{Claim, FileRecord, StatementRecord, VeripbRecord};
+use crate::run::WorkDir;
 use crate::statement::{Statement, STATEMENT_VERSION};
 
-const TOTALIZER_NOT_COVERED: &str = "no derivation of the totalizer bound yet; the claim rests on the encoder (its trust base)";
+const TOTALIZER_NOT_COVERED: &str =
+    "no derivation of the totalizer bound yet; the claim rests on the encoder (its trust base)";
 
 /// The three files of one derivation, in a scratch directory removed on drop.
 struct Written {
@@ -47,8 +48,16 @@ impl Written {
 /// Errors: the target does not hash to `cnf_sha256` when given (the
 /// derivation would reach another formula than the claim's), a plan the
 /// derivation cannot cover, and write failures.
-fn write(hex: &Hexagon, level: u8, below: usize, reach: Reach, cnf_sha256: Option<&str>, origin: &Path) -> Result<Written, HexError> {
-    let work = WorkDir::create(&std::env::temp_dir(), &format!("hexcert-veripb-n{}-level{level}-below{below}", hex.side()))?;
+fn write(
+    hex: &Hexagon,
+    level: u8,
+    below: usize,
+    reach: Reach,
+    cnf_sha256: Option<&str>,
+    origin: &Path,
+) -> Result<Written, HexError> {
+    let work =
+        WorkDir::create(&std::env::temp_dir(), &format!("hexcert-veripb-n{}-level{level}-below{below}", hex.side()))?;
     let cnf = reach.target(hex, level, below)?;
     if cnf_sha256.is_some_and(|hash| crate::digest::sha256_hex(&cnf.to_dimacs()) != hash) {
         return Err(HexError::Input {
@@ -57,7 +66,8 @@ fn write(hex: &Hexagon, level: u8, below: usize, reach: Reach, cnf_sha256: Optio
             message: "the derivation's target is not the claim's CNF (its hash differs)".into(),
         });
     }
-    let (statement, derivation, target) = (work.0.join("statement.opb"), work.0.join("derivation.pbp"), work.0.join("target.opb"));
+    let (statement, derivation, target) =
+        (work.0.join("statement.opb"), work.0.join("derivation.pbp"), work.0.join("target.opb"));
     let written = Statement::new(hex, level, below);
     crate::files::write_atomic_with(&statement, |out| written.write(hex, out))?;
     crate::files::write_atomic_with(&derivation, |out| reach.write(hex, level, below, out).map(|_| ()))
@@ -68,7 +78,10 @@ fn write(hex: &Hexagon, level: u8, below: usize, reach: Reach, cnf_sha256: Optio
         &derivation,
         "VeriPB 3.0 proof deriving the claim's CNF from the statement, as written by `hexcert statement --derivation`",
     )?;
-    let target = file_record(&target, "the CNF reached, as OPB (DIMACS variable i named xi), as written by `hexcert statement --target`")?;
+    let target = file_record(
+        &target,
+        "the CNF reached, as OPB (DIMACS variable i named xi), as written by `hexcert statement --target`",
+    )?;
     Ok(Written { work, statement, derivation, target })
 }
 
@@ -85,7 +98,8 @@ fn file_record(path: &Path, description: &str) -> Result<FileRecord, HexError> {
 
 /// Runs VeriPB on the written files; a rejection is an error naming `origin`.
 fn run(veripb: &Veripb, written: &Written, origin: &Path) -> Result<VeripbRecord, HexError> {
-    let verdict = veripb.check(&written.path("statement.opb"), &written.path("derivation.pbp"), &written.path("target.opb"))?;
+    let verdict =
+        veripb.check(&written.path("statement.opb"), &written.path("derivation.pbp"), &written.path("target.opb"))?;
     if !verdict.verified {
         return Err(HexError::Input {
             file: origin.into(),
@@ -93,7 +107,13 @@ fn run(veripb: &Veripb, written: &Written, origin: &Path) -> Result<VeripbRecord
             message: format!("VeriPB rejected the statement-to-CNF derivation: {}", verdict.line),
         });
     }
-    Ok(VeripbRecord { version: verdict.version, command: verdict.command, verified: true, verdict: verdict.line, seconds: verdict.seconds })
+    Ok(VeripbRecord {
+        version: verdict.version,
+        command: verdict.command,
+        verified: true,
+        verdict: verdict.line,
+        seconds: verdict.seconds,
+    })
 }
 
 /// The record of a claim with CNF hash `cnf_sha256`: the files written and
@@ -108,11 +128,19 @@ fn run(veripb: &Veripb, written: &Written, origin: &Path) -> Result<VeripbRecord
 /// `HexError::Usage` for a side-1 hexagon or `below` 0; `HexError::Io` when the
 /// scratch files cannot be written or hashed, or VeriPB cannot be started. A
 /// claim no derivation covers (a totalizer) is no error: its record says so.
-pub fn derive_and_check(hex: &Hexagon, level: u8, below: usize, options: &EncodeOptions, cnf_sha256: &str, origin: &Path) -> Result<StatementRecord, HexError> {
+pub fn derive_and_check(
+    hex: &Hexagon,
+    level: u8,
+    below: usize,
+    options: &EncodeOptions,
+    cnf_sha256: &str,
+    origin: &Path,
+) -> Result<StatementRecord, HexError> {
     if !options.cardinality.is_counter() {
         return Ok(StatementRecord::not_covered(options.symmetry, TOTALIZER_NOT_COVERED));
     }
-    let written = write(hex, level, below, Reach::Formula(options.symmetry, options.cardinality), Some(cnf_sha256), origin)?;
+    let written =
+        write(hex, level, below, Reach::Formula(options.symmetry, options.cardinality), Some(cnf_sha256), origin)?;
     record(written, options.symmetry, None, origin)
 }
 
@@ -133,7 +161,12 @@ pub fn derive_and_check_split(plan: &Plan, origin: &Path) -> Result<StatementRec
     record(written, SymmetryBreaking::None, Some(target), origin)
 }
 
-fn record(written: Written, symmetry: SymmetryBreaking, target: Option<FileRecord>, origin: &Path) -> Result<StatementRecord, HexError> {
+fn record(
+    written: Written,
+    symmetry: SymmetryBreaking,
+    target: Option<FileRecord>,
+    origin: &Path,
+) -> Result<StatementRecord, HexError> {
     let veripb = match Veripb::find() {
         Some(veripb) => Some(run(&veripb, &written, origin)?),
         None => None,
@@ -166,7 +199,12 @@ fn record(written: Written, symmetry: SymmetryBreaking, target: Option<FileRecor
 /// written again do not hash to it, or VeriPB rejects them; `HexError::Usage`
 /// when n is not a hexagon side; `derive_and_check`'s errors for writing the
 /// files.
-pub fn check_recorded(claim: &Claim, path: &Path, strict: bool, messages: &mut Vec<String>) -> Result<Status, HexError> {
+pub fn check_recorded(
+    claim: &Claim,
+    path: &Path,
+    strict: bool,
+    messages: &mut Vec<String>,
+) -> Result<Status, HexError> {
     let fail = |message: String| Err(HexError::Input { file: path.into(), line: 0, message });
     let mut say = |line: String| messages.push(format!("statement -> CNF: {line}"));
     let options = claim.encode_options();
@@ -175,13 +213,17 @@ pub fn check_recorded(claim: &Claim, path: &Path, strict: bool, messages: &mut V
     // the wording of the build that wrote them.
     if recorded.is_some_and(StatementRecord::accepted) {
         if claim.trust_base != trust_base(Basis::of_claim(claim, &options)) {
-            return fail("the trust base is not the one this build states for a claim with a checked derivation".into());
+            return fail(
+                "the trust base is not the one this build states for a claim with a checked derivation".into(),
+            );
         }
     } else if claim.trust_base.iter().any(|item| item.contains("VeriPB")) {
         return fail("the trust base names VeriPB, but no derivation accepted by VeriPB is recorded".into());
     } else if claim.trust_base != trust_base(Basis::of_claim(claim, &options)) {
         // Derived from what the claim states (encoder, symmetry, checkers), never taken as free text.
-        return fail("the trust base is not the one this build derives from the claim (an item left out or changed)".into());
+        return fail(
+            "the trust base is not the one this build derives from the claim (an item left out or changed)".into(),
+        );
     }
     let Some(record) = recorded.filter(|r| r.statement.is_some()) else {
         let why = match recorded {
@@ -194,7 +236,14 @@ pub fn check_recorded(claim: &Claim, path: &Path, strict: bool, messages: &mut V
         }
         // Strict and derivable: derive and check now, as a record would be.
         let hex = Hexagon::new(claim.n)?;
-        let written = write(&hex, claim.level, claim.below, Reach::Formula(options.symmetry, options.cardinality), Some(&claim.cnf.sha256), path)?;
+        let written = write(
+            &hex,
+            claim.level,
+            claim.below,
+            Reach::Formula(options.symmetry, options.cardinality),
+            Some(&claim.cnf.sha256),
+            path,
+        )?;
         return verdict_now(&written, path, "derived now (nothing recorded)", &mut say);
     };
     if record.version != STATEMENT_VERSION {
@@ -203,11 +252,19 @@ pub fn check_recorded(claim: &Claim, path: &Path, strict: bool, messages: &mut V
     if record.symmetry != options.symmetry {
         return fail("the derivation's symmetry breaking is not the claim's".into());
     }
-    if record.veripb.as_ref().is_some_and(|v| !v.verified) || (record.veripb.is_none() == record.not_checked.is_none()) {
+    if record.veripb.as_ref().is_some_and(|v| !v.verified) || (record.veripb.is_none() == record.not_checked.is_none())
+    {
         return fail("the record must hold either an accepting VeriPB verdict or why none was run".into());
     }
     let hex = Hexagon::new(claim.n)?;
-    let written = write(&hex, claim.level, claim.below, Reach::Formula(options.symmetry, options.cardinality), Some(&claim.cnf.sha256), path)?;
+    let written = write(
+        &hex,
+        claim.level,
+        claim.below,
+        Reach::Formula(options.symmetry, options.cardinality),
+        Some(&claim.cnf.sha256),
+        path,
+    )?;
     let matched = matches_record(&written, record, false, path)?;
     verdict_now(&written, path, &matched, &mut say)
 }
@@ -230,7 +287,10 @@ fn matches_record(written: &Written, record: &StatementRecord, split: bool, path
             return Err(HexError::Input {
                 file: path.into(),
                 line: 0,
-                message: format!("the {what} written again has sha256 {} ({} bytes), not the recorded one", now.sha256, now.bytes),
+                message: format!(
+                    "the {what} written again has sha256 {} ({} bytes), not the recorded one",
+                    now.sha256, now.bytes
+                ),
             });
         }
     }
@@ -243,7 +303,11 @@ fn matches_record(written: &Written, record: &StatementRecord, split: bool, path
     if same_writer {
         return Ok(matched);
     }
-    Ok(format!("{matched}; the derivation recorded is {}'s, this build writes {}'s, so the one written now is the one checked", record.derivation_writer(), crate::derivation::WRITER))
+    Ok(format!(
+        "{matched}; the derivation recorded is {}'s, this build writes {}'s, so the one written now is the one checked",
+        record.derivation_writer(),
+        crate::derivation::WRITER
+    ))
 }
 
 /// `check_recorded` for a cube claim: its derivation reaches the plan's
@@ -259,7 +323,14 @@ fn matches_record(written: &Written, record: &StatementRecord, split: bool, path
 /// none ran, its files written again (the split formula too) do not hash to it,
 /// or VeriPB rejects them; `HexError::Usage` when n, the split or the tie-break
 /// does not fit; `derive_and_check`'s errors for writing the files.
-pub fn check_recorded_split(plan: &Plan, record: Option<&StatementRecord>, trust_base: &[String], path: &Path, strict: bool, messages: &mut Vec<String>) -> Result<Status, HexError> {
+pub fn check_recorded_split(
+    plan: &Plan,
+    record: Option<&StatementRecord>,
+    trust_base: &[String],
+    path: &Path,
+    strict: bool,
+    messages: &mut Vec<String>,
+) -> Result<Status, HexError> {
     let mut say = |line: String| messages.push(format!("statement -> split formula: {line}"));
     let accepted = record.is_some_and(StatementRecord::accepted);
     if accepted != trust_base.iter().any(|item| item.contains("VeriPB")) {
@@ -267,12 +338,17 @@ pub fn check_recorded_split(plan: &Plan, record: Option<&StatementRecord>, trust
     }
     let hex = Hexagon::new(plan.n)?;
     let Some(record) = record.filter(|r| r.statement.is_some()) else {
-        let why = record.and_then(|r| r.not_checked.clone()).unwrap_or_else(|| "not recorded (`hexcert check --veripb --record` adds it)".into());
+        let why = record
+            .and_then(|r| r.not_checked.clone())
+            .unwrap_or_else(|| "not recorded (`hexcert check --veripb --record` adds it)".into());
         if !strict || !plan.cardinality.is_counter() {
             // A tie-break's clauses are the derivation's to judge: no
             // argument stands in for it, so without one nothing is concluded.
             if !plan.tie_break.is_none() {
-                say(format!("{why}; the plan's tie-break ({}) is judged only by VeriPB on its derivation: unverified", plan.tie_break.name()));
+                say(format!(
+                    "{why}; the plan's tie-break ({}) is judged only by VeriPB on its derivation: unverified",
+                    plan.tie_break.name()
+                ));
                 return Ok(Status::Unverified);
             }
             say(format!("{why}; judged on the trust base the claim states"));
@@ -284,8 +360,13 @@ pub fn check_recorded_split(plan: &Plan, record: Option<&StatementRecord>, trust
     if record.version != STATEMENT_VERSION || record.symmetry != SymmetryBreaking::None {
         return Err(HexError::Input { file: path.into(), line: 0, message: format!("the record is of statement `{}` with symmetry breaking, this build writes `{STATEMENT_VERSION}` without", record.version) });
     }
-    if record.veripb.as_ref().is_some_and(|v| !v.verified) || (record.veripb.is_none() == record.not_checked.is_none()) {
-        return Err(HexError::Input { file: path.into(), line: 0, message: "the record must hold either an accepting VeriPB verdict or why none was run".into() });
+    if record.veripb.as_ref().is_some_and(|v| !v.verified) || (record.veripb.is_none() == record.not_checked.is_none())
+    {
+        return Err(HexError::Input {
+            file: path.into(),
+            line: 0,
+            message: "the record must hold either an accepting VeriPB verdict or why none was run".into(),
+        });
     }
     let written = write(&hex, plan.level, plan.below, Reach::Split(plan), None, path)?;
     let matched = matches_record(&written, record, true, path)?;

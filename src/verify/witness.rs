@@ -52,7 +52,10 @@ fn check_grid(path: &Path, n: usize, level: u8, penalty: usize) -> Result<Partia
     let grid = read_grid_file(path, Some(n))?;
     let wrong = |why: String| RecordError::Header(why).at(path);
     if grid.partial.level() != level {
-        return Err(wrong(format!("the witness is a level-{} partial, the record is about level {level}", grid.partial.level())));
+        return Err(wrong(format!(
+            "the witness is a level-{} partial, the record is about level {level}",
+            grid.partial.level()
+        )));
     }
     let evaluation = evaluate(&Hexagon::new(n)?, &grid.partial);
     if !evaluation.is_valid() {
@@ -81,7 +84,11 @@ pub fn check_optimum_witness(dir: &Path, optimum: &Optimum, messages: &mut Vec<S
     // A plain name beside the record: `/dev/zero` or `../x` is no witness.
     let plain_name = Path::new(&optimum.witness).file_name().is_some_and(|n| n == optimum.witness.as_str());
     if !plain_name {
-        return Err(RecordError::Header(format!("the witness `{}` is not a file name beside the record", optimum.witness)).at(&dir.join("optimum.json")));
+        return Err(RecordError::Header(format!(
+            "the witness `{}` is not a file name beside the record",
+            optimum.witness
+        ))
+        .at(&dir.join("optimum.json")));
     }
     let witness_path = dir.join(&optimum.witness);
     read_bounded(&witness_path, MAX_GRID_BYTES, "witness grid")?;
@@ -109,7 +116,10 @@ pub fn lower_bound_statement(claim_path: &Path, optimum: &Optimum) -> Result<Str
         return Err(RecordError::Header("the lower bound is not a claim".into()).at(claim_path));
     };
     if (n, below, level) != (optimum.n, optimum.optimum, optimum.lower_bound_level) {
-        return Err(RecordError::Header(format!("the lower bound proves `{statement}`, not the bound the optimum needs")).at(claim_path));
+        return Err(RecordError::Header(format!(
+            "the lower bound proves `{statement}`, not the bound the optimum needs"
+        ))
+        .at(claim_path));
     }
     Ok(statement.to_string())
 }
@@ -155,6 +165,8 @@ pub fn level_minimum_line(level: u8, below: usize, claim_verified: bool) -> Stri
     if claim_verified {
         format!("{what}, so with this claim the level-{level} minimum is {below}")
     } else {
-        format!("{what}, so the level-{level} minimum is at most {below}, and would be {below} if this claim were verified")
+        format!(
+            "{what}, so the level-{level} minimum is at most {below}, and would be {below} if this claim were verified"
+        )
     }
 }

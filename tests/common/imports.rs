@@ -70,11 +70,18 @@ pub fn code_only(text: &str) -> String {
             i + rest.iter().position(|&c| c == '\n').unwrap_or(rest.len())
         } else if rest.starts_with(&['/', '*']) {
             i + 2 + rest[2..].windows(2).position(|w| w == ['*', '/']).map_or(rest.len() - 2, |p| p + 2)
-        } else if rest[0] == 'r' && rest.get(1).is_some_and(|&c| c == '"' || c == '#') && (i == 0 || !chars[i - 1].is_alphanumeric() && chars[i - 1] != '_') {
+        } else if rest[0] == 'r'
+            && rest.get(1).is_some_and(|&c| c == '"' || c == '#')
+            && (i == 0 || !chars[i - 1].is_alphanumeric() && chars[i - 1] != '_')
+        {
             let hashes = rest[1..].iter().take_while(|&&c| c == '#').count();
             let close: Vec<char> = std::iter::once('"').chain(std::iter::repeat_n('#', hashes)).collect();
             let body = 2 + hashes;
-            i + body + rest[body..].windows(close.len()).position(|w| w == close.as_slice()).map_or(rest.len() - body, |p| p + close.len())
+            i + body
+                + rest[body..]
+                    .windows(close.len())
+                    .position(|w| w == close.as_slice())
+                    .map_or(rest.len() - body, |p| p + close.len())
         } else if rest[0] == '"' {
             let mut j = 1;
             while j < rest.len() && rest[j] != '"' {
@@ -126,7 +133,8 @@ pub fn shipped(text: &str) -> String {
 fn expand(prefix: &[String], text: &str, out: &mut Vec<Vec<String>>) {
     let text = text.trim();
     if let Some(open) = text.find('{') {
-        let head: Vec<String> = text[..open].split("::").map(str::trim).filter(|s| !s.is_empty()).map(String::from).collect();
+        let head: Vec<String> =
+            text[..open].split("::").map(str::trim).filter(|s| !s.is_empty()).map(String::from).collect();
         let inner = &text[open + 1..text.rfind('}').unwrap_or(text.len())];
         let mut depth = 0;
         let mut start = 0;
@@ -145,7 +153,10 @@ fn expand(prefix: &[String], text: &str, out: &mut Vec<Vec<String>>) {
         expand(&base, &inner[start..], out);
     } else {
         let word = |s: &str| s.split_whitespace().next().unwrap_or("").to_string();
-        let segments = text.split("::").map(word).filter(|s| s.starts_with(|c: char| c.is_alphabetic() || c == '_') && s != "self");
+        let segments = text
+            .split("::")
+            .map(word)
+            .filter(|s| s.starts_with(|c: char| c.is_alphabetic() || c == '_') && s != "self");
         out.push(prefix.iter().cloned().chain(segments).collect());
     }
 }

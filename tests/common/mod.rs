@@ -35,8 +35,15 @@ pub fn published(n: usize) -> Partial {
 pub fn veripb_present() -> bool {
     let present = hexcert::proofs::veripb::Veripb::find().is_some();
     if !present {
-        assert!(std::env::var_os("CI").is_none(), "CI is set but this run has no VeriPB: {}", hexcert::proofs::veripb::Veripb::missing());
-        eprintln!("note: {}: claims that record a derivation are expected unverified here", hexcert::proofs::veripb::Veripb::missing());
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "CI is set but this run has no VeriPB: {}",
+            hexcert::proofs::veripb::Veripb::missing()
+        );
+        eprintln!(
+            "note: {}: claims that record a derivation are expected unverified here",
+            hexcert::proofs::veripb::Veripb::missing()
+        );
     }
     present
 }
@@ -56,7 +63,8 @@ pub fn veripb_verdict(statement: &Path, derivation: &Path, target: &Path) -> Res
 
 /// A `veripb` program on PATH, for the tests that run the program itself.
 pub fn veripb_program_present() -> bool {
-    let present = std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default()).any(|dir| dir.join("veripb").is_file());
+    let present =
+        std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default()).any(|dir| dir.join("veripb").is_file());
     if !present {
         assert!(std::env::var_os("CI").is_none(), "CI is set but veripb is not on PATH (.ci/run puts it there)");
         eprintln!("note: no veripb program on PATH: the test that runs it by hand checks nothing");

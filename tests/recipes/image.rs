@@ -13,7 +13,8 @@ use std::process::Command;
 use super::{engine_present, job_index, recipe, succeed, Campaign};
 
 /// The libraries debian:bookworm-slim, the runtime stage, ships.
-const RUNTIME_LIBRARIES: [&str; 6] = ["linux-vdso.so.1", "libstdc++.so.6", "libgcc_s.so.1", "libm.so.6", "libc.so.6", "ld-linux-x86-64.so.2"];
+const RUNTIME_LIBRARIES: [&str; 6] =
+    ["linux-vdso.so.1", "libstdc++.so.6", "libgcc_s.so.1", "libm.so.6", "libc.so.6", "ld-linux-x86-64.so.2"];
 
 fn image_prefix() -> Option<PathBuf> {
     let prefix = std::env::var_os("HEXCERT_IMAGE_PREFIX").map(PathBuf::from);
@@ -24,7 +25,8 @@ fn image_prefix() -> Option<PathBuf> {
             .find(|b| !p.join("bin").join(b).exists())
             .map_or(Ok(()), |b| Err(format!("no {b} in {}/bin", p.display()))),
     };
-    engine_present("the image's binaries (recipes/container/build.sh PREFIX, then HEXCERT_IMAGE_PREFIX=PREFIX)", probe).then(|| prefix.unwrap())
+    engine_present("the image's binaries (recipes/container/build.sh PREFIX, then HEXCERT_IMAGE_PREFIX=PREFIX)", probe)
+        .then(|| prefix.unwrap())
 }
 
 /// The pod command of the Kubernetes recipe: its `command:` line, a YAML
@@ -37,7 +39,12 @@ fn pod_command() -> Vec<String> {
 
 fn libraries(binary: &Path) -> Vec<String> {
     let out = succeed(Command::new("ldd").arg(binary));
-    String::from_utf8(out.stdout).unwrap().lines().filter_map(|l| l.split_whitespace().next()).map(|l| l.rsplit('/').next().unwrap().to_string()).collect()
+    String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .filter_map(|l| l.split_whitespace().next())
+        .map(|l| l.rsplit('/').next().unwrap().to_string())
+        .collect()
 }
 
 #[test]
@@ -53,7 +60,11 @@ fn the_image_build_steps_install_binaries_that_run_the_kubernetes_recipe_to_a_ch
     let path = std::env::join_paths([bin.clone(), "/usr/bin".into(), "/bin".into()]).unwrap();
     let pod = |list: &str, index: usize| {
         let mut pod = Command::new(&command[0]);
-        pod.args(&command[1..]).current_dir(&campaign.dir).env_clear().env("PATH", &path).env("JOB_COMPLETION_INDEX", index.to_string());
+        pod.args(&command[1..])
+            .current_dir(&campaign.dir)
+            .env_clear()
+            .env("PATH", &path)
+            .env("JOB_COMPLETION_INDEX", index.to_string());
         pod.env("JOB_LIST", list).output().unwrap()
     };
     let run_pods = |list: &str, count: usize| {
@@ -63,12 +74,19 @@ fn the_image_build_steps_install_binaries_that_run_the_kubernetes_recipe_to_a_ch
         }
     };
     // An index past the job list (completions set too high) fails, not passes.
-    let past_the_end_fails = |list: &str, lines: usize| assert!(!pod(list, lines).status.success(), "pod {lines} of {list} passed");
+    let past_the_end_fails =
+        |list: &str, lines: usize| assert!(!pod(list, lines).status.success(), "pod {lines} of {list} passed");
     // A Job stopped after half its indices, then resumed, as the recipe
     // says: the image's pending.sh lists the rest, a second Job runs them.
     let cubes = campaign.plan.cubes.len();
     run_pods("plan.json.jobs", cubes / 2);
-    succeed(Command::new("bash").args(["-c", "pending.sh plan.json.jobs > plan.json.pending"]).current_dir(&campaign.dir).env_clear().env("PATH", &path));
+    succeed(
+        Command::new("bash")
+            .args(["-c", "pending.sh plan.json.jobs > plan.json.pending"])
+            .current_dir(&campaign.dir)
+            .env_clear()
+            .env("PATH", &path),
+    );
     let listed = std::fs::read_to_string(campaign.dir.join("plan.json.pending")).unwrap();
     assert_eq!(listed.lines().map(job_index).collect::<Vec<_>>(), (cubes / 2..cubes).collect::<Vec<_>>(), "{listed}");
     run_pods("plan.json.pending", cubes - cubes / 2);

@@ -14,9 +14,9 @@ mod ssh;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+use hexcert::cubes::Plan;
 use hexcert::records::cube::{proof_stored, result_path};
 use hexcert::records::{CubeResult, CubeVerdict};
-use hexcert::cubes::Plan;
 
 /// The repository's copy of a recipe.
 fn recipe(name: &str) -> PathBuf {
@@ -66,7 +66,13 @@ impl Campaign {
         std::fs::create_dir_all(&dir).unwrap();
         let args = ["cubes", "plan", "--level", "3", "--radius", "1", "--depth", "1", "-o", "plan.json", "-q"];
         let (n, below) = (n.to_string(), below.to_string());
-        succeed(Command::new(hexcert).current_dir(&dir).args(args).args(["--n", &n, "--below", &below, "--hexcert"]).arg(job_hexcert));
+        succeed(
+            Command::new(hexcert)
+                .current_dir(&dir)
+                .args(args)
+                .args(["--n", &n, "--below", &below, "--hexcert"])
+                .arg(job_hexcert),
+        );
         let plan = Plan::read(&dir.join("plan.json")).unwrap();
         let jobs = std::fs::read_to_string(dir.join("plan.json.jobs")).unwrap();
         assert_eq!(jobs.lines().count(), plan.cubes.len(), "{jobs}");
@@ -108,7 +114,11 @@ impl Campaign {
     /// one record (a cube solved twice, or two cubes by one run, shows as a
     /// repeated `written_by`). Returns each record's writer.
     fn assert_one_run_per_cube(&self) -> Vec<String> {
-        let writers: Vec<String> = self.assert_every_cube_refuted().into_iter().map(|r| r.written_by.expect("a record names its run")).collect();
+        let writers: Vec<String> = self
+            .assert_every_cube_refuted()
+            .into_iter()
+            .map(|r| r.written_by.expect("a record names its run"))
+            .collect();
         let distinct: std::collections::BTreeSet<&String> = writers.iter().collect();
         assert_eq!(distinct.len(), writers.len(), "{writers:?}");
         writers
@@ -131,11 +141,21 @@ impl Campaign {
         }
         let cubes = self.plan.cubes.len();
         let stored = self.assert_every_cube_refuted().iter().filter(|r| proof_stored(r)).count();
-        let merged = merge.args(["--json", "cubes", "merge", "plan.json", "--proofs", "proofs", "-q"]).output().unwrap();
+        let merged =
+            merge.args(["--json", "cubes", "merge", "plan.json", "--proofs", "proofs", "-q"]).output().unwrap();
         let said = String::from_utf8_lossy(&merged.stdout).into_owned();
-        assert_eq!(merged.status.code(), Some(if stored == cubes && veripb { 0 } else { 4 }), "{said}{}", String::from_utf8_lossy(&merged.stderr));
+        assert_eq!(
+            merged.status.code(),
+            Some(if stored == cubes && veripb { 0 } else { 4 }),
+            "{said}{}",
+            String::from_utf8_lossy(&merged.stderr)
+        );
         let said: serde_json::Value = serde_json::from_str(&said).unwrap_or_else(|e| panic!("{said}: {e}"));
-        assert_eq!((said["checked"].as_u64(), said["attested"].as_u64()), (Some(stored as u64), Some((cubes - stored) as u64)), "{said}");
+        assert_eq!(
+            (said["checked"].as_u64(), said["attested"].as_u64()),
+            (Some(stored as u64), Some((cubes - stored) as u64)),
+            "{said}"
+        );
         let checked = check.args(["check", "--regenerate", "proofs"]).output().unwrap();
         let text = String::from_utf8_lossy(&checked.stdout).into_owned();
         let (code, verdict) = match veripb {
@@ -144,7 +164,11 @@ impl Campaign {
         };
         assert_eq!(checked.status.code(), Some(code), "{text}{}", String::from_utf8_lossy(&checked.stderr));
         assert!(text.contains(verdict), "{text}");
-        let how = format!("{cubes} cubes: {stored} stored LRAT proofs verified by hexcert-lrat {}, {} re-solved", hexcert_lrat::VERSION, cubes - stored);
+        let how = format!(
+            "{cubes} cubes: {stored} stored LRAT proofs verified by hexcert-lrat {}, {} re-solved",
+            hexcert_lrat::VERSION,
+            cubes - stored
+        );
         assert!(text.contains(&how), "{text}");
         text
     }

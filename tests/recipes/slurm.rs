@@ -27,7 +27,10 @@ fn slurm_present() -> bool {
     let probe = match Command::new("sinfo").args(["-h", "-o", "%T"]).output() {
         Err(e) => Err(format!("sinfo: {e}")),
         // Its last line says why (the ones before it, which lookups failed).
-        Ok(out) if !out.status.success() => Err(format!("sinfo: {}", String::from_utf8_lossy(&out.stderr).trim().lines().last().unwrap_or("no message"))),
+        Ok(out) if !out.status.success() => Err(format!(
+            "sinfo: {}",
+            String::from_utf8_lossy(&out.stderr).trim().lines().last().unwrap_or("no message")
+        )),
         Ok(out) => {
             let states = String::from_utf8_lossy(&out.stdout).into_owned();
             // A node still `completing` the jobs another test cancelled takes
@@ -106,7 +109,8 @@ fn a_cancelled_slurm_array_resumes_with_its_pending_cubes_and_solves_none_twice(
     };
     let before: Vec<_> = done.iter().map(|&i| stamp(i)).collect();
     // What the resumed campaign submits: exactly the cubes without a record.
-    let pending = succeed(Command::new("bash").current_dir(&campaign.dir).arg(recipe("pending.sh")).arg("plan.json.jobs")).stdout;
+    let pending =
+        succeed(Command::new("bash").current_dir(&campaign.dir).arg(recipe("pending.sh")).arg("plan.json.jobs")).stdout;
     let pending = String::from_utf8(pending).unwrap();
     let indices: Vec<usize> = pending.lines().map(job_index).collect();
     assert_eq!(indices, (0..cubes).filter(|i| !done.contains(i)).collect::<Vec<_>>(), "{pending}");
@@ -118,7 +122,8 @@ fn a_cancelled_slurm_array_resumes_with_its_pending_cubes_and_solves_none_twice(
     campaign.assert_one_run_per_cube();
     let after: Vec<_> = done.iter().map(|&i| stamp(i)).collect();
     assert!(before == after, "a record written before scancel was written again");
-    let rest = succeed(Command::new("bash").current_dir(&campaign.dir).arg(recipe("pending.sh")).arg("plan.json.jobs")).stdout;
+    let rest =
+        succeed(Command::new("bash").current_dir(&campaign.dir).arg(recipe("pending.sh")).arg("plan.json.jobs")).stdout;
     assert!(rest.is_empty(), "{}", String::from_utf8_lossy(&rest));
     campaign.merge_and_check(None);
 }
@@ -137,7 +142,14 @@ fn stop_kills_only_its_own_daemons_named_in_its_own_directory() {
         return;
     }
     let scratch = crate::common::Scratch::new("slurm-stop");
-    let stop = |state: &Path| Command::new("bash").arg(recipe("slurm/single-node.sh")).arg("stop").env("HEXCERT_SLURM_STATE", state).output().unwrap();
+    let stop = |state: &Path| {
+        Command::new("bash")
+            .arg(recipe("slurm/single-node.sh"))
+            .arg("stop")
+            .env("HEXCERT_SLURM_STATE", state)
+            .output()
+            .unwrap()
+    };
     let mut victim = Command::new("sleep").arg("120").spawn().unwrap();
     let alive = |victim: &mut std::process::Child| victim.try_wait().unwrap().is_none();
     // Someone else's directory: world-writable.

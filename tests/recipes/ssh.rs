@@ -31,7 +31,12 @@ fn ssh_present() -> bool {
         Some(path) => Err(format!("no {path} (Debian's openssh-server; mkdir /run/sshd)")),
         None => ["ssh", "ssh-keygen", "parallel"]
             .into_iter()
-            .find(|tool| Command::new("sh").args(["-c", &format!("command -v {tool}")]).output().map_or(true, |o| !o.status.success()))
+            .find(|tool| {
+                Command::new("sh")
+                    .args(["-c", &format!("command -v {tool}")])
+                    .output()
+                    .map_or(true, |o| !o.status.success())
+            })
             .map_or(Ok(()), |tool| Err(format!("no {tool} on PATH"))),
     };
     engine_present("sshd and GNU parallel", probe)
@@ -53,7 +58,8 @@ fn start_sshd(dir: &Path) -> (Sshd, PathBuf) {
     );
     std::fs::write(dir.join("sshd_config"), sshd_config).unwrap();
     let log = std::fs::File::create(dir.join("sshd.log")).unwrap();
-    let child = Command::new(SSHD).arg("-D").arg("-e").arg("-f").arg(dir.join("sshd_config")).stderr(log).spawn().unwrap();
+    let child =
+        Command::new(SSHD).arg("-D").arg("-e").arg("-f").arg(dir.join("sshd_config")).stderr(log).spawn().unwrap();
     let sshd = Sshd { child };
     let start = Instant::now();
     while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
@@ -78,8 +84,14 @@ fn start_sshd(dir: &Path) -> (Sshd, PathBuf) {
     ];
     // Each login names its runs after itself, so the records say which
     // "host" solved each cube.
-    let host = |name: &str, address: &str| format!("Host {name}\n  HostName {address}\n  SetEnv {HOST_VARIABLE}={name}\n");
-    let ssh_config = format!("{}{}Host *\n  {}\n", host("hexcert-a", "127.0.0.1"), host("hexcert-b", "localhost"), common.join("\n  "));
+    let host =
+        |name: &str, address: &str| format!("Host {name}\n  HostName {address}\n  SetEnv {HOST_VARIABLE}={name}\n");
+    let ssh_config = format!(
+        "{}{}Host *\n  {}\n",
+        host("hexcert-a", "127.0.0.1"),
+        host("hexcert-b", "localhost"),
+        common.join("\n  ")
+    );
     std::fs::write(dir.join("ssh_config"), ssh_config).unwrap();
     (sshd, dir.join("ssh_config"))
 }
@@ -94,7 +106,8 @@ fn the_parallel_recipe_runs_a_plan_over_ssh_on_two_logins_and_merges_into_a_chec
     // Keep every cube's proof beside its record (docs/CAMPAIGN.md: edit the
     // job list), so the merged claim is checkable without re-solving.
     let jobs = std::fs::read_to_string(campaign.dir.join("plan.json.jobs")).unwrap();
-    let stored: String = jobs.lines().map(|l| l.replace(" --index ", " --store-limit 100000000 --index ") + "\n").collect();
+    let stored: String =
+        jobs.lines().map(|l| l.replace(" --index ", " --store-limit 100000000 --index ") + "\n").collect();
     std::fs::write(campaign.dir.join("plan.json.jobs"), stored).unwrap();
     let keys = campaign.dir.join("ssh");
     std::fs::create_dir_all(&keys).unwrap();
@@ -114,13 +127,23 @@ fn the_parallel_recipe_runs_a_plan_over_ssh_on_two_logins_and_merges_into_a_chec
     assert!(ran.status.success(), "parallel: {}\nsshd: {log}", String::from_utf8_lossy(&ran.stderr));
     // One job-log row per cube (after the header), exit 0, and the record
     // of each cube written by a run on the login the row names.
-    let rows: Vec<Vec<String>> = std::fs::read_to_string(&joblog).unwrap().lines().skip(1).map(|l| l.split('\t').map(String::from).collect()).collect();
+    let rows: Vec<Vec<String>> = std::fs::read_to_string(&joblog)
+        .unwrap()
+        .lines()
+        .skip(1)
+        .map(|l| l.split('\t').map(String::from).collect())
+        .collect();
     assert_eq!(rows.len(), campaign.plan.cubes.len());
     assert!(rows.iter().all(|row| row[6] == "0"), "{rows:?}");
     let writers = campaign.assert_one_run_per_cube();
     for row in &rows {
         let index = job_index(&row[8]);
-        assert!(writers[index].starts_with(&format!("{}-", row[1])), "cube {index} ran on {} but was written by {}", row[1], writers[index]);
+        assert!(
+            writers[index].starts_with(&format!("{}-", row[1])),
+            "cube {index} ran on {} but was written by {}",
+            row[1],
+            writers[index]
+        );
     }
     for host in ["hexcert-a", "hexcert-b"] {
         assert!(rows.iter().any(|row| row[1] == host), "no job ran on {host}: {rows:?}");

@@ -6,11 +6,11 @@ use std::time::Instant;
 
 use super::record::{write_optimum, Provenance};
 use super::report::OptimumReport;
-use crate::verify::check::{CheckReport, CheckRun, Status};
 use crate::digest::sha256_hex;
 use crate::error::HexError;
 use crate::geometry::Hexagon;
 use crate::records::{Claim, Record, WitnessSource};
+use crate::verify::check::{CheckReport, CheckRun, Status};
 
 /// `certify --witness`: the optimum of side n from a grid already found
 /// (the engine's search, a published file) and the claims already under
@@ -31,7 +31,10 @@ pub fn certify_from_grid(n: usize, grid_path: &Path, root: &Path) -> Result<(Opt
     let record_path = dir.join("optimum.json");
     let refuse = |message: String| HexError::Input { file: grid_path.to_path_buf(), line: 0, message };
     if std::fs::symlink_metadata(&record_path).is_ok() {
-        return Err(refuse(format!("{} exists already: remove it first to rest n = {n}'s optimum on this grid", record_path.display())));
+        return Err(refuse(format!(
+            "{} exists already: remove it first to rest n = {n}'s optimum on this grid",
+            record_path.display()
+        )));
     }
     let bytes = crate::files::read_regular(grid_path, crate::formats::MAX_GRID_BYTES, "grid file")?;
     let grid = crate::formats::parse_grid(&bytes, grid_path, Some(n))?;
@@ -45,7 +48,9 @@ pub fn certify_from_grid(n: usize, grid_path: &Path, root: &Path) -> Result<(Opt
     let penalty = evaluation.penalty;
     let claims = claims_beside(&dir, n)?;
     if let Some(&(level, below)) = claims.iter().find(|&&(_, below)| below > penalty) {
-        return Err(refuse(format!("its penalty {penalty} contradicts the claim level{level}-below{below}: check the claim with --regenerate")));
+        return Err(refuse(format!(
+            "its penalty {penalty} contradicts the claim level{level}-below{below}: check the claim with --regenerate"
+        )));
     }
     let Some(&(level, _)) = claims.iter().filter(|&&(_, below)| below == penalty).min() else {
         let strongest = claims.iter().map(|&(_, below)| below).max().unwrap_or(0);
@@ -69,7 +74,8 @@ pub fn certify_from_grid(n: usize, grid_path: &Path, root: &Path) -> Result<(Opt
         let minimum = claims.iter().filter(|&&(j, _)| j <= k).map(|&(_, below)| below).max().unwrap_or(0);
         // No claim beside: 0 is all that is proved ("at least 0"), and it
         // is the minimum only where the grid reads 0 at that level.
-        let witnessed = (minimum > 0 && Claim::directory(root, n, k, minimum).join(crate::verify::witness::LEVEL_WITNESS).is_file())
+        let witnessed = (minimum > 0
+            && Claim::directory(root, n, k, minimum).join(crate::verify::witness::LEVEL_WITNESS).is_file())
             || crate::verify::witness::optimum_level_witness(&dir, k).is_file();
         if !witnessed && crate::verify::witness::penalty_at_level(&grid.partial, k)? != minimum {
             unreached.push(k);
@@ -106,7 +112,12 @@ fn claims_beside(dir: &Path, n: usize) -> Result<Vec<(u8, usize)>, HexError> {
         let record = Record::read(&path)?;
         match record.claim_numbers() {
             Some((side, level, below, _)) if side == n && (level, below) == numbers => claims.push(numbers),
-            _ => return Err(crate::error::RecordError::Header(format!("not the claim its directory names (n = {n}, {name})")).at(&path)),
+            _ => {
+                return Err(crate::error::RecordError::Header(format!(
+                    "not the claim its directory names (n = {n}, {name})"
+                ))
+                .at(&path))
+            }
         }
     }
     claims.sort();
@@ -115,5 +126,9 @@ fn claims_beside(dir: &Path, n: usize) -> Result<Vec<(u8, usize)>, HexError> {
 
 /// A hexcert grid file's `#` lines, without the `#`.
 fn comment_lines(bytes: &[u8]) -> Vec<String> {
-    String::from_utf8_lossy(bytes).lines().filter_map(|line| line.trim_start().strip_prefix('#')).map(|c| c.trim().to_string()).collect()
+    String::from_utf8_lossy(bytes)
+        .lines()
+        .filter_map(|line| line.trim_start().strip_prefix('#'))
+        .map(|c| c.trim().to_string())
+        .collect()
 }

@@ -10,27 +10,27 @@ use std::time::Instant;
 
 use super::record::{write_optimum, Provenance};
 use super::report::{resumed_report, OptimumReport};
-use crate::verify::check::{check_record, CheckReport, Status};
+use crate::certify::check_queue::Verifier;
 use crate::certify::contradiction::{set_aside_contradicted, Contradicted};
 use crate::certify::cube_run::{run_all, RunLimits};
-use crate::certify::merge::merge;
-use crate::records::cube::CubeResult;
-use crate::verify::cube_status::{progress, read_counterexample};
 use crate::certify::deadline::Deadline;
+use crate::certify::merge::merge;
 use crate::certify::prove::{certify_refutation, refute, Refutation, SolveAgain};
 use crate::certify::resume::ResumeDir;
-use crate::certify::check_queue::Verifier;
 use crate::certify::Settings;
-use crate::run::WorkDir;
 use crate::cubes::Plan;
+use crate::encoding::model::Found;
 use crate::encoding::EncodeOptions;
 use crate::error::HexError;
 use crate::geometry::Hexagon;
 use crate::levels::Partial;
+use crate::records::cube::CubeResult;
 use crate::records::{Claim, Record, WitnessSource};
-use crate::encoding::model::Found;
+use crate::run::WorkDir;
 use crate::search::{minimize_through, LowerBoundProof, Minimum, Oracle, PlainOracle, SearchStep};
 use crate::solving::{Cadical, SatSolver};
+use crate::verify::check::{check_record, CheckReport, Status};
+use crate::verify::cube_status::{progress, read_counterexample};
 
 /// Races formulations for bounded queries. Every UNSAT answer is handed to
 /// the verifier, which checks it and stores the certificate while the
@@ -90,19 +90,35 @@ impl CertifyingOracle<'_> {
     /// resumes cube by cube.
     fn query_cubes(&mut self, hex: &Hexagon, level: u8, below: usize) -> Result<Option<Found>, HexError> {
         let n = hex.side();
-        let plan = Plan::new(n, level, below, crate::options::SPLIT_RADIUS.default, crate::options::SPLIT_DEPTH.default, self.settings.cardinality)?
-            .split_budget(crate::options::BUDGET_SPLIT.default)?;
+        let plan = Plan::new(
+            n,
+            level,
+            below,
+            crate::options::SPLIT_RADIUS.default,
+            crate::options::SPLIT_DEPTH.default,
+            self.settings.cardinality,
+        )?
+        .split_budget(crate::options::BUDGET_SPLIT.default)?;
         let results = self.settings.root.join(format!("n{n}")).join(".cubes");
         // The plan and its job list, for other machines sharing `results`
         // to help: every cube one of them records is one this run skips.
         let plan_path = results.join(format!("level{level}-below{below}.plan.json"));
         std::fs::create_dir_all(&results).map_err(|source| HexError::Io { path: results.clone(), source })?;
-        let hexcert = std::env::current_exe().map(|p| p.to_string_lossy().into_owned()).unwrap_or_else(|_| "hexcert".into());
+        let hexcert =
+            std::env::current_exe().map(|p| p.to_string_lossy().into_owned()).unwrap_or_else(|_| "hexcert".into());
         let jobs = plan.write(&plan_path, &results, &hexcert)?;
-        eprintln!("  n={n} level {level} below {below}: split into {} cubes ({}); other machines can run lines of {}",
-            plan.cubes.len(), plan_path.display(), jobs.display());
+        eprintln!(
+            "  n={n} level {level} below {below}: split into {} cubes ({}); other machines can run lines of {}",
+            plan.cubes.len(),
+            plan_path.display(),
+            jobs.display()
+        );
         // The store limit is the whole claim's: shared among its cubes.
-        let limits = RunLimits { time_limit: None, store_limit: self.settings.store_limit / plan.cubes.len().max(1) as u64, verified: None };
+        let limits = RunLimits {
+            time_limit: None,
+            store_limit: self.settings.store_limit / plan.cubes.len().max(1) as u64,
+            verified: None,
+        };
         let start = Instant::now();
         let report = |index: usize, result: &CubeResult, pending: usize| {
             eprintln!("  n={n} level {level} below {below}: cube {index} of {pending} pending: {:?} in {:.1} s ({:.0} s into the query)",
@@ -140,7 +156,13 @@ impl CertifyingOracle<'_> {
 
 impl Oracle for CertifyingOracle<'_> {
     /// Every model found is held against the claims on disk (`contradicted`).
-    fn query(&mut self, hex: &Hexagon, level: u8, max_penalty: Option<usize>, hint: Option<&Partial>) -> Result<Option<Found>, HexError> {
+    fn query(
+        &mut self,
+        hex: &Hexagon,
+        level: u8,
+        max_penalty: Option<usize>,
+        hint: Option<&Partial>,
+    ) -> Result<Option<Found>, HexError> {
         let found = self.answer(hex, level, max_penalty, hint)?;
         if let Some(found) = &found {
             self.contradicted(hex.side(), level, found.evaluation.penalty)?;
@@ -154,7 +176,13 @@ impl Oracle for CertifyingOracle<'_> {
 }
 
 impl CertifyingOracle<'_> {
-    fn answer(&mut self, hex: &Hexagon, level: u8, max_penalty: Option<usize>, hint: Option<&Partial>) -> Result<Option<Found>, HexError> {
+    fn answer(
+        &mut self,
+        hex: &Hexagon,
+        level: u8,
+        max_penalty: Option<usize>,
+        hint: Option<&Partial>,
+    ) -> Result<Option<Found>, HexError> {
         if let Some(message) = self.verifier.failure() {
             return Err(HexError::Internal(format!("an earlier certificate failed: {message}")));
         }
@@ -241,11 +269,21 @@ fn reusable(report: &CheckReport) -> bool {
 
 /// Certifies the optimum of the side-n hexagon under `settings.root`, with
 /// the checks in line: returns once `optimum.json` is written.
-pub fn certify_optimum(n: usize, settings: &Settings, on_step: &mut dyn FnMut(&SearchStep)) -> Result<OptimumReport, HexError> {
+pub fn certify_optimum(
+    n: usize,
+    settings: &Settings,
+    on_step: &mut dyn FnMut(&SearchStep),
+) -> Result<OptimumReport, HexError> {
     let verifier = Verifier::start(settings.abort.clone());
     let report = Arc::new(Mutex::new(None));
     let slot = Arc::clone(&report);
-    if let Err(error) = certify_optimum_queued(n, settings, &verifier, on_step, Box::new(move |r| *slot.lock().expect("report slot") = Some(r))) {
+    if let Err(error) = certify_optimum_queued(
+        n,
+        settings,
+        &verifier,
+        on_step,
+        Box::new(move |r| *slot.lock().expect("report slot") = Some(r)),
+    ) {
         return Err(verifier.finish_after(error));
     }
     verifier.finish()?;
@@ -281,8 +319,14 @@ pub fn certify_optimum_queued(
     crate::certify::work_dirs::remove_stale_work_dirs(&dir);
     let work = WorkDir::create(&dir, ".work-certify")?;
     let resume = ResumeDir::new(&dir);
-    let mut oracle =
-        CertifyingOracle { settings, verifier, work: work.0.clone(), resume: resume.clone(), refuted: HashSet::new(), attested: HashSet::new() };
+    let mut oracle = CertifyingOracle {
+        settings,
+        verifier,
+        work: work.0.clone(),
+        resume: resume.clone(),
+        refuted: HashSet::new(),
+        attested: HashSet::new(),
+    };
     let minima = match minimize_through(&hex, 6, &mut oracle, on_step) {
         Ok(minima) => minima,
         Err(error) => {
@@ -340,7 +384,10 @@ fn store_level_witnesses(dir: &Path, minima: &[Minimum], grid: &Partial) -> Resu
         if penalty_at_level(grid, minimum.level)? == minimum.penalty || partial.level() != minimum.level {
             continue;
         }
-        crate::files::write_atomic(&optimum_level_witness(dir, minimum.level), crate::formats::to_hexcert_text(partial).as_bytes())?;
+        crate::files::write_atomic(
+            &optimum_level_witness(dir, minimum.level),
+            crate::formats::to_hexcert_text(partial).as_bytes(),
+        )?;
     }
     Ok(())
 }

@@ -86,11 +86,23 @@ impl ClaimFigures {
         let record = Record::read(path)?;
         if let Record::CubeClaim(claim) = record {
             let stored = claim.cubes.iter().all(|c| c.lrat_proof.as_ref().is_some_and(|f| f.stored_as.is_some()));
-            let bytes = claim.cubes.iter().filter_map(|c| c.lrat_proof.as_ref()).map(|f| f.compressed_bytes.unwrap_or(f.bytes)).sum();
-            return Ok(ClaimFigures { solve_seconds: claim.solve_seconds, check_seconds: claim.lrat_cpu_seconds, proof_bytes: bytes, proof_stored: stored });
+            let bytes = claim
+                .cubes
+                .iter()
+                .filter_map(|c| c.lrat_proof.as_ref())
+                .map(|f| f.compressed_bytes.unwrap_or(f.bytes))
+                .sum();
+            return Ok(ClaimFigures {
+                solve_seconds: claim.solve_seconds,
+                check_seconds: claim.lrat_cpu_seconds,
+                proof_bytes: bytes,
+                proof_stored: stored,
+            });
         }
         let Record::Claim(claim) = record else {
-            return Err(crate::error::RecordError::Header("the lower bound is not a claim this build reads".into()).at(path));
+            return Err(
+                crate::error::RecordError::Header("the lower bound is not a claim this build reads".into()).at(path)
+            );
         };
         Ok(ClaimFigures {
             solve_seconds: claim.solver.seconds,
@@ -102,7 +114,13 @@ impl ClaimFigures {
 }
 
 impl OptimumReport {
-    pub(super) fn new(record: Optimum, claim: &ClaimFigures, directory: PathBuf, dir: &Path, resumed: bool) -> OptimumReport {
+    pub(super) fn new(
+        record: Optimum,
+        claim: &ClaimFigures,
+        directory: PathBuf,
+        dir: &Path,
+        resumed: bool,
+    ) -> OptimumReport {
         OptimumReport {
             derivation_unchecked: derivations_unchecked(dir, &record.level_minima),
             n: record.n,

@@ -7,11 +7,11 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 
 use super::report::Reported;
-use hexcert::verify::cube_status::{plan_hash, progress, CubeProgress};
 use hexcert::cubes::estimate::{Estimate, Sample};
 use hexcert::cubes::{Cover, Plan};
 use hexcert::error::HexError;
 use hexcert::outcome::Outcome;
+use hexcert::verify::cube_status::{plan_hash, progress, CubeProgress};
 
 /// A plan's cover as `cubes status` found it: verified, or why not.
 #[derive(Serialize)]
@@ -46,7 +46,11 @@ impl fmt::Display for StatusReport {
     fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
         let found = &self.progress;
         match &self.cover {
-            CoverCheck::Verified(c) => writeln!(f, "cover: verified ({} projections: {} refuted locally, {} images of the {} cubes)", c.projections, c.refuted, c.covered, found.cubes)?,
+            CoverCheck::Verified(c) => writeln!(
+                f,
+                "cover: verified ({} projections: {} refuted locally, {} images of the {} cubes)",
+                c.projections, c.refuted, c.covered, found.cubes
+            )?,
             CoverCheck::Failed { error } => writeln!(f, "cover: FAILED: {error}")?,
         }
         writeln!(f, "cubes: {} refuted and checked in this run, {} refuted and attested (no proof stored), {} without a record, {} unfinished, {} rejected, {} with a counterexample (of {})",
@@ -66,7 +70,9 @@ impl fmt::Display for StatusReport {
         writeln!(f, "solve seconds (the solver's CPU where recorded, else wall): total {:.1}, median {:.2}, p90 {:.2}, p99 {:.2}, slowest {:.2}", self.solve_seconds_total, self.median, self.p90, self.p99, self.slowest)?;
         let at_mean = match (found.missing.is_empty() && found.unfinished.is_empty(), self.forecast_along_grades) {
             (true, _) => "",
-            (false, true) => " (unsolved cubes forecast along the grades of the solved ones, `cubes estimate --graded`)",
+            (false, true) => {
+                " (unsolved cubes forecast along the grades of the solved ones, `cubes estimate --graded`)"
+            }
             (false, false) => " (unsolved cubes at the mean so far)",
         };
         writeln!(f, "predicted wall on {} machines: {:.0} s{at_mean}", self.machines, self.predicted_wall_seconds)?;
@@ -86,29 +92,32 @@ pub fn cubes_status(plan_path: &Path, results: &Path, machines: usize) -> Result
     sorted.sort_by(f64::total_cmp);
     // A fold from +0.0: `sum` of no f64 is -0.0, printed "total -0.0".
     let total: f64 = sorted.iter().fold(0.0, |sum, s| sum + s);
-    let percentile = |p: f64| if sorted.is_empty() { 0.0 } else { sorted[((sorted.len() - 1) as f64 * p).round() as usize] };
+    let percentile =
+        |p: f64| if sorted.is_empty() { 0.0 } else { sorted[((sorted.len() - 1) as f64 * p).round() as usize] };
     let slowest = sorted.last().copied().unwrap_or(0.0);
     // Unsolved cubes forecast along the grades of the solved ones where they fix a line, else at their mean;
     // a machine never does less than the slowest cube.
     let unsolved = found.missing.len() + found.unfinished.len();
-    let along_grades = if unsolved == 0 { None } else { Estimate::graded(&grades(&plan), &timed(&found, |_| true, false)).ok() };
+    let along_grades =
+        if unsolved == 0 { None } else { Estimate::graded(&grades(&plan), &timed(&found, |_| true, false)).ok() };
     let mean = if sorted.is_empty() { 0.0 } else { total / sorted.len() as f64 };
     let remaining = along_grades.as_ref().map_or(unsolved as f64 * mean, |e| e.total - e.measured);
     let predicted = ((total + remaining) / machines.max(1) as f64).max(slowest);
     let mut failed = cover.is_err() || !found.rejected.is_empty() || !found.counterexamples.is_empty();
     let mut open = !found.missing.is_empty() || !found.unfinished.is_empty() || !found.attested.is_empty();
     // Every cube done: the claim also rests on the statement -> split formula step, checked as merge checks it.
-    let statement = (!failed && !open).then(|| match hexcert::verify::statement_to_cnf::derive_and_check_split(&plan, plan_path) {
-        Ok(record) if record.veripb.is_some() => "checked by VeriPB in this run".to_string(),
-        Ok(record) => {
-            open = true;
-            format!("not checked: {}", record.not_checked.unwrap_or_default())
-        }
-        Err(e) => {
-            failed = true;
-            format!("FAILED: {e}")
-        }
-    });
+    let statement =
+        (!failed && !open).then(|| match hexcert::verify::statement_to_cnf::derive_and_check_split(&plan, plan_path) {
+            Ok(record) if record.veripb.is_some() => "checked by VeriPB in this run".to_string(),
+            Ok(record) => {
+                open = true;
+                format!("not checked: {}", record.not_checked.unwrap_or_default())
+            }
+            Err(e) => {
+                failed = true;
+                format!("FAILED: {e}")
+            }
+        });
     let report = StatusReport {
         plan: plan_path.into(),
         sha256: hash,
@@ -124,7 +133,16 @@ pub fn cubes_status(plan_path: &Path, results: &Path, machines: usize) -> Result
         progress: found,
         statement,
     };
-    Ok(Reported::new(report, if failed { Outcome::Negative } else if open { Outcome::Unverified } else { Outcome::Done }))
+    Ok(Reported::new(
+        report,
+        if failed {
+            Outcome::Negative
+        } else if open {
+            Outcome::Unverified
+        } else {
+            Outcome::Done
+        },
+    ))
 }
 
 /// `cubes estimate`: the claim's cost extrapolated from the records counted.
@@ -144,18 +162,38 @@ impl fmt::Display for EstimateReport {
         match &self.estimate {
             Some(e) => {
                 let at_least = if e.lower_bound { "at least " } else { "" };
-                writeln!(f, "{}: {} cubes; {} sampled ({} stopped by a time limit, counted at it)", self.statement, e.cubes, e.sampled, e.censored)?;
-                let wall = if self.wall_clock_only == 0 { String::new() } else { format!("; {} record(s) give only the wall clock, counted as it", self.wall_clock_only) };
-                writeln!(f, "  solve seconds per cube (the solver's CPU{wall}): min {:.1}, median {:.1}, max {:.1}", e.min, e.median, e.max)?;
+                writeln!(
+                    f,
+                    "{}: {} cubes; {} sampled ({} stopped by a time limit, counted at it)",
+                    self.statement, e.cubes, e.sampled, e.censored
+                )?;
+                let wall = if self.wall_clock_only == 0 {
+                    String::new()
+                } else {
+                    format!("; {} record(s) give only the wall clock, counted as it", self.wall_clock_only)
+                };
+                writeln!(
+                    f,
+                    "  solve seconds per cube (the solver's CPU{wall}): min {:.1}, median {:.1}, max {:.1}",
+                    e.min, e.median, e.max
+                )?;
                 if let Some(fit) = &e.fit {
                     writeln!(f, "  along the grades ({} counted): each grade more open costs {:.2} times as much (residual sd {:.2} in ln s)", fit.grades, fit.factor_per_grade, fit.residual_sd)?;
                 }
-                writeln!(f, "  extrapolated total: {at_least}{:.0} s of solving (95 % interval {:.0} to {:.0} s)", e.total, e.low, e.high)?;
+                writeln!(
+                    f,
+                    "  extrapolated total: {at_least}{:.0} s of solving (95 % interval {:.0} to {:.0} s)",
+                    e.total, e.low, e.high
+                )?;
             }
             None => writeln!(f, "{}: no sampled cube has a record yet", self.statement)?,
         }
         if !self.sample_without_record.is_empty() {
-            writeln!(f, "  sampled cubes without a record: {:?} (solve them with `cubes run --sample`)", self.sample_without_record)?;
+            writeln!(
+                f,
+                "  sampled cubes without a record: {:?} (solve them with `cubes run --sample`)",
+                self.sample_without_record
+            )?;
         }
         Ok(())
     }
@@ -165,14 +203,20 @@ impl fmt::Display for EstimateReport {
 /// of a sample (random or graded, so the only honest ones to extrapolate
 /// from unless the cubes were run in a random order); at the counted
 /// cubes' mean, or `graded` along the line of their grades.
-pub fn cubes_estimate(plan_path: &Path, results: &Path, sample: Option<Sample>, graded: bool) -> Result<Reported, HexError> {
+pub fn cubes_estimate(
+    plan_path: &Path,
+    results: &Path,
+    sample: Option<Sample>,
+    graded: bool,
+) -> Result<Reported, HexError> {
     let plan = Plan::read(plan_path)?;
     let found = progress(&plan, results)?;
     let drawn: Option<Vec<usize>> = sample.map(|s| s.draw(&plan)).transpose().map_err(HexError::Usage)?;
     let counted = |i: &usize| drawn.as_ref().is_none_or(|d| d.contains(i));
     let wall_clock_only = found.records.iter().filter(|(i, r)| counted(i) && r.solve_cpu_seconds.is_none()).count();
     let timed = timed(&found, counted, true);
-    let without_record: Vec<usize> = drawn.as_ref().map_or(Vec::new(), |d| d.iter().copied().filter(|i| found.missing.contains(i)).collect());
+    let without_record: Vec<usize> =
+        drawn.as_ref().map_or(Vec::new(), |d| d.iter().copied().filter(|i| found.missing.contains(i)).collect());
     let estimate = if graded {
         Some(Estimate::graded(&grades(&plan), &timed).map_err(HexError::Usage)?)
     } else {
@@ -180,7 +224,13 @@ pub fn cubes_estimate(plan_path: &Path, results: &Path, sample: Option<Sample>, 
         Estimate::new(plan.cubes.len(), &seconds(false), &seconds(true))
     };
     let outcome = if estimate.is_some() && without_record.is_empty() { Outcome::Done } else { Outcome::Unverified };
-    let report = EstimateReport { plan: plan_path.into(), statement: plan.statement, estimate, wall_clock_only, sample_without_record: without_record };
+    let report = EstimateReport {
+        plan: plan_path.into(),
+        statement: plan.statement,
+        estimate,
+        wall_clock_only,
+        sample_without_record: without_record,
+    };
     Ok(Reported::new(report, outcome))
 }
 
@@ -194,6 +244,11 @@ fn grades(plan: &Plan) -> Vec<u32> {
 /// ones a time limit stopped at the seconds they ran.
 fn timed(found: &CubeProgress, counted: impl Fn(&usize) -> bool, unfinished: bool) -> Vec<(usize, f64, bool)> {
     let finished = found.records.iter().filter(|(i, _)| counted(i)).map(|(i, r)| (*i, r.cost_seconds(), false));
-    let stopped = found.unfinished.iter().zip(&found.unfinished_seconds).filter(|(i, _)| unfinished && counted(i)).map(|(&i, &s)| (i, s, true));
+    let stopped = found
+        .unfinished
+        .iter()
+        .zip(&found.unfinished_seconds)
+        .filter(|(i, _)| unfinished && counted(i))
+        .map(|(&i, &s)| (i, s, true));
     finished.chain(stopped).collect()
 }

@@ -8,9 +8,9 @@ use std::path::PathBuf;
 use serde::Serialize;
 
 use super::report::Reported;
-use hexcert::verify::check::{check_paths_with, CheckOptions, CheckReport, Regenerate, Status, Summary};
 use hexcert::context::RunContext;
 use hexcert::error::HexError;
+use hexcert::verify::check::{check_paths_with, CheckOptions, CheckReport, Regenerate, Status, Summary};
 
 /// `check`: each record's verdict and the tally.
 #[derive(Serialize)]
@@ -30,7 +30,14 @@ impl fmt::Display for CheckedReport {
                 writeln!(f, "    {m}")?;
             }
         }
-        writeln!(f, "{} records: {} verified, {} failed, {} unverified", self.reports.len(), self.verified, self.failed, self.unverified)
+        writeln!(
+            f,
+            "{} records: {} verified, {} failed, {} unverified",
+            self.reports.len(),
+            self.verified,
+            self.failed,
+            self.unverified
+        )
     }
 }
 
@@ -39,7 +46,12 @@ impl fmt::Display for CheckedReport {
 /// is reported unverified (an interrupted run never says verified, even of
 /// a record whose check ended before the signal: a failure is still
 /// reported), and the run ends interrupted (exit 130).
-pub fn check(context: &RunContext, paths: &[PathBuf], regenerate: bool, options: CheckOptions) -> Result<Reported, HexError> {
+pub fn check(
+    context: &RunContext,
+    paths: &[PathBuf],
+    regenerate: bool,
+    options: CheckOptions,
+) -> Result<Reported, HexError> {
     let paths = if paths.is_empty() { vec![PathBuf::from("proofs")] } else { paths.to_vec() };
     if options.record && hexcert::proofs::veripb::Veripb::find().is_none() {
         return Err(HexError::Usage(format!("--record needs VeriPB: {}", hexcert::proofs::veripb::Veripb::missing())));
@@ -51,7 +63,11 @@ pub fn check(context: &RunContext, paths: &[PathBuf], regenerate: bool, options:
     let regenerator: Option<&dyn Regenerate> = if regenerate { Some(&solve_again) } else { None };
     #[cfg(not(feature = "solver"))]
     let regenerator: Option<&dyn Regenerate> = match regenerate {
-        true => return Err(HexError::Usage("--regenerate re-solves: this hexcert is built without the solver (cargo feature `solver`)".into())),
+        true => {
+            return Err(HexError::Usage(
+                "--regenerate re-solves: this hexcert is built without the solver (cargo feature `solver`)".into(),
+            ))
+        }
         false => None,
     };
     let mut reports = check_paths_with(&paths, regenerator, &options)?;
@@ -66,7 +82,13 @@ pub fn check(context: &RunContext, paths: &[PathBuf], regenerate: bool, options:
         }
     }
     let summary = Summary::of(&reports);
-    let report = CheckedReport { verified: summary.verified, failed: summary.failed, unverified: summary.unverified, exit_code: summary.exit_code(), reports };
+    let report = CheckedReport {
+        verified: summary.verified,
+        failed: summary.failed,
+        unverified: summary.unverified,
+        exit_code: summary.exit_code(),
+        reports,
+    };
     let reported = Reported::new(report, summary.outcome());
     Ok(if context.stopped() { reported.stopped_by(HexError::Interrupted) } else { reported })
 }
@@ -76,7 +98,8 @@ pub fn check(context: &RunContext, paths: &[PathBuf], regenerate: bool, options:
 /// short, as an optimum on its claim), nothing was found wrong with it: it
 /// is unverified.
 fn mark_cut_short(reports: &mut [CheckReport]) {
-    let (interrupted, why) = (HexError::Interrupted.to_string(), "interrupted (Ctrl-C) before its check was done: not verified");
+    let (interrupted, why) =
+        (HexError::Interrupted.to_string(), "interrupted (Ctrl-C) before its check was done: not verified");
     let mut cut: Vec<String> = Vec::new();
     for report in reports.iter_mut().filter(|r| r.status == Status::Failed) {
         let stopped_here = report.messages.iter().position(|m| *m == interrupted);

@@ -98,15 +98,40 @@ struct PenaltyCount {
 impl CountReport {
     /// What an extension count refined: partials and classes, how levels 5
     /// and 6 were counted, and its pieces when they were recorded.
-    fn refined(&mut self, (partials, classes): (usize, usize), settings: &hexcert::counting::CountSettings, pieces: hexcert::counting::Pieces) {
+    fn refined(
+        &mut self,
+        (partials, classes): (usize, usize),
+        settings: &hexcert::counting::CountSettings,
+        pieces: hexcert::counting::Pieces,
+    ) {
         (self.refined_partials, self.refined_classes) = (Some(partials), Some(classes));
         self.refined_via = (self.level >= 5).then(|| settings.via.name());
-        self.pieces = settings.records.is_some().then(|| PieceListing { total: pieces.total, resumed: pieces.resumed.units, resumed_from: pieces.resumed.writers });
+        self.pieces = settings.records.is_some().then(|| PieceListing {
+            total: pieces.total,
+            resumed: pieces.resumed.units,
+            resumed_from: pieces.resumed.writers,
+        });
     }
 
     fn new(n: usize, level: u8, road: Road, counts: Vec<(usize, String)>, seconds: f64) -> CountReport {
         let counts = counts.into_iter().map(|(penalty, count)| PenaltyCount { penalty, count }).collect();
-        CountReport { n, level, road, minimum: None, counts, seconds, tables_loaded: Vec::new(), leaders: None, refined_partials: None, refined_classes: None, refined_via: None, count_record: None, cubes: None, pieces: None, up_to: false }
+        CountReport {
+            n,
+            level,
+            road,
+            minimum: None,
+            counts,
+            seconds,
+            tables_loaded: Vec::new(),
+            leaders: None,
+            refined_partials: None,
+            refined_classes: None,
+            refined_via: None,
+            count_record: None,
+            cubes: None,
+            pieces: None,
+            up_to: false,
+        }
     }
 
     /// The first penalty with a partial, when every penalty below it was counted.
@@ -139,9 +164,17 @@ impl fmt::Display for CountReport {
             }
         }
         if let Some(c) = &self.cubes {
-            writeln!(f, "cubes: {} listed in this run ({:.1} s of solving, slowest {:.1} s), {} resumed from records", c.listed, c.solve_seconds, c.slowest, c.resumed)?;
+            writeln!(
+                f,
+                "cubes: {} listed in this run ({:.1} s of solving, slowest {:.1} s), {} resumed from records",
+                c.listed, c.solve_seconds, c.slowest, c.resumed
+            )?;
             if c.resumed + c.leaves_resumed > 0 {
-                let leaves = if c.leaves_resumed > 0 { format!(" and {} leaves of cubes listed leaf by leaf", c.leaves_resumed) } else { String::new() };
+                let leaves = if c.leaves_resumed > 0 {
+                    format!(" and {} leaves of cubes listed leaf by leaf", c.leaves_resumed)
+                } else {
+                    String::new()
+                };
                 writeln!(f, "unverified: the resumed cubes'{leaves} listings were validated, not proved complete, in this run (written by {})", c.resumed_from.join(", "))?;
             }
         }
@@ -161,7 +194,11 @@ fn write_loaded(f: &mut fmt::Formatter, loaded: &[String]) -> fmt::Result {
     if loaded.is_empty() {
         return Ok(());
     }
-    writeln!(f, "checkpoint tables loaded (this machine's cache, checked by hash only; docs/COUNTING.md): {}", loaded.join(", "))?;
+    writeln!(
+        f,
+        "checkpoint tables loaded (this machine's cache, checked by hash only; docs/COUNTING.md): {}",
+        loaded.join(", ")
+    )?;
     writeln!(f, "unverified: the loaded tables were built by an earlier run, not in this one")
 }
 
@@ -196,7 +233,9 @@ pub fn count(
     use hexcert::counting::{Count, Method};
     let method = match road {
         Road::Frontier if level < 5 => {
-            return Err(HexError::Usage(format!("--road frontier counts levels 5 and 6 (level {level} is the sweep road already)")));
+            return Err(HexError::Usage(format!(
+                "--road frontier counts levels 5 and 6 (level {level} is the sweep road already)"
+            )));
         }
         Road::Frontier if penalty.or(max_penalty).is_none() => {
             return Err(HexError::Usage("--road frontier needs --penalty P or --max-penalty B".into()));
@@ -251,7 +290,12 @@ pub enum Road {
 /// `count --road extension`: level-2..6 counts by refinement of the partials
 /// of the level below: the minimum and its count, or (`--penalty P`,
 /// `--max-penalty B`) the counts up to a bound (counting::extension).
-pub fn count_extension(context: &RunContext, (n, level): (usize, u8), (penalty, max_penalty): (Option<usize>, Option<usize>), settings: &hexcert::counting::CountSettings) -> Result<Reported, HexError> {
+pub fn count_extension(
+    context: &RunContext,
+    (n, level): (usize, u8),
+    (penalty, max_penalty): (Option<usize>, Option<usize>),
+    settings: &hexcert::counting::CountSettings,
+) -> Result<Reported, HexError> {
     let hex = Hexagon::new(n)?;
     let progress = crate::progress::Progress::new(context);
     progress.working(format!("n={n}: refining the level-{} partials to level {level}", level.saturating_sub(1)));
@@ -259,10 +303,17 @@ pub fn count_extension(context: &RunContext, (n, level): (usize, u8), (penalty, 
     let (counts, minimum, refined, pieces) = match penalty.or(max_penalty) {
         None => {
             let found = hexcert::counting::Count::new(&hex, level).with_settings(settings.clone()).extended()?;
-            (vec![(found.minimum, found.count.to_string())], Some(found.minimum), (found.refined, found.classes), found.pieces)
+            (
+                vec![(found.minimum, found.count.to_string())],
+                Some(found.minimum),
+                (found.refined, found.classes),
+                found.pieces,
+            )
         }
         Some(bound) => {
-            let found = hexcert::counting::Count::new(&hex, level).with_settings(settings.clone()).extended_by_penalty(bound)?;
+            let found = hexcert::counting::Count::new(&hex, level)
+                .with_settings(settings.clone())
+                .extended_by_penalty(bound)?;
             (asked(&found.counts, penalty), None, (found.refined, found.classes), found.pieces)
         }
     };
@@ -281,24 +332,64 @@ pub fn count_extension(context: &RunContext, (n, level): (usize, u8), (penalty, 
 /// (`counting::extended_from_listed`), its record written into `record_to`
 /// when given. Unverified (exit 4): the listing's cube verdicts are
 /// recorded ones.
-pub fn count_lifted(context: &RunContext, (n, level): (usize, u8), (dir, record_to): (&Path, Option<&Path>), settings: &hexcert::counting::CountSettings) -> Result<Reported, HexError> {
+pub fn count_lifted(
+    context: &RunContext,
+    (n, level): (usize, u8),
+    (dir, record_to): (&Path, Option<&Path>),
+    settings: &hexcert::counting::CountSettings,
+) -> Result<Reported, HexError> {
     let started = std::time::Instant::now();
     let (record, listed) = hexcert::verify::counts::listed_partials(dir)?;
     if record.n != n {
-        return Err(HexError::Usage(format!("--from-listing needs a listing of n = {n}; {} is of n = {}", dir.display(), record.n)));
+        return Err(HexError::Usage(format!(
+            "--from-listing needs a listing of n = {n}; {} is of n = {}",
+            dir.display(),
+            record.n
+        )));
     }
     let progress = crate::progress::Progress::new(context);
-    progress.working(format!("n={n}: lifting the {} level-{} partials of penalty {} to level {level}", listed.len(), record.level, record.penalty));
-    let found = hexcert::counting::extended_from_listed(&Hexagon::new(n)?, (record.level, level), &listed, record.penalty, settings)?;
+    progress.working(format!(
+        "n={n}: lifting the {} level-{} partials of penalty {} to level {level}",
+        listed.len(),
+        record.level,
+        record.penalty
+    ));
+    let found = hexcert::counting::extended_from_listed(
+        &Hexagon::new(n)?,
+        (record.level, level),
+        &listed,
+        record.penalty,
+        settings,
+    )?;
     drop(progress);
-    let mut report = CountReport::new(n, level, Road::Extension, asked(&found.counts, Some(record.penalty)), started.elapsed().as_secs_f64());
+    let mut report = CountReport::new(
+        n,
+        level,
+        Road::Extension,
+        asked(&found.counts, Some(record.penalty)),
+        started.elapsed().as_secs_f64(),
+    );
     report.refined((found.refined, found.classes), settings, found.pieces);
     if let Some(cell) = record_to {
         use hexcert::records::lift::{LiftRecord, LIFT_FORMAT};
         let (listing, penalty) = (hexcert::files::relative_to(cell, dir)?, record.penalty);
-        let (count, seconds, via) = (found.counts[penalty].to_string(), report.seconds, report.refined_via.unwrap_or("lift").into());
+        let (count, seconds, via) =
+            (found.counts[penalty].to_string(), report.seconds, report.refined_via.unwrap_or("lift").into());
         let (listing_count, written_by) = (record.count.clone(), hexcert::run::attestation());
-        LiftRecord { format: LIFT_FORMAT.into(), n, level, penalty, listing, listing_count, via, classes: found.classes, count, seconds, written_by }.write_into(cell)?;
+        LiftRecord {
+            format: LIFT_FORMAT.into(),
+            n,
+            level,
+            penalty,
+            listing,
+            listing_count,
+            via,
+            classes: found.classes,
+            count,
+            seconds,
+            written_by,
+        }
+        .write_into(cell)?;
     }
     Ok(Reported::new(report, Outcome::Unverified))
 }
@@ -320,37 +411,85 @@ pub fn count_sat(
     n: usize,
     level: u8,
     (penalty, max_penalty): (Option<usize>, Option<usize>),
-    (leaders_dir, certified): (Option<&Path>, Option<(Option<&hexcert::proofs::verified::VerifiedChecker>, Option<hexcert::certify::leaf_tree::LeafSplit>)>),
+    (leaders_dir, certified): (
+        Option<&Path>,
+        Option<(Option<&hexcert::proofs::verified::VerifiedChecker>, Option<hexcert::certify::leaf_tree::LeafSplit>)>,
+    ),
 ) -> Result<Reported, HexError> {
     let certify = certified.is_some();
-    let bound = penalty.or(max_penalty).ok_or_else(|| HexError::Usage("--road sat needs --penalty P or --max-penalty B".into()))?;
+    let bound = penalty
+        .or(max_penalty)
+        .ok_or_else(|| HexError::Usage("--road sat needs --penalty P or --max-penalty B".into()))?;
     let hex = Hexagon::new(n)?;
-    let minimum_claim = certify.then(|| hexcert::certify::count::listing_claim(Path::new("proofs"), n, level, (penalty, bound))).transpose()?.flatten();
+    let minimum_claim = certify
+        .then(|| hexcert::certify::count::listing_claim(Path::new("proofs"), n, level, (penalty, bound)))
+        .transpose()?
+        .flatten();
     let progress = crate::progress::Progress::new(context);
     progress.working(format!("n={n}: listing level-{level} lex-leaders of penalty <= {bound}"));
     let started = std::time::Instant::now();
     let (found, listing) = match leaders_dir {
-        None => (hexcert::search::orbits::orbit_count::<Cadical>(&hex, level, bound, hexcert::options::SAT_ROAD_LEADERS.default)?, None),
+        None => (
+            hexcert::search::orbits::orbit_count::<Cadical>(
+                &hex,
+                level,
+                bound,
+                hexcert::options::SAT_ROAD_LEADERS.default,
+            )?,
+            None,
+        ),
         Some(dir) => {
-            let on_cube = |done: usize, total: usize| progress.working(format!("n={n}: level-{level} lex-leaders of penalty <= {bound}, cube {done} of {total} done"));
+            let on_cube = |done: usize, total: usize| {
+                progress.working(format!(
+                    "n={n}: level-{level} lex-leaders of penalty <= {bound}, cube {done} of {total} done"
+                ))
+            };
             let (found, listing) = if let Some((verified, leaves)) = certified {
-                let on_leaf = |cube: u64, path: &[i32], news| progress.event(format!("cube {cube}, leaf {path:?}: {news}"));
-                hexcert::certify::count::count_certified(&hex, (level, bound), (dir, verified, leaves), context.stop_flag(), (&on_cube, &on_leaf))?
+                let on_leaf =
+                    |cube: u64, path: &[i32], news| progress.event(format!("cube {cube}, leaf {path:?}: {news}"));
+                hexcert::certify::count::count_certified(
+                    &hex,
+                    (level, bound),
+                    (dir, verified, leaves),
+                    context.stop_flag(),
+                    (&on_cube, &on_leaf),
+                )?
             } else {
-                hexcert::search::orbits::orbit_count_by_cubes::<Cadical>(&hex, level, bound, Some(dir), context.stop_flag(), &on_cube)?
+                hexcert::search::orbits::orbit_count_by_cubes::<Cadical>(
+                    &hex,
+                    level,
+                    bound,
+                    Some(dir),
+                    context.stop_flag(),
+                    &on_cube,
+                )?
             };
             (found, Some(listing))
         }
     };
     drop(progress);
-    let mut report = CountReport::new(n, level, Road::Sat, asked(&found.by_penalty, penalty), started.elapsed().as_secs_f64());
+    let mut report =
+        CountReport::new(n, level, Road::Sat, asked(&found.by_penalty, penalty), started.elapsed().as_secs_f64());
     report.leaders = Some(found.leaders);
     report.minimum = if penalty.is_none() { report.first_found() } else { None };
     if let (Some(dir), Some((claim, minimum))) = (leaders_dir, &minimum_claim) {
-        report.count_record = hexcert::certify::count::write_count_record(dir, &hex, (level, bound), &found.by_penalty, (claim, *minimum))?;
+        report.count_record = hexcert::certify::count::write_count_record(
+            dir,
+            &hex,
+            (level, bound),
+            &found.by_penalty,
+            (claim, *minimum),
+        )?;
     }
     let resumed = listing.as_ref().is_some_and(|l| l.resumed.units + l.resumed_leaves.units > 0);
-    report.cubes = listing.map(|l| CubeListing { listed: l.listed, resumed: l.resumed.units, leaves_resumed: l.resumed_leaves.units, resumed_from: l.writers(), solve_seconds: l.seconds, slowest: l.slowest });
+    report.cubes = listing.map(|l| CubeListing {
+        listed: l.listed,
+        resumed: l.resumed.units,
+        leaves_resumed: l.resumed_leaves.units,
+        resumed_from: l.writers(),
+        solve_seconds: l.seconds,
+        slowest: l.slowest,
+    });
     Ok(Reported::new(report, outcome(resumed)))
 }
 
@@ -416,7 +555,9 @@ pub fn table(
 ) -> Result<Reported, HexError> {
     use hexcert::counting::Count;
     if above > 0 && kind == TableKind::Penalties {
-        return Err(HexError::Usage("--above counts the partials near each minimum: use it with `table counts`".into()));
+        return Err(HexError::Usage(
+            "--above counts the partials near each minimum: use it with `table counts`".into(),
+        ));
     }
     let stream = Rows::start(json, TABLE_HEADER);
     let mut rows = Vec::new();

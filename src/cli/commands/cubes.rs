@@ -9,12 +9,12 @@ use serde::Serialize;
 use super::report::Reported;
 use hexcert::certify::cube_run::{run_all, run_cube, RunLimits};
 use hexcert::certify::merge::merge;
-use hexcert::records::cube::{CubeResult, CubeVerdict};
-use hexcert::verify::cube_status::{plan_hash, progress};
 use hexcert::context::RunContext;
 use hexcert::cubes::{Cover, Plan};
 use hexcert::error::HexError;
 use hexcert::outcome::Outcome;
+use hexcert::records::cube::{CubeResult, CubeVerdict};
+use hexcert::verify::cube_status::{plan_hash, progress};
 
 /// `cubes plan` (and `cubes refine`): the plan written and its job list.
 #[derive(Serialize)]
@@ -72,7 +72,12 @@ pub enum Selection {
     /// The sample `cubes::estimate::Sample` draws.
     Sample(hexcert::cubes::estimate::Sample),
     /// Every cube, round after round, the unfinished ones split (`certify::refine`).
-    Refining { strategy: hexcert::certify::refine::Strategy, output: PathBuf, rounds: usize, hexcert: String },
+    Refining {
+        strategy: hexcert::certify::refine::Strategy,
+        output: PathBuf,
+        rounds: usize,
+        hexcert: String,
+    },
 }
 
 /// `cubes run`: how many cubes this run solved, and any counterexample.
@@ -96,9 +101,17 @@ pub struct RunReport {
 impl fmt::Display for RunReport {
     fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
         let (results, plan) = (self.results.display(), self.plan.display());
-        writeln!(f, "{} cube(s) run in this run ({:.1} s of solving, {} stopped by the time limit); records in {results}", self.solved, self.seconds, self.unfinished)?;
+        writeln!(
+            f,
+            "{} cube(s) run in this run ({:.1} s of solving, {} stopped by the time limit); records in {results}",
+            self.solved, self.seconds, self.unfinished
+        )?;
         if self.refined {
-            writeln!(f, "{} round(s); the refined plan is {plan}: `cubes status {plan}` says what is left", self.rounds)?;
+            writeln!(
+                f,
+                "{} round(s); the refined plan is {plan}: `cubes status {plan}` says what is left",
+                self.rounds
+            )?;
         }
         if let Some(index) = self.counterexample {
             writeln!(f, "cube {index} has a counterexample: the claim is false")?;
@@ -122,7 +135,10 @@ pub fn cubes_run(
     let report = |index: usize, result: &CubeResult, pending: usize| {
         let count = finished.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
         if context.progress() {
-            eprintln!("cube {index} ({count}/{pending} of this run): {:?} in {:.2} s", result.verdict, result.solve_seconds);
+            eprintln!(
+                "cube {index} ({count}/{pending} of this run): {:?} in {:.2} s",
+                result.verdict, result.solve_seconds
+            );
         }
     };
     let mut last_plan = plan_path.to_path_buf();
@@ -133,7 +149,10 @@ pub fn cubes_run(
             match unit.read_back_from {
                 // A job engine's retry of a finished job: nothing to do.
                 Some(writer) => {
-                    eprintln!("cube {index}: already recorded ({:?}, by {writer}); not solved again", unit.value.verdict);
+                    eprintln!(
+                        "cube {index}: already recorded ({:?}, by {writer}); not solved again",
+                        unit.value.verdict
+                    );
                     Vec::new()
                 }
                 None => vec![(index, unit.value)],
@@ -152,7 +171,10 @@ pub fn cubes_run(
                 }
                 if context.progress() {
                     let split = round.split.as_deref().map_or(String::new(), |s| format!("; {s}"));
-                    eprintln!("round {}: {} cube(s) solved, {} stopped by the time limit{split}", round.number, round.solved, round.unfinished);
+                    eprintln!(
+                        "round {}: {} cube(s) solved, {} stopped by the time limit{split}",
+                        round.number, round.solved, round.unfinished
+                    );
                 }
             };
             let refining = hexcert::certify::refine::run_refining;
@@ -200,7 +222,10 @@ impl RefineArg {
         match self {
             RefineArg::Value => S::Value,
             RefineArg::Prefix => S::Prefix(prefix),
-            RefineArg::Pivots => S::Prefix(hexcert::solving::prefix::PrefixSettings { score: hexcert::solving::prefix::PrefixScore::Pivots, ..prefix }),
+            RefineArg::Pivots => S::Prefix(hexcert::solving::prefix::PrefixSettings {
+                score: hexcert::solving::prefix::PrefixScore::Pivots,
+                ..prefix
+            }),
             RefineArg::Cardinality => S::Cardinality(prefix.depth),
         }
     }
@@ -223,11 +248,22 @@ impl fmt::Display for RefineReport {
 }
 
 /// Writes `plan` refined at `which` (or at every unfinished cube) to `output`, with its job list.
-pub fn cubes_refine(plan_path: &Path, which: &[usize], results: &Path, output: &Path, hexcert: &str, strategy: hexcert::certify::refine::Strategy) -> Result<Reported, HexError> {
+pub fn cubes_refine(
+    plan_path: &Path,
+    which: &[usize],
+    results: &Path,
+    output: &Path,
+    hexcert: &str,
+    strategy: hexcert::certify::refine::Strategy,
+) -> Result<Reported, HexError> {
     let plan = Plan::read(plan_path)?;
     let which = if which.is_empty() { progress(&plan, results)?.unfinished } else { which.to_vec() };
     if which.is_empty() {
-        return Err(HexError::Usage(format!("no cube of {} is unfinished in {}: name cubes with --cube", plan_path.display(), results.display())));
+        return Err(HexError::Usage(format!(
+            "no cube of {} is unfinished in {}: name cubes with --cube",
+            plan_path.display(),
+            results.display()
+        )));
     }
     let refined = hexcert::certify::refine::refine_with(&plan, &which, strategy)?;
     let report = RefineReport { plan: write_plan(&refined.plan, output, results, hexcert)?, summary: refined.summary };
@@ -269,7 +305,14 @@ pub fn cubes_merge(plan_path: &Path, results: &Path, root: &Path) -> Result<Repo
         Some(why) => format!("unverified ({why})"),
         None => "unverified (no VeriPB verdict)".to_string(),
     };
-    let report = MergeReport { claim, cubes: plan.cubes.len(), checked: plan.cubes.len() - attested, attested, derivation, statement: plan.statement };
+    let report = MergeReport {
+        claim,
+        cubes: plan.cubes.len(),
+        checked: plan.cubes.len() - attested,
+        attested,
+        derivation,
+        statement: plan.statement,
+    };
     // Merged, but resting on attested cubes or on a derivation VeriPB did
     // not check here: not verified (4, as `check` says).
     Ok(Reported::new(report, if attested == 0 && accepted { Outcome::Done } else { Outcome::Unverified }))

@@ -38,7 +38,13 @@ impl fmt::Display for EncodeReport {
     }
 }
 
-pub fn encode(json: bool, n: usize, level: u8, options: EncodeOptions, output: Option<&Path>) -> Result<Reported, HexError> {
+pub fn encode(
+    json: bool,
+    n: usize,
+    level: u8,
+    options: EncodeOptions,
+    output: Option<&Path>,
+) -> Result<Reported, HexError> {
     if json && output.is_none() {
         return Err(HexError::Usage("--json describes the formula on stdout: give the DIMACS file with -o".into()));
     }
@@ -131,7 +137,11 @@ pub fn statement(
         (true, Some((proof, target_path, _)), Some(statement_path)) => run_veripb(statement_path, proof, target_path)?,
         _ => (None, Outcome::Done),
     };
-    let sha256 = output.map(|path| hexcert::digest::sha256_file(path).map_err(|source| HexError::Io { path: path.to_path_buf(), source })).transpose()?;
+    let sha256 = output
+        .map(|path| {
+            hexcert::digest::sha256_file(path).map_err(|source| HexError::Io { path: path.to_path_buf(), source })
+        })
+        .transpose()?;
     let report = StatementReport {
         n,
         level,

@@ -29,7 +29,14 @@ pub struct RenderReport {
 impl fmt::Display for RenderReport {
     fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
         let (file, output) = (self.file.display(), self.output.display());
-        writeln!(f, "{file}: n={} level={} penalty {}{} -> {output}", self.n, self.level, self.penalty, show_score(self.score))
+        writeln!(
+            f,
+            "{file}: n={} level={} penalty {}{} -> {output}",
+            self.n,
+            self.level,
+            self.penalty,
+            show_score(self.score)
+        )
     }
 }
 
@@ -83,7 +90,13 @@ pub fn gallery(page: &Path, proofs: &Path, grids: &Path) -> Result<Reported, Hex
     let entries = hexcert::gallery::write(page, proofs, grids)?;
     let entries = entries
         .into_iter()
-        .map(|e| GalleryEntry { n: e.n, penalty: e.penalty, status: e.status.describe(), grid: e.source, picture: e.picture })
+        .map(|e| GalleryEntry {
+            n: e.n,
+            penalty: e.penalty,
+            status: e.status.describe(),
+            grid: e.source,
+            picture: e.picture,
+        })
         .collect();
     Ok(Reported::new(GalleryReport { page: page.into(), entries }, Outcome::Done))
 }
@@ -91,7 +104,9 @@ pub fn gallery(page: &Path, proofs: &Path, grids: &Path) -> Result<Reported, Hex
 /// A partial read from `file`, optionally seen at a lower level.
 pub fn at_level(file: &Path, partial: &Partial, level: Option<u8>) -> Result<Partial, HexError> {
     match level {
-        Some(k) => partial.truncate(k).map_err(|e| HexError::Input { file: file.into(), line: 0, message: e.to_string() }),
+        Some(k) => {
+            partial.truncate(k).map_err(|e| HexError::Input { file: file.into(), line: 0, message: e.to_string() })
+        }
         None => Ok(partial.clone()),
     }
 }
@@ -114,14 +129,28 @@ pub struct VerifyReport {
 impl fmt::Display for VerifyReport {
     fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
         for v in &self.violations {
-            writeln!(f, "violation: cell ({}, {}) value {} does not see {:?}", v.row, v.column, show_value(v.value, self.level), v.missing)?;
+            writeln!(
+                f,
+                "violation: cell ({}, {}) value {} does not see {:?}",
+                v.row,
+                v.column,
+                show_value(v.value, self.level),
+                v.missing
+            )?;
         }
         if let Some(stated) = self.stated_sum.filter(|&s| s != self.sum) {
             writeln!(f, "stated score {stated} differs from the sum of values {}", self.sum)?;
         }
         let verdict = if self.valid { "valid" } else { "INVALID" };
         let file = self.file.display();
-        writeln!(f, "{file}: n={} level={} {verdict} penalty {}{}", self.n, self.level, self.penalty, show_score(self.score))
+        writeln!(
+            f,
+            "{file}: n={} level={} {verdict} penalty {}{}",
+            self.n,
+            self.level,
+            self.penalty,
+            show_score(self.score)
+        )
     }
 }
 
@@ -149,5 +178,9 @@ pub fn verify(file: &Path, level: Option<u8>, n: Option<usize>) -> Result<Report
 }
 
 fn show_value(value: u8, level: u8) -> String {
-    if value == level + 1 && level < 6 { "+".into() } else { value.to_string() }
+    if value == level + 1 && level < 6 {
+        "+".into()
+    } else {
+        value.to_string()
+    }
 }

@@ -14,10 +14,9 @@ use std::sync::{Arc, Mutex};
 use serde::Serialize;
 
 use super::report::{Reported, Rows};
-use hexcert::verify::check::{CheckReport, Status};
+use hexcert::certify::check_queue::Verifier;
 use hexcert::certify::optimum::{certify_from_grid, certify_optimum_queued, OnReport, OptimumReport};
 use hexcert::certify::prove::{prove as prove_claim, ProveOutcome};
-use hexcert::certify::check_queue::Verifier;
 use hexcert::certify::Settings;
 use hexcert::context::RunContext;
 use hexcert::error::HexError;
@@ -26,12 +25,17 @@ use hexcert::geometry::Hexagon;
 use hexcert::outcome::Outcome;
 use hexcert::records::Claim;
 use hexcert::search::SearchStep;
+use hexcert::verify::check::{CheckReport, Status};
 
 /// `prove`: the certified claim, or the counterexample that refutes it.
 #[derive(Serialize)]
 #[serde(untagged)]
 pub enum ProveReport {
-    Certified { certified: bool, directory: PathBuf, claim: Box<Claim> },
+    Certified {
+        certified: bool,
+        directory: PathBuf,
+        claim: Box<Claim>,
+    },
     Counterexample {
         certified: bool,
         penalty: usize,
@@ -55,7 +59,8 @@ impl fmt::Display for ProveReport {
                 for check in &claim.drat_checks {
                     writeln!(f, "  {} `{}` in {:.2} s", check.name, check.verdict, check.seconds)?;
                 }
-                let stored = if claim.proof.stored_as.is_some() { "stored" } else { "not stored (over the limit; regenerable)" };
+                let stored =
+                    if claim.proof.stored_as.is_some() { "stored" } else { "not stored (over the limit; regenerable)" };
                 // A proof far over the limit is never compressed, so it has no compressed size to show.
                 let size = match claim.proof.compressed_bytes {
                     Some(bytes) => format!("{bytes} bytes compressed"),
@@ -71,17 +76,30 @@ impl fmt::Display for ProveReport {
     }
 }
 
-pub fn prove(context: &RunContext, n: usize, level: u8, below: usize, settings: &Settings) -> Result<Reported, HexError> {
+pub fn prove(
+    context: &RunContext,
+    n: usize,
+    level: u8,
+    below: usize,
+    settings: &Settings,
+) -> Result<Reported, HexError> {
     let hex = Hexagon::new(n)?;
     let progress = crate::progress::Progress::new(context);
     progress.working(format!("n={n}: proving no level-{level} partial below {below}, then checking"));
     let outcome = prove_claim(&hex, level, below, settings)?;
     drop(progress);
     Ok(match outcome {
-        ProveOutcome::Certified { directory, claim } => Reported::new(ProveReport::Certified { certified: true, directory, claim }, Outcome::Done),
+        ProveOutcome::Certified { directory, claim } => {
+            Reported::new(ProveReport::Certified { certified: true, directory, claim }, Outcome::Done)
+        }
         ProveOutcome::Counterexample(found) => {
             let counterexample = to_hexcert_text(&found.partial);
-            let report = ProveReport::Counterexample { certified: false, penalty: found.evaluation.penalty, counterexample, level };
+            let report = ProveReport::Counterexample {
+                certified: false,
+                penalty: found.evaluation.penalty,
+                counterexample,
+                level,
+            };
             Reported::new(report, Outcome::Negative)
         }
     })
@@ -98,12 +116,20 @@ const CERTIFY_HEADER: &str = "| n | optimum | level | level minima | wall s | fi
 fn certify_row(report: &OptimumReport) -> String {
     // A level no stored witness reaches is "at least" its entry.
     let at_least = |level: usize| if report.unreached.contains(&(level as u8 + 1)) { ">=" } else { "" };
-    let minima: Vec<String> = report.level_minima.iter().enumerate().map(|(i, m)| format!("{}{m}", at_least(i))).collect();
+    let minima: Vec<String> =
+        report.level_minima.iter().enumerate().map(|(i, m)| format!("{}{m}", at_least(i))).collect();
     let resumed = if report.resumed { " (earlier run)" } else { "" };
     format!(
         "| {} | {} | {} | {} | {:.1}{resumed} | {:.1} | {:.2} | {} | {} |",
-        report.n, report.optimum, report.level, minima.join(" "), report.seconds,
-        report.solve_seconds, report.check_seconds, report.proof_bytes, if report.proof_stored { "yes" } else { "claim only" }
+        report.n,
+        report.optimum,
+        report.level,
+        minima.join(" "),
+        report.seconds,
+        report.solve_seconds,
+        report.check_seconds,
+        report.proof_bytes,
+        if report.proof_stored { "yes" } else { "claim only" }
     )
 }
 
@@ -114,10 +140,17 @@ impl fmt::Display for CertifyReport {
     }
 }
 
-pub fn certify(json: bool, context: &RunContext, (first, last): (usize, usize), settings: &Settings) -> Result<Reported, HexError> {
+pub fn certify(
+    json: bool,
+    context: &RunContext,
+    (first, last): (usize, usize),
+    settings: &Settings,
+) -> Result<Reported, HexError> {
     if first < 3 {
         // Checked before any work, so a range is rejected whole rather than stopping at its first n.
-        return Err(HexError::Usage(format!("certify takes n >= 3 (asked for {first}..={last}): sides 1 and 2 are outside the certified range")));
+        return Err(HexError::Usage(format!(
+            "certify takes n >= 3 (asked for {first}..={last}): sides 1 and 2 are outside the certified range"
+        )));
     }
     let rows = Rows::start(json, CERTIFY_HEADER);
     // Checks run on the verifier thread while the search goes on; each n's
@@ -159,7 +192,11 @@ pub fn certify(json: bool, context: &RunContext, (first, last): (usize, usize), 
         eprintln!("n={}: optimum {} is unverified: no stored witness reaches the minimum of level {} (at least the value shown)",
             report.n, report.optimum, levels.join(", "));
     }
-    let outcome = if attested.is_empty() && unchecked.is_empty() && unreached.is_empty() { Outcome::Done } else { Outcome::Unverified };
+    let outcome = if attested.is_empty() && unchecked.is_empty() && unreached.is_empty() {
+        Outcome::Done
+    } else {
+        Outcome::Unverified
+    };
     Ok(rows.finish(Reported::new(CertifyReport { optima }, outcome)))
 }
 
@@ -180,9 +217,15 @@ impl fmt::Display for GridOptimumReport {
     }
 }
 
-pub fn certify_witness((first, last): (usize, usize), grid: &std::path::Path, settings: &Settings) -> Result<Reported, HexError> {
+pub fn certify_witness(
+    (first, last): (usize, usize),
+    grid: &std::path::Path,
+    settings: &Settings,
+) -> Result<Reported, HexError> {
     if first != last {
-        return Err(HexError::Usage(format!("--witness rests one side's optimum on one grid: give one n, not {first}..={last}")));
+        return Err(HexError::Usage(format!(
+            "--witness rests one side's optimum on one grid: give one n, not {first}..={last}"
+        )));
     }
     let (optimum, check) = certify_from_grid(first, grid, &settings.root)?;
     // The record is written either way: it is as good as the claims it
@@ -205,21 +248,34 @@ pub struct ExportReport {
 impl fmt::Display for ExportReport {
     fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
         let m = &self.manifest;
-        let cube = m.cube.as_ref().map(|c| format!(" cube {} (cells {:?} at {:?})", c.index, c.cells, c.values)).unwrap_or_default();
+        let cube = m
+            .cube
+            .as_ref()
+            .map(|c| format!(" cube {} (cells {:?} at {:?})", c.index, c.cells, c.values))
+            .unwrap_or_default();
         writeln!(f, "exported{cube} of `{}` to {}", m.statement, self.directory.display())?;
         for file in &m.files {
             let recorded = if file.recorded_sha256.is_some() { "the record's" } else { "no hash recorded" };
             writeln!(f, "  {} {} bytes, sha256 {} ({recorded})", file.name, file.bytes, file.sha256)?;
         }
         let lrat = &m.lrat;
-        writeln!(f, "  re-solved in {:.1} s; {} {}: {} ({} steps, {:.1} s of CPU)", m.solve_seconds, lrat.checker, lrat.version, lrat.verdict, lrat.steps, lrat.cpu_seconds)?;
+        writeln!(
+            f,
+            "  re-solved in {:.1} s; {} {}: {} ({} steps, {:.1} s of CPU)",
+            m.solve_seconds, lrat.checker, lrat.version, lrat.verdict, lrat.steps, lrat.cpu_seconds
+        )?;
         writeln!(f, "  check in {}:", self.directory.display())?;
         m.commands.iter().try_for_each(|c| writeln!(f, "    {c}"))
     }
 }
 
 /// `export`: re-solves the claim (or the cube) with the run's stop flag polled.
-pub fn export(context: &RunContext, claim: &std::path::Path, cube: Option<usize>, out: &std::path::Path) -> Result<Reported, HexError> {
+pub fn export(
+    context: &RunContext,
+    claim: &std::path::Path,
+    cube: Option<usize>,
+    out: &std::path::Path,
+) -> Result<Reported, HexError> {
     let progress = crate::progress::Progress::new(context);
     let what = cube.map(|c| format!("cube {c} of ")).unwrap_or_default();
     progress.working(format!("re-solving {what}{} with its proof checked as it is written", claim.display()));

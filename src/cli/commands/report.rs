@@ -116,6 +116,10 @@ impl Rows {
 
     /// The finished report, marked streamed when its text is already out.
     pub fn finish(self, reported: Reported) -> Reported {
-        if self.text { reported.streamed() } else { reported }
+        if self.text {
+            reported.streamed()
+        } else {
+            reported
+        }
     }
 }

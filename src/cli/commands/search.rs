@@ -81,7 +81,11 @@ impl fmt::Display for SearchReport {
         match (&self.grid, self.penalty, &self.found_by) {
             (Some(grid), Some(penalty), Some(by)) => {
                 write!(f, "{grid}")?;
-                writeln!(f, "penalty {penalty}, found with {}", MemberId { restrictions: by.restrictions, seed: by.seed }.describe())?;
+                writeln!(
+                    f,
+                    "penalty {penalty}, found with {}",
+                    MemberId { restrictions: by.restrictions, seed: by.seed }.describe()
+                )?;
             }
             _ => {
                 let when = match (self.interrupted, self.timed_out) {
@@ -95,11 +99,20 @@ impl fmt::Display for SearchReport {
         for m in &self.members {
             let end = match (m.exhausted_at, m.skipped_at, m.calls) {
                 (Some(b), _, _) => format!("UNSAT at {b} in its space (the solver's answer, unchecked)"),
-                (None, Some(b), _) => format!("skipped by the ledger: UNSAT at {b} in its space (an earlier run's unchecked answer)"),
+                (None, Some(b), _) => {
+                    format!("skipped by the ledger: UNSAT at {b} in its space (an earlier run's unchecked answer)")
+                }
                 (None, None, 0) => "not started".into(),
                 (None, None, _) => "open".into(),
             };
-            writeln!(f, "  {}: {end} ({} calls, {:.1} s, {:.1} CPU s)", m.id.describe(), m.calls, m.seconds, m.cpu_seconds)?;
+            writeln!(
+                f,
+                "  {}: {end} ({} calls, {:.1} s, {:.1} CPU s)",
+                m.id.describe(),
+                m.calls,
+                m.seconds,
+                m.cpu_seconds
+            )?;
         }
         if let Some(ledger) = &self.ledger {
             write!(f, "{ledger}")?;
@@ -110,7 +123,12 @@ impl fmt::Display for SearchReport {
 
 impl fmt::Display for LedgerReport {
     fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        writeln!(f, "ledger {}: {} members skipped; totals over every run so far:", self.file.display(), self.skipped.len())?;
+        writeln!(
+            f,
+            "ledger {}: {} members skipped; totals over every run so far:",
+            self.file.display(),
+            self.skipped.len()
+        )?;
         for e in &self.members {
             writeln!(f, "  {}: {} runs, {:.1} CPU s, {}", e.restrictions, e.runs, e.cpu_seconds, e.state.describe())?;
         }
@@ -121,7 +139,12 @@ impl fmt::Display for LedgerReport {
 /// Runs the search; with `ledger_path`, skips what earlier runs exhausted
 /// and adds this run to the ledger. A malformed ledger stops it before
 /// anything is searched or written.
-pub fn search(context: &RunContext, spec: &GridSearch, output: Option<&Path>, ledger_path: Option<&Path>) -> Result<Reported, HexError> {
+pub fn search(
+    context: &RunContext,
+    spec: &GridSearch,
+    output: Option<&Path>,
+    ledger_path: Option<&Path>,
+) -> Result<Reported, HexError> {
     let start = std::time::Instant::now();
     let mut ledger = ledger_path.map(|path| HuntLedger::read(path, spec.n)).transpose()?;
     let mut spec = spec.clone();
@@ -139,8 +162,12 @@ pub fn search(context: &RunContext, spec: &GridSearch, output: Option<&Path>, le
             return;
         }
         match event {
-            Event::Found { member, penalty, seconds } => eprintln!("[{seconds:8.1} s] penalty {penalty} with {}", member.describe()),
-            Event::Exhausted { member, bound, seconds } => eprintln!("[{seconds:8.1} s] no grid <= {bound} with {}", member.describe()),
+            Event::Found { member, penalty, seconds } => {
+                eprintln!("[{seconds:8.1} s] penalty {penalty} with {}", member.describe())
+            }
+            Event::Exhausted { member, bound, seconds } => {
+                eprintln!("[{seconds:8.1} s] no grid <= {bound} with {}", member.describe())
+            }
         }
     };
     let searched = run_portfolio(context, spec, &new_solver, &on_event)?;
@@ -179,7 +206,13 @@ pub fn search(context: &RunContext, spec: &GridSearch, output: Option<&Path>, le
 }
 
 /// Adds the run to the ledger and writes it, whole or not at all.
-fn record(ledger: &mut HuntLedger, path: &Path, spec: &GridSearch, searched: &Searched, grid: Option<&Path>) -> Result<LedgerReport, HexError> {
+fn record(
+    ledger: &mut HuntLedger,
+    path: &Path,
+    spec: &GridSearch,
+    searched: &Searched,
+    grid: Option<&Path>,
+) -> Result<LedgerReport, HexError> {
     ledger.record(spec, searched, grid);
     ledger.write(path)?;
     let skipped = searched.members.iter().filter(|m| m.skipped_at.is_some()).map(|m| m.id.describe()).collect();
@@ -211,7 +244,15 @@ pub struct ExplainReport {
 impl fmt::Display for ExplainReport {
     fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
         let e = &self.explained;
-        writeln!(f, "{}: side {}, level-{} penalty {}, asked at bound {}", self.grid.display(), e.n, e.level, e.penalty, e.bound)?;
+        writeln!(
+            f,
+            "{}: side {}, level-{} penalty {}, asked at bound {}",
+            self.grid.display(),
+            e.n,
+            e.level,
+            e.penalty,
+            e.bound
+        )?;
         let inner = match e.inner_min == e.inner_max {
             true => e.inner_min.to_string(),
             false => format!("{} to {} (as duplicate support is charged)", e.inner_min, e.inner_max),

@@ -35,16 +35,28 @@ impl fmt::Display for SolveReport {
     fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
         match (&self.grid, self.penalty) {
             (Some(grid), Some(penalty)) => writeln!(f, "{grid}penalty {penalty}"),
-            _ => writeln!(f, "unsatisfiable: no valid level-{} partial with penalty <= {}", self.level, self.max_penalty.unwrap_or(0)),
+            _ => writeln!(
+                f,
+                "unsatisfiable: no valid level-{} partial with penalty <= {}",
+                self.level,
+                self.max_penalty.unwrap_or(0)
+            ),
         }
     }
 }
 
 /// `solve`: one call, stopped by Ctrl-C (its `Interrupted` is an error, so
 /// a stopped call is never reported unsatisfiable and writes no file).
-pub fn solve(context: &RunContext, n: usize, level: u8, options: EncodeOptions, output: Option<&Path>) -> Result<Reported, HexError> {
+pub fn solve(
+    context: &RunContext,
+    n: usize,
+    level: u8,
+    options: EncodeOptions,
+    output: Option<&Path>,
+) -> Result<Reported, HexError> {
     let hex = Hexagon::new(n)?;
-    let mut report = SolveReport { n, level, satisfiable: false, max_penalty: options.max_penalty, penalty: None, grid: None };
+    let mut report =
+        SolveReport { n, level, satisfiable: false, max_penalty: options.max_penalty, penalty: None, grid: None };
     let mut solver = Cadical::stopping_on(context.stop_flag());
     let Some(found) = solve_hinted(&mut solver, &hex, level, options, None)? else {
         return Ok(Reported::new(report, Outcome::Negative));
@@ -81,7 +93,9 @@ impl fmt::Display for OptimizeReport {
         writeln!(f, "|---|---|---|---|")?;
         for m in &self.levels {
             let why = match &m.proof {
-                LowerBoundProof::UnsatAtLevel { level, max_penalty } => format!("level {level}, penalty <= {max_penalty} UNSAT"),
+                LowerBoundProof::UnsatAtLevel { level, max_penalty } => {
+                    format!("level {level}, penalty <= {max_penalty} UNSAT")
+                }
                 LowerBoundProof::InheritedFromLevel { level } => format!("bound of level {level}"),
                 LowerBoundProof::Zero => "penalty 0".into(),
             };
@@ -93,7 +107,13 @@ impl fmt::Display for OptimizeReport {
 
 /// `optimize`: every call stopped by Ctrl-C, whose `Interrupted` ends the
 /// search, so no level is reported minimal on a call that did not answer.
-pub fn optimize(context: &RunContext, n: usize, level: u8, cardinality: Cardinality, output: Option<&Path>) -> Result<Reported, HexError> {
+pub fn optimize(
+    context: &RunContext,
+    n: usize,
+    level: u8,
+    cardinality: Cardinality,
+    output: Option<&Path>,
+) -> Result<Reported, HexError> {
     let hex = Hexagon::new(n)?;
     let progress = crate::progress::Progress::new(context);
     let mut on_step = |s: &SearchStep| progress.step(n, s);

@@ -78,7 +78,9 @@ fn cheapest_from(len: usize, cyclic: bool, first: u8, second: u8) -> Option<(usi
         .iter()
         .filter_map(|(&(before, last), &(cost, _))| {
             let end = if cyclic {
-                cell_cost(last, &[before, first])? + cell_cost(first, &[last, second])? + edge_cost(last, first, FULL_LEVEL)
+                cell_cost(last, &[before, first])?
+                    + cell_cost(first, &[last, second])?
+                    + edge_cost(last, first, FULL_LEVEL)
             } else {
                 cell_cost(last, &[before])?
             };

@@ -75,9 +75,11 @@ pub(in crate::counting) fn plus_components(hex: &Hexagon, values: &[u8]) -> Resu
     let plus: Vec<usize> = (0..values.len()).filter(|&c| values[c] == PLUS).collect();
     let mut found = Vec::new();
     Walk::new(values.len())
-        .components(&plus, |c| hex.neighbours(c).iter().copied().filter(|&u| values[u] == PLUS), |cells, shape| {
-            found.push((cells.to_vec(), shape))
-        })
+        .components(
+            &plus,
+            |c| hex.neighbours(c).iter().copied().filter(|&u| values[u] == PLUS),
+            |cells, shape| found.push((cells.to_vec(), shape)),
+        )
         .map_err(|c| HexError::Internal(format!("`+` cell {c} has more than two `+` neighbours")))?;
     Ok(found)
 }

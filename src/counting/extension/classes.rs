@@ -70,10 +70,11 @@ mod tests {
             let hex = Hexagon::new(side).unwrap();
             let classes = Classes::new(&hex);
             let mut all = HashSet::new();
-            Count::new(&hex, level).for_each_partial(bound, |values, _| {
-                all.insert(values.to_vec());
-            })
-            .unwrap();
+            Count::new(&hex, level)
+                .for_each_partial(bound, |values, _| {
+                    all.insert(values.to_vec());
+                })
+                .unwrap();
             let mut weighted = 0u128;
             for values in &all {
                 let images: HashSet<Vec<u8>> = hex

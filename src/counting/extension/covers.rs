@@ -47,7 +47,17 @@ impl<'g> Covers<'g> {
     pub(super) fn new(neighbours: &'g [Vec<usize>], new: u8, plus: u8) -> Covers<'g> {
         let len = neighbours.len();
         let left = neighbours.iter().map(|ns| 1 + ns.len() as u8).collect();
-        Covers { neighbours, covered: vec![false; len], open: vec![true; len], left, forced: Vec::new(), closed: Vec::new(), labels: vec![plus; len], new, plus }
+        Covers {
+            neighbours,
+            covered: vec![false; len],
+            open: vec![true; len],
+            left,
+            forced: Vec::new(),
+            closed: Vec::new(),
+            labels: vec![plus; len],
+            new,
+            plus,
+        }
     }
 
     /// Calls `found(labels)` for every labelling that adds nothing.
@@ -62,7 +72,8 @@ impl<'g> Covers<'g> {
             return;
         };
         let v = self.forced.iter().rev().copied().find(|&f| !self.covered[f] && self.left[f] == 1).unwrap_or(least);
-        let choices: Vec<usize> = std::iter::once(v).chain(self.neighbours[v].iter().copied()).filter(|&c| self.open[c]).collect();
+        let choices: Vec<usize> =
+            std::iter::once(v).chain(self.neighbours[v].iter().copied()).filter(|&c| self.open[c]).collect();
         let (forced, closed) = (self.forced.len(), self.closed.len());
         for c in choices {
             if self.choose(c) {

@@ -46,7 +46,8 @@ impl<T: Tally> LiftLayer<T> {
     /// The counts of `state`, added (zero) if new.
     pub(super) fn slot(&mut self, state: u128, width: usize) -> &mut [T] {
         let states = &self.states;
-        let entry = self.index.entry(hashed(state), |&at| states[at as usize] == state, |&at| hashed(states[at as usize]));
+        let entry =
+            self.index.entry(hashed(state), |&at| states[at as usize] == state, |&at| hashed(states[at as usize]));
         let at = match entry {
             hashbrown::hash_table::Entry::Occupied(found) => *found.get() as usize,
             hashbrown::hash_table::Entry::Vacant(vacant) => {

@@ -135,7 +135,10 @@ impl Lift {
                 slots.extend(from);
                 start..slots.len()
             };
-            let earlier = range(&mut slots, &mut open.iter().enumerate().filter(|(_, &j)| neighbours(i).any(|u| u == j)).map(|(slot, _)| slot));
+            let earlier = range(
+                &mut slots,
+                &mut open.iter().enumerate().filter(|(_, &j)| neighbours(i).any(|u| u == j)).map(|(slot, _)| slot),
+            );
             let before = open.len();
             open.push(i);
             let closing = range(&mut slots, &mut (0..=before).filter(|&s| last[open[s]] <= i));
@@ -144,7 +147,9 @@ impl Lift {
             left.extend(slots[staying.clone()].iter().map(|&s| neighbours(open[s]).filter(|&u| u > i).count() as u8));
             open.retain(|&j| last[j] > i);
             if open.len() > MAX_OPEN {
-                return Err(HexError::Internal(format!("more than {MAX_OPEN} open `+` cells in one level-{base} partial")));
+                return Err(HexError::Internal(format!(
+                    "more than {MAX_OPEN} open `+` cells in one level-{base} partial"
+                )));
             }
             steps.push(Step { earlier, staying, closing, left: start..left.len(), before });
         }
@@ -190,20 +195,35 @@ impl Lift {
         // A cell that lacks more values than it has neighbours to come can
         // never be supported: its states are dropped now, not when it closes
         // (every refinement they lead to is one the closing check refuses).
-        if !self.slots[step.staying.clone()].iter().zip(&self.left[step.left.clone()]).all(|(&slot, &left)| unseen(codes[slot]) <= u32::from(left)) {
+        if !self.slots[step.staying.clone()]
+            .iter()
+            .zip(&self.left[step.left.clone()])
+            .all(|(&slot, &left)| unseen(codes[slot]) <= u32::from(left))
+        {
             return None;
         }
-        let next = self.slots[step.staying.clone()].iter().enumerate().fold(0u128, |acc, (s, &slot)| acc | (u128::from(codes[slot]) << (s as u32 * SLOT_BITS)));
+        let next = self.slots[step.staying.clone()]
+            .iter()
+            .enumerate()
+            .fold(0u128, |acc, (s, &slot)| acc | (u128::from(codes[slot]) << (s as u32 * SLOT_BITS)));
         Some((next, charge))
     }
 
     /// The layer after position `i` from the one before it, into `next`.
-    fn step<T: Tally>(&self, i: usize, layer: &LiftLayer<T>, allowance: usize, next: &mut LiftLayer<T>) -> Result<(), Overflow> {
+    fn step<T: Tally>(
+        &self,
+        i: usize,
+        layer: &LiftLayer<T>,
+        allowance: usize,
+        next: &mut LiftLayer<T>,
+    ) -> Result<(), Overflow> {
         let width = allowance + 1;
         next.clear();
         for (state, counts) in layer.iter(width) {
             for label in 0..self.labels() {
-                let Some((s, charge)) = self.place(i, state, label).filter(|&(_, charge)| charge <= allowance) else { continue };
+                let Some((s, charge)) = self.place(i, state, label).filter(|&(_, charge)| charge <= allowance) else {
+                    continue;
+                };
                 // A state none of whose counts stays within the allowance is not made: it would
                 // only carry zeros to the end.
                 if counts[..width - charge].iter().all(Tally::is_zero) {
@@ -220,7 +240,11 @@ impl Lift {
 
     /// The program's last layer, from the empty state; with a `trail`, what
     /// the layers it wants reached, for the draw-back.
-    fn run<T: Tally + PartialEq>(&self, allowance: usize, mut trail: Option<&mut Trail>) -> Result<LiftLayer<T>, Overflow> {
+    fn run<T: Tally + PartialEq>(
+        &self,
+        allowance: usize,
+        mut trail: Option<&mut Trail>,
+    ) -> Result<LiftLayer<T>, Overflow> {
         let width = allowance + 1;
         let (mut layer, mut spare) = (LiftLayer::start(width), LiftLayer::default());
         for i in 0..self.cells.len() {
@@ -313,11 +337,14 @@ impl Lift {
             for (i, reached) in positions.zip(layers).rev() {
                 let back = reached.states.iter().enumerate().find_map(|(k, &before)| {
                     (0..self.labels()).find_map(|label| match self.place(i, before, label) {
-                        Some((s, charge)) if s == state && charge <= added && reached.reached(k, added - charge) => Some((before, label, charge)),
+                        Some((s, charge)) if s == state && charge <= added && reached.reached(k, added - charge) => {
+                            Some((before, label, charge))
+                        }
                         _ => None,
                     })
                 });
-                let (before, label, charge) = back.ok_or_else(|| HexError::Internal("a counted refinement cannot be drawn back".into()))?;
+                let (before, label, charge) =
+                    back.ok_or_else(|| HexError::Internal("a counted refinement cannot be drawn back".into()))?;
                 (state, added, labels[i]) = (before, added - charge, label);
             }
         }
@@ -383,12 +410,13 @@ mod tests {
     fn an_order_or_levels_it_does_not_serve_are_refused() {
         let hex = Hexagon::new(3).unwrap();
         let mut first = None;
-        Count::new(&hex, 4).for_each_partial(3, |values, _| {
-            if first.is_none() && values.iter().filter(|&&v| v == 5).count() >= 2 {
-                first = Some(values.to_vec());
-            }
-        })
-        .unwrap();
+        Count::new(&hex, 4)
+            .for_each_partial(3, |values, _| {
+                if first.is_none() && values.iter().filter(|&&v| v == 5).count() >= 2 {
+                    first = Some(values.to_vec());
+                }
+            })
+            .unwrap();
         let values = first.expect("a level-4 partial of n = 3 with two `+` cells");
         let plus: Vec<usize> = (0..values.len()).filter(|&c| values[c] == 5).collect();
         assert!(Lift::in_order(&hex, 4, 6, &values, plus[1..].to_vec()).is_err());

@@ -41,7 +41,6 @@
 //! the road twelve times cheaper where refining, not listing, is the cost
 //! (n = 12 level 5: 9600 level-3 partials, 800 classes).
 
-
 pub(super) mod classes;
 pub(super) mod covers;
 pub(super) mod layer;
@@ -111,7 +110,6 @@ fn check_refined_level(level: u8) -> Result<(), HexError> {
     }
 }
 
-
 /// The level-k minimum and its count: bounds from the level-(k-1) minimum
 /// up are tried until some refinement reaches one (the level-k minimum is at
 /// least the level-(k-1) one, so none below it is skipped).
@@ -119,14 +117,25 @@ pub fn level_by_extension(hex: &Hexagon, level: u8, settings: &CountSettings) ->
     check_refined_level(level)?;
     let (ladder, bound) = Ladder::to_minimum(hex, source(level), settings)?;
     let (_, minimum, mut found) = minimum_from(ladder, level, bound, 0)?;
-    Ok(Extended { minimum, count: found.counts.swap_remove(minimum), refined: found.refined, classes: found.classes, pieces: found.pieces })
+    Ok(Extended {
+        minimum,
+        count: found.counts.swap_remove(minimum),
+        refined: found.refined,
+        classes: found.classes,
+        pieces: found.pieces,
+    })
 }
 
 /// The level-k minimum, known to be at least `from`, and the counts of
 /// every penalty up to at least that minimum + `above`, with the ladder's
 /// tables (rebuilt when the bound passes theirs); the ladder is handed back,
 /// so that a row counts level 6 on the tables level 5 used.
-pub(super) fn minimum_from(mut ladder: Ladder<'_>, level: u8, from: usize, above: usize) -> Result<(Ladder<'_>, usize, ExtendedByPenalty), HexError> {
+pub(super) fn minimum_from(
+    mut ladder: Ladder<'_>,
+    level: u8,
+    from: usize,
+    above: usize,
+) -> Result<(Ladder<'_>, usize, ExtendedByPenalty), HexError> {
     check_refined_level(level)?;
     let (hex, settings) = (ladder.hex(), ladder.settings());
     let mut bound = from + above;
@@ -145,7 +154,12 @@ pub(super) fn minimum_from(mut ladder: Ladder<'_>, level: u8, from: usize, above
 
 /// The level-k partials of every penalty `0..=bound`, by refinement of the
 /// level-(k-1) partials of penalty at most `bound`.
-pub fn extended_by_penalty(hex: &Hexagon, level: u8, bound: usize, settings: &CountSettings) -> Result<ExtendedByPenalty, HexError> {
+pub fn extended_by_penalty(
+    hex: &Hexagon,
+    level: u8,
+    bound: usize,
+    settings: &CountSettings,
+) -> Result<ExtendedByPenalty, HexError> {
     check_refined_level(level)?;
     check_bound(bound)?;
     refine_listed(hex, level, &Ladder::up_to(hex, source(level), bound, settings)?, bound, (Judged::Sample, settings))
@@ -159,14 +173,26 @@ pub fn extended_by_penalty(hex: &Hexagon, level: u8, bound: usize, settings: &Co
 /// road lifts its own listing (with `settings.records`, finished pieces are
 /// written and read back there). Errors: levels the lift does not join, a
 /// malformed piece record.
-pub fn extended_from_listed(hex: &Hexagon, (from, level): (u8, u8), listed: &[(Partial, usize)], bound: usize, settings: &CountSettings) -> Result<ExtendedByPenalty, HexError> {
+pub fn extended_from_listed(
+    hex: &Hexagon,
+    (from, level): (u8, u8),
+    listed: &[(Partial, usize)],
+    bound: usize,
+    settings: &CountSettings,
+) -> Result<ExtendedByPenalty, HexError> {
     if !(3..=4).contains(&from) || level <= from || level > 6 {
         return Err(HexError::Usage(format!("the lift reaches levels 4 to 6 from a level-3 listing, levels 5 and 6 from a level-4 one (not level {level} from level {from})")));
     }
     let classes = Classes::new(hex);
     let kept: Vec<Class> = listed
         .iter()
-        .filter_map(|(partial, penalty)| classes.members(partial.values()).map(|members| Class { values: partial.values().to_vec(), penalty: *penalty, members }))
+        .filter_map(|(partial, penalty)| {
+            classes.members(partial.values()).map(|members| Class {
+                values: partial.values().to_vec(),
+                penalty: *penalty,
+                members,
+            })
+        })
         .collect();
     refine_classes(hex, (from, level), (listed.len(), kept), bound, (Judged::Every, settings))
 }
@@ -192,7 +218,13 @@ struct Class {
 /// values, of equal size (the walk's own subtrees would not do: the least
 /// members of the classes crowd into its first few). A table built for a
 /// larger bound serves any smaller one (`ladder`).
-fn refine_listed(hex: &Hexagon, level: u8, ladder: &Ladder<'_>, bound: usize, (judged, settings): (Judged, &CountSettings)) -> Result<ExtendedByPenalty, HexError> {
+fn refine_listed(
+    hex: &Hexagon,
+    level: u8,
+    ladder: &Ladder<'_>,
+    bound: usize,
+    (judged, settings): (Judged, &CountSettings),
+) -> Result<ExtendedByPenalty, HexError> {
     let schedule = Schedule::new(hex, source(level))?;
     let table = ladder.guide(source(level)).expect("the ladder reaches the level below");
     let classes = Classes::new(hex);
@@ -203,7 +235,10 @@ fn refine_listed(hex: &Hexagon, level: u8, ladder: &Ladder<'_>, bound: usize, (j
             Err(e) => return *acc = Err(e),
         };
         if !judged.is_valid() || judged.penalty != penalty {
-            return *acc = Err(HexError::Internal(format!("a listed level-{} partial is not valid with penalty {penalty}", source(level))));
+            return *acc = Err(HexError::Internal(format!(
+                "a listed level-{} partial is not valid with penalty {penalty}",
+                source(level)
+            )));
         }
         *listed += 1;
         if let Some(members) = classes.members(values) {
@@ -215,7 +250,8 @@ fn refine_listed(hex: &Hexagon, level: u8, ladder: &Ladder<'_>, bound: usize, (j
         kept.extend(other);
         Ok((listed + more, kept))
     };
-    let listed = fold_partials(&schedule, table, bound, rayon::current_num_threads() * 64, || Ok((0, Vec::new())), keep, join)?;
+    let listed =
+        fold_partials(&schedule, table, bound, rayon::current_num_threads() * 64, || Ok((0, Vec::new())), keep, join)?;
     refine_classes(hex, (source(level), level), listed, bound, (judged, settings))
 }
 
@@ -223,10 +259,17 @@ fn refine_listed(hex: &Hexagon, level: u8, ladder: &Ladder<'_>, bound: usize, (j
 /// and their classes, in any order) refined to `level`, piece by piece on
 /// every core; with `settings.records`, finished pieces are read from and
 /// written to that directory.
-fn refine_classes(hex: &Hexagon, (from, level): (u8, u8), (listed, mut kept): (usize, Vec<Class>), bound: usize, (judged, settings): (Judged, &CountSettings)) -> Result<ExtendedByPenalty, HexError> {
+fn refine_classes(
+    hex: &Hexagon,
+    (from, level): (u8, u8),
+    (listed, mut kept): (usize, Vec<Class>),
+    bound: usize,
+    (judged, settings): (Judged, &CountSettings),
+) -> Result<ExtendedByPenalty, HexError> {
     kept.sort_unstable_by(|a, b| a.values.cmp(&b.values));
     let pieces: Vec<&[Class]> = kept.chunks(kept.len().div_ceil(PIECES).max(1)).collect();
-    let count = PiecesCount { n: hex.side(), level, source: from, via: settings.via.name(), bound, pieces: pieces.len() };
+    let count =
+        PiecesCount { n: hex.side(), level, source: from, via: settings.via.name(), bound, pieces: pieces.len() };
     let refine_piece = |piece: &[Class]| -> Result<Vec<BigUint>, HexError> {
         let mut counts = vec![BigUint::ZERO; bound + 1];
         for class in piece {
@@ -243,14 +286,27 @@ fn refine_classes(hex: &Hexagon, (from, level): (u8, u8), (listed, mut kept): (u
         .par_iter()
         .enumerate()
         .map(|(index, piece)| {
-            let unit = pieces::resume_or_count(settings.records.as_deref(), &count, (index, &piece[0].values, piece.len()), || refine_piece(piece))?;
+            let unit = pieces::resume_or_count(
+                settings.records.as_deref(),
+                &count,
+                (index, &piece[0].values, piece.len()),
+                || refine_piece(piece),
+            )?;
             let done = finished.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
-            report_piece(&settings.context, level, (index, done, count.pieces), piece.len(), unit.read_back_from.is_some(), unit.value.1);
+            report_piece(
+                &settings.context,
+                level,
+                (index, done, count.pieces),
+                piece.len(),
+                unit.read_back_from.is_some(),
+                unit.value.1,
+            );
             Ok(unit)
         })
         .collect();
     let pieces = Pieces { total: count.pieces, ..Pieces::default() };
-    let mut total = ExtendedByPenalty { counts: vec![BigUint::ZERO; bound + 1], refined: listed, classes: kept.len(), pieces };
+    let mut total =
+        ExtendedByPenalty { counts: vec![BigUint::ZERO; bound + 1], refined: listed, classes: kept.len(), pieces };
     for result in results {
         let unit = result?;
         total.pieces.resumed.note_unit(&unit);

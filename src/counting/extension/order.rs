@@ -39,7 +39,9 @@ pub(super) fn for_lift(hex: &Hexagon, values: &[u8], base: u8) -> Vec<usize> {
 pub(super) fn least_costly_fewest_open(hex: &Hexagon, values: &[u8], plus: u8) -> Vec<usize> {
     let axes: [fn((i32, i32, i32)) -> i32; 6] = [|c| c.0, |c| -c.0, |c| c.1, |c| -c.1, |c| c.2, |c| -c.2];
     let cells = hex.cell_count() as i64;
-    let by_axis = axes.into_iter().map(|axis| fewest_open(hex, values, plus, move |c| i64::from(axis(hex.cube(c))) * cells + c as i64));
+    let by_axis = axes
+        .into_iter()
+        .map(|axis| fewest_open(hex, values, plus, move |c| i64::from(axis(hex.cube(c))) * cells + c as i64));
     // `min_by_key` keeps the first of equals: index order on a tie.
     std::iter::once(fewest_open(hex, values, plus, |c| c as i64))
         .chain(by_axis)
@@ -55,7 +57,13 @@ pub(super) fn open_cost(hex: &Hexagon, values: &[u8], plus: u8, order: &[usize])
         position[c] = i;
     }
     // A cell is open from its own step until the step of its last `+` neighbour.
-    let last: Vec<usize> = order.iter().enumerate().map(|(i, &c)| hex.neighbours(c).iter().filter(|&&u| values[u] == plus).map(|&u| position[u]).fold(i, usize::max)).collect();
+    let last: Vec<usize> = order
+        .iter()
+        .enumerate()
+        .map(|(i, &c)| {
+            hex.neighbours(c).iter().filter(|&&u| values[u] == plus).map(|&u| position[u]).fold(i, usize::max)
+        })
+        .collect();
     let mut closes_at = vec![0usize; order.len()];
     last.iter().enumerate().filter(|&(i, &l)| l > i).for_each(|(_, &l)| closes_at[l] += 1);
     let (mut open, mut cost) = (0usize, 0u128);
@@ -76,7 +84,8 @@ pub(super) fn fewest_open(hex: &Hexagon, values: &[u8], plus: u8, rank: impl Fn(
     let cells: Vec<usize> = (0..values.len()).filter(|&c| values[c] == plus).collect();
     let mut placed = vec![false; values.len()];
     // Neighbours of value `plus` not yet placed, per cell.
-    let mut to_come: Vec<usize> = (0..values.len()).map(|c| hex.neighbours(c).iter().filter(|&&u| values[u] == plus).count()).collect();
+    let mut to_come: Vec<usize> =
+        (0..values.len()).map(|c| hex.neighbours(c).iter().filter(|&&u| values[u] == plus).count()).collect();
     let mut touched = vec![false; values.len()];
     let mut order = Vec::with_capacity(cells.len());
     while order.len() < cells.len() {

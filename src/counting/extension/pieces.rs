@@ -23,7 +23,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::error::HexError;
 use crate::levels::digits;
-use crate::records::ledger::{resume_or_do, LedgerRecord, Ledger, Unit};
+use crate::records::ledger::{resume_or_do, Ledger, LedgerRecord, Unit};
 
 /// Format tag of a piece's record.
 const FORMAT: &str = "hexcert-refined-piece/1";
@@ -95,7 +95,10 @@ pub type Piece<'a> = (usize, &'a [u8], usize);
 /// The record's name in the ledger, and the identity it must have.
 fn unit(count: &PiecesCount, (piece, first, classes): Piece<'_>) -> (String, <PieceRecord as LedgerRecord>::Identity) {
     let PiecesCount { n, level, source, via, bound, pieces } = *count;
-    (format!("bound{bound}-piece-{piece}"), (n, level, source, via.to_string(), bound, pieces, piece, digits(first), classes))
+    (
+        format!("bound{bound}-piece-{piece}"),
+        (n, level, source, via.to_string(), bound, pieces, piece, digits(first), classes),
+    )
 }
 
 /// Piece `piece`'s counts (one per penalty `0..=bound`) and the seconds
@@ -103,7 +106,12 @@ fn unit(count: &PiecesCount, (piece, first, classes): Piece<'_>) -> (String, <Pi
 /// its record (0 s; an error when the record belongs to another count or
 /// piece, or is malformed), else `counted`'s, recorded there whole or not at
 /// all once the piece is finished; without, `counted`'s.
-pub fn resume_or_count(dir: Option<&Path>, count: &PiecesCount, piece: Piece<'_>, counted: impl FnOnce() -> Result<Vec<BigUint>, HexError>) -> Result<Unit<(Vec<BigUint>, f64)>, HexError> {
+pub fn resume_or_count(
+    dir: Option<&Path>,
+    count: &PiecesCount,
+    piece: Piece<'_>,
+    counted: impl FnOnce() -> Result<Vec<BigUint>, HexError>,
+) -> Result<Unit<(Vec<BigUint>, f64)>, HexError> {
     let (name, expected) = unit(count, piece);
     let read_back = |path: &Path, record: PieceRecord| Ok(Some((counts_of(path, count, &record)?, 0.0)));
     let work = || {

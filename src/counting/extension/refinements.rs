@@ -58,10 +58,19 @@ pub(super) const SAMPLE: u64 = crate::options::EXTENSION_SAMPLE.default;
 /// at most `bound`, counted by the penalty they add (index `0..=bound -
 /// p`); as they are met, those `judged` picks are re-judged by the
 /// validator.
-pub(super) fn refinements(hex: &Hexagon, (from, level): (u8, u8), values: &[u8], p: usize, bound: usize, (judged, via): (Judged, Via)) -> Result<Vec<BigUint>, HexError> {
+pub(super) fn refinements(
+    hex: &Hexagon,
+    (from, level): (u8, u8),
+    values: &[u8],
+    p: usize,
+    bound: usize,
+    (judged, via): (Judged, Via),
+) -> Result<Vec<BigUint>, HexError> {
     match (level, via) {
         (5.., Via::Chains) if from == 3 => chained(hex, level, values, (p, bound - p)),
-        (5.., Via::Chains) => Err(HexError::Usage(format!("--via chains refines level-3 partials, not level-{from} ones"))),
+        (5.., Via::Chains) => {
+            Err(HexError::Usage(format!("--via chains refines level-3 partials, not level-{from} ones")))
+        }
         (4.., _) => lifted(hex, (from, level), values, (p, bound - p), judged),
         _ => {
             let mut added = vec![0u64; bound - p + 1];
@@ -125,13 +134,18 @@ fn chained(hex: &Hexagon, level: u8, values: &[u8], (p, allowance): (usize, usiz
     let former = FormerPlus::new(hex, 4, values);
     let mut walk = Walk::new(former.cells.len());
     let (mut plus, mut shapes) = (Vec::new(), Vec::new());
-    let mut tallies: Vec<HashMap<Vec<Shape>, u64, BuildHasherDefault<KeyHasher>>> = vec![HashMap::default(); allowance + 1];
+    let mut tallies: Vec<HashMap<Vec<Shape>, u64, BuildHasherDefault<KeyHasher>>> =
+        vec![HashMap::default(); allowance + 1];
     let mut failed = None;
     searched(hex, 4, (values, &former), (p, allowance), Judged::Sample, |labels, extra| {
         plus.clear();
         plus.extend((0..labels.len()).filter(|&i| labels[i] == PLUS));
         shapes.clear();
-        let walked = walk.components(&plus, |i| former.neighbours[i].iter().copied().filter(|&j| labels[j] == PLUS), |_, shape| shapes.push(shape));
+        let walked = walk.components(
+            &plus,
+            |i| former.neighbours[i].iter().copied().filter(|&j| labels[j] == PLUS),
+            |_, shape| shapes.push(shape),
+        );
         if let Err(i) = walked {
             failed = Some(HexError::Internal(format!("`+` cell {} has more than two `+` neighbours", former.cells[i])));
             return;
@@ -145,8 +159,11 @@ fn chained(hex: &Hexagon, level: u8, values: &[u8], (p, allowance): (usize, usiz
     if let Some(e) = failed {
         return Err(e);
     }
-    let groups: HashMap<(usize, Vec<Shape>), u64> =
-        tallies.into_iter().enumerate().flat_map(|(extra, tally)| tally.into_iter().map(move |(shapes, n)| ((p + extra, shapes), n))).collect();
+    let groups: HashMap<(usize, Vec<Shape>), u64> = tallies
+        .into_iter()
+        .enumerate()
+        .flat_map(|(extra, tally)| tally.into_iter().map(move |(shapes, n)| ((p + extra, shapes), n)))
+        .collect();
     Ok(combine(level, p + allowance, &groups).split_off(p))
 }
 
@@ -162,7 +179,8 @@ impl FormerPlus {
     fn new(hex: &Hexagon, level: u8, values: &[u8]) -> FormerPlus {
         let cells: Vec<usize> = (0..values.len()).filter(|&c| values[c] == level).collect();
         let position = |c: usize| cells.binary_search(&c).ok();
-        let neighbours = cells.iter().map(|&c| hex.neighbours(c).iter().filter_map(|&u| position(u)).collect()).collect();
+        let neighbours =
+            cells.iter().map(|&c| hex.neighbours(c).iter().filter_map(|&u| position(u)).collect()).collect();
         FormerPlus { cells, neighbours }
     }
 }
@@ -192,7 +210,8 @@ impl Search {
         // search meets every consistent labelling of the cells placed so
         // far, not one per state, so a narrow frontier buys it little.
         let neighbours = &former.neighbours;
-        let earlier = neighbours.iter().enumerate().map(|(i, ns)| ns.iter().copied().filter(|&j| j < i).collect()).collect();
+        let earlier =
+            neighbours.iter().enumerate().map(|(i, ns)| ns.iter().copied().filter(|&j| j < i).collect()).collect();
         let len = neighbours.len();
         let mut closes = vec![Vec::new(); len];
         for (i, ns) in neighbours.iter().enumerate() {
@@ -248,7 +267,13 @@ impl Search {
 /// the minimum every one, else one in `SAMPLE`, by a hash of the partial so
 /// that the pick does not depend on how the listing was split), one
 /// refinement of the least penalty added is drawn back and re-judged.
-fn lifted(hex: &Hexagon, (from, level): (u8, u8), values: &[u8], (p, allowance): (usize, usize), judged: Judged) -> Result<Vec<BigUint>, HexError> {
+fn lifted(
+    hex: &Hexagon,
+    (from, level): (u8, u8),
+    values: &[u8],
+    (p, allowance): (usize, usize),
+    judged: Judged,
+) -> Result<Vec<BigUint>, HexError> {
     let lift = Lift::new(hex, from, level, values)?;
     let mut hash = KeyHasher::default();
     hash.write(values);
@@ -265,7 +290,10 @@ fn lifted(hex: &Hexagon, (from, level): (u8, u8), values: &[u8], (p, allowance):
         }
         let judged = Partial::new(hex.side(), level, refined).map(|partial| evaluate(hex, &partial));
         if !matches!(judged, Ok(j) if j.is_valid() && j.penalty == p + extra) {
-            return Err(HexError::Internal(format!("a level-{level} refinement the program counted is not valid with penalty {}", p + extra)));
+            return Err(HexError::Internal(format!(
+                "a level-{level} refinement the program counted is not valid with penalty {}",
+                p + extra
+            )));
         }
     }
     Ok(counts)
@@ -286,18 +314,20 @@ mod tests {
             let hex = Hexagon::new(n).unwrap();
             for level in 2..=4u8 {
                 let bound = Count::new(&hex, level - 1).minimum().unwrap() + 2;
-                Count::new(&hex, level - 1).for_each_partial(bound, |values, _| {
-                    let former = FormerPlus::new(&hex, level, values);
-                    let mut searched = Vec::new();
-                    Search::new(&former, level, 0).descend(0, 0, &mut |labels, _| searched.push(labels.to_vec()));
-                    let mut covered = Vec::new();
-                    Covers::new(&former.neighbours, level, level + 1).each(&mut |labels| covered.push(labels.to_vec()));
-                    searched.sort();
-                    covered.sort();
-                    assert_eq!(covered, searched, "n={n} level {level}: {values:?}");
-                    compared += usize::from(!covered.is_empty());
-                })
-                .unwrap();
+                Count::new(&hex, level - 1)
+                    .for_each_partial(bound, |values, _| {
+                        let former = FormerPlus::new(&hex, level, values);
+                        let mut searched = Vec::new();
+                        Search::new(&former, level, 0).descend(0, 0, &mut |labels, _| searched.push(labels.to_vec()));
+                        let mut covered = Vec::new();
+                        Covers::new(&former.neighbours, level, level + 1)
+                            .each(&mut |labels| covered.push(labels.to_vec()));
+                        searched.sort();
+                        covered.sort();
+                        assert_eq!(covered, searched, "n={n} level {level}: {values:?}");
+                        compared += usize::from(!covered.is_empty());
+                    })
+                    .unwrap();
             }
         }
         assert!(compared > 100, "only {compared} partials had a labelling to compare");

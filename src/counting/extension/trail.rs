@@ -27,7 +27,11 @@ pub(super) struct Reached {
 
 impl Reached {
     /// The layer of `len` states given as (state, counts by penalty added).
-    pub fn of<'a, T: Tally + PartialEq + 'a>(layer: impl Iterator<Item = (u128, &'a [T])>, len: usize, width: usize) -> Reached {
+    pub fn of<'a, T: Tally + PartialEq + 'a>(
+        layer: impl Iterator<Item = (u128, &'a [T])>,
+        len: usize,
+        width: usize,
+    ) -> Reached {
         let words = width.div_ceil(64);
         let (mut states, mut bits) = (Vec::with_capacity(len), vec![0u64; len * words]);
         let zero = T::zero();
@@ -95,6 +99,9 @@ impl Trail {
     /// Each kept layer with the positions it starts, `from..end`: the
     /// layers before `from + 1..end` are to be replayed from it.
     pub fn segments(&self) -> impl DoubleEndedIterator<Item = (std::ops::Range<usize>, &Reached)> {
-        self.kept.iter().enumerate().map(|(j, kept)| (j * self.stride..((j + 1) * self.stride).min(self.positions), kept))
+        self.kept
+            .iter()
+            .enumerate()
+            .map(|(j, kept)| (j * self.stride..((j + 1) * self.stride).min(self.positions), kept))
     }
 }

@@ -50,9 +50,8 @@ impl Schedule {
     pub fn new(hex: &Hexagon, level: u8) -> Result<Schedule, HexError> {
         let slot_bits = u32::from(level) + 1;
         let cells = hex.cell_count();
-        let last_neighbour: Vec<usize> = (0..cells)
-            .map(|c| hex.neighbours(c).iter().copied().max().unwrap_or(c).max(c))
-            .collect();
+        let last_neighbour: Vec<usize> =
+            (0..cells).map(|c| hex.neighbours(c).iter().copied().max().unwrap_or(c).max(c)).collect();
         let mut frontier: Vec<usize> = Vec::new();
         let mut steps = Vec::with_capacity(cells);
         for t in 0..cells {
@@ -66,10 +65,8 @@ impl Schedule {
             extended.push(t);
             let (retiring, staying): (Vec<usize>, Vec<usize>) =
                 (0..extended.len()).partition(|&s| last_neighbour[extended[s]] <= t);
-            let unplaced = extended
-                .iter()
-                .map(|&c| hex.neighbours(c).iter().filter(|&&u| u > t).count() as u32)
-                .collect();
+            let unplaced =
+                extended.iter().map(|&c| hex.neighbours(c).iter().filter(|&&u| u > t).count() as u32).collect();
             frontier = staying.iter().map(|&s| extended[s]).collect();
             if (frontier.len() as u32) * slot_bits > STATE_BITS {
                 return Err(HexError::Usage(format!(

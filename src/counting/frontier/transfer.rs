@@ -33,10 +33,7 @@ pub fn unpack(state: u128, len: usize, bits: u32) -> Codes {
 /// Packs codes in the order given by `slots`.
 #[inline]
 fn pack(codes: &Codes, slots: &[usize], bits: u32) -> u128 {
-    slots
-        .iter()
-        .enumerate()
-        .fold(0u128, |acc, (s, &slot)| acc | (u128::from(codes[slot]) << (s as u32 * bits)))
+    slots.iter().enumerate().fold(0u128, |acc, (s, &slot)| acc | (u128::from(codes[slot]) << (s as u32 * bits)))
 }
 
 /// Splits a key into (frontier state, penalty so far).
@@ -54,12 +51,7 @@ pub fn join_key(state: u128, penalty: usize) -> u128 {
 /// Calls `emit(value, next_state, charge)` for every value of cell `t` that
 /// keeps the state alive. `state` is the frontier before step `t`.
 #[inline]
-pub fn for_each_successor(
-    schedule: &Schedule,
-    t: usize,
-    state: u128,
-    mut emit: impl FnMut(u8, u128, usize),
-) {
+pub fn for_each_successor(schedule: &Schedule, t: usize, state: u128, mut emit: impl FnMut(u8, u128, usize)) {
     let step = &schedule.steps[t];
     let bits = schedule.slot_bits;
     let plus = schedule.plus();

@@ -124,7 +124,8 @@ impl<T: Tally> Layer<T> {
 
     /// Merges runs held in memory into a layer on every core (`merge_in_pieces`).
     pub fn merged(runs: &[Run<T>], pieces: usize) -> Result<Layer<T>, Overflow> {
-        let parts = merge_in_pieces(runs, pieces, |e| e.0, |slices| merged_run(slices.into_iter().map(borrowed).collect()));
+        let parts =
+            merge_in_pieces(runs, pieces, |e| e.0, |slices| merged_run(slices.into_iter().map(borrowed).collect()));
         Ok(Layer { parts: parts.into_iter().collect::<Result<Vec<Run<T>>, Overflow>>()? })
     }
 }
@@ -165,8 +166,7 @@ fn cut_keys<E>(runs: &[Vec<E>], pieces: usize, key: impl Fn(&E) -> u128) -> Vec<
     let stride = (total / (pieces * 16).max(1)).max(1);
     let mut sample: Vec<u128> = runs.iter().flat_map(|run| run.iter().step_by(stride).map(&key)).collect();
     sample.sort_unstable();
-    let mut cuts: Vec<u128> =
-        (1..pieces).filter_map(|i| sample.get(i * sample.len() / pieces).copied()).collect();
+    let mut cuts: Vec<u128> = (1..pieces).filter_map(|i| sample.get(i * sample.len() / pieces).copied()).collect();
     cuts.dedup();
     cuts
 }

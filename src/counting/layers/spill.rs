@@ -49,7 +49,9 @@ impl Scratch {
         let mut out = BufWriter::with_capacity(BUFFER, file);
         let mut len = 0;
         merge(sources, |(key, count)| {
-            key.write_to(&mut out).and_then(|()| count.write_to(&mut out)).map_err(|e| SweepError::scratch(&path, e))?;
+            key.write_to(&mut out)
+                .and_then(|()| count.write_to(&mut out))
+                .map_err(|e| SweepError::scratch(&path, e))?;
             len += 1;
             Ok(())
         })?;
@@ -116,8 +118,8 @@ impl Spilled {
 mod tests {
     use num_bigint::BigUint;
 
-    use crate::counting::layers::sorted::{borrowed, merged_run, sorted_run, Layer, Run};
     use super::*;
+    use crate::counting::layers::sorted::{borrowed, merged_run, sorted_run, Layer, Run};
 
     /// Counts past `u128` with keys that repeat across runs.
     fn runs() -> Vec<Run<BigUint>> {

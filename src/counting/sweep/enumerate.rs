@@ -10,18 +10,13 @@
 use rayon::prelude::*;
 
 use crate::counting::frontier::schedule::Schedule;
-use crate::counting::tables::guide::Guide;
 use crate::counting::frontier::transfer::for_each_successor;
+use crate::counting::tables::guide::Guide;
 
 /// Calls `visit(values, penalty)` for every valid level-k partial of penalty
 /// `<= bound`; `table` is the level-k guide for that bound. Values are by cell
 /// index, `k + 1` standing for `+`.
-pub fn for_each_partial(
-    schedule: &Schedule,
-    table: &Guide,
-    bound: usize,
-    mut visit: impl FnMut(&[u8], usize),
-) {
+pub fn for_each_partial(schedule: &Schedule, table: &Guide, bound: usize, mut visit: impl FnMut(&[u8], usize)) {
     assert_eq!(table.level, schedule.level, "the guide must be of the enumerated level");
     let mut values = vec![0u8; schedule.cells];
     if table.future[0].contains_key(&0) {
@@ -93,7 +88,9 @@ pub fn fold_partials<A: Send>(
             .flat_map(|node| {
                 let mut children = Vec::new();
                 for_each_successor(schedule, node.t, node.state, |value, s, charge| {
-                    let fits = table.future[node.t + 1].get(&s).is_some_and(|&g| node.penalty + charge + usize::from(g) <= bound);
+                    let fits = table.future[node.t + 1]
+                        .get(&s)
+                        .is_some_and(|&g| node.penalty + charge + usize::from(g) <= bound);
                     if fits {
                         let mut values = node.values.clone();
                         values[node.t] = value;

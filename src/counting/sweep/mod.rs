@@ -16,20 +16,19 @@
 //! keys, of their counts times the successors reaching it, and addition does
 //! not depend on the order or grouping the shards impose.
 
-
 pub(super) mod enumerate;
 
 use rayon::prelude::*;
 
+use crate::context::RunContext;
 use crate::counting::basics::{check_stop, Layers, SweepError};
 use crate::counting::frontier::schedule::{minimum_bound, Schedule};
-use crate::counting::tables::guide::Guide;
+use crate::counting::frontier::transfer::{for_each_successor, join_key, split_key};
 use crate::counting::hashing::KeyMap;
 use crate::counting::layers::sorted::{borrowed, merged_run, run_bytes, sorted_run, Keyed, Layer, Run};
 use crate::counting::layers::spill::{Scratch, Spilled};
+use crate::counting::tables::guide::Guide;
 use crate::counting::tally::{Overflow, Tally};
-use crate::counting::frontier::transfer::{for_each_successor, join_key, split_key};
-use crate::context::RunContext;
 
 /// What a sweep returns.
 #[derive(Debug, Clone)]
@@ -74,7 +73,8 @@ pub fn sweep<T: Tally>(
                 check_stop(context)?;
                 sorted_step(pruning, layer, memory_limit, &mut scratch, &mut done)
             };
-            let last = run_layers(schedule, bound, guide, start, step, |layer| least_penalty(layer.iter().map(|e| &e.0)))?;
+            let last =
+                run_layers(schedule, bound, guide, start, step, |layer| least_penalty(layer.iter().map(|e| &e.0)))?;
             done.spilled_runs = scratch.files();
             by_penalty(last.iter().map(|(key, count)| (key, count)), bound)?
         }
@@ -101,7 +101,9 @@ impl Pruning<'_> {
         for_each_successor(self.schedule, self.t, state, |_, next_state, charge| {
             let total = penalty + charge;
             let guided = match self.guide {
-                Some(g) => g.still_to_come(self.schedule, self.t + 1, next_state).is_some_and(|c| total + c <= self.bound),
+                Some(g) => {
+                    g.still_to_come(self.schedule, self.t + 1, next_state).is_some_and(|c| total + c <= self.bound)
+                }
                 None => true,
             };
             if total <= self.limit && guided {
@@ -139,7 +141,10 @@ fn least_penalty<'a>(keys: impl Iterator<Item = &'a u128>) -> Option<usize> {
 }
 
 /// The last layer's counts summed by penalty.
-fn by_penalty<'a, T: Tally + 'a>(entries: impl Iterator<Item = (&'a u128, &'a T)>, bound: usize) -> Result<Vec<T>, Overflow> {
+fn by_penalty<'a, T: Tally + 'a>(
+    entries: impl Iterator<Item = (&'a u128, &'a T)>,
+    bound: usize,
+) -> Result<Vec<T>, Overflow> {
     let mut totals = vec![T::zero(); bound + 1];
     for (&key, count) in entries {
         totals[split_key(key).1].try_add(count)?;
@@ -155,7 +160,11 @@ impl<T> Sweep<T> {
 }
 
 /// One step of the reference path.
-fn hashed_step<T: Tally>(pruning: Option<Pruning<'_>>, layer: KeyMap<T>, done: &mut Sweep<T>) -> Result<KeyMap<T>, SweepError> {
+fn hashed_step<T: Tally>(
+    pruning: Option<Pruning<'_>>,
+    layer: KeyMap<T>,
+    done: &mut Sweep<T>,
+) -> Result<KeyMap<T>, SweepError> {
     let mut next: KeyMap<T> = KeyMap::default();
     if let Some(pruning) = pruning {
         next.reserve(layer.len());

@@ -29,8 +29,8 @@ use sha2::{Digest, Sha256};
 
 use crate::counting::basics::DEFAULT_MEMORY_LIMIT;
 use crate::counting::frontier::schedule::Schedule;
-use crate::counting::tables::guide::{frontier_len, Guide};
 use crate::counting::hashing::KeyMap;
+use crate::counting::tables::guide::{frontier_len, Guide};
 use crate::counting::varint::{get_canonical, put_varint};
 use crate::error::HexError;
 use crate::files::{read_regular, write_atomic};
@@ -113,7 +113,11 @@ pub fn parse(bytes: &[u8], schedule: &Schedule, side: usize, bound: usize) -> Re
     }
     let layers = next(&mut input)?;
     if layers != schedule.cells as u128 + 1 {
-        return Err(format!("{layers} layers for a hexagon of {} cells (expected {})", schedule.cells, schedule.cells + 1));
+        return Err(format!(
+            "{layers} layers for a hexagon of {} cells (expected {})",
+            schedule.cells,
+            schedule.cells + 1
+        ));
     }
     let mut future = Vec::with_capacity(schedule.cells + 1);
     for t in 0..=schedule.cells {
@@ -146,7 +150,10 @@ fn parse_layer(input: &mut &[u8], schedule: &Schedule, t: usize, bound: usize) -
         if i > 0 && delta == 0 {
             return Err(format!("layer {t}: a state listed twice"));
         }
-        state = state.checked_add(delta).filter(|s| s >> width == 0).ok_or_else(|| format!("layer {t}: a state wider than its {width}-bit frontier"))?;
+        state = state
+            .checked_add(delta)
+            .filter(|s| s >> width == 0)
+            .ok_or_else(|| format!("layer {t}: a state wider than its {width}-bit frontier"))?;
         let Some((&charge, rest)) = input.split_first() else {
             return Err(format!("layer {t}: truncated"));
         };
@@ -161,9 +168,9 @@ fn parse_layer(input: &mut &[u8], schedule: &Schedule, t: usize, bound: usize) -
 
 #[cfg(test)]
 mod tests {
+    use super::*;
     use crate::counting::basics::CountSettings;
     use crate::counting::tables::ladder::Ladder;
-    use super::*;
     use crate::geometry::Hexagon;
 
     /// A saved table reads back equal; a flipped byte, a wrong name and a

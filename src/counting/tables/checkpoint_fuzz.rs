@@ -10,8 +10,8 @@ use proptest::prelude::*;
 use sha2::{Digest, Sha256};
 
 use crate::counting::basics::CountSettings;
-use crate::counting::tables::checkpoint::{parse, serialise};
 use crate::counting::frontier::schedule::Schedule;
+use crate::counting::tables::checkpoint::{parse, serialise};
 use crate::counting::tables::ladder::Ladder;
 use crate::counting::varint::put_varint;
 use crate::geometry::Hexagon;
@@ -158,7 +158,8 @@ fn the_audited_huge_length_is_refused_and_real_tables_round_trip() {
         let table = parse(real, &schedule, *side, *bound).expect("a real table is read");
         assert!(table.size() > 0);
         assert_eq!(&serialise(*side, *bound, &table), real);
-        let refused = parse(&crafted(*side, *level, *bound, real, 0, u128::from(u64::MAX)), &schedule, *side, *bound).expect_err("huge");
+        let refused = parse(&crafted(*side, *level, *bound, real, 0, u128::from(u64::MAX)), &schedule, *side, *bound)
+            .expect_err("huge");
         assert!(refused.starts_with("layer 0 claims"), "{refused}");
     }
 }

@@ -22,8 +22,8 @@
 //! (every core); this module holds what both build and how a sweep reads it.
 
 use crate::counting::frontier::schedule::{code_value, Schedule};
-use crate::counting::hashing::KeyMap;
 use crate::counting::frontier::transfer::unpack;
+use crate::counting::hashing::KeyMap;
 
 /// `future[t]`: level-j state after `t` placed cells -> least charge to finish.
 #[derive(Debug, Clone)]

@@ -35,7 +35,11 @@ pub fn start_hint(dir: &Path, n: usize, level: u8) -> Result<Option<usize>, HexE
         return Ok(None);
     }
     let bytes = read_regular(&path, HINT_FILE_BYTES, "start-bound hint")?;
-    let refuse = |why: String| HexError::Input { file: path.clone(), line: 0, message: format!("start-bound hint refused: {why}") };
+    let refuse = |why: String| HexError::Input {
+        file: path.clone(),
+        line: 0,
+        message: format!("start-bound hint refused: {why}"),
+    };
     let record: serde_json::Value = serde_json::from_slice(&bytes).map_err(|e| refuse(format!("not JSON ({e})")))?;
     let most = edge_count(n).min(MAX_PENALTY_BOUND);
     let minima: Vec<usize> = record
@@ -45,12 +49,17 @@ pub fn start_hint(dir: &Path, n: usize, level: u8) -> Result<Option<usize>, HexE
         .and_then(|m| m.iter().map(|x| x.as_u64().and_then(|x| usize::try_from(x).ok())).collect::<Option<Vec<_>>>())
         .ok_or_else(|| refuse("`level_minima` is not six penalties".into()))?;
     if minima.windows(2).any(|w| w[0] > w[1]) || minima[5] > most {
-        return Err(refuse(format!("`level_minima` {minima:?} is not non-decreasing within {most} (the bound for n = {n})")));
+        return Err(refuse(format!(
+            "`level_minima` {minima:?} is not non-decreasing within {most} (the bound for n = {n})"
+        )));
     }
     if record.get("optimum").and_then(|o| o.as_u64()) != Some(minima[5] as u64) {
         return Err(refuse("`optimum` is not the last of `level_minima`".into()));
     }
-    let witness = record.get("witness").and_then(|w| w.as_str()).filter(|w| Path::new(w).file_name() == Some(std::ffi::OsStr::new(w)));
+    let witness = record
+        .get("witness")
+        .and_then(|w| w.as_str())
+        .filter(|w| Path::new(w).file_name() == Some(std::ffi::OsStr::new(w)));
     let witness = folder.join(witness.ok_or_else(|| refuse("`witness` is not a file name beside it".into()))?);
     let grid = parse_grid(&read_regular(&witness, HINT_FILE_BYTES, "witness")?, &witness, Some(n))?;
     let judged = evaluate(&Hexagon::new(n)?, &grid.partial);

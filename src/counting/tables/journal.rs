@@ -206,7 +206,13 @@ impl Journal {
     /// Reads step `t` of `pass` at `path`, handing each packed state to
     /// `each`, and returns its length and least penalty once the hash has
     /// matched; any difference from what `write` makes is an error naming the file.
-    fn scan(&self, pass: Pass, path: &Path, t: usize, mut each: impl FnMut(u128)) -> Result<(usize, Option<usize>), SweepError> {
+    fn scan(
+        &self,
+        pass: Pass,
+        path: &Path,
+        t: usize,
+        mut each: impl FnMut(u128),
+    ) -> Result<(usize, Option<usize>), SweepError> {
         let fail = |e: std::io::Error| SweepError::scratch(path, e);
         let invalid = |why| invalid(pass, why);
         let file = File::open(path).map_err(fail)?;
@@ -225,7 +231,10 @@ impl Journal {
         let Identity { side, level, bound, cells } = self.id;
         let expected = [side, usize::from(level), bound, cells, t].map(|x| x as u128);
         if fields[..5] != expected {
-            return Err(fail(invalid(format!("it holds side, level, bound, cells, step {:?} (expected {expected:?})", &fields[..5]))));
+            return Err(fail(invalid(format!(
+                "it holds side, level, bound, cells, step {:?} (expected {expected:?})",
+                &fields[..5]
+            ))));
         }
         // Every state takes at least one byte: a length past the file's size is damage, not a reason to allocate.
         if fields[5] > u128::from(size) {

@@ -9,8 +9,8 @@
 //!   complete assignment, when that is `<= B` (and absent otherwise).
 
 use crate::counting::basics::{check_bound, report_built, report_loaded, BuildStats, CountSettings};
-use crate::counting::tables::checkpoint;
 use crate::counting::frontier::schedule::Schedule;
+use crate::counting::tables::checkpoint;
 use crate::counting::tables::guide::Guide;
 use crate::counting::tables::journal::{self, Identity, Journal};
 use crate::counting::tables::reference;
@@ -44,7 +44,11 @@ impl<'h> Ladder<'h> {
     /// The ladder up to `level <= 4` at a bound at least the level's minimum
     /// (equal when the start bound is at most the minimum), found level by
     /// level (each minimum is at least the one below), and that minimum.
-    pub fn to_minimum(hex: &'h Hexagon, level: u8, settings: &'h CountSettings) -> Result<(Ladder<'h>, usize), HexError> {
+    pub fn to_minimum(
+        hex: &'h Hexagon,
+        level: u8,
+        settings: &'h CountSettings,
+    ) -> Result<(Ladder<'h>, usize), HexError> {
         check_bound(settings.start)?;
         let mut ladder = Ladder::new(hex, settings.start, settings);
         let mut minimum = 0;
@@ -96,7 +100,8 @@ impl<'h> Ladder<'h> {
     pub fn extend(&mut self) -> Result<(), HexError> {
         let schedule = Schedule::new(self.hex, self.top() + 1)?;
         let level = self.top() + 1;
-        let saved = self.settings.checkpoints.as_ref().map(|dir| checkpoint::path(dir, self.hex.side(), level, self.bound));
+        let saved =
+            self.settings.checkpoints.as_ref().map(|dir| checkpoint::path(dir, self.hex.side(), level, self.bound));
         if let Some(path) = saved.as_ref().filter(|p| p.exists()) {
             let table = checkpoint::load(path, &schedule, self.hex.side(), self.bound)?;
             report_loaded(&self.settings.context, level, self.bound, path, table.size());
@@ -111,8 +116,13 @@ impl<'h> Ladder<'h> {
             let id = Identity { side, level, bound: self.bound, cells: schedule.cells };
             Journal::new(journal::dir(dir, side, level, self.bound), id)
         });
-        let (table, stats) =
-            reference::build(&schedule, self.bound, self.guides.last(), (self.settings.layers, journal.as_ref()), &self.settings.context)?;
+        let (table, stats) = reference::build(
+            &schedule,
+            self.bound,
+            self.guides.last(),
+            (self.settings.layers, journal.as_ref()),
+            &self.settings.context,
+        )?;
         report_built(&self.settings.context, &stats);
         if stats.resumed_layers + stats.resumed_tables > 0 {
             self.settings.note_loaded(journal.as_ref().expect("resumed from a journal").dir());

@@ -31,16 +31,16 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 
+use crate::context::RunContext;
 use crate::counting::basics::{check_stop, report_backward_step, report_resumed, report_step, BuildStats, SweepError};
 use crate::counting::frontier::schedule::{minimum_bound, Schedule};
-use crate::counting::tables::guide::{Admits, Guide};
+use crate::counting::frontier::transfer::for_each_successor;
 use crate::counting::hashing::KeyMap;
-use crate::counting::tables::journal::{JournalEntry, Journal, Pass};
 use crate::counting::layers::sorted::merge_in_pieces;
 use crate::counting::layers::spill::Scratch;
-use crate::counting::frontier::transfer::for_each_successor;
+use crate::counting::tables::guide::{Admits, Guide};
+use crate::counting::tables::journal::{Journal, JournalEntry, Pass};
 use crate::counting::varint::{get_varint, put_varint};
-use crate::context::RunContext;
 
 /// A forward layer: parts over disjoint, increasing state ranges, each sorted,
 /// each state once, packed with its least penalty so far.
@@ -102,8 +102,17 @@ struct Start {
 }
 
 /// Layer 0, or the last layer of the journal's consecutive run.
-fn start(schedule: &Schedule, (journal, context): (Option<&Journal>, &RunContext), stats: &mut BuildStats) -> Result<Start, SweepError> {
-    let fresh = Start { held: Vec::with_capacity(schedule.cells + 1), layer: vec![vec![packed(0, 0)]], entry: None, minima: vec![Some(0)] };
+fn start(
+    schedule: &Schedule,
+    (journal, context): (Option<&Journal>, &RunContext),
+    stats: &mut BuildStats,
+) -> Result<Start, SweepError> {
+    let fresh = Start {
+        held: Vec::with_capacity(schedule.cells + 1),
+        layer: vec![vec![packed(0, 0)]],
+        entry: None,
+        minima: vec![Some(0)],
+    };
     let Some(journal) = journal else { return Ok(fresh) };
     let mut found = journal.resumable()?;
     let Some(last) = found.pop() else { return Ok(fresh) };
@@ -161,7 +170,10 @@ fn forward(
         note_layer(stats, next_len, t + 1);
         stats.peak_bytes = stats.peak_bytes.max(held_bytes + bytes(&layer) + runs_bytes + bytes(&next));
         let finished = std::mem::replace(&mut layer, next);
-        let written = holding.journal.map(|journal| journal.write((Pass::Forward, t + 1), layer.iter().flatten(), minimum)).transpose()?;
+        let written = holding
+            .journal
+            .map(|journal| journal.write((Pass::Forward, t + 1), layer.iter().flatten(), minimum))
+            .transpose()?;
         match std::mem::replace(&mut entry, written) {
             Some(entry) => held.push(Held::Journal(entry)),
             None => {
@@ -323,7 +335,7 @@ fn load(held: Held, journal: Option<&Journal>) -> Result<Parts, SweepError> {
 
 #[cfg(test)]
 mod tests {
-    use crate::counting::basics::{Layers, CountSettings};
+    use crate::counting::basics::{CountSettings, Layers};
     use crate::counting::tables::ladder::Ladder;
     use crate::geometry::Hexagon;
 
@@ -362,11 +374,11 @@ mod tests {
 
 #[cfg(test)]
 mod journal_tests {
-    use crate::counting::tables::checkpoint::serialise;
-    use crate::counting::frontier::schedule::Schedule;
-    use crate::counting::tables::journal::{Identity, Journal, Pass};
     use super::{build, SweepError};
     use crate::context::RunContext;
+    use crate::counting::frontier::schedule::Schedule;
+    use crate::counting::tables::checkpoint::serialise;
+    use crate::counting::tables::journal::{Identity, Journal, Pass};
     use crate::geometry::Hexagon;
 
     /// A build stopped after any layer of either pass (what a stop leaves:
@@ -397,9 +409,11 @@ mod journal_tests {
             remove(Pass::Forward, stopped_after + 1..cells + 1);
             remove(Pass::Backward, 0..cells);
             if stopped_after > 0 {
-                std::fs::write(journal.dir().join(format!(".layer-{}.x.tmp", stopped_after + 1)), b"half").expect("stray");
+                std::fs::write(journal.dir().join(format!(".layer-{}.x.tmp", stopped_after + 1)), b"half")
+                    .expect("stray");
             }
-            let (resumed, stats) = build(&schedule, bound, Some(&lower), (1 << 30, Some(&journal)), &stop).expect("resumes");
+            let (resumed, stats) =
+                build(&schedule, bound, Some(&lower), (1 << 30, Some(&journal)), &stop).expect("resumes");
             assert_eq!(stats.resumed_layers, stopped_after, "resumed where it stopped");
             assert!(serialise(side, bound, &resumed) == expected, "stopped after layer {stopped_after}: another table");
             assert!(journal.path(Pass::Forward, cells).is_file(), "every layer journalled");
@@ -408,11 +422,20 @@ mod journal_tests {
         for tables in [1, 2, cells / 2, cells - 1, cells] {
             remove(Pass::Backward, 0..cells - tables);
             if tables < cells {
-                std::fs::write(journal.dir().join(format!(".future-{}.x.tmp", cells - tables - 1)), b"half").expect("stray");
+                std::fs::write(journal.dir().join(format!(".future-{}.x.tmp", cells - tables - 1)), b"half")
+                    .expect("stray");
             }
-            let (resumed, stats) = build(&schedule, bound, Some(&lower), (1 << 30, Some(&journal)), &stop).expect("resumes");
-            assert_eq!((stats.resumed_layers, stats.resumed_tables), (cells, tables), "resumed where the backward pass stopped");
-            assert!(serialise(side, bound, &resumed) == expected, "stopped with {tables} backward tables: another table");
+            let (resumed, stats) =
+                build(&schedule, bound, Some(&lower), (1 << 30, Some(&journal)), &stop).expect("resumes");
+            assert_eq!(
+                (stats.resumed_layers, stats.resumed_tables),
+                (cells, tables),
+                "resumed where the backward pass stopped"
+            );
+            assert!(
+                serialise(side, bound, &resumed) == expected,
+                "stopped with {tables} backward tables: another table"
+            );
         }
         // A forward layer filed as a backward table is refused, not read as one.
         let misfiled = journal.path(Pass::Backward, cells - 1);

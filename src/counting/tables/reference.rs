@@ -9,14 +9,14 @@
 //! the states kept one step later. Both builds apply these rules state by
 //! state, so they give the same tables (`reach`'s tests compare them).
 
+use crate::context::RunContext;
 use crate::counting::basics::{check_stop, BuildStats, Layers, SweepError};
 use crate::counting::frontier::schedule::{minimum_bound, Schedule};
-use crate::counting::tables::guide::{Admits, Guide};
+use crate::counting::frontier::transfer::for_each_successor;
 use crate::counting::hashing::KeyMap;
+use crate::counting::tables::guide::{Admits, Guide};
 use crate::counting::tables::journal::Journal;
 use crate::counting::tables::reach;
-use crate::counting::frontier::transfer::for_each_successor;
-use crate::context::RunContext;
 
 /// Builds the level-`schedule.level` table for penalty `<= bound`, pruning
 /// the forward pass with the table of a lower level when one is given: on

@@ -6,9 +6,6 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use super::report::NOT_STORED;
-use crate::verify::regenerate::{rebuild_checked, ProofChecks, Rebuild, Regenerate};
-use crate::verify::budget::Reservation;
-use crate::run::WorkDir;
 use crate::compress;
 use crate::digest::sha256_hex;
 use crate::encoding::LevelEncoding;
@@ -22,16 +19,26 @@ use crate::records::ranges::{check_claim_directory, check_n_directory};
 use crate::records::read::{expect_hash, stored_path};
 use crate::records::trust::{trust_base, Basis};
 use crate::records::{CheckerRecord, Claim, Status};
+use crate::run::WorkDir;
+use crate::verify::budget::Reservation;
+use crate::verify::regenerate::{rebuild_checked, ProofChecks, Rebuild, Regenerate};
 
 /// Judges `claim` (read from `path`); with `checks.keep`, the verified
 /// checker's verdict of this run is written into the file and `claim`
 /// becomes what the file now holds.
-pub(super) fn check_claim(path: &Path, claim: &mut Claim, checks: ProofChecks<'_>, messages: &mut Vec<String>) -> Result<Status, HexError> {
+pub(super) fn check_claim(
+    path: &Path,
+    claim: &mut Claim,
+    checks: ProofChecks<'_>,
+    messages: &mut Vec<String>,
+) -> Result<Status, HexError> {
     let (regenerate, verified) = (checks.regenerate, checks.verified);
     let (dimacs, _share) = judged_formula(path, claim, messages)?;
     if let Some(recorded) = &claim.verified_lrat {
         // Bound to this claim's CNF and LRAT proof, or refused; either way the record's word, not this run's check.
-        if let Some(why) = recorded.binding_fault(&claim.cnf.sha256, claim.lrat_proof.as_ref().map(|f| f.sha256.as_str())) {
+        if let Some(why) =
+            recorded.binding_fault(&claim.cnf.sha256, claim.lrat_proof.as_ref().map(|f| f.sha256.as_str()))
+        {
             return Err(RecordError::Header(why).at(path));
         }
         messages.push(recorded.recorded_line());
@@ -68,7 +75,9 @@ pub(super) fn check_claim(path: &Path, claim: &mut Claim, checks: ProofChecks<'_
     messages.extend(proofs.lrat);
     messages.extend(external);
     if !verified {
-        messages.push("no LRAT proof stored and no DRAT checker (drat-trim, rate) on PATH: nothing checked the proof".into());
+        messages.push(
+            "no LRAT proof stored and no DRAT checker (drat-trim, rate) on PATH: nothing checked the proof".into(),
+        );
         return Ok(Status::Unverified);
     }
     Ok(Status::Verified)
@@ -88,7 +97,10 @@ fn judged_formula(path: &Path, claim: &Claim, messages: &mut Vec<String>) -> Res
     let hex = Hexagon::new(claim.n)?;
     let dimacs = LevelEncoding::new(&hex, claim.level, claim.encode_options()).cnf.to_dimacs();
     if sha256_hex(&dimacs) != claim.cnf.sha256 {
-        return Err(RecordError::Header("the CNF re-encoded from the claim's parameters does not match the recorded hash".into()).at(path));
+        return Err(RecordError::Header(
+            "the CNF re-encoded from the claim's parameters does not match the recorded hash".into(),
+        )
+        .at(path));
     }
     messages.push("re-encoded CNF matches the recorded hash".into());
     Ok((dimacs, share))
@@ -111,9 +123,23 @@ fn judged_formula(path: &Path, claim: &Claim, messages: &mut Vec<String>) -> Res
 /// `RecordError::HashMismatch`) for a rejected trace or a DRAT twin of another
 /// hash, `HexError::Io` and `HexError::Internal` for the proof files and the
 /// checker thread.
-pub fn rebuild_claim(path: &Path, claim: &Claim, regenerate: &dyn Regenerate, drat: &Path, messages: &mut Vec<String>) -> Result<(Vec<u8>, Finished, f64), HexError> {
+pub fn rebuild_claim(
+    path: &Path,
+    claim: &Claim,
+    regenerate: &dyn Regenerate,
+    drat: &Path,
+    messages: &mut Vec<String>,
+) -> Result<(Vec<u8>, Finished, f64), HexError> {
     let (dimacs, _share) = judged_formula(path, claim, messages)?;
-    let rebuild = Rebuild { against: Against::Formula(dimacs.clone()), drat, verified: None, lrat_cap: u64::MAX, drat_sha256: &claim.proof.sha256, record: path, cube: None };
+    let rebuild = Rebuild {
+        against: Against::Formula(dimacs.clone()),
+        drat,
+        verified: None,
+        lrat_cap: u64::MAX,
+        drat_sha256: &claim.proof.sha256,
+        record: path,
+        cube: None,
+    };
     let (finished, seconds) = rebuild_checked(rebuild, |trace| regenerate.regenerate(claim, trace))?;
     Ok((dimacs, finished, seconds))
 }
@@ -182,8 +208,17 @@ fn regenerate_proof(
     crate::files::write_atomic(&cnf_path, &dimacs)?;
     let stream = verified.map(|checker| checker.stream(&cnf_path)).transpose()?;
     let drat = work.0.join("proof.drat");
-    let rebuild = Rebuild { against: Against::Formula(dimacs), drat: &drat, verified: stream, lrat_cap: LRAT_FILE_CAP, drat_sha256: &claim.proof.sha256, record: path, cube: None };
-    let (Finished { lrat: record, drat: proof_path, verified, .. }, seconds) = rebuild_checked(rebuild, |trace| regenerate.regenerate(claim, trace))?;
+    let rebuild = Rebuild {
+        against: Against::Formula(dimacs),
+        drat: &drat,
+        verified: stream,
+        lrat_cap: LRAT_FILE_CAP,
+        drat_sha256: &claim.proof.sha256,
+        record: path,
+        cube: None,
+    };
+    let (Finished { lrat: record, drat: proof_path, verified, .. }, seconds) =
+        rebuild_checked(rebuild, |trace| regenerate.regenerate(claim, trace))?;
     messages.push(format!("regenerated the proof in {seconds:.1} s; its DRAT twin matches the recorded hash"));
     let verdict = format!(
         "hexcert-lrat {}: {} on the regenerated trace ({} steps, {:.1} s of CPU)",
@@ -196,10 +231,21 @@ fn regenerate_proof(
 /// an error naming `claim_path`.
 fn verified_line(verdict: &CheckerRecord, claim_path: &Path) -> Result<String, HexError> {
     if !verdict.verified_acceptance() {
-        return Err(RecordError::LratRejected { what: format!("the proof (by {})", verdict.name), verdict: verdict.verdict.clone() }.at(claim_path));
+        return Err(RecordError::LratRejected {
+            what: format!("the proof (by {})", verdict.name),
+            verdict: verdict.verdict.clone(),
+        }
+        .at(claim_path));
     }
     let build = verdict.read.as_ref().map_or("", |read| read.build.as_str());
-    Ok(format!("{}: {} in this run ({}, {build}, {:.2} s, {} MB)", verdict.name, verdict.verdict, verdict.version, verdict.seconds, verdict.peak_memory_kb / 1024))
+    Ok(format!(
+        "{}: {} in this run ({}, {build}, {:.2} s, {} MB)",
+        verdict.name,
+        verdict.verdict,
+        verdict.version,
+        verdict.seconds,
+        verdict.peak_memory_kb / 1024
+    ))
 }
 
 /// Checks a stored LRAT proof with the LRAT checker of `lrat/`; returns the
@@ -216,7 +262,10 @@ fn check_lrat_file(cnf: &Path, lrat: &Path, claim_path: &Path) -> Result<String,
             summary.hints,
             start.elapsed().as_secs_f64()
         )),
-        Err(e) => Err(RecordError::LratRejected { what: "the stored LRAT proof".into(), verdict: e.to_string() }.at(claim_path)),
+        Err(e) => {
+            Err(RecordError::LratRejected { what: "the stored LRAT proof".into(), verdict: e.to_string() }
+                .at(claim_path))
+        }
     }
 }
 
@@ -234,7 +283,11 @@ pub fn external_drat_checks(cnf: &Path, proof: &Path, claim_path: &Path) -> Resu
     for checker in Checker::present() {
         let verdict = checker.check(cnf, proof)?;
         if !verdict.verified {
-            return Err(RecordError::Header(format!("{} did not verify the DRAT proof: {}", checker.name, verdict.line)).at(claim_path));
+            return Err(RecordError::Header(format!(
+                "{} did not verify the DRAT proof: {}",
+                checker.name, verdict.line
+            ))
+            .at(claim_path));
         }
         lines.push(format!("{}: {} on the DRAT proof ({:.1} s)", checker.name, verdict.line, verdict.seconds));
     }

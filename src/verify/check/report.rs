@@ -34,7 +34,11 @@ pub struct Summary {
 impl Summary {
     pub fn of(reports: &[CheckReport]) -> Summary {
         let count = |s: Status| reports.iter().filter(|r| r.status == s).count();
-        Summary { verified: count(Status::Verified), failed: count(Status::Failed), unverified: count(Status::Unverified) }
+        Summary {
+            verified: count(Status::Verified),
+            failed: count(Status::Failed),
+            unverified: count(Status::Unverified),
+        }
     }
 
     /// Done only when every record was verified; negative when any failed.

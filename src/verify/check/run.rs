@@ -7,18 +7,18 @@ use std::path::{Path, PathBuf};
 use super::claim::check_claim;
 use super::find::find_records;
 use super::report::{CheckReport, LEGACY};
-use crate::verify::regenerate::{ProofChecks, Regenerate};
-use crate::verify::statement_to_cnf as statement;
 use crate::error::{HexError, RecordError};
 use crate::geometry::Hexagon;
 use crate::levels::Partial;
 use crate::proofs::verified::VerifiedChecker;
-use crate::verify::witness::check_level_witness as level_witness;
 use crate::records::claim::check_optimum_ranges;
 use crate::records::ranges::check_n_directory;
 use crate::records::read::replace_record;
 use crate::records::trust::{trust_base, Basis};
 use crate::records::{Claim, CubeClaim, Optimum, Record, Status};
+use crate::verify::regenerate::{ProofChecks, Regenerate};
+use crate::verify::statement_to_cnf as statement;
+use crate::verify::witness::check_level_witness as level_witness;
 
 /// Checks every record under `paths` and every record they depend on (an
 /// optimum's lower-bound claim), each once. The reports list a dependency
@@ -55,7 +55,13 @@ pub struct CheckOptions {
 impl CheckOptions {
     /// How this run checks proofs, re-solving them with `regenerate`.
     fn proof_checks<'a>(&'a self, regenerate: Option<&'a dyn Regenerate>) -> ProofChecks<'a> {
-        ProofChecks { regenerate, verified: self.verified.as_ref(), keep: self.keep, progress: self.progress, jobs: self.jobs }
+        ProofChecks {
+            regenerate,
+            verified: self.verified.as_ref(),
+            keep: self.keep,
+            progress: self.progress,
+            jobs: self.jobs,
+        }
     }
 }
 
@@ -67,7 +73,11 @@ impl CheckOptions {
 /// a write had no room (full disk, file-size limit, quota:
 /// `HexError::is_no_room`), the run stopping there. A record that fails its
 /// check is no error: its report says `Failed`.
-pub fn check_paths_with(paths: &[PathBuf], regenerate: Option<&dyn Regenerate>, options: &CheckOptions) -> Result<Vec<CheckReport>, HexError> {
+pub fn check_paths_with(
+    paths: &[PathBuf],
+    regenerate: Option<&dyn Regenerate>,
+    options: &CheckOptions,
+) -> Result<Vec<CheckReport>, HexError> {
     let mut run = CheckRun::new(regenerate);
     run.options = options.clone();
     let records = find_records(paths)?;
@@ -77,7 +87,8 @@ pub fn check_paths_with(paths: &[PathBuf], regenerate: Option<&dyn Regenerate>, 
     // the pass in order then takes each report where it falls.
     if regenerate.is_none() {
         use rayon::prelude::*;
-        let claims: Vec<&PathBuf> = records.iter().filter(|p| p.file_name().is_some_and(|n| n == "claim.json")).collect();
+        let claims: Vec<&PathBuf> =
+            records.iter().filter(|p| p.file_name().is_some_and(|n| n == "claim.json")).collect();
         let checked: Vec<Result<(PathBuf, CheckReport), HexError>> = claims
             .par_iter()
             .map(|path| {
@@ -135,7 +146,15 @@ pub struct CheckRun<'a> {
 
 impl<'a> CheckRun<'a> {
     pub fn new(regenerate: Option<&'a dyn Regenerate>) -> CheckRun<'a> {
-        CheckRun { regenerate, options: CheckOptions::default(), reports: Vec::new(), keys: Vec::new(), ready: Default::default(), stopped: None, listings: Default::default() }
+        CheckRun {
+            regenerate,
+            options: CheckOptions::default(),
+            reports: Vec::new(),
+            keys: Vec::new(),
+            ready: Default::default(),
+            stopped: None,
+            listings: Default::default(),
+        }
     }
 
     /// The report of `path`, checking it unless this run already did. A
@@ -153,7 +172,8 @@ impl<'a> CheckRun<'a> {
         }
         let through_link = std::path::absolute(path).is_ok_and(|a| a != key);
         let shown = if through_link { key.clone() } else { path.to_path_buf() };
-        let mut report = CheckReport { path: shown, status: Status::Verified, messages: Vec::new(), needs_veripb: false };
+        let mut report =
+            CheckReport { path: shown, status: Status::Verified, messages: Vec::new(), needs_veripb: false };
         let outcome = Record::read(path).and_then(|record| self.check_read(path, record, &mut report));
         report.status = outcome.unwrap_or_else(|error| {
             report.messages.push(error.to_string());
@@ -190,17 +210,34 @@ impl<'a> CheckRun<'a> {
                 // The checker is cloned so that the claim's check below may borrow the run.
                 let verified = self.options.verified.clone();
                 let options = &self.options;
-                let checks = ProofChecks { regenerate: self.regenerate, verified: verified.as_ref(), keep: options.keep, progress: options.progress, jobs: options.jobs };
-                let (status, leaders) = crate::verify::counts::check_count(path, &count, checks, &mut |claim| self.check(claim).status, messages)?;
+                let checks = ProofChecks {
+                    regenerate: self.regenerate,
+                    verified: verified.as_ref(),
+                    keep: options.keep,
+                    progress: options.progress,
+                    jobs: options.jobs,
+                };
+                let (status, leaders) = crate::verify::counts::check_count(
+                    path,
+                    &count,
+                    checks,
+                    &mut |claim| self.check(claim).status,
+                    messages,
+                )?;
                 self.listings.insert(canonical(path), leaders);
                 return Ok(status);
             }
             Record::Lift(lift) => {
                 let recount = self.regenerate.is_some();
-                let mut check_listing = |listing: &Path| (self.check(listing).status, self.listings.get(&canonical(listing)).cloned());
+                let mut check_listing =
+                    |listing: &Path| (self.check(listing).status, self.listings.get(&canonical(listing)).cloned());
                 return crate::verify::lift::check_lift(path, &lift, recount, &mut check_listing, messages);
             }
-            Record::CubeResult(_) => return Err(RecordError::Header("a cube's record, not a claim: `hexcert cubes merge` its plan".into()).at(path)),
+            Record::CubeResult(_) => {
+                return Err(
+                    RecordError::Header("a cube's record, not a claim: `hexcert cubes merge` its plan".into()).at(path)
+                )
+            }
             Record::Claim(mut claim) => {
                 // With the verdicts this run kept in it: the claim as now on disk.
                 let status = check_claim(path, &mut claim, self.proof_checks(), messages)?;
@@ -214,14 +251,17 @@ impl<'a> CheckRun<'a> {
                 (status, statement)
             }
             Record::CubeClaim(mut claim) => {
-                let status = crate::verify::cube_claims::check_cube_claim(path, &mut claim, self.proof_checks(), messages)?;
+                let status =
+                    crate::verify::cube_claims::check_cube_claim(path, &mut claim, self.proof_checks(), messages)?;
                 let numbers = (claim.plan.n, claim.plan.level, claim.plan.below);
                 witness = level_witness(path, numbers)?.then_some((numbers.1, numbers.2));
                 (status, self.check_cube_statement(path, *claim, messages)?)
             }
         };
-        report.needs_veripb =
-            status == Status::Verified && statement == Status::Unverified && !self.options.derivations && crate::proofs::veripb::Veripb::find().is_none();
+        report.needs_veripb = status == Status::Verified
+            && statement == Status::Unverified
+            && !self.options.derivations
+            && crate::proofs::veripb::Veripb::find().is_none();
         let status = status.and(statement);
         if let Some((level, below)) = witness {
             messages.push(crate::verify::witness::level_minimum_line(level, below, status == Status::Verified));
@@ -233,7 +273,12 @@ impl<'a> CheckRun<'a> {
         self.options.proof_checks(self.regenerate)
     }
 
-    fn check_cube_statement(&self, path: &Path, mut claim: CubeClaim, messages: &mut Vec<String>) -> Result<Status, HexError> {
+    fn check_cube_statement(
+        &self,
+        path: &Path,
+        mut claim: CubeClaim,
+        messages: &mut Vec<String>,
+    ) -> Result<Status, HexError> {
         if self.options.record {
             let read = claim.clone();
             let record = statement::derive_and_check_split(&claim.plan, path)?;
@@ -242,17 +287,34 @@ impl<'a> CheckRun<'a> {
                 messages.push(format!("statement -> split formula: unverified, nothing recorded: {why}"));
                 return Ok(Status::Unverified);
             }
-            let verdict = record.veripb.as_ref().map(|v| format!("{} `{}` in {:.1} s", v.version, v.verdict, v.seconds)).unwrap_or_default();
+            let verdict = record
+                .veripb
+                .as_ref()
+                .map(|v| format!("{} `{}` in {:.1} s", v.version, v.verdict, v.seconds))
+                .unwrap_or_default();
             claim.statement_to_cnf = Some(record);
             claim.trust_base = trust_base(Basis::of_cube_claim(&claim));
             replace_record(path, &read, &claim)?;
             messages.push(format!("statement -> split formula: recorded {verdict}"));
             return Ok(Status::Verified);
         }
-        statement::check_recorded_split(&claim.plan, claim.statement_to_cnf.as_ref(), &claim.trust_base, path, self.options.derivations, messages)
+        statement::check_recorded_split(
+            &claim.plan,
+            claim.statement_to_cnf.as_ref(),
+            &claim.trust_base,
+            path,
+            self.options.derivations,
+            messages,
+        )
     }
 
-    fn check_optimum(&mut self, path: &Path, optimum: &Optimum, messages: &mut Vec<String>, needs_veripb: &mut bool) -> Result<Status, HexError> {
+    fn check_optimum(
+        &mut self,
+        path: &Path,
+        optimum: &Optimum,
+        messages: &mut Vec<String>,
+        needs_veripb: &mut bool,
+    ) -> Result<Status, HexError> {
         check_optimum_ranges(optimum, path)?;
         check_n_directory(path, optimum.n)?;
         let dir = path.parent().unwrap_or(Path::new("."));
@@ -286,7 +348,13 @@ impl<'a> CheckRun<'a> {
     /// What the record says of how it was found (the search's models, the
     /// `unreached` list) is not evidence: a level no stored witness reaches
     /// is reported "at least" its minimum, and the optimum unverified.
-    fn check_level_minima(&mut self, path: &Path, optimum: &Optimum, grid: &Partial, messages: &mut Vec<String>) -> Result<MinimaVerdict, HexError> {
+    fn check_level_minima(
+        &mut self,
+        path: &Path,
+        optimum: &Optimum,
+        grid: &Partial,
+        messages: &mut Vec<String>,
+    ) -> Result<MinimaVerdict, HexError> {
         let dir = path.parent().unwrap_or(Path::new("."));
         let claims = self.claims_beside_optimum(path, optimum)?;
         let minima = &optimum.level_minima;
@@ -364,7 +432,14 @@ impl<'a> CheckRun<'a> {
             let report = self.check(&claim_path);
             if report.status != Status::Failed {
                 let witness = entry.path().join(crate::verify::witness::LEVEL_WITNESS).is_file();
-                claims.push(StatedBound { name, level, below, status: report.status, needs_veripb: report.needs_veripb, witness });
+                claims.push(StatedBound {
+                    name,
+                    level,
+                    below,
+                    status: report.status,
+                    needs_veripb: report.needs_veripb,
+                    witness,
+                });
             }
         }
         claims.sort_by_key(|c| (c.status != Status::Verified, std::cmp::Reverse(c.below)));
@@ -407,7 +482,10 @@ fn record_statement(mut claim: Claim, path: &Path, messages: &mut Vec<String>) -
     let options = claim.encode_options();
     let record = statement::derive_and_check(&hex, claim.level, claim.below, &options, &claim.cnf.sha256, path)?;
     if record.statement.is_some() && !record.accepted() {
-        messages.push(format!("statement -> CNF: unverified, nothing recorded: {}", record.not_checked.as_deref().unwrap_or("VeriPB did not run")));
+        messages.push(format!(
+            "statement -> CNF: unverified, nothing recorded: {}",
+            record.not_checked.as_deref().unwrap_or("VeriPB did not run")
+        ));
         return Ok(Status::Unverified);
     }
     let line = match &record.veripb {
@@ -420,4 +498,3 @@ fn record_statement(mut claim: Claim, path: &Path, messages: &mut Vec<String>) -
     messages.push(line);
     Ok(Status::Verified)
 }
-
