@@ -61,7 +61,10 @@ pub(super) fn check_claim(
     };
     if let Some(verdict) = proofs.seen {
         messages.push(verified_line(&verdict, path)?);
-        if checks.keep {
+        if checks.keep && !verdict.may_replace(claim.verified_lrat.as_ref()) {
+            let recorded = claim.verified_lrat.as_ref().expect("may_replace refuses only over a verdict");
+            messages.push(recorded.kept_line(&verdict, "the claim"));
+        } else if checks.keep {
             let mut kept = claim.clone();
             kept.verified_lrat = Some(verdict);
             kept.trust_base = trust_base(Basis::of_claim(&kept, &kept.encode_options()));
