@@ -11,7 +11,10 @@
 //! inside it, held for the directory's life. Invariant: a directory is
 //! reaped only when its lock can be taken, which no live owner allows on any
 //! host (Linux maps `flock` on NFS to byte-range locks the server arbitrates).
-//! A directory without a lock file (an older build's) is never reaped.
+//! A directory without a lock file (an older build's) is never reaped. Where
+//! a lock cannot decide alone (a lock not yet under its name, `$TMPDIR`
+//! shared with everyone), the run's name decides too: its host must be this
+//! one and its pid gone.
 
 use std::fs::File;
 use std::os::fd::AsRawFd;
@@ -108,6 +111,40 @@ impl WorkDir {
     }
 }
 
+/// Whether the run that named a scratch directory `name`
+/// (`<prefix>-<host>-<token>-<pid>-<number>`, `WorkDir::create`) ran on
+/// this host and its process is gone. Asked only where a lock alone cannot
+/// decide: a directory killed before its lock got its name, one in `$TMPDIR`.
+fn ended_on_this_host(name: &str) -> bool {
+    let mut parts = name.rsplitn(4, '-');
+    let (Some(number), Some(pid), Some(token), Some(rest)) = (parts.next(), parts.next(), parts.next(), parts.next())
+    else {
+        return false;
+    };
+    let (Ok(_), Ok(pid)) = (number.parse::<u64>(), pid.parse::<libc::pid_t>()) else { return false };
+    if token.len() != 16 || !token.bytes().all(|b| b.is_ascii_hexdigit()) || pid <= 0 {
+        return false;
+    }
+    if !rest.ends_with(&format!("-{}", host())) || pid == std::process::id() as libc::pid_t {
+        return false;
+    }
+    // SAFETY: signal 0 sends nothing; it asks whether the process exists.
+    let answer = unsafe { libc::kill(pid, 0) };
+    answer != 0 && std::io::Error::last_os_error().raw_os_error() == Some(libc::ESRCH)
+}
+
+/// The lock of scratch directory `dir`, taken (its owner is gone; held
+/// while the directory is reaped): `.lock`, or, in a directory killed
+/// before its first rename, `.lock.new`. A directory with neither (an
+/// older build's) is never taken.
+fn take_lock(dir: &Path) -> Option<File> {
+    [LOCK_FILE.to_string(), format!("{LOCK_FILE}.new")].iter().find_map(|name| {
+        // Opened for writing: an exclusive lock over NFS needs it.
+        let lock = std::fs::OpenOptions::new().read(true).write(true).open(dir.join(name)).ok()?;
+        try_lock(&lock).then_some(lock)
+    })
+}
+
 impl Drop for WorkDir {
     fn drop(&mut self) {
         let _ = std::fs::remove_dir_all(&self.0);
@@ -135,13 +172,13 @@ pub fn remove_stale_work_dirs_with(dir: &Path, rescue: impl Fn(&Path) -> Result<
         if !(scratch.starts_with(".work-") || scratch.starts_with(".check-")) {
             continue;
         }
-        // Opened for writing: an exclusive lock over NFS needs it.
-        let Ok(lock) = std::fs::OpenOptions::new().read(true).write(true).open(entry.path().join(LOCK_FILE)) else {
-            continue;
-        };
-        if !try_lock(&lock) {
+        // A run killed at its first rename left its lock under `.lock.new`, which a live run holds
+        // from just after creating it: that one is taken only when its run, by its name, is gone.
+        let unnamed_lock = !entry.path().join(LOCK_FILE).exists() && name.starts_with(".new-");
+        if unnamed_lock && !ended_on_this_host(&scratch) {
             continue;
         }
+        let Some(_held) = take_lock(&entry.path()) else { continue };
         match rescue(&entry.path()) {
             Ok(()) => {
                 let _ = std::fs::remove_dir_all(entry.path());
