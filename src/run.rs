@@ -109,6 +109,37 @@ impl WorkDir {
         std::fs::rename(&fresh, &path).map_err(io(&path))?;
         Ok(WorkDir(path, lock))
     }
+
+    /// `create` in the temporary directory (`$TMPDIR`), where this process
+    /// first reaps, once, what hexcert runs killed outright (SIGKILL, the
+    /// OOM killer) left there (`remove_stale_temp_dirs`).
+    pub fn create_temp(prefix: &str) -> Result<WorkDir, HexError> {
+        static REAPED: OnceLock<()> = OnceLock::new();
+        let parent = std::env::temp_dir();
+        REAPED.get_or_init(|| remove_stale_temp_dirs(&parent));
+        WorkDir::create(&parent, prefix)
+    }
+}
+
+/// The prefix of every scratch directory hexcert makes in `$TMPDIR`.
+pub const TEMP_PREFIX: &str = "hexcert-";
+
+/// Removes the scratch directories hexcert's runs left in `tmp`: those
+/// named `hexcert-*` (or still `.new-hexcert-*`) by a run of this host
+/// whose process is gone and whose lock can be taken. `$TMPDIR` is shared
+/// with every program and user, so both are asked: the name, then the lock.
+fn remove_stale_temp_dirs(tmp: &Path) {
+    let Ok(entries) = std::fs::read_dir(tmp) else { return };
+    for entry in entries.flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let bare = name.strip_prefix(".new-").unwrap_or(&name);
+        if !bare.starts_with(TEMP_PREFIX) || !ended_on_this_host(bare) {
+            continue;
+        }
+        if let Some(_held) = take_lock(&entry.path()) {
+            let _ = std::fs::remove_dir_all(entry.path());
+        }
+    }
 }
 
 /// Whether the run that named a scratch directory `name`

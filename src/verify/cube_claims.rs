@@ -212,7 +212,7 @@ impl<'a> CubeProofs<'a> {
 
     fn work_dir(&mut self) -> Result<PathBuf, HexError> {
         if self.work.is_none() {
-            self.work = Some(WorkDir::create(&std::env::temp_dir(), "hexcert-check")?);
+            self.work = Some(WorkDir::create_temp("hexcert-check")?);
         }
         Ok(self.work.as_ref().expect("created").0.clone())
     }

@@ -49,7 +49,7 @@ pub(super) fn check_claim(
     }
     // Outside the claim directory: check only reads a certificate, so a
     // read-only copy checks as the original does.
-    let work = || WorkDir::create(&std::env::temp_dir(), "hexcert-check");
+    let work = || WorkDir::create_temp("hexcert-check");
     let stored = claim.cnf.stored_as.as_ref().zip(claim.proof.stored_as.as_ref());
     let proofs = if let Some(names) = stored {
         read_stored(path, claim, names, work()?, verified, messages)?
