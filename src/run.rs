@@ -11,7 +11,10 @@
 //! inside it, held for the directory's life. Invariant: a directory is
 //! reaped only when its lock can be taken, which no live owner allows on any
 //! host (Linux maps `flock` on NFS to byte-range locks the server arbitrates).
-//! A directory without a lock file (an older build's) is never reaped.
+//! A directory without a lock file (an older build's) is never reaped. Where
+//! a lock cannot decide alone (a lock not yet under its name, `$TMPDIR`
+//! shared with everyone), the run's name decides too: its host must be this
+//! one and its pid gone.
 
 use std::fs::File;
 use std::os::fd::AsRawFd;
@@ -106,6 +109,71 @@ impl WorkDir {
         std::fs::rename(&fresh, &path).map_err(io(&path))?;
         Ok(WorkDir(path, lock))
     }
+
+    /// `create` in the temporary directory (`$TMPDIR`), where this process
+    /// first reaps, once, what hexcert runs killed outright (SIGKILL, the
+    /// OOM killer) left there (`remove_stale_temp_dirs`).
+    pub fn create_temp(prefix: &str) -> Result<WorkDir, HexError> {
+        static REAPED: OnceLock<()> = OnceLock::new();
+        let parent = std::env::temp_dir();
+        REAPED.get_or_init(|| remove_stale_temp_dirs(&parent));
+        WorkDir::create(&parent, prefix)
+    }
+}
+
+/// The prefix of every scratch directory hexcert makes in `$TMPDIR`.
+pub const TEMP_PREFIX: &str = "hexcert-";
+
+/// Removes the scratch directories hexcert's runs left in `tmp`: those
+/// named `hexcert-*` (or still `.new-hexcert-*`) by a run of this host
+/// whose process is gone and whose lock can be taken. `$TMPDIR` is shared
+/// with every program and user, so both are asked: the name, then the lock.
+fn remove_stale_temp_dirs(tmp: &Path) {
+    let Ok(entries) = std::fs::read_dir(tmp) else { return };
+    for entry in entries.flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let bare = name.strip_prefix(".new-").unwrap_or(&name);
+        if !bare.starts_with(TEMP_PREFIX) || !ended_on_this_host(bare) {
+            continue;
+        }
+        if let Some(_held) = take_lock(&entry.path()) {
+            let _ = std::fs::remove_dir_all(entry.path());
+        }
+    }
+}
+
+/// Whether the run that named a scratch directory `name`
+/// (`<prefix>-<host>-<token>-<pid>-<number>`, `WorkDir::create`) ran on
+/// this host and its process is gone. Asked only where a lock alone cannot
+/// decide: a directory killed before its lock got its name, one in `$TMPDIR`.
+fn ended_on_this_host(name: &str) -> bool {
+    let mut parts = name.rsplitn(4, '-');
+    let (Some(number), Some(pid), Some(token), Some(rest)) = (parts.next(), parts.next(), parts.next(), parts.next())
+    else {
+        return false;
+    };
+    let (Ok(_), Ok(pid)) = (number.parse::<u64>(), pid.parse::<libc::pid_t>()) else { return false };
+    if token.len() != 16 || !token.bytes().all(|b| b.is_ascii_hexdigit()) || pid <= 0 {
+        return false;
+    }
+    if !rest.ends_with(&format!("-{}", host())) || pid == std::process::id() as libc::pid_t {
+        return false;
+    }
+    // SAFETY: signal 0 sends nothing; it asks whether the process exists.
+    let answer = unsafe { libc::kill(pid, 0) };
+    answer != 0 && std::io::Error::last_os_error().raw_os_error() == Some(libc::ESRCH)
+}
+
+/// The lock of scratch directory `dir`, taken (its owner is gone; held
+/// while the directory is reaped): `.lock`, or, in a directory killed
+/// before its first rename, `.lock.new`. A directory with neither (an
+/// older build's) is never taken.
+fn take_lock(dir: &Path) -> Option<File> {
+    [LOCK_FILE.to_string(), format!("{LOCK_FILE}.new")].iter().find_map(|name| {
+        // Opened for writing: an exclusive lock over NFS needs it.
+        let lock = std::fs::OpenOptions::new().read(true).write(true).open(dir.join(name)).ok()?;
+        try_lock(&lock).then_some(lock)
+    })
 }
 
 impl Drop for WorkDir {
@@ -135,13 +203,13 @@ pub fn remove_stale_work_dirs_with(dir: &Path, rescue: impl Fn(&Path) -> Result<
         if !(scratch.starts_with(".work-") || scratch.starts_with(".check-")) {
             continue;
         }
-        // Opened for writing: an exclusive lock over NFS needs it.
-        let Ok(lock) = std::fs::OpenOptions::new().read(true).write(true).open(entry.path().join(LOCK_FILE)) else {
-            continue;
-        };
-        if !try_lock(&lock) {
+        // A run killed at its first rename left its lock under `.lock.new`, which a live run holds
+        // from just after creating it: that one is taken only when its run, by its name, is gone.
+        let unnamed_lock = !entry.path().join(LOCK_FILE).exists() && name.starts_with(".new-");
+        if unnamed_lock && !ended_on_this_host(&scratch) {
             continue;
         }
+        let Some(_held) = take_lock(&entry.path()) else { continue };
         match rescue(&entry.path()) {
             Ok(()) => {
                 let _ = std::fs::remove_dir_all(entry.path());

@@ -221,6 +221,45 @@ fn a_relisting_with_kept_verdicts_gives_an_older_listing_its_cake_lpr_acceptance
     );
 }
 
+/// The audit case: `check --regenerate --keep-verdicts --cake-lpr OTHER`
+/// wrote OTHER's acceptance (an unknown build's) over the known build's in
+/// every cube record of a listing, exit 0 and no word, and its report did
+/// not name the build it ran. Now every record keeps the known build's
+/// verdict, the run says so, and the line of this run's acceptances names
+/// the binary and its build.
+#[test]
+fn kept_verdicts_of_a_listing_never_give_way_to_an_unknown_build() {
+    use std::os::unix::fs::PermissionsExt;
+    let Some(_) = crate::common::cake_lpr() else { return };
+    let (dir, _) = certified(5, 2, 8);
+    let scripts = tempfile::tempdir().unwrap();
+    let other = scripts.path().join("other_cake");
+    std::fs::write(&other, "#!/bin/sh\ncat \"$2\" > /dev/null\necho 's VERIFIED UNSAT'\n").unwrap();
+    std::fs::set_permissions(&other, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let cubes = |dir: &Path| -> Vec<Vec<u8>> {
+        (0..128).map(|i| std::fs::read(dir.join(format!("cube-{i}.json"))).unwrap()).collect()
+    };
+    let before = cubes(dir.path());
+    let record = dir.path().join("count.json");
+    let out = hexcert(&[
+        "check",
+        "--regenerate",
+        "--keep-verdicts",
+        "--cake-lpr",
+        other.to_str().unwrap(),
+        record.to_str().unwrap(),
+    ]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_ne!(out.status.code(), Some(1), "{text}");
+    assert!(cubes(dir.path()) == before, "a known build's verdict was replaced: {text}");
+    assert!(text.contains("128 of 128 cubes kept the cake_lpr acceptance recorded by cake_lpr of"), "{text}");
+    assert!(
+        text.contains("accepted the listing proofs of 128 of 128 cubes in this run (cake_lpr binary sha256")
+            && text.contains(", unknown build)"),
+        "{text}"
+    );
+}
+
 #[test]
 fn every_tampering_fails_the_check_or_leaves_it_unverified() {
     let (dir, _) = certified(5, 2, 8);

@@ -390,6 +390,60 @@ fn ctrl_c_stops_a_regenerating_check() {
     }
 }
 
+/// The audit case (round 5, F4): under a file-size limit (`ulimit -f`, a
+/// batch system's) `check` died of SIGXFSZ (exit 153, not a word) and left
+/// its work directory in TMPDIR. A file-size limit is no room, as a full
+/// disk is: one line, exit 2, nothing left.
+#[test]
+fn a_file_size_limit_ends_a_check_with_one_line_not_a_signal() {
+    let scratch = scratch("fsize");
+    let tmp = scratch.join("tmp");
+    std::fs::create_dir_all(&tmp).unwrap();
+    let claim = Path::new(env!("CARGO_MANIFEST_DIR")).join("proofs/n5/level3-below9");
+    let script = format!("ulimit -f 64; exec '{}' check -q '{}'", env!("CARGO_BIN_EXE_hexcert"), claim.display());
+    let out = Command::new("sh").args(["-c", &script]).env("TMPDIR", &tmp).output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{:?}: {stderr}", out.status);
+    assert_eq!(stderr.trim().lines().count(), 1, "{stderr}");
+    let left: Vec<_> = std::fs::read_dir(&tmp).unwrap().flatten().map(|e| e.file_name()).collect();
+    assert!(left.is_empty(), "scratch left behind: {left:?}");
+}
+
+/// The audit case (round 5, F4): a check killed outright (SIGKILL, the OOM
+/// killer) left `hexcert-check-*` in TMPDIR (23 MB for n = 7 level 3) and
+/// no run reaped it. The next run that makes one reaps those of this host
+/// whose run is gone and whose lock is free; another host's, a live
+/// process's, and anything not hexcert's are left alone.
+#[test]
+fn a_killed_checks_scratch_in_tmpdir_is_reaped_by_the_next_run() {
+    let scratch = scratch("tmp-reap");
+    let tmp = scratch.join("tmp");
+    let host = hexcert::run::host();
+    let dead_pid = 4_194_400; // above the kernel's default maximum: no process has it
+    let made = |name: String, lock: &str| {
+        let path = tmp.join(name);
+        std::fs::create_dir_all(&path).unwrap();
+        std::fs::write(path.join(lock), b"").unwrap();
+        std::fs::write(path.join("formula.cnf"), b"a killed run's").unwrap();
+        path
+    };
+    let dead = made(format!("hexcert-check-{host}-00112233aabbccdd-{dead_pid}-0"), ".lock");
+    let unnamed =
+        made(format!(".new-hexcert-veripb-n5-level3-below9-{host}-00112233aabbccdd-{dead_pid}-1"), ".lock.new");
+    let alive = made(format!("hexcert-check-{host}-00112233aabbccdd-{}-0", std::process::id()), ".lock");
+    let elsewhere = made(format!("hexcert-check-otherhost-00112233aabbccdd-{dead_pid}-0"), ".lock");
+    let foreign = made(format!("other-tool-{host}-00112233aabbccdd-{dead_pid}-0"), ".lock");
+    let claim = Path::new(env!("CARGO_MANIFEST_DIR")).join("proofs/n5/level3-below9");
+    let out = Command::new(env!("CARGO_BIN_EXE_hexcert"))
+        .args(["check", "-q", claim.to_str().unwrap()])
+        .env("TMPDIR", &tmp)
+        .output()
+        .unwrap();
+    assert_ne!(out.status.code(), Some(1), "{}", String::from_utf8_lossy(&out.stderr));
+    let kept = [&dead, &unnamed, &alive, &elsewhere, &foreign].map(|p| p.exists());
+    assert_eq!(kept, [false, false, true, true, true], "(dead, dead unnamed, alive, another host's, not hexcert's)");
+}
+
 /// SIGTERM (`timeout`, Slurm's time limit) stops a run as Ctrl-C does: a
 /// `check --regenerate` ends with exit 130, its records as they were, and
 /// its scratch directory (`hexcert-check-*` in TMPDIR, 93 MB for one n = 12

@@ -624,3 +624,43 @@ fn the_cake_lpr_built_here_is_a_known_build() {
         checker.sha256
     );
 }
+
+/// The audit case: `check --keep-verdicts --cake-lpr OTHER` wrote OTHER's
+/// acceptance (an unknown build's) over the one a known build recorded,
+/// taking cake_lpr out of the trust base, exit 0 and no word: in a whole
+/// claim and in every cube of a cube claim. A known build's verdict is never
+/// replaced by one that counts in no trust base, and the run says what it
+/// kept and why.
+#[test]
+fn keep_verdicts_never_replaces_a_known_builds_acceptance_with_an_unknown_ones() {
+    let dir = scratch("keep-known");
+    common::copy_dir(Path::new("proofs/n5"), &dir.join("proofs/n5"));
+    let whole = dir.join("proofs/n5/level3-below9/claim.json");
+    let before = std::fs::read(&whole).unwrap();
+    let read =
+        |path: &Path| -> hexcert::records::Claim { serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap() };
+    assert!(
+        read(&whole).verified_lrat.as_ref().is_some_and(hexcert::records::CheckerRecord::counts_as_verified),
+        "the committed claim holds a known build's acceptance"
+    );
+    let script = script_posing_as_cake_lpr(&dir);
+    let out = hexcert(&dir, &["check", "--keep-verdicts", "--cake-lpr", &script, whole.to_str().unwrap()]);
+    assert_ne!(out.status.code(), Some(1), "{}", text(&out));
+    assert_eq!(std::fs::read(&whole).unwrap(), before, "the known build's verdict was replaced: {}", text(&out));
+    assert!(text(&out).contains("the claim kept the cake_lpr acceptance recorded by cake_lpr of"), "{}", text(&out));
+    assert!(!text(&out).contains("its verdict recorded in the claim"), "{}", text(&out));
+
+    let Some(program) = cake_lpr() else { return };
+    let cubes = merged_cube_claim(&dir, Some(program.to_str().unwrap()));
+    let before = std::fs::read(&cubes).unwrap();
+    let out =
+        hexcert(&dir, &["check", "--regenerate", "--keep-verdicts", "--cake-lpr", &script, cubes.to_str().unwrap()]);
+    assert_ne!(out.status.code(), Some(1), "{}", text(&out));
+    assert_eq!(std::fs::read(&cubes).unwrap(), before, "the known build's verdicts were replaced: {}", text(&out));
+    assert!(
+        text(&out).contains("50 of 50 cubes kept the cake_lpr acceptance recorded by cake_lpr of"),
+        "{}",
+        text(&out)
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -118,6 +118,64 @@ fn a_claims_build_solver_seconds_and_attested_list_are_judged_when_read() {
     }
 }
 
+/// The audit case (round 5, F6): fields a reader takes at their word
+/// passed `check --regenerate`: a claim's or a listing cube's solver named
+/// "(formally verified)", a level-4 lift `via` chains (chains count levels 5
+/// and 6; the level-4 lift ran), a count's negative `solve_seconds`. Each is
+/// judged when its record is read, and fails with one line naming the field.
+#[test]
+fn informational_fields_are_judged_when_read() {
+    let root = std::env::temp_dir().join(format!("hexcert-records-{}-informational", std::process::id()));
+    let _ = std::fs::remove_dir_all(&root);
+    let _clean = Scratch(root.clone());
+    let committed = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let claim = root.join("proofs/n4/level3-below3/claim.json");
+    let cubes = root.join("proofs/n13/level2-below37/claim.json");
+    copy_dir(&committed.join("proofs/n4/level3-below3"), claim.parent().unwrap());
+    copy_dir(&committed.join("proofs/n13/level2-below37"), cubes.parent().unwrap());
+    let (count, lift) = (root.join("count.json"), root.join("lift.json"));
+    std::fs::copy(committed.join("counts/n14-level1-penalty32/count.json"), &count).unwrap();
+    std::fs::copy(committed.join("counts/n13-level4-penalty40/lift.json"), &lift).unwrap();
+    let forged = "CaDiCaL 9.9.9 (formally verified)";
+    type Edit = fn(&mut serde_json::Value);
+    let cases: [(&Path, Edit, &str); 5] = [
+        (&claim, |v| v["solver"]["version"] = "CaDiCaL 9.9.9 (formally verified)".into(), "solver.version"),
+        (&cubes, |v| v["solver"] = "CaDiCaL 9.9.9 (formally verified)".into(), "no solver hexcert ran"),
+        (&count, |v| v["solve_seconds"] = serde_json::json!(-5.0), "solve_seconds -5 is not a duration"),
+        (&lift, |v| v["via"] = "chains".into(), "level 4 is counted by lift"),
+        (&lift, |v| v["seconds"] = serde_json::json!(-1.0), "seconds -1 is not a duration"),
+    ];
+    for (record, edit, expect) in cases {
+        let original = std::fs::read(record).unwrap();
+        edit_json(record, edit);
+        // A count's and a lift's fields are judged as they are parsed, a claim's as it is checked.
+        match Record::read(record) {
+            Err(e) => assert!(e.to_string().contains(expect), "{}: {e}", record.display()),
+            Ok(_) => fails_fast(record, expect),
+        }
+        std::fs::write(record, original).unwrap();
+    }
+    // A listing cube's certificate, judged with its leaders.
+    let path = committed.join("counts/n14-level1-penalty32/cube-0.json");
+    let mut cube: hexcert::records::leaders::CubeLeaders =
+        serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+    let hex = hexcert::geometry::Hexagon::new(cube.n).unwrap();
+    let whole = cube.cube.clone();
+    let judge = |cube: &hexcert::records::leaders::CubeLeaders| {
+        hexcert::records::leaders::judge_leaders(&path, &hex, (cube.level, cube.max_penalty), &|_| whole.clone(), cube)
+    };
+    judge(&cube).unwrap();
+    match (cube.certificate.as_mut(), cube.leaves.first_mut()) {
+        (Some(proof), _) => proof.solver = forged.into(),
+        (None, Some(leaf)) => leaf.certificate.solver = forged.into(),
+        (None, None) => panic!("an uncertified cube"),
+    }
+    let error = judge(&cube).expect_err("a forged solver passed");
+    assert!(error.to_string().contains("certificate.solver"), "{error}");
+    // Every record this build writes names a solver the list holds.
+    assert!(hexcert::records::ranges::KNOWN_SOLVERS.contains(&hexcert::solving::Cadical::version().as_str()));
+}
+
 #[test]
 fn a_gzip_bomb_under_a_correct_record_stops_at_the_recorded_size() {
     let scratch = Scratch::n3("bomb");

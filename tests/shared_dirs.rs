@@ -197,3 +197,34 @@ fn a_single_cube_run_reaps_a_killed_jobs_scratch() {
     assert!(ran.status.success(), "{}", String::from_utf8_lossy(&ran.stderr));
     assert!(!dead.exists(), "a killed job's work directory outlived the next single-cube run");
 }
+
+/// The audit case (round 5, R1): a merge killed at its first rename (the
+/// lock file's, `.lock.new` to `.lock`) left `.new-work-merge-*` holding
+/// only `.lock.new`, which no reaper took. Now it is taken when its run, by
+/// its name, ran on this host and is gone, and its lock is free; never a
+/// live run's (its pid alive, or its lock held) nor another host's.
+#[test]
+fn a_work_directory_killed_before_its_lock_was_named_is_reaped_by_pid_and_host() {
+    let scratch = Scratch::new("killed-first-rename");
+    let dir = &scratch.0;
+    let here = hexcert::run::host();
+    let unnamed = |host: &str, pid: u32| {
+        let path = dir.join(format!(".new-work-merge-{host}-00112233aabbccdd-{pid}-0"));
+        std::fs::create_dir_all(&path).unwrap();
+        std::fs::write(path.join(".lock.new"), b"").unwrap();
+        path
+    };
+    let dead = unnamed(&here, DEAD_PID);
+    let alive = unnamed(&here, std::process::id());
+    let elsewhere = unnamed("otherhost", DEAD_PID);
+    let held = dir.join(format!(".new-work-merge-{here}-00112233aabbccdd-{}-1", DEAD_PID + 1));
+    std::fs::create_dir_all(&held).unwrap();
+    let mut holder =
+        Command::new("flock").arg("--close").arg(held.join(".lock.new")).args(["sleep", "30"]).spawn().unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(300)); // let `flock` take its lock
+    hexcert::certify::work_dirs::remove_stale_work_dirs(dir);
+    let kept = (dead.exists(), alive.exists(), elsewhere.exists(), held.exists());
+    holder.kill().unwrap();
+    holder.wait().unwrap();
+    assert_eq!(kept, (false, true, true, true), "(dead here, alive here, another host's, lock held)");
+}

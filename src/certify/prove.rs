@@ -196,7 +196,7 @@ pub fn certify_refutation(
         proof,
         lrat_proof,
         solver: SolverRecord {
-            name: "CaDiCaL (cadical-sys)".into(),
+            name: crate::records::ranges::SOLVER_NAME.into(),
             version: Cadical::version(),
             options: profile::CURRENT.record_text(),
             seconds: refutation.solve_seconds,

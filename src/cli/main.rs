@@ -321,6 +321,10 @@ fn main() -> ExitCode {
     // Die quietly on a closed pipe (`hexcert table ... | head`), like other Unix tools.
     // SAFETY: restoring the default disposition of SIGPIPE before any thread starts.
     unsafe { libc::signal(libc::SIGPIPE, libc::SIG_DFL) };
+    // A file-size limit (`ulimit -f`, a batch system's) is no room like a full disk: ignored, the
+    // write fails with EFBIG, which ends the run with one line (exit 2), not a silent death by signal.
+    // SAFETY: as above, before any thread starts. Children inherit it: their writes fail, they do not die.
+    unsafe { libc::signal(libc::SIGXFSZ, libc::SIG_IGN) };
     let cli = Cli::parse();
     ExitCode::from(commands::report::print(run(&cli), cli.json))
 }

@@ -9,8 +9,8 @@ use serde::{Deserialize, Serialize};
 
 use super::header::{Header, Stated};
 use super::ranges::{
-    build_in_range, check_statement_numbers, edges_of, level_in_range, name_in_range, penalty_in_range,
-    seconds_in_range,
+    build_in_range, check_statement_numbers, edges_of, level_in_range, penalty_in_range, seconds_in_range,
+    solver_in_range, SOLVER_NAME,
 };
 use crate::encoding::{Cardinality, EncodeOptions, SymmetryBreaking, ENCODER_VERSION};
 use crate::error::HexError;
@@ -367,13 +367,16 @@ impl Optimum {
 /// `HexError::Input` naming the first field out of range: n not a hexagon side,
 /// level outside 1..=6, `below` outside 1..=edges+1, a `git_commit` neither 40
 /// lower-case hex digits (optionally `-dirty`) nor `unknown`, a version or
-/// solver name not one line of 1 to 200 characters, or a recorded time negative
+/// solver not one hexcert ran (`ranges::KNOWN_SOLVERS`), or a recorded time negative
 /// or not finite.
 pub fn check_claim_ranges(claim: &Claim, origin: &Path) -> Result<(), HexError> {
     check_statement_numbers(claim.n, claim.level, claim.below, origin)?;
     build_in_range((&claim.hexcert.version, &claim.hexcert.git_commit), origin)?;
-    name_in_range("solver.name", &claim.solver.name, origin)?;
-    name_in_range("solver.version", &claim.solver.version, origin)?;
+    if claim.solver.name != SOLVER_NAME {
+        let message = format!("solver.name {:?} is no solver hexcert ran: {SOLVER_NAME}", claim.solver.name);
+        return Err(HexError::Input { file: origin.into(), line: 0, message });
+    }
+    solver_in_range("solver.version", &claim.solver.version, origin)?;
     seconds_in_range("solver seconds", claim.solver.seconds, origin)?;
     seconds_in_range("LRAT checker CPU seconds", claim.lrat.cpu_seconds, origin)?;
     seconds_in_range("LRAT verdict seconds", claim.lrat.seconds_after_solve, origin)?;

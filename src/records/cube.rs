@@ -293,10 +293,10 @@ pub fn proof_stored(record: &CubeResult) -> bool {
 /// planned cube), or no attested list is given while the records name their
 /// writers and some proof is not stored.
 pub fn check_cube_claim_fields(claim: &CubeClaim, origin: &Path) -> Result<(), crate::error::HexError> {
-    use super::ranges::{build_in_range, name_in_range, seconds_in_range};
+    use super::ranges::{build_in_range, seconds_in_range, solver_in_range};
     let header = |why: String| RecordError::Header(why).at(origin);
     build_in_range((&claim.hexcert.version, &claim.hexcert.git_commit), origin)?;
-    name_in_range("solver", &claim.solver, origin)?;
+    solver_in_range("solver", &claim.solver, origin)?;
     for cube in &claim.cubes {
         for seconds in cube.durations() {
             seconds_in_range("a cube's solve seconds", seconds, origin)?;

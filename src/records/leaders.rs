@@ -202,7 +202,8 @@ pub fn blocking_clause(encoding: &LevelEncoding, leader: &Partial) -> Vec<i32> {
 ///
 /// `HexError::Input` naming `path` and the first leader that is none of these:
 /// not one value per cell, a value out of the level's range, not a valid
-/// partial of penalty `<= max_penalty`, or not in the record's cube.
+/// partial of penalty `<= max_penalty`, or not in the record's cube; or a certificate
+/// naming no solver hexcert ran (`ranges::KNOWN_SOLVERS`).
 pub fn judge_leaders(
     path: &Path,
     hex: &Hexagon,
@@ -211,6 +212,9 @@ pub fn judge_leaders(
     record: &CubeLeaders,
 ) -> Result<Vec<(Partial, Evaluation)>, HexError> {
     let bad = |why: String| HexError::Input { file: path.to_path_buf(), line: 0, message: why };
+    for (_, _, proof) in record.proofs().unwrap_or_default() {
+        super::ranges::solver_in_range("certificate.solver", &proof.solver, path)?;
+    }
     let mut leaders = Vec::with_capacity(record.leaders.len());
     for text in &record.leaders {
         let values: Vec<u8> = text.bytes().map(|b| b.wrapping_sub(b'0')).collect();
@@ -284,12 +288,16 @@ impl CountRecord {
     /// # Errors
     ///
     /// `HexError::Input` naming `origin` when n is not a hexagon side, the
-    /// level is outside 1..=6 or the penalty exceeds the side's edges;
+    /// level is outside 1..=6, the penalty exceeds the side's edges or a solve time is no duration;
     /// `HexError::Record` (`RecordError::OverBudget`) when the listing's
     /// formula would not fit the encoding budget.
     pub fn check_ranges(&self, origin: &Path) -> Result<(), HexError> {
-        use super::ranges::{check_encoding_budget, edges_of, level_in_range, penalty_in_range};
+        use super::ranges::{check_encoding_budget, edges_of, level_in_range, penalty_in_range, seconds_in_range};
         let edges = edges_of(self.n, origin)?;
+        seconds_in_range("solve_seconds", self.solve_seconds, origin)?;
+        if let Some(cpu) = self.solve_cpu_seconds {
+            seconds_in_range("solve_cpu_seconds", cpu, origin)?;
+        }
         level_in_range("level", self.level, origin)?;
         penalty_in_range("penalty", self.penalty, edges, origin)?;
         if self.minimum.is_some_and(|m| m > self.penalty) {

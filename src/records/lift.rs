@@ -61,10 +61,21 @@ impl LiftRecord {
     /// # Errors
     ///
     /// `HexError::Input` naming `origin` when n is not a hexagon side, the
-    /// level is outside 4..=6 or the penalty exceeds the side's edges.
+    /// level is outside 4..=6, the penalty exceeds the side's edges, `via`
+    /// names no way of counting this level (`chains` counts levels 5 and 6
+    /// only: at level 4 the lift ran) or `seconds` is no duration.
     pub fn check_ranges(&self, origin: &Path) -> Result<(), HexError> {
-        use super::ranges::{edges_of, penalty_in_range};
+        use super::ranges::{edges_of, penalty_in_range, seconds_in_range};
         let edges = edges_of(self.n, origin)?;
+        let ways: &[&str] = if self.level == 4 { &["lift"] } else { &["lift", "chains"] };
+        if !ways.contains(&self.via.as_str()) {
+            return Err(HexError::Input {
+                file: origin.to_path_buf(),
+                line: 0,
+                message: format!("via {:?}: level {} is counted by {}", self.via, self.level, ways.join(" or ")),
+            });
+        }
+        seconds_in_range("seconds", self.seconds, origin)?;
         if !(4..=6).contains(&self.level) {
             return Err(HexError::Input {
                 file: origin.to_path_buf(),

@@ -49,6 +49,24 @@ pub(crate) fn seconds_in_range(field: &str, seconds: f64, origin: &Path) -> Resu
     Ok(())
 }
 
+/// The solvers hexcert's records were ever written with, as they name
+/// them (`solving::Cadical::version`; the claims' `solver.name` is
+/// `SOLVER_NAME`). A record's solver is informational (a regeneration
+/// replays the recorded profile with this build's CaDiCaL), so it is held
+/// to this list when read: text such as "(formally verified)" is no
+/// solver's. A build that changes CaDiCaL adds its name here (tests hold
+/// this build's to the list).
+pub const KNOWN_SOLVERS: &[&str] = &["CaDiCaL 3.0.1 (cadical-sys 0.8)"];
+pub const SOLVER_NAME: &str = "CaDiCaL (cadical-sys)";
+
+/// A record's solver: one of `KNOWN_SOLVERS`.
+pub(crate) fn solver_in_range(field: &str, text: &str, origin: &Path) -> Result<(), HexError> {
+    if !KNOWN_SOLVERS.contains(&text) {
+        return Err(reject(origin, format!("{field} {text:?} is no solver hexcert ran: {}", KNOWN_SOLVERS.join(", "))));
+    }
+    Ok(())
+}
+
 /// A record's build: a version, and the commit as `build.rs` writes it (40
 /// hex digits, `-dirty` when the tree differed from it, or `unknown`
 /// outside git), so a report line naming it says nothing else.

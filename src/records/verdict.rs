@@ -86,6 +86,30 @@ impl CheckerRecord {
         self.verified_acceptance() && self.version == version && self.read.is_some()
     }
 
+    /// Whether a run that keeps verdicts may write this verdict, its own,
+    /// over `recorded`: never an acceptance that does not count as the
+    /// verified checker's over one that does. Doing so would take cake_lpr
+    /// out of the trust base, and binding the known build's verdict again
+    /// costs a full re-solve (hours for the largest claims).
+    pub fn may_replace(&self, recorded: Option<&CheckerRecord>) -> bool {
+        self.counts_as_verified() || !recorded.is_some_and(CheckerRecord::counts_as_verified)
+    }
+
+    /// What a run that keeps verdicts says when `may_replace` refused this
+    /// run's verdict `new` over the recorded `self` (for `what`: "the claim", "3 cubes").
+    pub fn kept_line(&self, new: &CheckerRecord, what: &str) -> String {
+        let known = self.read.as_ref().map_or_else(
+            || self.checker_sha256().map_or(UNKNOWN_BUILD, verified_build).to_string(),
+            |read| read.build.clone(),
+        );
+        format!(
+            "{what} kept the {} acceptance recorded by {known}: this run's binary (sha256 {}) is an unknown build, \
+             whose verdict counts in no trust base, so it was not written over it",
+            self.name,
+            new.checker_sha256().unwrap_or("not named")
+        )
+    }
+
     /// The SHA-256 of the binary that ran: recorded, or (older verdicts)
     /// read from `version`, which names it.
     pub fn checker_sha256(&self) -> Option<&str> {

@@ -28,7 +28,7 @@ use crate::records::leaders::{
 };
 use crate::records::ledger::Ledger;
 use crate::records::plan::check_tree;
-use crate::records::{Record, Status};
+use crate::records::{CheckerRecord, Record, Status};
 
 use super::regenerate::ProofChecks;
 
@@ -62,7 +62,7 @@ pub fn check_count(
     let bad = |why: String| HexError::Input { file: path.to_path_buf(), line: 0, message: why };
     let hex = Hexagon::new(record.n)?;
     let dir = path.parent().unwrap_or(Path::new("."));
-    let Cubes { leaders, listed_here, verified_recorded, verified_here, total } =
+    let Cubes { leaders, listed_here, verified_recorded, verified_here, total, held, held_line } =
         read_cubes(dir, &hex, record, checks)?;
     let by_penalty = crate::orbits::close_orbits(&hex, record.level, record.penalty, &leaders)?;
     let minimum = record.minimum();
@@ -111,8 +111,14 @@ pub fn check_count(
         );
         Status::Unverified
     };
-    if verified_here > 0 {
-        messages.push(format!("cake_lpr accepted the listing proofs of {verified_here} of {total} cubes in this run, each read against its refuted formula"));
+    if let Some(checker) = checks.verified.filter(|_| verified_here > 0) {
+        messages.push(format!(
+            "cake_lpr accepted the listing proofs of {verified_here} of {total} cubes in this run ({}, {}), each read against its refuted formula",
+            checker.version, checker.build
+        ));
+    }
+    if let Some((recorded, new)) = held_line {
+        messages.push(recorded.kept_line(&new, &format!("{held} of {total} cubes")));
     }
     if verified_recorded > 0 {
         messages.push(format!("{verified_recorded} of {total} cubes record a cake_lpr acceptance of their listing proof, on the refuted formula they name (recorded before this run)"));
@@ -158,7 +164,15 @@ fn read_cubes(dir: &Path, hex: &Hexagon, record: &CountRecord, checks: ProofChec
         });
     }
     let ledger = Ledger::<CubeLeaders>::at(dir);
-    let mut cubes = Cubes { leaders: Vec::new(), listed_here: 0, verified_recorded: 0, verified_here: 0, total };
+    let mut cubes = Cubes {
+        leaders: Vec::new(),
+        listed_here: 0,
+        verified_recorded: 0,
+        verified_here: 0,
+        total,
+        held: 0,
+        held_line: None,
+    };
     for index in 0..total {
         let name = format!("cube-{index}");
         let cube = split.projection(index as u64);
@@ -213,7 +227,7 @@ fn read_cubes(dir: &Path, hex: &Hexagon, record: &CountRecord, checks: ProofChec
                 eprintln!("listing cube {index} of {total} again ({})", file.display());
             }
             let mut kept = cube_record.clone();
-            let mut accepted = 0;
+            let (mut accepted, mut held) = (0, None);
             for (j, (path, leaders, proof)) in proofs.iter().enumerate() {
                 let again = regenerate.relist(hex, (&encoding, &split, &cube), path, checks.verified)?;
                 let certificate = again.certificate.filter(|c| c.formula_sha256 == proof.formula_sha256);
@@ -222,6 +236,10 @@ fn read_cubes(dir: &Path, hex: &Hexagon, record: &CountRecord, checks: ProofChec
                 }
                 if let Some(verdict) = certificate.and_then(|c| c.verified_lrat) {
                     accepted += 1;
+                    if checks.keep && !verdict.may_replace(proof.verified_lrat.as_ref()) {
+                        held = proof.verified_lrat.clone().map(|recorded| (recorded, verdict));
+                        continue;
+                    }
                     match kept.leaves.get_mut(j) {
                         Some(leaf) => leaf.certificate.verified_lrat = Some(verdict),
                         None => kept.certificate.as_mut().expect("judged above").verified_lrat = Some(verdict),
@@ -229,6 +247,10 @@ fn read_cubes(dir: &Path, hex: &Hexagon, record: &CountRecord, checks: ProofChec
                 }
             }
             cubes.listed_here += 1;
+            if let Some(pair) = held {
+                cubes.held += 1;
+                cubes.held_line.get_or_insert(pair);
+            }
             if accepted == proofs.len() {
                 cubes.verified_here += 1;
                 if checks.keep {
@@ -279,6 +301,10 @@ struct Cubes {
     /// Cubes whose listing proof the verified checker accepted in this run.
     verified_here: usize,
     total: usize,
+    /// Cubes that kept a recorded verdict this run's could not replace
+    /// (`CheckerRecord::may_replace`), and the first such pair (recorded, this run's).
+    held: usize,
+    held_line: Option<(CheckerRecord, CheckerRecord)>,
 }
 
 /// The claim below the minimum, named by the record: of this side and

@@ -212,7 +212,7 @@ impl<'a> CubeProofs<'a> {
 
     fn work_dir(&mut self) -> Result<PathBuf, HexError> {
         if self.work.is_none() {
-            self.work = Some(WorkDir::create(&std::env::temp_dir(), "hexcert-check")?);
+            self.work = Some(WorkDir::create_temp("hexcert-check")?);
         }
         Ok(self.work.as_ref().expect("created").0.clone())
     }
@@ -271,7 +271,7 @@ impl<'a> CubeProofs<'a> {
         checks: ProofChecks<'_>,
         messages: &mut Vec<String>,
     ) -> Result<(Status, CubeClaim), HexError> {
-        let (ProofTally { stored, regenerated, unchecked, earlier, by_verified }, count) =
+        let (ProofTally { stored, regenerated, unchecked, earlier, by_verified, held, held_line }, count) =
             (self.books.tally, self.cubes.claim.plan.cubes.len());
         messages.push(format!(
             "{count} cubes: {stored} stored LRAT proofs verified by hexcert-lrat {}, {regenerated} re-solved with their traces verified and DRAT hashes matched, {unchecked} not checked",
@@ -284,6 +284,9 @@ impl<'a> CubeProofs<'a> {
                 checker.version,
                 checker.build
             ));
+        }
+        if let Some((recorded, new)) = held_line {
+            messages.push(recorded.kept_line(&new, &format!("{held} of {count} cubes")));
         }
         let verdicts: Vec<&CheckerRecord> = self
             .books

@@ -39,6 +39,9 @@ pub struct ProofTally {
     pub earlier: usize,
     /// Accepted by the verified checker in this run.
     pub by_verified: usize,
+    /// Kept verdicts this run's could not replace (`CheckerRecord::may_replace`), the first of them.
+    pub held: usize,
+    pub held_line: Option<(CheckerRecord, CheckerRecord)>,
 }
 
 /// What every cube's check reads and none writes: the claim, its formula
@@ -172,7 +175,11 @@ impl Books {
             .at(path));
         }
         self.tally.by_verified += 1;
-        if keep {
+        if keep && !verdict.may_replace(self.kept.cubes[index].verified_lrat.as_ref()) {
+            self.tally.held += 1;
+            let recorded = self.kept.cubes[index].verified_lrat.clone().expect("refused only over a verdict");
+            self.tally.held_line.get_or_insert((recorded, verdict));
+        } else if keep {
             // On disk: the claim as read, with this run's verdicts so far.
             let written = self.kept.clone();
             self.kept.cubes[index].verified_lrat = Some(verdict);

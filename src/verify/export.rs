@@ -19,6 +19,7 @@ use super::check::rebuild_claim;
 use super::cube_claims::rebuild_cube;
 use super::regenerate::Regenerate;
 use crate::digest::sha256_hex;
+use crate::encoding::{SymmetryBreaking, TieBreak};
 use crate::error::{HexError, RecordError};
 use crate::proofs::online::Finished;
 use crate::records::claim::{this_build, BuildRecord};
@@ -53,6 +54,12 @@ pub struct ExportManifest {
     /// solver profile (`None`: CaDiCaL's defaults), a claim's solver options.
     pub solver: Option<String>,
     pub solve_seconds: f64,
+    /// How formula.cnf differs from the statement's plain formula (symmetry
+    /// breaking, a cube's units and tie-break), and where the argument is that
+    /// its refutation still proves the statement: what another checker's
+    /// verdict on the files does not cover.
+    #[serde(default)]
+    pub reduction: String,
     /// How to check the files with other checkers, run in the export directory.
     pub commands: Vec<String>,
     pub hexcert: BuildRecord,
@@ -90,10 +97,43 @@ pub fn checker_commands() -> Vec<String> {
     ]
 }
 
+/// The manifest's `reduction` for a whole claim encoded with `symmetry`.
+fn claim_reduction(symmetry: SymmetryBreaking) -> String {
+    match symmetry {
+        SymmetryBreaking::None => {
+            "none: formula.cnf is the statement's plain level formula (docs/SOUNDNESS.md section 1)".into()
+        }
+        reduced => format!(
+            "{}: formula.cnf is the statement's level formula with symmetry-breaking clauses ({}); \
+             its refutation proves the statement only with that argument, docs/SOUNDNESS.md section 3, \
+             which `hexcert check --veripb` checks as a derivation from the plain formula",
+            reduced.name(),
+            reduced.soundness()
+        ),
+    }
+}
+
+/// The manifest's `reduction` for one cube of a plan with `tie_break`.
+fn cube_reduction(tie_break: TieBreak) -> String {
+    let cube = "formula.cnf is one cube's formula: the statement's plain level formula (no symmetry \
+                breaking) plus the cube's units; its refutation proves the statement only with every \
+                other cube of the plan refuted and the plan's orbit reduction and cover \
+                (docs/SOUNDNESS.md sections 7 and 10)";
+    if tie_break.is_none() {
+        return format!("cube: {cube}");
+    }
+    format!(
+        "cube with tie-break {}: {cube}, and the tie-break's lex-leader clauses, sound only by the \
+         argument of docs/SOUNDNESS.md section 7 (\"Tie-break\"), which `hexcert check --veripb` checks",
+        tie_break.name()
+    )
+}
+
 /// What one export rebuilt, before it is written: the CNF bytes, the online
 /// check's files, and the hashes the record holds of the LRAT proof.
 struct Rebuilt {
     statement: String,
+    reduction: String,
     cube: Option<ExportedCube>,
     dimacs: Vec<u8>,
     hashes: Recorded,
@@ -152,7 +192,17 @@ pub fn export(
             let lrat = claim.lrat_proof.as_ref().map(|f| f.sha256.as_str());
             let hashes = Recorded::of(&claim.cnf.sha256, &claim.proof.sha256, lrat, claim.verified_lrat.as_ref());
             let profile = Some(claim.solver.options.clone());
-            Rebuilt { statement: claim.statement.clone(), cube: None, dimacs, hashes, finished, profile, seconds }
+            let reduction = claim_reduction(claim.encoder.symmetry_breaking);
+            Rebuilt {
+                statement: claim.statement.clone(),
+                reduction,
+                cube: None,
+                dimacs,
+                hashes,
+                finished,
+                profile,
+                seconds,
+            }
         }
         (Record::CubeClaim(claim), Some(index)) => {
             let (dimacs, result, finished, seconds) =
@@ -174,6 +224,7 @@ pub fn export(
             };
             Rebuilt {
                 statement: claim.statement.clone(),
+                reduction: cube_reduction(claim.plan.tie_break),
                 cube: Some(cube),
                 dimacs,
                 hashes,
@@ -213,7 +264,7 @@ impl Staging {
     /// The CNF, the sums and the manifest beside the proofs, every file held
     /// to the hash its record holds.
     fn write(&self, path: &Path, record_sha256: String, rebuilt: Rebuilt) -> Result<ExportManifest, HexError> {
-        let Rebuilt { statement, cube, dimacs, hashes, finished, profile, seconds } = rebuilt;
+        let Rebuilt { statement, reduction, cube, dimacs, hashes, finished, profile, seconds } = rebuilt;
         let io = |path: PathBuf| move |source| HexError::Io { path, source };
         let cnf = self.0.join(CNF_FILE);
         std::fs::write(&cnf, &dimacs).map_err(io(cnf.clone()))?;
@@ -249,6 +300,7 @@ impl Staging {
             lrat: finished.lrat,
             solver: profile,
             solve_seconds: seconds,
+            reduction,
             commands: checker_commands(),
             hexcert: this_build(),
         };

@@ -56,8 +56,7 @@ fn write(
     cnf_sha256: Option<&str>,
     origin: &Path,
 ) -> Result<Written, HexError> {
-    let work =
-        WorkDir::create(&std::env::temp_dir(), &format!("hexcert-veripb-n{}-level{level}-below{below}", hex.side()))?;
+    let work = WorkDir::create_temp(&format!("hexcert-veripb-n{}-level{level}-below{below}", hex.side()))?;
     let cnf = reach.target(hex, level, below)?;
     if cnf_sha256.is_some_and(|hash| crate::digest::sha256_hex(&cnf.to_dimacs()) != hash) {
         return Err(HexError::Input {

@@ -49,7 +49,7 @@ pub(super) fn check_claim(
     }
     // Outside the claim directory: check only reads a certificate, so a
     // read-only copy checks as the original does.
-    let work = || WorkDir::create(&std::env::temp_dir(), "hexcert-check");
+    let work = || WorkDir::create_temp("hexcert-check");
     let stored = claim.cnf.stored_as.as_ref().zip(claim.proof.stored_as.as_ref());
     let proofs = if let Some(names) = stored {
         read_stored(path, claim, names, work()?, verified, messages)?
@@ -61,7 +61,10 @@ pub(super) fn check_claim(
     };
     if let Some(verdict) = proofs.seen {
         messages.push(verified_line(&verdict, path)?);
-        if checks.keep {
+        if checks.keep && !verdict.may_replace(claim.verified_lrat.as_ref()) {
+            let recorded = claim.verified_lrat.as_ref().expect("may_replace refuses only over a verdict");
+            messages.push(recorded.kept_line(&verdict, "the claim"));
+        } else if checks.keep {
             let mut kept = claim.clone();
             kept.verified_lrat = Some(verdict);
             kept.trust_base = trust_base(Basis::of_claim(&kept, &kept.encode_options()));
