@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use hexcert::counting::Count;
 use hexcert::geometry::Hexagon;
 
-use super::certified_counts::{edit, hexcert, json};
+use super::certified_counts::{edit, hexcert, json, Cell};
 
 /// n = 5's level 3 listed up to `bound`, certified, in `n5-level3-upto<bound>`
 /// of a temporary directory (held by the caller).
@@ -45,8 +45,11 @@ fn check(record: &Path, regenerate: bool) -> (Option<i32>, String) {
 
 /// n = 5's level 3 up to 10 (its minimum is 9): the record names 9 and the
 /// claim below it, counts 10 as the sweep does, and lifts level 4 at 10 to
-/// the sweep's count there, saying 10 is not level 4's minimum; a minimum
-/// edited out of the record, or to another value, fails the check.
+/// the sweep's count there; but 10 is not level 4's minimum (9, by
+/// proofs/n5/optimum.json), so `--record-to` writes no lift record of it,
+/// and one made by hand (as the writer once wrote it, which `check
+/// --regenerate` verified, exit 0) fails the check; a minimum edited out of
+/// the listing's record, or to another value, fails the check.
 #[test]
 fn a_listing_past_the_minimum_records_it_and_lifts_to_the_sweeps_count() {
     let hex = Hexagon::new(5).unwrap();
@@ -61,30 +64,58 @@ fn a_listing_past_the_minimum_records_it_and_lifts_to_the_sweeps_count() {
     );
     let (code, text) = check(&record, false);
     assert!(code == Some(4) && text.contains("every partial up to 10 listed: 360 at 9"), "{text}");
+    assert!(text.contains("n = 5, level 3, every penalty up to 10 (minimum 9): count: "), "{text}");
     let cell = cells.path().join("n5-level4-penalty10");
-    let out = hexcert(&[
-        "count",
-        "--n",
-        "5",
-        "--level",
-        "4",
-        "--road",
-        "extension",
-        "--from-listing",
-        listing.to_str().unwrap(),
-        "--record-to",
-        cell.to_str().unwrap(),
-    ]);
+    let lift = |record_to: bool| {
+        let mut args = vec![
+            "--json",
+            "count",
+            "--n",
+            "5",
+            "--level",
+            "4",
+            "--road",
+            "extension",
+            "--from-listing",
+            listing.to_str().unwrap(),
+        ];
+        if record_to {
+            args.extend(["--record-to", cell.to_str().unwrap()]);
+        }
+        hexcert(&args)
+    };
+    let out = lift(true);
+    let error = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.code() == Some(2) && error.contains("states level 4's minimum 9") && !cell.exists(), "{error}");
+    let out = lift(false);
     assert_eq!(out.status.code(), Some(4), "{}", String::from_utf8_lossy(&out.stderr));
-    assert_eq!(
-        json(&cell.join("lift.json"))["count"].as_str().unwrap(),
-        Count::new(&hex, 4).at(10).unwrap().to_string()
-    );
-    let (code, text) = check(&cell.join("lift.json"), true);
-    assert!(
-        code != Some(1) && text.contains("minimum: not 10: the lift finds level-4 partials at 1 penalties below it"),
-        "{text}"
-    );
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let at_ten = Count::new(&hex, 4).at(10).unwrap().to_string();
+    assert_eq!(report["counts"][0]["count"].as_str(), Some(at_ten.as_str()), "{report}");
+    std::fs::create_dir(&cell).unwrap();
+    let by_hand = serde_json::json!({
+        "format": "hexcert-lift/1",
+        "n": 5,
+        "level": 4,
+        "penalty": 10,
+        "listing": "../n5-level3-upto10",
+        "listing_count": count["count"],
+        "via": "lift",
+        "classes": report["refined_classes"],
+        "count": at_ten,
+        "seconds": report["seconds"],
+        "written_by": "a test's hand",
+    });
+    std::fs::write(cell.join("lift.json"), serde_json::to_vec_pretty(&by_hand).unwrap()).unwrap();
+    for regenerate in [false, true] {
+        let (code, text) = check(&cell.join("lift.json"), regenerate);
+        assert!(
+            code == Some(1)
+                && text.contains("n = 5, level 4, penalty 10: ")
+                && text.contains("states level 4's minimum 9"),
+            "regenerate {regenerate}: {text}"
+        );
+    }
     for minimum in [serde_json::Value::Null, serde_json::json!(10), serde_json::json!(8), serde_json::json!(11)] {
         let original = std::fs::read(&record).unwrap();
         edit(&record, |v| match &minimum {
@@ -157,7 +188,7 @@ fn a_cube_is_listed_whole_until_it_runs_past_its_limit() {
     let hex = Hexagon::new(4).unwrap();
     let (minimum, swept) = Count::new(&hex, 3).minimum_and_count().unwrap();
     for (limit, split) in [("3600", false), ("0", true)] {
-        let dir = tempfile::tempdir().unwrap();
+        let dir = Cell::new(&format!("n4-level3-penalty{minimum}"));
         let args = [
             "count",
             "--n",

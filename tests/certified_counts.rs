@@ -20,15 +20,34 @@ pub(crate) fn hexcert(args: &[&str]) -> Output {
         .expect("run hexcert")
 }
 
+/// A count's cell: the directory `nN-levelK-penaltyP` its record must lie
+/// in, in a temporary directory of its own.
+pub(crate) struct Cell {
+    _parent: tempfile::TempDir,
+    path: PathBuf,
+}
+
+impl Cell {
+    pub(crate) fn new(name: &str) -> Cell {
+        let parent = tempfile::tempdir().unwrap();
+        let path = parent.path().join(name);
+        Cell { _parent: parent, path }
+    }
+
+    pub(crate) fn path(&self) -> &Path {
+        &self.path
+    }
+}
+
 /// A certified listing of side `n`, level `level` at `penalty`, into a
-/// fresh directory; its `--json` report.
-fn certified(n: usize, level: u8, penalty: usize) -> (tempfile::TempDir, serde_json::Value) {
+/// fresh cell; its `--json` report.
+fn certified(n: usize, level: u8, penalty: usize) -> (Cell, serde_json::Value) {
     certified_with(n, level, penalty, &[])
 }
 
 /// The same with `extra` flags.
-fn certified_with(n: usize, level: u8, penalty: usize, extra: &[&str]) -> (tempfile::TempDir, serde_json::Value) {
-    let dir = tempfile::tempdir().unwrap();
+fn certified_with(n: usize, level: u8, penalty: usize, extra: &[&str]) -> (Cell, serde_json::Value) {
+    let dir = Cell::new(&format!("n{n}-level{level}-penalty{penalty}"));
     let (n, level, penalty) = (n.to_string(), level.to_string(), penalty.to_string());
     let leaders = dir.path().to_str().unwrap();
     let args = [
@@ -129,9 +148,11 @@ pub(crate) fn edit(path: &Path, change: impl FnOnce(&mut serde_json::Value)) {
     std::fs::write(path, serde_json::to_vec_pretty(&value).unwrap()).unwrap();
 }
 
-/// The listing of n = 5 level 2 at 8, copied for one tampering.
-fn tampered(original: &Path, change: impl FnOnce(&Path)) -> tempfile::TempDir {
-    let copy = tempfile::tempdir().unwrap();
+/// The listing of n = 5 level 2 at 8, copied (into a cell of the same
+/// name) for one tampering.
+fn tampered(original: &Path, change: impl FnOnce(&Path)) -> Cell {
+    let copy = Cell::new(&original.file_name().unwrap().to_string_lossy());
+    std::fs::create_dir(copy.path()).unwrap();
     for entry in std::fs::read_dir(original).unwrap() {
         let entry = entry.unwrap();
         std::fs::copy(entry.path(), copy.path().join(entry.file_name())).unwrap();
@@ -264,7 +285,7 @@ fn kept_verdicts_of_a_listing_never_give_way_to_an_unknown_build() {
 fn every_tampering_fails_the_check_or_leaves_it_unverified() {
     let (dir, _) = certified(5, 2, 8);
     let hex = Hexagon::new(5).unwrap();
-    let failed = |copy: &tempfile::TempDir, what: &str| {
+    let failed = |copy: &Cell, what: &str| {
         let out = check(copy.path(), false);
         assert_eq!(out.status.code(), Some(1), "{what}: {}", String::from_utf8_lossy(&out.stdout));
     };
@@ -344,7 +365,7 @@ fn a_listing_leaf_by_leaf_counts_the_same_and_check_judges_its_leaves() {
     let text = String::from_utf8_lossy(&again.stdout);
     assert_eq!(again.status.code(), Some(if crate::common::veripb_present() { 0 } else { 4 }), "{text}");
     assert!(text.contains("every cube listed again in this run"), "{text}");
-    let failed = |copy: &tempfile::TempDir, what: &str| {
+    let failed = |copy: &Cell, what: &str| {
         let out = check(copy.path(), false);
         assert_eq!(out.status.code(), Some(1), "{what}: {}", String::from_utf8_lossy(&out.stdout));
     };
@@ -617,6 +638,16 @@ fn a_lifted_count_is_a_record_check_attests_and_lifts_again() {
     };
     let (code, text) = run(false);
     assert!(code == Some(4) && text.contains("468864 partials at level 6, as recorded"), "{text}");
+    assert!(text.contains("n = 5, level 6, penalty 9: minimum: level 6's minimum 9, certified by"), "{text}");
+    // The lift of level 6 copied into level 5's cell is no count of level 5.
+    let misfiled = cells.path().join("n5-level5-penalty9");
+    copy_cell(&cell, &misfiled);
+    let out = hexcert(&["check", misfiled.join("lift.json").to_str().unwrap()]);
+    let misfiled_text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.code() == Some(1) && misfiled_text.contains("kept in the directory n5-level6-penalty9"),
+        "{misfiled_text}"
+    );
     // The records' relative paths are named resolved, not as `cell/../listing/../../proofs`.
     assert!(text.contains("claim.json") && !text.contains("/../"), "{text}");
     let (code, text) = run(true);
@@ -641,6 +672,77 @@ fn a_lifted_count_is_a_record_check_attests_and_lifts_again() {
     std::fs::remove_file(listing.join("cube-5.json")).unwrap();
     let (code, text) = run(false);
     assert!(code == Some(1) && text.contains("failed its check: there is nothing to lift"), "{text}");
+}
+
+/// Copies the records of the cell `from` into a new directory `to`.
+fn copy_cell(from: &Path, to: &Path) {
+    std::fs::create_dir(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        std::fs::copy(entry.path(), to.join(entry.file_name())).unwrap();
+    }
+}
+
+/// A count is held to the cell its directory names: n = 5's level-3
+/// listing at 9, copied whole under another level's, penalty's or side's
+/// cell, under a listing's past the minimum or under no cell's name, fails
+/// `check` (copied into the level-6 cell it was once verified there, exit
+/// 0, a count of level 6 it is not); the listing writer refuses such a
+/// directory before it lists; and every line `check` says of a count names
+/// its n, level and penalty.
+#[test]
+fn a_count_is_held_to_the_cell_its_directory_names() {
+    let (cells, listing) = level_three_listing();
+    let run = |record: &Path, regenerate: bool| {
+        let mut args = vec!["check", record.to_str().unwrap()];
+        if regenerate {
+            args.insert(1, "--regenerate");
+        }
+        let out = hexcert(&args);
+        (out.status.code(), String::from_utf8_lossy(&out.stdout).into_owned())
+    };
+    // The lines under the count's own report (the claim it rests on has its own).
+    let lines_name = |text: &str, numbers: &str| {
+        let lines: Vec<&str> = text
+            .lines()
+            .skip_while(|l| !l.ends_with("count.json"))
+            .skip(1)
+            .take_while(|l| l.starts_with("    "))
+            .collect();
+        !lines.is_empty() && lines.iter().all(|l| l.trim_start().starts_with(numbers))
+    };
+    let (code, text) = run(&listing.join("count.json"), false);
+    assert_eq!(code, Some(4), "{text}");
+    assert!(lines_name(&text, "n = 5, level 3, penalty 9: "), "{text}");
+    for name in ["n5-level6-penalty9", "n5-level3-penalty10", "n6-level3-penalty9", "n5-level3-upto9", "listing"] {
+        let copy = cells.path().join(name);
+        copy_cell(&listing, &copy);
+        let (code, text) = run(&copy.join("count.json"), name == "n5-level6-penalty9");
+        assert_eq!(code, Some(1), "copied to {name}: {text}");
+        assert!(text.contains(&format!("kept in the directory n5-level3-penalty9, not {name}")), "{name}: {text}");
+        assert!(lines_name(&text, "n = 5, level 3, penalty 9: "), "{name}: {text}");
+    }
+    let elsewhere = tempfile::tempdir().unwrap();
+    let misnamed = elsewhere.path().join("n5-level6-penalty9");
+    let out = hexcert(&[
+        "count",
+        "--n",
+        "5",
+        "--level",
+        "3",
+        "--penalty",
+        "9",
+        "--road",
+        "sat",
+        "--leaders-dir",
+        misnamed.to_str().unwrap(),
+        "--certify",
+    ]);
+    let error = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        out.status.code() == Some(2) && error.contains("in a directory named n5-level3-penalty9") && !misnamed.exists(),
+        "{error}"
+    );
 }
 
 /// A level-4 listing lifts levels 5 and 6 as the level-3 listing does (n =
@@ -696,7 +798,8 @@ fn a_level_four_listing_lifts_levels_five_and_six() {
             && text.contains("level3-below9/claim.json is verified"),
         "{text}"
     );
-    let out = lift("4", &cells.path().join("n5-level4-lifted"));
+    let other = tempfile::tempdir().unwrap();
+    let out = lift("4", &other.path().join("n5-level4-penalty9"));
     let error = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.code() == Some(2) && error.contains("not level 4 from level 4"), "{error}");
 }

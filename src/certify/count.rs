@@ -99,6 +99,28 @@ pub fn listing_claim(
     }
 }
 
+/// A certified listing's directory is the cell its count record will name
+/// (`records::leaders::count_cell`): `n<N>-level<K>-penalty<P>` at the
+/// minimum, `n<N>-level<K>-upto<B>` past it (`minimum` below `bound`).
+/// Asked before the listing, so that hours of it never end in a record
+/// `check` refuses.
+///
+/// # Errors
+///
+/// `HexError::Usage` when `dir` is named otherwise.
+pub fn check_listing_cell(dir: &Path, n: usize, level: u8, (bound, minimum): (usize, usize)) -> Result<(), HexError> {
+    let cell = crate::records::leaders::count_cell(n, level, bound, (minimum < bound).then_some(minimum));
+    if dir.file_name().is_some_and(|name| name.to_string_lossy() == cell) {
+        return Ok(());
+    }
+    let what =
+        if minimum < bound { format!("up to {bound} (past its minimum {minimum})") } else { format!("at {bound}") };
+    Err(HexError::Usage(format!(
+        "--leaders-dir {}: the certified listing of n = {n} level {level} {what} is kept in a directory named {cell}",
+        dir.display()
+    )))
+}
+
 fn claim_below(root: &Path, n: usize, level: u8, below: usize) -> Option<std::path::PathBuf> {
     (1..=level).rev().map(|k| root.join(format!("n{n}/level{k}-below{below}/claim.json"))).find(|path| path.is_file())
 }

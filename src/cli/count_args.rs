@@ -53,7 +53,9 @@ pub(crate) struct CountArgs {
     /// lower one, under proofs/ (`count.json` names it); with --max-penalty
     /// B it writes `count.json` when the highest such claim at or below B,
     /// below M, meets the least penalty listed (a listing past the minimum
-    /// M, up to a higher level's minimum B, for the lift there).
+    /// M, up to a higher level's minimum B, for the lift there). DIR must be
+    /// the cell the record names, nN-levelK-penaltyP (nN-levelK-uptoB past
+    /// the minimum): another name is refused before listing.
     #[arg(long, requires = "leaders_dir")]
     certify: bool,
     /// With --certify: each cube's listing proof is also read by cake_lpr,
@@ -101,7 +103,10 @@ pub(crate) struct CountArgs {
     /// With --from-listing: write the lifted count's record, `lift.json`,
     /// into CELL (created if missing; the listing named relative to it), for
     /// `hexcert check` (which judges the listing, and with --regenerate
-    /// lifts again)
+    /// lifts again). CELL must be named nN-levelK-penaltyP, P the listing's
+    /// penalty and the level's minimum as the optimum beside the listing's
+    /// claim states it (proofs/nN/optimum.json); otherwise, or when the lift
+    /// finds a partial below P, nothing is written
     #[arg(long, value_name = "CELL", requires = "from_listing")]
     record_to: Option<PathBuf>,
     /// With --road extension at levels 5 and 6: count each level-3 partial's

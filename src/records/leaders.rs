@@ -313,4 +313,50 @@ impl CountRecord {
     pub fn minimum(&self) -> usize {
         self.minimum.unwrap_or(self.penalty)
     }
+
+    /// The name of the directory the record lives in (`count_cell`).
+    pub fn cell(&self) -> String {
+        count_cell(self.n, self.level, self.penalty, self.minimum)
+    }
+
+    /// The numbers every line `check` says of the record begins with.
+    pub fn label(&self) -> String {
+        match self.minimum {
+            None => format!("n = {}, level {}, penalty {}", self.n, self.level, self.penalty),
+            Some(m) => {
+                format!("n = {}, level {}, every penalty up to {} (minimum {m})", self.n, self.level, self.penalty)
+            }
+        }
+    }
+
+    /// The record at `path` lies in the directory its numbers name.
+    ///
+    /// # Errors
+    ///
+    /// `HexError::Input` naming `path` when it does not
+    /// (`ranges::check_cell_directory`).
+    pub fn check_cell(&self, path: &Path) -> Result<(), HexError> {
+        let what = match self.minimum {
+            None => format!("the count of n = {} level {} at its minimum {}", self.n, self.level, self.penalty),
+            Some(m) => format!(
+                "a listing of n = {} level {} up to {} (its minimum {m}), no count at a minimum",
+                self.n, self.level, self.penalty
+            ),
+        };
+        super::ranges::check_cell_directory(path, &self.cell(), &what)
+    }
+}
+
+/// The directory of a certified listing of side `n`, level `level`, every
+/// partial up to `penalty` listed: `n<N>-level<K>-penalty<P>` when `penalty`
+/// is the level's minimum (`minimum` absent), the count of a table cell;
+/// `n<N>-level<K>-upto<P>` for a listing past the minimum, a lift's input
+/// and no cell. (Other directories under counts/ hold no record `check`
+/// judges: cube records of an uncertified listing, the piece records of
+/// an extension count, `n<N>-level<K>-chains`.)
+pub fn count_cell(n: usize, level: u8, penalty: usize, minimum: Option<usize>) -> String {
+    match minimum {
+        None => format!("n{n}-level{level}-penalty{penalty}"),
+        Some(_) => format!("n{n}-level{level}-upto{penalty}"),
+    }
 }

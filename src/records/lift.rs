@@ -55,6 +55,29 @@ impl LiftRecord {
         )
     }
 
+    /// The name of the directory the record lives in: the cell of the
+    /// level's count at its minimum, `n<N>-level<K>-penalty<P>` (a lift is
+    /// only ever of a minimum).
+    pub fn cell(&self) -> String {
+        super::leaders::count_cell(self.n, self.level, self.penalty, None)
+    }
+
+    /// The numbers every line `check` says of the record begins with.
+    pub fn label(&self) -> String {
+        format!("n = {}, level {}, penalty {}", self.n, self.level, self.penalty)
+    }
+
+    /// The record at `path` lies in the directory its numbers name.
+    ///
+    /// # Errors
+    ///
+    /// `HexError::Input` naming `path` when it does not
+    /// (`ranges::check_cell_directory`).
+    pub fn check_cell(&self, path: &Path) -> Result<(), HexError> {
+        let what = format!("the lifted count of n = {} level {} at {}", self.n, self.level, self.penalty);
+        super::ranges::check_cell_directory(path, &self.cell(), &what)
+    }
+
     /// The numbers, judged when the record is read (the lift builds the
     /// side's grid from them).
     ///

@@ -160,6 +160,26 @@ pub fn check_claim_directory(path: &Path, level: u8, below: usize) -> Result<(),
     Ok(())
 }
 
+/// A count lives in the cell directory its numbers name (`counts/<cell>/`,
+/// `cell` as the record type names it: `records::leaders::count_cell`,
+/// `LiftRecord::cell`), as a claim lives in `level<K>-below<B>/`: the
+/// directory is how the count is found and shown, so a record copied under
+/// another cell's name would stand for a count it is not.
+///
+/// # Errors
+///
+/// `HexError::Input` when the record's directory is not named `cell`, or it
+/// has none.
+pub fn check_cell_directory(path: &Path, cell: &str, what: &str) -> Result<(), HexError> {
+    let absolute = path.canonicalize().unwrap_or_else(|_| path.to_path_buf());
+    let actual = absolute.parent().and_then(|d| d.file_name()).map(|s| s.to_string_lossy().into_owned());
+    if actual.as_deref() != Some(cell) {
+        let shown = actual.unwrap_or_else(|| "(none)".into());
+        return Err(reject(path, format!("the record is {what}, kept in the directory {cell}, not {shown}")));
+    }
+    Ok(())
+}
+
 /// Memory a run may spend re-encoding a claim's formula (the formula, its
 /// DIMACS text and its hash), in MB.
 pub const ENCODING_BUDGET_MB: u64 = 4096;

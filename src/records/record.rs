@@ -83,6 +83,16 @@ impl Record {
         })
     }
 
+    /// What every report line of a count's check begins with: its n, level
+    /// and penalty (`None` for a record that is no count).
+    pub fn count_label(&self) -> Option<String> {
+        match self {
+            Record::Count(c) => Some(c.label()),
+            Record::Lift(l) => Some(l.label()),
+            _ => None,
+        }
+    }
+
     /// `(n, level, below, statement)` of a record that states a claim.
     pub fn claim_numbers(&self) -> Option<(usize, u8, usize, &str)> {
         match self {

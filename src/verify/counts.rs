@@ -60,6 +60,7 @@ pub fn check_count(
     messages: &mut Vec<String>,
 ) -> Result<(Status, Vec<Partial>), HexError> {
     let bad = |why: String| HexError::Input { file: path.to_path_buf(), line: 0, message: why };
+    record.check_cell(path)?;
     let hex = Hexagon::new(record.n)?;
     let dir = path.parent().unwrap_or(Path::new("."));
     let Cubes { leaders, listed_here, verified_recorded, verified_here, total, held, held_line } =

@@ -1,6 +1,7 @@
 //! `hexcert check` of a lifted count (`lift.json`, `records::lift`): the
-//! listing it lifted judged by its own check, its partials read as the
-//! lift read them, and, with `--regenerate`, the lift counted again.
+//! record held to its cell, the listing it lifted judged by its own check,
+//! its penalty held to the level's certified minimum, its partials read as
+//! the lift read them, and, with `--regenerate`, the lift counted again.
 //!
 //! What a lift can be: a computation on certified inputs. Its inputs are
 //! the listing's partials (a certificate, section 9 of docs/SOUNDNESS.md);
@@ -8,36 +9,52 @@
 //! sweep and the chains wherever they reach (n <= 12). So a plain check
 //! attests the recorded count (exit 4), and `--regenerate` verifies that
 //! this build's lift gives it again from the listing as it now stands.
+//!
+//! A lift is only ever of a level's minimum, the count of a table cell: the
+//! minimum certified in proofs/ by the optimum of its side (`optimum.json`
+//! beside the claim the listing rests on), whose check holds each level's
+//! minimum to a claim below it and a stored witness at it (for a level
+//! between two certified ones of equal value, the order of the levels;
+//! `check::run`'s `check_level_minima`). The listing alone cannot make it
+//! one: it bounds level 3 (or 4), and no level-K partial at the penalty is
+//! stored in it.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use crate::counting::{extended_from_listed, CountSettings, Via};
 use crate::error::HexError;
 use crate::geometry::Hexagon;
 use crate::levels::Partial;
+use crate::records::leaders::CountRecord;
 use crate::records::lift::LiftRecord;
 use crate::records::{Record, Status};
 
-/// Judges the lift record at `path`; `check_listing` checks the listing's
-/// `count.json` (the caller's `check`) and hands back the leaders that check
-/// read (`None` when it failed); `recount` lifts them again.
+/// Judges the lift record at `path`; `check_record` checks a record (the
+/// caller's `check`: the listing's `count.json`, the optimum that
+/// certifies the minimum) and hands back the leaders a count's check read
+/// (`None` when it failed, or for another record); `recount` lifts them
+/// again.
 ///
 /// # Errors
 ///
-/// `HexError::Input` when the listing is not a level-3 or level-4 listing
-/// (below the record's level) of the record's side and penalty, its count is
-/// not the one the record lifted, it failed its check, the record names an
-/// unknown `via`, or the lift counted again differs; `HexError::Record` when
-/// the listing's `count.json` cannot be read as a count record; the errors
-/// of the lift.
+/// `HexError::Input` when the record is not in its cell's directory
+/// (`LiftRecord::check_cell`), the listing is not a level-3 or level-4
+/// listing (below the record's level) of the record's side and penalty, its
+/// count is not the one the record lifted, it failed its check, the
+/// penalty is not the level's certified minimum (`certifying_optimum`; the
+/// lift counted again finding a partial below it or none at it), the record
+/// names an unknown `via`, or the lift counted again differs;
+/// `HexError::Record` when the listing's `count.json` or the optimum cannot
+/// be read as their records; the errors of the lift.
 pub fn check_lift(
     path: &Path,
     record: &LiftRecord,
     recount: bool,
-    check_listing: &mut dyn FnMut(&Path) -> (Status, Option<Vec<Partial>>),
+    check_record: &mut dyn FnMut(&Path) -> (Status, Option<Vec<Partial>>),
     messages: &mut Vec<String>,
 ) -> Result<Status, HexError> {
     let bad = |why: String| HexError::Input { file: path.to_path_buf(), line: 0, message: why };
+    record.check_cell(path)?;
     let listing =
         crate::files::lexical(&path.parent().unwrap_or(Path::new(".")).join(&record.listing).join("count.json"));
     let Record::Count(count) = Record::read(&listing)? else {
@@ -58,7 +75,19 @@ pub fn check_lift(
     if count.count != record.listing_count {
         return Err(bad(format!("the listing counts {}, the lift lifted {}", count.count, record.listing_count)));
     }
-    let (listing_status, leaders) = check_listing(&listing);
+    if record.count == "0" {
+        return Err(bad(format!("no level-{} partial at {}: it is no minimum", record.level, record.penalty)));
+    }
+    let optimum = certifying_optimum(&listing, &count, (record.level, record.penalty))?;
+    let (optimum_status, _) = check_record(&optimum);
+    messages.push(format!(
+        "minimum: level {}'s minimum {}, certified by {} (a claim below it, a stored witness at it): {}",
+        record.level,
+        record.penalty,
+        optimum.display(),
+        optimum_status.name()
+    ));
+    let (listing_status, leaders) = check_record(&listing);
     messages.push(format!("listing: {} ({} partials at {})", listing_status.name(), count.count, count.penalty));
     let leaders = leaders
         .ok_or_else(|| bad(format!("the listing {} failed its check: there is nothing to lift", listing.display())))?;
@@ -81,18 +110,13 @@ pub fn check_lift(
             record.level, found.classes
         ));
         // The listing holds every level-3 (or 4) partial up to the penalty, and each below it refines one of them.
-        let below: usize =
-            found.counts[..record.penalty].iter().filter(|c| **c > num_bigint::BigUint::default()).count();
-        messages.push(match below {
-            0 => format!(
-                "minimum: no level-{} partial lies below {} (none in the lift of a listing of every partial up to it)",
-                record.level, record.penalty
-            ),
-            _ => format!(
-                "minimum: not {}: the lift finds level-{} partials at {below} penalties below it",
-                record.penalty, record.level
-            ),
-        });
+        if let Some(why) = off_minimum(record.level, record.penalty, &found.counts) {
+            return Err(bad(why));
+        }
+        messages.push(format!(
+            "minimum: no level-{} partial lies below {} (none in the lift of a listing of every partial up to it)",
+            record.level, record.penalty
+        ));
         Status::Verified
     } else {
         messages.push(format!(
@@ -101,5 +125,61 @@ pub fn check_lift(
         ));
         Status::Unverified
     };
-    Ok(listing_status.and(lift))
+    Ok(optimum_status.and(listing_status).and(lift))
+}
+
+/// The optimum that certifies `penalty` as level `level`'s minimum for a
+/// lift of the listing whose record `count` is read from `listing`: the
+/// `optimum.json` of the side's directory, beside the claim the listing
+/// rests on, whose `level_minima` states exactly `penalty` at `level`. What
+/// it states is judged here; its own check (run by `check`) judges whether
+/// the claims and witnesses beside it certify it. `count --record-to`
+/// refuses a lift this refuses.
+///
+/// # Errors
+///
+/// `HexError::Input` naming the optimum's path when there is none of the
+/// listing's side there, or it states another minimum for the level;
+/// `HexError::Io` or `HexError::Record` when it cannot be read as an optimum.
+pub fn certifying_optimum(
+    listing: &Path,
+    count: &CountRecord,
+    (level, penalty): (u8, usize),
+) -> Result<PathBuf, HexError> {
+    let claim = crate::files::lexical(&listing.parent().unwrap_or(Path::new(".")).join(&count.minimum_claim));
+    // The claim lives in n<N>/level<K>-below<B>/claim.json: the optimum of the side is n<N>/optimum.json.
+    let side = claim.parent().and_then(Path::parent).unwrap_or(Path::new("."));
+    let path = side.join("optimum.json");
+    let bad = |why: String| HexError::Input { file: path.clone(), line: 0, message: why };
+    if !path.is_file() {
+        return Err(bad(format!(
+            "no optimum beside the listing's claim: nothing certifies level {level}'s minimum, so no lift to it at {penalty} is a count at the minimum"
+        )));
+    }
+    let Record::Optimum(optimum) = Record::read(&path)? else {
+        return Err(bad("not an optimum record (hexcert-optimum/1)".into()));
+    };
+    let stated = optimum.level_minima.get(usize::from(level) - 1).copied();
+    if optimum.n != count.n || stated != Some(penalty) {
+        let stated = stated.map_or_else(|| "none".to_string(), |m| m.to_string());
+        return Err(bad(format!(
+            "the optimum of n = {} states level {level}'s minimum {stated}: a lift of n = {} to level {level} at {penalty} is not its count at the minimum",
+            optimum.n, count.n
+        )));
+    }
+    Ok(path)
+}
+
+/// Why a lift's counts (`counts[p]`: level-`level` partials of penalty `p`,
+/// every one up to `penalty`) say `penalty` is not the level's minimum: a
+/// partial below it, or none at it. `None` when they agree it is.
+pub fn off_minimum(level: u8, penalty: usize, counts: &[num_bigint::BigUint]) -> Option<String> {
+    let zero = num_bigint::BigUint::default();
+    if let Some(below) = counts.iter().take(penalty).position(|c| *c > zero) {
+        return Some(format!(
+            "{penalty} is not level {level}'s minimum: the lift finds level-{level} partials at {below}, below it"
+        ));
+    }
+    (counts.get(penalty).is_none_or(|c| *c == zero))
+        .then(|| format!("{penalty} is not level {level}'s minimum: the lift finds no level-{level} partial at it"))
 }

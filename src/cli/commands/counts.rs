@@ -347,6 +347,19 @@ pub fn count_lifted(
             record.n
         )));
     }
+    // Refused before the lift (hours at large n): a record `check` would fail is not written.
+    if let Some(cell) = record_to {
+        let cell_name = hexcert::records::leaders::count_cell(n, level, record.penalty, None);
+        if cell.file_name().is_none_or(|name| name.to_string_lossy() != cell_name) {
+            return Err(HexError::Usage(format!(
+                "--record-to {}: the lift of n = {n} level {level} at {} is kept in a directory named {cell_name}",
+                cell.display(),
+                record.penalty
+            )));
+        }
+        hexcert::verify::lift::certifying_optimum(&dir.join("count.json"), &record, (level, record.penalty))
+            .map_err(|why| HexError::Usage(format!("--record-to: {why}")))?;
+    }
     let progress = crate::progress::Progress::new(context);
     progress.working(format!(
         "n={n}: lifting the {} level-{} partials of penalty {} to level {level}",
@@ -370,6 +383,10 @@ pub fn count_lifted(
         started.elapsed().as_secs_f64(),
     );
     report.refined((found.refined, found.classes), settings, found.pieces);
+    if let Some(why) = record_to.and_then(|_| hexcert::verify::lift::off_minimum(level, record.penalty, &found.counts))
+    {
+        return Err(HexError::Usage(format!("--record-to: nothing written: {why}")));
+    }
     if let Some(cell) = record_to {
         use hexcert::records::lift::{LiftRecord, LIFT_FORMAT};
         let (listing, penalty) = (hexcert::files::relative_to(cell, dir)?, record.penalty);
@@ -425,6 +442,9 @@ pub fn count_sat(
         .then(|| hexcert::certify::count::listing_claim(Path::new("proofs"), n, level, (penalty, bound)))
         .transpose()?
         .flatten();
+    if let (Some(dir), Some((_, minimum))) = (leaders_dir, &minimum_claim) {
+        hexcert::certify::count::check_listing_cell(dir, n, level, (bound, *minimum))?;
+    }
     let progress = crate::progress::Progress::new(context);
     progress.working(format!("n={n}: listing level-{level} lex-leaders of penalty <= {bound}"));
     let started = std::time::Instant::now();

@@ -174,9 +174,21 @@ impl<'a> CheckRun<'a> {
         let shown = if through_link { key.clone() } else { path.to_path_buf() };
         let mut report =
             CheckReport { path: shown, status: Status::Verified, messages: Vec::new(), needs_veripb: false };
-        let outcome = Record::read(path).and_then(|record| self.check_read(path, record, &mut report));
+        // A count's lines each name its numbers: a report read alone still says which cell it is of.
+        let mut label = None;
+        let outcome = Record::read(path).and_then(|record| {
+            label = record.count_label();
+            self.check_read(path, record, &mut report)
+        });
+        let labelled = |line: String| match &label {
+            Some(numbers) => format!("{numbers}: {line}"),
+            None => line,
+        };
+        report.messages = report.messages.drain(..).map(labelled).collect();
         report.status = outcome.unwrap_or_else(|error| {
-            report.messages.push(error.to_string());
+            // The interruption's line is matched as it is (`check`'s `mark_cut_short`).
+            let line = error.to_string();
+            report.messages.push(if matches!(error, HexError::Interrupted) { line } else { labelled(line) });
             match error {
                 // Another command wrote the record while this run judged its
                 // earlier copy: nothing was found wrong, nothing is concluded.
@@ -229,9 +241,9 @@ impl<'a> CheckRun<'a> {
             }
             Record::Lift(lift) => {
                 let recount = self.regenerate.is_some();
-                let mut check_listing =
-                    |listing: &Path| (self.check(listing).status, self.listings.get(&canonical(listing)).cloned());
-                return crate::verify::lift::check_lift(path, &lift, recount, &mut check_listing, messages);
+                let mut check_record =
+                    |record: &Path| (self.check(record).status, self.listings.get(&canonical(record)).cloned());
+                return crate::verify::lift::check_lift(path, &lift, recount, &mut check_record, messages);
             }
             Record::CubeResult(_) => {
                 return Err(
