@@ -10,6 +10,8 @@
 //! - `geometry`: the hexagon, its cells, edges, rings and symmetries;
 //! - `levels`: level-k partials;
 //! - `validation`: the plain validator (no SAT code);
+//! - `bound`: a lower bound on the penalty from owned terms over windows,
+//!   computed exactly (no SAT code);
 //! - `orbits`: the 12 symmetries close listed leaders into every partial;
 //! - `statement`: the problem as a pseudo-Boolean (OPB) file, for VeriPB (no SAT code);
 //! - `formula`: CNF and DIMACS;
@@ -40,6 +42,7 @@
 //! tests/module_graph.rs holds the files to this: no import circle, no
 //! solver code reachable from the checking side.
 
+pub mod bound;
 #[cfg(feature = "solver")]
 pub mod certify;
 pub mod compress;

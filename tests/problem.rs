@@ -4,6 +4,7 @@
 //! Cargo.toml), so the suite links hexcert and CaDiCaL once per area and the
 //! long tests of its files share the test threads.
 
+mod bound;
 mod common;
 mod formats;
 mod fuzz;

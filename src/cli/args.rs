@@ -232,6 +232,22 @@ pub(crate) fn stop_on_ctrl_c(context: &RunContext) -> Result<(), HexError> {
     .map_err(|e| HexError::Internal(format!("cannot catch Ctrl-C and SIGTERM: {e}")))
 }
 
+/// A level (1..=6) or an inclusive range of levels: `3`, `1..=4`, `1-4`.
+pub(crate) fn level_range(s: &str) -> Result<(u8, u8), String> {
+    let level = |t: &str| match t.parse::<u8>() {
+        Ok(k) if (1..=6).contains(&k) => Ok(k),
+        _ => Err(format!("`{t}` is not a level in 1..=6")),
+    };
+    let (a, b) = match s.split_once("..=").or_else(|| s.split_once('-')) {
+        Some((a, b)) => (level(a)?, level(b)?),
+        None => (level(s)?, level(s)?),
+    };
+    if a > b {
+        return Err(format!("empty range `{s}`"));
+    }
+    Ok((a, b))
+}
+
 /// `7`, `3..=11`, `3-11` (inclusive) or `3..11` (exclusive, as in Rust).
 pub(crate) fn side_range(s: &str) -> Result<(usize, usize), String> {
     let (a, b) = if let Some((a, b)) = s.split_once("..=") {

@@ -8,6 +8,7 @@
 //! without it the binary is the verifier (check, verify, render, count and
 //! table without the solver's road, encode, statement).
 
+mod bound;
 #[cfg(feature = "solver")]
 mod campaign;
 mod check;
@@ -26,6 +27,7 @@ mod search;
 #[cfg(feature = "solver")]
 mod solve;
 
+pub use bound::*;
 #[cfg(feature = "solver")]
 pub use campaign::*;
 pub use check::*;
