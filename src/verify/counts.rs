@@ -19,18 +19,20 @@ use std::collections::{HashMap, HashSet};
 use std::path::Path;
 
 use crate::cubes::Split;
+use crate::encoding::LevelEncoding;
 use crate::error::HexError;
 use crate::geometry::Hexagon;
 use crate::levels::Partial;
+use crate::proofs::verified::VerifiedChecker;
 use crate::records::claim::ONLINE_LISTING;
 use crate::records::leaders::{
-    judge_leaders, leaf_units, listing_encoding, listing_formula, CountRecord, CubeLeaders, ListingProof,
+    judge_leaders, leaf_units, listing_encoding, listing_formula, CountRecord, CubeLeaders, LeafProof, ListingProof,
 };
 use crate::records::ledger::Ledger;
 use crate::records::plan::check_tree;
 use crate::records::{Record, Status};
 
-use super::regenerate::ProofChecks;
+use super::regenerate::{ProofChecks, Regenerate};
 
 /// Judges the count record at `path`. `check_claim` checks the minimum's
 /// claim (the caller's `check`, so a claim checked twice is judged once);
@@ -186,14 +188,7 @@ fn read_cubes(dir: &Path, hex: &Hexagon, record: &CountRecord, checks: ProofChec
             return Err(bad("a leader is listed twice".into()));
         }
         if !cube_record.leaves.is_empty() {
-            let paths: Vec<&[i32]> = proofs.iter().map(|(path, ..)| *path).collect();
-            check_tree(&paths, encoding.cnf.num_vars() as i32)
-                .map_err(|why| bad(format!("the leaves are not a complete decision tree: {why}")))?;
-            let listed: HashSet<&str> =
-                proofs.iter().flat_map(|(_, leaders, _)| leaders.iter().map(String::as_str)).collect();
-            if listed != by_text.keys().copied().collect() {
-                return Err(bad("the cube's leaders are not the union of its leaves'".into()));
-            }
+            check_leaves(&proofs, &by_text, encoding.cnf.num_vars() as i32).map_err(bad)?;
         }
         let mut verified = 0;
         for (path, leaders, proof) in &proofs {
@@ -213,21 +208,8 @@ fn read_cubes(dir: &Path, hex: &Hexagon, record: &CountRecord, checks: ProofChec
                 eprintln!("listing cube {index} of {total} again ({})", file.display());
             }
             let mut kept = cube_record.clone();
-            let mut accepted = 0;
-            for (j, (path, leaders, proof)) in proofs.iter().enumerate() {
-                let again = regenerate.relist(hex, (&encoding, &split, &cube), path, checks.verified)?;
-                let certificate = again.certificate.filter(|c| c.formula_sha256 == proof.formula_sha256);
-                if again.leaders != *leaders || certificate.is_none() {
-                    return Err(bad("listed again, the cube gives other leaders than its record".into()));
-                }
-                if let Some(verdict) = certificate.and_then(|c| c.verified_lrat) {
-                    accepted += 1;
-                    match kept.leaves.get_mut(j) {
-                        Some(leaf) => leaf.certificate.verified_lrat = Some(verdict),
-                        None => kept.certificate.as_mut().expect("judged above").verified_lrat = Some(verdict),
-                    }
-                }
-            }
+            let cube = (&encoding, &split, cube.as_slice());
+            let accepted = relist_cube(regenerate, hex, cube, &proofs, checks.verified, &file, &mut kept)?;
             cubes.listed_here += 1;
             if accepted == proofs.len() {
                 cubes.verified_here += 1;
@@ -240,6 +222,51 @@ fn read_cubes(dir: &Path, hex: &Hexagon, record: &CountRecord, checks: ProofChec
         cubes.leaders.extend(partials);
     }
     Ok(cubes)
+}
+
+/// A cube listed leaf by leaf: its leaves' paths are a complete decision
+/// tree over the formula's `vars` variables, and its leaders (`leaders`, by
+/// their text) are the union of its leaves'.
+fn check_leaves(proofs: &[LeafProof<'_>], leaders: &HashMap<&str, &Partial>, vars: i32) -> Result<(), String> {
+    let paths: Vec<&[i32]> = proofs.iter().map(|(path, ..)| *path).collect();
+    check_tree(&paths, vars).map_err(|why| format!("the leaves are not a complete decision tree: {why}"))?;
+    let listed: HashSet<&str> = proofs.iter().flat_map(|(_, leaders, _)| leaders.iter().map(String::as_str)).collect();
+    if listed != leaders.keys().copied().collect() {
+        return Err("the cube's leaders are not the union of its leaves'".into());
+    }
+    Ok(())
+}
+
+/// Lists each proof of the cube at `file` again (`check --regenerate`):
+/// each must give the recorded leaders under a certificate of the same
+/// formula. Returns how many the verified checker accepted, each verdict
+/// written into `kept` (the cube's record as it will be kept).
+fn relist_cube(
+    regenerate: &dyn Regenerate,
+    hex: &Hexagon,
+    cube: (&LevelEncoding, &Split, &[u8]),
+    proofs: &[LeafProof<'_>],
+    verified: Option<&VerifiedChecker>,
+    file: &Path,
+    kept: &mut CubeLeaders,
+) -> Result<usize, HexError> {
+    let mut accepted = 0;
+    for (j, (path, leaders, proof)) in proofs.iter().enumerate() {
+        let again = regenerate.relist(hex, cube, path, verified)?;
+        let certificate = again.certificate.filter(|c| c.formula_sha256 == proof.formula_sha256);
+        if again.leaders != *leaders || certificate.is_none() {
+            let message = "listed again, the cube gives other leaders than its record".into();
+            return Err(HexError::Input { file: file.to_path_buf(), line: 0, message });
+        }
+        if let Some(verdict) = certificate.and_then(|c| c.verified_lrat) {
+            accepted += 1;
+            match kept.leaves.get_mut(j) {
+                Some(leaf) => leaf.certificate.verified_lrat = Some(verdict),
+                None => kept.certificate.as_mut().expect("judged above").verified_lrat = Some(verdict),
+            }
+        }
+    }
+    Ok(accepted)
 }
 
 /// One listing proof judged against the formula rebuilt from its record:

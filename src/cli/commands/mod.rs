@@ -11,6 +11,7 @@
 #[cfg(feature = "solver")]
 mod campaign;
 mod check;
+mod count_report;
 // count_sat, the solver's road, is the file's one item that needs it.
 #[cfg_attr(not(feature = "solver"), allow(unused_imports))]
 mod counts;
@@ -25,10 +26,12 @@ pub mod report;
 mod search;
 #[cfg(feature = "solver")]
 mod solve;
+mod table;
 
 #[cfg(feature = "solver")]
 pub use campaign::*;
 pub use check::*;
+pub use count_report::Road;
 pub use counts::*;
 #[cfg(feature = "solver")]
 pub use cubes::*;
@@ -40,3 +43,4 @@ pub use proofs::*;
 pub use search::*;
 #[cfg(feature = "solver")]
 pub use solve::*;
+pub use table::*;
