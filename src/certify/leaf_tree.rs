@@ -78,12 +78,21 @@ fn leaf_name(path: &[i32]) -> String {
     std::iter::once("leaf".to_string()).chain(path.iter().map(i32::to_string)).collect::<Vec<_>>().join("_")
 }
 
+/// What a cube's leaves directory holds (`recorded_leaves`).
+#[derive(Default)]
+struct Recorded {
+    /// The paths of its leaf records.
+    leaves: Vec<Vec<i32>>,
+    /// The paths of the nodes a run stopped past their limit.
+    stopped: Vec<Vec<i32>>,
+}
+
 /// The paths of the leaf records in `dir`, and of the nodes a run stopped
 /// past `--leaf-time-limit` (an empty `leaf_<path>.split` each, so that a
 /// resumed run splits them at once instead of spending the limit again);
 /// an error naming a file there that is neither (a record it would
 /// silently pass over).
-fn recorded_leaves(dir: &Path) -> Result<(Vec<Vec<i32>>, Vec<Vec<i32>>), HexError> {
+fn recorded_leaves(dir: &Path) -> Result<Recorded, HexError> {
     let Ok(entries) = std::fs::read_dir(dir) else { return Ok(Default::default()) };
     let (mut leaves, mut stopped) = (Vec::new(), Vec::new());
     for entry in entries {
@@ -107,7 +116,7 @@ fn recorded_leaves(dir: &Path) -> Result<(Vec<Vec<i32>>, Vec<Vec<i32>>), HexErro
             }
         }
     }
-    Ok((leaves, stopped))
+    Ok(Recorded { leaves, stopped })
 }
 
 /// Lists `cube` leaf by leaf (`LeafSplit`), a complete decision tree on
@@ -133,7 +142,7 @@ pub fn certified_in_leaves(
     let counter = encoding
         .counter()
         .ok_or_else(|| HexError::Usage("the listing's penalty bound has no counter to split a cube on".into()))?;
-    let (recorded, stopped) = recorded_leaves(leaves_dir)?;
+    let Recorded { leaves: recorded, stopped } = recorded_leaves(leaves_dir)?;
     let tree = LeafTree {
         hex,
         listed,

@@ -18,6 +18,10 @@ use crate::levels::Partial;
 use crate::records::lift::LiftRecord;
 use crate::records::{Record, Status};
 
+/// What the caller's check says of a record: its status, and the leaders
+/// a count's check read (`None` when it failed).
+pub type CheckedRecord = (Status, Option<Vec<Partial>>);
+
 /// Judges the lift record at `path`; `check_listing` checks the listing's
 /// `count.json` (the caller's `check`) and hands back the leaders that check
 /// read (`None` when it failed); `recount` lifts them again.
@@ -34,7 +38,7 @@ pub fn check_lift(
     path: &Path,
     record: &LiftRecord,
     recount: bool,
-    check_listing: &mut dyn FnMut(&Path) -> (Status, Option<Vec<Partial>>),
+    check_listing: &mut dyn FnMut(&Path) -> CheckedRecord,
     messages: &mut Vec<String>,
 ) -> Result<Status, HexError> {
     let bad = |why: String| HexError::Input { file: path.to_path_buf(), line: 0, message: why };

@@ -102,7 +102,7 @@ impl CountReport {
     ) {
         (self.refined_partials, self.refined_classes) = (Some(partials), Some(classes));
         self.refined_via = (self.level >= 5).then(|| settings.via.name());
-        self.pieces = settings.records.is_some().then(|| PieceListing {
+        self.pieces = settings.records.is_some().then_some(PieceListing {
             total: pieces.total,
             resumed: pieces.resumed.units,
             resumed_from: pieces.resumed.writers,

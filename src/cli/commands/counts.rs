@@ -187,6 +187,23 @@ fn asked<T: ToString>(counts: &[T], penalty: Option<usize>) -> Vec<(usize, Strin
     }
 }
 
+/// How `count --road sat` lists: cube by cube into `leaders_dir`
+/// (resumable) when given, and, when `certified`, each cube's list proved
+/// complete.
+#[cfg(feature = "solver")]
+pub struct SatListing<'a> {
+    pub leaders_dir: Option<&'a Path>,
+    pub certified: Option<CertifiedListing<'a>>,
+}
+
+/// A certified listing's verified checker (when named) and its leaf split
+/// (when a cube is listed leaf by leaf).
+#[cfg(feature = "solver")]
+pub struct CertifiedListing<'a> {
+    pub verified: Option<&'a hexcert::proofs::verified::VerifiedChecker>,
+    pub leaves: Option<hexcert::certify::leaf_tree::LeafSplit>,
+}
+
 /// `count --road sat`: partials of penalty P (or up to B) through the listed lex-leaders; with `leaders_dir`, cube by
 /// cube, resumable; `certified` (verified checker, leaf split) proves each cube's list complete (`certify::listing`).
 #[cfg(feature = "solver")]
@@ -195,10 +212,7 @@ pub fn count_sat(
     n: usize,
     level: u8,
     (penalty, max_penalty): (Option<usize>, Option<usize>),
-    (leaders_dir, certified): (
-        Option<&Path>,
-        Option<(Option<&hexcert::proofs::verified::VerifiedChecker>, Option<hexcert::certify::leaf_tree::LeafSplit>)>,
-    ),
+    SatListing { leaders_dir, certified }: SatListing<'_>,
 ) -> Result<Reported, HexError> {
     let certify = certified.is_some();
     let bound = penalty
@@ -228,7 +242,7 @@ pub fn count_sat(
                     "n={n}: level-{level} lex-leaders of penalty <= {bound}, cube {done} of {total} done"
                 ))
             };
-            let (found, listing) = if let Some((verified, leaves)) = certified {
+            let (found, listing) = if let Some(CertifiedListing { verified, leaves }) = certified {
                 let on_leaf =
                     |cube: u64, path: &[i32], news| progress.event(format!("cube {cube}, leaf {path:?}: {news}"));
                 hexcert::certify::count::count_certified(
