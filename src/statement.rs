@@ -145,18 +145,7 @@ impl Statement {
     pub fn new(hex: &Hexagon, level: u8, below: usize) -> Statement {
         let k = level;
         let cells = hex.cell_count();
-        let mut variables = Vec::new();
-        for cell in 0..cells {
-            variables.extend((1..=k).map(|value| Variable::Value { cell, value }));
-            variables.push(Variable::Plus { cell });
-        }
-        variables.extend(hex.edges().iter().map(|&(u, v)| Variable::EqualEdge { u, v }));
-        for cell in 0..cells {
-            for value in 1..=k {
-                variables.extend(duplicate_units(hex, cell, value));
-            }
-        }
-
+        let variables = variables(hex, k);
         let term = |coefficient: i64, variable: Variable| Term { coefficient, variable };
         let holds = |cell: usize, value: u8| {
             if value > k {
@@ -291,6 +280,25 @@ impl Constraint {
         }
         let _ = write!(line, "{} {} ;", self.relation.symbol(), self.bound);
     }
+}
+
+/// Every variable of the level-`k` statement once, in the header's order:
+/// each cell's values `1..=k` and `+`, one per edge, then the
+/// duplicate-support units cell by cell, value by value.
+fn variables(hex: &Hexagon, k: u8) -> Vec<Variable> {
+    let cells = hex.cell_count();
+    let mut variables = Vec::new();
+    for cell in 0..cells {
+        variables.extend((1..=k).map(|value| Variable::Value { cell, value }));
+        variables.push(Variable::Plus { cell });
+    }
+    variables.extend(hex.edges().iter().map(|&(u, v)| Variable::EqualEdge { u, v }));
+    for cell in 0..cells {
+        for value in 1..=k {
+            variables.extend(duplicate_units(hex, cell, value));
+        }
+    }
+    variables
 }
 
 /// The duplicate-support units of `cell` and `value`: one fewer than its

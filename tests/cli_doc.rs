@@ -77,7 +77,7 @@ fn the_cli_document_shows_every_commands_current_help() {
     let doc = std::fs::read_to_string(&path).unwrap();
     let (fresh, commands) = regenerated(&doc);
     for command in subcommands(&[]) {
-        assert!(commands.iter().any(|c| *c == command), "docs/CLI.md has no section for `hexcert {command}`");
+        assert!(commands.contains(&command), "docs/CLI.md has no section for `hexcert {command}`");
     }
     if std::env::var_os("UPDATE_CLI_DOC").is_some() {
         std::fs::write(&path, &fresh).unwrap();

@@ -287,7 +287,7 @@ fn header_holds(record: &Record, path: &Path) -> bool {
             c.header().check(hexcert::records::CUBE_CLAIM_FORMAT, path).is_ok() && c.plan.validate(path).is_ok()
         }
         Record::Optimum(o) => {
-            hexcert::records::claim::check_optimum_ranges(o, path).is_ok()
+            hexcert::records::optimum::check_optimum_ranges(o, path).is_ok()
                 && hexcert::records::ranges::check_n_directory(path, o.n).is_ok()
         }
         _ => true,

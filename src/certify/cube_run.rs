@@ -28,7 +28,7 @@ use crate::proofs::online::{Against, Finished, OnlineCheck};
 use crate::proofs::own_peak_memory_kb;
 use crate::proofs::verified::{write_formula, VerifiedChecker};
 use crate::records::ledger::{resume_or_do, set_aside, Unit};
-use crate::records::FileRecord;
+use crate::records::{CheckerRecord, FileRecord, LratRecord};
 use crate::run::WorkDir;
 use crate::solving::{solve_traced, Answer};
 
@@ -149,16 +149,7 @@ fn solve_cube(
     };
     match outcome {
         Ok((Answer::Unsat, _)) => {
-            if !lrat.verified {
-                let what = format!("the proof of cube {index}");
-                return Err(HexError::Internal(RecordError::LratRejected { what, verdict: lrat.verdict }.to_string()));
-            }
-            if let Some(verdict) = verified.as_ref().filter(|v| !v.verified_acceptance()) {
-                let what = format!("the proof of cube {index} (by {})", verdict.name);
-                return Err(HexError::Internal(
-                    RecordError::LratRejected { what, verdict: verdict.verdict.clone() }.to_string(),
-                ));
-            }
+            both_checkers_accepted(index, &lrat, verified.as_ref())?;
             result.proof_sha256 =
                 Some(sha256_file(&proof).map_err(|source| HexError::Io { path: proof.to_path_buf(), source })?);
             result.lrat = Some(lrat);
@@ -176,6 +167,23 @@ fn solve_cube(
         Err(e) => return Err(e),
     }
     Ok(result)
+}
+
+/// The proof of cube `index` was accepted by hexcert-lrat and, when one
+/// ran, by the verified checker: a refutation either rejected is a fault of
+/// hexcert's, never a record.
+fn both_checkers_accepted(index: usize, lrat: &LratRecord, verified: Option<&CheckerRecord>) -> Result<(), HexError> {
+    if !lrat.verified {
+        let what = format!("the proof of cube {index}");
+        return Err(HexError::Internal(RecordError::LratRejected { what, verdict: lrat.verdict.clone() }.to_string()));
+    }
+    if let Some(verdict) = verified.filter(|v| !v.verified_acceptance()) {
+        let what = format!("the proof of cube {index} (by {})", verdict.name);
+        return Err(HexError::Internal(
+            RecordError::LratRejected { what, verdict: verdict.verdict.clone() }.to_string(),
+        ));
+    }
+    Ok(())
 }
 
 /// Gzips the LRAT proof beside the record when it fits in `limit` bytes.

@@ -78,12 +78,21 @@ fn leaf_name(path: &[i32]) -> String {
     std::iter::once("leaf".to_string()).chain(path.iter().map(i32::to_string)).collect::<Vec<_>>().join("_")
 }
 
+/// What a cube's leaves directory holds (`recorded_leaves`).
+#[derive(Default)]
+struct Recorded {
+    /// The paths of its leaf records.
+    leaves: Vec<Vec<i32>>,
+    /// The paths of the nodes a run stopped past their limit.
+    stopped: Vec<Vec<i32>>,
+}
+
 /// The paths of the leaf records in `dir`, and of the nodes a run stopped
 /// past `--leaf-time-limit` (an empty `leaf_<path>.split` each, so that a
 /// resumed run splits them at once instead of spending the limit again);
 /// an error naming a file there that is neither (a record it would
 /// silently pass over).
-fn recorded_leaves(dir: &Path) -> Result<(Vec<Vec<i32>>, Vec<Vec<i32>>), HexError> {
+fn recorded_leaves(dir: &Path) -> Result<Recorded, HexError> {
     let Ok(entries) = std::fs::read_dir(dir) else { return Ok(Default::default()) };
     let (mut leaves, mut stopped) = (Vec::new(), Vec::new());
     for entry in entries {
@@ -107,7 +116,7 @@ fn recorded_leaves(dir: &Path) -> Result<(Vec<Vec<i32>>, Vec<Vec<i32>>), HexErro
             }
         }
     }
-    Ok((leaves, stopped))
+    Ok(Recorded { leaves, stopped })
 }
 
 /// Lists `cube` leaf by leaf (`LeafSplit`), a complete decision tree on
@@ -133,7 +142,7 @@ pub fn certified_in_leaves(
     let counter = encoding
         .counter()
         .ok_or_else(|| HexError::Usage("the listing's penalty bound has no counter to split a cube on".into()))?;
-    let (recorded, stopped) = recorded_leaves(leaves_dir)?;
+    let Recorded { leaves: recorded, stopped } = recorded_leaves(leaves_dir)?;
     let tree = LeafTree {
         hex,
         listed,
@@ -187,11 +196,7 @@ impl LeafTree<'_> {
         let (encoding, split, cube) = self.listed;
         let name = leaf_name(&path);
         let ledger = Ledger::<CubeLeaders>::at(self.leaves_dir);
-        let children: Vec<Vec<i32>> = crate::cubes::cardinality::bisection_tree(&self.counter, &path, 1)
-            .into_iter()
-            .filter(|c| !c.is_empty())
-            .map(|c| [path.as_slice(), &c].concat())
-            .collect();
+        let children = self.children(&path);
         let halves = |splits: u32| -> Result<Vec<_>, HexError> {
             let each: Vec<Vec<_>> =
                 children.par_iter().map(|child| self.walk(child.clone(), splits)).collect::<Result<_, _>>()?;
@@ -242,32 +247,39 @@ impl LeafTree<'_> {
         };
         let read_back = self.resumed.lock().expect("no panic while noting").note_unit(&unit);
         let (leaf, record) = unit.value;
-        (self.on_leaf)(
-            split.index(cube),
-            &path,
-            if read_back {
-                LeafNews::Resumed
-            } else {
-                LeafNews::Listed {
-                    leaders: leaf.len(),
-                    seconds: record.seconds,
-                    cpu_seconds: record.cpu_seconds.unwrap_or(0.0),
-                }
-            },
-        );
-        let certificate =
-            record.certificate.ok_or_else(|| HexError::Internal("a certified leaf without its certificate".into()))?;
-        Ok(vec![(
-            leaf,
-            LeafListing {
-                path,
-                leaders: record.leaders,
-                seconds: record.seconds,
-                cpu_seconds: record.cpu_seconds,
-                certificate,
-            },
-        )])
+        let news = if read_back { LeafNews::Resumed } else { LeafNews::listed(leaf.len(), &record) };
+        (self.on_leaf)(split.index(cube), &path, news);
+        Ok(vec![(leaf, leaf_listing(path, record)?)])
     }
+
+    /// The two halves of the leaf at `path` (none past the tree's last split).
+    fn children(&self, path: &[i32]) -> Vec<Vec<i32>> {
+        crate::cubes::cardinality::bisection_tree(&self.counter, path, 1)
+            .into_iter()
+            .filter(|c| !c.is_empty())
+            .map(|c| [path, &c].concat())
+            .collect()
+    }
+}
+
+impl LeafNews {
+    /// A leaf listed in this run, as its record tells it.
+    fn listed(leaders: usize, record: &CubeLeaders) -> LeafNews {
+        LeafNews::Listed { leaders, seconds: record.seconds, cpu_seconds: record.cpu_seconds.unwrap_or(0.0) }
+    }
+}
+
+/// The entry a certified leaf's record makes in its cube's record.
+fn leaf_listing(path: Vec<i32>, record: CubeLeaders) -> Result<LeafListing, HexError> {
+    let certificate =
+        record.certificate.ok_or_else(|| HexError::Internal("a certified leaf without its certificate".into()))?;
+    Ok(LeafListing {
+        path,
+        leaders: record.leaders,
+        seconds: record.seconds,
+        cpu_seconds: record.cpu_seconds,
+        certificate,
+    })
 }
 
 /// Where the leaf records of a cube listed leaf by leaf wait for the cube's record.

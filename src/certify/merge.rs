@@ -82,6 +82,6 @@ pub fn merge(plan: &Plan, results: &Path, root: &Path) -> Result<PathBuf, HexErr
     claim.trust_base = trust_base(Basis::of_cube_claim(&claim));
     let json = serde_json::to_vec_pretty(&claim).expect("claims serialise");
     crate::files::write_atomic(&staging.join("claim.json"), &json)?;
-    super::prove::replace_directory(&staging, &directory)?;
+    super::certificate_dir::replace_directory(&staging, &directory)?;
     Ok(directory.join("claim.json"))
 }

@@ -15,6 +15,7 @@
 //! docs/SOUNDNESS.md's list. A directory appears whole or not at all (built
 //! under a temporary name, then renamed).
 
+pub mod certificate_dir;
 pub mod check_queue;
 pub mod contradiction;
 pub mod count;

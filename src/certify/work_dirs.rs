@@ -19,7 +19,7 @@ pub fn remove_stale_work_dirs(dir: &Path) {
 /// the work directory holding `claim.json`): killed then, they left it
 /// there. Moves such entries back into the claim's directory beside `work`
 /// (named by the staged claim), never over anything; the error says what
-/// stayed. And a replacement (`prove::replace_directory`) killed after it
+/// stayed. And a replacement (`certificate_dir::replace_directory`) killed after it
 /// moved the old certificate out (to `<staged>.retired`) and before the
 /// new `claim.json` went in (it goes last) left the claim's directory with
 /// no claim: the old certificate is moved back (`recover_retired`), so a

@@ -38,6 +38,18 @@ impl VerifiedArgs {
     }
 }
 
+/// What `statement --derivation` derives the statement's CNF as: the
+/// plan's split formula, or without a plan the whole formula.
+pub(crate) fn reach(
+    plan: Option<&hexcert::cubes::Plan>,
+    symmetry: crate::choices::SymmetryBreaking,
+) -> hexcert::derivation::Reach<'_> {
+    match plan {
+        Some(plan) => hexcert::derivation::Reach::Split(plan),
+        None => hexcert::derivation::Reach::Formula(symmetry.into(), hexcert::encoding::Cardinality::default()),
+    }
+}
+
 /// `check`'s options; a verdict kept needs a checker to keep it from.
 pub(crate) fn check_options(
     context: &RunContext,

@@ -195,8 +195,9 @@ impl CountArgs {
                 let checker = if *certify { verified.checker()? } else { None };
                 let time_limit = leaf_time_limit.map(std::time::Duration::from_secs);
                 let leaves = leaf_depth.map(|d| hexcert::certify::leaf_tree::LeafSplit { depth: d.into(), time_limit });
-                let certified = certify.then_some((checker.as_ref(), leaves));
-                commands::count_sat(context, *n, *level, (*penalty, *max_penalty), (leaders_dir.as_deref(), certified))
+                let certified = certify.then_some(commands::CertifiedListing { verified: checker.as_ref(), leaves });
+                let listing = commands::SatListing { leaders_dir: leaders_dir.as_deref(), certified };
+                commands::count_sat(context, *n, *level, (*penalty, *max_penalty), listing)
             }
             #[cfg(not(feature = "solver"))]
             CountArgs { road: Road::Sat, .. } => Err(without_solver("--road sat")),

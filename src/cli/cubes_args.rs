@@ -207,6 +207,20 @@ pub(crate) enum CubesCommand {
 /// A plan's results directory: `--results`, or `results/` in the plan's
 /// own directory, so a campaign's plan and records travel together (as in
 /// proofs/n13/*/campaign/) whatever directory the commands run from.
+/// The plan `cubes plan` makes of its options.
+fn new_plan(
+    claim: &StatementArgs,
+    radius: usize,
+    depth: u8,
+    budget_split: usize,
+    cardinality: Cardinality,
+    tie_break: TieBreak,
+) -> Result<hexcert::cubes::Plan, HexError> {
+    hexcert::cubes::Plan::new(claim.n, claim.level, claim.below, radius, depth, cardinality.into())?
+        .with_tie_break(tie_break.into())?
+        .split_budget(budget_split)
+}
+
 pub(crate) fn results_of(plan: &Path, results: &Option<PathBuf>) -> PathBuf {
     results.clone().unwrap_or_else(|| plan.parent().unwrap_or(Path::new("")).join("results"))
 }
@@ -245,16 +259,7 @@ impl CubesCommand {
                 results,
                 hexcert,
             } => {
-                let plan = hexcert::cubes::Plan::new(
-                    claim.n,
-                    claim.level,
-                    claim.below,
-                    *radius,
-                    *depth,
-                    (*cardinality).into(),
-                )?
-                .with_tie_break((*tie_break).into())?
-                .split_budget(*budget_split)?;
+                let plan = new_plan(claim, *radius, *depth, *budget_split, *cardinality, *tie_break)?;
                 commands::cubes_plan(&plan, output, &results_of(output, results), hexcert)
             }
             CubesCommand::Run {

@@ -415,12 +415,7 @@ fn run(cli: &Cli) -> Result<commands::report::Reported, HexError> {
         Command::Statement { claim, output, derivation, target, symmetry, plan, check, .. } => {
             // The derivation rests on the plan's cover: checked before any file is written.
             let plan = plan.as_deref().map(hexcert::cubes::Plan::read_covering).transpose()?;
-            let reach = match &plan {
-                Some(plan) => hexcert::derivation::Reach::Split(plan),
-                None => {
-                    hexcert::derivation::Reach::Formula((*symmetry).into(), hexcert::encoding::Cardinality::default())
-                }
-            };
+            let reach = reach(plan.as_ref(), *symmetry);
             let proof = derivation.as_deref().zip(target.as_deref()).map(|(d, t)| (d, t, reach));
             commands::statement(cli.json, (claim.n, claim.level, claim.below), output.as_deref(), proof, *check)
         }

@@ -33,8 +33,8 @@ pub(crate) struct SearchArgs {
     pub inner: Vec<usize>,
     /// Ring distances (--band or more, comma-separated) that may each hold
     /// one penalty edge besides the inner allowance, in every member (the
-    /// report's -O): each listed distance at most one, the other distances
-    /// >= --band at most X together, and the penalties below the band plus
+    /// report's -O): each listed distance at most one, the other distances >=
+    /// --band at most X together, and the penalties below the band plus
     /// the listed distances used at most B - X.
     #[arg(long, value_name = "D", value_delimiter = ',', value_parser = clap::value_parser!(u8).range(2..=79))]
     pub single_at: Vec<u8>,

@@ -117,7 +117,7 @@ fn define_row<W: Write + ?Sized>(
     };
     // through[j]: `c(i,j) -> c(i-1,j) | c(i-1,j-1)`; lower[j]: `c(i-1,j) -> c(i,j)`.
     let mut through = vec![0; max];
-    for j in 0..max {
+    for (j, through) in through.iter_mut().enumerate() {
         row.upper.push(proof.step(&format!(
             "red +1 ~{} +1 {} +1 {} >= 1 : {} -> 0;",
             c(i, j),
@@ -126,7 +126,7 @@ fn define_row<W: Write + ?Sized>(
             c(i, j)
         ))?);
         if j >= 1 {
-            through[j] = proof.step(&format!(
+            *through = proof.step(&format!(
                 "red +1 ~{} +1 {} +1 {} >= 1 : {} -> 0;",
                 c(i, j),
                 c(i - 1, j),
@@ -137,15 +137,15 @@ fn define_row<W: Write + ?Sized>(
     }
     proof.step(&format!("red +1 ~{} +1 {} >= 1 : {} -> 1;", p(i), c(i, 0), c(i, 0)))?;
     let mut lower = vec![0; max];
-    for j in 0..max {
-        lower[j] = proof.step(&format!("red +1 ~{} +1 {} >= 1 : {} -> 1;", c(i - 1, j), c(i, j), c(i, j)))?;
+    for (j, lower) in lower.iter_mut().enumerate() {
+        *lower = proof.step(&format!("red +1 ~{} +1 {} >= 1 : {} -> 1;", c(i - 1, j), c(i, j), c(i, j)))?;
         if j >= 1 {
             proof.step(&format!("red +1 ~{} +1 ~{} +1 {} >= 1 : {} -> 1;", p(i), c(i - 1, j - 1), c(i, j), c(i, j)))?;
         }
     }
-    for j in 1..max {
+    for (through, above) in through.iter().zip(&previous.order).skip(1) {
         // `c(i,j) -> c(i-1,j-1)`: through[j] resolved with the row above's ordering, saturated.
-        row.second.push(proof.step(&format!("pol {} {} + s;", through[j], previous.order[j]))?);
+        row.second.push(proof.step(&format!("pol {through} {above} + s;"))?);
     }
     for j in 1..max {
         // `c(i,j) -> c(i,j-1)`: that, resolved with lower[j-1].

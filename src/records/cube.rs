@@ -130,7 +130,7 @@ pub enum Held {
     /// No run recorded the cube.
     Missing,
     /// Its record, which passed `judge`.
-    Judged(CubeResult),
+    Judged(Box<CubeResult>),
     /// A record that is damaged or fails `judge`, with why: set it aside.
     Rejected(String),
 }
@@ -150,7 +150,9 @@ pub fn read_result(plan: &Plan, results: &Path, index: usize, dimacs: &[u8]) -> 
     let key = plan.cube_key(index);
     Ok(match ledger.read(&key) {
         None => Held::Missing,
-        Some(Parsed::Record(record)) => judge(plan, index, dimacs, *record).map_or_else(Held::Rejected, Held::Judged),
+        Some(Parsed::Record(record)) => {
+            judge(plan, index, dimacs, *record).map_or_else(Held::Rejected, |r| Held::Judged(Box::new(r)))
+        }
         Some(Parsed::Damaged(why)) => Held::Rejected(why),
         Some(Parsed::Foreign(why)) => {
             let shown = ledger.path(&key);

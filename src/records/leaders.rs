@@ -87,11 +87,15 @@ pub struct LeafListing {
     pub certificate: ListingProof,
 }
 
+/// One proof of a cube's list: the path of its leaf (empty for the whole
+/// cube), the leaders its formula blocks, and its certificate.
+pub type LeafProof<'a> = (&'a [i32], &'a [String], &'a ListingProof);
+
 impl CubeLeaders {
     /// What proves the list complete: the whole cube's certificate (empty
     /// path) or each leaf's, with the leaders its formula blocks; `None`
     /// for an uncertified record.
-    pub fn proofs(&self) -> Option<Vec<(&[i32], &[String], &ListingProof)>> {
+    pub fn proofs(&self) -> Option<Vec<LeafProof<'_>>> {
         match (&self.certificate, self.leaves.as_slice()) {
             (Some(proof), []) => Some(vec![(self.path.as_slice(), self.leaders.as_slice(), proof)]),
             (None, []) | (Some(_), _) => None,

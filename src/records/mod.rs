@@ -16,7 +16,7 @@
 //!   by claims, cube claims and plans, and its one consistency check;
 //! - `read`: the bounded reader (regular files only, size-limited);
 //! - `record`: the one `Record` enum, tagged on `format`;
-//! - `claim`, `cube`, `plan`: the record types; `ranges`: their numbers;
+//! - `claim`, `cube`, `plan`, `optimum`: the record types; `ranges`: their numbers;
 //! - `verdict`: a checker's verdict as recorded, and what binds the
 //!   verified checker's to its claim (hashes, known builds);
 //! - `trust`: the trust base, derived from what a record states;
@@ -33,6 +33,7 @@ pub mod header;
 pub mod leaders;
 pub mod ledger;
 pub mod lift;
+pub mod optimum;
 pub mod plan;
 pub mod ranges;
 pub mod read;
@@ -43,11 +44,12 @@ pub mod verdict;
 
 pub use crate::error::RecordError;
 pub use claim::{
-    this_build, BuildRecord, CheckerRecord, Claim, EncoderRecord, FileRecord, LratRecord, Optimum, SolverRecord,
-    StatementRecord, VeripbRecord, WitnessSource, CLAIM_FORMAT, OPTIMUM_FORMAT,
+    this_build, BuildRecord, CheckerRecord, Claim, EncoderRecord, FileRecord, LratRecord, SolverRecord,
+    StatementRecord, VeripbRecord, CLAIM_FORMAT,
 };
 pub use cube::{CubeClaim, CubeResult, CubeVerdict, CUBE_CLAIM_FORMAT, RESULT_FORMAT};
 pub use header::Header;
+pub use optimum::{Optimum, WitnessSource, OPTIMUM_FORMAT};
 pub use read::read_json;
 pub use record::Record;
 pub use status::Status;

@@ -5,8 +5,9 @@ use std::path::Path;
 
 use serde::Deserialize;
 
-use super::claim::{Claim, Optimum, CLAIM_FORMAT, OPTIMUM_FORMAT};
+use super::claim::{Claim, CLAIM_FORMAT};
 use super::cube::{CubeClaim, CubeResult, CUBE_CLAIM_FORMAT, RESULT_FORMAT};
+use super::optimum::{Optimum, OPTIMUM_FORMAT};
 use super::read::{parse_json, read_bounded, MAX_RECORD_BYTES};
 use crate::error::HexError;
 use crate::error::RecordError;

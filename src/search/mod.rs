@@ -8,6 +8,7 @@
 //! result.
 
 pub mod explain;
+mod grid_completion;
 pub mod grids;
 pub mod hunt;
 pub mod leaders;

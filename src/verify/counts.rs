@@ -19,18 +19,20 @@ use std::collections::{HashMap, HashSet};
 use std::path::Path;
 
 use crate::cubes::Split;
+use crate::encoding::LevelEncoding;
 use crate::error::HexError;
 use crate::geometry::Hexagon;
 use crate::levels::Partial;
+use crate::proofs::verified::VerifiedChecker;
 use crate::records::claim::ONLINE_LISTING;
 use crate::records::leaders::{
-    judge_leaders, leaf_units, listing_encoding, listing_formula, CountRecord, CubeLeaders, ListingProof,
+    judge_leaders, leaf_units, listing_encoding, listing_formula, CountRecord, CubeLeaders, LeafProof, ListingProof,
 };
 use crate::records::ledger::Ledger;
 use crate::records::plan::check_tree;
 use crate::records::{CheckerRecord, Record, Status};
 
-use super::regenerate::ProofChecks;
+use super::regenerate::{ProofChecks, Regenerate};
 
 /// Judges the count record at `path`. `check_claim` checks the minimum's
 /// claim (the caller's `check`, so a claim checked twice is judged once);
@@ -201,14 +203,7 @@ fn read_cubes(dir: &Path, hex: &Hexagon, record: &CountRecord, checks: ProofChec
             return Err(bad("a leader is listed twice".into()));
         }
         if !cube_record.leaves.is_empty() {
-            let paths: Vec<&[i32]> = proofs.iter().map(|(path, ..)| *path).collect();
-            check_tree(&paths, encoding.cnf.num_vars() as i32)
-                .map_err(|why| bad(format!("the leaves are not a complete decision tree: {why}")))?;
-            let listed: HashSet<&str> =
-                proofs.iter().flat_map(|(_, leaders, _)| leaders.iter().map(String::as_str)).collect();
-            if listed != by_text.keys().copied().collect() {
-                return Err(bad("the cube's leaders are not the union of its leaves'".into()));
-            }
+            check_leaves(&proofs, &by_text, encoding.cnf.num_vars() as i32).map_err(bad)?;
         }
         let mut verified = 0;
         for (path, leaders, proof) in &proofs {
@@ -228,25 +223,9 @@ fn read_cubes(dir: &Path, hex: &Hexagon, record: &CountRecord, checks: ProofChec
                 eprintln!("listing cube {index} of {total} again ({})", file.display());
             }
             let mut kept = cube_record.clone();
-            let (mut accepted, mut held) = (0, None);
-            for (j, (path, leaders, proof)) in proofs.iter().enumerate() {
-                let again = regenerate.relist(hex, (&encoding, &split, &cube), path, checks.verified)?;
-                let certificate = again.certificate.filter(|c| c.formula_sha256 == proof.formula_sha256);
-                if again.leaders != *leaders || certificate.is_none() {
-                    return Err(bad("listed again, the cube gives other leaders than its record".into()));
-                }
-                if let Some(verdict) = certificate.and_then(|c| c.verified_lrat) {
-                    accepted += 1;
-                    if checks.keep && !verdict.may_replace(proof.verified_lrat.as_ref()) {
-                        held = proof.verified_lrat.clone().map(|recorded| (recorded, verdict));
-                        continue;
-                    }
-                    match kept.leaves.get_mut(j) {
-                        Some(leaf) => leaf.certificate.verified_lrat = Some(verdict),
-                        None => kept.certificate.as_mut().expect("judged above").verified_lrat = Some(verdict),
-                    }
-                }
-            }
+            let cube = (&encoding, &split, cube.as_slice());
+            let (accepted, held) =
+                relist_cube(regenerate, hex, cube, &proofs, (checks.verified, checks.keep), &file, &mut kept)?;
             cubes.listed_here += 1;
             if let Some(pair) = held {
                 cubes.held += 1;
@@ -263,6 +242,58 @@ fn read_cubes(dir: &Path, hex: &Hexagon, record: &CountRecord, checks: ProofChec
         cubes.leaders.extend(partials);
     }
     Ok(cubes)
+}
+
+/// A cube listed leaf by leaf: its leaves' paths are a complete decision
+/// tree over the formula's `vars` variables, and its leaders (`leaders`, by
+/// their text) are the union of its leaves'.
+fn check_leaves(proofs: &[LeafProof<'_>], leaders: &HashMap<&str, &Partial>, vars: i32) -> Result<(), String> {
+    let paths: Vec<&[i32]> = proofs.iter().map(|(path, ..)| *path).collect();
+    check_tree(&paths, vars).map_err(|why| format!("the leaves are not a complete decision tree: {why}"))?;
+    let listed: HashSet<&str> = proofs.iter().flat_map(|(_, leaders, _)| leaders.iter().map(String::as_str)).collect();
+    if listed != leaders.keys().copied().collect() {
+        return Err("the cube's leaders are not the union of its leaves'".into());
+    }
+    Ok(())
+}
+
+/// Lists each proof of the cube at `file` again (`check --regenerate`):
+/// each must give the recorded leaders under a certificate of the same
+/// formula. Returns how many the verified checker accepted, each verdict
+/// written into `kept` (the cube's record as it will be kept) unless `keep`
+/// holds a known build's recorded acceptance against it: then the pair
+/// (recorded, new) comes back, for the report to say what was kept.
+fn relist_cube(
+    regenerate: &dyn Regenerate,
+    hex: &Hexagon,
+    cube: (&LevelEncoding, &Split, &[u8]),
+    proofs: &[LeafProof<'_>],
+    (verified, keep): (Option<&VerifiedChecker>, bool),
+    file: &Path,
+    kept: &mut CubeLeaders,
+) -> Result<(usize, Option<(CheckerRecord, CheckerRecord)>), HexError> {
+    let (mut accepted, mut held) = (0, None);
+    for (j, (path, leaders, proof)) in proofs.iter().enumerate() {
+        let again = regenerate.relist(hex, cube, path, verified)?;
+        let certificate = again.certificate.filter(|c| c.formula_sha256 == proof.formula_sha256);
+        if again.leaders != *leaders || certificate.is_none() {
+            let message = "listed again, the cube gives other leaders than its record".into();
+            return Err(HexError::Input { file: file.to_path_buf(), line: 0, message });
+        }
+        if let Some(verdict) = certificate.and_then(|c| c.verified_lrat) {
+            accepted += 1;
+            // With --keep-verdicts a known build's acceptance is never written over (records::verdict).
+            if keep && !verdict.may_replace(proof.verified_lrat.as_ref()) {
+                held = proof.verified_lrat.clone().map(|recorded| (recorded, verdict));
+                continue;
+            }
+            match kept.leaves.get_mut(j) {
+                Some(leaf) => leaf.certificate.verified_lrat = Some(verdict),
+                None => kept.certificate.as_mut().expect("judged above").verified_lrat = Some(verdict),
+            }
+        }
+    }
+    Ok((accepted, held))
 }
 
 /// One listing proof judged against the formula rebuilt from its record:

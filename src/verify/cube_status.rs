@@ -121,7 +121,7 @@ pub fn progress(plan: &Plan, results: &Path) -> Result<CubeProgress, HexError> {
                 progress.rejected.push((index, why));
                 continue;
             }
-            Held::Judged(record) => record,
+            Held::Judged(record) => *record,
         };
         match record.verdict {
             CubeVerdict::Counterexample => progress.counterexamples.push(index),

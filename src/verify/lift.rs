@@ -29,11 +29,14 @@ use crate::records::leaders::CountRecord;
 use crate::records::lift::LiftRecord;
 use crate::records::{Record, Status};
 
+/// What the caller's check says of a record: its status, and the leaders
+/// a count's check read (`None` when it failed, or for another record).
+pub type CheckedRecord = (Status, Option<Vec<Partial>>);
+
 /// Judges the lift record at `path`; `check_record` checks a record (the
 /// caller's `check`: the listing's `count.json`, the optimum that
-/// certifies the minimum) and hands back the leaders a count's check read
-/// (`None` when it failed, or for another record); `recount` lifts them
-/// again.
+/// certifies the minimum) and hands back the leaders a count's check read;
+/// `recount` lifts them again.
 ///
 /// # Errors
 ///
@@ -50,7 +53,7 @@ pub fn check_lift(
     path: &Path,
     record: &LiftRecord,
     recount: bool,
-    check_record: &mut dyn FnMut(&Path) -> (Status, Option<Vec<Partial>>),
+    check_record: &mut dyn FnMut(&Path) -> CheckedRecord,
     messages: &mut Vec<String>,
 ) -> Result<Status, HexError> {
     let bad = |why: String| HexError::Input { file: path.to_path_buf(), line: 0, message: why };

@@ -1,15 +1,11 @@
-//! count and table: exact counts and the tables printed from them.
-//!
-//! `table` streams its text rows as each n is counted (a row can take
-//! hours at large n, and the rows printed so far are results); its report
-//! is one typed value, printed whole at the end with `--json`.
+//! count: exact counts, by the sweep, frontier, extension and sat roads,
+//! each reported as one `CountReport` (count_report.rs); `table` (table.rs)
+//! prints rows of them.
 
-use std::fmt;
 use std::path::Path;
 
-use serde::Serialize;
-
-use super::report::{Reported, Rows};
+use super::count_report::{CountReport, CubeListing, Road};
+use super::report::Reported;
 use hexcert::context::RunContext;
 use hexcert::error::HexError;
 use hexcert::geometry::Hexagon;
@@ -17,203 +13,9 @@ use hexcert::outcome::Outcome;
 #[cfg(feature = "solver")]
 use hexcert::solving::Cadical;
 
-/// Which table `hexcert table` prints.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum TableKind {
-    /// Number of minimum-penalty partials at each level.
-    Counts,
-    /// Minimum penalty at each level.
-    Penalties,
-}
-
-/// `count`: what was counted, by which road, and in how long. One shape
-/// for every road, so a script reads `counts` whatever road it asked for.
-#[derive(Serialize)]
-pub struct CountReport {
-    n: usize,
-    level: u8,
-    road: Road,
-    /// The minimum penalty when this count established it: null after
-    /// `--penalty P`, or when no penalty up to the bound has a partial.
-    minimum: Option<usize>,
-    counts: Vec<PenaltyCount>,
-    seconds: f64,
-    /// Checkpoint tables read instead of built (the sat road reads none).
-    tables_loaded: Vec<String>,
-    /// Lex-leaders the solver listed (sat road only).
-    leaders: Option<usize>,
-    /// Partials of the level below listed (extension road only).
-    refined_partials: Option<usize>,
-    /// Their symmetry classes, each refined through one member (extension road only).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    refined_classes: Option<usize>,
-    /// How levels 5 and 6 were counted on the extension road (`lift` or `chains`).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    refined_via: Option<&'static str>,
-    /// The count's record, written by a certified listing at its minimum
-    /// (`--certify --penalty P`, with `proofs/nN/levelK-belowP/claim.json`).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    count_record: Option<std::path::PathBuf>,
-    /// How a cube-by-cube listing went (sat road with --leaders-dir only).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    cubes: Option<CubeListing>,
-    /// The pieces of a refinement read back from records (extension road with --pieces-dir only).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pieces: Option<PieceListing>,
-    /// Every penalty up to a bound was asked for (`--max-penalty`).
-    #[serde(skip)]
-    up_to: bool,
-}
-
-/// The cubes of a sat-road count listed in this run and resumed from
-/// records, and the leaves resumed of cubes listed leaf by leaf (whose
-/// completeness rests on the runs that wrote them).
-#[derive(Serialize)]
-struct CubeListing {
-    listed: usize,
-    resumed: usize,
-    leaves_resumed: usize,
-    resumed_from: Vec<String>,
-    solve_seconds: f64,
-    slowest: f64,
-}
-
-/// The pieces of an extension-road count, and those resumed from records
-/// (whose counts rest on the runs that wrote them).
-#[derive(Serialize)]
-struct PieceListing {
-    total: usize,
-    resumed: usize,
-    resumed_from: Vec<String>,
-}
-
-/// The number of partials of one penalty (a string: counts outgrow JSON's numbers).
-#[derive(Serialize)]
-struct PenaltyCount {
-    penalty: usize,
-    count: String,
-}
-
-impl CountReport {
-    /// What an extension count refined: partials and classes, how levels 5
-    /// and 6 were counted, and its pieces when they were recorded.
-    fn refined(
-        &mut self,
-        (partials, classes): (usize, usize),
-        settings: &hexcert::counting::CountSettings,
-        pieces: hexcert::counting::Pieces,
-    ) {
-        (self.refined_partials, self.refined_classes) = (Some(partials), Some(classes));
-        self.refined_via = (self.level >= 5).then(|| settings.via.name());
-        self.pieces = settings.records.is_some().then(|| PieceListing {
-            total: pieces.total,
-            resumed: pieces.resumed.units,
-            resumed_from: pieces.resumed.writers,
-        });
-    }
-
-    fn new(n: usize, level: u8, road: Road, counts: Vec<(usize, String)>, seconds: f64) -> CountReport {
-        let counts = counts.into_iter().map(|(penalty, count)| PenaltyCount { penalty, count }).collect();
-        CountReport {
-            n,
-            level,
-            road,
-            minimum: None,
-            counts,
-            seconds,
-            tables_loaded: Vec::new(),
-            leaders: None,
-            refined_partials: None,
-            refined_classes: None,
-            refined_via: None,
-            count_record: None,
-            cubes: None,
-            pieces: None,
-            up_to: false,
-        }
-    }
-
-    /// The first penalty with a partial, when every penalty below it was counted.
-    fn first_found(&self) -> Option<usize> {
-        self.counts.iter().find(|c| c.count != "0").map(|c| c.penalty)
-    }
-}
-
-impl fmt::Display for CountReport {
-    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        let (n, level, seconds) = (self.n, self.level, self.seconds);
-        for PenaltyCount { penalty, count } in &self.counts {
-            match self.road {
-                Road::Sat => {
-                    let leaders = self.leaders.unwrap_or(0);
-                    writeln!(f, "n={n} level={level} penalty {penalty}: {count} partials (sat road: {leaders} lex-leaders, {seconds:.2} s)")?
-                }
-                Road::Extension => {
-                    let (refined, classes, below) = (self.refined_partials.unwrap_or(0), self.refined_classes.unwrap_or(0), hexcert::counting::extension_source(level));
-                    let what = if self.minimum == Some(*penalty) && !self.up_to { "minimum penalty" } else { "penalty" };
-                    let via = self.refined_via.map(|v| format!(" by {v}")).unwrap_or_default();
-                    writeln!(f, "n={n} level={level} {what} {penalty}: {count} partials (extension road: {refined} level-{below} partials in {classes} symmetry classes refined{via}, {seconds:.2} s)")?
-                }
-                Road::Sweep | Road::Frontier if self.up_to => writeln!(f, "n={n} level={level} penalty {penalty}: {count}")?,
-                Road::Frontier => writeln!(f, "n={n} level={level} penalty {penalty}: {count} partials (frontier road: the sweep at level {level} itself, {seconds:.2} s)")?,
-                Road::Sweep => {
-                    let what = if self.minimum == Some(*penalty) { "minimum penalty" } else { "penalty" };
-                    writeln!(f, "n={n} level={level} {what} {penalty}: {count} partials ({seconds:.2} s)")?
-                }
-            }
-        }
-        if let Some(c) = &self.cubes {
-            writeln!(
-                f,
-                "cubes: {} listed in this run ({:.1} s of solving, slowest {:.1} s), {} resumed from records",
-                c.listed, c.solve_seconds, c.slowest, c.resumed
-            )?;
-            if c.resumed + c.leaves_resumed > 0 {
-                let leaves = if c.leaves_resumed > 0 {
-                    format!(" and {} leaves of cubes listed leaf by leaf", c.leaves_resumed)
-                } else {
-                    String::new()
-                };
-                writeln!(f, "unverified: the resumed cubes'{leaves} listings were validated, not proved complete, in this run (written by {})", c.resumed_from.join(", "))?;
-            }
-        }
-        if let Some(p) = &self.pieces {
-            writeln!(f, "pieces: {} refined in this run, {} resumed from records", p.total - p.resumed, p.resumed)?;
-            if p.resumed > 0 {
-                writeln!(f, "unverified: the resumed pieces' counts were read back, not recomputed, in this run (written by {})", p.resumed_from.join(", "))?;
-            }
-        }
-        write_loaded(f, &self.tables_loaded)
-    }
-}
-
-/// The lines of a count resting on checkpoint tables (or journalled layers)
-/// an earlier run built: named, and the result marked unverified.
-fn write_loaded(f: &mut fmt::Formatter, loaded: &[String]) -> fmt::Result {
-    if loaded.is_empty() {
-        return Ok(());
-    }
-    writeln!(
-        f,
-        "checkpoint tables loaded (this machine's cache, checked by hash only; docs/COUNTING.md): {}",
-        loaded.join(", ")
-    )?;
-    writeln!(f, "unverified: the loaded tables were built by an earlier run, not in this one")
-}
-
-/// The loaded-tables lines as a value to print after streamed rows.
-struct Loaded<'a>(&'a [String]);
-
-impl fmt::Display for Loaded<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        write_loaded(f, self.0)
-    }
-}
-
 /// Done, or unverified when part of the result is an earlier run's word
 /// (loaded tables, resumed pieces or cubes).
-fn outcome(earlier_runs: bool) -> Outcome {
+pub(super) fn outcome(earlier_runs: bool) -> Outcome {
     if earlier_runs {
         Outcome::Unverified
     } else {
@@ -265,26 +67,8 @@ pub fn count(
 }
 
 /// The checkpoint tables a count used instead of building them.
-fn tables_loaded(settings: &hexcert::counting::CountSettings) -> Vec<String> {
+pub(super) fn tables_loaded(settings: &hexcert::counting::CountSettings) -> Vec<String> {
     settings.tables_loaded().iter().map(|p| p.display().to_string()).collect()
-}
-
-/// How `count` counts.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Road {
-    Sweep,
-    Sat,
-    /// Levels 2..6: the partials of the level below (of level 3 for levels 4..6) extended one by one.
-    // `refine`, its name before "refine" was left to the cubes, is kept as a
-    // hidden alias on the command line and as the name `--json` reports,
-    // which scripts and snapshots read.
-    #[value(alias = "refine")]
-    #[serde(rename = "refine")]
-    Extension,
-    /// Levels 5 and 6: the sweep at the level itself, not the chain products
-    /// over the level-4 partials (the sweep road's default there).
-    Frontier,
 }
 
 /// `count --road extension`: level-2..6 counts by refinement of the partials
@@ -420,6 +204,23 @@ fn asked<T: ToString>(counts: &[T], penalty: Option<usize>) -> Vec<(usize, Strin
     }
 }
 
+/// How `count --road sat` lists: cube by cube into `leaders_dir`
+/// (resumable) when given, and, when `certified`, each cube's list proved
+/// complete.
+#[cfg(feature = "solver")]
+pub struct SatListing<'a> {
+    pub leaders_dir: Option<&'a Path>,
+    pub certified: Option<CertifiedListing<'a>>,
+}
+
+/// A certified listing's verified checker (when named) and its leaf split
+/// (when a cube is listed leaf by leaf).
+#[cfg(feature = "solver")]
+pub struct CertifiedListing<'a> {
+    pub verified: Option<&'a hexcert::proofs::verified::VerifiedChecker>,
+    pub leaves: Option<hexcert::certify::leaf_tree::LeafSplit>,
+}
+
 /// `count --road sat`: partials of penalty P (or up to B) through the listed lex-leaders; with `leaders_dir`, cube by
 /// cube, resumable; `certified` (verified checker, leaf split) proves each cube's list complete (`certify::listing`).
 #[cfg(feature = "solver")]
@@ -428,10 +229,7 @@ pub fn count_sat(
     n: usize,
     level: u8,
     (penalty, max_penalty): (Option<usize>, Option<usize>),
-    (leaders_dir, certified): (
-        Option<&Path>,
-        Option<(Option<&hexcert::proofs::verified::VerifiedChecker>, Option<hexcert::certify::leaf_tree::LeafSplit>)>,
-    ),
+    SatListing { leaders_dir, certified }: SatListing<'_>,
 ) -> Result<Reported, HexError> {
     let certify = certified.is_some();
     let bound = penalty
@@ -464,7 +262,7 @@ pub fn count_sat(
                     "n={n}: level-{level} lex-leaders of penalty <= {bound}, cube {done} of {total} done"
                 ))
             };
-            let (found, listing) = if let Some((verified, leaves)) = certified {
+            let (found, listing) = if let Some(CertifiedListing { verified, leaves }) = certified {
                 let on_leaf =
                     |cube: u64, path: &[i32], news| progress.event(format!("cube {cube}, leaf {path:?}: {news}"));
                 hexcert::certify::count::count_certified(
@@ -502,109 +300,6 @@ pub fn count_sat(
         )?;
     }
     let resumed = listing.as_ref().is_some_and(|l| l.resumed.units + l.resumed_leaves.units > 0);
-    report.cubes = listing.map(|l| CubeListing {
-        listed: l.listed,
-        resumed: l.resumed.units,
-        leaves_resumed: l.resumed_leaves.units,
-        resumed_from: l.writers(),
-        solve_seconds: l.seconds,
-        slowest: l.slowest,
-    });
+    report.cubes = listing.map(CubeListing::of);
     Ok(Reported::new(report, outcome(resumed)))
-}
-
-/// `table`: one row per n, each level's minimum and count.
-#[derive(Serialize)]
-pub struct TableReport {
-    table: TableKind,
-    rows: Vec<TableRow>,
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    tables_loaded: Vec<String>,
-}
-
-#[derive(Serialize)]
-struct TableRow {
-    n: usize,
-    levels: Vec<TableCell>,
-    #[serde(skip)]
-    kind: TableKind,
-}
-
-#[derive(Serialize)]
-struct TableCell {
-    level: u8,
-    minimum: usize,
-    count: String,
-    /// Counts at the minimum + 1, + 2, ... (`table counts --above`).
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    above: Vec<String>,
-    seconds: f64,
-}
-
-const TABLE_HEADER: &str = "| n | L1 | L2 | L3 | L4 | L5 | L6 | seconds per level |\n|---|---|---|---|---|---|---|---|";
-
-impl fmt::Display for TableRow {
-    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        let cells: Vec<String> = self
-            .levels
-            .iter()
-            .map(|e| match self.kind {
-                TableKind::Counts => std::iter::once(&e.count).chain(&e.above).cloned().collect::<Vec<_>>().join(" / "),
-                TableKind::Penalties => e.minimum.to_string(),
-            })
-            .collect();
-        let times: Vec<String> = self.levels.iter().map(|e| format!("{:.2}", e.seconds)).collect();
-        write!(f, "| {} | {} | {} |", self.n, cells.join(" | "), times.join(" "))
-    }
-}
-
-impl fmt::Display for TableReport {
-    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        writeln!(f, "{TABLE_HEADER}")?;
-        self.rows.iter().try_for_each(|row| writeln!(f, "{row}"))?;
-        write!(f, "{}", Loaded(&self.tables_loaded))
-    }
-}
-
-pub fn table(
-    json: bool,
-    context: &RunContext,
-    (kind, above): (TableKind, usize),
-    (first, last): (usize, usize),
-    settings: &dyn Fn(usize) -> Result<hexcert::counting::CountSettings, HexError>,
-) -> Result<Reported, HexError> {
-    use hexcert::counting::Count;
-    if above > 0 && kind == TableKind::Penalties {
-        return Err(HexError::Usage(
-            "--above counts the partials near each minimum: use it with `table counts`".into(),
-        ));
-    }
-    let stream = Rows::start(json, TABLE_HEADER);
-    let mut rows = Vec::new();
-    let mut loaded = Vec::new();
-    let progress = crate::progress::Progress::new(context);
-    for n in first..=last {
-        progress.working(format!("n={n}: counting levels 1..6"));
-        let settings = settings(n)?;
-        let entries = Count::new(&Hexagon::new(n)?, 6).with_settings(settings.clone()).row(above)?;
-        loaded.extend(tables_loaded(&settings));
-        progress.working(String::new());
-        let levels = entries
-            .iter()
-            .map(|e| TableCell {
-                level: e.level,
-                minimum: e.minimum,
-                count: e.count.to_string(),
-                above: e.above.iter().map(ToString::to_string).collect(),
-                seconds: e.elapsed.as_secs_f64(),
-            })
-            .collect();
-        let row = TableRow { n, levels, kind };
-        stream.row(&row);
-        rows.push(row);
-    }
-    let report = TableReport { table: kind, rows, tables_loaded: loaded };
-    stream.after(Loaded(&report.tables_loaded));
-    let outcome = outcome(!report.tables_loaded.is_empty());
-    Ok(stream.finish(Reported::new(report, outcome)))
 }

@@ -12,6 +12,7 @@ mod bound;
 #[cfg(feature = "solver")]
 mod campaign;
 mod check;
+mod count_report;
 // count_sat, the solver's road, is the file's one item that needs it.
 #[cfg_attr(not(feature = "solver"), allow(unused_imports))]
 mod counts;
@@ -26,11 +27,13 @@ pub mod report;
 mod search;
 #[cfg(feature = "solver")]
 mod solve;
+mod table;
 
 pub use bound::*;
 #[cfg(feature = "solver")]
 pub use campaign::*;
 pub use check::*;
+pub use count_report::Road;
 pub use counts::*;
 #[cfg(feature = "solver")]
 pub use cubes::*;
@@ -42,3 +45,4 @@ pub use proofs::*;
 pub use search::*;
 #[cfg(feature = "solver")]
 pub use solve::*;
+pub use table::*;

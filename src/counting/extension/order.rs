@@ -34,10 +34,13 @@ pub(super) fn for_lift(hex: &Hexagon, values: &[u8], base: u8) -> Vec<usize> {
     }
 }
 
+/// One of the six directions of the cube coordinates, as a cell's position along it.
+type Axis = fn((i32, i32, i32)) -> i32;
+
 /// The fewest-open order, its ties broken in index order or along one of
 /// the six directions, whichever `open_cost` finds cheapest.
 pub(super) fn least_costly_fewest_open(hex: &Hexagon, values: &[u8], plus: u8) -> Vec<usize> {
-    let axes: [fn((i32, i32, i32)) -> i32; 6] = [|c| c.0, |c| -c.0, |c| c.1, |c| -c.1, |c| c.2, |c| -c.2];
+    let axes: [Axis; 6] = [|c| c.0, |c| -c.0, |c| c.1, |c| -c.1, |c| c.2, |c| -c.2];
     let cells = hex.cell_count() as i64;
     let by_axis = axes
         .into_iter()

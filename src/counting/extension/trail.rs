@@ -71,7 +71,7 @@ impl Trail {
 
     /// Whether the layer before position `i` is to be kept.
     pub fn wants(&self, i: usize) -> bool {
-        i % self.stride == 0
+        i.is_multiple_of(self.stride)
     }
 
     /// Keeps the next wanted layer; past the budget, keeps only one in

@@ -1,7 +1,8 @@
 //! The exact cost-to-finish tables that prune every sweep: how a sweep reads
-//! one (`guide`), how one is built (on every core with spills, `reach`; the
-//! one-core reference, `reference`), kept on disk (`checkpoint`), resumed
-//! mid-build (`journal`), stacked for levels 1..k at one bound (`ladder`),
+//! one (`guide`), how one is built (on every core with spills, `reach`, its
+//! finished forward layers held by `forward_layers`; the one-core
+//! reference, `reference`), kept on disk (`checkpoint`), resumed mid-build
+//! (`journal`), stacked for levels 1..k at one bound (`ladder`),
 //! and the bound the first ones are built for (`hint`).
 //!
 //! Invariant relied on: a table built for bound `B` holds, for every state a
@@ -13,6 +14,7 @@
 pub(super) mod checkpoint;
 #[cfg(test)]
 mod checkpoint_fuzz;
+mod forward_layers;
 pub(super) mod guide;
 pub(super) mod hint;
 pub(super) mod journal;

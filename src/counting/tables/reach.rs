@@ -25,8 +25,6 @@
 //!   `t..cells` reads them back and goes on from `t - 1`, never reading the
 //!   forward layers those tables replace.
 
-use std::fs::File;
-use std::io::{BufReader, BufWriter, Write};
 use std::time::Instant;
 
 use rayon::prelude::*;
@@ -38,13 +36,9 @@ use crate::counting::frontier::transfer::for_each_successor;
 use crate::counting::hashing::KeyMap;
 use crate::counting::layers::sorted::merge_in_pieces;
 use crate::counting::layers::spill::Scratch;
+use crate::counting::tables::forward_layers::{bytes, load, store, HeldLayer, Holding, Parts};
 use crate::counting::tables::guide::{Admits, Guide};
 use crate::counting::tables::journal::{Journal, JournalEntry, Pass};
-use crate::counting::varint::{get_varint, put_varint};
-
-/// A forward layer: parts over disjoint, increasing state ranges, each sorted,
-/// each state once, packed with its least penalty so far.
-type Parts = Vec<Vec<u128>>;
 
 #[inline]
 fn packed(state: u128, so_far: usize) -> u128 {
@@ -78,23 +72,9 @@ pub fn build(
     Ok((Guide { level: schedule.level, future }, stats))
 }
 
-/// A finished forward layer, in memory, in a scratch file, or in the journal.
-enum Held {
-    Memory(Parts),
-    Disk { path: std::path::PathBuf, len: usize },
-    Journal(JournalEntry),
-}
-
-/// Where finished forward layers go: memory up to a budget, then scratch
-/// files; or all to the journal when there is one.
-struct Holding<'a> {
-    budget: usize,
-    journal: Option<&'a Journal>,
-}
-
 /// The layer the pass resumes from, with the layers before it and their minima.
 struct Start {
-    held: Vec<Held>,
+    held: Vec<HeldLayer>,
     layer: Parts,
     /// The journal's copy of `layer` (none for layer 0, never written).
     entry: Option<JournalEntry>,
@@ -117,11 +97,11 @@ fn start(
     let mut found = journal.resumable()?;
     let Some(last) = found.pop() else { return Ok(fresh) };
     let Start { mut held, layer, mut minima, .. } = fresh;
-    held.push(Held::Memory(layer));
+    held.push(HeldLayer::Memory(layer));
     for entry in found {
         note_layer(stats, entry.len, entry.t);
         minima.push(entry.minimum);
-        held.push(Held::Journal(entry));
+        held.push(HeldLayer::Journal(entry));
     }
     let t = held.len();
     note_layer(stats, last.len, t);
@@ -138,10 +118,6 @@ fn note_layer(stats: &mut BuildStats, len: usize, t: usize) {
     }
 }
 
-fn bytes(parts: &Parts) -> usize {
-    parts.iter().map(|p| p.len() * std::mem::size_of::<u128>()).sum()
-}
-
 fn forward(
     schedule: &Schedule,
     bound: usize,
@@ -149,7 +125,7 @@ fn forward(
     (holding, context): (&Holding<'_>, &RunContext),
     scratch: &mut Scratch,
     stats: &mut BuildStats,
-) -> Result<Vec<Held>, SweepError> {
+) -> Result<Vec<HeldLayer>, SweepError> {
     let cores = rayon::current_num_threads();
     let Start { mut held, mut layer, mut entry, mut minima } = start(schedule, (holding.journal, context), stats)?;
     let mut held_bytes = 0;
@@ -175,10 +151,10 @@ fn forward(
             .map(|journal| journal.write((Pass::Forward, t + 1), layer.iter().flatten(), minimum))
             .transpose()?;
         match std::mem::replace(&mut entry, written) {
-            Some(entry) => held.push(Held::Journal(entry)),
+            Some(entry) => held.push(HeldLayer::Journal(entry)),
             None => {
                 held_bytes += bytes(&finished);
-                held.push(Held::Memory(finished));
+                held.push(HeldLayer::Memory(finished));
             }
         }
         // Only long passes report their steps: short ones print one line at the end.
@@ -187,7 +163,7 @@ fn forward(
         }
         if held_bytes > holding.budget {
             for slot in held.iter_mut() {
-                if let Held::Memory(parts) = slot {
+                if let HeldLayer::Memory(parts) = slot {
                     *slot = store(scratch, parts)?;
                     stats.spilled_layers += 1;
                 }
@@ -195,7 +171,7 @@ fn forward(
             held_bytes = 0;
         }
     }
-    held.push(Held::Memory(layer));
+    held.push(HeldLayer::Memory(layer));
     Ok(held)
 }
 
@@ -233,7 +209,7 @@ fn merged(runs: &[Vec<u128>], pieces: usize) -> Parts {
 fn backward(
     schedule: &Schedule,
     bound: usize,
-    mut held: Vec<Held>,
+    mut held: Vec<HeldLayer>,
     (journal, context): (Option<&Journal>, &RunContext),
     stats: &mut BuildStats,
 ) -> Result<Vec<KeyMap<u8>>, SweepError> {
@@ -293,44 +269,6 @@ fn backward(
     }
     future.reverse();
     Ok(future)
-}
-
-/// Writes a finished layer to a scratch file: the count, then each packed
-/// state as the LEB128 varint of its difference from the one before (states
-/// increase, so differences are positive and small).
-fn store(scratch: &mut Scratch, parts: &Parts) -> Result<Held, SweepError> {
-    let path = scratch.next_path()?;
-    let fail = |e| SweepError::scratch(&path, e);
-    let mut out = BufWriter::with_capacity(1 << 16, File::create(&path).map_err(fail)?);
-    let mut previous = 0u128;
-    let mut len = 0;
-    for &r in parts.iter().flatten() {
-        put_varint(&mut out, r - previous).map_err(fail)?;
-        previous = r;
-        len += 1;
-    }
-    out.flush().map_err(fail)?;
-    Ok(Held::Disk { path, len })
-}
-
-/// A held layer back in memory; scratch files are removed once read, the
-/// journal's stay until the table is saved.
-fn load(held: Held, journal: Option<&Journal>) -> Result<Parts, SweepError> {
-    let (path, len) = match held {
-        Held::Memory(parts) => return Ok(parts),
-        Held::Journal(entry) => return Ok(vec![journal.expect("journal layers come from a journal").read(&entry)?]),
-        Held::Disk { path, len } => (path, len),
-    };
-    let fail = |e| SweepError::scratch(&path, e);
-    let mut input = BufReader::with_capacity(1 << 16, File::open(&path).map_err(fail)?);
-    let mut states = Vec::with_capacity(len);
-    let mut previous = 0u128;
-    for _ in 0..len {
-        previous += get_varint(&mut input).map_err(fail)?;
-        states.push(previous);
-    }
-    std::fs::remove_file(&path).map_err(fail)?;
-    Ok(vec![states])
 }
 
 #[cfg(test)]

@@ -33,6 +33,7 @@
 
 mod claim;
 mod find;
+mod optimum;
 mod report;
 mod run;
 
