@@ -267,29 +267,8 @@ enum Command {
         #[command(flatten)]
         counting: CountingArgs,
     },
-    /// A lower bound on the level-k penalty from the border: the least
-    /// owned penalty of the outer rings, computed exactly (no solver);
-    /// with --plan, plus a centre disc under each projection of the plan.
-    Bound {
-        /// A side or an inclusive range: 5..=27.
-        #[arg(long, value_parser = side_range)]
-        n: (usize, usize),
-        /// A level or an inclusive range of levels in 1..=6: 1..=4.
-        #[arg(long, value_parser = args::level_range, default_value = "1..=4")]
-        level: (u8, u8),
-        /// How many outer rings form the border window (1..n; the cost grows
-        /// steeply with it: 3 is the most measured).
-        #[arg(long, default_value_t = 1)]
-        depth: usize,
-        /// A cube plan (plan.json): also bound each of its projections, the
-        /// annulus plus a centre disc restricted to the projection, at the
-        /// plan's side and level.
-        #[arg(long)]
-        plan: Option<PathBuf>,
-        /// With --plan: the radius of the centre disc window.
-        #[arg(long, default_value_t = 2, requires = "plan")]
-        radius: usize,
-    },
+    /// A lower bound on the level-k penalty: the outer rings' least owned penalty, found exactly (no solver).
+    Bound(commands::BoundArgs),
     /// Draw a grid or partial as an SVG picture (penalty edges marked), or,
     /// with --gallery, every certified optimum and best grid into one page.
     Render {
@@ -458,9 +437,7 @@ fn run(cli: &Cli) -> Result<commands::report::Reported, HexError> {
             };
             commands::table(cli.json, context, (*kind, *above), *n, &settings)
         }
-        Command::Bound { n, level, depth, plan, radius } => {
-            commands::bound(*n, *level, *depth, plan.as_deref(), *radius)
-        }
+        Command::Bound(bound) => bound.run(),
         Command::Render { gallery: Some(page), proofs, grids, .. } => commands::gallery(page, proofs, grids),
         Command::Render { file: Some(file), output: Some(output), level, .. } => commands::render(file, output, *level),
         Command::Render { .. } => unreachable!("clap requires a file and --output without --gallery"),

@@ -3,7 +3,7 @@
 //! annulus plus a centre disc restricted to the projection).
 
 use std::fmt;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
 use serde::Serialize;
@@ -14,7 +14,37 @@ use hexcert::geometry::Hexagon;
 use hexcert::outcome::Outcome;
 use hexcert::records::plan::Plan;
 
+use crate::args::{level_range, side_range};
 use crate::commands::report::Reported;
+
+/// `hexcert bound`'s arguments.
+#[derive(clap::Args)]
+pub struct BoundArgs {
+    /// A side or an inclusive range: 5..=27.
+    #[arg(long, value_parser = side_range)]
+    n: (usize, usize),
+    /// A level or an inclusive range of levels in 1..=6: 1..=4.
+    #[arg(long, value_parser = level_range, default_value = "1..=4")]
+    level: (u8, u8),
+    /// How many outer rings form the border window (1..n; the cost grows
+    /// steeply with it: 3 is the most measured).
+    #[arg(long, default_value_t = 1)]
+    depth: usize,
+    /// A cube plan (plan.json): also bound each of its projections, the
+    /// annulus plus a centre disc restricted to the projection, at the
+    /// plan's side and level.
+    #[arg(long)]
+    plan: Option<PathBuf>,
+    /// With --plan: the radius of the centre disc window.
+    #[arg(long, default_value_t = 2, requires = "plan")]
+    radius: usize,
+}
+
+impl BoundArgs {
+    pub fn run(&self) -> Result<Reported, HexError> {
+        bound(self.n, self.level, self.depth, self.plan.as_deref(), self.radius)
+    }
+}
 
 /// One side's bounds, one per level.
 #[derive(Serialize)]
