@@ -400,11 +400,8 @@ fn run(cli: &Cli) -> Result<commands::report::Reported, HexError> {
         }
         #[cfg(feature = "solver")]
         Command::Solve { n, level, max_penalty, cardinality, output } => {
-            let options = EncodeOptions {
-                max_penalty: *max_penalty,
-                cardinality: (*cardinality).into(),
-                symmetry: hexcert::encoding::SymmetryBreaking::None,
-            };
+            let symmetry = hexcert::encoding::SymmetryBreaking::None;
+            let options = EncodeOptions { max_penalty: *max_penalty, cardinality: (*cardinality).into(), symmetry };
             commands::solve(context, *n, *level, options, output.as_deref())
         }
         #[cfg(feature = "solver")]
