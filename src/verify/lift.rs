@@ -81,15 +81,28 @@ pub fn check_lift(
     if record.count == "0" {
         return Err(bad(format!("no level-{} partial at {}: it is no minimum", record.level, record.penalty)));
     }
-    let optimum = certifying_optimum(&listing, &count, (record.level, record.penalty))?;
-    let (optimum_status, _) = check_record(&optimum);
-    messages.push(format!(
-        "minimum: level {}'s minimum {}, certified by {} (a claim below it, a stored witness at it): {}",
-        record.level,
-        record.penalty,
-        optimum.display(),
-        optimum_status.name()
-    ));
+    // Without an optimum of the side the lift proves its minimum itself, but only when it is lifted again below.
+    let optimum_status = match certifying_optimum(&listing, &count, (record.level, record.penalty))? {
+        Some(optimum) => {
+            let (status, _) = check_record(&optimum);
+            messages.push(format!(
+                "minimum: level {}'s minimum {}, certified by {} (a claim below it, a stored witness at it): {}",
+                record.level,
+                record.penalty,
+                optimum.display(),
+                status.name()
+            ));
+            status
+        }
+        None if recount => Status::Verified,
+        None => {
+            messages.push(format!(
+                "minimum: no optimum of n = {} states level {}'s minimum: {} as recorded (`check --regenerate` proves it by lifting again)",
+                record.n, record.level, record.penalty
+            ));
+            Status::Unverified
+        }
+    };
     let (listing_status, leaders) = check_record(&listing);
     messages.push(format!("listing: {} ({} partials at {})", listing_status.name(), count.count, count.penalty));
     let leaders = leaders
@@ -136,28 +149,29 @@ pub fn check_lift(
 /// `optimum.json` of the side's directory, beside the claim the listing
 /// rests on, whose `level_minima` states exactly `penalty` at `level`. What
 /// it states is judged here; its own check (run by `check`) judges whether
-/// the claims and witnesses beside it certify it. `count --record-to`
+/// the claims and witnesses beside it certify it. `None` when the side has
+/// no optimum yet: then only the lift itself can show `penalty` is the
+/// minimum (`off_minimum` on a lift of a listing of every partial up to
+/// it: one below would refine to a listed one). `count --record-to`
 /// refuses a lift this refuses.
 ///
 /// # Errors
 ///
-/// `HexError::Input` naming the optimum's path when there is none of the
-/// listing's side there, or it states another minimum for the level;
+/// `HexError::Input` naming the optimum's path when it states another
+/// minimum for the level;
 /// `HexError::Io` or `HexError::Record` when it cannot be read as an optimum.
 pub fn certifying_optimum(
     listing: &Path,
     count: &CountRecord,
     (level, penalty): (u8, usize),
-) -> Result<PathBuf, HexError> {
+) -> Result<Option<PathBuf>, HexError> {
     let claim = crate::files::lexical(&listing.parent().unwrap_or(Path::new(".")).join(&count.minimum_claim));
     // The claim lives in n<N>/level<K>-below<B>/claim.json: the optimum of the side is n<N>/optimum.json.
     let side = claim.parent().and_then(Path::parent).unwrap_or(Path::new("."));
     let path = side.join("optimum.json");
     let bad = |why: String| HexError::Input { file: path.clone(), line: 0, message: why };
     if !path.is_file() {
-        return Err(bad(format!(
-            "no optimum beside the listing's claim: nothing certifies level {level}'s minimum, so no lift to it at {penalty} is a count at the minimum"
-        )));
+        return Ok(None);
     }
     let Record::Optimum(optimum) = Record::read(&path)? else {
         return Err(bad("not an optimum record (hexcert-optimum/1)".into()));
@@ -170,7 +184,7 @@ pub fn certifying_optimum(
             optimum.n, count.n
         )));
     }
-    Ok(path)
+    Ok(Some(path))
 }
 
 /// Why a lift's counts (`counts[p]`: level-`level` partials of penalty `p`,
