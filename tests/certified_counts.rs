@@ -878,3 +878,37 @@ fn the_readme_marks_certified_counts_by_their_records() {
         assert_eq!(marked, recorded, "README's {mark} cells against counts/*/{file}");
     }
 }
+
+/// A side with no `optimum.json` yet (a frontier side whose optimum is not
+/// certified): its lift is written, and `check` attests it (exit 4) until
+/// `--regenerate` lifts it again, which alone shows no partial lies below
+/// its penalty (the listing holds every level-3 partial up to it).
+#[test]
+fn a_lift_of_a_side_without_an_optimum_is_proved_only_by_lifting_again() {
+    let root = tempfile::tempdir().unwrap();
+    let claim = Path::new(env!("CARGO_MANIFEST_DIR")).join("proofs/n5/level3-below9");
+    std::fs::create_dir_all(root.path().join("proofs/n5/level3-below9")).unwrap();
+    for entry in std::fs::read_dir(&claim).unwrap() {
+        let entry = entry.unwrap();
+        std::fs::copy(entry.path(), root.path().join("proofs/n5/level3-below9").join(entry.file_name())).unwrap();
+    }
+    let run = |args: &[&str]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_hexcert"))
+            .current_dir(root.path())
+            .args(args)
+            .output()
+            .expect("run hexcert");
+        (out.status.code(), format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr)))
+    };
+    let listing = ["count", "--n", "5", "--level", "3", "--penalty", "9", "--road", "sat", "--certify", "-q"];
+    let (code, text) = run(&[&listing[..], &["--leaders-dir", "counts/n5-level3-penalty9"]].concat());
+    assert_eq!(code, Some(0), "{text}");
+    let lift = ["count", "--n", "5", "--level", "4", "--road", "extension", "-q"];
+    let from = ["--from-listing", "counts/n5-level3-penalty9", "--record-to", "counts/n5-level4-penalty9"];
+    let (code, text) = run(&[&lift[..], &from[..]].concat());
+    assert_eq!(code, Some(4), "{text}");
+    let (code, text) = run(&["check", "counts/n5-level4-penalty9"]);
+    assert!(code == Some(4) && text.contains("no optimum of n = 5 states level 4's minimum"), "{text}");
+    let (code, text) = run(&["check", "--regenerate", "counts/n5-level4-penalty9"]);
+    assert!(code == Some(0) && text.contains("minimum: no level-4 partial lies below 9"), "{text}");
+}
