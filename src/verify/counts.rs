@@ -160,22 +160,11 @@ fn read_cubes(dir: &Path, hex: &Hexagon, record: &CountRecord, checks: ProofChec
     let split = Split::listing(hex, record.level)?;
     let total = split.projection_count() as usize;
     if record.cubes != total {
-        return Err(HexError::Input {
-            file: dir.join("count.json"),
-            line: 0,
-            message: format!("{} cubes recorded, the listing has {total}", record.cubes),
-        });
+        let message = format!("{} cubes recorded, the listing has {total}", record.cubes);
+        return Err(HexError::Input { file: dir.join("count.json"), line: 0, message });
     }
     let ledger = Ledger::<CubeLeaders>::at(dir);
-    let mut cubes = Cubes {
-        leaders: Vec::new(),
-        listed_here: 0,
-        verified_recorded: 0,
-        verified_here: 0,
-        total,
-        held: 0,
-        held_line: None,
-    };
+    let mut cubes = Cubes { total, ..Cubes::default() };
     for index in 0..total {
         let name = format!("cube-{index}");
         let cube = split.projection(index as u64);
@@ -322,6 +311,7 @@ fn judge_proof(formula: &crate::formula::Cnf, proof: &ListingProof) -> Result<bo
 }
 
 /// What a listing's cube records hold, judged.
+#[derive(Default)]
 struct Cubes {
     leaders: Vec<Partial>,
     /// Cubes listed again in this run (all of them, or those without a

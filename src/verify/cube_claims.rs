@@ -288,38 +288,7 @@ impl<'a> CubeProofs<'a> {
         if let Some((recorded, new)) = held_line {
             messages.push(recorded.kept_line(&new, &format!("{held} of {count} cubes")));
         }
-        let verdicts: Vec<&CheckerRecord> = self
-            .books
-            .kept
-            .cubes
-            .iter()
-            .filter_map(|c| c.verified_lrat.as_ref().filter(|v| v.verified_acceptance()))
-            .collect();
-        if !verdicts.is_empty() {
-            let by_earlier = if earlier > 0 {
-                format!(" ({earlier} by earlier runs, not re-checked in this one)")
-            } else {
-                String::new()
-            };
-            let unbound = verdicts.iter().filter(|v| v.read.is_none()).count();
-            let unknown = verdicts.iter().filter(|v| v.read.is_some() && !v.counts_as_verified()).count();
-            let mut how = vec![format!(
-                "recorded{}",
-                if by_verified > 0 { ", this run's among them" } else { ", not checked in this run" }
-            )];
-            if unbound > 0 {
-                how.push(format!("{unbound} without the hashes of what they read: attested only"));
-            }
-            if unknown > 0 {
-                how.push(format!("{unknown} by an unknown build, not counted as the verified checker"));
-            }
-            messages.push(format!(
-                "{} of {count} cubes record a {} acceptance of their proof{by_earlier} ({})",
-                verdicts.len(),
-                crate::proofs::verified::NAME,
-                how.join("; ")
-            ));
-        }
+        messages.extend(Self::recorded_verdicts_line(&self.books.kept, (count, earlier, by_verified)));
         if stored == count {
             let summary = self.lifted.conclude().map_err(|e| {
                 RecordError::Header(format!("the lifted cube proofs do not refute the split formula: {e}"))
@@ -347,5 +316,41 @@ impl<'a> CubeProofs<'a> {
             messages.push(format!("{earlier} cube proofs checked by earlier runs (their recorded verdicts), not in this one: rerun without --keep-verdicts to check them all"));
         }
         Ok((if unchecked > 0 { Status::Unverified } else { Status::Verified }, self.books.kept))
+    }
+
+    /// The line on the verified checker's acceptances the cubes' records
+    /// hold (`None` when none does): how many, and which count.
+    fn recorded_verdicts_line(
+        kept: &CubeClaim,
+        (count, earlier, by_verified): (usize, usize, usize),
+    ) -> Option<String> {
+        let verdicts: Vec<&CheckerRecord> =
+            kept.cubes.iter().filter_map(|c| c.verified_lrat.as_ref().filter(|v| v.verified_acceptance())).collect();
+        if verdicts.is_empty() {
+            return None;
+        }
+        let by_earlier = if earlier > 0 {
+            format!(" ({earlier} by earlier runs, not re-checked in this one)")
+        } else {
+            String::new()
+        };
+        let unbound = verdicts.iter().filter(|v| v.read.is_none()).count();
+        let unknown = verdicts.iter().filter(|v| v.read.is_some() && !v.counts_as_verified()).count();
+        let mut how = vec![format!(
+            "recorded{}",
+            if by_verified > 0 { ", this run's among them" } else { ", not checked in this run" }
+        )];
+        if unbound > 0 {
+            how.push(format!("{unbound} without the hashes of what they read: attested only"));
+        }
+        if unknown > 0 {
+            how.push(format!("{unknown} by an unknown build, not counted as the verified checker"));
+        }
+        Some(format!(
+            "{} of {count} cubes record a {} acceptance of their proof{by_earlier} ({})",
+            verdicts.len(),
+            crate::proofs::verified::NAME,
+            how.join("; ")
+        ))
     }
 }

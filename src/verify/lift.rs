@@ -81,28 +81,7 @@ pub fn check_lift(
     if record.count == "0" {
         return Err(bad(format!("no level-{} partial at {}: it is no minimum", record.level, record.penalty)));
     }
-    // Without an optimum of the side the lift proves its minimum itself, but only when it is lifted again below.
-    let optimum_status = match certifying_optimum(&listing, &count, (record.level, record.penalty))? {
-        Some(optimum) => {
-            let (status, _) = check_record(&optimum);
-            messages.push(format!(
-                "minimum: level {}'s minimum {}, certified by {} (a claim below it, a stored witness at it): {}",
-                record.level,
-                record.penalty,
-                optimum.display(),
-                status.name()
-            ));
-            status
-        }
-        None if recount => Status::Verified,
-        None => {
-            messages.push(format!(
-                "minimum: no optimum of n = {} states level {}'s minimum: {} as recorded (`check --regenerate` proves it by lifting again)",
-                record.n, record.level, record.penalty
-            ));
-            Status::Unverified
-        }
-    };
+    let optimum_status = minimum_status(&listing, (&count, record), recount, check_record, messages)?;
     let (listing_status, leaders) = check_record(&listing);
     messages.push(format!("listing: {} ({} partials at {})", listing_status.name(), count.count, count.penalty));
     let leaders = leaders
@@ -142,6 +121,40 @@ pub fn check_lift(
         Status::Unverified
     };
     Ok(optimum_status.and(listing_status).and(lift))
+}
+
+/// What certifies the lift's penalty as its level's minimum, in this run:
+/// the side's optimum as its check judges it, or, with no optimum yet, the
+/// lift itself when it is lifted again (`recount`), else only the record.
+fn minimum_status(
+    listing: &Path,
+    (count, record): (&CountRecord, &LiftRecord),
+    recount: bool,
+    check_record: &mut dyn FnMut(&Path) -> CheckedRecord,
+    messages: &mut Vec<String>,
+) -> Result<Status, HexError> {
+    // Without an optimum of the side the lift proves its minimum itself, but only when it is lifted again.
+    Ok(match certifying_optimum(listing, count, (record.level, record.penalty))? {
+        Some(optimum) => {
+            let (status, _) = check_record(&optimum);
+            messages.push(format!(
+                "minimum: level {}'s minimum {}, certified by {} (a claim below it, a stored witness at it): {}",
+                record.level,
+                record.penalty,
+                optimum.display(),
+                status.name()
+            ));
+            status
+        }
+        None if recount => Status::Verified,
+        None => {
+            messages.push(format!(
+                "minimum: no optimum of n = {} states level {}'s minimum: {} as recorded (`check --regenerate` proves it by lifting again)",
+                record.n, record.level, record.penalty
+            ));
+            Status::Unverified
+        }
+    })
 }
 
 /// The optimum that certifies `penalty` as level `level`'s minimum for a

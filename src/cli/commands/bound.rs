@@ -28,7 +28,7 @@ pub struct BoundArgs {
     level: (u8, u8),
     /// How many outer rings form the border window (1..n; the cost grows
     /// steeply with it: 3 is the most measured).
-    #[arg(long, default_value_t = 1)]
+    #[arg(long = "rings", default_value_t = 1)]
     depth: usize,
     /// A cube plan (plan.json): also bound each of its projections, the
     /// annulus plus a centre disc restricted to the projection, at the
@@ -36,7 +36,7 @@ pub struct BoundArgs {
     #[arg(long)]
     plan: Option<PathBuf>,
     /// With --plan: the radius of the centre disc window.
-    #[arg(long, default_value_t = 2, requires = "plan")]
+    #[arg(long = "disc-radius", default_value_t = 2, requires = "plan")]
     radius: usize,
 }
 
