@@ -177,7 +177,7 @@ pub fn count_lifted(
         let (count, seconds, via) =
             (found.counts[penalty].to_string(), report.seconds, report.refined_via.unwrap_or("lift").into());
         let (listing_count, written_by) = (record.count.clone(), hexcert::run::attestation());
-        LiftRecord {
+        let record = LiftRecord {
             format: LIFT_FORMAT.into(),
             n,
             level,
@@ -189,8 +189,15 @@ pub fn count_lifted(
             count,
             seconds,
             written_by,
+        };
+        // Each class's count, for a class checked or recounted alone; a run that read pieces
+        // back from records has their sums only, and leaves any earlier classes.json alone.
+        let classes =
+            found.by_class.as_ref().map(|by| super::recount::lift_classes(&record, &listed, by)).transpose()?;
+        record.write_into(cell)?;
+        if let Some(classes) = classes {
+            hexcert::records::recount::write_into(&classes, cell, hexcert::records::recount::LiftClasses::FILE)?;
         }
-        .write_into(cell)?;
     }
     Ok(Reported::new(report, Outcome::Unverified))
 }
