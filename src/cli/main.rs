@@ -1,8 +1,7 @@
 //! The `hexcert` command line: parses arguments, runs the command, and
 //! prints its report (or its error) once, as text or as one JSON document.
 
-use std::path::PathBuf;
-use std::process::ExitCode;
+use std::{path::PathBuf, process::ExitCode};
 
 use clap::{Parser, Subcommand};
 use hexcert::context::RunContext;
@@ -33,7 +32,7 @@ mod search_args;
 
 use args::*;
 use choices::*;
-use count_args::CountArgs;
+use count_args::{CountArgs, RecountArgs};
 #[cfg(feature = "solver")]
 use cubes_args::CubesCommand;
 
@@ -243,26 +242,8 @@ enum Command {
     /// Count valid level-k partials exactly: at the minimum penalty (default),
     /// at one penalty, or every penalty up to a bound.
     Count(CountArgs),
-    /// Recount a lifted cell's classes (its classes.json) with an external
-    /// exact model counter on a plain CNF of each class's refinements, into
-    /// recount.json beside its lift.json (resumed when there); `check`
-    /// compares them with the lift, class by class.
-    Recount {
-        /// The lifted cell: the directory of its lift.json and classes.json.
-        cell: PathBuf,
-        /// Recount every class the lift counts some refinement of, and this
-        /// many of the others drawn by --seed (default: every class).
-        #[arg(long, requires = "seed")]
-        sample: Option<usize>,
-        /// The seed that draws the sample.
-        #[arg(long, requires = "sample")]
-        seed: Option<u64>,
-        /// The counter: a program reading DIMACS formulas on stdin and
-        /// answering each with `COUNT SECONDS` (tools/ganak-count.py drives
-        /// Ganak through the Python package pyganak).
-        #[arg(long, default_value = "tools/ganak-count.py")]
-        counter: PathBuf,
-    },
+    /// Recount a lifted cell's classes by an external exact model counter into recount.json; `check` compares them.
+    Recount(RecountArgs),
     /// Print the minimum-penalty or solution-count table as Markdown (or JSON).
     Table {
         /// Which table: `counts` (solutions at the minimum) or `penalties` (minimum per level).
@@ -448,7 +429,7 @@ fn run(cli: &Cli) -> Result<commands::report::Reported, HexError> {
         #[cfg(feature = "solver")]
         Command::Export { claim, cube, out } => commands::export(context, claim, *cube, out),
         Command::Count(count) => count.run(context),
-        Command::Recount { cell, sample, seed, counter } => commands::recount(cell, sample.zip(*seed), counter),
+        Command::Recount(args) => args.run(),
         Command::Table { kind, n, upper, above, counting } => {
             let settings = |n| {
                 Ok(hexcert::counting::CountSettings { upper: (*upper).into(), ..counting.settings(n, 6, context)? })

@@ -190,14 +190,7 @@ pub fn count_lifted(
             seconds,
             written_by,
         };
-        // Each class's count, for a class checked or recounted alone; a run that read pieces
-        // back from records has their sums only, and leaves any earlier classes.json alone.
-        let classes =
-            found.by_class.as_ref().map(|by| super::recount::lift_classes(&record, &listed, by)).transpose()?;
-        record.write_into(cell)?;
-        if let Some(classes) = classes {
-            hexcert::records::recount::write_into(&classes, cell, hexcert::records::recount::LiftClasses::FILE)?;
-        }
+        super::recount::write_lift(&record, cell, &listed, found.by_class.as_deref())?;
     }
     Ok(Reported::new(report, Outcome::Unverified))
 }

@@ -50,6 +50,25 @@ pub fn lift_classes(
     })
 }
 
+/// Writes a lift's record into `cell`, and beside it each class's count
+/// (`classes.json`), for a class checked or recounted alone; a run that
+/// read pieces back from records (`by_class` none) has their sums only,
+/// and leaves any earlier classes.json alone.
+///
+/// # Errors
+///
+/// `lift_classes`'s, and `HexError::Io` when a file cannot be written.
+pub fn write_lift(
+    record: &LiftRecord,
+    cell: &Path,
+    listed: &[(Partial, usize)],
+    by_class: Option<&[ClassCount]>,
+) -> Result<(), HexError> {
+    let classes = by_class.map(|by| lift_classes(record, listed, by)).transpose()?;
+    record.write_into(cell)?;
+    classes.map_or(Ok(()), |classes| write_into(&classes, cell, LiftClasses::FILE))
+}
+
 /// What a recount did.
 #[derive(serde::Serialize)]
 pub struct RecountReport {
