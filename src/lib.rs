@@ -28,6 +28,7 @@
 //! - `proofs`: the proof trace, the online LRAT check, the proof writers;
 //! - `cubes`: split cells, cube plans and their cover check;
 //! - `derivation`: a VeriPB proof from the statement to the level CNF;
+//! - `recount`: a lift's classes recounted by an external model counter;
 //! - `counting`: exact counts, asked through one query (`Count`): the
 //!   frontier sweep, the chain products and the extension road;
 //! - `verify`: everything that judges records without a solver: check,
@@ -64,6 +65,7 @@ pub mod orbits;
 pub mod outcome;
 pub mod proofs;
 pub mod records;
+pub mod recount;
 pub mod rendering;
 pub mod run;
 #[cfg(feature = "solver")]

@@ -576,6 +576,25 @@ fn levels_four_to_six_lifted_from_a_certified_listing_equal_the_sweep_and_the_ch
     }
 }
 
+/// `count` lifting the certified listing of n = 5 (`level_three_listing`)
+/// to `level`, its record written into `cell`.
+fn lift_n5(listing: &Path, level: &str, cell: &Path) -> Output {
+    let (listing, cell) = (listing.to_str().unwrap(), cell.to_str().unwrap());
+    hexcert(&[
+        "count",
+        "--n",
+        "5",
+        "--level",
+        level,
+        "--road",
+        "extension",
+        "--from-listing",
+        listing,
+        "--record-to",
+        cell,
+    ])
+}
+
 /// The certified listing of n = 5 level 3 at 9, in `n5-level3-penalty9` of
 /// a temporary directory (held by the caller).
 fn level_three_listing() -> (tempfile::TempDir, std::path::PathBuf) {
@@ -771,21 +790,7 @@ fn a_level_four_listing_lifts_levels_five_and_six() {
     assert!(json(&listing.join("count.json"))["minimum_claim"]
         .as_str()
         .is_some_and(|c| c.ends_with("proofs/n5/level3-below9/claim.json")));
-    let lift = |level: &str, cell: &Path| {
-        hexcert(&[
-            "count",
-            "--n",
-            "5",
-            "--level",
-            level,
-            "--road",
-            "extension",
-            "--from-listing",
-            listing.to_str().unwrap(),
-            "--record-to",
-            cell.to_str().unwrap(),
-        ])
-    };
+    let lift = |level: &str, cell: &Path| lift_n5(&listing, level, cell);
     let cell = cells.path().join("n5-level6-penalty9");
     let out = lift("6", &cell);
     assert_eq!(out.status.code(), Some(4), "{}", String::from_utf8_lossy(&out.stderr));
@@ -856,7 +861,8 @@ fn the_readme_marks_certified_counts_by_their_records() {
             let cells: Vec<&str> = line.split('|').map(str::trim).collect();
             let Some(n) = cells.get(1).and_then(|c| c.parse::<usize>().ok()) else { continue };
             for (level, cell) in cells.iter().skip(6).take(6).enumerate() {
-                if let Some(count) = cell.strip_suffix(mark) {
+                // ʳ follows ˡ where the lift's classes are recounted (below).
+                if let Some(count) = cell.trim_end_matches('ʳ').strip_suffix(mark) {
                     marked.insert((n, level + 1, count.to_string()));
                 }
             }
@@ -876,6 +882,18 @@ fn the_readme_marks_certified_counts_by_their_records() {
         }
         assert!(!recorded.is_empty(), "some {file} is committed");
         assert_eq!(marked, recorded, "README's {mark} cells against counts/*/{file}");
+    }
+    // A cell marked ʳ has a recount beside its lift (`check` says how much of it).
+    for line in readme.lines().filter(|l| l.starts_with("| ")) {
+        let cells: Vec<&str> = line.split('|').map(str::trim).collect();
+        let Some(n) = cells.get(1).and_then(|c| c.parse::<usize>().ok()) else { continue };
+        for (level, _) in cells.iter().skip(6).take(6).enumerate().filter(|(_, c)| c.ends_with('ʳ')) {
+            let recounted = std::fs::read_dir(root.join("counts")).unwrap().flatten().any(|e| {
+                let name = e.file_name().to_string_lossy().into_owned();
+                name.starts_with(&format!("n{n}-level{}-", level + 1)) && e.path().join("recount.json").is_file()
+            });
+            assert!(recounted, "README marks n = {n} level {} recounted, with no recount.json", level + 1);
+        }
     }
 }
 
@@ -911,4 +929,31 @@ fn a_lift_of_a_side_without_an_optimum_is_proved_only_by_lifting_again() {
     assert!(code == Some(4) && text.contains("no optimum of n = 5 states level 4's minimum"), "{text}");
     let (code, text) = run(&["check", "--regenerate", "counts/n5-level4-penalty9"]);
     assert!(code == Some(0) && text.contains("minimum: no level-4 partial lies below 9"), "{text}");
+}
+
+/// A lift written with `--record-to` keeps each class's count beside it
+/// (`classes.json`); `recount` counts every class again with the external
+/// counter (`recount.json`), and `check` compares them class by class: all
+/// 30 classes of n = 5's level 5 at 9 recounted and agreeing, and a recount
+/// altered in one class fails the check, naming it.
+#[test]
+fn a_recount_is_checked_class_by_class_against_the_lift() {
+    let Some(counter) = crate::common::ganak_counter() else { return };
+    let (cells, listing) = level_three_listing();
+    let cell = cells.path().join("n5-level5-penalty9");
+    let cell_text = cell.to_str().unwrap();
+    let out = lift_n5(&listing, "5", &cell);
+    assert_eq!(out.status.code(), Some(4), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(json(&cell.join("classes.json"))["counts"].as_array().map(Vec::len), Some(30));
+    let out = hexcert(&["recount", cell_text, "--counter", counter.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let check = || {
+        let out = hexcert(&["check", cell.join("lift.json").to_str().unwrap()]);
+        (out.status.code(), format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr)))
+    };
+    let (code, text) = check();
+    assert!(code == Some(4) && text.contains("30 of 30 classes recounted"), "{code:?}: {text}");
+    crate::common::edit_json(&cell.join("recount.json"), |v| v["counts"][3] = serde_json::json!("12345"));
+    let (code, text) = check();
+    assert!(code != Some(4) && code != Some(0) && text.contains("recounted 12345"), "{code:?}: {text}");
 }

@@ -11,4 +11,5 @@ mod common;
 mod counting;
 mod counting_modules;
 mod leaders;
+mod recount;
 mod refinement;

@@ -394,3 +394,18 @@ fn the_length_reader_counts_bodies() {
     let text = "trait T {\n    fn declared(&self);\n}\nfn f() {\n    let s = \"}}{\";\n    let c = '}';\n    // }\n    let r = r#\"{\"#;\n}\nfn g<'a>(x: &'a str) -> &'a str { x }\n";
     assert_eq!(function_lengths(text), vec![("f".to_string(), 6), ("g".to_string(), 1)]);
 }
+
+/// The recount is a second road to the lift's classes: no file of
+/// src/recount/ reaches the counting wing (the lift, `counting::extension`,
+/// above all), directly or through another file.
+#[test]
+fn the_recount_shares_no_code_with_the_lift() {
+    let graph = graph();
+    let starts: Vec<&PathBuf> = graph.keys().filter(|f| f.starts_with(src().join("recount"))).collect();
+    assert!(starts.len() >= 2, "the recount's files were not found");
+    for start in starts {
+        if let Some(chain) = path_to(&graph, start, &[src().join("counting"), src().join("validation")]) {
+            panic!("the recount reaches {}", shown(&chain));
+        }
+    }
+}

@@ -210,3 +210,29 @@ impl CountArgs {
 fn without_solver(what: &str) -> HexError {
     HexError::Usage(format!("{what} solves: this hexcert is built without the solver (cargo feature `solver`; `cargo install --path .` builds it)"))
 }
+
+/// `hexcert recount`'s arguments.
+#[derive(clap::Args)]
+pub struct RecountArgs {
+    /// The lifted cell: the directory of its lift.json and classes.json.
+    pub cell: PathBuf,
+    /// Recount every class the lift counts some refinement of, and this
+    /// many of the others drawn by --seed (default: every class).
+    #[arg(long, requires = "seed")]
+    pub sample: Option<usize>,
+    /// The seed that draws the sample.
+    #[arg(long, requires = "sample")]
+    pub seed: Option<u64>,
+    /// The counter: a program reading DIMACS formulas on stdin and
+    /// answering each with `COUNT SECONDS` (tools/ganak-count.py drives
+    /// Ganak through the Python package pyganak).
+    #[arg(long, default_value = "tools/ganak-count.py")]
+    pub counter: PathBuf,
+}
+
+impl RecountArgs {
+    /// Runs `hexcert recount`.
+    pub(crate) fn run(&self) -> Result<Reported, HexError> {
+        commands::recount(&self.cell, self.sample.zip(self.seed), &self.counter)
+    }
+}

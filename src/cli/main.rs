@@ -1,8 +1,7 @@
 //! The `hexcert` command line: parses arguments, runs the command, and
 //! prints its report (or its error) once, as text or as one JSON document.
 
-use std::path::PathBuf;
-use std::process::ExitCode;
+use std::{path::PathBuf, process::ExitCode};
 
 use clap::{Parser, Subcommand};
 use hexcert::context::RunContext;
@@ -33,7 +32,7 @@ mod search_args;
 
 use args::*;
 use choices::*;
-use count_args::CountArgs;
+use count_args::{CountArgs, RecountArgs};
 #[cfg(feature = "solver")]
 use cubes_args::CubesCommand;
 
@@ -243,6 +242,8 @@ enum Command {
     /// Count valid level-k partials exactly: at the minimum penalty (default),
     /// at one penalty, or every penalty up to a bound.
     Count(CountArgs),
+    /// Recount a lifted cell's classes by an external exact model counter into recount.json; `check` compares them.
+    Recount(RecountArgs),
     /// Print the minimum-penalty or solution-count table as Markdown (or JSON).
     Table {
         /// Which table: `counts` (solutions at the minimum) or `penalties` (minimum per level).
@@ -428,6 +429,7 @@ fn run(cli: &Cli) -> Result<commands::report::Reported, HexError> {
         #[cfg(feature = "solver")]
         Command::Export { claim, cube, out } => commands::export(context, claim, *cube, out),
         Command::Count(count) => count.run(context),
+        Command::Recount(args) => args.run(),
         Command::Table { kind, n, upper, above, counting } => {
             let settings = |n| {
                 Ok(hexcert::counting::CountSettings { upper: (*upper).into(), ..counting.settings(n, 6, context)? })

@@ -48,7 +48,7 @@ pub use basics::{CountSettings, Layers, Upper, Via, DEFAULT_MEMORY_LIMIT, MAX_PE
 pub use chains::completion::{cheapest_completion, cheapest_labels};
 pub use chains::components::{components, shape_polynomial, Shape};
 pub use extension::refinements::source as extension_source;
-pub use extension::{extended_from_listed, Extended, ExtendedByPenalty, Pieces};
+pub use extension::{extended_from_listed, ClassCount, Extended, ExtendedByPenalty, Pieces};
 pub use frontier::schedule::Schedule;
 pub use query::{Count, Method, PenaltyCounts, RowEntry, SweepStats};
 pub use tables::hint::start_hint;

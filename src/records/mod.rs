@@ -38,6 +38,7 @@ pub mod plan;
 pub mod ranges;
 pub mod read;
 pub mod record;
+pub mod recount;
 pub mod status;
 pub mod trust;
 pub mod verdict;

@@ -86,12 +86,13 @@ pub fn check_lift(
     messages.push(format!("listing: {} ({} partials at {})", listing_status.name(), count.count, count.penalty));
     let leaders = leaders
         .ok_or_else(|| bad(format!("the listing {} failed its check: there is nothing to lift", listing.display())))?;
+    let hex = Hexagon::new(record.n)?;
+    let listed = crate::orbits::orbit_members(&hex, count.level, count.penalty, &leaders)?;
+    super::recount::check_classes(path, record, &listed, messages)?;
     let lift = if recount {
         let via = Via::named(&record.via)
             .ok_or_else(|| bad(format!("via {}: the lift counts by `lift` or `chains`", record.via)))?;
         let settings = CountSettings { via, ..CountSettings::default() };
-        let hex = Hexagon::new(record.n)?;
-        let listed = crate::orbits::orbit_members(&hex, count.level, count.penalty, &leaders)?;
         let found = extended_from_listed(&hex, (count.level, record.level), &listed, record.penalty, &settings)?;
         let again = found.counts[record.penalty].to_string();
         if again != record.count || found.classes != record.classes {

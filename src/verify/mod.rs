@@ -23,6 +23,7 @@ pub mod cube_proofs;
 pub mod cube_status;
 pub mod export;
 pub mod lift;
+pub mod recount;
 pub mod regenerate;
 pub mod statement_to_cnf;
 pub mod witness;

@@ -177,7 +177,7 @@ pub fn count_lifted(
         let (count, seconds, via) =
             (found.counts[penalty].to_string(), report.seconds, report.refined_via.unwrap_or("lift").into());
         let (listing_count, written_by) = (record.count.clone(), hexcert::run::attestation());
-        LiftRecord {
+        let record = LiftRecord {
             format: LIFT_FORMAT.into(),
             n,
             level,
@@ -189,8 +189,8 @@ pub fn count_lifted(
             count,
             seconds,
             written_by,
-        }
-        .write_into(cell)?;
+        };
+        super::recount::write_lift(&record, cell, &listed, found.by_class.as_deref())?;
     }
     Ok(Reported::new(report, Outcome::Unverified))
 }

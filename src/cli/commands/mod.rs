@@ -22,6 +22,7 @@ mod formulas;
 mod grids;
 #[cfg(feature = "solver")]
 mod proofs;
+mod recount;
 pub mod report;
 #[cfg(feature = "solver")]
 mod search;
@@ -41,6 +42,7 @@ pub use formulas::*;
 pub use grids::*;
 #[cfg(feature = "solver")]
 pub use proofs::*;
+pub use recount::*;
 #[cfg(feature = "solver")]
 pub use search::*;
 #[cfg(feature = "solver")]

@@ -100,6 +100,21 @@ pub struct ExtendedByPenalty {
     /// Their symmetry classes, each refined through its least member.
     pub classes: usize,
     pub pieces: Pieces,
+    /// Each class's refinements, in the order of their least members' values;
+    /// `None` when a piece was read back from a record (which keeps its sum
+    /// only).
+    pub by_class: Option<Vec<ClassCount>>,
+}
+
+/// One class's refinements: its least member (the partial lifted), their
+/// penalty, how many members, and the refinements of the least member by
+/// the penalty they add (`counts[a]`: adding `a`, up to the bound).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ClassCount {
+    pub values: Vec<u8>,
+    pub penalty: usize,
+    pub members: u128,
+    pub counts: Vec<BigUint>,
 }
 
 /// The levels this road counts.
@@ -270,14 +285,18 @@ fn refine_classes(
     let pieces: Vec<&[Class]> = kept.chunks(kept.len().div_ceil(PIECES).max(1)).collect();
     let count =
         PiecesCount { n: hex.side(), level, source: from, via: settings.via.name(), bound, pieces: pieces.len() };
-    let refine_piece = |piece: &[Class]| -> Result<Vec<BigUint>, HexError> {
+    // Each class's counts, by its index in `kept`, as the pieces counted them.
+    let by_class = std::sync::Mutex::new(vec![None; kept.len()]);
+    let refine_piece = |(index, piece): (usize, &[Class])| -> Result<Vec<BigUint>, HexError> {
         let mut counts = vec![BigUint::ZERO; bound + 1];
-        for class in piece {
+        let first = index * pieces[0].len();
+        for (k, class) in piece.iter().enumerate() {
             check_stop(&settings.context)?;
             let added = refinements(hex, (from, level), &class.values, class.penalty, bound, (judged, settings.via))?;
-            for (extra, c) in added.into_iter().enumerate() {
-                counts[class.penalty + extra] += c * class.members;
+            for (extra, c) in added.iter().enumerate() {
+                counts[class.penalty + extra] += c * BigUint::from(class.members);
             }
+            by_class.lock().expect("no piece panics holding it")[first + k] = Some(added);
         }
         Ok(counts)
     };
@@ -290,7 +309,7 @@ fn refine_classes(
                 settings.records.as_deref(),
                 &count,
                 (index, &piece[0].values, piece.len()),
-                || refine_piece(piece),
+                || refine_piece((index, piece)),
             )?;
             let done = finished.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
             report_piece(
@@ -305,8 +324,24 @@ fn refine_classes(
         })
         .collect();
     let pieces = Pieces { total: count.pieces, ..Pieces::default() };
-    let mut total =
-        ExtendedByPenalty { counts: vec![BigUint::ZERO; bound + 1], refined: listed, classes: kept.len(), pieces };
+    let by_class = by_class.into_inner().expect("no piece panics holding it").into_iter().zip(kept.iter());
+    let by_class = by_class
+        .map(|(counts, class)| {
+            counts.map(|counts| ClassCount {
+                values: class.values.clone(),
+                penalty: class.penalty,
+                members: class.members,
+                counts,
+            })
+        })
+        .collect();
+    let mut total = ExtendedByPenalty {
+        counts: vec![BigUint::ZERO; bound + 1],
+        refined: listed,
+        classes: kept.len(),
+        pieces,
+        by_class,
+    };
     for result in results {
         let unit = result?;
         total.pieces.resumed.note_unit(&unit);

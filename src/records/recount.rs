@@ -1,0 +1,87 @@
+//! Two records beside a lifted count's `lift.json`: `classes.json`, the
+//! lift's count of each class (so one class can be checked alone), and
+//! `recount.json`, the classes a second road (`hexcert recount`: an exact
+//! model counter on a plain CNF of one class's refinements) counted again.
+//! `check` holds the first to the lift's record and the second to the first.
+
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+
+use crate::error::HexError;
+
+/// Format tag of a lift's classes.
+pub const CLASSES_FORMAT: &str = "hexcert-lift-classes/1";
+
+/// Format tag of a recount.
+pub const RECOUNT_FORMAT: &str = "hexcert-recount/1";
+
+/// The CNF a recount counts (`recount::cnf`); a new encoding is a new tag.
+pub const RECOUNT_ENCODING: &str = "hexcert-refinements-cnf/1";
+
+/// The lift's classes, in the order of their least members' values: four
+/// columns of one row per class.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LiftClasses {
+    pub format: String,
+    pub n: usize,
+    pub level: u8,
+    pub penalty: usize,
+    /// Each class's least member, as its index among the listing's partials
+    /// in the order `verify::counts::listed_partials` reads them.
+    pub leaders: Vec<usize>,
+    /// The members of each class.
+    pub members: Vec<u32>,
+    /// The level-3 penalty of each class's partials.
+    pub penalties: Vec<usize>,
+    /// The refinements of each class's least member at `penalty`, in decimal.
+    pub counts: Vec<String>,
+}
+
+/// What a recount counted: some of the lift's classes (by their row in
+/// `classes.json`), each with the counter's count and seconds.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RecountRecord {
+    pub format: String,
+    pub n: usize,
+    pub level: u8,
+    pub penalty: usize,
+    /// `RECOUNT_ENCODING`: the CNF the counter was given.
+    pub encoding: String,
+    /// The counter, as it names itself (`pyganak 2.9.0`).
+    pub counter: String,
+    /// `None`: every class is to be recounted. `Some`: every class the lift
+    /// counts some refinement of, and `sample` of the others, drawn by
+    /// `seed` (`recount::chosen`).
+    pub seed: Option<u64>,
+    pub sample: Option<usize>,
+    /// The classes recounted so far (rows of `classes.json`), their counts
+    /// in decimal and their seconds.
+    pub rows: Vec<usize>,
+    pub counts: Vec<String>,
+    pub seconds: Vec<f64>,
+    #[serde(deserialize_with = "crate::records::ledger::writer")]
+    pub written_by: String,
+}
+
+/// Writes `value` as `cell/name`, whole or not at all (one line of JSON:
+/// the columns run to tens of thousands of rows).
+///
+/// # Errors
+///
+/// `HexError::Io` when the file cannot be written.
+pub fn write_into<T: Serialize>(value: &T, cell: &Path, name: &str) -> Result<(), HexError> {
+    crate::files::write_atomic(&cell.join(name), &serde_json::to_vec(value).expect("records serialise"))
+}
+
+impl LiftClasses {
+    /// The file name beside `lift.json`.
+    pub const FILE: &'static str = "classes.json";
+}
+
+impl RecountRecord {
+    /// The file name beside `lift.json`.
+    pub const FILE: &'static str = "recount.json";
+}

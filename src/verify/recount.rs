@@ -1,0 +1,177 @@
+//! `hexcert check` of a lifted count's classes: `classes.json` (the lift's
+//! count of each class) held to the listing and to `lift.json`, and
+//! `recount.json` (the classes a second road counted again,
+//! `hexcert recount`) held to `classes.json`, class by class.
+//!
+//! What each proves. The classes: their least members are distinct
+//! partials of the listing, each the least of its images under the 12
+//! symmetries and with as many members as it has images, and the members
+//! add up to the listing's count, so the classes are the listing's
+//! partials, each once; the members times the counts add up to the lift's
+//! count. The recount: each class it names counts, by the model counter
+//! on the class's CNF (`recount::cnf`), what the lift counts; the classes
+//! it has not recounted are reported as such, never as agreeing.
+
+use std::collections::HashSet;
+use std::path::Path;
+
+use num_bigint::BigUint;
+
+use crate::error::HexError;
+use crate::geometry::Hexagon;
+use crate::levels::Partial;
+use crate::records::lift::LiftRecord;
+use crate::records::recount::{LiftClasses, RecountRecord, CLASSES_FORMAT, RECOUNT_ENCODING, RECOUNT_FORMAT};
+use crate::recount::chosen;
+
+/// Judges `classes.json` and `recount.json` beside the lift record at
+/// `path`, when they are there, against the listing's partials `listed`
+/// (as `verify::counts::listed_partials` reads them); says what it found.
+///
+/// # Errors
+///
+/// `HexError::Input` naming the file when its numbers are not the lift's,
+/// a class is not one of the listing's (see the header), the sums are not
+/// the lift's counts, a recounted class is not among those the recount was
+/// to count, or a recount differs from the lift's count of its class;
+/// `HexError::Record`/`Io` when a file cannot be read.
+pub fn check_classes(
+    path: &Path,
+    record: &LiftRecord,
+    listed: &[(Partial, usize)],
+    messages: &mut Vec<String>,
+) -> Result<(), HexError> {
+    let dir = path.parent().unwrap_or(Path::new("."));
+    let file = dir.join(LiftClasses::FILE);
+    if !file.is_file() {
+        messages
+            .push("classes: no classes.json: the lift's count of each class is not recorded, none is recounted".into());
+        return Ok(());
+    }
+    let classes: LiftClasses = crate::records::read_json(&file)?;
+    check_class_rows(&file, &classes, record, listed)?;
+    messages.push(format!(
+        "classes: {} classes, each the least of its images in the listing, sum to the lift's count",
+        classes.counts.len()
+    ));
+    let recount = dir.join(RecountRecord::FILE);
+    if !recount.is_file() {
+        messages.push(format!("recount: none (0 of {} classes recounted)", classes.counts.len()));
+        return Ok(());
+    }
+    let recounted: RecountRecord = crate::records::read_json(&recount)?;
+    let said = check_recount(&recount, &recounted, &classes)?;
+    messages.push(said);
+    Ok(())
+}
+
+/// The classes' rows against the listing and the lift's record.
+fn check_class_rows(
+    file: &Path,
+    classes: &LiftClasses,
+    record: &LiftRecord,
+    listed: &[(Partial, usize)],
+) -> Result<(), HexError> {
+    let bad = |why: String| HexError::Input { file: file.to_path_buf(), line: 0, message: why };
+    if classes.format != CLASSES_FORMAT
+        || (classes.n, classes.level, classes.penalty) != (record.n, record.level, record.penalty)
+    {
+        return Err(bad(format!(
+            "not the classes of n = {} level {} at {} ({CLASSES_FORMAT})",
+            record.n, record.level, record.penalty
+        )));
+    }
+    let rows = classes.leaders.len();
+    if [classes.members.len(), classes.penalties.len(), classes.counts.len()].iter().any(|&l| l != rows)
+        || rows != record.classes
+    {
+        return Err(bad(format!("its columns are not {} rows each, one per class the lift counted", record.classes)));
+    }
+    let hex = Hexagon::new(record.n)?;
+    let symmetries = hex.symmetries();
+    let (mut seen, mut members, mut total) = (HashSet::new(), 0u128, BigUint::ZERO);
+    for row in 0..rows {
+        let index = classes.leaders[row];
+        let (partial, penalty) =
+            listed.get(index).ok_or_else(|| bad(format!("row {row}: no partial {index} in the listing")))?;
+        let images: HashSet<Vec<u8>> = symmetries
+            .iter()
+            .map(|perm| {
+                let mut image = vec![0; perm.len()];
+                partial.values().iter().enumerate().for_each(|(c, &v)| image[perm[c]] = v);
+                image
+            })
+            .collect();
+        if !seen.insert(index) || images.iter().any(|image| image.as_slice() < partial.values()) {
+            return Err(bad(format!("row {row}: partial {index} is named twice or is not the least of its images")));
+        }
+        if images.len() != classes.members[row] as usize || *penalty != classes.penalties[row] {
+            return Err(bad(format!("row {row}: partial {index} has {} images and penalty {penalty}", images.len())));
+        }
+        let count: BigUint = classes.counts[row]
+            .parse()
+            .map_err(|_| bad(format!("row {row}: {:?} is no count", classes.counts[row])))?;
+        members += u128::from(classes.members[row]);
+        total += count * classes.members[row];
+    }
+    if members != listed.len() as u128 || total.to_string() != record.count {
+        return Err(bad(format!(
+            "the classes hold {members} partials of the listing's {} and count {total}, the lift {}",
+            listed.len(),
+            record.count
+        )));
+    }
+    Ok(())
+}
+
+/// A recount against the classes: what `check` says of it.
+fn check_recount(file: &Path, recount: &RecountRecord, classes: &LiftClasses) -> Result<String, HexError> {
+    let bad = |why: String| HexError::Input { file: file.to_path_buf(), line: 0, message: why };
+    if recount.format != RECOUNT_FORMAT
+        || recount.encoding != RECOUNT_ENCODING
+        || (recount.n, recount.level, recount.penalty) != (classes.n, classes.level, classes.penalty)
+    {
+        return Err(bad(format!(
+            "not a recount of n = {} level {} at {} ({RECOUNT_FORMAT}, {RECOUNT_ENCODING})",
+            classes.n, classes.level, classes.penalty
+        )));
+    }
+    let done = recount.rows.len();
+    if recount.counts.len() != done || recount.seconds.len() != done || recount.rows.windows(2).any(|w| w[0] >= w[1]) {
+        return Err(bad("its rows are not increasing, or its columns not of one length".into()));
+    }
+    let zero: Vec<bool> = classes.counts.iter().map(|c| c == "0").collect();
+    let sample = match (recount.sample, recount.seed) {
+        (Some(sample), Some(seed)) => Some((sample, seed)),
+        (None, None) => None,
+        _ => return Err(bad("a sample needs its seed, and a seed its sample".into())),
+    };
+    let wanted: HashSet<usize> = chosen(&zero, sample).into_iter().collect();
+    for (k, &row) in recount.rows.iter().enumerate() {
+        if !wanted.contains(&row) {
+            return Err(bad(format!("row {row} is not among the classes this recount draws")));
+        }
+        if recount.counts[k] != classes.counts[row] {
+            return Err(bad(format!(
+                "row {row} (partial {}): recounted {}, the lift counts {}",
+                classes.leaders[row], recount.counts[k], classes.counts[row]
+            )));
+        }
+    }
+    let which = match sample {
+        None => "of every class".to_string(),
+        Some((sample, seed)) => format!(
+            "of the {} classes the lift counts some refinement of and {} of the {} others drawn by seed {seed}",
+            zero.iter().filter(|z| !**z).count(),
+            sample.min(zero.iter().filter(|z| **z).count()),
+            zero.iter().filter(|z| **z).count()
+        ),
+    };
+    Ok(format!(
+        "recount: {done} of {} classes recounted by {} ({RECOUNT_ENCODING}), each as the lift counts it; {} of the {} to recount ({which}) not recounted",
+        classes.counts.len(),
+        recount.counter,
+        wanted.len() - done,
+        wanted.len()
+    ))
+}
