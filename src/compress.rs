@@ -14,11 +14,8 @@ use flate2::bufread::GzDecoder;
 use flate2::write::GzEncoder;
 use flate2::Compression;
 
+use crate::error::AtPath;
 use crate::error::HexError;
-
-fn io_error(path: &Path) -> impl FnOnce(std::io::Error) -> HexError + '_ {
-    move |source| HexError::Io { path: path.into(), source }
-}
 
 fn not_gzip(origin: &Path, problem: String) -> HexError {
     HexError::Input { file: origin.into(), line: 0, message: problem }
@@ -26,12 +23,12 @@ fn not_gzip(origin: &Path, problem: String) -> HexError {
 
 /// Compresses `source` into `target` (gzip, best compression).
 pub fn gzip_file(source: &Path, target: &Path) -> Result<(), HexError> {
-    let mut input = std::fs::File::open(source).map_err(io_error(source))?;
-    let output = std::fs::File::create(target).map_err(io_error(target))?;
+    let mut input = std::fs::File::open(source).at_path(source)?;
+    let output = std::fs::File::create(target).at_path(target)?;
     let mut encoder = GzEncoder::new(std::io::BufWriter::new(output), Compression::best());
-    std::io::copy(&mut input, &mut encoder).map_err(io_error(source))?;
-    let mut writer = encoder.finish().map_err(io_error(target))?;
-    writer.flush().map_err(io_error(target))?;
+    std::io::copy(&mut input, &mut encoder).at_path(source)?;
+    let mut writer = encoder.finish().at_path(target)?;
+    writer.flush().at_path(target)?;
     Ok(())
 }
 
@@ -55,10 +52,10 @@ fn gunzip_one_member<R: BufRead>(
             Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
             Err(e) => return Err(not_gzip(origin, format!("not a valid gzip file: {e}"))),
         };
-        output.write_all(&buffer[..read]).map_err(io_error(target))?;
+        output.write_all(&buffer[..read]).at_path(target)?;
     }
     let mut rest = decoder.into_inner();
-    let trailing = rest.fill_buf().map_err(io_error(origin))?;
+    let trailing = rest.fill_buf().at_path(origin)?;
     if !trailing.is_empty() {
         return Err(not_gzip(origin, "not a single gzip member: bytes follow the first member".into()));
     }
@@ -68,9 +65,9 @@ fn gunzip_one_member<R: BufRead>(
 /// Decompresses gzip `source` (exactly one member) into `target`.
 pub fn gunzip_file(source: &Path, target: &Path) -> Result<(), HexError> {
     let input = crate::files::open_regular_or_refuse(source, "gzip file")?;
-    let mut output = std::io::BufWriter::new(std::fs::File::create(target).map_err(io_error(target))?);
+    let mut output = std::io::BufWriter::new(std::fs::File::create(target).at_path(target)?);
     gunzip_one_member(std::io::BufReader::new(input), &mut output, source, target)?;
-    output.flush().map_err(io_error(target))?;
+    output.flush().at_path(target)?;
     Ok(())
 }
 
@@ -84,10 +81,10 @@ pub const MAX_EXPANSION: u64 = crate::options::MAX_EXPANSION.default;
 /// huge `bytes`) still cannot make it fill the disk.
 pub fn gunzip_file_limited(source: &Path, target: &Path, states: u64) -> Result<(), HexError> {
     let input = crate::files::open_regular_or_refuse(source, "stored file")?;
-    let compressed = input.metadata().map_err(io_error(source))?.len();
+    let compressed = input.metadata().at_path(source)?.len();
     let own = compressed.saturating_mul(MAX_EXPANSION);
     let limit = states.min(own);
-    let output = std::io::BufWriter::new(std::fs::File::create(target).map_err(io_error(target))?);
+    let output = std::io::BufWriter::new(std::fs::File::create(target).at_path(target)?);
     let mut capped = Capped { inner: output, left: limit, over: false };
     let result = gunzip_one_member(std::io::BufReader::new(input), &mut capped, source, target);
     if result.is_err() {
@@ -102,7 +99,7 @@ pub fn gunzip_file_limited(source: &Path, target: &Path, states: u64) -> Result<
         }
     }
     result?;
-    capped.inner.flush().map_err(io_error(target))
+    capped.inner.flush().at_path(target)
 }
 
 /// A writer that refuses bytes past `left`.

@@ -5,13 +5,13 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
+use crate::error::AtPath;
 use crate::error::HexError;
 
 /// Writes `bytes` to `path` atomically.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), HexError> {
-    let io = |source| HexError::Io { path: path.to_path_buf(), source };
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir).map_err(io)?;
+        std::fs::create_dir_all(dir).at_path(path)?;
     }
     let temp = temporary_name(path);
     let result = (|| {
@@ -23,7 +23,7 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), HexError> {
     if result.is_err() {
         let _ = std::fs::remove_file(&temp);
     }
-    result.map_err(io)
+    result.at_path(path)
 }
 
 /// Writes `bytes` over `path` as `write_atomic` does, but only if `path`
@@ -40,7 +40,6 @@ pub fn replace_if_unchanged(
     limit: u64,
     unchanged: impl FnOnce(&[u8]) -> bool,
 ) -> Result<bool, HexError> {
-    let io = |source| HexError::Io { path: path.to_path_buf(), source };
     let temp = temporary_name(path);
     let result = (|| {
         let mut file = std::fs::File::create(&temp)?;
@@ -56,7 +55,7 @@ pub fn replace_if_unchanged(
     if result.is_err() {
         let _ = std::fs::remove_file(&temp);
     }
-    result.map_err(io)
+    result.at_path(path)
 }
 
 /// `dir/.name.<run id>.tmp`: hidden, unique per run on every host sharing
@@ -74,9 +73,8 @@ pub fn write_atomic_with<F>(path: &Path, write: F) -> Result<(), HexError>
 where
     F: FnOnce(&mut dyn Write) -> std::io::Result<()>,
 {
-    let io = |source| HexError::Io { path: path.to_path_buf(), source };
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir).map_err(io)?;
+        std::fs::create_dir_all(dir).at_path(path)?;
     }
     let temp = temporary_name(path);
     let result = (|| {
@@ -88,7 +86,7 @@ where
     if result.is_err() {
         let _ = std::fs::remove_file(&temp);
     }
-    result.map_err(io)
+    result.at_path(path)
 }
 
 /// Why a bounded read refused a file.
@@ -153,7 +151,7 @@ impl Refused {
             message: format!("{what} refused: {why}"),
         };
         match self {
-            Refused::Io(source) => HexError::Io { path: path.to_path_buf(), source },
+            Refused::Io(source) => HexError::io(path, source),
             Refused::NotRegular => refuse("not a regular file".into()),
             Refused::TooLarge { bytes } => refuse(format!("{bytes} bytes, more than the limit of {limit}")),
         }
@@ -197,9 +195,8 @@ pub fn lexical(path: &Path) -> PathBuf {
 ///
 /// `HexError::Io` when the current directory cannot be read.
 pub fn relative_to(from: &Path, target: &Path) -> Result<String, HexError> {
-    let absolute = |p: &Path| -> Result<PathBuf, HexError> {
-        std::path::absolute(p).map(|full| lexical(&full)).map_err(|source| HexError::Io { path: p.into(), source })
-    };
+    let absolute =
+        |p: &Path| -> Result<PathBuf, HexError> { std::path::absolute(p).map(|full| lexical(&full)).at_path(p) };
     let (from, target) = (absolute(from)?, absolute(target)?);
     let common = from.components().zip(target.components()).take_while(|(a, b)| a == b).count();
     let up = from.components().count() - common;

@@ -77,7 +77,8 @@ type Fail<'a> = dyn Fn(usize, String) -> HexError + 'a;
 fn parse_hexcert(lines: &[(usize, &str)], fail: &Fail) -> Result<GridFile, HexError> {
     let mut body = lines.iter().filter(|(_, l)| !l.trim().is_empty() && !l.starts_with('#'));
     let (header_line, header) = body.next().expect("caller found a header");
-    let (n, level) = parse_header(header).map_err(|m| fail(*header_line, m))?;
+    let fail_at = |line: usize| move |message: String| fail(line, message);
+    let (n, level) = parse_header(header, &fail_at(*header_line))?;
     let hex = Hexagon::new(n).map_err(|e| fail(*header_line, e.to_string()))?;
     let plus = level + 1;
     let mut values = Vec::with_capacity(hex.cell_count());
@@ -93,7 +94,7 @@ fn parse_hexcert(lines: &[(usize, &str)], fail: &Fail) -> Result<GridFile, HexEr
             return Err(fail(*line_no, format!("row {} has {} cells, expected {want}", row + 1, tokens.len())));
         }
         for token in tokens {
-            values.push(parse_token(token, level, plus).map_err(|m| fail(*line_no, m))?);
+            values.push(parse_token(token, (level, plus), &fail_at(*line_no))?);
         }
     }
     if let Some((line_no, _)) = body.next() {
@@ -103,43 +104,47 @@ fn parse_hexcert(lines: &[(usize, &str)], fail: &Fail) -> Result<GridFile, HexEr
     Ok(GridFile { format: Format::Hexcert, partial, stated_score: None })
 }
 
-fn parse_header(header: &str) -> Result<(usize, u8), String> {
+/// The side and level of a `hexcert n=.. level=..` header; a fault is
+/// `fail`'s error (naming the header's line).
+fn parse_header(header: &str, fail: &dyn Fn(String) -> HexError) -> Result<(usize, u8), HexError> {
     let expected = "expected a header like `hexcert n=5 level=6`";
     let mut words = header.split_whitespace();
     if words.next() != Some("hexcert") {
-        return Err(expected.into());
+        return Err(fail(expected.into()));
     }
     let (mut n, mut level) = (None, None);
     for word in words {
         match word.split_once('=') {
-            Some(("n", v)) => n = Some(v.parse::<usize>().map_err(|_| format!("bad side `{v}` in header"))?),
+            Some(("n", v)) => n = Some(v.parse::<usize>().map_err(|_| fail(format!("bad side `{v}` in header")))?),
             Some(("level", v)) => {
-                let k = v.parse::<u8>().map_err(|_| format!("bad level `{v}` in header"))?;
-                level = Some(check_level(k).map_err(|e| e.to_string())?);
+                let k = v.parse::<u8>().map_err(|_| fail(format!("bad level `{v}` in header")))?;
+                level = Some(check_level(k).map_err(|e| fail(e.to_string()))?);
             }
-            _ => return Err(format!("unknown header field `{word}`; {expected}")),
+            _ => return Err(fail(format!("unknown header field `{word}`; {expected}"))),
         }
     }
     match (n, level) {
         (Some(n), Some(level)) => Ok((n, level)),
-        _ => Err(format!("header lacks n= or level=; {expected}")),
+        _ => Err(fail(format!("header lacks n= or level=; {expected}"))),
     }
 }
 
-fn parse_token(token: &str, level: u8, plus: u8) -> Result<u8, String> {
+/// One cell's value (`+` reads as `plus`, one above the level); a fault is
+/// `fail`'s error (naming the row's line).
+fn parse_token(token: &str, (level, plus): (u8, u8), fail: &dyn Fn(String) -> HexError) -> Result<u8, HexError> {
     match token.as_bytes() {
         [b'+'] => Ok(plus),
         [d @ b'0'..=b'9'] => {
             let v = d - b'0';
             if v == 0 || v > 7 {
-                Err(format!("value {v} is not a cell value (1..7)"))
+                Err(fail(format!("value {v} is not a cell value (1..7)")))
             } else if v > level && !(level == FULL_LEVEL && v == 7) {
-                Err(format!("value {v} exceeds level {level}; write `+` for values above the level"))
+                Err(fail(format!("value {v} exceeds level {level}; write `+` for values above the level")))
             } else {
                 Ok(v)
             }
         }
-        _ => Err(format!("`{token}` is not a cell value: use 1..{level} or +")),
+        _ => Err(fail(format!("`{token}` is not a cell value: use 1..{level} or +"))),
     }
 }
 

@@ -17,6 +17,7 @@
 use std::fmt::Write;
 use std::path::{Path, PathBuf};
 
+use crate::error::AtPath;
 use crate::error::HexError;
 use crate::formats::read_grid_file;
 use crate::geometry::Hexagon;
@@ -118,10 +119,9 @@ pub fn collect(proofs: &Path, grids: &Path) -> Result<Vec<GalleryEntry>, HexErro
 
 /// The entries of `dir` whose names give a side, sorted by side then name.
 fn side_files(dir: &Path, side: impl Fn(&str) -> Option<usize>) -> Result<Vec<(usize, PathBuf)>, HexError> {
-    let io = |source| HexError::Io { path: dir.to_path_buf(), source };
     let mut found = Vec::new();
-    for item in std::fs::read_dir(dir).map_err(io)? {
-        let name = item.map_err(io)?.file_name();
+    for item in std::fs::read_dir(dir).at_path(dir)? {
+        let name = item.at_path(dir)?.file_name();
         if let Some(n) = name.to_str().and_then(&side) {
             found.push((n, dir.join(name)));
         }
@@ -226,12 +226,11 @@ pub fn write(page_path: &Path, proofs: &Path, grids: &Path) -> Result<Vec<Galler
         let svg = render_svg(&Hexagon::new(e.n)?, &e.partial);
         crate::files::write_atomic(&folder.join(&e.picture), svg.as_bytes())?;
     }
-    let io = |source| HexError::Io { path: folder.clone(), source };
-    for item in std::fs::read_dir(&folder).map_err(io)? {
-        let name = item.map_err(io)?.file_name();
+    for item in std::fs::read_dir(&folder).at_path(&folder)? {
+        let name = item.at_path(&folder)?.file_name();
         let ours = name.to_str().is_some_and(|s| s.starts_with('n') && s.ends_with(".svg"));
         if ours && !entries.iter().any(|e| name == e.picture.as_str()) {
-            std::fs::remove_file(folder.join(&name)).map_err(io)?;
+            std::fs::remove_file(folder.join(&name)).at_path(&folder)?;
         }
     }
     crate::files::write_atomic(page_path, page(&entries).as_bytes())?;

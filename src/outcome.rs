@@ -32,7 +32,7 @@ pub fn exit_code(result: Result<Outcome, &HexError>) -> u8 {
     match result {
         Ok(outcome) => outcome.code(),
         Err(HexError::Usage(_) | HexError::Input { .. } | HexError::Record { .. } | HexError::Io { .. }) => 2,
-        Err(HexError::Solver(_) | HexError::Internal(_)) => 3,
+        Err(HexError::Solver(_) | HexError::Internal(_) | HexError::Rejected(_)) => 3,
         Err(HexError::Interrupted) => 130,
         Err(HexError::Open(_)) => Outcome::Unverified.code(),
         Err(HexError::Contradiction(_)) => Outcome::Negative.code(),

@@ -21,6 +21,7 @@ use std::os::fd::AsRawFd;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
+use crate::error::AtPath;
 use crate::error::HexError;
 
 /// Overrides the host name a run records (tests stand in for two hosts with it).
@@ -88,10 +89,6 @@ impl WorkDir {
     /// lock is free only when its run ended, and the reaper may take those
     /// too (a run killed before its first rename left one).
     pub fn create(parent: &Path, prefix: &str) -> Result<WorkDir, HexError> {
-        let io = |path: &Path| {
-            let path = path.to_path_buf();
-            move |source| HexError::Io { path, source }
-        };
         // Numbered within the run: threads of one run (tests, `check` of
         // one claim reached twice at once) never share a directory.
         static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
@@ -99,14 +96,14 @@ impl WorkDir {
         let name = format!("{prefix}-{}-{number}", run_id());
         let path = parent.join(&name);
         let fresh = parent.join(format!(".new-{}", name.trim_start_matches('.')));
-        std::fs::create_dir_all(&fresh).map_err(io(&fresh))?;
+        std::fs::create_dir_all(&fresh).at_path(&fresh)?;
         let unnamed = fresh.join(format!("{LOCK_FILE}.new"));
-        let lock = File::create(&unnamed).map_err(io(&fresh))?;
+        let lock = File::create(&unnamed).at_path(&fresh)?;
         if !try_lock(&lock) {
             return Err(HexError::Internal(format!("{}: cannot lock a directory this run just made", fresh.display())));
         }
-        std::fs::rename(&unnamed, fresh.join(LOCK_FILE)).map_err(io(&fresh))?;
-        std::fs::rename(&fresh, &path).map_err(io(&path))?;
+        std::fs::rename(&unnamed, fresh.join(LOCK_FILE)).at_path(&fresh)?;
+        std::fs::rename(&fresh, &path).at_path(&path)?;
         Ok(WorkDir(path, lock))
     }
 
@@ -194,7 +191,7 @@ pub fn remove_stale_work_dirs(dir: &Path) {
 /// `rescue`, which moves out whatever of the user's it holds; one it could
 /// not empty of that is kept after saying so: a reaper removes only a run's
 /// own files.
-pub fn remove_stale_work_dirs_with(dir: &Path, rescue: impl Fn(&Path) -> Result<(), String>) {
+pub fn remove_stale_work_dirs_with(dir: &Path, rescue: impl Fn(&Path) -> Result<(), HexError>) {
     let Ok(entries) = std::fs::read_dir(dir) else { return };
     for entry in entries.flatten() {
         let name = entry.file_name().to_string_lossy().into_owned();

@@ -170,7 +170,9 @@ fn an_inflated_start_hint_is_refused() {
     let witness = Path::new(env!("CARGO_MANIFEST_DIR")).join("proofs/n5/witness.txt");
     std::fs::copy(&witness, n5.join("witness.txt")).expect("copy the witness");
     let write = |minima: &str, optimum: u64| {
-        let record = format!("{{\"optimum\": {optimum}, \"witness\": \"witness.txt\", \"level_minima\": {minima}}}");
+        let record = format!(
+            "{{\"format\": \"hexcert-optimum/1\", \"optimum\": {optimum}, \"witness\": \"witness.txt\", \"level_minima\": {minima}}}"
+        );
         std::fs::write(n5.join("optimum.json"), record).expect("write");
     };
     let count = || hexcert(&["count", "--n", "5", "--level", "3", "--start-from", path(dir.path())]);
@@ -186,6 +188,16 @@ fn an_inflated_start_hint_is_refused() {
         ("\"many\"", 9, "not six penalties"),
     ] {
         write(minima, optimum);
+        let (output, took) = count();
+        refused(&output, took, 2, why);
+    }
+    // Only an optimum record is a hint: another format, or none, is refused by name.
+    let good = r#""optimum": 9, "witness": "witness.txt", "level_minima": [7, 8, 9, 9, 9, 9]"#;
+    for (record, why) in [
+        (format!(r#"{{"format": "hexcert-claim/3", {good}}}"#), "unknown record format `hexcert-claim/3`"),
+        (format!("{{{good}}}"), "no `format`: not a hexcert-optimum/1 record"),
+    ] {
+        std::fs::write(n5.join("optimum.json"), record).expect("write");
         let (output, took) = count();
         refused(&output, took, 2, why);
     }

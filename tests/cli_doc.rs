@@ -122,6 +122,10 @@ fn every_ending() -> Vec<(Result<Outcome, HexError>, &'static str)> {
         ),
         (Err(E::Solver("x".into())), "internal error"),
         (Err(E::Internal("x".into())), "internal error"),
+        (
+            Err(E::Rejected(hexcert::records::RecordError::LratRejected { what: "p".into(), verdict: "x".into() })),
+            "internal error",
+        ),
         (Err(E::Interrupted), "interrupted"),
         (Err(E::Open("x".into())), "nothing failed but"),
         (Err(E::Contradiction("x".into())), "a result is negative"),
@@ -136,6 +140,7 @@ fn every_ending() -> Vec<(Result<Outcome, HexError>, &'static str)> {
                 | E::Io { .. }
                 | E::Solver(_)
                 | E::Internal(_)
+                | E::Rejected(_)
                 | E::Interrupted
                 | E::Open(_)
                 | E::Contradiction(_),

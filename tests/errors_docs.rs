@@ -4,7 +4,8 @@
 //! what failures to expect without reading the body (issue 49). The reader
 //! is textual, as rustdoc's convention is: a `pub fn` whose signature (up
 //! to its first `{` or `;`) names `Result<`, and the `///` and `#[` lines
-//! right above it.
+//! right above it. And no function outside the binary fails with a
+//! `String` (issue 79): a failure that crosses a module is typed.
 
 use std::path::Path;
 
@@ -90,4 +91,52 @@ impl Record {
 }
 ";
     assert_eq!(undocumented(text), vec![(12, "write".to_string()), (23, "parse".to_string())]);
+}
+
+/// The 1-based lines of `text` whose signature names a `Result` with a
+/// `String` error (`Result<T, String>` on one line, as `grep -n
+/// 'Result<[^>]*, String>'` reads it).
+fn string_errors(text: &str) -> Vec<usize> {
+    let mut found = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let hit = line.match_indices("Result<").any(|(at, _)| {
+            let rest = &line[at + "Result<".len()..];
+            rest.find('>').is_some_and(|end| rest[..end].ends_with(", String"))
+        });
+        if hit {
+            found.push(i + 1);
+        }
+    }
+    found
+}
+
+/// A failure that crosses a module is typed (`HexError`, `RecordError`,
+/// or a module's own enum converted at its edge): a `Result<_, String>`
+/// lives only in the binary, where clap's value parsers want text
+/// (issue 79).
+#[test]
+fn no_library_function_fails_with_a_string() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut found = Vec::new();
+    for file in rust_files(&src()).into_iter().filter(|f| !f.starts_with(src().join("cli"))) {
+        let text = std::fs::read_to_string(&file).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
+        let shown = file.strip_prefix(root).unwrap_or(&file).display().to_string();
+        found.extend(string_errors(&text).into_iter().map(|line| format!("{shown}:{line}")));
+    }
+    assert!(found.is_empty(), "a `Result<_, String>` outside src/cli/ (give it a typed error):\n{}", found.join("\n"));
+}
+
+/// The reader behind the rule sees the spellings a signature takes, and
+/// not a `String` that is the success type or inside another type.
+#[test]
+fn the_reader_catches_a_string_error() {
+    let text = "\
+fn a(x: &str) -> Result<u8, String> {
+fn b() -> Result<Result<(), String>, HexError> {
+fn c() -> Result<String, HexError> {
+fn d() -> Result<(u64, u64), String> {
+fn e() -> Result<Vec<String>, HexError> {
+fn f(rescue: impl Fn(&Path) -> Result<(), String>) {
+";
+    assert_eq!(string_errors(text), vec![1, 2, 4, 6]);
 }

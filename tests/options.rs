@@ -108,9 +108,10 @@ fn a_value_outside_an_options_range_is_refused_in_one_line() {
         stderr.contains(&format!("--tree-depth must lie in {}..={}", options::TREE_DEPTH.min, options::TREE_DEPTH.max)),
         "{stderr}"
     );
-    assert_eq!(options::JOBS.parse("0"), Err("--jobs must lie in 1..=4096".into()));
-    assert_eq!(options::JOBS.parse("two"), Err("`two` is not a number".into()));
-    assert_eq!(options::JOBS.parse("3"), Ok(3));
+    let parse = |text: &str| options::JOBS.parse(text).map_err(|e| e.to_string());
+    assert_eq!(parse("0"), Err("--jobs must lie in 1..=4096".into()));
+    assert_eq!(parse("two"), Err("`two` is not a number".into()));
+    assert_eq!(parse("3"), Ok(3));
 }
 
 /// The record layer refuses a claim over the encoding budget with a value

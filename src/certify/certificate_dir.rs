@@ -6,6 +6,7 @@ use std::path::Path;
 
 use crate::compress;
 use crate::digest::sha256_file;
+use crate::error::AtPath;
 use crate::error::HexError;
 use crate::records::cube::CERTIFICATE_FILES;
 use crate::records::FileRecord;
@@ -30,10 +31,6 @@ pub(super) fn store_files(
     staging: &Path,
     limit: u64,
 ) -> Result<Stored, HexError> {
-    let io = |path: &Path| {
-        let path = path.to_path_buf();
-        move |source| HexError::Io { path, source }
-    };
     let mut files: Vec<(&Path, &str, &str)> = vec![
         (cnf, "formula.cnf.gz", "DIMACS CNF, as written by `hexcert encode` with the encoder options above"),
         (proof, "proof.drat.gz", "binary DRAT proof of unsatisfiability (drat-trim reads it directly): the LRAT trace of the solve without its hints"),
@@ -49,8 +46,8 @@ pub(super) fn store_files(
     for (path, _, description) in &files {
         records.push(FileRecord {
             stored_as: None,
-            sha256: sha256_file(path).map_err(io(path))?,
-            bytes: std::fs::metadata(path).map_err(io(path))?.len(),
+            sha256: sha256_file(path).at_path(path)?,
+            bytes: std::fs::metadata(path).at_path(path)?.len(),
             compressed_bytes: None,
             description: description.to_string(),
         });
@@ -61,7 +58,7 @@ pub(super) fn store_files(
         for ((path, name, _), record) in files.iter().zip(records.iter_mut()) {
             let gz = staging.join(name);
             compress::gzip_file(path, &gz)?;
-            let size = std::fs::metadata(&gz).map_err(io(&gz))?.len();
+            let size = std::fs::metadata(&gz).at_path(&gz)?.len();
             record.compressed_bytes = Some(size);
             total += size;
         }
@@ -87,29 +84,25 @@ pub(super) fn store_files(
 /// new one comes last, so `target` never names files it lacks; a kill
 /// midway leaves it without a claim, to be proved or merged again.
 pub(super) fn replace_directory(staging: &Path, target: &Path) -> Result<(), HexError> {
-    let io = |path: &Path| {
-        let path = path.to_path_buf();
-        move |source| HexError::Io { path, source }
-    };
     if let Some(parent) = target.parent() {
-        std::fs::create_dir_all(parent).map_err(io(parent))?;
+        std::fs::create_dir_all(parent).at_path(parent)?;
     }
     if std::fs::symlink_metadata(target).is_err() {
-        return std::fs::rename(staging, target).map_err(io(target));
+        return std::fs::rename(staging, target).at_path(target);
     }
     // The old certificate's files go to the work directory, removed with it.
     let retired = staging.with_extension("retired");
-    std::fs::create_dir_all(&retired).map_err(io(&retired))?;
+    std::fs::create_dir_all(&retired).at_path(&retired)?;
     for name in CERTIFICATE_FILES {
         let old = target.join(name);
         if std::fs::symlink_metadata(&old).is_ok() {
-            std::fs::rename(&old, retired.join(name)).map_err(io(&old))?;
+            std::fs::rename(&old, retired.join(name)).at_path(&old)?;
         }
     }
     for name in CERTIFICATE_FILES.iter().rev() {
         let new = staging.join(name);
         if std::fs::symlink_metadata(&new).is_ok() {
-            std::fs::rename(&new, target.join(name)).map_err(io(&new))?;
+            std::fs::rename(&new, target.join(name)).at_path(&new)?;
         }
     }
     Ok(())

@@ -11,6 +11,7 @@ use super::leaf_tree::{certified_in_leaves, leaves_dir, LeafSplit, OnLeaf};
 use super::listing::certified_cube;
 use crate::cubes::Split;
 use crate::encoding::LevelEncoding;
+use crate::error::AtPath;
 use crate::error::HexError;
 use crate::geometry::Hexagon;
 use crate::proofs::verified::VerifiedChecker;
@@ -33,7 +34,7 @@ pub fn count_certified(
     (on_cube, on_leaf): (&(dyn Fn(usize, usize) + Sync), OnLeaf<'_>),
 ) -> Result<(OrbitCount, Listing), HexError> {
     // The DRAT twins of the cubes' traces, removed with the directory.
-    let scratch = tempfile::tempdir().map_err(|source| HexError::Io { path: std::env::temp_dir(), source })?;
+    let scratch = tempfile::tempdir().at_path(std::env::temp_dir())?;
     let resumed_leaves = Mutex::new(Resumed::default());
     let lister = |encoding: &LevelEncoding, split: &Split, cube: &[u8]| match leaf_split {
         Some(leaf_split) => certified_in_leaves(
@@ -60,7 +61,7 @@ pub fn count_certified(
     for index in 0..split.projection_count() {
         let leaves = leaves_dir(dir, &split, &split.projection(index));
         if leaves.is_dir() && Ledger::<CubeLeaders>::at(dir).path(&format!("cube-{index}")).is_file() {
-            std::fs::remove_dir_all(&leaves).map_err(|source| HexError::Io { path: leaves, source })?;
+            std::fs::remove_dir_all(&leaves).at_path(&leaves)?;
         }
     }
     let (count, mut listing) = counted?;

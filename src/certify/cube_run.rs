@@ -20,6 +20,7 @@ use crate::cubes::{cube_formula, split_formula, Plan, Split};
 use crate::digest::{sha256_file, sha256_hex};
 use crate::encoding::model::accept_model;
 use crate::encoding::LevelEncoding;
+use crate::error::AtPath;
 use crate::error::HexError;
 use crate::error::RecordError;
 use crate::formula::Cnf;
@@ -81,7 +82,7 @@ pub fn run_cube(
     let identity = (plan.formula_sha256.clone(), plan.cells.clone(), cube.clone());
     let read_back = |path: &Path, record: CubeResult| match judge(plan, index, &dimacs, record) {
         Ok(record) => Ok(settles(&record, limits).then_some(record)),
-        Err(why) => report_set_aside(index, path, &why).map(|()| None),
+        Err(why) => report_set_aside(index, path, &why.to_string()).map(|()| None),
     };
     let work = || {
         solve_cube(plan, index, (&encoding, &split, &cnf, &dimacs), results, limits, abort)
@@ -112,7 +113,7 @@ fn solve_cube(
         cube: index,
         units: cube.units(encoding, split),
     };
-    std::fs::create_dir_all(results).map_err(|source| HexError::Io { path: results.into(), source })?;
+    std::fs::create_dir_all(results).at_path(results)?;
     let key = plan.cube_key(index);
     // Named by cube and run, and locked while it lives (`run`).
     let work = WorkDir::create(results, &format!(".work-{key}"))?;
@@ -150,8 +151,7 @@ fn solve_cube(
     match outcome {
         Ok((Answer::Unsat, _)) => {
             both_checkers_accepted(index, &lrat, verified.as_ref())?;
-            result.proof_sha256 =
-                Some(sha256_file(&proof).map_err(|source| HexError::Io { path: proof.to_path_buf(), source })?);
+            result.proof_sha256 = Some(sha256_file(&proof).at_path(&proof)?);
             result.lrat = Some(lrat);
             result.verified_lrat = verified;
             result.lrat_proof = store_lrat(&proof.with_extension("lrat"), results, &key, limits.store_limit)?;
@@ -175,13 +175,11 @@ fn solve_cube(
 fn both_checkers_accepted(index: usize, lrat: &LratRecord, verified: Option<&CheckerRecord>) -> Result<(), HexError> {
     if !lrat.verified {
         let what = format!("the proof of cube {index}");
-        return Err(HexError::Internal(RecordError::LratRejected { what, verdict: lrat.verdict.clone() }.to_string()));
+        return Err(HexError::Rejected(RecordError::LratRejected { what, verdict: lrat.verdict.clone() }));
     }
     if let Some(verdict) = verified.filter(|v| !v.verified_acceptance()) {
         let what = format!("the proof of cube {index} (by {})", verdict.name);
-        return Err(HexError::Internal(
-            RecordError::LratRejected { what, verdict: verdict.verdict.clone() }.to_string(),
-        ));
+        return Err(HexError::Rejected(RecordError::LratRejected { what, verdict: verdict.verdict.clone() }));
     }
     Ok(())
 }
@@ -191,25 +189,21 @@ fn store_lrat(lrat: &Path, results: &Path, key: &str, limit: u64) -> Result<Opti
     if limit == 0 || !lrat.exists() {
         return Ok(None); // not asked for, or abandoned by the online check for its size
     }
-    let io = |path: &Path| {
-        let path = path.to_path_buf();
-        move |source| HexError::Io { path, source }
-    };
     let name = format!("{key}.lrat.gz");
     let staged = lrat.with_extension("lrat.gz");
     compress::gzip_file(lrat, &staged)?;
-    let compressed = std::fs::metadata(&staged).map_err(io(&staged))?.len();
+    let compressed = std::fs::metadata(&staged).at_path(&staged)?.len();
     if compressed > limit {
         return Ok(None);
     }
     let record = FileRecord {
         stored_as: Some(name.clone()),
-        sha256: sha256_file(lrat).map_err(io(lrat))?,
-        bytes: std::fs::metadata(lrat).map_err(io(lrat))?.len(),
+        sha256: sha256_file(lrat).at_path(lrat)?,
+        bytes: std::fs::metadata(lrat).at_path(lrat)?.len(),
         compressed_bytes: Some(compressed),
         description: "binary LRAT proof of the cube's formula, gzipped".into(),
     };
-    std::fs::rename(&staged, results.join(&name)).map_err(io(&staged))?;
+    std::fs::rename(&staged, results.join(&name)).at_path(&staged)?;
     Ok(Some(record))
 }
 

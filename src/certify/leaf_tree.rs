@@ -12,6 +12,7 @@ use super::listing::certified_cube;
 use crate::cubes::Split;
 use crate::encoding::model::Found;
 use crate::encoding::LevelEncoding;
+use crate::error::AtPath;
 use crate::error::HexError;
 use crate::geometry::Hexagon;
 use crate::proofs::verified::VerifiedChecker;
@@ -96,7 +97,7 @@ fn recorded_leaves(dir: &Path) -> Result<Recorded, HexError> {
     let Ok(entries) = std::fs::read_dir(dir) else { return Ok(Default::default()) };
     let (mut leaves, mut stopped) = (Vec::new(), Vec::new());
     for entry in entries {
-        let file = entry.map_err(|source| HexError::Io { path: dir.to_path_buf(), source })?.path();
+        let file = entry.at_path(dir)?.path();
         let Some(name) = file.file_name().and_then(|n| n.to_str()) else { continue };
         let (stem, into) = match (name.strip_suffix(".json"), name.strip_suffix(".split")) {
             (Some(stem), _) => (stem, &mut leaves),

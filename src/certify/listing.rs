@@ -76,7 +76,7 @@ pub fn certified_cube(
     let finished = finished?;
     if !finished.lrat.verified {
         let what = format!("the listing of cube {name}");
-        return Err(HexError::Internal(RecordError::LratRejected { what, verdict: finished.lrat.verdict }.to_string()));
+        return Err(HexError::Rejected(RecordError::LratRejected { what, verdict: finished.lrat.verdict }));
     }
     let expected: Vec<Vec<i32>> = found.iter().map(|f| blocking_clause(encoding, &f.partial)).collect();
     if !same_clauses(&finished.appended, &expected) {
@@ -152,7 +152,7 @@ fn verified_verdict(
     let verdict = checker.check_file(&cnf, lrat)?;
     if !verdict.verified_acceptance() {
         let what = format!("the listing of cube {name} (by {})", verdict.name);
-        return Err(HexError::Internal(RecordError::LratRejected { what, verdict: verdict.verdict }.to_string()));
+        return Err(HexError::Rejected(RecordError::LratRejected { what, verdict: verdict.verdict }));
     }
     Ok(verdict)
 }

@@ -6,6 +6,7 @@
 use std::path::{Path, PathBuf};
 
 use crate::cubes::Plan;
+use crate::error::AtPath;
 use crate::error::HexError;
 use crate::records::cube::{attested_cubes, CubeClaim, CUBE_CLAIM_FORMAT, CUBE_PROOFS};
 use crate::records::trust::{trust_base, Basis};
@@ -39,13 +40,13 @@ pub fn merge(plan: &Plan, results: &Path, root: &Path) -> Result<PathBuf, HexErr
     }
     let directory = Claim::directory(root, plan.n, plan.level, plan.below);
     let parent = directory.parent().expect("a claim directory has a parent");
-    std::fs::create_dir_all(parent).map_err(|source| HexError::Io { path: parent.into(), source })?;
+    std::fs::create_dir_all(parent).at_path(parent)?;
     // A merge or certify killed here before left scratch (and maybe a retired claim) to recover.
     super::work_dirs::remove_stale_work_dirs(parent);
     let work = WorkDir::create(parent, ".work-merge")?;
     let staging = work.0.join("claim");
     let stored_dir = staging.join(CUBE_PROOFS);
-    std::fs::create_dir_all(&stored_dir).map_err(|source| HexError::Io { path: stored_dir.clone(), source })?;
+    std::fs::create_dir_all(&stored_dir).at_path(&stored_dir)?;
     let mut cubes = Vec::with_capacity(found.records.len());
     for (_, mut record) in found.records {
         // Checked by `progress` in this run; copied beside the claim.
@@ -54,8 +55,7 @@ pub fn merge(plan: &Plan, results: &Path, root: &Path) -> Result<PathBuf, HexErr
             let source = results.join(file.stored_as.as_deref().expect("stored"));
             let name =
                 format!("{CUBE_PROOFS}/{}", source.file_name().and_then(|n| n.to_str()).unwrap_or("cube.lrat.gz"));
-            std::fs::copy(&source, staging.join(&name))
-                .map_err(|s| HexError::Io { path: source.clone(), source: s })?;
+            std::fs::copy(&source, staging.join(&name)).at_path(&source)?;
             file.stored_as = Some(name);
         }
         cubes.push(record);

@@ -11,7 +11,7 @@ use super::certificate_dir::{replace_directory, store_files, Stored};
 use super::{ExternalCheck, Settings};
 use crate::encoding::model::{accept_model, Found};
 use crate::encoding::{EncodeOptions, LevelEncoding, SymmetryBreaking, ENCODER_VERSION};
-use crate::error::{HexError, RecordError};
+use crate::error::{AtPath, HexError, RecordError};
 use crate::formula::Cnf;
 use crate::geometry::Hexagon;
 use crate::proofs::online::OnlineCheck;
@@ -128,7 +128,7 @@ pub fn refute(
     let crate::proofs::online::Finished { lrat, drat: proof, .. } = online.finish(Instant::now())?;
     if !lrat.verified {
         let what = format!("the proof of {}", Claim::statement_for(hex.side(), level, below));
-        return Err(HexError::Internal(RecordError::LratRejected { what, verdict: lrat.verdict }.to_string()));
+        return Err(HexError::Rejected(RecordError::LratRejected { what, verdict: lrat.verdict }));
     }
     Ok(Ok(Refutation { level, below, options: options[0], proof, solve_seconds: finish.seconds, lrat }))
 }
@@ -151,7 +151,7 @@ pub fn certify_refutation(
     let dimacs = LevelEncoding::new(hex, level, refutation.options).cnf.to_dimacs();
     crate::files::write_atomic(&cnf_path, &dimacs)?;
     let staging = work.join(format!("certificate-level{level}-below{below}"));
-    std::fs::create_dir_all(&staging).map_err(|source| HexError::Io { path: staging.clone(), source })?;
+    std::fs::create_dir_all(&staging).at_path(&staging)?;
     let lrat_path = refutation.proof.with_extension("lrat");
     let lrat_kept = lrat_path.exists().then_some(lrat_path.as_path());
     let Stored { cnf, proof, lrat_proof } =
@@ -384,7 +384,7 @@ impl Regenerate for SolveAgainUntil {
         path: &[i32],
         verified: Option<&VerifiedChecker>,
     ) -> Result<crate::records::leaders::CubeLeaders, HexError> {
-        let scratch = tempfile::tempdir().map_err(|source| HexError::Io { path: std::env::temp_dir(), source })?;
+        let scratch = tempfile::tempdir().at_path(std::env::temp_dir())?;
         super::listing::certified_cube(hex, cube, path, (scratch.path(), verified), (self.stop(), None))
             .map(|(record, _)| record)
     }

@@ -19,6 +19,7 @@
 use std::path::{Path, PathBuf};
 
 use crate::encoding::model::Found;
+use crate::error::AtPath;
 use crate::error::HexError;
 use crate::formats::{read_grid_file, to_hexcert_text};
 use crate::geometry::Hexagon;
@@ -37,7 +38,7 @@ impl ResumeDir {
     }
 
     fn create(&self) -> Result<(), HexError> {
-        std::fs::create_dir_all(&self.path).map_err(|source| HexError::Io { path: self.path.clone(), source })
+        std::fs::create_dir_all(&self.path).at_path(&self.path)
     }
 
     fn best_path(&self, level: u8) -> PathBuf {

@@ -5,6 +5,7 @@
 
 use std::path::{Path, PathBuf};
 
+use crate::error::{AtPath, HexError, RecordError};
 use crate::records::cube::CERTIFICATE_FILES;
 
 /// Removes the stale work directories under `dir`
@@ -24,7 +25,13 @@ pub fn remove_stale_work_dirs(dir: &Path) {
 /// new `claim.json` went in (it goes last) left the claim's directory with
 /// no claim: the old certificate is moved back (`recover_retired`), so a
 /// claim and the verdicts kept in it are never lost to a reaper.
-pub fn rescue_strays(work: &Path) -> Result<(), String> {
+///
+/// # Errors
+///
+/// `HexError::Io` naming the place a move failed, or an entry already
+/// standing where a stray would go back (`AlreadyExists`); `HexError::Record`
+/// when a staged `claim.json` is no claim.
+pub fn rescue_strays(work: &Path) -> Result<(), HexError> {
     let dir = work.parent().unwrap_or(Path::new("."));
     let Ok(entries) = std::fs::read_dir(work) else { return Ok(()) };
     for staged in entries.flatten().map(|e| e.path()).filter(|p| p.join("claim.json").is_file()) {
@@ -42,13 +49,14 @@ pub fn rescue_strays(work: &Path) -> Result<(), String> {
             continue;
         }
         let home = claim_home(dir, &staged)?;
-        std::fs::create_dir_all(&home).map_err(|e| format!("{}: {e}", home.display()))?;
+        std::fs::create_dir_all(&home).at_path(&home)?;
         for stray in strays {
             let back = home.join(stray.file_name().expect("a directory entry has a name"));
             if std::fs::symlink_metadata(&back).is_ok() {
-                return Err(format!("{} would replace {}", stray.display(), back.display()));
+                // Never over anything: the entry in the way is named, the stray stays.
+                return Err(HexError::io(&back, std::io::ErrorKind::AlreadyExists.into()));
             }
-            std::fs::rename(&stray, &back).map_err(|e| format!("{}: {e}", stray.display()))?;
+            std::fs::rename(&stray, &back).at_path(&stray)?;
             eprintln!("{}: moved back from a stopped run's work directory", back.display());
         }
     }
@@ -56,10 +64,12 @@ pub fn rescue_strays(work: &Path) -> Result<(), String> {
 }
 
 /// The claim directory in `dir` of the claim staged in `staged`.
-fn claim_home(dir: &Path, staged: &Path) -> Result<PathBuf, String> {
-    let record = crate::records::Record::read(&staged.join("claim.json"))
-        .map_err(|e| format!("a staged claim names no claim: {e}"))?;
-    let (_, level, below, _) = record.claim_numbers().ok_or("a staged claim.json is no claim")?;
+fn claim_home(dir: &Path, staged: &Path) -> Result<PathBuf, HexError> {
+    let claim = staged.join("claim.json");
+    let record = crate::records::Record::read(&claim)?;
+    let (_, level, below, _) = record
+        .claim_numbers()
+        .ok_or_else(|| RecordError::Malformed("a staged claim names no claim".into()).at(&claim))?;
     Ok(dir.join(format!("level{level}-below{below}")))
 }
 
@@ -68,23 +78,22 @@ fn claim_home(dir: &Path, staged: &Path) -> Result<PathBuf, String> {
 /// file replaces what of the unfinished new certificate stands in its
 /// place. With a `claim.json` in `home` the replacement finished, and the
 /// retired certificate is left to the reaper.
-fn recover_retired(retired: &Path, home: &Path) -> Result<(), String> {
+fn recover_retired(retired: &Path, home: &Path) -> Result<(), HexError> {
     if std::fs::symlink_metadata(home.join("claim.json")).is_ok() {
         return Ok(());
     }
-    let fail = |path: &Path, e: std::io::Error| format!("{}: {e}", path.display());
-    std::fs::create_dir_all(home).map_err(|e| fail(home, e))?;
+    std::fs::create_dir_all(home).at_path(home)?;
     for name in CERTIFICATE_FILES {
         let (old, place) = (retired.join(name), home.join(name));
         if std::fs::symlink_metadata(&old).is_err() {
             continue;
         }
         match std::fs::symlink_metadata(&place) {
-            Ok(m) if m.is_dir() => std::fs::remove_dir_all(&place).map_err(|e| fail(&place, e))?,
-            Ok(_) => std::fs::remove_file(&place).map_err(|e| fail(&place, e))?,
+            Ok(m) if m.is_dir() => std::fs::remove_dir_all(&place).at_path(&place)?,
+            Ok(_) => std::fs::remove_file(&place).at_path(&place)?,
             Err(_) => {}
         }
-        std::fs::rename(&old, &place).map_err(|e| fail(&old, e))?;
+        std::fs::rename(&old, &place).at_path(&old)?;
     }
     eprintln!("{}: recovered from a replacement that was stopped", home.join("claim.json").display());
     Ok(())

@@ -106,7 +106,7 @@ pub(crate) fn within<T>(option: options::Opt<T>) -> impl Fn(&str) -> Result<T, S
 where
     T: PartialOrd + Copy + std::fmt::Display + std::str::FromStr + Send + Sync + 'static,
 {
-    move |text| option.parse(text)
+    move |text| option.parse(text).map_err(|e| e.to_string())
 }
 
 pub(crate) fn positive_seconds(text: &str) -> Result<f64, String> {

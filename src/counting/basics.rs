@@ -175,7 +175,7 @@ impl From<SweepError> for HexError {
     fn from(e: SweepError) -> HexError {
         match e {
             SweepError::Overflow => HexError::Internal("big-integer count overflowed".into()),
-            SweepError::Scratch { path, source } => HexError::Io { path, source },
+            SweepError::Scratch { path, source } => HexError::io(path, source),
             SweepError::Interrupted => HexError::Interrupted,
         }
     }

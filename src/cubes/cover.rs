@@ -16,16 +16,22 @@ use std::collections::HashSet;
 use super::local::refute;
 use super::split::Split;
 use crate::geometry::Hexagon;
-use crate::records::plan::{check_projections, Cover, Cube};
+use crate::records::plan::{check_projections, Cover, CoverError, Cube};
 
 /// Checks that `cubes` cover the split; the error names the first projection left out.
-pub fn check_cover(hex: &Hexagon, split: &Split, below: usize, cubes: &[Cube]) -> Result<Cover, String> {
+///
+/// # Errors
+///
+/// `CoverError::NotAProjection` (`check_projections`), `CoverError::Twice`
+/// for a cube listed twice, `CoverError::Uncovered` naming the first
+/// projection neither refuted nor the image of a cube.
+pub fn check_cover(hex: &Hexagon, split: &Split, below: usize, cubes: &[Cube]) -> Result<Cover, CoverError> {
     let mut kept = HashSet::with_capacity(cubes.len());
     let mut whole = HashSet::with_capacity(cubes.len());
     check_projections(split.cells.len(), split.depth, cubes)?;
     for (index, cube) in cubes.iter().enumerate() {
         if !whole.insert(cube) {
-            return Err(format!("cube {index} appears twice"));
+            return Err(CoverError::Twice { index });
         }
         // The leaves of a tree below one projection share it: the orbit
         // cover is about projections, the trees are checked by `tree`.
@@ -43,10 +49,7 @@ pub fn check_cover(hex: &Hexagon, split: &Split, below: usize, cubes: &[Cube]) -
         } else if (0..split.images.len()).any(|g| covers(&split.image(g, &values))) {
             cover.covered += 1;
         } else {
-            return Err(format!(
-                "projection {values:?} (depth {}) of the split cells {:?} is neither refuted nor the image of a cube",
-                split.depth, split.cells
-            ));
+            return Err(CoverError::Uncovered { values, depth: split.depth, cells: split.cells.clone() });
         }
     }
     Ok(cover)

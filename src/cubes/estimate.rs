@@ -19,6 +19,7 @@
 use serde::Serialize;
 
 use super::Plan;
+use crate::error::HexError;
 
 /// A sample as `cubes run --sample` draws it and `cubes estimate --sample` counts it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -153,16 +154,16 @@ impl Estimate {
     ///
     /// # Errors
     ///
-    /// A one-line reason when the counted cubes cannot fix a line: fewer
+    /// `HexError::Usage` when the counted cubes cannot fix a line: fewer
     /// than three, or all of one grade.
-    pub fn graded(grades: &[u32], counted: &[(usize, f64, bool)]) -> Result<Estimate, String> {
+    pub fn graded(grades: &[u32], counted: &[(usize, f64, bool)]) -> Result<Estimate, HexError> {
         let points: Vec<(f64, f64)> =
             counted.iter().map(|&(i, t, _)| (f64::from(grades[i]), t.max(1e-3).ln())).collect();
         let mut distinct: Vec<u32> = counted.iter().map(|&(i, ..)| grades[i]).collect();
         distinct.sort_unstable();
         distinct.dedup();
         if points.len() < 3 || distinct.len() < 2 {
-            return Err(format!("a graded estimate fits a line and needs records in at least 3 cubes of 2 grades; it has {} cube(s) of {} grade(s)", points.len(), distinct.len()));
+            return Err(HexError::Usage(format!("a graded estimate fits a line and needs records in at least 3 cubes of 2 grades; it has {} cube(s) of {} grade(s)", points.len(), distinct.len())));
         }
         let k = points.len() as f64;
         let (mx, my) = (points.iter().map(|p| p.0).sum::<f64>() / k, points.iter().map(|p| p.1).sum::<f64>() / k);
@@ -303,6 +304,7 @@ mod tests {
         assert!(last.high - measured > 0.9 * draw(1.96) && last.low - measured < draw(-1.96) / 0.9, "{last:?}");
         assert!(Estimate::graded(&grades, &[(2, 1.0, false), (3, 2.0, false)])
             .unwrap_err()
+            .to_string()
             .contains("at least 3 cubes of 2 grades"));
         assert!(
             Estimate::graded(&[1, 1, 1, 1], &[(0, 1.0, false), (1, 2.0, false), (2, 3.0, false)]).is_err(),

@@ -10,7 +10,7 @@ use super::{check_cover, refine, value_cubes, Cover, Cube, Split};
 use crate::encoding::{Cardinality, TieBreak, ENCODER_VERSION};
 use crate::error::HexError;
 use crate::geometry::Hexagon;
-use crate::records::plan::{Plan, COVER_ARGUMENT, PLAN_FORMAT};
+use crate::records::plan::{CoverError, Plan, COVER_ARGUMENT, PLAN_FORMAT};
 use crate::records::ranges;
 
 impl Plan {
@@ -181,19 +181,24 @@ impl Plan {
 
     /// The cover enumeration of the plan's cubes (`cover::check_cover`).
     /// Trees below projections are checked first (`tree::check_tree`).
-    fn enumerate_cover(&self) -> Result<Cover, String> {
-        let hex = Hexagon::new(self.n).map_err(|e| e.to_string())?;
-        let split = self.split().map_err(|e| e.to_string())?;
+    fn enumerate_cover(&self) -> Result<Cover, CoverError> {
+        let hex = Hexagon::new(self.n)?;
+        let split = self.split()?;
         self.check_trees()?;
         check_cover(&hex, &split, self.below, &self.cubes)
     }
 
     /// Re-checks the cover from the cube list and requires the recorded
     /// enumeration figures to match; the error says what does not hold.
-    pub fn check_cover(&self) -> Result<Cover, String> {
+    ///
+    /// # Errors
+    ///
+    /// `check_trees`' and `cubes::check_cover`'s, then `CoverError::Figures`
+    /// when the enumeration's figures are not the recorded ones.
+    pub fn check_cover(&self) -> Result<Cover, CoverError> {
         let cover = self.enumerate_cover()?;
         if cover != self.cover {
-            return Err(format!("the plan records {:?} but the enumeration finds {cover:?}", self.cover));
+            return Err(CoverError::Figures { recorded: self.cover, found: cover });
         }
         Ok(cover)
     }

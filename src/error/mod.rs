@@ -31,6 +31,12 @@ pub enum HexError {
     /// An internal consistency check failed: a model the validator rejects.
     #[error("internal check failed: {0}")]
     Internal(String),
+    /// A checker rejected a proof made in this run, which no record names
+    /// yet (prove, a cube run, a listing): a fault of the solver or the
+    /// checker, reported as `Internal` is. The failure itself is the one
+    /// `RecordError::LratRejected` a stored proof's rejection is.
+    #[error("internal check failed: {0}")]
+    Rejected(RecordError),
     /// Work still open (cubes not refuted yet): nothing wrong, nothing to conclude.
     #[error("{0}")]
     Open(String),
@@ -40,7 +46,30 @@ pub enum HexError {
     Contradiction(String),
 }
 
+/// The one way an I/O failure becomes an engine error: with the path it
+/// concerns, so the one line printed names the file (`std::fs::read(p).at_path(p)?`).
+pub trait AtPath<T> {
+    /// `HexError::Io` naming `path` (`HexError::io`) when `self` failed.
+    ///
+    /// # Errors
+    ///
+    /// `HexError::Io` when `self` is an error.
+    fn at_path(self, path: impl AsRef<Path>) -> Result<T, HexError>;
+}
+
+impl<T> AtPath<T> for std::io::Result<T> {
+    fn at_path(self, path: impl AsRef<Path>) -> Result<T, HexError> {
+        self.map_err(|source| HexError::io(path, source))
+    }
+}
+
 impl HexError {
+    /// An I/O failure at `path`: what `AtPath::at_path` makes, for an
+    /// error met outside an `io::Result` (a match arm, a converted error).
+    pub fn io(path: impl AsRef<Path>, source: std::io::Error) -> HexError {
+        HexError::Io { path: path.as_ref().to_path_buf(), source }
+    }
+
     /// A write this machine had no room for (full disk, file-size limit,
     /// quota): the environment's failure, never a verdict on what was being
     /// checked, so a check that meets one stops with it instead of calling a

@@ -43,8 +43,8 @@ pub enum RecordError {
     /// The LRAT checker did not accept a proof, read in this run: the one
     /// carrier of that verdict. A stored proof's rejection is a record's
     /// failure (`.at(record)`); one met while solving (prove, a cube run, a
-    /// listing) has no record yet and leaves as `HexError::Internal` with
-    /// this text (a solver or checker fault, exit 3).
+    /// listing) has no record yet and leaves as `HexError::Rejected`
+    /// holding it (a solver or checker fault, exit 3).
     #[error("the LRAT checker rejected {what}: {verdict}")]
     LratRejected { what: String, verdict: String },
     /// A claim whose re-encoding would take more memory than this run allows.

@@ -2,6 +2,8 @@
 //! aside for the code that walks them all. Apart from the entries, so that
 //! the table file holds the values and nothing else.
 
+use crate::error::HexError;
+
 /// One entry of the table.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Opt<T: 'static> {
@@ -16,10 +18,14 @@ pub struct Opt<T: 'static> {
 
 impl<T: PartialOrd + Copy + std::fmt::Display + std::str::FromStr> Opt<T> {
     /// `text` as a value of this option, or a one-line error naming it.
-    pub fn parse(&self, text: &str) -> Result<T, String> {
-        let value: T = text.trim().parse().map_err(|_| format!("`{text}` is not a number"))?;
+    ///
+    /// # Errors
+    ///
+    /// `HexError::Usage` when `text` is not a number, or lies outside `min..=max`.
+    pub fn parse(&self, text: &str) -> Result<T, HexError> {
+        let value: T = text.trim().parse().map_err(|_| HexError::Usage(format!("`{text}` is not a number")))?;
         if value < self.min || value > self.max {
-            return Err(format!("{} must lie in {}..={}", self.shown_name(), self.min, self.max));
+            return Err(HexError::Usage(format!("{} must lie in {}..={}", self.shown_name(), self.min, self.max)));
         }
         Ok(value)
     }

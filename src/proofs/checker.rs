@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::Instant;
 
+use crate::error::AtPath;
 use crate::error::HexError;
 
 /// A checker program found on this machine.
@@ -75,7 +76,7 @@ impl Checker {
         let flags = if self.name == "rate" { "-d " } else { "" };
         let shown = format!("{} {flags}formula.cnf proof.drat", self.name);
         let start = Instant::now();
-        let child = command.spawn().map_err(|source| HexError::Io { path: self.program.clone(), source })?;
+        let child = command.spawn().at_path(&self.program)?;
         let (output, peak_memory_kb) = wait_with_peak_memory(child)?;
         let seconds = start.elapsed().as_secs_f64();
         let text = String::from_utf8_lossy(&output);

@@ -10,6 +10,7 @@
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 
+use crate::error::AtPath;
 use crate::error::HexError;
 
 /// A binary DRAT file being written.
@@ -21,7 +22,7 @@ pub struct DratWriter {
 
 impl DratWriter {
     pub fn create(path: &Path) -> Result<DratWriter, HexError> {
-        let file = std::fs::File::create(path).map_err(|source| HexError::Io { path: path.into(), source })?;
+        let file = std::fs::File::create(path).at_path(path)?;
         Ok(DratWriter {
             out: BufWriter::with_capacity(1 << 20, file),
             path: path.into(),
@@ -44,12 +45,12 @@ impl DratWriter {
             put_number(&mut self.scratch, 2 * lit.unsigned_abs() as u64 + (lit < 0) as u64);
         }
         self.scratch.push(0);
-        self.out.write_all(&self.scratch).map_err(|source| HexError::Io { path: self.path.clone(), source })
+        self.out.write_all(&self.scratch).at_path(&self.path)
     }
 
     /// Flushes and closes the file.
     pub fn finish(mut self) -> Result<(), HexError> {
-        self.out.flush().map_err(|source| HexError::Io { path: self.path.clone(), source })
+        self.out.flush().at_path(&self.path)
     }
 }
 

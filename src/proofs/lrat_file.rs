@@ -10,6 +10,7 @@ use hexcert_lrat::format;
 
 use super::trace::ProofStep;
 use super::verified::Stream;
+use crate::error::AtPath;
 use crate::error::HexError;
 use crate::records::CheckerRecord;
 
@@ -65,7 +66,7 @@ impl ListingIds {
 
 impl LratFile {
     pub(super) fn create(path: &Path, cap: u64) -> Result<LratFile, HexError> {
-        let file = std::fs::File::create(path).map_err(|source| HexError::Io { path: path.into(), source })?;
+        let file = std::fs::File::create(path).at_path(path)?;
         Ok(LratFile {
             path: path.into(),
             out: Some(BufWriter::with_capacity(1 << 20, file)),
@@ -110,7 +111,7 @@ impl LratFile {
             return Ok(());
         }
         let out = self.out.as_mut().expect("open");
-        out.write_all(&self.step).map_err(|source| HexError::Io { path: self.path.clone(), source })
+        out.write_all(&self.step).at_path(&self.path)
     }
 
     /// Stops writing the file and removes it.
@@ -122,7 +123,7 @@ impl LratFile {
     /// Flushes the file; returns the verified checker's verdict, if it ran.
     pub(super) fn finish(self) -> Result<Option<CheckerRecord>, HexError> {
         if let Some(mut out) = self.out {
-            out.flush().map_err(|source| HexError::Io { path: self.path, source })?;
+            out.flush().at_path(&self.path)?;
         }
         self.verified.map(Stream::finish).transpose()
     }

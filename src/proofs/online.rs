@@ -144,14 +144,14 @@ struct Consumed {
 /// Why the checking thread stopped reading a trace.
 enum Failure {
     /// The checker rejected a step: the proof's verdict.
-    Rejected(String),
+    Rejected(hexcert_lrat::CheckError),
     /// A proof file could not be written.
     Io(HexError),
 }
 
 impl Failure {
     fn rejected(error: hexcert_lrat::CheckError) -> Failure {
-        Failure::Rejected(error.to_string())
+        Failure::Rejected(error)
     }
 }
 
@@ -246,7 +246,7 @@ fn consume(
     let cpu_start = crate::run::thread_cpu_seconds();
     // A rejected step is the proof's failure, a failed write the disk's:
     // the one is a verdict, the other an I/O error (a full disk is no bug).
-    let mut failure: Option<String> = None;
+    let mut failure: Option<hexcert_lrat::CheckError> = None;
     let mut io_failure: Option<HexError> = None;
     let mut steps = 0u64;
     let mut ids = StandardIds::new(originals);
@@ -262,7 +262,7 @@ fn consume(
         });
         match result {
             Ok(()) => {}
-            Err(Failure::Rejected(message)) => failure = Some(message),
+            Err(Failure::Rejected(error)) => failure = Some(error),
             Err(Failure::Io(error)) => io_failure = Some(error),
         }
     }
@@ -272,8 +272,8 @@ fn consume(
     drat.finish()?;
     let streamed = lrat.finish()?;
     let verdict = match failure {
-        Some(message) => Err(message),
-        None => checker.finish().map_err(|e| e.to_string()),
+        Some(error) => Err(error),
+        None => checker.finish(),
     };
     let cpu_seconds = crate::run::thread_cpu_seconds() - cpu_start;
     let (verified, line, summary) = match verdict {

@@ -20,6 +20,7 @@ use std::time::Instant;
 
 use sha2::{Digest, Sha256};
 
+use crate::error::AtPath;
 use crate::error::HexError;
 use crate::records::claim::{verified_build, VerdictInputs, VERIFIED_VERSION_PREFIX};
 use crate::records::CheckerRecord;
@@ -54,8 +55,7 @@ impl VerifiedChecker {
                 None => return Ok(None),
             },
         };
-        let hash =
-            crate::digest::sha256_file(&program).map_err(|source| HexError::Io { path: program.clone(), source })?;
+        let hash = crate::digest::sha256_file(&program).at_path(&program)?;
         let version = format!("{VERIFIED_VERSION_PREFIX}{hash}");
         Ok(Some(VerifiedChecker { program, version, build: verified_build(&hash), sha256: hash }))
     }
@@ -97,7 +97,7 @@ impl VerifiedChecker {
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .spawn()
-            .map_err(|source| HexError::Io { path: self.program.clone(), source })
+            .at_path(&self.program)
     }
 
     /// The verdict of `child`, given the formula and LRAT proof with the SHA-256s `read`.
@@ -140,14 +140,14 @@ impl VerifiedChecker {
 }
 
 fn hash_of(path: &Path) -> Result<String, HexError> {
-    crate::digest::sha256_file(path).map_err(|source| HexError::Io { path: path.into(), source })
+    crate::digest::sha256_file(path).at_path(path)
 }
 
 /// Writes the formula a proof refutes into `work`, where the checker reads
 /// it by name while the proof streams in; returns its path.
 pub fn write_formula(work: &Path, dimacs: &[u8]) -> Result<PathBuf, HexError> {
     let path = work.join("formula.cnf");
-    std::fs::write(&path, dimacs).map_err(|source| HexError::Io { path: path.clone(), source })?;
+    std::fs::write(&path, dimacs).at_path(&path)?;
     Ok(path)
 }
 
@@ -268,7 +268,7 @@ impl VerifiedChecker {
     /// Checks a gzipped LRAT proof against `cnf`, decompressing it into the
     /// checker's pipe (nothing written to disk).
     pub fn check_gz(&self, cnf: &Path, gz: &Path) -> Result<CheckerRecord, HexError> {
-        let file = std::fs::File::open(gz).map_err(|source| HexError::Io { path: gz.into(), source })?;
+        let file = std::fs::File::open(gz).at_path(gz)?;
         let mut proof = flate2::read::GzDecoder::new(std::io::BufReader::new(file));
         let mut stream = self.stream(cnf)?;
         let mut buffer = vec![0u8; 1 << 20];
@@ -276,7 +276,7 @@ impl VerifiedChecker {
             match proof.read(&mut buffer) {
                 Ok(0) => break,
                 Ok(read) => stream.write(&buffer[..read]),
-                Err(source) => return Err(HexError::Io { path: gz.into(), source }),
+                Err(source) => return Err(HexError::io(gz, source)),
             }
         }
         let mut record = stream.finish()?;

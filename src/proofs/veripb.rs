@@ -22,6 +22,7 @@ use std::process::{Command, Stdio};
 use std::time::Instant;
 
 use super::checker::on_path;
+use crate::error::AtPath;
 use crate::error::HexError;
 
 /// The line that accepts a derivation.
@@ -144,7 +145,7 @@ fn run_program(program: &Path, statement: &Path, derivation: &Path, target: &Pat
         .arg(target)
         .stdin(Stdio::null())
         .output()
-        .map_err(|source| HexError::Io { path: program.into(), source })?;
+        .at_path(program)?;
     let stdout = String::from_utf8_lossy(&out.stdout);
     if out.status.success() && stdout.lines().any(|l| l.trim() == ACCEPTED) {
         return Ok((true, ACCEPTED.to_string()));
@@ -180,8 +181,7 @@ const FOOTER: &str = "output DERIVABLE FILE;\nconclusion NONE;\nend pseudo-Boole
 /// panic inside VeriPB is a rejection.
 #[cfg(feature = "veripb")]
 fn run_library(statement: &Path, derivation: &Path, target: &Path) -> Result<(bool, String), HexError> {
-    let framed = frame(derivation)?;
-    if let Err(why) = framed {
+    if let Some(why) = unframed(derivation)? {
         return Ok((false, why));
     }
     let args = veripb::args::Args {
@@ -216,30 +216,29 @@ fn run_library(_: &Path, _: &Path, _: &Path) -> Result<(bool, String), HexError>
     Err(HexError::Usage("this hexcert has no VeriPB library (built without the cargo feature `veripb`)".into()))
 }
 
-/// `Ok(Err(why))` unless the derivation opens with `HEADER` and ends with
-/// `FOOTER`, read from the file itself.
+/// Why the derivation is rejected unread, unless it opens with `HEADER` and
+/// ends with `FOOTER` (read from the file itself): a verdict, not an error.
 #[cfg_attr(not(feature = "veripb"), allow(dead_code))]
-fn frame(derivation: &Path) -> Result<Result<(), String>, HexError> {
+fn unframed(derivation: &Path) -> Result<Option<String>, HexError> {
     use std::io::{Read, Seek, SeekFrom};
-    let io = |source| HexError::Io { path: derivation.into(), source };
-    let mut file = std::fs::File::open(derivation).map_err(io)?;
-    let length = file.metadata().map_err(io)?.len();
+    let mut file = std::fs::File::open(derivation).at_path(derivation)?;
+    let length = file.metadata().at_path(derivation)?.len();
     let mut head = vec![0; HEADER.len().min(length as usize)];
-    file.read_exact(&mut head).map_err(io)?;
+    file.read_exact(&mut head).at_path(derivation)?;
     if head != HEADER.as_bytes() {
-        return Ok(Err(format!("the derivation does not open with `{}`", HEADER.trim_end())));
+        return Ok(Some(format!("the derivation does not open with `{}`", HEADER.trim_end())));
     }
     let tail_length = FOOTER.len().min(length as usize);
-    file.seek(SeekFrom::Start(length - tail_length as u64)).map_err(io)?;
+    file.seek(SeekFrom::Start(length - tail_length as u64)).at_path(derivation)?;
     let mut tail = vec![0; tail_length];
-    file.read_exact(&mut tail).map_err(io)?;
+    file.read_exact(&mut tail).at_path(derivation)?;
     if tail != FOOTER.as_bytes() {
-        return Ok(Err(
+        return Ok(Some(
             "the derivation does not end with `output DERIVABLE FILE; conclusion NONE; end pseudo-Boolean proof;`"
                 .into(),
         ));
     }
-    Ok(Ok(()))
+    Ok(None)
 }
 
 fn name(path: &Path) -> String {

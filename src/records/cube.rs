@@ -18,7 +18,7 @@ use super::plan::{Cube, Plan};
 use super::read::MAX_RECORD_BYTES;
 use crate::compress;
 use crate::digest::{sha256_file, sha256_hex};
-use crate::error::RecordError;
+use crate::error::{AtPath, HexError, RecordError};
 use crate::geometry::Hexagon;
 
 /// Format tag of a cube's result record.
@@ -150,9 +150,8 @@ pub fn read_result(plan: &Plan, results: &Path, index: usize, dimacs: &[u8]) -> 
     let key = plan.cube_key(index);
     Ok(match ledger.read(&key) {
         None => Held::Missing,
-        Some(Parsed::Record(record)) => {
-            judge(plan, index, dimacs, *record).map_or_else(Held::Rejected, |r| Held::Judged(Box::new(r)))
-        }
+        Some(Parsed::Record(record)) => judge(plan, index, dimacs, *record)
+            .map_or_else(|e| Held::Rejected(e.to_string()), |r| Held::Judged(Box::new(r))),
         Some(Parsed::Damaged(why)) => Held::Rejected(why),
         Some(Parsed::Foreign(why)) => {
             let shown = ledger.path(&key);
@@ -169,54 +168,61 @@ pub fn read_result(plan: &Plan, results: &Path, index: usize, dimacs: &[u8]) -> 
 ///
 /// # Errors
 ///
-/// The reason, as one line, when the format is not `RESULT_FORMAT`; the record
+/// `RecordError::Header` (the reason, as one line) when the format is not `RESULT_FORMAT`; the record
 /// answers another formula, split or cube than cube `index` of `plan`; its
 /// `cnf_sha256` is not that of `dimacs`; its solve seconds are not a duration;
 /// a refutation lacks a verified LRAT verdict or a proof hash, or records a
 /// verified-checker verdict that is not an acceptance or is bound to another
 /// CNF or proof; a counterexample is absent, not a grid of the plan's side, or
 /// not a valid partial of the plan's level below its bound.
-pub fn judge(plan: &Plan, index: usize, dimacs: &[u8], record: CubeResult) -> Result<CubeResult, String> {
+pub fn judge(plan: &Plan, index: usize, dimacs: &[u8], record: CubeResult) -> Result<CubeResult, RecordError> {
     if record.format != RESULT_FORMAT {
-        return Err(format!("format `{}` is not {RESULT_FORMAT}", record.format));
+        return Err(RecordError::Header(format!("format `{}` is not {RESULT_FORMAT}", record.format)));
     }
     if record.identity() != (plan.formula_sha256.clone(), plan.cells.clone(), plan.cubes[index].clone()) {
-        return Err("the record answers another formula or cube".into());
+        return Err(RecordError::Header("the record answers another formula or cube".into()));
     }
     if record.cnf_sha256 != sha256_hex(dimacs) {
-        return Err("the record's formula hash is not that of the cube's formula".into());
+        return Err(RecordError::Header("the record's formula hash is not that of the cube's formula".into()));
     }
     for seconds in record.durations() {
         if !(seconds.is_finite() && seconds >= 0.0) {
-            return Err(format!("solve seconds {seconds} is not a duration"));
+            return Err(RecordError::Header(format!("solve seconds {seconds} is not a duration")));
         }
     }
     match record.verdict {
         CubeVerdict::Refuted => {
             let verified = record.lrat.as_ref().is_some_and(|l| l.verified && l.verdict == "s VERIFIED");
             if !verified || record.proof_sha256.is_none() {
-                return Err("a refutation without a verified LRAT verdict and a proof hash".into());
+                return Err(RecordError::Header(
+                    "a refutation without a verified LRAT verdict and a proof hash".into(),
+                ));
             }
             if let Some(verdict) = &record.verified_lrat {
                 if !verdict.verified_acceptance() {
-                    return Err("a refutation whose recorded verified-checker verdict is not an acceptance".into());
+                    return Err(RecordError::Header(
+                        "a refutation whose recorded verified-checker verdict is not an acceptance".into(),
+                    ));
                 }
                 // On this cube's own formula, and on its stored proof when it keeps one.
                 let lrat = record.lrat_proof.as_ref().map(|f| f.sha256.as_str());
                 if let Some(why) = verdict.binding_fault(&record.cnf_sha256, lrat) {
-                    return Err(why);
+                    return Err(RecordError::Header(why));
                 }
             }
         }
         CubeVerdict::Counterexample => {
-            let text = record.counterexample.as_deref().ok_or("a counterexample without its grid")?;
+            let text = record
+                .counterexample
+                .as_deref()
+                .ok_or_else(|| RecordError::Header("a counterexample without its grid".into()))?;
             let partial = crate::formats::parse_grid(text.as_bytes(), Path::new("counterexample"), Some(plan.n))
-                .map_err(|e| e.to_string())?
+                .map_err(|e| RecordError::Header(e.to_string()))?
                 .partial;
-            let hex = Hexagon::new(plan.n).map_err(|e| e.to_string())?;
+            let hex = Hexagon::new(plan.n).map_err(|e| RecordError::Header(e.to_string()))?;
             let evaluation = crate::validation::evaluate(&hex, &partial);
             if partial.level() != plan.level || !evaluation.is_valid() || evaluation.penalty >= plan.below {
-                return Err("the counterexample does not validate below the bound".into());
+                return Err(RecordError::Header("the counterexample does not validate below the bound".into()));
             }
         }
         CubeVerdict::Unfinished => {}
@@ -376,12 +382,13 @@ pub fn all_lifted(cubes: &[CubeResult]) -> bool {
 ///
 /// # Errors
 ///
-/// The reason, as one line: `gz` cannot be read as gzip or expands past
-/// `file.bytes` (or its expansion cap), the unzipped proof cannot be written,
-/// read or hashed in `work`, it does not hash to `file.sha256`
-/// (`RecordError::HashMismatch`'s text), or hexcert-lrat rejects it on `dimacs`
-/// (`RecordError::LratRejected`'s text).
-pub fn check_stored_lrat(dimacs: &[u8], gz: &Path, file: &FileRecord, work: &Path) -> Result<(u64, u64), String> {
+/// `HexError::Input` when `gz` cannot be read as gzip or expands past
+/// `file.bytes` (or its expansion cap), `HexError::Io` when the unzipped
+/// proof cannot be written, read or hashed in `work`, `HexError::Record`
+/// naming `gz` when it does not hash to `file.sha256`
+/// (`RecordError::HashMismatch`) or hexcert-lrat rejects it on `dimacs`
+/// (`RecordError::LratRejected`).
+pub fn check_stored_lrat(dimacs: &[u8], gz: &Path, file: &FileRecord, work: &Path) -> Result<(u64, u64), HexError> {
     check_stored_lrat_with(gz, file, work, |proof| hexcert_lrat::check(dimacs, proof).map(|s| (s.added, s.hints)))
 }
 
@@ -390,31 +397,25 @@ pub fn check_stored_lrat(dimacs: &[u8], gz: &Path, file: &FileRecord, work: &Pat
 ///
 /// # Errors
 ///
-/// The reason, as one line: `gz` cannot be read as gzip or expands past
-/// `file.bytes` (or its expansion cap), the unzipped proof cannot be written,
-/// read or hashed in `work`, it does not hash to `file.sha256`
-/// (`RecordError::HashMismatch`'s text), or `verify` fails
-/// (`RecordError::LratRejected`'s text).
+/// As `check_stored_lrat`, `verify`'s failure being the
+/// `RecordError::LratRejected` naming `gz`.
 pub fn check_stored_lrat_with(
     gz: &Path,
     file: &FileRecord,
     work: &Path,
     verify: impl FnOnce(std::io::BufReader<std::fs::File>) -> Result<(u64, u64), hexcert_lrat::CheckError>,
-) -> Result<(u64, u64), String> {
+) -> Result<(u64, u64), HexError> {
     let plain = work.join("cube.lrat");
     // The recorded size caps the decompression: a gzip bomb stops there.
-    compress::gunzip_file_limited(gz, &plain, file.bytes).map_err(|e| e.to_string())?;
-    let actual = sha256_file(&plain).map_err(|e| format!("{}: {e}", plain.display()))?;
+    compress::gunzip_file_limited(gz, &plain, file.bytes)?;
+    let actual = sha256_file(&plain).at_path(&plain)?;
     if actual != file.sha256 {
         let _ = std::fs::remove_file(&plain);
-        let what = format!("the stored LRAT proof {}", gz.display());
-        return Err(RecordError::HashMismatch { what, actual, expected: file.sha256.clone() }.to_string());
+        let what = "the stored LRAT proof".to_string();
+        return Err(RecordError::HashMismatch { what, actual, expected: file.sha256.clone() }.at(gz));
     }
-    let file = std::fs::File::open(&plain).map_err(|e| format!("{}: {e}", plain.display()))?;
+    let file = std::fs::File::open(&plain).at_path(&plain)?;
     let verdict = verify(std::io::BufReader::new(file));
     let _ = std::fs::remove_file(&plain);
-    verdict.map_err(|e| {
-        RecordError::LratRejected { what: format!("the stored proof {}", gz.display()), verdict: e.to_string() }
-            .to_string()
-    })
+    verdict.map_err(|e| RecordError::LratRejected { what: "the stored proof".into(), verdict: e.to_string() }.at(gz))
 }

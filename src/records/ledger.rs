@@ -22,6 +22,7 @@ use serde::de::DeserializeOwned;
 use serde::Serialize;
 
 use super::read::read_bounded;
+use crate::error::AtPath;
 use crate::error::HexError;
 use crate::error::RecordError;
 
@@ -261,9 +262,9 @@ pub fn optional_writer<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Res
 /// `path` cannot be renamed into it.
 pub fn set_aside(path: &Path) -> Result<PathBuf, HexError> {
     let dir = path.parent().unwrap_or(Path::new(".")).join(".quarantine");
-    std::fs::create_dir_all(&dir).map_err(|source| HexError::Io { path: dir.clone(), source })?;
+    std::fs::create_dir_all(&dir).at_path(&dir)?;
     let name = path.file_name().map_or("record".into(), |n| n.to_string_lossy().into_owned());
     let target = dir.join(format!("{name}.{}", crate::run::run_id()));
-    std::fs::rename(path, &target).map_err(|source| HexError::Io { path: path.into(), source })?;
+    std::fs::rename(path, &target).at_path(path)?;
     Ok(target)
 }

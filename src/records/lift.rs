@@ -8,6 +8,7 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
+use crate::error::AtPath;
 use crate::error::HexError;
 
 /// Format tag of a lifted count's record.
@@ -48,7 +49,7 @@ impl LiftRecord {
     ///
     /// `HexError::Io` when `cell` cannot be created or the file written.
     pub fn write_into(&self, cell: &Path) -> Result<(), HexError> {
-        std::fs::create_dir_all(cell).map_err(|source| HexError::Io { path: cell.into(), source })?;
+        std::fs::create_dir_all(cell).at_path(cell)?;
         crate::files::write_atomic(
             &cell.join("lift.json"),
             &serde_json::to_vec_pretty(self).expect("records serialise"),

@@ -20,7 +20,9 @@
 //! orbit cover of the projections is untouched by the trees. The VeriPB
 //! derivation of the split formula derives the same fact leaf to root
 //! (`derivation::cubes`), so this check is a guard for early, readable
-//! errors, not a link of the trust chain.
+//! errors, not a link of the trust chain. How a cube list fails these
+//! checks and the cover's is typed here (`CoverError`, `TreeError`), beside
+//! the `Cover` figures it names.
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -152,9 +154,9 @@ impl Plan {
         }
         // What the encoder and the solver are handed: a value out of range
         // would panic the one, a literal out of range abort the other.
-        check_projections(self.cells.len(), self.depth, &self.cubes).map_err(bad)?;
+        check_projections(self.cells.len(), self.depth, &self.cubes).map_err(|e| bad(e.to_string()))?;
         self.tie_break.digits(&hex, self.radius, self.depth, self.level).map_err(|e| bad(e.to_string()))?;
-        self.check_trees().map_err(bad)
+        self.check_trees().map_err(|e| bad(e.to_string()))
     }
 
     /// The name of cube `index`'s result record: the cube and the formula
@@ -207,18 +209,20 @@ impl Plan {
     ///
     /// # Errors
     ///
-    /// The first fault, as one line: the formula cannot be encoded
-    /// (`encoding`'s errors, as text), or the paths below a projection, named,
-    /// are not the leaves of one complete tree over the formula's variables
-    /// (`check_tree`).
-    pub fn check_trees(&self) -> Result<(), String> {
+    /// The first fault: `CoverError::Geometry` when the formula cannot be
+    /// encoded (`encoding`'s errors), `CoverError::Tree` when the paths below
+    /// a projection, named, are not the leaves of one complete tree over the
+    /// formula's variables (`check_tree`).
+    pub fn check_trees(&self) -> Result<(), CoverError> {
         if self.cubes.iter().all(|c| c.literals.is_empty()) {
             return Ok(());
         }
-        let num_vars = self.encoding().map_err(|e| e.to_string())?.cnf.num_vars() as i32;
+        let num_vars = self.encoding()?.cnf.num_vars() as i32;
         for (projection, paths) in paths_by_projection(&self.cubes) {
-            check_tree(&paths, num_vars).map_err(|e| {
-                format!("the cubes below projection {:?} (depth {}): {e}", projection.values, projection.depth)
+            check_tree(&paths, num_vars).map_err(|fault| CoverError::Tree {
+                values: projection.values.clone(),
+                depth: projection.depth,
+                fault,
             })?;
         }
         Ok(())
@@ -265,25 +269,77 @@ pub struct Cover {
     pub covered: u64,
 }
 
+/// Why a plan's cubes do not cover its split.
+#[derive(Debug, thiserror::Error)]
+pub enum CoverError {
+    /// A cube is no projection onto the split cells at a depth of the split.
+    #[error("cube {index} is not a projection onto the {cells} split cells at a depth in 1..={depth}")]
+    NotAProjection { index: usize, cells: usize, depth: u8 },
+    /// The same cube listed twice.
+    #[error("cube {index} appears twice")]
+    Twice { index: usize },
+    /// A projection neither refuted by the local rules nor the image of a kept cube.
+    #[error(
+        "projection {values:?} (depth {depth}) of the split cells {cells:?} is neither refuted nor the image of a cube"
+    )]
+    Uncovered { values: Vec<u8>, depth: u8, cells: Vec<usize> },
+    /// The paths below projection `values` are not one complete tree.
+    #[error("the cubes below projection {values:?} (depth {depth}): {fault}")]
+    Tree { values: Vec<u8>, depth: u8, fault: TreeError },
+    /// The enumeration's figures are not the plan's.
+    #[error("the plan records {recorded:?} but the enumeration finds {found:?}")]
+    Figures { recorded: Cover, found: Cover },
+    /// The plan's side, split or formula cannot be built (a plan that
+    /// `validate` passed always can).
+    #[error("{0}")]
+    Geometry(Box<HexError>),
+}
+
+impl From<HexError> for CoverError {
+    fn from(error: HexError) -> CoverError {
+        CoverError::Geometry(Box::new(error))
+    }
+}
+
+/// Why the paths below one projection are not the leaves of one complete decision tree.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum TreeError {
+    /// A literal 0 or beyond the formula's variables.
+    #[error("path {path:?} has literal {literal}, not a variable of the formula (1..={vars})")]
+    NotAVariable { path: Vec<i32>, literal: i32, vars: i32 },
+    /// One variable decided twice on a path.
+    #[error("path {path:?} decides a variable twice")]
+    DecidedTwice { path: Vec<i32> },
+    /// A branch with no leaf below it.
+    #[error("an empty branch: a subtree has no leaf")]
+    EmptyBranch,
+    /// A path that another extends.
+    #[error("path {path:?} is a leaf and an inner node at once (another path extends it)")]
+    LeafAndInner { path: Vec<i32> },
+    /// Siblings deciding different variables.
+    #[error("paths {first:?} and {other:?} split on different variables at depth {depth}")]
+    SplitsDiffer { first: Vec<i32>, other: Vec<i32>, depth: usize },
+    /// A fault below the node `prefix` then `literal`.
+    #[error("below {prefix:?} then {literal}: {fault}")]
+    Below { prefix: Vec<i32>, literal: i32, fault: Box<TreeError> },
+}
+
 /// Every cube is a projection onto the split cells at a depth of the split:
 /// what encoding a cube's units relies on. The error names the first that is not.
 ///
 /// # Errors
 ///
-/// The index of the first cube whose depth is outside `1..=depth`, whose values
-/// are not one per split cell, or one of whose values lies outside
-/// `1..=cube.depth + 1`.
-pub fn check_projections(cells: usize, depth: u8, cubes: &[Cube]) -> Result<(), String> {
+/// `CoverError::NotAProjection` naming the first cube whose depth is outside
+/// `1..=depth`, whose values are not one per split cell, or one of whose
+/// values lies outside `1..=cube.depth + 1`.
+pub fn check_projections(cells: usize, depth: u8, cubes: &[Cube]) -> Result<(), CoverError> {
     for (index, cube) in cubes.iter().enumerate() {
         let fits = cube.depth >= 1
             && cube.depth <= depth
             && cube.values.len() == cells
             && cube.values.iter().all(|&v| v >= 1 && v <= cube.depth + 1);
         if !fits {
-            return Err(format!(
-                "cube {index} is not a projection onto the {} split cells at a depth in 1..={}",
-                cells, depth
-            ));
+            return Err(CoverError::NotAProjection { index, cells, depth });
         }
     }
     Ok(())
@@ -304,43 +360,44 @@ pub fn paths_by_projection(cubes: &[Cube]) -> BTreeMap<Cube, Vec<&[i32]>> {
 ///
 /// # Errors
 ///
-/// The first fault, as one line: a literal 0 or beyond `num_vars`, a variable
+/// The first fault (`TreeError`): a literal 0 or beyond `num_vars`, a variable
 /// decided twice on one path, an empty branch, a path that is a leaf and an
 /// inner node at once, or sibling paths splitting on different variables.
-pub fn check_tree(paths: &[&[i32]], num_vars: i32) -> Result<(), String> {
+pub fn check_tree(paths: &[&[i32]], num_vars: i32) -> Result<(), TreeError> {
     for path in paths {
         // `unsigned_abs`: `i32::MIN` has no `abs`, and must read as out of range.
         if let Some(&lit) = path.iter().find(|&&l| l == 0 || l.unsigned_abs() > num_vars.unsigned_abs()) {
-            return Err(format!("path {path:?} has literal {lit}, not a variable of the formula (1..={num_vars})"));
+            return Err(TreeError::NotAVariable { path: path.to_vec(), literal: lit, vars: num_vars });
         }
         let mut vars: Vec<i32> = path.iter().map(|l| l.abs()).collect();
         vars.sort_unstable();
         if vars.windows(2).any(|w| w[0] == w[1]) {
-            return Err(format!("path {path:?} decides a variable twice"));
+            return Err(TreeError::DecidedTwice { path: path.to_vec() });
         }
     }
     complete(paths, 0)
 }
 
 /// The paths, all agreeing on their first `depth` literals, are a complete tree below them.
-fn complete(paths: &[&[i32]], depth: usize) -> Result<(), String> {
+fn complete(paths: &[&[i32]], depth: usize) -> Result<(), TreeError> {
     match paths {
-        [] => Err("an empty branch: a subtree has no leaf".into()),
+        [] => Err(TreeError::EmptyBranch),
         [only] if only.len() == depth => Ok(()),
         _ => {
             if let Some(leaf) = paths.iter().find(|p| p.len() == depth) {
-                return Err(format!("path {leaf:?} is a leaf and an inner node at once (another path extends it)"));
+                return Err(TreeError::LeafAndInner { path: leaf.to_vec() });
             }
             let var = paths[0][depth].abs();
             if let Some(other) = paths.iter().find(|p| p[depth].abs() != var) {
-                return Err(format!(
-                    "paths {:?} and {other:?} split on different variables at depth {depth}",
-                    paths[0]
-                ));
+                return Err(TreeError::SplitsDiffer { first: paths[0].to_vec(), other: other.to_vec(), depth });
             }
             let (high, low): (Vec<&[i32]>, Vec<&[i32]>) = paths.iter().partition(|p| p[depth] > 0);
             for (branch, lit) in [(&high, var), (&low, -var)] {
-                complete(branch, depth + 1).map_err(|e| format!("below {:?} then {lit}: {e}", &paths[0][..depth]))?;
+                complete(branch, depth + 1).map_err(|fault| TreeError::Below {
+                    prefix: paths[0][..depth].to_vec(),
+                    literal: lit,
+                    fault: Box::new(fault),
+                })?;
             }
             Ok(())
         }

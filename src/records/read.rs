@@ -10,6 +10,7 @@ use std::path::{Component, Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
+use crate::error::AtPath;
 use crate::error::HexError;
 use crate::error::RecordError;
 
@@ -25,7 +26,7 @@ pub const MAX_RECORD_BYTES: u64 = crate::options::RECORD_BYTES.default;
 /// `RecordError::TooLarge` when it holds more than `limit` bytes.
 pub fn read_bounded(path: &Path, limit: u64, what: &'static str) -> Result<Vec<u8>, HexError> {
     crate::files::read_bounded_bytes(path, limit).map_err(|refused| match refused {
-        crate::files::Refused::Io(source) => HexError::Io { path: path.into(), source },
+        crate::files::Refused::Io(source) => HexError::io(path, source),
         crate::files::Refused::NotRegular => RecordError::NotRegularFile.at(path),
         crate::files::Refused::TooLarge { bytes } => RecordError::TooLarge { what, bytes, limit }.at(path),
     })
@@ -39,7 +40,7 @@ pub fn read_bounded(path: &Path, limit: u64, what: &'static str) -> Result<Vec<u
 /// among them) or read; `HexError::Record` (`RecordError::HashMismatch`) when
 /// its SHA-256 is not `expected`.
 pub fn expect_hash(file: &Path, expected: &str, what: &str) -> Result<(), HexError> {
-    let actual = crate::digest::sha256_file(file).map_err(|source| HexError::Io { path: file.into(), source })?;
+    let actual = crate::digest::sha256_file(file).at_path(file)?;
     if actual != expected {
         return Err(RecordError::HashMismatch { what: what.into(), actual, expected: expected.into() }.at(file));
     }

@@ -163,7 +163,7 @@ impl HuntLedger {
         if ledger.n != n {
             return Err(refuse(format!("a ledger of side {}, not {n}", ledger.n)));
         }
-        ledger.check(crate::geometry::Hexagon::new(n)?.edges().len()).map_err(refuse)?;
+        ledger.check(crate::geometry::Hexagon::new(n)?.edges().len(), &refuse)?;
         Ok(ledger)
     }
 
@@ -174,31 +174,37 @@ impl HuntLedger {
     /// space at or below a bound that space was exhausted at, and every
     /// space's highest exhaustion held by a member that ran (a member
     /// skipped for a sibling's UNSAT inherits its bound, never exceeds it).
-    fn check(&self, edges: usize) -> Result<(), String> {
+    /// A fault is `refuse`'s error (naming the ledger).
+    fn check(&self, edges: usize, refuse: &impl Fn(String) -> HexError) -> Result<(), HexError> {
         for (i, e) in self.members.iter().enumerate() {
             let who = format!("member {} seed {}", e.key, e.seed);
             if self.members[..i].iter().any(|d| d.key == e.key && d.seed == e.seed) {
-                return Err(format!("{who} is listed twice"));
+                return Err(refuse(format!("{who} is listed twice")));
             }
             if !e.cpu_seconds.is_finite() || e.cpu_seconds < 0.0 {
-                return Err(format!("{who}: cpu_seconds {} is not a time spent", e.cpu_seconds));
+                return Err(refuse(format!("{who}: cpu_seconds {} is not a time spent", e.cpu_seconds)));
             }
             let (bound, best) = (e.state.exhausted_at(), e.state.best());
             if let Some(b) = bound.filter(|&b| b > edges).or(best.map(|b| b.penalty).filter(|&p| p > edges)) {
-                return Err(format!("{who}: {b} is beyond the side's {edges} edges"));
+                return Err(refuse(format!("{who}: {b} is beyond the side's {edges} edges")));
             }
             if best.is_some() && e.runs == 0 {
-                return Err(format!("{who}: a grid found in no run"));
+                return Err(refuse(format!("{who}: a grid found in no run")));
             }
             let space = || self.members.iter().filter(|d| d.key == e.key);
             if let (Some(b), Some(found)) = (bound, space().filter_map(|d| d.state.best()).map(|f| f.penalty).min()) {
                 if found <= b {
-                    return Err(format!("{who}: exhausted at {b}, yet a grid of {found} was found in its space"));
+                    return Err(refuse(format!(
+                        "{who}: exhausted at {b}, yet a grid of {found} was found in its space"
+                    )));
                 }
             }
             let ran = space().filter(|d| d.runs > 0).filter_map(|d| d.state.exhausted_at()).max();
             if bound.is_some_and(|b| ran.is_none_or(|r| r < b)) {
-                return Err(format!("{who}: exhausted at {} by no run of its space", bound.unwrap_or_default()));
+                return Err(refuse(format!(
+                    "{who}: exhausted at {} by no run of its space",
+                    bound.unwrap_or_default()
+                )));
             }
         }
         Ok(())

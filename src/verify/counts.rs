@@ -192,14 +192,14 @@ fn read_cubes(dir: &Path, hex: &Hexagon, record: &CountRecord, checks: ProofChec
             return Err(bad("a leader is listed twice".into()));
         }
         if !cube_record.leaves.is_empty() {
-            check_leaves(&proofs, &by_text, encoding.cnf.num_vars() as i32).map_err(bad)?;
+            check_leaves(&proofs, &by_text, encoding.cnf.num_vars() as i32, &bad)?;
         }
         let mut verified = 0;
         for (path, leaders, proof) in &proofs {
             let blocked = leaders.iter().map(|text| by_text[text.as_str()]);
             let formula =
                 listing_formula(&encoding, &leaf_units(&encoding, (&split.cells, &cube, split.depth), path), blocked);
-            verified += usize::from(judge_proof(&formula, proof).map_err(bad)?);
+            verified += usize::from(judge_proof(&formula, proof, &bad)?);
         }
         cubes.verified_recorded += usize::from(verified == proofs.len());
         // Kept verdicts resume a re-check: this checker binary's bound acceptance stands for the cube.
@@ -235,13 +235,19 @@ fn read_cubes(dir: &Path, hex: &Hexagon, record: &CountRecord, checks: ProofChec
 
 /// A cube listed leaf by leaf: its leaves' paths are a complete decision
 /// tree over the formula's `vars` variables, and its leaders (`leaders`, by
-/// their text) are the union of its leaves'.
-fn check_leaves(proofs: &[LeafProof<'_>], leaders: &HashMap<&str, &Partial>, vars: i32) -> Result<(), String> {
+/// their text) are the union of its leaves'. A fault is `bad`'s error
+/// (the cube record's, naming it).
+fn check_leaves(
+    proofs: &[LeafProof<'_>],
+    leaders: &HashMap<&str, &Partial>,
+    vars: i32,
+    bad: &impl Fn(String) -> HexError,
+) -> Result<(), HexError> {
     let paths: Vec<&[i32]> = proofs.iter().map(|(path, ..)| *path).collect();
-    check_tree(&paths, vars).map_err(|why| format!("the leaves are not a complete decision tree: {why}"))?;
+    check_tree(&paths, vars).map_err(|why| bad(format!("the leaves are not a complete decision tree: {why}")))?;
     let listed: HashSet<&str> = proofs.iter().flat_map(|(_, leaders, _)| leaders.iter().map(String::as_str)).collect();
     if listed != leaders.keys().copied().collect() {
-        return Err("the cube's leaders are not the union of its leaves'".into());
+        return Err(bad("the cube's leaders are not the union of its leaves'".into()));
     }
     Ok(())
 }
@@ -289,23 +295,28 @@ fn relist_cube(
 /// the hash it names is that formula's (a leader removed or added is
 /// another formula), hexcert-lrat accepted it online, and a recorded
 /// verified checker's verdict is an acceptance bound to the same formula.
-/// Whether that verdict counts as verified is handed back.
-fn judge_proof(formula: &crate::formula::Cnf, proof: &ListingProof) -> Result<bool, String> {
+/// Whether that verdict counts as verified is handed back; a fault is
+/// `bad`'s error (the cube record's, naming it).
+fn judge_proof(
+    formula: &crate::formula::Cnf,
+    proof: &ListingProof,
+    bad: &impl Fn(String) -> HexError,
+) -> Result<bool, HexError> {
     if crate::digest::sha256_hex(&formula.to_dimacs()) != proof.formula_sha256
         || formula.clauses().len() != proof.formula_clauses
     {
-        return Err("the refuted formula's hash is not that of the cube with its leaders blocked: a leader was removed or added".into());
+        return Err(bad("the refuted formula's hash is not that of the cube with its leaders blocked: a leader was removed or added".into()));
     }
     if !proof.lrat.verified || proof.lrat.how != ONLINE_LISTING || proof.lrat.verdict != "s VERIFIED" {
-        return Err(format!("the listing's proof was not accepted: {}", proof.lrat.verdict));
+        return Err(bad(format!("the listing's proof was not accepted: {}", proof.lrat.verdict)));
     }
     let Some(verdict) = &proof.verified_lrat else { return Ok(false) };
     // On the refuted formula the record names (no stored proof to bind to).
     if !verdict.verified_acceptance() {
-        return Err(format!("the recorded {} verdict is not an acceptance: {}", verdict.name, verdict.verdict));
+        return Err(bad(format!("the recorded {} verdict is not an acceptance: {}", verdict.name, verdict.verdict)));
     }
     if let Some(why) = verdict.binding_fault(&proof.formula_sha256, None) {
-        return Err(why);
+        return Err(bad(why));
     }
     Ok(verdict.counts_as_verified())
 }

@@ -256,7 +256,7 @@ impl<'a> CubeProofs<'a> {
         check_stored_lrat_with(&gz, file, &work_dir, |proof| {
             lifted.check_proof(index, &units, proof).map(|s| (s.added, s.hints))
         })
-        .map_err(|why| self.cubes.bad(index, why))?;
+        .map_err(|why| self.cubes.bad(index, why.to_string()))?;
         self.books.tally.stored += 1;
         match checks.verified {
             Some(checker) => Ok(Some(checker.check_gz(&write_formula(&work_dir, dimacs)?, &dir.join(name))?)),

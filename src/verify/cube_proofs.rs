@@ -19,7 +19,7 @@ use std::sync::mpsc;
 use super::regenerate::{rebuild_checked, ProofChecks, Rebuild, Regenerate};
 use crate::cubes::{cube_formula, Split};
 use crate::encoding::LevelEncoding;
-use crate::error::{HexError, RecordError};
+use crate::error::{AtPath, HexError, RecordError};
 use crate::formula::Cnf;
 use crate::proofs::online::{Against, Finished, LRAT_FILE_CAP};
 use crate::proofs::verified::{write_formula, Stream};
@@ -70,8 +70,8 @@ impl ClaimCubes<'_> {
         let plan = &self.claim.plan;
         let cnf = cube_formula(&self.encoding, &self.split, &plan.cubes[index]);
         let dimacs = cnf.to_dimacs();
-        let record =
-            judge(plan, index, &dimacs, self.claim.cubes[index].clone()).map_err(|why| self.bad(index, why))?;
+        let record = judge(plan, index, &dimacs, self.claim.cubes[index].clone())
+            .map_err(|why| self.bad(index, why.to_string()))?;
         if record.verdict != CubeVerdict::Refuted || record.proof_sha256.is_none() {
             return Err(self.bad(index, "not a refutation".into()));
         }
@@ -128,7 +128,7 @@ impl ClaimCubes<'_> {
     ) -> Result<(Finished, f64), HexError> {
         let (cnf, dimacs, record) = self.judged(index)?;
         let dir = work.join(format!("cube-{index}"));
-        std::fs::create_dir_all(&dir).map_err(|source| HexError::Io { path: dir.clone(), source })?;
+        std::fs::create_dir_all(&dir).at_path(&dir)?;
         let stream = checks.verified.map(|checker| checker.stream(&write_formula(&dir, &dimacs)?)).transpose()?;
         let proof_sha256 = record.proof_sha256.as_deref().expect("judged a refutation");
         let rebuilt = self.rebuild(

@@ -15,6 +15,7 @@ use std::path::Path;
 use crate::cubes::{cube_formula, Plan};
 use crate::digest::{sha256_file, sha256_hex};
 use crate::encoding::LevelEncoding;
+use crate::error::AtPath;
 use crate::error::HexError;
 use crate::records::cube::{check_stored_lrat, proof_stored, read_result, result_path, Held};
 use crate::records::read::stored_path;
@@ -63,7 +64,7 @@ impl CubeProgress {
 /// `HexError::Io` when the plan file cannot be opened (a file that is not
 /// regular among them) or read.
 pub fn plan_hash(plan_path: &Path) -> Result<String, HexError> {
-    sha256_file(plan_path).map_err(|source| HexError::Io { path: plan_path.into(), source })
+    sha256_file(plan_path).at_path(plan_path)
 }
 
 /// The plan's formula, encoded by this build and required to hash to the
@@ -136,7 +137,8 @@ pub fn progress(plan: &Plan, results: &Path) -> Result<CubeProgress, HexError> {
                 let file = record.lrat_proof.as_ref().expect("stored");
                 let gz = stored_path(results, file.stored_as.as_deref().expect("stored"), "results")
                     .map_err(|e| e.to_string());
-                match gz.and_then(|gz| check_stored_lrat(&dimacs, &gz, file, &work.as_ref().expect("created").0)) {
+                let scratch = &work.as_ref().expect("created").0;
+                match gz.and_then(|gz| check_stored_lrat(&dimacs, &gz, file, scratch).map_err(|e| e.to_string())) {
                     Ok(_) => progress.checked.push(index),
                     Err(why) => {
                         progress.rejected.push((index, why));

@@ -20,7 +20,7 @@ use super::cube_claims::rebuild_cube;
 use super::regenerate::Regenerate;
 use crate::digest::sha256_hex;
 use crate::encoding::{SymmetryBreaking, TieBreak};
-use crate::error::{HexError, RecordError};
+use crate::error::{AtPath, HexError, RecordError};
 use crate::proofs::online::Finished;
 use crate::records::claim::{this_build, BuildRecord};
 use crate::records::read::{expect_hash, read_bounded, MAX_RECORD_BYTES};
@@ -257,7 +257,7 @@ struct Staging(PathBuf);
 impl Staging {
     fn create(out: &Path) -> Result<Staging, HexError> {
         let temp = crate::files::temporary_name(out);
-        std::fs::create_dir_all(&temp).map_err(|source| HexError::Io { path: temp.clone(), source })?;
+        std::fs::create_dir_all(&temp).at_path(&temp)?;
         Ok(Staging(temp))
     }
 
@@ -265,9 +265,8 @@ impl Staging {
     /// to the hash its record holds.
     fn write(&self, path: &Path, record_sha256: String, rebuilt: Rebuilt) -> Result<ExportManifest, HexError> {
         let Rebuilt { statement, reduction, cube, dimacs, hashes, finished, profile, seconds } = rebuilt;
-        let io = |path: PathBuf| move |source| HexError::Io { path, source };
         let cnf = self.0.join(CNF_FILE);
-        std::fs::write(&cnf, &dimacs).map_err(io(cnf.clone()))?;
+        std::fs::write(&cnf, &dimacs).at_path(&cnf)?;
         expect_hash(&cnf, &hashes.cnf, "exported CNF")?;
         let lrat = finished.drat.with_extension("lrat");
         if let Some(recorded) = &hashes.lrat {
@@ -284,8 +283,8 @@ impl Staging {
             (DRAT_FILE, "the binary DRAT proof (its hash is the record's)", Some(hashes.drat)),
         ] {
             let file = self.0.join(name);
-            let sha256 = crate::digest::sha256_file(&file).map_err(io(file.clone()))?;
-            let bytes = std::fs::metadata(&file).map_err(io(file.clone()))?.len();
+            let sha256 = crate::digest::sha256_file(&file).at_path(&file)?;
+            let bytes = std::fs::metadata(&file).at_path(&file)?.len();
             files.push(ExportedFile { name: name.into(), what: what.into(), sha256, bytes, recorded_sha256: recorded });
         }
         let sums: String = files.iter().map(|f| format!("{}  {}\n", f.sha256, f.name)).collect();
@@ -312,7 +311,7 @@ impl Staging {
 
     /// Renames the finished directory to `out`.
     fn finish(self, out: &Path) -> Result<(), HexError> {
-        std::fs::rename(&self.0, out).map_err(|source| HexError::Io { path: out.into(), source })
+        std::fs::rename(&self.0, out).at_path(out)
     }
 }
 

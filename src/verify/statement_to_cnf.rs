@@ -16,6 +16,7 @@ use crate::cubes::Plan;
 use crate::derivation::Reach;
 use crate::digest::sha256_file;
 use crate::encoding::{EncodeOptions, SymmetryBreaking};
+use crate::error::AtPath;
 use crate::error::HexError;
 use crate::geometry::Hexagon;
 use crate::proofs::veripb::Veripb;
@@ -85,11 +86,10 @@ fn write(
 }
 
 fn file_record(path: &Path, description: &str) -> Result<FileRecord, HexError> {
-    let io = |source| HexError::Io { path: path.into(), source };
     Ok(FileRecord {
         stored_as: None,
-        sha256: sha256_file(path).map_err(io)?,
-        bytes: std::fs::metadata(path).map_err(io)?.len(),
+        sha256: sha256_file(path).at_path(path)?,
+        bytes: std::fs::metadata(path).at_path(path)?.len(),
         compressed_bytes: None,
         description: description.into(),
     })

@@ -7,6 +7,7 @@ use std::time::Instant;
 use super::record::{write_optimum, Provenance};
 use super::report::OptimumReport;
 use crate::digest::sha256_hex;
+use crate::error::AtPath;
 use crate::error::HexError;
 use crate::geometry::Hexagon;
 use crate::records::{Claim, Record, WitnessSource};
@@ -100,7 +101,7 @@ pub fn certify_from_grid(n: usize, grid_path: &Path, root: &Path) -> Result<(Opt
 /// `(level, below)` of every claim directory in `dir` whose record states
 /// side n and those numbers (a directory named otherwise is `check`'s to fail).
 fn claims_beside(dir: &Path, n: usize) -> Result<Vec<(u8, usize)>, HexError> {
-    let entries = std::fs::read_dir(dir).map_err(|source| HexError::Io { path: dir.into(), source })?;
+    let entries = std::fs::read_dir(dir).at_path(dir)?;
     let mut claims = Vec::new();
     for entry in entries.flatten() {
         let name = entry.file_name().to_string_lossy().into_owned();

@@ -21,6 +21,7 @@ use crate::certify::Settings;
 use crate::cubes::Plan;
 use crate::encoding::model::Found;
 use crate::encoding::EncodeOptions;
+use crate::error::AtPath;
 use crate::error::HexError;
 use crate::geometry::Hexagon;
 use crate::levels::Partial;
@@ -103,7 +104,7 @@ impl CertifyingOracle<'_> {
         // The plan and its job list, for other machines sharing `results`
         // to help: every cube one of them records is one this run skips.
         let plan_path = results.join(format!("level{level}-below{below}.plan.json"));
-        std::fs::create_dir_all(&results).map_err(|source| HexError::Io { path: results.clone(), source })?;
+        std::fs::create_dir_all(&results).at_path(&results)?;
         let hexcert =
             std::env::current_exe().map(|p| p.to_string_lossy().into_owned()).unwrap_or_else(|_| "hexcert".into());
         let jobs = plan.write(&plan_path, &results, &hexcert)?;

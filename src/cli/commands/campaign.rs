@@ -121,7 +121,7 @@ pub fn cubes_status(plan_path: &Path, results: &Path, machines: usize) -> Result
     let report = StatusReport {
         plan: plan_path.into(),
         sha256: hash,
-        cover: cover.map_or_else(|error| CoverCheck::Failed { error }, CoverCheck::Verified),
+        cover: cover.map_or_else(|e| CoverCheck::Failed { error: e.to_string() }, CoverCheck::Verified),
         solve_seconds_total: total,
         median: percentile(0.5),
         p90: percentile(0.9),
@@ -218,7 +218,7 @@ pub fn cubes_estimate(
     let without_record: Vec<usize> =
         drawn.as_ref().map_or(Vec::new(), |d| d.iter().copied().filter(|i| found.missing.contains(i)).collect());
     let estimate = if graded {
-        Some(Estimate::graded(&grades(&plan), &timed).map_err(HexError::Usage)?)
+        Some(Estimate::graded(&grades(&plan), &timed)?)
     } else {
         let seconds = |censored: bool| timed.iter().filter(|t| t.2 == censored).map(|t| t.1).collect::<Vec<f64>>();
         Estimate::new(plan.cubes.len(), &seconds(false), &seconds(true))

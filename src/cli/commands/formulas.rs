@@ -11,6 +11,7 @@ use serde::Serialize;
 use super::report::Reported;
 use hexcert::derivation::{DerivationSummary, Reach};
 use hexcert::encoding::{Cardinality, EncodeOptions, LevelEncoding, SymmetryBreaking};
+use hexcert::error::AtPath;
 use hexcert::error::HexError;
 use hexcert::geometry::Hexagon;
 use hexcert::outcome::Outcome;
@@ -70,7 +71,7 @@ pub fn encode(
 }
 
 fn to_stdout(source: std::io::Error) -> HexError {
-    HexError::Io { path: "<stdout>".into(), source }
+    HexError::io("<stdout>", source)
 }
 
 /// `statement`: the OPB written, its derivation, and VeriPB's verdict when
@@ -137,11 +138,7 @@ pub fn statement(
         (true, Some((proof, target_path, _)), Some(statement_path)) => run_veripb(statement_path, proof, target_path)?,
         _ => (None, Outcome::Done),
     };
-    let sha256 = output
-        .map(|path| {
-            hexcert::digest::sha256_file(path).map_err(|source| HexError::Io { path: path.to_path_buf(), source })
-        })
-        .transpose()?;
+    let sha256 = output.map(|path| hexcert::digest::sha256_file(path).at_path(path)).transpose()?;
     let report = StatementReport {
         n,
         level,

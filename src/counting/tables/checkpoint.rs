@@ -45,6 +45,35 @@ pub const MAX_TABLE_BYTES: u64 = DEFAULT_MEMORY_LIMIT;
 /// Fewest bytes one entry takes: a one-byte varint and its charge.
 const ENTRY_BYTES: usize = 2;
 
+/// Why a table file is refused: one variant per way `parse` finds it is
+/// not what `save` writes. Each reads as one line.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum TableError {
+    #[error("not a hexcert-table/1 file")]
+    NotATable,
+    #[error("its SHA-256 does not match its contents")]
+    Damaged,
+    /// A varint cut short or spelled longer than needed (`layer` when inside one).
+    #[error("{}truncated or malformed ({why})", layer.map_or(String::new(), |t| format!("layer {t}: ")))]
+    Malformed { layer: Option<usize>, why: String },
+    #[error("it holds side {}, level {}, bound {} (expected {}, {}, {})", found[0], found[1], found[2], expected[0], expected[1], expected[2])]
+    OtherTable { found: [u128; 3], expected: [u128; 3] },
+    #[error("{layers} layers for a hexagon of {cells} cells (expected {})", cells + 1)]
+    Layers { layers: u128, cells: usize },
+    #[error("bytes after the last layer")]
+    Trailing,
+    #[error("layer {layer} claims {len} entries, more than its {left} bytes left can hold")]
+    TooLong { layer: usize, len: u128, left: usize },
+    #[error("layer {layer}: a state listed twice")]
+    Twice { layer: usize },
+    #[error("layer {layer}: a state wider than its {width}-bit frontier")]
+    TooWide { layer: usize, width: u32 },
+    #[error("layer {layer}: truncated")]
+    Truncated { layer: usize },
+    #[error("layer {layer}: charge {charge} above {most}")]
+    Charge { layer: usize, charge: u8, most: usize },
+}
+
 /// Where the table of (side, level, bound) lives in `dir`.
 pub fn path(dir: &Path, side: usize, level: u8, bound: usize) -> PathBuf {
     dir.join(format!("n{side}-level{level}-bound{bound}.table"))
@@ -92,39 +121,38 @@ pub fn load(path: &Path, schedule: &Schedule, side: usize, bound: usize) -> Resu
     })
 }
 
-/// The table in `bytes`, or why it is refused (one line).
-pub fn parse(bytes: &[u8], schedule: &Schedule, side: usize, bound: usize) -> Result<Guide, String> {
+/// The table in `bytes`, or why it is refused.
+///
+/// # Errors
+///
+/// The `TableError` naming the first thing `save` would not have written.
+pub fn parse(bytes: &[u8], schedule: &Schedule, side: usize, bound: usize) -> Result<Guide, TableError> {
     let level = schedule.level;
     if bytes.len() < FORMAT.len() + 32 || !bytes.starts_with(FORMAT) {
-        return Err("not a hexcert-table/1 file".into());
+        return Err(TableError::NotATable);
     }
     let (body, digest) = bytes.split_at(bytes.len() - 32);
     if Sha256::digest(body).as_slice() != digest {
-        return Err("its SHA-256 does not match its contents".into());
+        return Err(TableError::Damaged);
     }
     let mut input = &body[FORMAT.len()..];
-    let next = |input: &mut &[u8]| get_canonical(input).map_err(|e| format!("truncated or malformed ({e})"));
-    let header = [next(&mut input)?, next(&mut input)?, next(&mut input)?];
-    if header != [side as u128, u128::from(level), bound as u128] {
-        return Err(format!(
-            "it holds side {}, level {}, bound {} (expected {side}, {level}, {bound})",
-            header[0], header[1], header[2]
-        ));
+    let next =
+        |input: &mut &[u8]| get_canonical(input).map_err(|e| TableError::Malformed { layer: None, why: e.to_string() });
+    let found = [next(&mut input)?, next(&mut input)?, next(&mut input)?];
+    let expected = [side as u128, u128::from(level), bound as u128];
+    if found != expected {
+        return Err(TableError::OtherTable { found, expected });
     }
     let layers = next(&mut input)?;
     if layers != schedule.cells as u128 + 1 {
-        return Err(format!(
-            "{layers} layers for a hexagon of {} cells (expected {})",
-            schedule.cells,
-            schedule.cells + 1
-        ));
+        return Err(TableError::Layers { layers, cells: schedule.cells });
     }
     let mut future = Vec::with_capacity(schedule.cells + 1);
     for t in 0..=schedule.cells {
         future.push(parse_layer(&mut input, schedule, t, bound)?);
     }
     if !input.is_empty() {
-        return Err("bytes after the last layer".into());
+        return Err(TableError::Trailing);
     }
     Ok(Guide { level, future })
 }
@@ -133,11 +161,13 @@ pub fn parse(bytes: &[u8], schedule: &Schedule, side: usize, bound: usize) -> Re
 /// states, strictly increasing and as wide as the frontier after `t` cells,
 /// each with a charge within the bound (0 for the last layer: nothing is
 /// left to charge).
-fn parse_layer(input: &mut &[u8], schedule: &Schedule, t: usize, bound: usize) -> Result<KeyMap<u8>, String> {
-    let next = |input: &mut &[u8]| get_canonical(input).map_err(|e| format!("layer {t}: truncated or malformed ({e})"));
+fn parse_layer(input: &mut &[u8], schedule: &Schedule, t: usize, bound: usize) -> Result<KeyMap<u8>, TableError> {
+    let next = |input: &mut &[u8]| {
+        get_canonical(input).map_err(|e| TableError::Malformed { layer: Some(t), why: e.to_string() })
+    };
     let len = next(input)?;
     if len > (input.len() / ENTRY_BYTES) as u128 {
-        return Err(format!("layer {t} claims {len} entries, more than its {} bytes left can hold", input.len()));
+        return Err(TableError::TooLong { layer: t, len, left: input.len() });
     }
     let len = len as usize;
     let width = frontier_len(schedule, t) as u32 * schedule.slot_bits;
@@ -148,17 +178,14 @@ fn parse_layer(input: &mut &[u8], schedule: &Schedule, t: usize, bound: usize) -
     for i in 0..len {
         let delta = next(input)?;
         if i > 0 && delta == 0 {
-            return Err(format!("layer {t}: a state listed twice"));
+            return Err(TableError::Twice { layer: t });
         }
-        state = state
-            .checked_add(delta)
-            .filter(|s| s >> width == 0)
-            .ok_or_else(|| format!("layer {t}: a state wider than its {width}-bit frontier"))?;
+        state = state.checked_add(delta).filter(|s| s >> width == 0).ok_or(TableError::TooWide { layer: t, width })?;
         let Some((&charge, rest)) = input.split_first() else {
-            return Err(format!("layer {t}: truncated"));
+            return Err(TableError::Truncated { layer: t });
         };
         if usize::from(charge) > most_charged {
-            return Err(format!("layer {t}: charge {charge} above {most_charged}"));
+            return Err(TableError::Charge { layer: t, charge, most: most_charged });
         }
         *input = rest;
         layer.insert(state, charge);

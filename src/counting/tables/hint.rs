@@ -11,11 +11,12 @@
 use std::path::Path;
 
 use crate::counting::basics::MAX_PENALTY_BOUND;
-use crate::error::HexError;
+use crate::error::{HexError, RecordError};
 use crate::files::read_regular;
 use crate::formats::parse_grid;
 use crate::geometry::{edge_count, Hexagon};
 use crate::levels::FULL_LEVEL;
+use crate::records::OPTIMUM_FORMAT;
 use crate::validation::evaluate;
 
 /// Largest optimum.json or witness read for a start-bound hint (options table).
@@ -24,7 +25,7 @@ const HINT_FILE_BYTES: u64 = crate::options::HINT_FILE_BYTES.default;
 /// The start bound of side `n` at `level` from `dir/nN/optimum.json`: `None`
 /// when the file is absent. Only a hint (counts and minima are the tables'
 /// own), but an inflated one costs memory, so the files are read bounded,
-/// `level_minima` must be six non-decreasing penalties, none above the
+/// it must be an optimum record (its `format`), `level_minima` six non-decreasing penalties, none above the
 /// hexagon's edges nor the counter's limit, the last equal to `optimum`, and
 /// `optimum` must be the penalty of the witness beside it, a full grid the
 /// validator accepts: no level's minimum is above a valid grid's penalty.
@@ -41,6 +42,13 @@ pub fn start_hint(dir: &Path, n: usize, level: u8) -> Result<Option<usize>, HexE
         message: format!("start-bound hint refused: {why}"),
     };
     let record: serde_json::Value = serde_json::from_slice(&bytes).map_err(|e| refuse(format!("not JSON ({e})")))?;
+    // Another record's numbers (a claim's, a count's) would read as a hint
+    // of another meaning: only an optimum's format is taken.
+    match record.get("format").and_then(|f| f.as_str()) {
+        Some(OPTIMUM_FORMAT) => {}
+        Some(other) => return Err(RecordError::UnknownFormat(other.into()).at(&path)),
+        None => return Err(RecordError::Malformed(format!("no `format`: not a {OPTIMUM_FORMAT} record")).at(&path)),
+    }
     let most = edge_count(n).min(MAX_PENALTY_BOUND);
     let minima: Vec<usize> = record
         .get("level_minima")

@@ -9,7 +9,7 @@ use super::report::NOT_STORED;
 use crate::compress;
 use crate::digest::sha256_hex;
 use crate::encoding::LevelEncoding;
-use crate::error::{HexError, RecordError};
+use crate::error::{AtPath, HexError, RecordError};
 use crate::geometry::Hexagon;
 use crate::proofs::online::{Against, Finished, LRAT_FILE_CAP};
 use crate::proofs::verified::VerifiedChecker;
@@ -254,8 +254,8 @@ fn verified_line(verdict: &CheckerRecord, claim_path: &Path) -> Result<String, H
 /// Checks a stored LRAT proof with the LRAT checker of `lrat/`; returns the
 /// line to report. A rejection is an error naming `claim_path` and the step.
 fn check_lrat_file(cnf: &Path, lrat: &Path, claim_path: &Path) -> Result<String, HexError> {
-    let formula = std::fs::read(cnf).map_err(|source| HexError::Io { path: cnf.into(), source })?;
-    let proof = std::fs::File::open(lrat).map_err(|source| HexError::Io { path: lrat.into(), source })?;
+    let formula = std::fs::read(cnf).at_path(cnf)?;
+    let proof = std::fs::File::open(lrat).at_path(lrat)?;
     let start = Instant::now();
     match hexcert_lrat::check(&formula, std::io::BufReader::new(proof)) {
         Ok(summary) => Ok(format!(

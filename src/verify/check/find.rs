@@ -3,6 +3,7 @@
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
+use crate::error::AtPath;
 use crate::error::HexError;
 
 /// Every `claim.json`, `optimum.json`, `count.json` and `lift.json` under the given paths (files or
@@ -26,16 +27,16 @@ pub fn find_records(paths: &[PathBuf]) -> Result<Vec<PathBuf>, HexError> {
 }
 
 fn collect(path: &Path, found: &mut Vec<PathBuf>, visited: &mut HashSet<PathBuf>) -> Result<(), HexError> {
-    let meta = std::fs::metadata(path).map_err(|source| HexError::Io { path: path.into(), source })?;
+    let meta = std::fs::metadata(path).at_path(path)?;
     if !meta.is_dir() {
         found.push(path.to_path_buf()); // named on the command line: judged, whatever it is
         return Ok(());
     }
-    let canonical = path.canonicalize().map_err(|source| HexError::Io { path: path.into(), source })?;
+    let canonical = path.canonicalize().at_path(path)?;
     if !visited.insert(canonical) {
         return Ok(());
     }
-    let entries = std::fs::read_dir(path).map_err(|source| HexError::Io { path: path.into(), source })?;
+    let entries = std::fs::read_dir(path).at_path(path)?;
     for entry in entries.flatten() {
         let p = entry.path();
         let name = entry.file_name().to_string_lossy().into_owned();

@@ -5,7 +5,7 @@
 use std::path::Path;
 
 use super::run::CheckRun;
-use crate::error::{HexError, RecordError};
+use crate::error::{AtPath, HexError, RecordError};
 use crate::levels::Partial;
 use crate::records::optimum::check_optimum_ranges;
 use crate::records::ranges::check_n_directory;
@@ -126,7 +126,7 @@ impl CheckRun<'_> {
         let dir = path.parent().unwrap_or(Path::new("."));
         let minima = &optimum.level_minima;
         let mut claims = Vec::new();
-        for entry in std::fs::read_dir(dir).map_err(|source| HexError::Io { path: dir.into(), source })?.flatten() {
+        for entry in std::fs::read_dir(dir).at_path(dir)?.flatten() {
             let name = entry.file_name().to_string_lossy().into_owned();
             let Some((level, below)) = crate::records::ranges::claim_directory_numbers(&name) else { continue };
             let claim_path = entry.path().join("claim.json");
