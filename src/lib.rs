@@ -37,7 +37,8 @@
 //! - `certify`: everything that solves: prove, optimum, cube runs and
 //!   merges, listings, refinement (behind the feature `solver`);
 //! - `rendering`: pictures of grids;
-//! - `gallery`: every certified optimum and best grid drawn into one page.
+//! - `gallery`: every certified optimum and best grid drawn into one page;
+//! - `results`: the results table and each record's facts, as the records state them.
 //!
 //! tests/module_graph.rs holds the files to this: no import circle, no
 //! solver code reachable from the checking side.
@@ -65,6 +66,7 @@ pub mod outcome;
 pub mod proofs;
 pub mod records;
 pub mod rendering;
+pub mod results;
 pub mod run;
 #[cfg(feature = "solver")]
 pub mod search;
