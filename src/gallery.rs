@@ -117,8 +117,9 @@ pub fn collect(proofs: &Path, grids: &Path) -> Result<Vec<GalleryEntry>, HexErro
     Ok(entries)
 }
 
-/// The entries of `dir` whose names give a side, sorted by side then name.
-fn side_files(dir: &Path, side: impl Fn(&str) -> Option<usize>) -> Result<Vec<(usize, PathBuf)>, HexError> {
+/// The entries of `dir` whose names give a side, sorted by side then name
+/// (the results table reads `proofs/` and `grids/` by it too).
+pub(crate) fn side_files(dir: &Path, side: impl Fn(&str) -> Option<usize>) -> Result<Vec<(usize, PathBuf)>, HexError> {
     let mut found = Vec::new();
     for item in std::fs::read_dir(dir).at_path(dir)? {
         let name = item.at_path(dir)?.file_name();

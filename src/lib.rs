@@ -38,7 +38,8 @@
 //! - `certify`: everything that solves: prove, optimum, cube runs and
 //!   merges, listings, refinement (behind the feature `solver`);
 //! - `rendering`: pictures of grids;
-//! - `gallery`: every certified optimum and best grid drawn into one page.
+//! - `gallery`: every certified optimum and best grid drawn into one page;
+//! - `results`: the results table and each record's facts, as the records state them.
 //!
 //! tests/module_graph.rs holds the files to this: no import circle, no
 //! solver code reachable from the checking side.
@@ -67,6 +68,7 @@ pub mod proofs;
 pub mod records;
 pub mod recount;
 pub mod rendering;
+pub mod results;
 pub mod run;
 #[cfg(feature = "solver")]
 pub mod search;

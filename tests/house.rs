@@ -13,3 +13,4 @@ mod module_graph;
 mod names;
 mod options;
 mod reports;
+mod results_table;

@@ -4,6 +4,9 @@
 
 use std::path::PathBuf;
 
+use crate::args::side_range;
+use crate::choices;
+
 use hexcert::context::RunContext;
 use hexcert::error::HexError;
 
@@ -234,5 +237,71 @@ impl RecountArgs {
     /// Runs `hexcert recount`.
     pub(crate) fn run(&self) -> Result<Reported, HexError> {
         commands::recount(&self.cell, self.sample.zip(self.seed), &self.counter)
+    }
+}
+
+/// `hexcert table`: a computed table, or the results the records state.
+#[derive(clap::Args)]
+pub struct TableArgs {
+    /// Which table: `counts` (solutions at the minimum) or `penalties`
+    /// (minimum per level), computed by the sweep; `results` (README's
+    /// table and each claim's and count's facts, read from proofs/,
+    /// counts/ and grids/ under --root: a plain read that re-checks no
+    /// proof and no listing; `hexcert check` does).
+    #[arg(value_enum)]
+    kind: commands::TableKind,
+    /// A side or an inclusive range: 3..=8 (`counts` and `penalties`).
+    #[arg(long, value_parser = side_range, required_if_eq_any = [("kind", "counts"), ("kind", "penalties")])]
+    n: Option<(usize, usize)>,
+    /// With `counts`: also write the table as a record (format
+    /// `hexcert-count-table/1`, docs/RECORDS.md), whole or not at all;
+    /// `counts/table.json` is the one `table results` prints.
+    #[arg(long, value_name = "FILE")]
+    record: Option<PathBuf>,
+    /// With `results`: rewrite the blocks of FILE between
+    /// `<!-- table results: NAME begin -->` and `... NAME end -->` (NAME:
+    /// table, claims, counts) with their current text, the rest of FILE
+    /// untouched, whole or not at all (README.md docs/RESULTS.md).
+    #[arg(long, value_name = "FILE", num_args = 1..)]
+    write: Vec<PathBuf>,
+    /// With `results`: the repository whose proofs/, counts/ and grids/ are read.
+    #[arg(long, value_name = "DIR", default_value = ".")]
+    root: PathBuf,
+    /// How levels 5 and 6 are counted from the tables of levels 1 to 4:
+    /// `chains` (the chain products over every level-4 partial the tables
+    /// list; n = 11 in 14 minutes, n = 12 out of reach) or `lift` (the
+    /// extension road's program over the `+` cells of each level-3 partial
+    /// at the minimum; n = 12 in under 2 minutes).
+    #[arg(long, value_enum, default_value = "chains")]
+    upper: choices::Upper,
+    /// With `counts`: count each level also at its minimum + 1, ..., + K
+    /// (the near-optimal partials), a cell printed as the counts at the
+    /// minimum, one above, ..., K above, split by ` / `. The tables are
+    /// built for the top level's minimum + K (with --start-from, once).
+    #[arg(long, value_name = "K", default_value_t = 0)]
+    above: usize,
+    #[command(flatten)]
+    counting: CountingArgs,
+}
+
+impl TableArgs {
+    pub fn run(&self, json: bool, context: &RunContext) -> Result<Reported, HexError> {
+        let TableArgs { kind, n, upper, above, counting, record, write, root } = self;
+        if *kind == commands::TableKind::Results {
+            if record.is_some() {
+                return Err(HexError::Usage("--record writes a computed table: use it with `table counts`".into()));
+            }
+            return commands::results(root, write);
+        }
+        if !write.is_empty() {
+            return Err(HexError::Usage(
+                "--write embeds the results the records state: use it with `table results`".into(),
+            ));
+        }
+        let settings =
+            |n| Ok(hexcert::counting::CountSettings { upper: (*upper).into(), ..counting.settings(n, 6, context)? });
+        let sides = n.expect("clap requires --n with counts and penalties");
+        let upper_name = clap::ValueEnum::to_possible_value(upper).expect("a named choice");
+        commands::table(json, context, (*kind, *above), sides, (&settings, record.as_deref(), upper_name.get_name()))
     }
 }

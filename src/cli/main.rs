@@ -32,7 +32,7 @@ mod search_args;
 
 use args::*;
 use choices::*;
-use count_args::{CountArgs, RecountArgs};
+use count_args::{CountArgs, RecountArgs, TableArgs};
 #[cfg(feature = "solver")]
 use cubes_args::CubesCommand;
 
@@ -244,30 +244,9 @@ enum Command {
     Count(CountArgs),
     /// Recount a lifted cell's classes by an external exact model counter into recount.json; `check` compares them.
     Recount(RecountArgs),
-    /// Print the minimum-penalty or solution-count table as Markdown (or JSON).
-    Table {
-        /// Which table: `counts` (solutions at the minimum) or `penalties` (minimum per level).
-        #[arg(value_enum)]
-        kind: commands::TableKind,
-        /// A side or an inclusive range: 3..=8.
-        #[arg(long, value_parser = side_range)]
-        n: (usize, usize),
-        /// How levels 5 and 6 are counted from the tables of levels 1 to 4:
-        /// `chains` (the chain products over every level-4 partial the tables
-        /// list; n = 11 in 14 minutes, n = 12 out of reach) or `lift` (the
-        /// extension road's program over the `+` cells of each level-3 partial
-        /// at the minimum; n = 12 in under 2 minutes).
-        #[arg(long, value_enum, default_value = "chains")]
-        upper: choices::Upper,
-        /// With `counts`: count each level also at its minimum + 1, ..., + K
-        /// (the near-optimal partials), a cell printed as the counts at the
-        /// minimum, one above, ..., K above, split by ` / `. The tables are
-        /// built for the top level's minimum + K (with --start-from, once).
-        #[arg(long, value_name = "K", default_value_t = 0)]
-        above: usize,
-        #[command(flatten)]
-        counting: CountingArgs,
-    },
+    /// Print the minimum-penalty or solution-count table as Markdown (or JSON),
+    /// computed; or, with `results`, the results as the records state them.
+    Table(TableArgs),
     /// A lower bound on the level-k penalty: the outer rings' least owned penalty, found exactly (no solver).
     Bound(commands::BoundArgs),
     /// Draw a grid or partial as an SVG picture (penalty edges marked), or,
@@ -339,7 +318,7 @@ impl Command {
     /// left half-written).
     fn stops_on_ctrl_c(&self) -> bool {
         match self {
-            Command::Table { .. } => true,
+            Command::Table(_) => true,
             #[cfg(feature = "solver")]
             Command::Solve { .. }
             | Command::Optimize { .. }
@@ -430,12 +409,7 @@ fn run(cli: &Cli) -> Result<commands::report::Reported, HexError> {
         Command::Export { claim, cube, out } => commands::export(context, claim, *cube, out),
         Command::Count(count) => count.run(context),
         Command::Recount(args) => args.run(),
-        Command::Table { kind, n, upper, above, counting } => {
-            let settings = |n| {
-                Ok(hexcert::counting::CountSettings { upper: (*upper).into(), ..counting.settings(n, 6, context)? })
-            };
-            commands::table(cli.json, context, (*kind, *above), *n, &settings)
-        }
+        Command::Table(table) => table.run(cli.json, context),
         Command::Bound(bound) => bound.run(),
         Command::Render { gallery: Some(page), proofs, grids, .. } => commands::gallery(page, proofs, grids),
         Command::Render { file: Some(file), output: Some(output), level, .. } => commands::render(file, output, *level),

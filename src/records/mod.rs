@@ -23,6 +23,8 @@
 //! - `RecordError` (in `crate::error`, the bottom layer, so that `HexError`
 //!   carries it typed): one variant per way a record or a proof can fail;
 //! - `status`: what a run established about a record;
+//! - `table`: a computed count table (`table counts --record`), the counts
+//!   of the sides no listing holds;
 //! - `ledger`: the records of resumable units (cubes, leader cubes, refined
 //!   pieces): written once, read back bounded and matched to the run
 //!   reading them, their writers counted.
@@ -40,6 +42,7 @@ pub mod read;
 pub mod record;
 pub mod recount;
 pub mod status;
+pub mod table;
 pub mod trust;
 pub mod verdict;
 

@@ -113,6 +113,18 @@ pub fn chosen(zero: &[bool], sample: Option<(usize, u64)>) -> Vec<usize> {
     rows
 }
 
+/// Whether `recount` has counted every row it was to count of `classes`
+/// (all of them, or the nonzero ones and its drawn sample): what the
+/// results table marks ʳ. Whether the counts agree is `check`'s question.
+pub fn covers(
+    classes: &crate::records::recount::LiftClasses,
+    recount: &crate::records::recount::RecountRecord,
+) -> bool {
+    let zero: Vec<bool> = classes.counts.iter().map(|c| c == "0").collect();
+    let done: std::collections::HashSet<usize> = recount.rows.iter().copied().collect();
+    chosen(&zero, recount.sample.zip(recount.seed)).iter().all(|row| done.contains(row))
+}
+
 /// One class recounted: its level-3 least member (`+` as 4), refined to
 /// `level` adding exactly `added`.
 ///

@@ -6,6 +6,7 @@
 //! is one typed value, printed whole at the end with `--json`.
 
 use std::fmt;
+use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
@@ -24,6 +25,8 @@ pub enum TableKind {
     Counts,
     /// Minimum penalty at each level.
     Penalties,
+    /// The results as the records state them (`results::markdown`).
+    Results,
 }
 
 /// `table`: one row per n, each level's minimum and count.
@@ -63,7 +66,7 @@ impl fmt::Display for TableRow {
             .iter()
             .map(|e| match self.kind {
                 TableKind::Counts => std::iter::once(&e.count).chain(&e.above).cloned().collect::<Vec<_>>().join(" / "),
-                TableKind::Penalties => e.minimum.to_string(),
+                TableKind::Penalties | TableKind::Results => e.minimum.to_string(),
             })
             .collect();
         let times: Vec<String> = self.levels.iter().map(|e| format!("{:.2}", e.seconds)).collect();
@@ -79,12 +82,16 @@ impl fmt::Display for TableReport {
     }
 }
 
+/// How `table` counts each side, and the record it writes (`--record`) with how levels 5 and 6 were counted.
+pub type TableSettings<'a> =
+    (&'a dyn Fn(usize) -> Result<hexcert::counting::CountSettings, HexError>, Option<&'a Path>, &'a str);
+
 pub fn table(
     json: bool,
     context: &RunContext,
     (kind, above): (TableKind, usize),
     (first, last): (usize, usize),
-    settings: &dyn Fn(usize) -> Result<hexcert::counting::CountSettings, HexError>,
+    (settings, record, upper): TableSettings,
 ) -> Result<Reported, HexError> {
     use hexcert::counting::Count;
     if above > 0 && kind == TableKind::Penalties {
@@ -92,6 +99,10 @@ pub fn table(
             "--above counts the partials near each minimum: use it with `table counts`".into(),
         ));
     }
+    if record.is_some() && (kind != TableKind::Counts || above > 0) {
+        return Err(HexError::Usage("--record writes the counts at the minima: use it with `table counts`".into()));
+    }
+    let started = std::time::Instant::now();
     let stream = Rows::start(json, TABLE_HEADER);
     let mut rows = Vec::new();
     let mut loaded = Vec::new();
@@ -116,8 +127,77 @@ pub fn table(
         stream.row(&row);
         rows.push(row);
     }
+    if let Some(path) = record {
+        count_table(&rows, upper, started.elapsed().as_secs_f64(), &loaded).write(path)?;
+    }
     let report = TableReport { table: kind, rows, tables_loaded: loaded };
     stream.after(Loaded(&report.tables_loaded));
     let outcome = outcome(!report.tables_loaded.is_empty());
     Ok(stream.finish(Reported::new(report, outcome)))
+}
+
+/// The rows as a count table record: the command as typed, the rows as computed.
+fn count_table(rows: &[TableRow], upper: &str, seconds: f64, loaded: &[String]) -> hexcert::records::table::CountTable {
+    use hexcert::records::table::{CountRow, CountTable, COUNT_TABLE_FORMAT};
+    let command: Vec<String> = std::iter::once("hexcert".to_string()).chain(std::env::args().skip(1)).collect();
+    CountTable {
+        format: COUNT_TABLE_FORMAT.into(),
+        command: command.join(" "),
+        upper: upper.into(),
+        rows: rows
+            .iter()
+            .map(|row| CountRow {
+                n: row.n,
+                minima: row.levels.iter().map(|e| e.minimum).collect(),
+                counts: row.levels.iter().map(|e| e.count.clone()).collect(),
+            })
+            .collect(),
+        seconds,
+        tables_loaded: loaded.to_vec(),
+        hexcert: hexcert::records::this_build(),
+        written_by: hexcert::run::attestation(),
+    }
+}
+
+/// `table results`: the results the records under `root` state, printed, or
+/// written into the marked blocks of each file of `write`.
+pub struct ResultsReport {
+    text: String,
+    written: Vec<(String, Vec<String>)>,
+}
+
+impl Serialize for ResultsReport {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut map = serializer.serialize_map(Some(1))?;
+        if self.written.is_empty() {
+            map.serialize_entry("markdown", &self.text)?;
+        } else {
+            map.serialize_entry("written", &self.written)?;
+        }
+        map.end()
+    }
+}
+
+impl fmt::Display for ResultsReport {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        if self.written.is_empty() {
+            return write!(f, "{}", self.text);
+        }
+        for (file, blocks) in &self.written {
+            writeln!(f, "{file}: blocks {} written from the records", blocks.join(", "))?;
+        }
+        Ok(())
+    }
+}
+
+/// The outcome is `Done`: a plain read of what the records state, no verdict of its own.
+pub fn results(root: &Path, write: &[PathBuf]) -> Result<Reported, HexError> {
+    let results = hexcert::results::collect(&hexcert::results::Sources::under(root))?;
+    let mut written = Vec::new();
+    for file in write {
+        written.push((file.display().to_string(), hexcert::results::embed::write(file, &results)?));
+    }
+    let text = hexcert::results::markdown::all(&results);
+    Ok(Reported::new(ResultsReport { text, written }, hexcert::outcome::Outcome::Done))
 }
