@@ -957,3 +957,41 @@ fn a_recount_is_checked_class_by_class_against_the_lift() {
     let (code, text) = check();
     assert!(code != Some(4) && code != Some(0) && text.contains("recounted 12345"), "{code:?}: {text}");
 }
+
+/// A recount at level 5 does not count again the classes that the recount
+/// of level 4 beside it counted nothing (with the lift): a class with no
+/// refinement at level 4 at the minimum has none at level 5. `check` says
+/// how many it took from below and holds each to that cell: a level-4
+/// recount altered to count one of them fails the level-5 check.
+#[test]
+fn a_recount_takes_the_classes_that_count_nothing_from_the_level_below() {
+    let Some(counter) = crate::common::ganak_counter() else { return };
+    let (cells, listing) = level_three_listing();
+    let cell = |level: u8| cells.path().join(format!("n5-level{level}-penalty9"));
+    for level in [4u8, 5] {
+        let out = lift_n5(&listing, &level.to_string(), &cell(level));
+        assert_eq!(out.status.code(), Some(4), "{}", String::from_utf8_lossy(&out.stderr));
+        let out = hexcert(&["recount", cell(level).to_str().unwrap(), "--counter", counter.to_str().unwrap()]);
+        assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    }
+    let zero = json(&cell(4).join("classes.json"))["counts"].as_array().unwrap().iter().filter(|c| *c == "0").count();
+    let refined = json(&cell(5).join("recount.json"))["refined"].as_array().map_or(0, Vec::len);
+    assert!(zero > 0 && refined == zero, "{zero} classes count nothing at level 4, {refined} taken from there");
+    let check = || {
+        let out = hexcert(&["check", cell(5).join("lift.json").to_str().unwrap()]);
+        (out.status.code(), format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr)))
+    };
+    let (code, text) = check();
+    let said = format!("30 of 30 classes recounted, {} by", 30 - zero);
+    assert!(code == Some(4) && text.contains(&said) && text.contains("counting nothing at the level below"), "{text}");
+    let row = json(&cell(5).join("recount.json"))["refined"][0].as_u64().unwrap();
+    crate::common::edit_json(&cell(4).join("recount.json"), |v| {
+        let at = v["rows"].as_array().unwrap().iter().position(|r| r.as_u64() == Some(row)).unwrap();
+        v["counts"][at] = serde_json::json!("7");
+    });
+    let (code, text) = check();
+    assert!(
+        code != Some(4) && code != Some(0) && text.contains("said to count nothing at level 4"),
+        "{code:?}: {text}"
+    );
+}

@@ -62,6 +62,15 @@ pub struct RecountRecord {
     pub rows: Vec<usize>,
     pub counts: Vec<String>,
     pub seconds: Vec<f64>,
+    /// Classes known to count nothing without the counter (rows of
+    /// `classes.json`, increasing, none among `rows`): the recount of the
+    /// level below at the same penalty, beside this cell, counted them
+    /// nothing (`zero_rows`), and a refinement at this level coarsens to
+    /// one at the level below of no more penalty (docs/PROBLEM.md,
+    /// section 4), of no less when no partial of that level lies below the
+    /// penalty; so a class with none there has none here. Empty at level 4.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub refined: Vec<usize>,
     #[serde(deserialize_with = "crate::records::ledger::writer")]
     pub written_by: String,
 }
@@ -84,4 +93,21 @@ impl LiftClasses {
 impl RecountRecord {
     /// The file name beside `lift.json`.
     pub const FILE: &'static str = "recount.json";
+}
+
+impl RecountRecord {
+    /// The classes this recount knows to count nothing: those the counter
+    /// counted nothing, and those refined from the level below.
+    pub fn zero_rows(&self) -> std::collections::HashSet<usize> {
+        let counted = self.rows.iter().zip(&self.counts).filter(|(_, count)| *count == "0").map(|(&row, _)| row);
+        counted.chain(self.refined.iter().copied()).collect()
+    }
+}
+
+/// The cell beside `cell` that holds the lift of the level below
+/// `level`, at the same side and penalty: where a recount at `level` finds
+/// the classes it need not count (`RecountRecord::refined`).
+pub fn cell_below(cell: &Path, n: usize, level: u8, penalty: usize) -> std::path::PathBuf {
+    let name = crate::records::leaders::count_cell(n, level - 1, penalty, None);
+    cell.parent().unwrap_or(Path::new(".")).join(name)
 }

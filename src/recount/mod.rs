@@ -121,8 +121,47 @@ pub fn covers(
     recount: &crate::records::recount::RecountRecord,
 ) -> bool {
     let zero: Vec<bool> = classes.counts.iter().map(|c| c == "0").collect();
-    let done: std::collections::HashSet<usize> = recount.rows.iter().copied().collect();
+    let done: std::collections::HashSet<usize> = recount.rows.iter().chain(&recount.refined).copied().collect();
     chosen(&zero, recount.sample.zip(recount.seed)).iter().all(|row| done.contains(row))
+}
+
+/// The classes of `classes` (the lift `record`'s, in `cell`) that the
+/// cell of the level below (`records::recount::cell_below`) counts nothing
+/// on both roads: its lift of the same listing at the same penalty, its
+/// classes the same least members, and its recount (`RecountRecord::zero_rows`)
+/// agreeing with its lift on each. `None` at level 4 and below, or when that
+/// cell has no lift, classes or recount of this listing.
+///
+/// # Errors
+///
+/// `HexError::Record`/`Io` when a record of that cell is there but cannot be read.
+pub fn zeros_below(
+    cell: &Path,
+    record: &crate::records::lift::LiftRecord,
+    classes: &crate::records::recount::LiftClasses,
+) -> Result<Option<(std::path::PathBuf, std::collections::HashSet<usize>)>, HexError> {
+    use crate::records::recount::{cell_below, LiftClasses, RecountRecord};
+    use crate::records::Record;
+    if record.level < 5 {
+        return Ok(None);
+    }
+    let below = cell_below(cell, record.n, record.level, record.penalty);
+    let files = [below.join("lift.json"), below.join(LiftClasses::FILE), below.join(RecountRecord::FILE)];
+    if !files.iter().all(|file| file.is_file()) {
+        return Ok(None);
+    }
+    let Record::Lift(lifted) = Record::read(&files[0])? else { return Ok(None) };
+    let theirs: LiftClasses = crate::records::read_json(&files[1])?;
+    let recounted: RecountRecord = crate::records::read_json(&files[2])?;
+    let same = (lifted.n, lifted.level + 1, lifted.penalty, &lifted.listing)
+        == (record.n, record.level, record.penalty, &record.listing)
+        && theirs.leaders == classes.leaders
+        && (recounted.n, recounted.level, recounted.penalty) == (lifted.n, lifted.level, lifted.penalty);
+    if !same {
+        return Ok(None);
+    }
+    let zeros = recounted.zero_rows().into_iter().filter(|&row| theirs.counts.get(row).is_some_and(|c| c == "0"));
+    Ok(Some((below, zeros.collect())))
 }
 
 /// One class recounted: its level-3 least member (`+` as 4), refined to

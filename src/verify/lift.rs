@@ -88,7 +88,8 @@ pub fn check_lift(
         .ok_or_else(|| bad(format!("the listing {} failed its check: there is nothing to lift", listing.display())))?;
     let hex = Hexagon::new(record.n)?;
     let listed = crate::orbits::orbit_members(&hex, count.level, count.penalty, &leaders)?;
-    super::recount::check_classes(path, record, &listed, messages)?;
+    let floor = level_below_floor(&listing, &count, record);
+    super::recount::check_classes(path, record, (&listed, floor.as_deref()), messages)?;
     let lift = if recount {
         let via = Via::named(&record.via)
             .ok_or_else(|| bad(format!("via {}: the lift counts by `lift` or `chains`", record.via)))?;
@@ -122,6 +123,26 @@ pub fn check_lift(
         Status::Unverified
     };
     Ok(optimum_status.and(listing_status).and(lift))
+}
+
+/// Why no partial of any level between the listing's and the lift's lies
+/// below the lift's penalty, if anything here says so (a recount's
+/// `refined` classes rest on it, at every level they were refined
+/// through): the listing's own minimum (none of its level below it, so
+/// none of a higher one either, docs/PROBLEM.md section 4) or the side's
+/// optimum stating it for each of those levels. Judged by the listing's and
+/// the optimum's own checks.
+fn level_below_floor(listing: &Path, count: &CountRecord, record: &LiftRecord) -> Option<String> {
+    if count.minimum() == record.penalty {
+        return Some(format!("no level-{} partial lies below {} (the listing's minimum)", count.level, record.penalty));
+    }
+    let levels = count.level + 1..record.level;
+    let optimum = levels
+        .clone()
+        .map(|level| certifying_optimum(listing, count, (level, record.penalty)).ok().flatten())
+        .collect::<Option<Vec<_>>>()?;
+    let shown = optimum.first().map_or_else(String::new, |path| path.display().to_string());
+    Some(format!("levels {} to {} have minimum {} ({shown})", levels.start, levels.end - 1, record.penalty))
 }
 
 /// What certifies the lift's penalty as its level's minimum, in this run:

@@ -38,7 +38,7 @@ use crate::recount::chosen;
 pub fn check_classes(
     path: &Path,
     record: &LiftRecord,
-    listed: &[(Partial, usize)],
+    (listed, floor): (&[(Partial, usize)], Option<&str>),
     messages: &mut Vec<String>,
 ) -> Result<(), HexError> {
     let dir = path.parent().unwrap_or(Path::new("."));
@@ -60,7 +60,12 @@ pub fn check_classes(
         return Ok(());
     }
     let recounted: RecountRecord = crate::records::read_json(&recount)?;
-    let said = check_recount(&recount, &recounted, &classes)?;
+    let refined = match recounted.refined.is_empty() {
+        true => None,
+        false => Some(check_refined(dir, (&recount, &recounted), (record, &classes), floor)?),
+    };
+    let said = check_recount(&recount, &recounted, &classes, refined.as_ref().is_some_and(|(_, held)| *held))?;
+    messages.extend(refined.map(|(said, _)| said));
     messages.push(said);
     Ok(())
 }
@@ -125,7 +130,12 @@ fn check_class_rows(
 }
 
 /// A recount against the classes: what `check` says of it.
-fn check_recount(file: &Path, recount: &RecountRecord, classes: &LiftClasses) -> Result<String, HexError> {
+fn check_recount(
+    file: &Path,
+    recount: &RecountRecord,
+    classes: &LiftClasses,
+    refined_held: bool,
+) -> Result<String, HexError> {
     let bad = |why: String| HexError::Input { file: file.to_path_buf(), line: 0, message: why };
     if recount.format != RECOUNT_FORMAT
         || recount.encoding != RECOUNT_ENCODING
@@ -147,9 +157,19 @@ fn check_recount(file: &Path, recount: &RecountRecord, classes: &LiftClasses) ->
         _ => return Err(bad("a sample needs its seed, and a seed its sample".into())),
     };
     let wanted: HashSet<usize> = chosen(&zero, sample).into_iter().collect();
-    for (k, &row) in recount.rows.iter().enumerate() {
+    let counted: HashSet<usize> = recount.rows.iter().copied().collect();
+    if recount.refined.windows(2).any(|w| w[0] >= w[1]) || recount.refined.iter().any(|row| counted.contains(row)) {
+        return Err(bad("its refined rows are not increasing, or counted too".into()));
+    }
+    if let Some(row) = recount.refined.iter().find(|&row| classes.counts.get(*row).is_none_or(|c| c != "0")) {
+        return Err(bad(format!("row {row}: counts nothing at the level below, the lift counts some here")));
+    }
+    for (k, &row) in recount.rows.iter().chain(&recount.refined).enumerate() {
         if !wanted.contains(&row) {
             return Err(bad(format!("row {row} is not among the classes this recount draws")));
+        }
+        if k >= done {
+            continue;
         }
         if recount.counts[k] != classes.counts[row] {
             return Err(bad(format!(
@@ -167,11 +187,60 @@ fn check_recount(file: &Path, recount: &RecountRecord, classes: &LiftClasses) ->
             zero.iter().filter(|z| **z).count()
         ),
     };
+    let refined = if refined_held { recount.refined.len() } else { 0 };
+    let by_below = match refined {
+        0 => String::new(),
+        r => format!(" and {r} counting nothing at the level below"),
+    };
     Ok(format!(
-        "recount: {done} of {} classes recounted by {} ({RECOUNT_ENCODING}), each as the lift counts it; {} of the {} to recount ({which}) not recounted",
+        "recount: {} of {} classes recounted, {done} by {} ({RECOUNT_ENCODING}){by_below}, each as the lift counts it; {} of the {} to recount ({which}) not recounted",
+        done + refined,
         classes.counts.len(),
         recount.counter,
-        wanted.len() - done,
+        wanted.len() - done - refined,
         wanted.len()
     ))
+}
+
+/// The recount's `refined` classes against the cell of the level below
+/// (`recount::zeros_below`: both its roads count them nothing) and `floor`
+/// (why no partial of the levels between lies below the penalty, as the
+/// lift's check found it, `verify::lift`): what `check` says of them, and
+/// whether they hold as recounted. Held only when both do: a class with a
+/// refinement at this level and penalty has one at each level below of no
+/// more penalty (docs/PROBLEM.md, section 4), and no less with the floor.
+fn check_refined(
+    dir: &Path,
+    (file, recount): (&Path, &RecountRecord),
+    (record, classes): (&LiftRecord, &LiftClasses),
+    floor: Option<&str>,
+) -> Result<(String, bool), HexError> {
+    let refined = recount.refined.len();
+    let below = record.level - 1;
+    let Some((cell, zeros)) = crate::recount::zeros_below(dir, record, classes)? else {
+        return Ok((
+            format!("refined: {refined} classes said to count nothing at level {below}, with no lift, classes and recount of this listing at level {below} beside it: not recounted"),
+            false,
+        ));
+    };
+    if let Some(row) = recount.refined.iter().find(|row| !zeros.contains(row)) {
+        return Err(HexError::Input {
+            file: file.to_path_buf(),
+            line: 0,
+            message: format!(
+                "row {row}: said to count nothing at level {below}, which {} does not say on both roads",
+                cell.display()
+            ),
+        });
+    }
+    Ok(match floor {
+        Some(floor) => (
+            format!("refined: {refined} classes count nothing at level {below} on both roads ({}), and {floor}: none at level {}", cell.display(), record.level),
+            true,
+        ),
+        None => (
+            format!("refined: {refined} classes count nothing at level {below} ({}), but nothing here says no partial of the levels below lies under {}: not recounted", cell.display(), record.penalty),
+            false,
+        ),
+    })
 }

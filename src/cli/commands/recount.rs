@@ -16,7 +16,7 @@ use hexcert::records::recount::{
     write_into, LiftClasses, RecountRecord, CLASSES_FORMAT, RECOUNT_ENCODING, RECOUNT_FORMAT,
 };
 use hexcert::records::Record;
-use hexcert::recount::{chosen, recount_class, ExternalCounter};
+use hexcert::recount::{chosen, recount_class, zeros_below, ExternalCounter};
 
 use super::report::Reported;
 
@@ -74,8 +74,11 @@ pub fn write_lift(
 pub struct RecountReport {
     cell: String,
     counter: String,
-    /// Classes recounted (this run and the runs it resumed), of `classes`.
+    /// Classes recounted (this run and the runs it resumed), of `classes`:
+    /// by the counter, or known to count nothing from the level below.
     recounted: usize,
+    /// Of those, the ones the recount of the level below counted nothing.
+    refined: usize,
     classes: usize,
     /// Classes the recount is to count (every one, or the sample's).
     wanted: usize,
@@ -88,11 +91,16 @@ impl std::fmt::Display for RecountReport {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         writeln!(
             f,
-            "{}: {} of {} classes recounted by {} ({} to recount), {} disagreeing with the lift{}; {:.1} s",
+            "{}: {} of {} classes recounted, {} by {}{} ({} to recount), {} disagreeing with the lift{}; {:.1} s",
             self.cell,
             self.recounted,
             self.classes,
+            self.recounted - self.refined,
             self.counter,
+            match self.refined {
+                0 => String::new(),
+                refined => format!(" and {refined} counting nothing at the level below"),
+            },
             self.wanted,
             self.disagree.len(),
             if self.disagree.is_empty() { String::new() } else { format!(" (rows {:?})", self.disagree) },
@@ -140,7 +148,21 @@ pub fn recount(cell: &Path, sample: Option<(usize, u64)>, program: &Path) -> Res
     let wanted = chosen(&zero, sample);
     let mut done = resumed(cell, &record, &counter.name, sample);
     let mut saved = Instant::now();
-    let kept: std::collections::HashSet<usize> = done.rows.iter().copied().collect();
+    let mut kept: std::collections::HashSet<usize> = done.rows.iter().chain(&done.refined).copied().collect();
+    // A class with no refinement at the level below has none here (RecountRecord::refined): not counted again.
+    if let Some((below, zeros)) = zeros_below(cell, &record, &classes)? {
+        let before = done.refined.len();
+        done.refined.extend(wanted.iter().filter(|row| zeros.contains(row) && !kept.contains(row)));
+        done.refined.sort_unstable();
+        kept.extend(done.refined.iter().copied());
+        eprintln!(
+            "recount {}: {} classes count nothing at level {} ({})",
+            cell.display(),
+            done.refined.len() - before,
+            record.level - 1,
+            below.display()
+        );
+    }
     for &row in wanted.iter().filter(|row| !kept.contains(row)) {
         let values = listed
             .get(classes.leaders[row])
@@ -170,12 +192,14 @@ pub fn recount(cell: &Path, sample: Option<(usize, u64)>, program: &Path) -> Res
         .zip(&done.counts)
         .filter(|&(&row, count)| *count != classes.counts[row])
         .map(|(&row, _)| row)
+        .chain(done.refined.iter().copied().filter(|&row| classes.counts[row] != "0"))
         .collect();
     let outcome = if disagree.is_empty() { Outcome::Done } else { Outcome::Negative };
     let report = RecountReport {
         cell: cell.display().to_string(),
         counter: counter.name.clone(),
-        recounted: done.rows.len(),
+        recounted: done.rows.len() + done.refined.len(),
+        refined: done.refined.len(),
         classes: classes.counts.len(),
         wanted: wanted.len(),
         disagree,
@@ -199,6 +223,7 @@ fn resumed(cell: &Path, record: &LiftRecord, counter: &str, sample: Option<(usiz
         rows: Vec::new(),
         counts: Vec::new(),
         seconds: Vec::new(),
+        refined: Vec::new(),
         written_by: hexcert::run::attestation(),
     };
     match hexcert::records::read_json::<RecountRecord>(&cell.join(RecountRecord::FILE)) {
@@ -207,6 +232,7 @@ fn resumed(cell: &Path, record: &LiftRecord, counter: &str, sample: Option<(usiz
                 rows: Vec::new(),
                 counts: Vec::new(),
                 seconds: Vec::new(),
+                refined: Vec::new(),
                 written_by: fresh.written_by.clone(),
                 ..old.clone()
             }) == fresh =>
