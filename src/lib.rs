@@ -35,8 +35,10 @@
 //!   cube status, the statement -> CNF check, regeneration's judging;
 //! - `solving`: the `SatSolver` trait and its CaDiCaL backend;
 //! - `search`: the searches, which see the solver through its trait only;
-//! - `certify`: everything that solves: prove, optimum, cube runs and
-//!   merges, listings, refinement (behind the feature `solver`);
+//! - `listing`: the SAT road's listing of lex-leaders (`count --road sat`):
+//!   plan, list, refute, record (behind the feature `solver`);
+//! - `certify`: everything else that solves: prove, optimum, cube runs and
+//!   merges, refinement (behind the feature `solver`);
 //! - `rendering`: pictures of grids;
 //! - `gallery`: every certified optimum and best grid drawn into one page;
 //! - `results`: the results table and each record's facts, as the records state them.
@@ -61,6 +63,8 @@ pub mod formula;
 pub mod gallery;
 pub mod geometry;
 pub mod levels;
+#[cfg(feature = "solver")]
+pub mod listing;
 pub mod options;
 pub mod orbits;
 pub mod outcome;

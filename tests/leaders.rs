@@ -1,4 +1,4 @@
-//! The SAT road cube by cube (`search::leaders`): the same leaders as one
+//! The SAT road cube by cube (`listing::list`): the same leaders as one
 //! solver's listing, the same counts as the frontier sweep, and a run
 //! stopped and resumed from its cube records gives the same count; a
 //! record that does not hold what it names is refused by name.
@@ -7,7 +7,7 @@ use std::sync::atomic::AtomicBool;
 
 use hexcert::counting::Count;
 use hexcert::geometry::Hexagon;
-use hexcert::search::orbits::{orbit_count, orbit_count_by_cubes};
+use hexcert::listing::list::{orbit_count, orbit_count_by_cubes};
 use hexcert::solving::Cadical;
 
 fn quiet(_: usize, _: usize) {}

@@ -8,9 +8,9 @@ use hexcert::encoding::symmetry::ring1_cells;
 use hexcert::encoding::{EncodeOptions, SymmetryBreaking};
 use hexcert::geometry::Hexagon;
 use hexcert::levels::Partial;
+use hexcert::listing::list::orbit_count;
 use hexcert::orbits::image as act;
 use hexcert::search::enumerate;
-use hexcert::search::orbits::orbit_count;
 use hexcert::solving::Cadical;
 use hexcert::validation::evaluate;
 

@@ -1,9 +1,10 @@
-//! Certification: everything that solves. Proving claims with traced,
+//! Certification: what solves, the listing aside. Proving claims with traced,
 //! LRAT-checked proofs (`prove`), certifying optima (`optimum`), running a
 //! plan's cubes (`cube_run`) and merging their records into a claim
-//! (`merge`), listing lex-leaders cube by cube (`listing`; leaf by leaf,
-//! `leaf_tree`) into certified counts (`count`), splitting hard
-//! cubes (`refine`), resuming searches (`resume`).
+//! (`merge`), splitting hard cubes (`refine`), resuming searches
+//! (`resume`). The SAT road's listing, which solves too, is a module of
+//! its own (`listing`), below this one: `prove` lists a cube again for
+//! `check --regenerate` through it.
 //!
 //! The whole module is behind the cargo feature `solver` (gated once, in
 //! lib.rs). It builds on `verify`, never the other way round: every record
@@ -18,11 +19,8 @@
 pub mod certificate_dir;
 pub mod check_queue;
 pub mod contradiction;
-pub mod count;
 pub mod cube_run;
 pub mod deadline;
-pub mod leaf_tree;
-pub mod listing;
 pub mod merge;
 pub mod optimum;
 pub mod prove;

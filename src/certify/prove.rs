@@ -385,7 +385,7 @@ impl Regenerate for SolveAgainUntil {
         verified: Option<&VerifiedChecker>,
     ) -> Result<crate::records::leaders::CubeLeaders, HexError> {
         let scratch = tempfile::tempdir().at_path(std::env::temp_dir())?;
-        super::listing::certified_cube(hex, cube, path, (scratch.path(), verified), (self.stop(), None))
+        crate::listing::refute::certified_cube(hex, cube, path, (scratch.path(), verified), (self.stop(), None))
             .map(|(record, _)| record)
     }
 }

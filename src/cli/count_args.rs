@@ -182,29 +182,39 @@ impl CountArgs {
                 commands::count_extension(context, (*n, *level), (*penalty, *max_penalty), &settings)
             }
             #[cfg(feature = "solver")]
-            CountArgs {
-                n,
-                level,
-                penalty,
-                max_penalty,
-                road: Road::Sat,
-                leaders_dir,
-                certify,
-                verified,
-                leaf_depth,
-                leaf_time_limit,
-                ..
-            } => {
-                let checker = if *certify { verified.checker()? } else { None };
-                let time_limit = leaf_time_limit.map(std::time::Duration::from_secs);
-                let leaves = leaf_depth.map(|d| hexcert::certify::leaf_tree::LeafSplit { depth: d.into(), time_limit });
-                let certified = certify.then_some(commands::CertifiedListing { verified: checker.as_ref(), leaves });
-                let listing = commands::SatListing { leaders_dir: leaders_dir.as_deref(), certified };
-                commands::count_sat(context, *n, *level, (*penalty, *max_penalty), listing)
-            }
+            CountArgs { road: Road::Sat, .. } => commands::count_sat(context, self.listing_request()?),
             #[cfg(not(feature = "solver"))]
             CountArgs { road: Road::Sat, .. } => Err(without_solver("--road sat")),
         }
+    }
+}
+
+#[cfg(feature = "solver")]
+impl CountArgs {
+    /// `count --road sat` as one request: its penalty, and which of the
+    /// three ways lists it (in one solver; cube by cube into
+    /// --leaders-dir; each cube proven complete, with --certify).
+    fn listing_request(&self) -> Result<hexcert::listing::ListingRequest, HexError> {
+        use hexcert::listing::{LeafSplit, ListingBound, ListingMode, ListingRequest};
+        let mode = match (&self.leaders_dir, self.certify) {
+            (Some(dir), true) => ListingMode::Certified {
+                dir: dir.clone(),
+                verified: self.verified.checker()?,
+                leaves: self.leaf_depth.map(|depth| LeafSplit {
+                    depth: depth.into(),
+                    time_limit: self.leaf_time_limit.map(std::time::Duration::from_secs),
+                }),
+            },
+            (Some(dir), false) => ListingMode::ByCubes { dir: dir.clone() },
+            // clap: --certify requires --leaders-dir.
+            (None, _) => ListingMode::Whole,
+        };
+        let penalty = match (self.penalty, self.max_penalty) {
+            (Some(p), _) => ListingBound::At(p),
+            (None, Some(b)) => ListingBound::UpTo(b),
+            (None, None) => return Err(HexError::Usage("--road sat needs --penalty P or --max-penalty B".into())),
+        };
+        Ok(ListingRequest { n: self.n, level: self.level, penalty, mode })
     }
 }
 

@@ -271,7 +271,7 @@ impl LevelEncoding {
     }
 
     /// Every `ge` variable: the cells' values, all a blocking clause of a
-    /// listing names (a listing freezes them: `certify::listing`).
+    /// listing names (a listing freezes them: `listing::refute`).
     pub fn value_variables(&self) -> impl Iterator<Item = i32> + '_ {
         self.ge.iter().flatten().copied()
     }

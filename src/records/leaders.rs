@@ -1,5 +1,5 @@
-//! The record of one cube of the SAT road's listing (`search::leaders`,
-//! `certify::listing`): the ring-1 lex-leaders of penalty <= P whose
+//! The record of one cube of the SAT road's listing (`listing::list`,
+//! `listing::refute`): the ring-1 lex-leaders of penalty <= P whose
 //! projection is the cube, and, for a certified listing, the proof that
 //! the list is complete.
 //!
@@ -123,7 +123,7 @@ pub struct ListingProof {
     /// hexcert-lrat's verdict on the trace (`records::claim::ONLINE_LISTING`).
     pub lrat: LratRecord,
     /// The verified checker's verdict on the same proof, read as a file
-    /// against the refuted formula written out (`certify::listing`): bound
+    /// against the refuted formula written out (`listing::refute`): bound
     /// to `formula_sha256`. Absent when the listing ran without it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub verified_lrat: Option<super::CheckerRecord>,

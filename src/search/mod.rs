@@ -11,8 +11,6 @@ pub mod explain;
 mod grid_completion;
 pub mod grids;
 pub mod hunt;
-pub mod leaders;
-pub mod orbits;
 
 use std::time::Instant;
 

@@ -39,7 +39,7 @@ pub trait Regenerate: Sync {
         what: &str,
         trace: TraceSender,
     ) -> Result<f64, HexError>;
-    /// Lists one cube of a certified count again, or its leaf `path` (`certify::listing`):
+    /// Lists one cube of a certified count again, or its leaf `path` (`listing::refute`):
     /// the new record, whose leaders and formula hash the caller compares
     /// with the stored ones, its trace checked by hexcert-lrat in this run
     /// and, when `verified` is given, its LRAT proof by that checker too

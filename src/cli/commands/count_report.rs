@@ -139,7 +139,7 @@ impl CountReport {
 #[cfg(feature = "solver")]
 impl CubeListing {
     /// How a cube-by-cube listing went, as reported.
-    pub(super) fn of(listing: hexcert::search::leaders::Listing) -> CubeListing {
+    pub(super) fn of(listing: hexcert::listing::list::Listing) -> CubeListing {
         CubeListing {
             listed: listing.listed,
             resumed: listing.resumed.units,

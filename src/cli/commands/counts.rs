@@ -10,8 +10,6 @@ use hexcert::context::RunContext;
 use hexcert::error::HexError;
 use hexcert::geometry::Hexagon;
 use hexcert::outcome::Outcome;
-#[cfg(feature = "solver")]
-use hexcert::solving::Cadical;
 
 /// Done, or unverified when part of the result is an earlier run's word
 /// (loaded tables, resumed pieces or cubes).
@@ -204,102 +202,32 @@ fn asked<T: ToString>(counts: &[T], penalty: Option<usize>) -> Vec<(usize, Strin
     }
 }
 
-/// How `count --road sat` lists: cube by cube into `leaders_dir`
-/// (resumable) when given, and, when `certified`, each cube's list proved
-/// complete.
+/// `count --road sat`: the request planned (a certified listing's claim
+/// and directory checked before any solving), listed (the lex-leaders of
+/// penalty <= P, closed under the symmetries), and, certified, recorded
+/// (`hexcert::listing`).
 #[cfg(feature = "solver")]
-pub struct SatListing<'a> {
-    pub leaders_dir: Option<&'a Path>,
-    pub certified: Option<CertifiedListing<'a>>,
-}
-
-/// A certified listing's verified checker (when named) and its leaf split
-/// (when a cube is listed leaf by leaf).
-#[cfg(feature = "solver")]
-pub struct CertifiedListing<'a> {
-    pub verified: Option<&'a hexcert::proofs::verified::VerifiedChecker>,
-    pub leaves: Option<hexcert::certify::leaf_tree::LeafSplit>,
-}
-
-/// `count --road sat`: partials of penalty P (or up to B) through the listed lex-leaders; with `leaders_dir`, cube by
-/// cube, resumable; `certified` (verified checker, leaf split) proves each cube's list complete (`certify::listing`).
-#[cfg(feature = "solver")]
-pub fn count_sat(
-    context: &RunContext,
-    n: usize,
-    level: u8,
-    (penalty, max_penalty): (Option<usize>, Option<usize>),
-    SatListing { leaders_dir, certified }: SatListing<'_>,
-) -> Result<Reported, HexError> {
-    let certify = certified.is_some();
-    let bound = penalty
-        .or(max_penalty)
-        .ok_or_else(|| HexError::Usage("--road sat needs --penalty P or --max-penalty B".into()))?;
-    let hex = Hexagon::new(n)?;
-    let minimum_claim = certify
-        .then(|| hexcert::certify::count::listing_claim(Path::new("proofs"), n, level, (penalty, bound)))
-        .transpose()?
-        .flatten();
-    if let (Some(dir), Some((_, minimum))) = (leaders_dir, &minimum_claim) {
-        hexcert::certify::count::check_listing_cell(dir, n, level, (bound, *minimum))?;
-    }
+pub fn count_sat(context: &RunContext, request: hexcert::listing::ListingRequest) -> Result<Reported, HexError> {
+    use hexcert::listing::{list, plan, record, ListingEvents};
+    let plan = plan::make(request, Path::new("proofs"))?;
+    let (n, level, bound) = (plan.request.n, plan.request.level, plan.bound());
     let progress = crate::progress::Progress::new(context);
     progress.working(format!("n={n}: listing level-{level} lex-leaders of penalty <= {bound}"));
     let started = std::time::Instant::now();
-    let (found, listing) = match leaders_dir {
-        None => (
-            hexcert::search::orbits::orbit_count::<Cadical>(
-                &hex,
-                level,
-                bound,
-                hexcert::options::SAT_ROAD_LEADERS.default,
-            )?,
-            None,
-        ),
-        Some(dir) => {
-            let on_cube = |done: usize, total: usize| {
-                progress.working(format!(
-                    "n={n}: level-{level} lex-leaders of penalty <= {bound}, cube {done} of {total} done"
-                ))
-            };
-            let (found, listing) = if let Some(CertifiedListing { verified, leaves }) = certified {
-                let on_leaf =
-                    |cube: u64, path: &[i32], news| progress.event(format!("cube {cube}, leaf {path:?}: {news}"));
-                hexcert::certify::count::count_certified(
-                    &hex,
-                    (level, bound),
-                    (dir, verified, leaves),
-                    context.stop_flag(),
-                    (&on_cube, &on_leaf),
-                )?
-            } else {
-                hexcert::search::orbits::orbit_count_by_cubes::<Cadical>(
-                    &hex,
-                    level,
-                    bound,
-                    Some(dir),
-                    context.stop_flag(),
-                    &on_cube,
-                )?
-            };
-            (found, Some(listing))
-        }
+    let on_cube = |done: usize, total: usize| {
+        progress.working(format!("n={n}: level-{level} lex-leaders of penalty <= {bound}, cube {done} of {total} done"))
     };
+    let on_leaf = |cube: u64, path: &[i32], news| progress.event(format!("cube {cube}, leaf {path:?}: {news}"));
+    let events = ListingEvents { stop: context.stop_flag(), on_cube: &on_cube, on_leaf: &on_leaf };
+    let listed = list::run(&plan, &events)?;
     drop(progress);
-    let mut report =
-        CountReport::new(n, level, Road::Sat, asked(&found.by_penalty, penalty), started.elapsed().as_secs_f64());
-    report.leaders = Some(found.leaders);
+    let penalty = plan.request.penalty.exact();
+    let counts = asked(&listed.count.by_penalty, penalty);
+    let mut report = CountReport::new(n, level, Road::Sat, counts, started.elapsed().as_secs_f64());
+    report.leaders = Some(listed.count.leaders);
     report.minimum = if penalty.is_none() { report.first_found() } else { None };
-    if let (Some(dir), Some((claim, minimum))) = (leaders_dir, &minimum_claim) {
-        report.count_record = hexcert::certify::count::write_count_record(
-            dir,
-            &hex,
-            (level, bound),
-            &found.by_penalty,
-            (claim, *minimum),
-        )?;
-    }
-    let resumed = listing.as_ref().is_some_and(|l| l.resumed.units + l.resumed_leaves.units > 0);
-    report.cubes = listing.map(CubeListing::of);
+    report.count_record = record::write(&plan, &listed.count.by_penalty)?;
+    let resumed = listed.resumed();
+    report.cubes = listed.cubes.map(CubeListing::of);
     Ok(Reported::new(report, outcome(resumed)))
 }

@@ -1,6 +1,6 @@
 //! A cube listed leaf by leaf: the leaves of a decision tree on the
 //! listing formula's penalty counter, each listed and proven complete on its
-//! own (`listing::certified_cube`) and recorded as it finishes, so that a
+//! own (`refute::certified_cube`) and recorded as it finishes, so that a
 //! cube longer than a session resumes per leaf; a leaf past its CPU limit
 //! is split in two down the same tree (docs/SOUNDNESS.md, section 9).
 
@@ -8,7 +8,9 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
-use super::listing::certified_cube;
+use super::plan::LeafSplit;
+use super::record::{judge_leaders, leaders_record};
+use super::refute::certified_cube;
 use crate::cubes::Split;
 use crate::encoding::model::Found;
 use crate::encoding::LevelEncoding;
@@ -18,29 +20,6 @@ use crate::geometry::Hexagon;
 use crate::proofs::verified::VerifiedChecker;
 use crate::records::leaders::{CubeLeaders, LeafListing};
 use crate::records::ledger::{Ledger, Resumed};
-use crate::search::leaders::{judge_leaders, leaders_record};
-
-/// How a cube is listed leaf by leaf: the leaves of a bisection tree of
-/// `depth` levels on the listing formula's penalty counter, and a leaf
-/// that runs past `time_limit` stopped and split in two (its record
-/// would be the union of theirs), down the same tree.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct LeafSplit {
-    pub depth: usize,
-    pub time_limit: Option<std::time::Duration>,
-}
-
-impl LeafSplit {
-    /// The CPU limit of a leaf below `splits` nodes stopped past their
-    /// own: `time_limit` doubled at each, so that a hard corner which
-    /// splitting does not make easier (n = 16's level-4 cube 119: at each
-    /// split one half listed in minutes, the other past the limit again)
-    /// costs about twice its last leaf at most, not the limit once more
-    /// at every level of an ever deeper chain.
-    pub fn limit_below(&self, splits: u32) -> Option<std::time::Duration> {
-        self.time_limit.map(|t| t.saturating_mul(1u32.checked_shl(splits).unwrap_or(u32::MAX)))
-    }
-}
 
 /// What became of one leaf of a cube listed leaf by leaf (progress).
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -286,22 +265,4 @@ fn leaf_listing(path: Vec<i32>, record: CubeLeaders) -> Result<LeafListing, HexE
 /// Where the leaf records of a cube listed leaf by leaf wait for the cube's record.
 pub fn leaves_dir(dir: &Path, split: &Split, cube: &[u8]) -> PathBuf {
     dir.join(format!("cube-{}-leaves", split.index(cube)))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::LeafSplit;
-    use std::time::Duration;
-
-    #[test]
-    fn a_leaf_limit_doubles_below_each_split_and_saturates() {
-        let split = LeafSplit { depth: 4, time_limit: Some(Duration::from_secs(600)) };
-        assert_eq!(split.limit_below(0), Some(Duration::from_secs(600)));
-        assert_eq!(split.limit_below(3), Some(Duration::from_secs(4800)));
-        assert!(
-            split.limit_below(40).is_some_and(|t| t >= Duration::from_secs(600 << 31)),
-            "a deep chain must not wrap round to a short limit"
-        );
-        assert_eq!(LeafSplit { depth: 4, time_limit: None }.limit_below(5), None);
-    }
 }

@@ -21,6 +21,7 @@
 use std::path::Path;
 use std::time::Instant;
 
+use super::record::leaders_record;
 use crate::cubes::Split;
 use crate::encoding::model::{accept_model, Found};
 use crate::encoding::LevelEncoding;
@@ -29,7 +30,6 @@ use crate::geometry::Hexagon;
 use crate::proofs::online::{Against, OnlineCheck};
 use crate::proofs::verified::VerifiedChecker;
 use crate::records::leaders::{blocking_clause, leaf_units, listing_formula, CubeLeaders, ListingProof};
-use crate::search::leaders::leaders_record;
 use crate::solving::profile::{self, Profile};
 use crate::solving::{Answer, Cadical, SatSolver};
 
