@@ -257,7 +257,8 @@ pub struct TableArgs {
     /// (minimum per level), computed by the sweep; `results` (README's
     /// table and each claim's and count's facts, read from proofs/,
     /// counts/ and grids/ under --root: a plain read that re-checks no
-    /// proof and no listing; `hexcert check` does).
+    /// proof and no listing; `hexcert check` does); `cli` (docs/CLI.md:
+    /// the command line's reference, its prose and every command's help).
     #[arg(value_enum)]
     kind: commands::TableKind,
     /// A side or an inclusive range: 3..=8 (`counts` and `penalties`).
@@ -271,7 +272,8 @@ pub struct TableArgs {
     /// With `results`: rewrite the blocks of FILE between
     /// `<!-- table results: NAME begin -->` and `... NAME end -->` (NAME:
     /// table, claims, counts) with their current text, the rest of FILE
-    /// untouched, whole or not at all (README.md docs/RESULTS.md).
+    /// untouched, whole or not at all (README.md docs/RESULTS.md). With
+    /// `cli`: write FILE whole (docs/CLI.md).
     #[arg(long, value_name = "FILE", num_args = 1..)]
     write: Vec<PathBuf>,
     /// With `results`: the repository whose proofs/, counts/ and grids/ are read.
@@ -297,15 +299,19 @@ pub struct TableArgs {
 impl TableArgs {
     pub fn run(&self, json: bool, context: &RunContext) -> Result<Reported, HexError> {
         let TableArgs { kind, n, upper, above, counting, record, write, root } = self;
-        if *kind == commands::TableKind::Results {
+        if matches!(kind, commands::TableKind::Results | commands::TableKind::Cli) {
             if record.is_some() {
                 return Err(HexError::Usage("--record writes a computed table: use it with `table counts`".into()));
+            }
+            if *kind == commands::TableKind::Cli {
+                return commands::cli_doc(<crate::Cli as clap::CommandFactory>::command(), write);
             }
             return commands::results(root, write);
         }
         if !write.is_empty() {
             return Err(HexError::Usage(
-                "--write embeds the results the records state: use it with `table results`".into(),
+                "--write embeds the results the records state or the reference: use it with `table results` or `table cli`"
+                    .into(),
             ));
         }
         let settings =

@@ -12,6 +12,7 @@ mod bound;
 #[cfg(feature = "solver")]
 mod campaign;
 mod check;
+mod cli_doc;
 mod count_report;
 // count_sat, the solver's road, is the file's one item that needs it.
 #[cfg_attr(not(feature = "solver"), allow(unused_imports))]
@@ -34,6 +35,7 @@ pub use bound::*;
 #[cfg(feature = "solver")]
 pub use campaign::*;
 pub use check::*;
+pub use cli_doc::cli_doc;
 pub use count_report::Road;
 pub use counts::*;
 #[cfg(feature = "solver")]

@@ -27,6 +27,8 @@ pub enum TableKind {
     Penalties,
     /// The results as the records state them (`results::markdown`).
     Results,
+    /// docs/CLI.md: the prose of src/cli/doc.md and every command's help.
+    Cli,
 }
 
 /// `table`: one row per n, each level's minimum and count.
@@ -66,7 +68,7 @@ impl fmt::Display for TableRow {
             .iter()
             .map(|e| match self.kind {
                 TableKind::Counts => std::iter::once(&e.count).chain(&e.above).cloned().collect::<Vec<_>>().join(" / "),
-                TableKind::Penalties | TableKind::Results => e.minimum.to_string(),
+                TableKind::Penalties | TableKind::Results | TableKind::Cli => e.minimum.to_string(),
             })
             .collect();
         let times: Vec<String> = self.levels.iter().map(|e| format!("{:.2}", e.seconds)).collect();
