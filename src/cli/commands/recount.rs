@@ -148,21 +148,7 @@ pub fn recount(cell: &Path, sample: Option<(usize, u64)>, program: &Path) -> Res
     let wanted = chosen(&zero, sample);
     let mut done = resumed(cell, &record, &counter.name, sample);
     let mut saved = Instant::now();
-    let mut kept: std::collections::HashSet<usize> = done.rows.iter().chain(&done.refined).copied().collect();
-    // A class with no refinement at the level below has none here (RecountRecord::refined): not counted again.
-    if let Some((below, zeros)) = zeros_below(cell, &record, &classes)? {
-        let before = done.refined.len();
-        done.refined.extend(wanted.iter().filter(|row| zeros.contains(row) && !kept.contains(row)));
-        done.refined.sort_unstable();
-        kept.extend(done.refined.iter().copied());
-        eprintln!(
-            "recount {}: {} classes count nothing at level {} ({})",
-            cell.display(),
-            done.refined.len() - before,
-            record.level - 1,
-            below.display()
-        );
-    }
+    let kept = take_refined(cell, (&record, &classes), &wanted, &mut done)?;
     for &row in wanted.iter().filter(|row| !kept.contains(row)) {
         let values = listed
             .get(classes.leaders[row])
@@ -206,6 +192,37 @@ pub fn recount(cell: &Path, sample: Option<(usize, u64)>, program: &Path) -> Res
         seconds: started.elapsed().as_secs_f64(),
     };
     Ok(Reported::new(report, outcome))
+}
+
+/// Takes into `done.refined` the `wanted` classes that the cell of the
+/// level below counts nothing on both roads (`recount::zeros_below`): a
+/// class with no refinement there has none here, so it is not counted
+/// again. The classes `done` holds now, counted or refined.
+///
+/// # Errors
+///
+/// `zeros_below`'s.
+fn take_refined(
+    cell: &Path,
+    (record, classes): (&LiftRecord, &LiftClasses),
+    wanted: &[usize],
+    done: &mut RecountRecord,
+) -> Result<std::collections::HashSet<usize>, HexError> {
+    let mut kept: std::collections::HashSet<usize> = done.rows.iter().chain(&done.refined).copied().collect();
+    if let Some((below, zeros)) = zeros_below(cell, record, classes)? {
+        let before = done.refined.len();
+        done.refined.extend(wanted.iter().filter(|row| zeros.contains(row) && !kept.contains(row)));
+        done.refined.sort_unstable();
+        kept.extend(done.refined.iter().copied());
+        eprintln!(
+            "recount {}: {} classes count nothing at level {} ({})",
+            cell.display(),
+            done.refined.len() - before,
+            record.level - 1,
+            below.display()
+        );
+    }
+    Ok(kept)
 }
 
 /// The cell's `recount.json` when it is of this choice and counter (its
