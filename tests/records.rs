@@ -178,13 +178,13 @@ fn informational_fields_are_judged_when_read() {
     let path = committed.join("counts/n14-level1-penalty32/cube-0.json");
     let mut cube: hexcert::records::leaders::CubeLeaders =
         serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
-    assert_eq!(cube.unknown_solver(), None);
+    assert_eq!(cube.unknown_solver(&path), None);
     match (cube.certificate.as_mut(), cube.leaves.first_mut()) {
         (Some(proof), _) => proof.solver = forged.into(),
         (None, Some(leaf)) => leaf.certificate.solver = forged.into(),
         (None, None) => panic!("an uncertified cube"),
     }
-    let why = cube.unknown_solver().expect("a forged solver passed");
+    let why = cube.unknown_solver(&path).expect("a forged solver passed");
     assert!(why.contains("certificate.solver"), "{why}");
     // Every record this build writes names a solver the list holds.
     assert!(hexcert::records::ranges::KNOWN_SOLVERS.contains(&hexcert::solving::Cadical::version().as_str()));

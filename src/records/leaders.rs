@@ -105,11 +105,14 @@ impl CubeLeaders {
         }
     }
 
-    /// Why a certificate names no solver hexcert ran, if one does
-    /// (`ranges::unknown_solver`): the count's check is then unverified.
-    pub fn unknown_solver(&self) -> Option<String> {
+    /// Why a certificate of the record at `path` names no solver hexcert
+    /// ran, if one does (`ranges::unknown_solver`): the count's check is
+    /// then unverified.
+    pub fn unknown_solver(&self, path: &Path) -> Option<String> {
         let proofs = self.proofs().unwrap_or_default();
-        proofs.iter().find_map(|(.., proof)| super::ranges::unknown_solver("certificate.solver", &proof.solver))
+        let why =
+            proofs.iter().find_map(|(.., proof)| super::ranges::unknown_solver("certificate.solver", &proof.solver));
+        why.map(|why| format!("{}: {why}", path.display()))
     }
 }
 

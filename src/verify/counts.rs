@@ -187,9 +187,7 @@ fn read_cubes(dir: &Path, hex: &Hexagon, record: &CountRecord, checks: ProofChec
         let judged =
             judge_leaders(&file, hex, (record.level, record.penalty), &|values| split.project(values), &cube_record)?;
         let partials: Vec<Partial> = judged.into_iter().map(|(partial, _)| partial).collect();
-        if cubes.unknown_solver.is_none() {
-            cubes.unknown_solver = cube_record.unknown_solver().map(|why| format!("{}: {why}", file.display()));
-        }
+        cubes.unknown_solver = cubes.unknown_solver.take().or_else(|| cube_record.unknown_solver(&file));
         let proofs = cube_record.proofs().ok_or_else(|| bad("no certificate".into()))?;
         let by_text: HashMap<&str, &Partial> = cube_record.leaders.iter().map(String::as_str).zip(&partials).collect();
         if by_text.len() != partials.len() {
