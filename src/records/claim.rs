@@ -266,9 +266,9 @@ pub fn one_line(text: &str) -> String {
 }
 
 /// Every numeric field of a claim, judged as it is read (src/records/ranges.rs says why): n, level,
-/// below (1..=edges+1: "below edges+1" is the largest bound with any content, and `encoder.max_penalty`
-/// + 1), the statement the sentence of those numbers, the build and solver names one line each, and
-/// the recorded times.
+/// below (1..=edges+1: "below edges+1" is the largest bound with any content, and one above
+/// `encoder.max_penalty`), the statement the sentence of those numbers, the build and solver names
+/// one line each, and the recorded times.
 ///
 /// # Errors
 ///
