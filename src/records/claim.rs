@@ -8,7 +8,8 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use super::header::{Header, Stated};
-use super::ranges::{build_in_range, check_statement_numbers, seconds_in_range, solver_in_range, SOLVER_NAME};
+use super::ranges::{build_in_range, name_in_range, seconds_in_range, unknown_solver, SOLVER_NAME};
+use super::read::Checked;
 use crate::encoding::{Cardinality, EncodeOptions, SymmetryBreaking, ENCODER_VERSION};
 use crate::error::HexError;
 
@@ -222,29 +223,28 @@ impl Claim {
         }
     }
 
-    /// Checks the record is self-consistent and made by an encoder we have.
+    /// The claim was made by the encoder this build has: else its CNF
+    /// cannot be re-encoded here to be held to its hash.
     ///
     /// # Errors
     ///
-    /// `HexError::Input` when the encoder is not this build's
-    /// (`ENCODER_VERSION`) or `below` is 0 or not `encoder.max_penalty + 1`;
-    /// then `Header::check`'s against `CLAIM_FORMAT`: `HexError::Record`
-    /// (`RecordError::UnknownFormat`, `RecordError::Header`) for another format
-    /// or a statement its numbers do not make, `HexError::Input` for numbers
-    /// out of range.
-    pub fn check_consistency(&self, origin: &Path) -> Result<(), HexError> {
-        let fail = |message: String| Err(HexError::Input { file: origin.into(), line: 0, message });
+    /// `HexError::Input` when the encoder is not this build's (`ENCODER_VERSION`).
+    pub fn check_encoder(&self, origin: &Path) -> Result<(), HexError> {
         if self.encoder.version != ENCODER_VERSION {
-            return fail(format!("made by encoder `{}`, this build has `{ENCODER_VERSION}`", self.encoder.version));
+            let message = format!("made by encoder `{}`, this build has `{ENCODER_VERSION}`", self.encoder.version);
+            return Err(HexError::Input { file: origin.into(), line: 0, message });
         }
-        if self.below == 0 || self.encoder.max_penalty + 1 != self.below {
-            return fail(format!(
-                "bound mismatch: below {} but the CNF bounds penalty <= {}",
-                self.below, self.encoder.max_penalty
-            ));
-        }
-        self.header().check(CLAIM_FORMAT, origin)?;
         Ok(())
+    }
+
+    /// Why the solver the claim names is not one hexcert ran
+    /// (`ranges::KNOWN_SOLVERS`), if it is not: its word on the solver is
+    /// then nothing this build can vouch for, and the claim is unverified.
+    pub fn unknown_solver(&self) -> Option<String> {
+        if self.solver.name != SOLVER_NAME {
+            return Some(format!("solver.name {:?} is no solver hexcert ran: {SOLVER_NAME}", self.solver.name));
+        }
+        unknown_solver("solver.version", &self.solver.version)
     }
 
     /// Certificate directory of a claim under `root` (usually `proofs/`).
@@ -265,32 +265,39 @@ pub fn one_line(text: &str) -> String {
     text.chars().map(|c| if c.is_control() { c.escape_default().to_string() } else { c.to_string() }).collect()
 }
 
-/// Every numeric field of a claim (src/records/ranges.rs says why): n, level, below (1..=edges+1: "below
-/// edges+1" is the largest bound with any content) and the recorded times.
-/// (max_penalty = below-1 is `Claim::check_consistency`'s.)
+/// Every numeric field of a claim, judged as it is read (src/records/ranges.rs says why): n, level,
+/// below (1..=edges+1: "below edges+1" is the largest bound with any content, and one above
+/// `encoder.max_penalty`), the statement the sentence of those numbers, the build and solver names
+/// one line each, and the recorded times.
 ///
 /// # Errors
 ///
-/// `HexError::Input` naming the first field out of range: n not a hexagon side,
-/// level outside 1..=6, `below` outside 1..=edges+1, a `git_commit` neither 40
-/// lower-case hex digits (optionally `-dirty`) nor `unknown`, a version or
-/// solver not one hexcert ran (`ranges::KNOWN_SOLVERS`), or a recorded time negative
-/// or not finite.
-pub fn check_claim_ranges(claim: &Claim, origin: &Path) -> Result<(), HexError> {
-    check_statement_numbers(claim.n, claim.level, claim.below, origin)?;
-    build_in_range((&claim.hexcert.version, &claim.hexcert.git_commit), origin)?;
-    if claim.solver.name != SOLVER_NAME {
-        let message = format!("solver.name {:?} is no solver hexcert ran: {SOLVER_NAME}", claim.solver.name);
-        return Err(HexError::Input { file: origin.into(), line: 0, message });
+/// `HexError::Input` naming the first field out of range: n not a hexagon side, level outside 1..=6,
+/// `below` outside 1..=edges+1 or not `encoder.max_penalty + 1`, a `git_commit` neither 40 lower-case
+/// hex digits (optionally `-dirty`) nor `unknown`, a version or solver name not one line, or a recorded
+/// time negative or not finite; `HexError::Record` (`RecordError::UnknownFormat`,
+/// `RecordError::Header`) for another format or a statement its numbers do not make.
+impl Checked for Claim {
+    fn check_read(&self, origin: &Path) -> Result<(), HexError> {
+        self.header().check(CLAIM_FORMAT, origin)?;
+        if self.encoder.max_penalty + 1 != self.below {
+            let message = format!(
+                "bound mismatch: below {} but the CNF bounds penalty <= {}",
+                self.below, self.encoder.max_penalty
+            );
+            return Err(HexError::Input { file: origin.into(), line: 0, message });
+        }
+        build_in_range((&self.hexcert.version, &self.hexcert.git_commit), origin)?;
+        name_in_range("solver.name", &self.solver.name, origin)?;
+        name_in_range("solver.version", &self.solver.version, origin)?;
+        seconds_in_range("solver seconds", self.solver.seconds, origin)?;
+        seconds_in_range("LRAT checker CPU seconds", self.lrat.cpu_seconds, origin)?;
+        seconds_in_range("LRAT verdict seconds", self.lrat.seconds_after_solve, origin)?;
+        for check in &self.drat_checks {
+            seconds_in_range("DRAT checker seconds", check.seconds, origin)?;
+        }
+        Ok(())
     }
-    solver_in_range("solver.version", &claim.solver.version, origin)?;
-    seconds_in_range("solver seconds", claim.solver.seconds, origin)?;
-    seconds_in_range("LRAT checker CPU seconds", claim.lrat.cpu_seconds, origin)?;
-    seconds_in_range("LRAT verdict seconds", claim.lrat.seconds_after_solve, origin)?;
-    for check in &claim.drat_checks {
-        seconds_in_range("DRAT checker seconds", check.seconds, origin)?;
-    }
-    Ok(())
 }
 
 /// The build running now.

@@ -15,7 +15,7 @@ use super::claim::{BuildRecord, CheckerRecord, FileRecord, LratRecord, Statement
 use super::header::{Header, Stated};
 use super::ledger::{Ledger, LedgerRecord, Parsed};
 use super::plan::{Cube, Plan};
-use super::read::MAX_RECORD_BYTES;
+use super::read::{Checked, MAX_RECORD_BYTES};
 use crate::compress;
 use crate::digest::{sha256_file, sha256_hex};
 use crate::error::{AtPath, HexError, RecordError};
@@ -95,6 +95,14 @@ impl CubeResult {
     /// Every duration the record states (wall, and CPU where recorded).
     fn durations(&self) -> impl Iterator<Item = f64> {
         std::iter::once(self.solve_seconds).chain(self.solve_cpu_seconds)
+    }
+}
+
+/// A cube record's times are durations (alone, or inside its cube claim).
+impl Checked for CubeResult {
+    fn check_read(&self, origin: &Path) -> Result<(), crate::error::HexError> {
+        self.durations()
+            .try_for_each(|seconds| super::ranges::seconds_in_range("a cube's solve seconds", seconds, origin))
     }
 }
 
@@ -285,58 +293,70 @@ pub fn proof_stored(record: &CubeResult) -> bool {
     record.lrat_proof.as_ref().is_some_and(|f| f.stored_as.is_some())
 }
 
-/// What a cube claim states besides its plan and proofs, as `cubes merge`
-/// writes it: its solver a name and its build a commit, every time a
-/// duration, the totals those of its cubes (the sum of their solve and
-/// LRAT seconds, the slowest cube's), and the list of attested cubes
-/// present whenever its cube records are of the builds that write one (a
-/// record naming its writer): a list removed would hide from the trust
-/// base that some cubes were not checked when merged.
+/// What a cube claim states besides its plan's cover and proofs, as
+/// `cubes merge` writes it, judged as it is read: its format and statement
+/// those of its numbers (and its plan's), its solver a name and its build a
+/// commit, every time a duration, the totals those of its cubes (the sum of
+/// their solve and LRAT seconds, the slowest cube's), and the list of
+/// attested cubes present whenever its cube records are of the builds that
+/// write one (a record naming its writer): a list removed would hide from
+/// the trust base that some cubes were not checked when merged.
 ///
 /// # Errors
 ///
-/// `HexError::Input` when the build, the solver's name or a duration is out of
-/// range (`records::ranges`); `HexError::Record` (`RecordError::Header`) when a
+/// `Header::check`'s for the claim and its plan; `HexError::Input` when the
+/// build, the solver's name or a duration is out of range
+/// (`records::ranges`); `HexError::Record` (`RecordError::Header`) when a
 /// total is not that of its cubes (compared only when there is a record per
 /// planned cube), or no attested list is given while the records name their
 /// writers and some proof is not stored.
-pub fn check_cube_claim_fields(claim: &CubeClaim, origin: &Path) -> Result<(), crate::error::HexError> {
-    use super::ranges::{build_in_range, seconds_in_range, solver_in_range};
-    let header = |why: String| RecordError::Header(why).at(origin);
-    build_in_range((&claim.hexcert.version, &claim.hexcert.git_commit), origin)?;
-    solver_in_range("solver", &claim.solver, origin)?;
-    for cube in &claim.cubes {
-        for seconds in cube.durations() {
-            seconds_in_range("a cube's solve seconds", seconds, origin)?;
+impl Checked for CubeClaim {
+    fn check_read(&self, origin: &Path) -> Result<(), crate::error::HexError> {
+        use super::ranges::{build_in_range, name_in_range, seconds_in_range};
+        let header = |why: String| RecordError::Header(why).at(origin);
+        self.header().check(CUBE_CLAIM_FORMAT, origin)?;
+        self.plan.header().check(super::plan::PLAN_FORMAT, origin)?;
+        build_in_range((&self.hexcert.version, &self.hexcert.git_commit), origin)?;
+        name_in_range("solver", &self.solver, origin)?;
+        for cube in &self.cubes {
+            cube.check_read(origin)?;
         }
-    }
-    let lrat = claim.cubes.iter().filter_map(|c| c.lrat.as_ref()).map(|l| l.cpu_seconds);
-    let totals = [
-        ("solve_seconds", claim.solve_seconds, claim.cubes.iter().map(|c| c.solve_seconds).sum::<f64>()),
-        (
-            "slowest_cube_seconds",
-            claim.slowest_cube_seconds,
-            claim.cubes.iter().map(|c| c.solve_seconds).fold(0.0, f64::max),
-        ),
-        ("lrat_cpu_seconds", claim.lrat_cpu_seconds, lrat.sum::<f64>()),
-    ];
-    // A record missing or extra is named by the plan's judge, more plainly than by the totals it shifts.
-    let whole = claim.cubes.len() == claim.plan.cubes.len();
-    for (field, stated, cubes) in totals {
-        seconds_in_range(field, stated, origin)?;
-        if whole && (stated - cubes).abs() > 1e-6 * cubes.max(1.0) {
-            return Err(header(format!("{field} {stated} is not the {cubes} of its cubes")));
+        let lrat = self.cubes.iter().filter_map(|c| c.lrat.as_ref()).map(|l| l.cpu_seconds);
+        let totals = [
+            ("solve_seconds", self.solve_seconds, self.cubes.iter().map(|c| c.solve_seconds).sum::<f64>()),
+            (
+                "slowest_cube_seconds",
+                self.slowest_cube_seconds,
+                self.cubes.iter().map(|c| c.solve_seconds).fold(0.0, f64::max),
+            ),
+            ("lrat_cpu_seconds", self.lrat_cpu_seconds, lrat.sum::<f64>()),
+        ];
+        // A record missing or extra is named by the plan's judge, more plainly than by the totals it shifts.
+        let whole = self.cubes.len() == self.plan.cubes.len();
+        for (field, stated, cubes) in totals {
+            seconds_in_range(field, stated, origin)?;
+            if whole && (stated - cubes).abs() > 1e-6 * cubes.max(1.0) {
+                return Err(header(format!("{field} {stated} is not the {cubes} of its cubes")));
+            }
         }
+        if self.attested.is_none()
+            && self.cubes.iter().any(|c| c.written_by.is_some())
+            && !attested_cubes(&self.cubes).is_empty()
+        {
+            return Err(header(
+                "no attested cubes are listed, yet cube proofs are not stored: the list was removed".into(),
+            ));
+        }
+        Ok(())
     }
-    if claim.attested.is_none()
-        && claim.cubes.iter().any(|c| c.written_by.is_some())
-        && !attested_cubes(&claim.cubes).is_empty()
-    {
-        return Err(header(
-            "no attested cubes are listed, yet cube proofs are not stored: the list was removed".into(),
-        ));
+}
+
+impl CubeClaim {
+    /// Why the solver the claim names is not one hexcert ran, if it is not
+    /// (`ranges::unknown_solver`): the claim is then unverified.
+    pub fn unknown_solver(&self) -> Option<String> {
+        super::ranges::unknown_solver("solver", &self.solver)
     }
-    Ok(())
 }
 
 /// The cubes of `records` whose proof is not stored: attested, not checkable.

@@ -104,6 +104,16 @@ impl CubeLeaders {
             }
         }
     }
+
+    /// Why a certificate of the record at `path` names no solver hexcert
+    /// ran, if one does (`ranges::unknown_solver`): the count's check is
+    /// then unverified.
+    pub fn unknown_solver(&self, path: &Path) -> Option<String> {
+        let proofs = self.proofs().unwrap_or_default();
+        let why =
+            proofs.iter().find_map(|(.., proof)| super::ranges::unknown_solver("certificate.solver", &proof.solver));
+        why.map(|why| format!("{}: {why}", path.display()))
+    }
 }
 
 /// Why a cube's list is complete: its last solver call refuted the cube's
@@ -206,8 +216,7 @@ pub fn blocking_clause(encoding: &LevelEncoding, leader: &Partial) -> Vec<i32> {
 ///
 /// `HexError::Input` naming `path` and the first leader that is none of these:
 /// not one value per cell, a value out of the level's range, not a valid
-/// partial of penalty `<= max_penalty`, or not in the record's cube; or a certificate
-/// naming no solver hexcert ran (`ranges::KNOWN_SOLVERS`).
+/// partial of penalty `<= max_penalty`, or not in the record's cube.
 pub fn judge_leaders(
     path: &Path,
     hex: &Hexagon,
@@ -216,9 +225,6 @@ pub fn judge_leaders(
     record: &CubeLeaders,
 ) -> Result<Vec<(Partial, Evaluation)>, HexError> {
     let bad = |why: String| HexError::Input { file: path.to_path_buf(), line: 0, message: why };
-    for (_, _, proof) in record.proofs().unwrap_or_default() {
-        super::ranges::solver_in_range("certificate.solver", &proof.solver, path)?;
-    }
     let mut leaders = Vec::with_capacity(record.leaders.len());
     for text in &record.leaders {
         let values: Vec<u8> = text.bytes().map(|b| b.wrapping_sub(b'0')).collect();
@@ -283,19 +289,19 @@ pub struct CountRecord {
     pub written_by: String,
 }
 
-impl CountRecord {
-    /// The record's numbers, judged when it is read: everything that reads
-    /// a count (check, the lift) builds the listing's formula from them, so
-    /// a side, level or penalty no formula has is refused here, in one
-    /// line, before an encoder indexes by it or allocates for it.
-    ///
-    /// # Errors
-    ///
-    /// `HexError::Input` naming `origin` when n is not a hexagon side, the
-    /// level is outside 1..=6, the penalty exceeds the side's edges or a solve time is no duration;
-    /// `HexError::Record` (`RecordError::OverBudget`) when the listing's
-    /// formula would not fit the encoding budget.
-    pub fn check_ranges(&self, origin: &Path) -> Result<(), HexError> {
+/// The record's numbers, judged when it is read: everything that reads
+/// a count (check, the lift) builds the listing's formula from them, so
+/// a side, level or penalty no formula has is refused here, in one
+/// line, before an encoder indexes by it or allocates for it.
+///
+/// # Errors
+///
+/// `HexError::Input` naming `origin` when n is not a hexagon side, the
+/// level is outside 1..=6, the penalty exceeds the side's edges or a solve time is no duration;
+/// `HexError::Record` (`RecordError::OverBudget`) when the listing's
+/// formula would not fit the encoding budget.
+impl super::read::Checked for CountRecord {
+    fn check_read(&self, origin: &Path) -> Result<(), HexError> {
         use super::ranges::{check_encoding_budget, edges_of, level_in_range, penalty_in_range, seconds_in_range};
         let edges = edges_of(self.n, origin)?;
         seconds_in_range("solve_seconds", self.solve_seconds, origin)?;
@@ -311,7 +317,9 @@ impl CountRecord {
         }
         check_encoding_budget(self.n, self.level, self.penalty + 1, 1, origin)
     }
+}
 
+impl CountRecord {
     /// The level's minimum: `minimum` when the listing runs past it, else
     /// `penalty`.
     pub fn minimum(&self) -> usize {

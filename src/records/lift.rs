@@ -78,17 +78,19 @@ impl LiftRecord {
         let what = format!("the lifted count of n = {} level {} at {}", self.n, self.level, self.penalty);
         super::ranges::check_cell_directory(path, &self.cell(), &what)
     }
+}
 
-    /// The numbers, judged when the record is read (the lift builds the
-    /// side's grid from them).
-    ///
-    /// # Errors
-    ///
-    /// `HexError::Input` naming `origin` when n is not a hexagon side, the
-    /// level is outside 4..=6, the penalty exceeds the side's edges, `via`
-    /// names no way of counting this level (`chains` counts levels 5 and 6
-    /// only: at level 4 the lift ran) or `seconds` is no duration.
-    pub fn check_ranges(&self, origin: &Path) -> Result<(), HexError> {
+/// The numbers, judged when the record is read (the lift builds the
+/// side's grid from them).
+///
+/// # Errors
+///
+/// `HexError::Input` naming `origin` when n is not a hexagon side, the
+/// level is outside 4..=6, the penalty exceeds the side's edges, `via`
+/// names no way of counting this level (`chains` counts levels 5 and 6
+/// only: at level 4 the lift ran) or `seconds` is no duration.
+impl super::read::Checked for LiftRecord {
+    fn check_read(&self, origin: &Path) -> Result<(), HexError> {
         use super::ranges::{edges_of, penalty_in_range, seconds_in_range};
         let edges = edges_of(self.n, origin)?;
         let ways: &[&str] = if self.level == 4 { &["lift"] } else { &["lift", "chains"] };

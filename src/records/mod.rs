@@ -14,7 +14,9 @@
 //!
 //! - `header`: the statement `{format, statement, n, level, below}` shared
 //!   by claims, cube claims and plans, and its one consistency check;
-//! - `read`: the bounded reader (regular files only, size-limited);
+//! - `read`: the bounded reader (regular files only, size-limited), and
+//!   `Checked`, each record type's judgement of its own fields, which every
+//!   read runs: a record that reads is in range;
 //! - `record`: the one `Record` enum, tagged on `format`;
 //! - `claim`, `cube`, `plan`, `optimum`: the record types; `ranges`: their numbers;
 //! - `verdict`: a checker's verdict as recorded, and what binds the

@@ -108,12 +108,18 @@ impl Optimum {
 ///
 /// `HexError::Input` when n is not a hexagon side, the optimum or a level
 /// minimum exceeds the edge count, `lower_bound_level` is outside 1..=6, the
-/// build is out of range (as in `check_claim_ranges`) or `seconds` is not a
+/// build is out of range (as a claim's) or `seconds` is not a
 /// duration; `HexError::Record` (`RecordError::Header`) when `level_minima`
 /// does not have six entries, decreases, is not the optimum from
 /// `lower_bound_level` on or already reaches it at the level before, or
 /// `unreached` names level 0 or a level from `lower_bound_level` on.
-pub fn check_optimum_ranges(optimum: &Optimum, origin: &Path) -> Result<(), HexError> {
+impl super::read::Checked for Optimum {
+    fn check_read(&self, origin: &Path) -> Result<(), HexError> {
+        check_optimum_ranges(self, origin)
+    }
+}
+
+fn check_optimum_ranges(optimum: &Optimum, origin: &Path) -> Result<(), HexError> {
     let edges = edges_of(optimum.n, origin)?;
     penalty_in_range("optimum", optimum.optimum, edges, origin)?;
     level_in_range("lower_bound_level", optimum.lower_bound_level, origin)?;

@@ -89,11 +89,10 @@ impl Plan {
     /// `HexError::Io` when the file cannot be read; `HexError::Record`
     /// (`RecordError::NotRegularFile`, `RecordError::TooLarge`,
     /// `RecordError::Malformed`) when it is not a regular file, is over
-    /// `MAX_RECORD_BYTES`, or is not a plan's JSON; then `validate`'s errors.
+    /// `MAX_RECORD_BYTES`, or is not a plan's JSON; then `validate`'s errors
+    /// (run as it is read: `Checked`).
     pub fn read(path: &Path) -> Result<Plan, HexError> {
-        let plan: Plan = crate::records::read_json(path)?;
-        plan.validate(path)?;
-        Ok(plan)
+        crate::records::read_json(path)
     }
 
     /// Checks the format, the statement's numbers and that the cells are the
@@ -401,5 +400,12 @@ fn complete(paths: &[&[i32]], depth: usize) -> Result<(), TreeError> {
             }
             Ok(())
         }
+    }
+}
+
+/// A plan file is judged whole as it is read (`Plan::validate`).
+impl super::read::Checked for Plan {
+    fn check_read(&self, origin: &Path) -> Result<(), HexError> {
+        self.validate(origin)
     }
 }

@@ -1,5 +1,8 @@
-//! Range and place checks of `claim.json` and `optimum.json`, run before any
-//! field of a record reaches the encoder or the validator.
+//! Range and place checks of the records: the ranges every record type's
+//! `read::Checked` runs as it is read, so before any field reaches the
+//! encoder or the validator; the places (`check_n_directory`,
+//! `check_claim_directory`, `check_cell_directory`) and the solvers a record
+//! names (`unknown_solver`), which its judge (`verify`) holds it to.
 //!
 //! Invariant: a record that passes these checks has every number in the range
 //! its meaning allows (n in `1..=MAX_SIDE`, levels in `1..=6`, bounds and
@@ -52,19 +55,20 @@ pub(crate) fn seconds_in_range(field: &str, seconds: f64, origin: &Path) -> Resu
 /// The solvers hexcert's records were ever written with, as they name
 /// them (`solving::Cadical::version`; the claims' `solver.name` is
 /// `SOLVER_NAME`). A record's solver is informational (a regeneration
-/// replays the recorded profile with this build's CaDiCaL), so it is held
-/// to this list when read: text such as "(formally verified)" is no
-/// solver's. A build that changes CaDiCaL adds its name here (tests hold
+/// replays the recorded profile with this build's CaDiCaL), so its check
+/// holds it to this list, and a record naming another (text such as
+/// "(formally verified)", or a newer build's CaDiCaL) is unverified, not
+/// unreadable. A build that changes CaDiCaL adds its name here (tests hold
 /// this build's to the list).
 pub const KNOWN_SOLVERS: &[&str] = &["CaDiCaL 3.0.1 (cadical-sys 0.8)"];
 pub const SOLVER_NAME: &str = "CaDiCaL (cadical-sys)";
 
-/// A record's solver: one of `KNOWN_SOLVERS`.
-pub(crate) fn solver_in_range(field: &str, text: &str, origin: &Path) -> Result<(), HexError> {
-    if !KNOWN_SOLVERS.contains(&text) {
-        return Err(reject(origin, format!("{field} {text:?} is no solver hexcert ran: {}", KNOWN_SOLVERS.join(", "))));
-    }
-    Ok(())
+/// Why a record's solver `text` is not one of `KNOWN_SOLVERS`, if it is
+/// not. Judged by the record's check, not when it is read: a record naming
+/// a solver this build does not know still reads, and is unverified.
+pub fn unknown_solver(field: &str, text: &str) -> Option<String> {
+    let known = KNOWN_SOLVERS.contains(&text);
+    (!known).then(|| format!("{field} {:?} is no solver hexcert ran: {}", text, KNOWN_SOLVERS.join(", ")))
 }
 
 /// A record's build: a version, and the commit as `build.rs` writes it (40

@@ -75,18 +75,42 @@ pub fn stored_path(dir: &Path, name: &str, place: &'static str) -> Result<PathBu
     Ok(joined)
 }
 
-/// Parses a JSON record of any type, naming the file and line on error.
+/// What a record type holds of its own fields, judged as it is read
+/// (`parse_json`, `read_json`, `Record::parse` all run it): numbers in
+/// their domains, durations non-negative, names one line, lengths and
+/// totals consistent, a statement the sentence of its numbers. So a record
+/// that reads is in range, and nothing after the read judges that again.
+///
+/// What a record alone cannot settle stays with its judge (`verify`): its
+/// place (the directory its numbers name), whether the solver, encoder or
+/// checker build it names is one this build knows, what a verdict is worth.
+/// A record of another build still reads; it is judged, not refused.
+pub trait Checked {
+    /// # Errors
+    ///
+    /// `HexError::Input` or `HexError::Record` naming `origin` and the
+    /// first field out of range.
+    fn check_read(&self, origin: &Path) -> Result<(), HexError> {
+        let _ = origin;
+        Ok(())
+    }
+}
+
+/// Parses a JSON record and judges its fields (`Checked`), naming the file
+/// and line on error.
 ///
 /// # Errors
 ///
 /// `HexError::Record` (`RecordError::Malformed`, at serde's line) when `bytes`
-/// are not JSON of `T`'s shape.
-pub fn parse_json<T: for<'de> Deserialize<'de>>(bytes: &[u8], path: &Path) -> Result<T, HexError> {
-    serde_json::from_slice(bytes).map_err(|e| HexError::Record {
+/// are not JSON of `T`'s shape; then `T::check_read`'s.
+pub fn parse_json<T: for<'de> Deserialize<'de> + Checked>(bytes: &[u8], path: &Path) -> Result<T, HexError> {
+    let record: T = serde_json::from_slice(bytes).map_err(|e| HexError::Record {
         file: path.into(),
         line: e.line(),
         error: RecordError::Malformed(e.to_string()),
-    })
+    })?;
+    record.check_read(path)?;
+    Ok(record)
 }
 
 /// Reads and parses a JSON record (bounded), naming the file on error.
@@ -95,8 +119,9 @@ pub fn parse_json<T: for<'de> Deserialize<'de>>(bytes: &[u8], path: &Path) -> Re
 ///
 /// `HexError::Io` when `path` cannot be read; `HexError::Record` with
 /// `RecordError::NotRegularFile`, `RecordError::TooLarge` (over
-/// `MAX_RECORD_BYTES`) or `RecordError::Malformed` (not JSON of `T`'s shape).
-pub fn read_json<T: for<'de> Deserialize<'de>>(path: &Path) -> Result<T, HexError> {
+/// `MAX_RECORD_BYTES`) or `RecordError::Malformed` (not JSON of `T`'s shape);
+/// then `T::check_read`'s.
+pub fn read_json<T: for<'de> Deserialize<'de> + Checked>(path: &Path) -> Result<T, HexError> {
     parse_json(&read_bounded(path, MAX_RECORD_BYTES, "record")?, path)
 }
 

@@ -8,7 +8,7 @@ use serde::Deserialize;
 use super::claim::{Claim, CLAIM_FORMAT};
 use super::cube::{CubeClaim, CubeResult, CUBE_CLAIM_FORMAT, RESULT_FORMAT};
 use super::optimum::{Optimum, OPTIMUM_FORMAT};
-use super::read::{parse_json, read_bounded, MAX_RECORD_BYTES};
+use super::read::{parse_json, read_bounded, Checked, MAX_RECORD_BYTES};
 use crate::error::HexError;
 use crate::error::RecordError;
 
@@ -37,10 +37,19 @@ pub enum Record {
     Lift(Box<super::lift::LiftRecord>),
 }
 
+/// The numbers of the statement a legacy claim makes are in range.
+impl Checked for LegacyClaim {
+    fn check_read(&self, origin: &Path) -> Result<(), HexError> {
+        super::ranges::check_statement_numbers(self.n, self.level, self.below, origin)
+    }
+}
+
 #[derive(Deserialize)]
 struct Tag {
     format: String,
 }
+
+impl Checked for Tag {}
 
 impl Record {
     /// Reads `path` once and parses it as the record its `format` names.
@@ -61,7 +70,8 @@ impl Record {
     /// `HexError::Record` with `RecordError::Malformed` when the bytes are not
     /// JSON with a string `format`, or not of the shape that format names;
     /// `RecordError::UnknownFormat` for a format this build does not read;
-    /// a count or lift record's range errors (`check_ranges`).
+    /// then the record type's own judgement of its fields (`read::Checked`):
+    /// a record that parses is in range.
     pub fn parse(bytes: &[u8], path: &Path) -> Result<Record, HexError> {
         let tag: Tag = parse_json(bytes, path)?;
         Ok(match tag.format.as_str() {
@@ -70,16 +80,8 @@ impl Record {
             LEGACY_CLAIM_FORMAT => Record::Legacy(parse_json(bytes, path)?),
             OPTIMUM_FORMAT => Record::Optimum(Box::new(parse_json(bytes, path)?)),
             RESULT_FORMAT => Record::CubeResult(Box::new(parse_json(bytes, path)?)),
-            super::leaders::COUNT_FORMAT => {
-                let count: super::leaders::CountRecord = parse_json(bytes, path)?;
-                count.check_ranges(path)?;
-                Record::Count(Box::new(count))
-            }
-            super::lift::LIFT_FORMAT => {
-                let lift: super::lift::LiftRecord = parse_json(bytes, path)?;
-                lift.check_ranges(path)?;
-                Record::Lift(Box::new(lift))
-            }
+            super::leaders::COUNT_FORMAT => Record::Count(Box::new(parse_json(bytes, path)?)),
+            super::lift::LIFT_FORMAT => Record::Lift(Box::new(parse_json(bytes, path)?)),
             other => return Err(RecordError::UnknownFormat(other.to_string()).at(path)),
         })
     }

@@ -8,7 +8,8 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-use crate::error::HexError;
+use super::read::Checked;
+use crate::error::{HexError, RecordError};
 
 /// Format tag of a lift's classes.
 pub const CLASSES_FORMAT: &str = "hexcert-lift-classes/1";
@@ -110,4 +111,62 @@ impl RecountRecord {
 pub fn cell_below(cell: &Path, n: usize, level: u8, penalty: usize) -> std::path::PathBuf {
     let name = crate::records::leaders::count_cell(n, level - 1, penalty, None);
     cell.parent().unwrap_or(Path::new(".")).join(name)
+}
+
+fn bad(origin: &Path, message: &str) -> HexError {
+    HexError::Input { file: origin.into(), line: 0, message: message.into() }
+}
+
+/// Its format, and four columns of one length. (That they are the lift's
+/// classes is judged against the lift: `verify::recount`.)
+///
+/// # Errors
+///
+/// `HexError::Record` (`RecordError::UnknownFormat`) for another format;
+/// `HexError::Input` when the columns differ in length.
+impl Checked for LiftClasses {
+    fn check_read(&self, origin: &Path) -> Result<(), HexError> {
+        if self.format != CLASSES_FORMAT {
+            return Err(RecordError::UnknownFormat(self.format.clone()).at(origin));
+        }
+        let rows = self.leaders.len();
+        if [self.members.len(), self.penalties.len(), self.counts.len()].iter().any(|&l| l != rows) {
+            return Err(bad(origin, "its columns are not of one length"));
+        }
+        Ok(())
+    }
+}
+
+/// Its format and encoding, increasing rows, columns of one length, a
+/// sample with its seed, every time a duration, the counter one line.
+/// (That its rows are those the classes draw, counted as the lift counts
+/// them, is judged against the classes: `verify::recount`.)
+///
+/// # Errors
+///
+/// `HexError::Record` (`RecordError::UnknownFormat`) for another format or
+/// encoding; `HexError::Input` naming the first field out of range.
+impl Checked for RecountRecord {
+    fn check_read(&self, origin: &Path) -> Result<(), HexError> {
+        for (tag, this) in [(RECOUNT_FORMAT, &self.format), (RECOUNT_ENCODING, &self.encoding)] {
+            if this != tag {
+                return Err(RecordError::UnknownFormat(this.clone()).at(origin));
+            }
+        }
+        let done = self.rows.len();
+        if self.counts.len() != done || self.seconds.len() != done || self.rows.windows(2).any(|w| w[0] >= w[1]) {
+            return Err(bad(origin, "its rows are not increasing, or its columns not of one length"));
+        }
+        let counted: std::collections::HashSet<usize> = self.rows.iter().copied().collect();
+        if self.refined.windows(2).any(|w| w[0] >= w[1]) || self.refined.iter().any(|row| counted.contains(row)) {
+            return Err(bad(origin, "its refined rows are not increasing, or counted too"));
+        }
+        if self.sample.is_some() != self.seed.is_some() {
+            return Err(bad(origin, "a sample needs its seed, and a seed its sample"));
+        }
+        for &seconds in &self.seconds {
+            super::ranges::seconds_in_range("seconds", seconds, origin)?;
+        }
+        super::ranges::name_in_range("counter", &self.counter, origin)
+    }
 }

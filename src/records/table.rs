@@ -49,16 +49,14 @@ pub struct CountRow {
 }
 
 impl CountTable {
-    /// Reads the record at `path` and judges its numbers.
+    /// Reads the record at `path`, its numbers judged as it is read.
     ///
     /// # Errors
     ///
     /// `HexError::Io` or `HexError::Record` when `path` cannot be read as a
-    /// count table; then `check_ranges`'.
+    /// count table; then `check_read`'s.
     pub fn read(path: &Path) -> Result<CountTable, HexError> {
-        let table: CountTable = super::read::read_json(path)?;
-        table.check_ranges(path)?;
-        Ok(table)
+        super::read::read_json(path)
     }
 
     /// Writes the record whole or not at all.
@@ -74,18 +72,20 @@ impl CountTable {
     pub fn row(&self, n: usize) -> Option<&CountRow> {
         self.rows.iter().find(|r| r.n == n)
     }
+}
 
-    /// The format is this one, each row a side with six minima that never
-    /// decrease (refining never lowers a penalty), each within the side's
-    /// edges, and six decimal counts; the sides increase; the build and
-    /// the seconds are in range.
-    ///
-    /// # Errors
-    ///
-    /// `HexError::Record` (`RecordError::UnknownFormat`, `RecordError::Header`)
-    /// for another format or a row that breaks the above; `HexError::Input`
-    /// for a number out of range.
-    pub fn check_ranges(&self, origin: &Path) -> Result<(), HexError> {
+/// The format is this one, each row a side with six minima that never
+/// decrease (refining never lowers a penalty), each within the side's
+/// edges, and six decimal counts; the sides increase; the build and
+/// the seconds are in range.
+///
+/// # Errors
+///
+/// `HexError::Record` (`RecordError::UnknownFormat`, `RecordError::Header`)
+/// for another format or a row that breaks the above; `HexError::Input`
+/// for a number out of range.
+impl super::read::Checked for CountTable {
+    fn check_read(&self, origin: &Path) -> Result<(), HexError> {
         use crate::error::RecordError;
         if self.format != COUNT_TABLE_FORMAT {
             return Err(RecordError::UnknownFormat(self.format.clone()).at(origin));

@@ -65,7 +65,7 @@ pub fn check_count(
     record.check_cell(path)?;
     let hex = Hexagon::new(record.n)?;
     let dir = path.parent().unwrap_or(Path::new("."));
-    let Cubes { leaders, listed_here, verified_recorded, verified_here, total, held, held_line } =
+    let Cubes { leaders, listed_here, verified_recorded, verified_here, total, held, held_line, unknown_solver } =
         read_cubes(dir, &hex, record, checks)?;
     let by_penalty = crate::orbits::close_orbits(&hex, record.level, record.penalty, &leaders)?;
     let minimum = record.minimum();
@@ -128,7 +128,8 @@ pub fn check_count(
     }
     let claim = minimum_claim(path, dir, record, check_claim, messages)?;
     let statement = statement(path, record, messages)?;
-    Ok((listing.and(claim).and(statement), leaders))
+    let solver = crate::verify::cube_claims::solver_judged(unknown_solver, messages);
+    Ok((listing.and(claim).and(statement).and(solver), leaders))
 }
 
 /// The partials of a certified listing (`dir/count.json` and its cubes),
@@ -186,6 +187,7 @@ fn read_cubes(dir: &Path, hex: &Hexagon, record: &CountRecord, checks: ProofChec
         let judged =
             judge_leaders(&file, hex, (record.level, record.penalty), &|values| split.project(values), &cube_record)?;
         let partials: Vec<Partial> = judged.into_iter().map(|(partial, _)| partial).collect();
+        cubes.unknown_solver = cubes.unknown_solver.take().or_else(|| cube_record.unknown_solver(&file));
         let proofs = cube_record.proofs().ok_or_else(|| bad("no certificate".into()))?;
         let by_text: HashMap<&str, &Partial> = cube_record.leaders.iter().map(String::as_str).zip(&partials).collect();
         if by_text.len() != partials.len() {
@@ -338,6 +340,9 @@ struct Cubes {
     /// (`CheckerRecord::may_replace`), and the first such pair (recorded, this run's).
     held: usize,
     held_line: Option<(CheckerRecord, CheckerRecord)>,
+    /// The first cube whose certificate names a solver this build does not
+    /// know, and why (`CubeLeaders::unknown_solver`).
+    unknown_solver: Option<String>,
 }
 
 /// The claim below the minimum, named by the record: of this side and

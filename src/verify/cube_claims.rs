@@ -22,7 +22,7 @@ use crate::records::header::Stated;
 use crate::records::ranges::{check_claim_directory, check_encoding_budget, check_n_directory};
 use crate::records::read::stored_path;
 use crate::records::trust::{trust_base, Basis};
-use crate::records::{CheckerRecord, CubeClaim, CubeResult, FileRecord, Status, CUBE_CLAIM_FORMAT};
+use crate::records::{CheckerRecord, CubeClaim, CubeResult, FileRecord, Status};
 use crate::run::WorkDir;
 
 /// What a cube claim states, before any proof: its header and place, its
@@ -34,8 +34,7 @@ fn check_statement_and_plan(
     claim: &CubeClaim,
     messages: &mut Vec<String>,
 ) -> Result<LevelEncoding, HexError> {
-    claim.header().check(CUBE_CLAIM_FORMAT, path)?;
-    crate::records::cube::check_cube_claim_fields(claim, path)?;
+    // Its format, numbers and fields were judged as it was read (`records::cube`).
     check_n_directory(path, claim.n)?;
     check_claim_directory(path, claim.level, claim.below)?;
     let plan = &claim.plan;
@@ -130,7 +129,20 @@ pub fn check_cube_claim(
     }
     let (status, kept) = cubes.conclude(checks, messages)?;
     *claim = kept;
-    Ok(status)
+    Ok(status.and(solver_judged(claim.unknown_solver(), messages)))
+}
+
+/// A record naming a solver hexcert never ran (`ranges::unknown_solver`)
+/// still reads and is checked, but its word on the solver is not this
+/// build's to vouch for: unverified, and said why.
+pub(crate) fn solver_judged(unknown: Option<String>, messages: &mut Vec<String>) -> Status {
+    match unknown {
+        Some(why) => {
+            messages.push(format!("{why}: the record's solver is not one this build knows (unverified)"));
+            Status::Unverified
+        }
+        None => Status::Verified,
+    }
 }
 
 /// Cube `index` of the cube claim `claim` (read from `path`) rebuilt for

@@ -21,7 +21,7 @@ use crate::error::HexError;
 use crate::geometry::Hexagon;
 use crate::levels::Partial;
 use crate::records::lift::LiftRecord;
-use crate::records::recount::{LiftClasses, RecountRecord, CLASSES_FORMAT, RECOUNT_ENCODING, RECOUNT_FORMAT};
+use crate::records::recount::{LiftClasses, RecountRecord, RECOUNT_ENCODING};
 use crate::recount::chosen;
 
 /// Judges `classes.json` and `recount.json` beside the lift record at
@@ -78,18 +78,12 @@ fn check_class_rows(
     listed: &[(Partial, usize)],
 ) -> Result<(), HexError> {
     let bad = |why: String| HexError::Input { file: file.to_path_buf(), line: 0, message: why };
-    if classes.format != CLASSES_FORMAT
-        || (classes.n, classes.level, classes.penalty) != (record.n, record.level, record.penalty)
-    {
-        return Err(bad(format!(
-            "not the classes of n = {} level {} at {} ({CLASSES_FORMAT})",
-            record.n, record.level, record.penalty
-        )));
+    // Its format and columns were judged as it was read (`records::recount`).
+    if (classes.n, classes.level, classes.penalty) != (record.n, record.level, record.penalty) {
+        return Err(bad(format!("not the classes of n = {} level {} at {}", record.n, record.level, record.penalty)));
     }
     let rows = classes.leaders.len();
-    if [classes.members.len(), classes.penalties.len(), classes.counts.len()].iter().any(|&l| l != rows)
-        || rows != record.classes
-    {
+    if rows != record.classes {
         return Err(bad(format!("its columns are not {} rows each, one per class the lift counted", record.classes)));
     }
     let hex = Hexagon::new(record.n)?;
@@ -137,30 +131,14 @@ fn check_recount(
     refined_held: bool,
 ) -> Result<String, HexError> {
     let bad = |why: String| HexError::Input { file: file.to_path_buf(), line: 0, message: why };
-    if recount.format != RECOUNT_FORMAT
-        || recount.encoding != RECOUNT_ENCODING
-        || (recount.n, recount.level, recount.penalty) != (classes.n, classes.level, classes.penalty)
-    {
-        return Err(bad(format!(
-            "not a recount of n = {} level {} at {} ({RECOUNT_FORMAT}, {RECOUNT_ENCODING})",
-            classes.n, classes.level, classes.penalty
-        )));
+    // Its format, columns and sample were judged as it was read (`records::recount`).
+    if (recount.n, recount.level, recount.penalty) != (classes.n, classes.level, classes.penalty) {
+        return Err(bad(format!("not a recount of n = {} level {} at {}", classes.n, classes.level, classes.penalty)));
     }
     let done = recount.rows.len();
-    if recount.counts.len() != done || recount.seconds.len() != done || recount.rows.windows(2).any(|w| w[0] >= w[1]) {
-        return Err(bad("its rows are not increasing, or its columns not of one length".into()));
-    }
     let zero: Vec<bool> = classes.counts.iter().map(|c| c == "0").collect();
-    let sample = match (recount.sample, recount.seed) {
-        (Some(sample), Some(seed)) => Some((sample, seed)),
-        (None, None) => None,
-        _ => return Err(bad("a sample needs its seed, and a seed its sample".into())),
-    };
+    let sample = recount.sample.zip(recount.seed);
     let wanted: HashSet<usize> = chosen(&zero, sample).into_iter().collect();
-    let counted: HashSet<usize> = recount.rows.iter().copied().collect();
-    if recount.refined.windows(2).any(|w| w[0] >= w[1]) || recount.refined.iter().any(|row| counted.contains(row)) {
-        return Err(bad("its refined rows are not increasing, or counted too".into()));
-    }
     if let Some(row) = recount.refined.iter().find(|&row| classes.counts.get(*row).is_none_or(|c| c != "0")) {
         return Err(bad(format!("row {row}: counts nothing at the level below, the lift counts some here")));
     }

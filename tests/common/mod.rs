@@ -139,7 +139,10 @@ pub fn copy_dir(from: &Path, to: &Path) {
 }
 
 /// Rewrites the JSON record `path` through its type, as `edit` leaves it.
-pub fn rewrite_json<T: serde::Serialize + for<'de> serde::Deserialize<'de>>(path: &Path, edit: impl FnOnce(&mut T)) {
+pub fn rewrite_json<T>(path: &Path, edit: impl FnOnce(&mut T))
+where
+    T: serde::Serialize + for<'de> serde::Deserialize<'de> + hexcert::records::read::Checked,
+{
     let mut value: T = hexcert::records::read_json(path).unwrap();
     edit(&mut value);
     std::fs::write(path, serde_json::to_vec_pretty(&value).unwrap()).unwrap();

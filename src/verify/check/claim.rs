@@ -14,7 +14,6 @@ use crate::geometry::Hexagon;
 use crate::proofs::online::{Against, Finished, LRAT_FILE_CAP};
 use crate::proofs::verified::VerifiedChecker;
 use crate::proofs::Checker;
-use crate::records::claim::check_claim_ranges;
 use crate::records::ranges::{check_claim_directory, check_n_directory};
 use crate::records::read::{expect_hash, stored_path};
 use crate::records::trust::{trust_base, Basis};
@@ -83,16 +82,15 @@ pub(super) fn check_claim(
         );
         return Ok(Status::Unverified);
     }
-    Ok(Status::Verified)
+    Ok(crate::verify::cube_claims::solver_judged(claim.unknown_solver(), messages))
 }
 
 /// The DIMACS bytes of `claim`'s CNF, re-encoded from its parameters once
 /// its numbers are in range and agree with its directory `path`, and held
 /// to the recorded hash; with the share of the encoding budget it holds.
 fn judged_formula(path: &Path, claim: &Claim, messages: &mut Vec<String>) -> Result<(Vec<u8>, Reservation), HexError> {
-    // Ranges first: nothing out of range may reach the encoder.
-    check_claim_ranges(claim, path)?;
-    claim.check_consistency(path)?;
+    // Its numbers were judged in range as it was read (`records::claim`).
+    claim.check_encoder(path)?;
     crate::records::ranges::check_encoding_budget(claim.n, claim.level, claim.below, 1, path)?;
     let share = crate::verify::budget::reserve(claim.n, claim.level, claim.below, 1);
     check_n_directory(path, claim.n)?;
