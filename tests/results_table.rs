@@ -31,7 +31,7 @@ fn the_table_reads_every_certified_optimum_and_count_kind() {
     assert!(row(4).starts_with("| 4 | **0** | **2**ᵛ | **3**ᵛ | **3**ᵛ ([n4](proofs/n4)) |"), "{}", row(4));
     // n = 11: level 3 lies between level 2's claim and the optimum, both 28.
     assert!(row(11).starts_with("| 11 | **18**ᵛ | **28**ᵛ | **28**ᵛ |"), "{}", row(11));
-    assert!(row(14).contains("| 177096ᶜ | 29632635076608ˡ |"), "{}", row(14));
+    assert!(row(14).contains("| 177096ᶜ | 29632635076608ˡʳ |"), "{}", row(14));
     assert!(row(19).contains("| **60**ᵛ ([n19](proofs/n19)) |"), "{}", row(19));
     // An open side: its best grid, no proof yet.
     assert!(row(20).contains("|  | ≤66 ([grid](grids/n20-p66.txt)) |"), "{}", row(20));
