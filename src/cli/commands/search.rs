@@ -93,7 +93,12 @@ impl fmt::Display for SearchReport {
                     (false, true) => " within the time limit",
                     (false, false) => " in the restricted spaces",
                 };
-                writeln!(f, "no grid found{when}")?
+                let skipped = self.members.iter().filter(|m| m.skipped_at.is_some()).count();
+                let word = match skipped {
+                    0 => String::new(),
+                    k => format!(" ({k} of them skipped on the ledger's word, not searched in this run: unverified)"),
+                };
+                writeln!(f, "no grid found{when}{word}")?
             }
         }
         for m in &self.members {
@@ -200,7 +205,12 @@ pub fn search(
         cpu_seconds: hexcert::run::process_cpu_seconds(),
         note: NOTE,
     };
-    let outcome = if best.is_some() { Outcome::Done } else { Outcome::Negative };
+    // A space skipped on the ledger's word was not searched in this run: "no grid" then rests on an earlier run.
+    let outcome = match best {
+        Some(_) => Outcome::Done,
+        None if report.members.iter().any(|m| m.skipped_at.is_some()) => Outcome::Unverified,
+        None => Outcome::Negative,
+    };
     let reported = Reported::new(report, outcome);
     Ok(if searched.interrupted { reported.stopped_by(HexError::Interrupted) } else { reported })
 }
