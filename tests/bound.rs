@@ -5,7 +5,7 @@
 
 use hexcert::bound::annulus::{annulus, disc};
 use hexcert::bound::own::{owned, owned_total};
-use hexcert::bound::window::{window_bound, Window};
+use hexcert::bound::window::{window_bound, window_bound_within, Window};
 use hexcert::bound::{border_bound, projected};
 use hexcert::geometry::Hexagon;
 use hexcert::levels::Partial;
@@ -227,4 +227,37 @@ fn a_disc_restricted_to_a_projection_is_bounded_and_can_be_infeasible() {
     lonely.extend(hex.neighbours(centre).iter().map(|&u| (u, projected(1, 1, 2))));
     assert_eq!(window_bound(&hex, 1, &disc(&hex, 1, lonely)).unwrap(), None);
     assert!(annulus(&hex, 1).inner.len() == 6 * 8);
+}
+
+#[test]
+fn the_capped_programme_finds_the_bound_at_its_cap_and_nothing_below() {
+    // The cap prunes by what a state paid plus a floor on what the rest of the
+    // sweep pays (swept backwards with the closing seam unlinked on annuli):
+    // a floor above the truth would make the cap miss the bound.
+    let check = |hex: &Hexagon, level: u8, window: &Window, what: &str| {
+        let bound = window_bound(hex, level, window).unwrap().expect("a valid assignment");
+        assert_eq!(window_bound_within(hex, level, window, bound).unwrap(), Some(bound), "{what} at its bound");
+        if bound > 0 {
+            assert_eq!(window_bound_within(hex, level, window, bound - 1).unwrap(), None, "{what} below its bound");
+        }
+        bound
+    };
+    let hex = Hexagon::new(4).unwrap();
+    for level in 1..=3u8 {
+        for window in small_windows(&hex).into_iter().filter(|w| w.order.len() <= 9 || level < 3) {
+            if window_bound(&hex, level, &window).unwrap().is_some() {
+                check(&hex, level, &window, &format!("level {level}, window {:?}", window.inner));
+            }
+        }
+    }
+    let mut positive = 0;
+    for (n, level, depth) in [(5, 2, 3), (6, 2, 3), (7, 2, 3), (8, 1, 3), (6, 3, 2), (7, 3, 2)] {
+        let hex = Hexagon::new(n).unwrap();
+        let bound = check(&hex, level, &annulus(&hex, depth), &format!("n = {n}, level {level}, depth {depth}"));
+        positive += usize::from(bound > 0);
+        if level == 3 {
+            assert_eq!(border_bound(n, level, depth).unwrap(), bound, "n = {n}: the search from level 2's bound");
+        }
+    }
+    assert!(positive >= 4, "the annuli must have bounds for the cap to prune");
 }

@@ -23,8 +23,21 @@ pub fn border_bound(n: usize, level: u8, depth: usize) -> Result<u32, HexError> 
     if depth == 0 || depth >= n {
         return Err(HexError::Usage(format!("depth {depth} must lie in 1..{n} for side {n}")));
     }
-    let bound = window::window_bound(&hex, level, &annulus::annulus(&hex, depth))?;
-    Ok(bound.expect("an unrestricted annulus has a valid assignment"))
+    let window = annulus::annulus(&hex, depth);
+    if level <= 2 {
+        let bound = window::window_bound(&hex, level, &window)?;
+        return Ok(bound.expect("an unrestricted annulus has a valid assignment"));
+    }
+    // A window's bound never drops from one level to the next (docs/PROBLEM.md,
+    // section 4: `+` written for the top value keeps every cell valid and owns
+    // no more), so level 2's cheap bound is where the capped search starts.
+    let mut cap = border_bound(n, 2, depth)?;
+    loop {
+        if let Some(bound) = window::window_bound_within(&hex, level, &window, cap)? {
+            return Ok(bound);
+        }
+        cap += 1;
+    }
 }
 
 /// The values a cell may hold under a cube's projection at `depth`

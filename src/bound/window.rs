@@ -65,11 +65,14 @@ type States = HashMap<u128, u32, BuildHasherDefault<StateHasher>>;
 /// What assigning one cell does to the frontier, worked out once.
 struct Step {
     in_window: bool,
+    /// The new cell's validity is judged: it is in `W` and every neighbour
+    /// of it is linked to it in this sweep.
+    judged: bool,
     allowed: u16,
     /// Old frontier slots of the cell's assigned neighbours: (slot, the
     /// neighbour is in `W`, the equal edge's lower end is in `W`).
     touching: Vec<(usize, bool, bool)>,
-    /// Old slots that leave the frontier now, with whether they are in `W`.
+    /// Old slots that leave the frontier now, with whether they are judged.
     leaving: Vec<(usize, bool)>,
     /// The new cell leaves at once (all its neighbours were assigned before).
     leaves_at_once: bool,
@@ -84,11 +87,19 @@ struct Sweep {
 }
 
 /// The cells of `S` sharing a counted edge with `cell` (one end in `W`).
-fn counted_neighbours<'a>(hex: &'a Hexagon, in_w: &'a [bool], in_s: &'a [bool], cell: usize) -> Vec<usize> {
+fn counted_neighbours(hex: &Hexagon, in_w: &[bool], in_s: &[bool], cell: usize) -> Vec<usize> {
     hex.neighbours(cell).iter().copied().filter(|&u| in_s[u] && (in_w[cell] || in_w[u])).collect()
 }
 
+/// The sweep of `window.order`, every counted edge of `W` linked.
 fn plan(hex: &Hexagon, window: &Window) -> Result<Sweep, HexError> {
+    plan_linked(hex, window, &|_, _| true)
+}
+
+/// The sweep of `window.order` seeing only the counted edges `linked` keeps:
+/// an unlinked edge pays nothing and its ends are not judged valid, so the
+/// sweep's minimum is a relaxation of `B(W)` (at most it).
+fn plan_linked(hex: &Hexagon, window: &Window, linked: &dyn Fn(usize, usize) -> bool) -> Result<Sweep, HexError> {
     let cells = hex.cell_count();
     let (mut in_w, mut in_s, mut pos) = (vec![false; cells], vec![false; cells], vec![usize::MAX; cells]);
     window.inner.iter().for_each(|&c| in_w[c] = true);
@@ -104,20 +115,24 @@ fn plan(hex: &Hexagon, window: &Window) -> Result<Sweep, HexError> {
     if let Some(u) = reach_missing {
         return Err(HexError::Internal(format!("window order misses cell {u} of the window's reach")));
     }
-    let last: Vec<usize> = (0..cells)
-        .map(|c| counted_neighbours(hex, &in_w, &in_s, c).iter().map(|&u| pos[u]).fold(pos[c], usize::max))
+    let neighbours: Vec<Vec<usize>> = (0..cells)
+        .map(|c| counted_neighbours(hex, &in_w, &in_s, c).into_iter().filter(|&u| linked(c, u)).collect())
         .collect();
+    let judged: Vec<bool> = (0..cells).map(|c| in_w[c] && hex.neighbours(c).iter().all(|&u| linked(c, u))).collect();
+    let last: Vec<usize> = (0..cells).map(|c| neighbours[c].iter().map(|&u| pos[u]).fold(pos[c], usize::max)).collect();
     let mut allowed = vec![u16::MAX; cells];
     window.allowed.iter().for_each(|&(c, a)| allowed[c] &= a);
     let (mut frontier, mut steps, mut width): (Vec<usize>, Vec<Step>, usize) = (Vec::new(), Vec::new(), 0);
     for (t, &x) in window.order.iter().enumerate() {
         let slot = |u: usize| frontier.iter().position(|&f| f == u);
-        let touching = counted_neighbours(hex, &in_w, &in_s, x)
-            .into_iter()
+        let touching = neighbours[x]
+            .iter()
+            .copied()
             .filter(|&u| pos[u] < t)
             .map(|u| (slot(u).expect("an assigned neighbour waits in the frontier"), in_w[u], in_w[u.min(x)]))
             .collect();
-        let leaving = (0..frontier.len()).filter(|&s| last[frontier[s]] == t).map(|s| (s, in_w[frontier[s]])).collect();
+        let leaving =
+            (0..frontier.len()).filter(|&s| last[frontier[s]] == t).map(|s| (s, judged[frontier[s]])).collect();
         let mut next: Vec<usize> = frontier.iter().copied().filter(|&f| last[f] > t).collect();
         let mut sources: Vec<Option<usize>> = next.iter().map(|&f| slot(f)).collect();
         if last[x] > t {
@@ -127,6 +142,7 @@ fn plan(hex: &Hexagon, window: &Window) -> Result<Sweep, HexError> {
         width = width.max(next.len());
         steps.push(Step {
             in_window: in_w[x],
+            judged: judged[x],
             allowed: allowed[x],
             touching,
             leaving,
@@ -146,8 +162,28 @@ fn plan(hex: &Hexagon, window: &Window) -> Result<Sweep, HexError> {
 /// `HexError::Usage` when the level is outside `1..=6` or the frontier is too
 /// wide to pack; `HexError::Internal` when the order is not the window's reach.
 pub fn window_bound(hex: &Hexagon, level: u8, window: &Window) -> Result<Option<u32>, HexError> {
+    window_bound_within(hex, level, window, u32::MAX)
+}
+
+/// `B(W)` when it is at most `cap`, else `None`: states that have paid more
+/// than `cap` are dropped as they arise (every term is non-negative, so none
+/// of them could end at or below it), which is what makes the wide levels
+/// affordable when a lower bound on `B(W)` is known to start the cap from.
+///
+/// # Errors
+///
+/// `window_bound`'s.
+pub fn window_bound_within(hex: &Hexagon, level: u8, window: &Window, cap: u32) -> Result<Option<u32>, HexError> {
     crate::levels::check_level(level)?;
     let sweep = plan(hex, window)?;
+    let floors = if cap == u32::MAX { vec![0; sweep.steps.len() + 1] } else { floors(hex, level, window, cap)? };
+    Ok(run(&sweep, level, cap, &floors)?.and_then(|states| states.values().copied().min()))
+}
+
+/// The states left after every step of `sweep` (`None` when none is), each
+/// dropped as soon as what it paid plus the floor of the steps still to come
+/// exceeds `cap`.
+fn run(sweep: &Sweep, level: u8, cap: u32, floors: &[u32]) -> Result<Option<States>, HexError> {
     let bits = 3 + usize::from(level);
     if sweep.width * bits > KEY_BITS {
         return Err(HexError::Usage(format!(
@@ -157,13 +193,37 @@ pub fn window_bound(hex: &Hexagon, level: u8, window: &Window) -> Result<Option<
     }
     let mut states = States::default();
     states.insert(0, 0);
-    for step in &sweep.steps {
-        states = advance(&states, step, level, bits);
+    for (step, &floor) in sweep.steps.iter().zip(&floors[1..]) {
+        states = advance(&states, step, level, bits, cap.saturating_sub(floor));
         if states.is_empty() {
             return Ok(None);
         }
     }
-    Ok(states.values().copied().min())
+    Ok(Some(states))
+}
+
+/// For each step `t` of the window's sweep, a floor on what the steps from
+/// `t` on pay, whatever came before: the least paid over the cells swept from
+/// `t` on alone (every term the sweep pays from `t` on, over an edge with both
+/// ends swept there, is among them), swept backwards with the edges across
+/// the closing seam unlinked, so that its frontier is one side's, not two.
+/// `floors[len]` is 0.
+fn floors(hex: &Hexagon, level: u8, window: &Window, cap: u32) -> Result<Vec<u32>, HexError> {
+    let len = window.order.len();
+    let mut pos = vec![usize::MAX; hex.cell_count()];
+    window.order.iter().enumerate().for_each(|(t, &c)| pos[c] = t);
+    let backwards = Window { order: window.order.iter().rev().copied().collect(), ..window.clone() };
+    let sweep = plan_linked(hex, &backwards, &|c, u| pos[c].abs_diff(pos[u]) <= len / 2)?;
+    let bits = 3 + usize::from(level);
+    let mut floors = vec![0; len + 1];
+    let mut states = States::default();
+    states.insert(0, 0);
+    for (i, step) in sweep.steps.iter().enumerate() {
+        states = advance(&states, step, level, bits, cap);
+        // Nothing at or below the cap: every state is dropped forwards too.
+        floors[len - 1 - i] = states.values().copied().min().unwrap_or(u32::MAX);
+    }
+    Ok(floors)
 }
 
 /// The values (low 3 bits) and seen sets of a packed frontier.
@@ -187,7 +247,7 @@ fn satisfied(value: u8, seen: u8) -> bool {
     seen == bit(value) - 1
 }
 
-fn advance(states: &States, step: &Step, level: u8, bits: usize) -> States {
+fn advance(states: &States, step: &Step, level: u8, bits: usize, cap: u32) -> States {
     let mut next = States::default();
     let old_len = step.sources.iter().flatten().count() + step.leaving.len();
     for (&key, &cost) in states {
@@ -208,12 +268,12 @@ fn advance(states: &States, step: &Step, level: u8, bits: usize) -> States {
                     own_seen |= bit(w);
                 }
             }
-            for &(s, in_window) in &step.leaving {
-                if in_window && !satisfied(value[s], seen[s]) {
+            for &(s, judged) in &step.leaving {
+                if judged && !satisfied(value[s], seen[s]) {
                     continue 'values;
                 }
             }
-            if step.leaves_at_once && step.in_window && !satisfied(v, own_seen) {
+            if cost > cap || step.leaves_at_once && step.judged && !satisfied(v, own_seen) {
                 continue;
             }
             let mut packed = 0u128;
