@@ -281,6 +281,28 @@ fn kept_verdicts_of_a_listing_never_give_way_to_an_unknown_build() {
     );
 }
 
+/// cake_lpr stopped by its heap (`CakeML heap space exhausted.`, exit 1)
+/// has judged nothing: the listing ends unverified (exit 4) with how to give
+/// it more, never as a proof rejected (exit 3), and no count is written.
+#[test]
+fn a_checker_out_of_memory_leaves_a_listing_unverified_not_rejected() {
+    use std::os::unix::fs::PermissionsExt;
+    let scripts = tempfile::tempdir().unwrap();
+    let starved = scripts.path().join("cake_lpr");
+    std::fs::write(&starved, "#!/bin/sh\ncat \"$2\" > /dev/null\necho 'CakeML heap space exhausted.'\nexit 1\n")
+        .unwrap();
+    std::fs::set_permissions(&starved, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let dir = Cell::new("n5-level2-penalty8");
+    let leaders = dir.path().to_str().unwrap();
+    let count = ["count", "--n", "5", "--level", "2", "--penalty", "8", "--road", "sat", "--leaders-dir", leaders];
+    let out = hexcert(&[&count[..], &["--certify", "--cake-lpr", starved.to_str().unwrap()]].concat());
+    let text = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(4), "{text}");
+    assert!(text.contains("ran out of memory") && text.contains("CML_HEAP_SIZE"), "{text}");
+    assert!(!text.contains("rejected"), "{text}");
+    assert!(!dir.path().join("count.json").exists(), "a count was written");
+}
+
 #[test]
 fn every_tampering_fails_the_check_or_leaves_it_unverified() {
     let (dir, _) = certified(5, 2, 8);

@@ -178,8 +178,7 @@ fn both_checkers_accepted(index: usize, lrat: &LratRecord, verified: Option<&Che
         return Err(HexError::Rejected(RecordError::LratRejected { what, verdict: lrat.verdict.clone() }));
     }
     if let Some(verdict) = verified.filter(|v| !v.verified_acceptance()) {
-        let what = format!("the proof of cube {index} (by {})", verdict.name);
-        return Err(HexError::Rejected(RecordError::LratRejected { what, verdict: verdict.verdict.clone() }));
+        return Err(verdict.refusal(&format!("the proof of cube {index}")));
     }
     Ok(())
 }

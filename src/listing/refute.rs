@@ -151,8 +151,7 @@ fn verified_verdict(
     crate::files::write_atomic(&cnf, refuted)?;
     let verdict = checker.check_file(&cnf, lrat)?;
     if !verdict.verified_acceptance() {
-        let what = format!("the listing of cube {name} (by {})", verdict.name);
-        return Err(HexError::Rejected(RecordError::LratRejected { what, verdict: verdict.verdict }));
+        return Err(verdict.refusal(&format!("the listing of cube {name}")));
     }
     Ok(verdict)
 }

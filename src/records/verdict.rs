@@ -7,6 +7,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::error::{HexError, RecordError};
+
 /// The formally verified checker's name as recorded (`proofs::verified` runs it).
 pub const VERIFIED_CHECKER: &str = "cake_lpr";
 /// How its records name the binary that ran (`version`), its SHA-256 after.
@@ -75,6 +77,30 @@ impl CheckerRecord {
     /// Whether the verdict is an acceptance by the verified checker.
     pub fn verified_acceptance(&self) -> bool {
         self.name == VERIFIED_CHECKER && self.verdict == VERIFIED_ACCEPTED
+    }
+
+    /// Whether the verified checker stopped for want of memory (its heap or
+    /// stack, `CML_HEAP_SIZE` and `CML_STACK_SIZE` in MB): a limit of the
+    /// run, which says nothing of the proof.
+    pub fn ran_out_of_memory(&self) -> bool {
+        self.name == VERIFIED_CHECKER
+            && ["heap space exhausted", "stack space exhausted"].iter().any(|m| self.verdict.contains(m))
+    }
+
+    /// What a run that made the proof of `what` reports when this verdict
+    /// is not an acceptance: unverified (`HexError::Open`, exit 4) when the
+    /// checker ran out of memory, so that a run stopped by a limit is never
+    /// read as a proof rejected; else the rejection (exit 3).
+    pub fn refusal(&self, what: &str) -> HexError {
+        if self.ran_out_of_memory() {
+            return HexError::Open(format!(
+                "not verified: {} ran out of memory on {what} ({}), so nothing is recorded for it; \
+                 run again with more (CML_HEAP_SIZE, CML_STACK_SIZE, in MB)",
+                self.name, self.verdict
+            ));
+        }
+        let what = format!("{what} (by {})", self.name);
+        HexError::Rejected(RecordError::LratRejected { what, verdict: self.verdict.clone() })
     }
 
     /// Whether a re-check that keeps verdicts (`check --keep-verdicts`) may
