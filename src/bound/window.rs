@@ -184,13 +184,7 @@ pub fn window_bound_within(hex: &Hexagon, level: u8, window: &Window, cap: u32) 
 /// dropped as soon as what it paid plus the floor of the steps still to come
 /// exceeds `cap`.
 fn run(sweep: &Sweep, level: u8, cap: u32, floors: &[u32]) -> Result<Option<States>, HexError> {
-    let bits = 3 + usize::from(level);
-    if sweep.width * bits > KEY_BITS {
-        return Err(HexError::Usage(format!(
-            "a window's frontier of {} cells at level {level} is too wide to pack in {KEY_BITS} bits",
-            sweep.width
-        )));
-    }
+    let bits = packed_bits(sweep, level)?;
     let mut states = States::default();
     states.insert(0, 0);
     for (step, &floor) in sweep.steps.iter().zip(&floors[1..]) {
@@ -214,7 +208,7 @@ fn floors(hex: &Hexagon, level: u8, window: &Window, cap: u32) -> Result<Vec<u32
     window.order.iter().enumerate().for_each(|(t, &c)| pos[c] = t);
     let backwards = Window { order: window.order.iter().rev().copied().collect(), ..window.clone() };
     let sweep = plan_linked(hex, &backwards, &|c, u| pos[c].abs_diff(pos[u]) <= len / 2)?;
-    let bits = 3 + usize::from(level);
+    let bits = packed_bits(&sweep, level)?;
     let mut floors = vec![0; len + 1];
     let mut states = States::default();
     states.insert(0, 0);
@@ -224,6 +218,19 @@ fn floors(hex: &Hexagon, level: u8, window: &Window, cap: u32) -> Result<Vec<u32
         floors[len - 1 - i] = states.values().copied().min().unwrap_or(u32::MAX);
     }
     Ok(floors)
+}
+
+/// The bits one frontier cell takes at `level` (its value and seen set),
+/// when the sweep's widest frontier fits the packed key.
+fn packed_bits(sweep: &Sweep, level: u8) -> Result<usize, HexError> {
+    let bits = 3 + usize::from(level);
+    if sweep.width * bits > KEY_BITS {
+        return Err(HexError::Usage(format!(
+            "a window's frontier of {} cells at level {level} is too wide to pack in {KEY_BITS} bits",
+            sweep.width
+        )));
+    }
+    Ok(bits)
 }
 
 /// The values (low 3 bits) and seen sets of a packed frontier.
