@@ -30,8 +30,9 @@ pub fn border_bound(n: usize, level: u8, depth: usize) -> Result<u32, HexError> 
     }
     // A window's bound never drops from one level to the next (docs/PROBLEM.md,
     // section 4: `+` written for the top value keeps every cell valid and owns
-    // no more), so level 2's cheap bound is where the capped search starts.
-    let mut cap = border_bound(n, 2, depth)?;
+    // no more), so the level below's bound is where the capped search starts
+    // (level 4's from level 3's saves its failed passes where 3 lies above 2).
+    let mut cap = border_bound(n, level - 1, depth)?;
     loop {
         if let Some(bound) = window::window_bound_within(&hex, level, &window, cap)? {
             return Ok(bound);
