@@ -281,26 +281,48 @@ fn kept_verdicts_of_a_listing_never_give_way_to_an_unknown_build() {
     );
 }
 
+/// A listing certified by a cake_lpr that is the shell `script` (given the
+/// formula and the proof): its exit code, its stderr, and whether a count
+/// was written.
+fn listing_checked_by(script: &str) -> (Option<i32>, String, bool) {
+    use std::os::unix::fs::PermissionsExt;
+    let scripts = tempfile::tempdir().unwrap();
+    let checker = scripts.path().join("cake_lpr");
+    std::fs::write(&checker, format!("#!/bin/sh\ncat \"$2\" > /dev/null\n{script}\n")).unwrap();
+    std::fs::set_permissions(&checker, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let dir = Cell::new("n5-level2-penalty8");
+    let leaders = dir.path().to_str().unwrap();
+    let count = ["count", "--n", "5", "--level", "2", "--penalty", "8", "--road", "sat", "--leaders-dir", leaders];
+    let out = hexcert(&[&count[..], &["--certify", "--cake-lpr", checker.to_str().unwrap()]].concat());
+    (out.status.code(), String::from_utf8_lossy(&out.stderr).into_owned(), dir.path().join("count.json").exists())
+}
+
 /// cake_lpr stopped by its heap (`CakeML heap space exhausted.`, exit 1)
 /// has judged nothing: the listing ends unverified (exit 4) with how to give
 /// it more, never as a proof rejected (exit 3), and no count is written.
 #[test]
 fn a_checker_out_of_memory_leaves_a_listing_unverified_not_rejected() {
-    use std::os::unix::fs::PermissionsExt;
-    let scripts = tempfile::tempdir().unwrap();
-    let starved = scripts.path().join("cake_lpr");
-    std::fs::write(&starved, "#!/bin/sh\ncat \"$2\" > /dev/null\necho 'CakeML heap space exhausted.'\nexit 1\n")
-        .unwrap();
-    std::fs::set_permissions(&starved, std::fs::Permissions::from_mode(0o755)).unwrap();
-    let dir = Cell::new("n5-level2-penalty8");
-    let leaders = dir.path().to_str().unwrap();
-    let count = ["count", "--n", "5", "--level", "2", "--penalty", "8", "--road", "sat", "--leaders-dir", leaders];
-    let out = hexcert(&[&count[..], &["--certify", "--cake-lpr", starved.to_str().unwrap()]].concat());
-    let text = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(4), "{text}");
+    let (code, text, counted) = listing_checked_by("echo 'CakeML heap space exhausted.'\nexit 1");
+    assert_eq!(code, Some(4), "{text}");
     assert!(text.contains("ran out of memory") && text.contains("CML_HEAP_SIZE"), "{text}");
     assert!(!text.contains("rejected"), "{text}");
-    assert!(!dir.path().join("count.json").exists(), "a count was written");
+    assert!(!counted, "a count was written");
+}
+
+/// Nor has one killed by a signal (the kernel's out-of-memory killer sends
+/// 9): unverified, not rejected, nothing written. One that exits non-zero
+/// on its own has rejected the proof.
+#[test]
+fn a_checker_killed_by_a_signal_leaves_a_listing_unverified_but_one_that_exits_rejects_it() {
+    let (code, text, counted) = listing_checked_by("kill -9 $$");
+    assert_eq!(code, Some(4), "{text}");
+    assert!(text.contains("killed by a signal") && text.contains("killed by signal 9"), "{text}");
+    assert!(!text.contains("rejected"), "{text}");
+    assert!(!counted, "a count was written");
+    let (code, text, counted) = listing_checked_by("echo 's NOT VERIFIED'\nexit 1");
+    assert_eq!(code, Some(3), "{text}");
+    assert!(text.contains("rejected"), "{text}");
+    assert!(!counted, "a count was written");
 }
 
 #[test]

@@ -79,23 +79,38 @@ impl CheckerRecord {
         self.name == VERIFIED_CHECKER && self.verdict == VERIFIED_ACCEPTED
     }
 
-    /// Whether the verified checker stopped for want of memory (its heap or
-    /// stack, `CML_HEAP_SIZE` and `CML_STACK_SIZE` in MB): a limit of the
-    /// run, which says nothing of the proof.
-    pub fn ran_out_of_memory(&self) -> bool {
-        self.name == VERIFIED_CHECKER
-            && ["heap space exhausted", "stack space exhausted"].iter().any(|m| self.verdict.contains(m))
+    /// Why the verified checker stopped before judging the proof, when a
+    /// limit of the run stopped it: its own heap or stack ran out
+    /// (`CML_HEAP_SIZE`, `CML_STACK_SIZE`, in MB), or a signal killed it (9
+    /// is what the kernel's out-of-memory killer sends). Either says
+    /// nothing of the proof. `(what happened, what to do)`.
+    pub fn cut_short(&self) -> Option<(&'static str, &'static str)> {
+        if self.name != VERIFIED_CHECKER {
+            return None;
+        }
+        if ["heap space exhausted", "stack space exhausted"].iter().any(|m| self.verdict.contains(m)) {
+            return Some(("ran out of memory", "run again with more (CML_HEAP_SIZE, CML_STACK_SIZE, in MB)"));
+        }
+        // `proofs::verified` appends how a checker that did not exit ended;
+        // only the end of the line is ours, the rest is the checker's output.
+        let signalled = self.verdict.strip_suffix(')').and_then(|v| v.rsplit_once(" (killed by signal "));
+        if signalled.is_some_and(|(_, number)| !number.is_empty() && number.bytes().all(|b| b.is_ascii_digit())) {
+            return Some((
+                "was killed by a signal",
+                "if it was 9, the kernel's out-of-memory killer's, run again with more memory free",
+            ));
+        }
+        None
     }
 
     /// What a run that made the proof of `what` reports when this verdict
-    /// is not an acceptance: unverified (`HexError::Open`, exit 4) when the
-    /// checker ran out of memory, so that a run stopped by a limit is never
-    /// read as a proof rejected; else the rejection (exit 3).
+    /// is not an acceptance: unverified (`HexError::Open`, exit 4) when a
+    /// limit of the run cut the checker short (`cut_short`), so that a run
+    /// stopped is never read as a proof rejected; else the rejection (exit 3).
     pub fn refusal(&self, what: &str) -> HexError {
-        if self.ran_out_of_memory() {
+        if let Some((happened, remedy)) = self.cut_short() {
             return HexError::Open(format!(
-                "not verified: {} ran out of memory on {what} ({}), so nothing is recorded for it; \
-                 run again with more (CML_HEAP_SIZE, CML_STACK_SIZE, in MB)",
+                "not verified: {} {happened} on {what} ({}), so nothing is recorded for it; {remedy}",
                 self.name, self.verdict
             ));
         }
