@@ -209,9 +209,10 @@ fn close_orbits(hex: &Hexagon, level: u8, max_penalty: usize, leaders: &[Found])
     Ok(OrbitCount { by_penalty, leaders: leaders.len() })
 }
 
-/// A cube listed or read back: its solver seconds in this run (0 when read
-/// back) and its leaders, and who wrote the record it was read back from.
-type CubeOutcome = Unit<(f64, Vec<Found>)>;
+/// A cube listed or read back: its solver's wall and CPU seconds in this
+/// run (0 when read back) and its leaders, and who wrote the record it was
+/// read back from.
+type CubeOutcome = Unit<((f64, f64), Vec<Found>)>;
 
 /// Lists one cube: its record and its leaders as judged. `list_by_cubes`
 /// takes the plain one (`plain_cube::<S>`) or the certified one
@@ -230,9 +231,13 @@ pub struct Listing {
     /// Leaves of cubes listed leaf by leaf read back from earlier runs'
     /// records (`leaves`), and who wrote them.
     pub resumed_leaves: Resumed,
-    /// Solver seconds of the cubes listed in this run, and the slowest one.
+    /// Solver seconds of the cubes listed in this run (wall clock), and the
+    /// slowest one.
     pub seconds: f64,
     pub slowest: f64,
+    /// The solver's CPU seconds of the cubes listed in this run: on a shared
+    /// core less than `seconds`, and what the records and forecasts sum.
+    pub cpu_seconds: f64,
 }
 
 impl Listing {
@@ -280,10 +285,10 @@ pub fn list_by_cubes(
             let unit = resume_or_do(
                 ledger.as_ref(),
                 (&format!("cube-{index}"), &expected),
-                |path, record| Ok(Some((0.0, judge_leaders(path, hex, (level, max_penalty), &split, &record)?))),
+                |path, record| Ok(Some(((0.0, 0.0), judge_leaders(path, hex, (level, max_penalty), &split, &record)?))),
                 || {
                     lister(&encoding, &split, &cube).map(|(record, leaders)| {
-                        let seconds = record.seconds;
+                        let seconds = (record.seconds, record.cpu_seconds.unwrap_or(0.0));
                         (record, (seconds, leaders))
                     })
                 },
@@ -299,15 +304,17 @@ pub fn list_by_cubes(
         resumed_leaves: Resumed::default(),
         seconds: 0.0,
         slowest: 0.0,
+        cpu_seconds: 0.0,
     };
     for result in results {
         let unit = result?;
         if !listing.resumed.note_unit(&unit) {
             listing.listed += 1;
         }
-        let (seconds, leaders) = unit.value;
+        let ((seconds, cpu_seconds), leaders) = unit.value;
         listing.seconds += seconds;
         listing.slowest = listing.slowest.max(seconds);
+        listing.cpu_seconds += cpu_seconds;
         listing.leaders.extend(leaders);
     }
     Ok(listing)

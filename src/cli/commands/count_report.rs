@@ -72,6 +72,7 @@ pub(super) struct CubeListing {
     leaves_resumed: usize,
     resumed_from: Vec<String>,
     solve_seconds: f64,
+    solve_cpu_seconds: f64,
     slowest: f64,
 }
 
@@ -146,6 +147,7 @@ impl CubeListing {
             leaves_resumed: listing.resumed_leaves.units,
             resumed_from: listing.writers(),
             solve_seconds: listing.seconds,
+            solve_cpu_seconds: listing.cpu_seconds,
             slowest: listing.slowest,
         }
     }
@@ -158,7 +160,7 @@ impl fmt::Display for CountReport {
             match self.road {
                 Road::Sat => {
                     let leaders = self.leaders.unwrap_or(0);
-                    writeln!(f, "n={n} level={level} penalty {penalty}: {count} partials (sat road: {leaders} lex-leaders, {seconds:.2} s)")?
+                    writeln!(f, "n={n} level={level} penalty {penalty}: {count} partials (sat road: {leaders} lex-leaders, {seconds:.2} s of this run's wall clock)")?
                 }
                 Road::Extension => {
                     let (refined, classes, below) = (self.refined_partials.unwrap_or(0), self.refined_classes.unwrap_or(0), hexcert::counting::extension_source(level));
@@ -177,8 +179,8 @@ impl fmt::Display for CountReport {
         if let Some(c) = &self.cubes {
             writeln!(
                 f,
-                "cubes: {} listed in this run ({:.1} s of solving, slowest {:.1} s), {} resumed from records",
-                c.listed, c.solve_seconds, c.slowest, c.resumed
+                "cubes: {} listed in this run ({:.1} s of solving, {:.1} s of it the solver's CPU; slowest {:.1} s), {} resumed from records",
+                c.listed, c.solve_seconds, c.solve_cpu_seconds, c.slowest, c.resumed
             )?;
             if c.resumed + c.leaves_resumed > 0 {
                 let leaves = if c.leaves_resumed > 0 {
