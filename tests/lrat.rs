@@ -380,6 +380,51 @@ fn cube_proofs_piped_to_cake_lpr_are_recorded_and_a_recheck_resumes_per_cube() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// `check --regenerate --across-runs` spreads a cube claim's re-check over
+/// runs: each cube re-solved and matched leaves a record in `reproduced/`;
+/// a later run re-solves only the cubes no record holds, reports the claim
+/// unverified (exit 4: not every cube was checked by it) and names the runs
+/// that did which cubes; a record of another proof fails the claim; the
+/// flag asks for --regenerate and refuses --keep-verdicts.
+#[test]
+fn a_recheck_spread_over_runs_reproduces_each_cube_once_and_names_the_runs() {
+    let dir = scratch("across-runs");
+    let path = merged_cube_claim(&dir, None);
+    let shown = path.to_str().unwrap();
+    let records = path.parent().unwrap().join("reproduced");
+    let first = hexcert(&dir, &["check", "--regenerate", "--across-runs", shown]);
+    let plain = hexcert(&dir, &["check", "--regenerate", shown]);
+    assert_eq!(first.status.code(), plain.status.code(), "{}", text(&first));
+    assert!(text(&first).contains("every cube reproduced (50 in this run, 0 by earlier runs)"), "{}", text(&first));
+    assert_eq!(std::fs::read_dir(&records).unwrap().count(), 50);
+    for cube in [0, 7] {
+        std::fs::remove_file(records.join(format!("cube-{cube}.json"))).unwrap();
+    }
+    let second = hexcert(&dir, &["check", "--regenerate", "--across-runs", shown]);
+    let said = text(&second);
+    assert_eq!(second.status.code(), Some(4), "{said}");
+    assert!(said.contains("2 re-solved with their traces verified and DRAT hashes matched, 48 not checked"), "{said}");
+    assert!(said.contains("every cube reproduced (2 in this run, 48 by earlier runs)"), "{said}");
+    assert!(!said.contains("run with --regenerate to re-solve"), "{said}");
+    let runs: Vec<&str> = said.lines().filter(|l| l.contains("reproduced by ")).collect();
+    assert_eq!(runs.len(), 2, "{said}");
+    assert!(runs.iter().any(|l| l.contains(": 2 cubes (0, 7), ")), "{said}");
+    assert!(runs.iter().any(|l| l.contains(": 48 cubes (1-6, 8-49), ")), "{said}");
+    let third = records.join("cube-3.json");
+    let mut record: serde_json::Value = serde_json::from_slice(&std::fs::read(&third).unwrap()).unwrap();
+    record["proof_sha256"] = serde_json::Value::String("0".repeat(64));
+    std::fs::write(&third, serde_json::to_vec_pretty(&record).unwrap()).unwrap();
+    let other = hexcert(&dir, &["check", "--regenerate", "--across-runs", shown]);
+    assert_eq!(other.status.code(), Some(1), "{}", text(&other));
+    assert!(text(&other).contains("cube-3.json"), "{}", text(&other));
+    let alone = hexcert(&dir, &["check", "--across-runs", shown]);
+    assert_eq!(alone.status.code(), Some(2), "{}", text(&alone));
+    let both = hexcert(&dir, &["check", "--regenerate", "--across-runs", "--keep-verdicts", shown]);
+    assert_eq!(both.status.code(), Some(2), "{}", text(&both));
+    assert!(text(&both).contains("cannot be used with"), "{}", text(&both));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// `check --regenerate --jobs 3` re-solves the cubes of a claim three at a
 /// time and says what one at a time says; a cube that fails on one worker
 /// fails the claim (the others' books kept), and `--jobs` asks for

@@ -55,7 +55,7 @@ pub(crate) fn check_options(
     context: &RunContext,
     (veripb, record): (bool, bool),
     verified: &VerifiedArgs,
-    keep: bool,
+    (keep, across_runs): (bool, bool),
     jobs: usize,
 ) -> Result<hexcert::verify::check::CheckOptions, HexError> {
     let options = hexcert::verify::check::CheckOptions {
@@ -65,6 +65,7 @@ pub(crate) fn check_options(
         keep,
         progress: context.progress(),
         jobs,
+        across_runs,
     };
     if options.keep && options.verified.is_none() {
         return Err(HexError::Usage(

@@ -218,6 +218,16 @@ enum Command {
         /// (exit 4); the run that checks every cube itself, verified.
         #[arg(long, conflicts_with = "record")]
         keep_verdicts: bool,
+        /// With --regenerate: spread a cube claim's re-check over runs. Each
+        /// cube re-solved and matched is kept as a record in `reproduced/`
+        /// beside its claim.json (with the verified checker's verdict when
+        /// there is one), and only the cubes no record holds are re-solved;
+        /// the run that finds every cube reproduced says so and names the
+        /// runs that did which cubes. Cubes reproduced by earlier runs were
+        /// not checked in this one, so such a run reports the claim
+        /// unverified (exit 4); one that re-solved every cube, verified.
+        #[arg(long, requires = "regenerate", conflicts_with = "keep_verdicts")]
+        across_runs: bool,
         #[arg(long, default_value_t = options::CHECK_JOBS.default, help = options::CHECK_JOBS.help, value_parser = within(options::CHECK_JOBS), requires = "regenerate")]
         jobs: usize,
         #[command(flatten)]
@@ -401,8 +411,8 @@ fn run(cli: &Cli) -> Result<commands::report::Reported, HexError> {
         Command::Certify { n, witness: None, store, .. } => {
             commands::certify(cli.json, context, *n, &store.settings(context))
         }
-        Command::Check { paths, regenerate, veripb, record, verified, keep_verdicts, jobs, .. } => {
-            let options = check_options(context, (*veripb, *record), verified, *keep_verdicts, *jobs)?;
+        Command::Check { paths, regenerate, veripb, record, verified, keep_verdicts, across_runs, jobs, .. } => {
+            let options = check_options(context, (*veripb, *record), verified, (*keep_verdicts, *across_runs), *jobs)?;
             commands::check(context, paths, *regenerate, options)
         }
         #[cfg(feature = "solver")]

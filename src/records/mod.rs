@@ -27,6 +27,8 @@
 //! - `status`: what a run established about a record;
 //! - `table`: a computed count table (`table counts --record`), the counts
 //!   of the sides no listing holds;
+//! - `reproduction`: a cube of a cube claim re-solved and matched by one
+//!   run of a re-check spread over several (`check --across-runs`);
 //! - `ledger`: the records of resumable units (cubes, leader cubes, refined
 //!   pieces): written once, read back bounded and matched to the run
 //!   reading them, their writers counted.
@@ -43,6 +45,7 @@ pub mod ranges;
 pub mod read;
 pub mod record;
 pub mod recount;
+pub mod reproduction;
 pub mod status;
 pub mod table;
 pub mod trust;

@@ -21,6 +21,8 @@ use crate::records::cube::{attested_cubes, check_stored_lrat_with};
 use crate::records::header::Stated;
 use crate::records::ranges::{check_claim_directory, check_encoding_budget, check_n_directory};
 use crate::records::read::stored_path;
+use crate::records::read::Checked;
+use crate::records::reproduction::{self, reproductions, Reproduction};
 use crate::records::trust::{trust_base, Basis};
 use crate::records::{CheckerRecord, CubeClaim, CubeResult, FileRecord, Status};
 use crate::run::WorkDir;
@@ -218,7 +220,7 @@ impl<'a> CubeProofs<'a> {
         let lifted = hexcert_lrat::Lifted::from_dimacs(&split_dimacs, encoding.cnf.clauses().len()).map_err(|e| {
             RecordError::Header(format!("the split formula is not read as one by the LRAT checker: {e}")).at(path)
         })?;
-        let books = Books { kept: claim.clone(), tally: ProofTally::default() };
+        let books = Books { kept: claim.clone(), tally: ProofTally::default(), reproductions: Vec::new() };
         Ok(CubeProofs { cubes: ClaimCubes { path, claim, encoding, split, split_dimacs }, lifted, work: None, books })
     }
 
@@ -244,11 +246,39 @@ impl<'a> CubeProofs<'a> {
                 self.books.take_verdict(self.cubes.path, index, verdict, checks.keep)?;
             }
         } else if checks.regenerate.is_some() {
-            queue.push(index);
+            match self.reproduced(index, &record, checks)? {
+                Some(earlier) => {
+                    self.books.tally.unchecked += 1;
+                    self.books.tally.reproduced_earlier += 1;
+                    self.books.reproductions.push(earlier);
+                }
+                None => queue.push(index),
+            }
         } else {
             self.books.tally.unchecked += 1;
         }
         Ok(())
+    }
+
+    /// Cube `index`'s reproduction by an earlier run, when this run spreads
+    /// its re-check over runs (`checks.across_runs`) and one is recorded:
+    /// of this claim's cube and its proof's hash, and an acceptance.
+    fn reproduced(
+        &self,
+        index: usize,
+        record: &CubeResult,
+        checks: ProofChecks<'_>,
+    ) -> Result<Option<Reproduction>, HexError> {
+        if !checks.across_runs {
+            return Ok(None);
+        }
+        let ledger = reproductions(self.cubes.path.parent().unwrap_or(Path::new(".")));
+        let name = reproduction::unit_name(index);
+        let found = ledger.resume(&name, &Reproduction::expected(&self.cubes.claim.statement, index, record))?;
+        if let Some(earlier) = &found {
+            earlier.check_read(&ledger.path(&name))?;
+        }
+        Ok(found)
     }
 
     /// A stored cube proof, read by the LRAT checker on the split formula
@@ -283,8 +313,10 @@ impl<'a> CubeProofs<'a> {
         checks: ProofChecks<'_>,
         messages: &mut Vec<String>,
     ) -> Result<(Status, CubeClaim), HexError> {
-        let (ProofTally { stored, regenerated, unchecked, earlier, by_verified, held, held_line }, count) =
-            (self.books.tally, self.cubes.claim.plan.cubes.len());
+        let (
+            ProofTally { stored, regenerated, unchecked, earlier, reproduced_earlier, by_verified, held, held_line },
+            count,
+        ) = (self.books.tally, self.cubes.claim.plan.cubes.len());
         messages.push(format!(
             "{count} cubes: {stored} stored LRAT proofs verified by hexcert-lrat {}, {regenerated} re-solved with their traces verified and DRAT hashes matched, {unchecked} not checked",
             hexcert_lrat::VERSION
@@ -318,16 +350,39 @@ impl<'a> CubeProofs<'a> {
                 stored + regenerated
             ));
         }
-        if unchecked > earlier {
+        if unchecked > earlier + reproduced_earlier {
             messages.push(format!(
                 "{} cube proofs not checked in this run; run with --regenerate to re-solve and check them",
-                unchecked - earlier
+                unchecked - earlier - reproduced_earlier
             ));
+        }
+        if checks.across_runs && checks.regenerate.is_some() {
+            messages.extend(Self::reproduced_lines(&self.books.reproductions, count, reproduced_earlier));
         }
         if earlier > 0 {
             messages.push(format!("{earlier} cube proofs checked by earlier runs (their recorded verdicts), not in this one: rerun without --keep-verdicts to check them all"));
         }
         Ok((if unchecked > 0 { Status::Unverified } else { Status::Verified }, self.books.kept))
+    }
+
+    /// What a re-check spread over runs has come to: how many cubes are
+    /// reproduced, by this run and by earlier ones, and which run did which.
+    fn reproduced_lines(reproductions: &[Reproduction], count: usize, earlier: usize) -> Vec<String> {
+        let done = reproductions.len();
+        let mut lines = vec![if done == count {
+            format!(
+                "every cube reproduced ({} in this run, {earlier} by earlier runs): re-solved, its trace verified by hexcert-lrat on the split formula and its DRAT hash matched to the claim's record",
+                done - earlier
+            )
+        } else {
+            format!(
+                "{done} of {count} cubes reproduced ({} in this run, {earlier} by earlier runs); run again with --regenerate --across-runs for the other {}",
+                done - earlier,
+                count - done
+            )
+        }];
+        lines.extend(reproduction::by_run(reproductions).into_iter().map(|run| format!("reproduced by {run}")));
+        lines
     }
 
     /// The line on the verified checker's acceptances the cubes' records

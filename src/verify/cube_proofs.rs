@@ -24,6 +24,7 @@ use crate::formula::Cnf;
 use crate::proofs::online::{Against, Finished, LRAT_FILE_CAP};
 use crate::proofs::verified::{write_formula, Stream};
 use crate::records::cube::judge;
+use crate::records::reproduction::{self, reproductions, Reproduction};
 use crate::records::trust::{trust_base, Basis};
 use crate::records::{CheckerRecord, CubeClaim, CubeResult, CubeVerdict};
 
@@ -37,6 +38,8 @@ pub struct ProofTally {
     /// Not checked in this run (`earlier` of them by an earlier run's verdict).
     pub unchecked: usize,
     pub earlier: usize,
+    /// Of `unchecked`, reproduced by an earlier run of a re-check spread over runs.
+    pub reproduced_earlier: usize,
     /// Accepted by the verified checker in this run.
     pub by_verified: usize,
     /// Kept verdicts this run's could not replace (`CheckerRecord::may_replace`), the first of them.
@@ -148,6 +151,9 @@ impl ClaimCubes<'_> {
 pub struct Books {
     pub kept: CubeClaim,
     pub tally: ProofTally,
+    /// With `ProofChecks::across_runs`: the cubes reproduced so far, by
+    /// earlier runs (read back) and by this one (written as they finish).
+    pub reproductions: Vec<Reproduction>,
 }
 
 impl Books {
@@ -211,10 +217,18 @@ impl Books {
                 lrat.verdict
             );
         }
-        match verified {
-            Some(verdict) => self.take_verdict(cubes.path, index, verdict, checks.keep),
-            None => Ok(()),
+        if let Some(verdict) = verified.clone() {
+            self.take_verdict(cubes.path, index, verdict, checks.keep)?;
         }
+        if checks.across_runs {
+            // Written only now, the trace and every verdict accepted: a stopped run loses no cube it finished.
+            let claim = cubes.claim;
+            let record = Reproduction::now(&claim.statement, (index, &claim.cubes[index]), seconds, lrat, verified);
+            reproductions(cubes.path.parent().unwrap_or(Path::new(".")))
+                .write(&reproduction::unit_name(index), &record)?;
+            self.reproductions.push(record);
+        }
+        Ok(())
     }
 }
 

@@ -73,6 +73,11 @@ pub struct ProofChecks<'a> {
     pub progress: bool,
     /// Cubes of one cube claim re-solved at once (0 or 1: one at a time).
     pub jobs: usize,
+    /// With `regenerate`: re-solve only the cubes of a cube claim that no
+    /// reproduction record holds yet, and write one for each cube
+    /// reproduced (`records::reproduction`), so that a re-check longer
+    /// than a session is spread over runs.
+    pub across_runs: bool,
 }
 
 /// Where a proof rebuilt by re-solving goes and what it must come to.

@@ -48,6 +48,8 @@ pub struct CheckOptions {
     pub progress: bool,
     /// Cubes of one cube claim re-solved at once (`ProofChecks::jobs`).
     pub jobs: usize,
+    /// A cube claim's re-check spread over runs (`ProofChecks::across_runs`).
+    pub across_runs: bool,
 }
 
 impl CheckOptions {
@@ -59,6 +61,7 @@ impl CheckOptions {
             keep: self.keep,
             progress: self.progress,
             jobs: self.jobs,
+            across_runs: self.across_runs,
         }
     }
 }
@@ -226,6 +229,7 @@ impl<'a> CheckRun<'a> {
                     keep: options.keep,
                     progress: options.progress,
                     jobs: options.jobs,
+                    across_runs: false,
                 };
                 let (status, leaders) = crate::verify::counts::check_count(
                     path,
