@@ -422,6 +422,18 @@ fn a_recheck_spread_over_runs_reproduces_each_cube_once_and_names_the_runs() {
     let both = hexcert(&dir, &["check", "--regenerate", "--across-runs", "--keep-verdicts", shown]);
     assert_eq!(both.status.code(), Some(2), "{}", text(&both));
     assert!(text(&both).contains("cannot be used with"), "{}", text(&both));
+    // A run stopped part-way (here by cube 5's unknown profile) still says what it reproduced.
+    std::fs::remove_dir_all(&records).unwrap();
+    edit_claim(&path, |claim| claim.cubes[5].solver_profile = Some("no-such-profile".into()));
+    let stopped = hexcert(&dir, &["check", "--regenerate", "--across-runs", shown]);
+    assert_eq!(stopped.status.code(), Some(1), "{}", text(&stopped));
+    assert!(text(&stopped).contains("no-such-profile"), "{}", text(&stopped));
+    assert!(
+        text(&stopped).contains("5 of 50 cubes reproduced (5 in this run, 0 by earlier runs)"),
+        "{}",
+        text(&stopped)
+    );
+    assert_eq!(std::fs::read_dir(&records).unwrap().count(), 5);
     let _ = std::fs::remove_dir_all(&dir);
 }
 

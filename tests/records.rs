@@ -195,8 +195,15 @@ fn informational_fields_are_judged_when_read() {
 /// range, or a judgement moved into the read that refuses one, fails here.
 #[test]
 fn every_committed_record_reads_with_its_fields_judged() {
+    use hexcert::records::cube::CubeResult;
+    use hexcert::records::leaders::CubeLeaders;
+    use hexcert::records::ledger::{Ledger, Parsed};
     use hexcert::records::recount::{LiftClasses, RecountRecord};
+    use hexcert::records::reproduction::{self, Reproduction};
     use hexcert::records::{read_json, table::CountTable};
+    let parent_name = |file: &Path| {
+        file.parent().and_then(|p| p.file_name()).and_then(|n| n.to_str()).unwrap_or_default().to_string()
+    };
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut read = 0;
     for file in walk(&root.join("proofs")).into_iter().chain(walk(&root.join("counts"))) {
@@ -207,12 +214,26 @@ fn every_committed_record_reads_with_its_fields_judged() {
             "classes.json" => read_json::<LiftClasses>(&file).map(drop),
             "recount.json" => read_json::<RecountRecord>(&file).map(drop),
             "table.json" => CountTable::read(&file).map(drop),
+            // The ledgers' units: a claim's cube records and reproductions, a listing's cubes.
+            unit if unit.starts_with("cube-") && unit.ends_with(".json") => match parent_name(&file).as_str() {
+                "results" => read_json::<CubeResult>(&file).map(drop),
+                reproduction::DIR => read_json::<Reproduction>(&file).map(drop),
+                _ if file.starts_with(root.join("counts")) => {
+                    let stem = unit.trim_end_matches(".json");
+                    match Ledger::<CubeLeaders>::at(file.parent().unwrap()).read(stem) {
+                        Some(Parsed::Record(_)) => Ok(()),
+                        Some(Parsed::Foreign(why) | Parsed::Damaged(why)) => panic!("{}: {why}", file.display()),
+                        None => unreachable!("{} was listed", file.display()),
+                    }
+                }
+                _ => continue,
+            },
             _ => continue,
         };
         outcome.unwrap_or_else(|e| panic!("{e}"));
         read += 1;
     }
-    assert!(read > 100, "{read} records read");
+    assert!(read > 1000, "{read} records read");
 }
 
 #[test]

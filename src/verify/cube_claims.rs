@@ -127,7 +127,16 @@ pub fn check_cube_claim(
         let jobs = fitting_jobs(&claim.plan, checks.jobs, copies);
         let _more = (jobs > 1)
             .then(|| super::budget::reserve(claim.plan.n, claim.plan.level, claim.plan.below, 2 * (jobs as u64 - 1)));
-        regenerate_cubes(&cubes.cubes, &mut cubes.books, queue, &work, regenerate, ProofChecks { jobs, ..checks })?;
+        let done =
+            regenerate_cubes(&cubes.cubes, &mut cubes.books, queue, &work, regenerate, ProofChecks { jobs, ..checks });
+        if let Err(error) = done {
+            // A run stopped part-way keeps its reproductions: say what they come to before the stop's line.
+            if checks.across_runs {
+                let (count, earlier) = (claim.plan.cubes.len(), cubes.books.tally.reproduced_earlier);
+                messages.extend(CubeProofs::reproduced_lines(&cubes.books.reproductions, count, earlier));
+            }
+            return Err(error);
+        }
     }
     let (status, kept) = cubes.conclude(checks, messages)?;
     *claim = kept;
